@@ -1,0 +1,31 @@
+// Errors about input (effect JSON, cooked files, CLI arguments) are values, never crashes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spindrift {
+
+enum class Severity : uint8_t { error = 0, warning = 1 };
+
+// One finding about an input. Where it is: file, 1-based line and column (0 when the input
+// has no text positions, e.g. a cooked file, where byte_offset names the place instead), and
+// the JSON path of the value ("$.emitters[2].spawn.rate_per_s"). What: message says what was
+// found and what was expected.
+struct Diagnostic {
+    Severity severity = Severity::error;
+    std::string file;
+    uint32_t line = 0;
+    uint32_t column = 0;
+    uint64_t byte_offset = 0;
+    std::string path;
+    std::string message;
+};
+
+// "file:line:col: error: path: message" (compiler style; parts without a value are left out).
+std::string formatDiagnostic(const Diagnostic& diagnostic);
+
+bool hasErrors(const std::vector<Diagnostic>& diagnostics);
+
+}  // namespace spindrift

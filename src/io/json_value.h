@@ -1,0 +1,66 @@
+// A parsed JSON document that remembers where every value and key came from, so that every
+// later check (the effect reader, the scene reader) can report file:line:column and a JSON path.
+//
+// Why not nlohmann::json here: it keeps no source positions and silently keeps the last of
+// duplicate keys; both are required by the strict-input rule (DESIGN rule 6).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spindrift/diagnostic.h"
+
+namespace spindrift::json {
+
+struct SourcePos {
+    uint32_t line = 1;    // 1-based
+    uint32_t column = 1;  // 1-based, in bytes
+    uint64_t offset = 0;  // 0-based byte offset
+};
+
+enum class Kind : uint8_t { null, boolean, number, string, array, object };
+
+const char* kindName(Kind kind);  // "null", "a boolean", "a number", "a string", ...
+
+struct Value {
+    Kind kind = Kind::null;
+    SourcePos pos;              // first byte of the value
+    bool boolean = false;       // kind == boolean
+    std::string text;           // string: the decoded UTF-8; number: the literal as written
+    std::vector<Value> items;   // array: elements; object: member values, in document order
+    std::vector<std::string> keys;          // object: member keys, parallel to items
+    std::vector<SourcePos> key_positions;   // object: where each key starts
+
+    // object: the member called key, or nullptr.
+    const Value* find(std::string_view key) const;
+};
+
+// Numbers are kept as their literal text so each reader converts with the exact rounding it
+// needs. These return false (and leave out untouched) when the literal does not fit.
+bool toFloat(const Value& number, float& out);     // finite float32 only
+bool toDouble(const Value& number, double& out);   // finite double only
+bool toUint32(const Value& number, uint32_t& out); // an integer literal (no fraction/exponent)
+                                                   // in [0, 2^32)
+bool toInt64(const Value& number, int64_t& out);   // an integer literal in int64 range
+
+struct ParseOptions {
+    uint32_t max_depth = 64;                // nesting of arrays + objects
+    uint64_t max_bytes = 64u * 1024 * 1024; // larger inputs are refused before parsing
+};
+
+// Parses strict RFC 8259 JSON (UTF-8; an optional UTF-8 byte-order mark is skipped). Rejects:
+// empty input, trailing content, duplicate keys in one object, comments, trailing commas,
+// NaN/Infinity literals, numbers that overflow a double, invalid UTF-8 and escapes, control
+// characters in strings, nesting deeper than max_depth. On failure returns false and appends
+// one Diagnostic (file, line, column, offset, message naming what was found and expected);
+// it never throws, crashes or recurses without bound.
+bool parse(std::string_view text, std::string_view file, Value& out,
+           std::vector<Diagnostic>& diagnostics, const ParseOptions& options = {});
+
+// JSON path helpers: "$", "$.emitters", "$.emitters[3]".
+std::string pathKey(const std::string& parent, std::string_view key);
+std::string pathIndex(const std::string& parent, size_t index);
+
+}  // namespace spindrift::json
