@@ -86,7 +86,7 @@ struct CurveKey {
 };
 struct Curve {
     Interpolation interpolation = Interpolation::linear;
-    std::vector<CurveKey> keys;  // 1..kMaxCurveKeys
+    std::vector<CurveKey> keys{{0, 1}};  // 1..kMaxCurveKeys; default: the constant 1
     friend bool operator==(const Curve&, const Curve&) = default;
 };
 
@@ -103,8 +103,8 @@ struct AlphaKey {
 };
 struct Gradient {
     Interpolation interpolation = Interpolation::linear;
-    std::vector<ColorKey> color_keys;
-    std::vector<AlphaKey> alpha_keys;
+    std::vector<ColorKey> color_keys{{0, {1, 1, 1}}};  // default: constant white
+    std::vector<AlphaKey> alpha_keys{{0, 1}};          // default: constant opaque
     friend bool operator==(const Gradient&, const Gradient&) = default;
 };
 

@@ -1,0 +1,21 @@
+// The subcommands of the `spindrift` tool. Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace spindrift::cli {
+
+// Checks every effect (.json) and cooked file (.sfx) named, directories searched recursively
+// for both. Prints each diagnostic compiler-style and a summary; 0 when no file has an error.
+int runValidate(const std::vector<std::string>& inputs, bool quiet);
+
+// Compiles input (an effect or a cooked file) and writes the cooked bytes to output (default:
+// input with its extension replaced by .sfx). Writes nothing when there is an error.
+int runCook(const std::string& input, std::string output);
+
+// Prints what a compiled effect holds: emitters, ops, capacities, LUT use, structural hash,
+// and which backends can run each emitter (and why not).
+int runInspect(const std::string& input);
+
+}  // namespace spindrift::cli
