@@ -45,9 +45,15 @@ bool toUint32(const Value& number, uint32_t& out); // an integer literal (no fra
                                                    // in [0, 2^32)
 bool toInt64(const Value& number, int64_t& out);   // an integer literal in int64 range
 
+// Destroying a Value recurses once per level, so depth is capped whatever the caller asks.
+inline constexpr uint32_t kMaxJsonDepth = 1024;
+
 struct ParseOptions {
-    uint32_t max_depth = 64;                // nesting of arrays + objects
+    uint32_t max_depth = 64;                // nesting of arrays + objects, <= kMaxJsonDepth
     uint64_t max_bytes = 64u * 1024 * 1024; // larger inputs are refused before parsing
+    // Values in the document (each array element and object member counts). A Value is ~136
+    // bytes, so "[0,0,0,...]" would cost ~70x its text; past this the input is refused.
+    uint64_t max_values = 4u << 20;
 };
 
 // Parses strict RFC 8259 JSON (UTF-8; an optional UTF-8 byte-order mark is skipped). Rejects:
