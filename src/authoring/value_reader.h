@@ -1,0 +1,152 @@
+// Strict conversion of JSON values into the authoring model's value types. Each reader reports
+// a wrong kind, a non-integer, a number that does not fit, an unknown enum spelling or a
+// malformed array at the value, with its JSON path and position, and then leaves its output
+// untouched (so the default stays and nothing downstream reports the same mistake again).
+// Every value read is recorded (path -> position) so later semantic diagnostics can be placed.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "authoring/enum_names.h"
+#include "io/json_value.h"
+#include "spindrift/diagnostic.h"
+#include "spindrift/effect_desc.h"
+
+namespace spindrift {
+
+struct ReadContext {
+    std::string file;
+    std::vector<Diagnostic>* diagnostics = nullptr;
+    std::unordered_map<std::string, json::SourcePos> positions;
+    // Paths the reader already reported on; semantic diagnostics at or below them are dropped.
+    std::unordered_set<std::string> reported;
+
+    void record(const std::string& path, const json::SourcePos& pos) { positions[path] = pos; }
+    void error(const std::string& path, const json::SourcePos& pos, std::string message);
+    // The recorded position of path, else of its nearest recorded ancestor.
+    json::SourcePos positionOf(std::string path) const;
+    bool isSuppressed(std::string path) const;
+};
+
+// "1.5", "the string \"fast\"", "an array of 2 elements": what was found, for messages.
+std::string describe(const json::Value& value);
+
+// An object being read: the value, its path, and the context that collects diagnostics.
+struct ObjectIn {
+    ReadContext& ctx;
+    const json::Value& value;
+    std::string path;
+
+    // The member, recorded; nullptr when absent.
+    const json::Value* member(std::string_view key) const;
+    std::string childPath(std::string_view key) const { return json::pathKey(path, key); }
+};
+
+// Reports a value that is not an object. Records the object's position.
+bool expectObject(ReadContext& ctx, const json::Value& value, const std::string& path);
+// Reports every key not in allowed ("unknown key 'x'; expected one of: ...").
+void checkKeys(const ObjectIn& in, std::span<const std::string_view> allowed);
+void checkKeys(const ObjectIn& in, std::initializer_list<std::string_view> allowed);
+// Reports a missing required key (at the object's position, with the key's path).
+bool requireKey(const ObjectIn& in, std::string_view key);
+
+bool readFloat(ReadContext& ctx, const json::Value& v, const std::string& path, float& out);
+bool readUint(ReadContext& ctx, const json::Value& v, const std::string& path, uint32_t& out);
+bool readBool(ReadContext& ctx, const json::Value& v, const std::string& path, bool& out);
+bool readString(ReadContext& ctx, const json::Value& v, const std::string& path, std::string& out);
+bool readFloat3(ReadContext& ctx, const json::Value& v, const std::string& path, Float3& out);
+bool readFloat4(ReadContext& ctx, const json::Value& v, const std::string& path, Float4& out);
+bool readRange(ReadContext& ctx, const json::Value& v, const std::string& path, FloatRange& out);
+bool readRange(ReadContext& ctx, const json::Value& v, const std::string& path, Float3Range& out);
+bool readRange(ReadContext& ctx, const json::Value& v, const std::string& path, CountRange& out);
+bool readCurve(ReadContext& ctx, const json::Value& v, const std::string& path, Curve& out);
+bool readGradient(ReadContext& ctx, const json::Value& v, const std::string& path, Gradient& out);
+// An array of exactly count numbers, as floats. record_elements = false records only the
+// array's position: for long lists (mesh points) whose rules name the row, not the number, it
+// keeps the position map from growing by one entry per number.
+bool readFloats(ReadContext& ctx, const json::Value& v, const std::string& path, float* out,
+                size_t count, const char* form, bool record_elements = true);
+
+template <typename E>
+bool readEnum(ReadContext& ctx, const json::Value& v, const std::string& path, E& out) {
+    std::string name;
+    if (!readString(ctx, v, path, name)) return false;
+    if (!enumFromName(name, out)) {
+        ctx.error(path, v.pos,
+                  "unknown value '" + name + "'; expected one of: " + enumNameList<E>());
+        return false;
+    }
+    return true;
+}
+
+// readField(in, "key", field): reads the member into field when present.
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, float& o) {
+    return readFloat(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, uint32_t& o) {
+    return readUint(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, bool& o) {
+    return readBool(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, std::string& o) {
+    return readString(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Float3& o) {
+    return readFloat3(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Float4& o) {
+    return readFloat4(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, FloatRange& o) {
+    return readRange(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Float3Range& o) {
+    return readRange(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, CountRange& o) {
+    return readRange(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Curve& o) {
+    return readCurve(c, v, p, o);
+}
+inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Gradient& o) {
+    return readGradient(c, v, p, o);
+}
+template <typename E>
+requires std::is_enum_v<E>
+bool readValue(ReadContext& c, const json::Value& v, const std::string& p, E& o) {
+    return readEnum(c, v, p, o);
+}
+
+template <typename T> bool readField(const ObjectIn& in, std::string_view key, T& out) {
+    const json::Value* v = in.member(key);
+    return v != nullptr && readValue(in.ctx, *v, in.childPath(key), out);
+}
+
+// An array whose every element becomes one T through read_one(element, path, t). A failed
+// element still takes its place (as a default T) so the indices of later elements, and the
+// paths the validator reports for them, stay those of the document.
+template <typename T, typename ReadOne>
+bool readList(ReadContext& ctx, const json::Value& v, const std::string& path, std::vector<T>& out,
+              ReadOne read_one) {
+    ctx.record(path, v.pos);
+    if (v.kind != json::Kind::array) {
+        ctx.error(path, v.pos, "expected an array, found " + describe(v));
+        return false;
+    }
+    std::vector<T> items(v.items.size());
+    for (size_t i = 0; i < v.items.size(); ++i) {
+        read_one(v.items[i], json::pathIndex(path, i), items[i]);
+    }
+    out = std::move(items);
+    return true;
+}
+
+} // namespace spindrift
