@@ -1,0 +1,60 @@
+// CompiledEffect: an effect as plain records (src/kernels/effect_records.h) plus its baked LUT
+// atlas, string table and structural hash. What compileEffect produces, cookEffect writes and
+// loadCookedEffect reads back; both backends and the renderer read nothing else.
+// Layout and rules: docs/compiled-records.md.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/effect_records.h"
+
+namespace spindrift {
+
+struct CompiledEffect {
+    EffectRecord effect{};
+    std::vector<EmitterRecord> emitters; // enabled emitters, authored order
+    std::vector<OpRecord> ops;           // each emitter's ops are one contiguous range
+    std::vector<BurstRecord> bursts;
+    std::vector<ColliderRecord> colliders;
+    std::vector<ForceFieldRecord> force_fields;
+    std::vector<MeshPointRecord> mesh_points;
+    std::vector<SubEmitterRecord> sub_emitters;
+    std::vector<vec4> lut; // lutRowCount() rows of kLutWidth texels
+    std::string strings;   // names and paths, referenced by (offset, length)
+    uint64_t structural_hash = 0;
+
+    uint32_t lutRowCount() const { return static_cast<uint32_t>(lut.size() / kLutWidth); }
+};
+
+// The text of a string-table reference; empty when the reference is kNone or out of range.
+inline std::string_view stringAt(const CompiledEffect& effect, uint32_t offset, uint32_t length) {
+    if (offset == kNone || offset > effect.strings.size() ||
+        length > effect.strings.size() - offset) {
+        return {};
+    }
+    return std::string_view(effect.strings).substr(offset, length);
+}
+
+namespace detail {
+template <typename T> bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+} // namespace detail
+
+// Bit-for-bit equality (floats compare by their bits, so -0 != +0 and a NaN equals itself).
+inline bool operator==(const CompiledEffect& a, const CompiledEffect& b) {
+    return std::memcmp(&a.effect, &b.effect, sizeof(EffectRecord)) == 0 &&
+           detail::sameBytes(a.emitters, b.emitters) && detail::sameBytes(a.ops, b.ops) &&
+           detail::sameBytes(a.bursts, b.bursts) && detail::sameBytes(a.colliders, b.colliders) &&
+           detail::sameBytes(a.force_fields, b.force_fields) &&
+           detail::sameBytes(a.mesh_points, b.mesh_points) &&
+           detail::sameBytes(a.sub_emitters, b.sub_emitters) && detail::sameBytes(a.lut, b.lut) &&
+           a.strings == b.strings && a.structural_hash == b.structural_hash;
+}
+
+} // namespace spindrift

@@ -1,0 +1,77 @@
+// The cooked effect file (.sfx): a CompiledEffect as bytes. Byte layout: docs/sfx-format.md.
+//
+// FROZEN: the header, the section table entry and the section ids are the file format. Any
+// change to them or to a record layout in src/kernels/effect_records.h bumps kSfxFormatVersion.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "kernels/effect_records.h"
+
+namespace spindrift {
+
+inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
+inline constexpr uint32_t kSfxFormatVersion = 1;
+// Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
+inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
+inline constexpr uint64_t kSfxSectionAlignment = 16;
+
+// 48 bytes at offset 0. checksum is FNV-1a 64 (src/compiler/structural_hash.h) of the bytes
+// [sizeof(SfxHeader), file_size): the section table and every section, padding included.
+struct SfxHeader {
+    char magic[8];
+    uint32_t format_version;
+    uint32_t endianness;
+    uint32_t section_count;
+    uint32_t reserved; // 0
+    uint64_t file_size;
+    uint64_t checksum;
+    uint64_t structural_hash; // CompiledEffect::structural_hash
+};
+static_assert(sizeof(SfxHeader) == 48 && std::is_trivially_copyable_v<SfxHeader>);
+static_assert(offsetof(SfxHeader, file_size) == 24 && offsetof(SfxHeader, checksum) == 32);
+
+// 32 bytes per section, right after the header, in section id order.
+struct SfxSectionEntry {
+    uint32_t id;          // SfxSection
+    uint32_t record_size; // bytes per record
+    uint32_t count;       // records
+    uint32_t reserved;    // 0
+    uint64_t offset;      // from the start of the file, a multiple of 16
+    uint64_t byte_size;   // record_size * count
+};
+static_assert(sizeof(SfxSectionEntry) == 32 && std::is_trivially_copyable_v<SfxSectionEntry>);
+
+// Section ids. Frozen. Every file carries every section exactly once, in this order.
+enum class SfxSection : uint32_t {
+    effect = 1,       // one EffectRecord
+    emitters = 2,     // EmitterRecord
+    ops = 3,          // OpRecord
+    bursts = 4,       // BurstRecord
+    colliders = 5,    // ColliderRecord
+    force_fields = 6, // ForceFieldRecord
+    mesh_points = 7,  // MeshPointRecord
+    sub_emitters = 8, // SubEmitterRecord
+    lut = 9,          // rows of kLutWidth vec4 (1024 bytes per record)
+    strings = 10,     // the string table, one byte per record
+};
+inline constexpr uint32_t kSfxSectionCount = 10;
+
+struct SfxSectionInfo {
+    SfxSection id;
+    std::string_view name;
+    uint32_t record_size;
+    uint32_t max_count; // a bound implied by the format's limits (effect_desc.h)
+};
+
+// Indexed by id - 1.
+const SfxSectionInfo& sfxSectionInfo(uint32_t index);
+
+inline constexpr uint64_t alignSfxOffset(uint64_t offset) {
+    return (offset + (kSfxSectionAlignment - 1)) & ~(kSfxSectionAlignment - 1);
+}
+
+} // namespace spindrift

@@ -1,0 +1,76 @@
+#include "compiler/capabilities.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/compile_effect.h"
+#include "compiler/sample_effects.h"
+
+namespace spindrift {
+namespace {
+
+CompiledEffect compiled(const EffectDesc& fx) {
+    CompiledEffect out;
+    std::vector<Diagnostic> d;
+    EXPECT_TRUE(compileEffect(fx, out, d));
+    return out;
+}
+
+bool uses(const std::vector<FeatureUse>& list, Feature f, const std::string& path) {
+    for (const FeatureUse& u : list) {
+        if (u.feature == f && u.path == path) return true;
+    }
+    return false;
+}
+
+TEST(Capabilities, CpuLacksOnlyDepthBufferCollision) {
+    EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures);
+    EXPECT_EQ(backendFeatures(Backend::cpu) |
+                  static_cast<FeatureSet>(Feature::depth_buffer_collision),
+              kAllFeatures);
+    EXPECT_EQ(backendFeatures(Backend::cpu) &
+                  static_cast<FeatureSet>(Feature::depth_buffer_collision),
+              0u);
+}
+
+TEST(Capabilities, ListsTheFeaturesEachEmitterNeedsWithTheirPaths) {
+    const CompiledEffect c = compiled(test::campfireEffect());
+    const std::vector<FeatureUse> flames = emitterFeatureUses(c, 0);
+    EXPECT_TRUE(uses(flames, Feature::force_fields, "$.emitters[0].update[5]"));
+    EXPECT_TRUE(uses(flames, Feature::collider_collision, "$.emitters[0].update[6]"));
+    EXPECT_TRUE(uses(flames, Feature::soft_fade, "$.emitters[0].render.soft_fade_distance"));
+    EXPECT_TRUE(uses(flames, Feature::frame_blend, "$.emitters[0].render.flipbook.frame_blend"));
+    EXPECT_TRUE(uses(flames, Feature::sub_emitters, "$.emitters[0].sub_emitters"));
+    EXPECT_FALSE(
+        uses(flames, Feature::depth_buffer_collision, "$.emitters[0].update[6].depth_buffer"));
+    EXPECT_TRUE(emitterFeatureUses(c, 1).empty());
+    EXPECT_TRUE(emitterFeatureUses(c, 2).empty()); // out of range
+}
+
+TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
+    const CompiledEffect c = compiled(test::everythingEffect());
+    const std::vector<EmitterBackends> report = checkBackends(c);
+    ASSERT_EQ(report.size(), 3u);
+    EXPECT_EQ(report[0].name, "trail");
+    EXPECT_TRUE(report[0].backends[0].can_run);
+    EXPECT_TRUE(report[0].backends[1].can_run);
+    const EmitterBackends& beam = report[1];
+    EXPECT_EQ(beam.name, "beam");
+    EXPECT_EQ(beam.source_index, 1u);
+    EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].backend, Backend::cpu);
+    EXPECT_FALSE(beam.backends[static_cast<int>(Backend::cpu)].can_run);
+    ASSERT_EQ(beam.backends[static_cast<int>(Backend::cpu)].reasons.size(), 1u);
+    EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].reasons[0],
+              "cpu lacks depth_buffer_collision: $.emitters[1].update[0].depth_buffer");
+    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::gpu)].can_run);
+    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::gpu)].reasons.empty());
+}
+
+TEST(Capabilities, AutoBackendWithAnUnsupportedFeatureCompilesAndIsReported) {
+    EffectDesc fx = test::everythingEffect();
+    fx.emitters[1].backend = BackendPreference::auto_;
+    const CompiledEffect c = compiled(fx);
+    EXPECT_FALSE(checkBackends(c)[1].backends[0].can_run);
+}
+
+} // namespace
+} // namespace spindrift
