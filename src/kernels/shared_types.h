@@ -6,6 +6,13 @@
 // SD_BEGIN_NAMESPACE / SD_END_NAMESPACE put C++ declarations in namespace spindrift while GLSL,
 // which has no namespaces, sees nothing.
 //
+// Kernel functions are declared `SD_FUNC T sdName(...)` (inline in C++, plain in GLSL). They take
+// values; the one exception is an in/out or out parameter, written SD_INOUT(T) / SD_OUT(T)
+// (a reference in C++, `inout T` / `out T` in GLSL). The GLSL built-ins kernels use (dot, cross,
+// length, normalize, floor, fract, mix, clamp, min, max, abs, sqrt, step, sign, floatBitsToUint,
+// uintBitsToFloat) come from glm in C++ through the using-declarations below, with the same
+// semantics (glm's mix is x * (1 - a) + y * a, as GLSL specifies).
+//
 // Rules for the records built on these types (they are std430 buffers on the GPU):
 // - fields are vec4, uvec4, float or uint only (no vec3: its std430 alignment is 16, size 12);
 // - scalars come in groups of four so every vec4/uvec4 starts at a multiple of 16 bytes, which
@@ -19,9 +26,30 @@
 #include <cstdint>
 #include <type_traits>
 
+// glm's operators must inline into the particle loops like the kernels themselves (in a large
+// body such as curl noise GCC otherwise leaves calls to them, and the loop does not vectorise).
+// Best defined for the whole project (it only adds always_inline); defined here for the TUs that
+// reach glm first through this header.
+#ifndef GLM_FORCE_INLINE
+#define GLM_FORCE_INLINE
+#endif
+#include <glm/common.hpp>
+#include <glm/exponential.hpp>
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
 #define SD_CONST inline constexpr
+// Kernels are always inlined: they are called from loops over particles, and a call left in
+// such a loop (GCC declines to inline the large curl-noise body on its own) stops it vectorising.
+#if defined(__GNUC__)
+#define SD_FUNC inline __attribute__((always_inline))
+#else
+#define SD_FUNC inline
+#endif
+#define SD_INOUT(T) T&
+#define SD_OUT(T) T&
 #define SD_BEGIN_NAMESPACE namespace spindrift {
 #define SD_END_NAMESPACE }
 
@@ -29,6 +57,28 @@ namespace spindrift {
 using uint = uint32_t;
 using vec4 = glm::vec4;
 using uvec4 = glm::uvec4;
+using vec2 = glm::vec2;
+using vec3 = glm::vec3;
+using uvec2 = glm::uvec2;
+using uvec3 = glm::uvec3;
+
+// The GLSL built-ins of the kernel subset.
+using glm::abs;
+using glm::clamp;
+using glm::cross;
+using glm::dot;
+using glm::floatBitsToUint;
+using glm::floor;
+using glm::fract;
+using glm::length;
+using glm::max;
+using glm::min;
+using glm::mix;
+using glm::normalize;
+using glm::sign;
+using glm::sqrt;
+using glm::step;
+using glm::uintBitsToFloat;
 
 static_assert(sizeof(vec4) == 16 && alignof(vec4) == 4, "glm::vec4 must be 4 packed floats");
 static_assert(sizeof(uvec4) == 16 && alignof(uvec4) == 4, "glm::uvec4 must be 4 packed uints");
@@ -46,6 +96,9 @@ static_assert(sizeof(uvec4) == 16 && alignof(uvec4) == 4, "glm::uvec4 must be 4 
 #else // GLSL
 
 #define SD_CONST const
+#define SD_FUNC
+#define SD_INOUT(T) inout T
+#define SD_OUT(T) out T
 #define SD_BEGIN_NAMESPACE
 #define SD_END_NAMESPACE
 

@@ -1,6 +1,7 @@
 // The subcommands of the `spindrift` tool. Each returns the process exit code.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,4 +19,18 @@ int runCook(const std::string& input, std::string output);
 // and which backends can run each emitter (and why not).
 int runInspect(const std::string& input);
 
-}  // namespace spindrift::cli
+struct SimulateOptions {
+    std::string input;
+    double time_s = 1;
+    uint32_t threads = 1;
+    bool seed_set = false;
+    uint32_t seed = 0;
+    std::string dump; // "", "csv" or "json"
+};
+
+// Runs the effect on the CPU backend for whole fixed steps up to time_s and prints, per emitter,
+// live count, births, deaths and overflows, and a hash of the full state. With dump, the draw
+// records of every live particle go to stdout (the report then goes to stderr).
+int runSimulate(const SimulateOptions& options);
+
+} // namespace spindrift::cli

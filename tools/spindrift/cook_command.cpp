@@ -21,7 +21,8 @@ int runCook(const std::string& input, std::string output) {
     const std::string partial = output + ".partial";
     {
         std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        out.write(reinterpret_cast<const char*>(bytes.data()),
+                  static_cast<std::streamsize>(bytes.size()));
         if (!out.good()) {
             std::fprintf(stderr, "%s: error: cannot write file\n", output.c_str());
             std::filesystem::remove(partial);
@@ -31,7 +32,8 @@ int runCook(const std::string& input, std::string output) {
     std::error_code error;
     std::filesystem::rename(partial, output, error);
     if (error) {
-        std::fprintf(stderr, "%s: error: cannot write file: %s\n", output.c_str(), error.message().c_str());
+        std::fprintf(stderr, "%s: error: cannot write file: %s\n", output.c_str(),
+                     error.message().c_str());
         std::filesystem::remove(partial, error);
         return 1;
     }
@@ -40,4 +42,4 @@ int runCook(const std::string& input, std::string output) {
     return 0;
 }
 
-}  // namespace spindrift::cli
+} // namespace spindrift::cli

@@ -22,12 +22,14 @@ bool readCookedBytes(const std::string& path, std::vector<uint8_t>& bytes,
     std::error_code error;
     const uintmax_t size = std::filesystem::file_size(path, error);
     if (error) {
-        diagnostics.push_back({Severity::error, path, 0, 0, 0, "", "cannot read file: " + error.message()});
+        diagnostics.push_back(
+            {Severity::error, path, 0, 0, 0, "", "cannot read file: " + error.message()});
         return false;
     }
     if (size > kMaxCookedBytes) {
         diagnostics.push_back({Severity::error, path, 0, 0, 0, "",
-                               "file is " + std::to_string(size) + " bytes; cooked effects are limited to " +
+                               "file is " + std::to_string(size) +
+                                   " bytes; cooked effects are limited to " +
                                    std::to_string(kMaxCookedBytes)});
         return false;
     }
@@ -40,10 +42,11 @@ bool readCookedBytes(const std::string& path, std::vector<uint8_t>& bytes,
     return true;
 }
 
-}  // namespace
+} // namespace
 
 SourceKind sourceKindOf(const std::string& path) {
-    return std::filesystem::path(path).extension() == ".sfx" ? SourceKind::cooked : SourceKind::json;
+    return std::filesystem::path(path).extension() == ".sfx" ? SourceKind::cooked
+                                                             : SourceKind::json;
 }
 
 bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
@@ -66,7 +69,8 @@ bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
 }
 
 void printDiagnostics(const std::vector<Diagnostic>& diagnostics) {
-    for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
+    for (const Diagnostic& d : diagnostics)
+        std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
 }
 
-}  // namespace spindrift::cli
+} // namespace spindrift::cli

@@ -13,7 +13,7 @@ namespace spindrift::cli {
 
 enum class SourceKind { json, cooked };
 
-SourceKind sourceKindOf(const std::string& path);  // by extension: ".sfx" is cooked
+SourceKind sourceKindOf(const std::string& path); // by extension: ".sfx" is cooked
 
 // Loads path into out. Returns false when any error was found; every diagnostic (warnings too)
 // is appended.
@@ -23,4 +23,4 @@ bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
 // Prints diagnostics to stderr, one compiler-style line each.
 void printDiagnostics(const std::vector<Diagnostic>& diagnostics);
 
-}  // namespace spindrift::cli
+} // namespace spindrift::cli

@@ -15,10 +15,11 @@ namespace {
 // The JSON word for each op code (docs/compiled-records.md), in kOp* order.
 const char* opName(uint32_t op) {
     static const char* const kNames[] = {
-        "acceleration", "buoyancy",        "drag",           "wind",
-        "speed_limit",  "curl_noise",      "force_fields",   "attractor",
-        "color_over_life", "size_over_life", "rotation_over_life", "color_by_speed",
-        "size_by_speed", "collision",
+        "acceleration",   "buoyancy",           "drag",
+        "wind",           "speed_limit",        "curl_noise",
+        "force_fields",   "attractor",          "color_over_life",
+        "size_over_life", "rotation_over_life", "color_by_speed",
+        "size_by_speed",  "collision",
     };
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == kOpCount);
     return op < kOpCount ? kNames[op] : "?";
@@ -59,7 +60,8 @@ void printOps(const CompiledEffect& effect, const EmitterRecord& emitter) {
             std::printf(" (update[%u])", op.source_module);
         }
         if (op.lut_row != kNone) std::printf(", LUT row %u", op.lut_row);
-        if (op.op == kOpForceFields) std::printf(", %u field%s", op.count, op.count == 1 ? "" : "s");
+        if (op.op == kOpForceFields)
+            std::printf(", %u field%s", op.count, op.count == 1 ? "" : "s");
         if (op.op == kOpCollision) {
             std::printf(", %u collider%s, %s%s", op.count, op.count == 1 ? "" : "s",
                         nameOf<CollisionResponse>(op.mode),
@@ -82,12 +84,14 @@ void printRender(const CompiledEffect& effect, const EmitterRecord& e) {
     }
     if (e.render_type == kRenderRibbon) std::printf(", up to %u points", e.ribbon_max_points);
     if (e.render_type == kRenderBeam) std::printf(", %u segments", e.beam_segments);
-    if (e.render_type == kRenderMesh) std::printf(", mesh %s", str(effect, e.mesh_offset, e.mesh_length).c_str());
+    if (e.render_type == kRenderMesh)
+        std::printf(", mesh %s", str(effect, e.mesh_offset, e.mesh_length).c_str());
     const std::string texture = str(effect, e.texture_offset, e.texture_length);
     std::printf(", texture %s", texture.empty() ? "(soft disc)" : texture.c_str());
     if ((e.render_flags & kRenderFlagLit) != 0) std::printf(", lit");
     if ((e.render_flags & kRenderFlagStableOrder) != 0) std::printf(", stable order");
-    if (e.soft_fade_distance > 0) std::printf(", soft fade %g m", static_cast<double>(e.soft_fade_distance));
+    if (e.soft_fade_distance > 0)
+        std::printf(", soft fade %g m", static_cast<double>(e.soft_fade_distance));
     std::printf("\n");
 }
 
@@ -96,15 +100,17 @@ void printEmitter(const CompiledEffect& effect, uint32_t index, const EmitterBac
     std::printf("  [%u] %s\n", index, str(effect, e.name_offset, e.name_length).c_str());
     std::printf("    capacity %u, overflow %s, backend preference %s\n", e.capacity,
                 nameOf<OverflowPolicy>(e.overflow), nameOf<BackendPreference>(e.backend));
-    std::printf("    spawn: %g/s, %g/m, delay %g s, %u burst%s\n", static_cast<double>(e.rate_per_s),
-                static_cast<double>(e.rate_per_m), static_cast<double>(e.delay_s), e.burst_count,
-                e.burst_count == 1 ? "" : "s");
-    std::printf("    shape: %s (%s)", nameOf<ShapeKind>(e.shape_kind), nameOf<EmitFrom>(e.emit_from));
+    std::printf("    spawn: %g/s, %g/m, delay %g s, %u burst%s\n",
+                static_cast<double>(e.rate_per_s), static_cast<double>(e.rate_per_m),
+                static_cast<double>(e.delay_s), e.burst_count, e.burst_count == 1 ? "" : "s");
+    std::printf("    shape: %s (%s)", nameOf<ShapeKind>(e.shape_kind),
+                nameOf<EmitFrom>(e.emit_from));
     if (e.shape_kind == kShapeMesh) std::printf(", %u points", e.mesh_point_count);
     std::printf("\n    init: lifetime %s, size %s, speed %s, colour %s\n",
                 rangeText(e.lifetime_min_s, e.lifetime_max_s, " s").c_str(),
                 rangeText(e.size_min, e.size_max, " m").c_str(),
-                rangeText(e.speed_min, e.speed_max, " m/s").c_str(), nameOf<ColorMode>(e.color_mode));
+                rangeText(e.speed_min, e.speed_max, " m/s").c_str(),
+                nameOf<ColorMode>(e.color_mode));
     printOps(effect, e);
     printRender(effect, e);
     for (uint32_t i = 0; i < e.sub_emitter_count; ++i) {
@@ -114,7 +120,8 @@ void printEmitter(const CompiledEffect& effect, uint32_t index, const EmitterBac
                     nameOf<SubEmitterEvent>(s.event), s.emitter,
                     str(effect, child.name_offset, child.name_length).c_str(),
                     static_cast<double>(s.probability),
-                    rangeText(static_cast<float>(s.count_min), static_cast<float>(s.count_max), "").c_str());
+                    rangeText(static_cast<float>(s.count_min), static_cast<float>(s.count_max), "")
+                        .c_str());
     }
     std::printf("    backends:");
     for (const BackendVerdict& verdict : backends.backends) {
@@ -128,7 +135,7 @@ void printEmitter(const CompiledEffect& effect, uint32_t index, const EmitterBac
     }
 }
 
-}  // namespace
+} // namespace
 
 int runInspect(const std::string& input) {
     std::vector<Diagnostic> diagnostics;
@@ -142,7 +149,8 @@ int runInspect(const std::string& input) {
     for (const EmitterRecord& e : effect.emitters) capacity_sum += e.capacity;
     const uint32_t lut_rows = effect.lutRowCount();
 
-    std::printf("effect: %s (%s)\n", str(effect, fx.name_offset, fx.name_length).c_str(), input.c_str());
+    std::printf("effect: %s (%s)\n", str(effect, fx.name_offset, fx.name_length).c_str(),
+                input.c_str());
     std::printf("  structural hash: %016" PRIx64 "\n", effect.structural_hash);
     std::printf("  seed %u, duration %g s, %s, space %s, fixed timestep %g s (%.4g Hz)\n", fx.seed,
                 static_cast<double>(fx.duration_s),
@@ -151,10 +159,12 @@ int runInspect(const std::string& input) {
                 1.0 / static_cast<double>(fx.fixed_timestep_s));
     std::printf("  bounds: centre (%g, %g, %g), half extents (%g, %g, %g)\n",
                 static_cast<double>(fx.bounds_center.x), static_cast<double>(fx.bounds_center.y),
-                static_cast<double>(fx.bounds_center.z), static_cast<double>(fx.bounds_half_extents.x),
+                static_cast<double>(fx.bounds_center.z),
+                static_cast<double>(fx.bounds_half_extents.x),
                 static_cast<double>(fx.bounds_half_extents.y),
                 static_cast<double>(fx.bounds_half_extents.z));
-    std::printf("  capacity: %" PRIu64 " in emitters of %u for the effect\n", capacity_sum, fx.capacity);
+    std::printf("  capacity: %" PRIu64 " in emitters of %u for the effect\n", capacity_sum,
+                fx.capacity);
     std::printf("  LUT: %u row%s x %u texels = %zu bytes\n", lut_rows, lut_rows == 1 ? "" : "s",
                 kLutWidth, effect.lut.size() * sizeof(vec4));
     std::printf("  records: %zu ops, %zu bursts, %zu colliders, %zu force fields, %zu mesh points, "
@@ -169,4 +179,4 @@ int runInspect(const std::string& input) {
     return 0;
 }
 
-}  // namespace spindrift::cli
+} // namespace spindrift::cli

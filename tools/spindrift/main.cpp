@@ -27,10 +27,29 @@ int main(int argc, char** argv) {
         "inspect", "Show an effect's emitters, modules, capacities, LUT use, hash and backends");
     inspect->add_option("input", inspect_input, "Effect (.json) or cooked file (.sfx)")->required();
 
+    spindrift::cli::SimulateOptions simulate_options;
+    CLI::App* simulate = app.add_subcommand(
+        "simulate",
+        "Run an effect on the deterministic CPU backend and report counts and a state hash");
+    simulate->add_option("input", simulate_options.input, "Effect (.json) or cooked file (.sfx)")
+        ->required();
+    simulate->add_option("-t,--time", simulate_options.time_s, "Seconds to simulate")
+        ->required()
+        ->check(CLI::Range(0.0, 86400.0));
+    simulate
+        ->add_option("--threads", simulate_options.threads,
+                     "Worker threads (results are identical for any count)")
+        ->check(CLI::Range(1u, 256u));
+    simulate->add_option("--seed", simulate_options.seed, "Override the effect's seed")
+        ->each([&](const std::string&) { simulate_options.seed_set = true; });
+    simulate->add_option("--dump", simulate_options.dump, "Print every live particle's draw record")
+        ->check(CLI::IsMember({"csv", "json"}));
+
     CLI11_PARSE(app, argc, argv);
 
     if (*validate) return spindrift::cli::runValidate(validate_inputs, quiet);
     if (*cook) return spindrift::cli::runCook(cook_input, cook_output);
     if (*inspect) return spindrift::cli::runInspect(inspect_input);
+    if (*simulate) return spindrift::cli::runSimulate(simulate_options);
     return 2;
 }

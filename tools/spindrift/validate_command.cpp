@@ -32,8 +32,8 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs,
             }
         }
         if (error) {
-            diagnostics.push_back({Severity::error, input, 0, 0, 0, "",
-                                   "cannot list directory: " + error.message()});
+            diagnostics.push_back(
+                {Severity::error, input, 0, 0, 0, "", "cannot list directory: " + error.message()});
         }
         std::sort(found.begin(), found.end());
         files.insert(files.end(), found.begin(), found.end());
@@ -41,7 +41,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& inputs,
     return files;
 }
 
-}  // namespace
+} // namespace
 
 int runValidate(const std::vector<std::string>& inputs, bool quiet) {
     std::vector<Diagnostic> listing;
@@ -65,4 +65,4 @@ int runValidate(const std::vector<std::string>& inputs, bool quiet) {
     return failed == 0 && !files.empty() ? 0 : 1;
 }
 
-}  // namespace spindrift::cli
+} // namespace spindrift::cli

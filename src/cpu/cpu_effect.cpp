@@ -1,0 +1,291 @@
+#include "cpu/cpu_effect.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+#include "compiler/structural_hash.h"
+#include "cpu/events.h"
+#include "cpu/spawn.h"
+#include "cpu/update_ops.h"
+#include "kernels/forces.h"
+#include "kernels/random.h"
+#include "kernels/sd_math.h"
+
+namespace spindrift::cpu {
+
+namespace {
+
+template <typename T> uint64_t hashVector(const std::vector<T>& v, uint64_t state) {
+    return v.empty() ? state : fnv1a64(v.data(), v.size() * sizeof(T), state);
+}
+
+uint64_t effectIdentity(const CompiledEffect& e) {
+    uint64_t h = fnv1a64(&e.effect, sizeof(e.effect));
+    h = hashVector(e.emitters, h);
+    h = hashVector(e.ops, h);
+    h = hashVector(e.bursts, h);
+    h = hashVector(e.colliders, h);
+    h = hashVector(e.force_fields, h);
+    h = hashVector(e.mesh_points, h);
+    h = hashVector(e.sub_emitters, h);
+    h = hashVector(e.lut, h);
+    h = fnv1a64(e.strings.data(), e.strings.size(), h);
+    return fnv1a64(&e.structural_hash, sizeof(e.structural_hash), h);
+}
+
+uint32_t chunksFor(uint32_t count) {
+    return (count + kChunkParticles - 1) / kChunkParticles;
+}
+
+vec3 rowsVector(const vec4 rows[3], vec3 v) {
+    return vec3(rows[0].x * v.x + rows[0].y * v.y + rows[0].z * v.z,
+                rows[1].x * v.x + rows[1].y * v.y + rows[1].z * v.z,
+                rows[2].x * v.x + rows[2].y * v.y + rows[2].z * v.z);
+}
+
+vec3 rowsPoint(const vec4 rows[3], vec3 p) {
+    return rowsVector(rows, p) + vec3(rows[0].w, rows[1].w, rows[2].w);
+}
+
+void copyRows(vec4 out[3], const Rows3x4& m) {
+    for (int r = 0; r < 3; ++r) out[r] = m.rows[r];
+}
+
+// Resolves one emitter's ops for this step: world-space vectors into simulation space,
+// emitter-space positions into simulation space, per-step factors computed once.
+void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitter,
+                       EmitterStep& step, StepScratch& scratch, uint32_t& op_cursor,
+                       uint32_t& field_cursor, uint32_t& collider_cursor) {
+    const float dt = step.dt;
+    step.op_first = op_cursor;
+    step.op_count = emitter.op_count;
+    step.spins = emitter.angular_velocity_min_rad_per_s != 0.0f ||
+                 emitter.angular_velocity_max_rad_per_s != 0.0f;
+    const vec4* emitter_rows = step.emitter_end;
+    for (uint32_t k = 0; k < emitter.op_count; ++k) {
+        ResolvedOp& r = scratch.ops[op_cursor++];
+        r.op = effect.ops[emitter.op_first + k];
+        r.factor = 0;
+        r.vector = vec3(0.0f);
+        const vec3 p0 = vec3(r.op.params0);
+        switch (r.op.op) {
+        case kOpAcceleration:
+            r.vector = rowsVector(step.sim_from_world, p0) * dt;
+            break;
+        case kOpBuoyancy: {
+            const vec3 up = normalize(rowsVector(emitter_rows, vec3(0.0f, 1.0f, 0.0f)));
+            r.vector = up * (r.op.params0.x * dt);
+            break;
+        }
+        case kOpDrag:
+            r.factor = sdDragFactor(r.op.params0.x, dt);
+            break;
+        case kOpWind:
+            r.vector = rowsVector(step.sim_from_world, p0);
+            r.factor = sdWindBlend(r.op.params0.w, dt);
+            break;
+        case kOpSpeedLimit:
+            r.factor = sdDragFactor(r.op.params0.y, dt);
+            break;
+        case kOpCurlNoise:
+            r.vector = rowsVector(step.sim_from_world, vec3(r.op.params1));
+            break;
+        case kOpAttractor:
+            r.vector = rowsPoint(emitter_rows, p0);
+            break;
+        case kOpRotationOverLife:
+            step.spins = true;
+            break;
+        case kOpForceFields: {
+            const uint32_t first = field_cursor;
+            for (uint32_t f = 0; f < r.op.count; ++f) {
+                ForceFieldRecord field = effect.force_fields[r.op.first + f];
+                field.position = vec4(rowsPoint(emitter_rows, vec3(field.position)), 0.0f);
+                field.axis = vec4(rowsVector(emitter_rows, vec3(field.axis)), 0.0f);
+                scratch.force_fields[field_cursor++] = field;
+            }
+            r.op.first = first;
+            break;
+        }
+        case kOpCollision: {
+            const uint32_t first = collider_cursor;
+            for (uint32_t k2 = 0; k2 < r.op.count; ++k2) {
+                ColliderRecord collider = effect.colliders[r.op.first + k2];
+                collider.position =
+                    vec4(rowsPoint(step.sim_from_world, vec3(collider.position)), 0.0f);
+                if (collider.kind == kColliderPlane) {
+                    collider.extent =
+                        vec4(rowsVector(step.sim_from_world, vec3(collider.extent)), 0.0f);
+                }
+                scratch.colliders[collider_cursor++] = collider;
+            }
+            r.op.first = first;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+void resolveStep(CpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    const uint32_t space = effect.effect.space;
+    const float dt = effect.effect.fixed_timestep_s;
+    const Rows3x4 sim_from_world = simFromWorld(fx.step_end, space);
+    uint32_t op_cursor = 0, field_cursor = 0, collider_cursor = 0;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const EmitterRecord& emitter = effect.emitters[e];
+        EmitterStep& step = fx.scratch.emitters[e];
+        step.dt = dt;
+        step.time_s = static_cast<float>(fx.plan.time_s);
+        step.emitter_index = e;
+        copyRows(step.emitter_start, simFromEmitter(fx.step_start, emitter, space));
+        copyRows(step.emitter_end, simFromEmitter(fx.step_end, emitter, space));
+        copyRows(step.sim_from_world, sim_from_world);
+        resolveEmitterOps(effect, emitter, step, fx.scratch, op_cursor, field_cursor,
+                          collider_cursor);
+    }
+}
+
+// Runs every emitter's chunks on the thread pool; chunk results land in per-chunk slots.
+void updateAllChunks(CpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    uint32_t total = 0;
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        fx.chunk_first[e] = total;
+        total += chunksFor(fx.pools[e].count);
+    }
+    fx.chunk_first[fx.pools.size()] = total;
+    std::vector<ChunkResult>& results = fx.chunk_results;
+    auto job = [&](uint32_t chunk) {
+        // Emitters are few (<= 64); find the one owning this chunk.
+        uint32_t e = 0;
+        while (fx.chunk_first[e + 1] <= chunk) ++e;
+        ParticlePool& pool = fx.pools[e];
+        const uint32_t begin = (chunk - fx.chunk_first[e]) * kChunkParticles;
+        const uint32_t end = std::min(begin + kChunkParticles, pool.count);
+        results[chunk] = updateChunk(effect, fx.scratch, fx.scratch.emitters[e], pool, begin, end);
+    };
+    fx.threads->run(total, job);
+}
+
+void removeDead(CpuEffect& fx) {
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        ParticlePool& pool = fx.pools[e];
+        EmitterStats& stats = fx.stats[e];
+        // Descending slot order: chunks last to first, each chunk's list back to front.
+        for (uint32_t chunk = fx.chunk_first[e + 1]; chunk-- > fx.chunk_first[e];) {
+            const uint32_t begin = (chunk - fx.chunk_first[e]) * kChunkParticles;
+            const ChunkResult& r = fx.chunk_results[chunk];
+            stats.contacts += r.contacts;
+            stats.deaths += r.dead_count;
+            const uint32_t* slots = pool.dead_slots.get() + begin;
+            for (uint32_t i = r.dead_count; i-- > 0;) removeDescending(pool, slots + i, 1);
+        }
+    }
+}
+
+} // namespace
+
+std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,
+                                           const CpuConfig& config) {
+    auto fx = std::make_unique<CpuEffect>();
+    fx->effect = std::move(effect);
+    fx->config = config;
+    fx->config.threads = std::max(config.threads, 1u);
+    fx->threads = std::make_unique<ThreadPool>(fx->config.threads);
+    const CompiledEffect& compiled = *fx->effect;
+    fx->driver = makeDriverState(compiled);
+    const size_t emitters = compiled.emitters.size();
+    fx->pools.resize(emitters);
+    fx->stats.resize(emitters);
+    uint32_t max_chunks = 0;
+    uint32_t largest = 0;
+    for (size_t e = 0; e < emitters; ++e) {
+        const uint32_t capacity = compiled.emitters[e].capacity;
+        allocatePool(fx->pools[e], capacity);
+        max_chunks += chunksFor(capacity);
+        largest = std::max(largest, capacity);
+    }
+    fx->chunk_results.resize(max_chunks);
+    fx->chunk_first.resize(emitters + 1);
+    fx->events.reserve(kMaxEventsPerStep);
+    fx->replace_order.resize(largest);
+    fx->scratch.ops.resize(compiled.ops.size());
+    fx->scratch.force_fields.resize(compiled.force_fields.size());
+    fx->scratch.colliders.resize(compiled.colliders.size());
+    fx->scratch.emitters.resize(emitters);
+    fx->travel_m.resize(emitters);
+    fx->effect_identity = effectIdentity(compiled);
+    return fx;
+}
+
+void setTransform(CpuEffect& fx, const Rows3x4& world_from_effect) {
+    fx.next_world_from_effect = world_from_effect;
+}
+
+void stepOnce(CpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    // How far each emitter's origin moved this step, for rate_per_m.
+    const uint32_t space = effect.effect.space;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const vec3 a = transformPoint(
+            simFromEmitter(fx.step_start, effect.emitters[e], kSpaceWorld), vec3(0.0f));
+        const vec3 b = transformPoint(simFromEmitter(fx.step_end, effect.emitters[e], kSpaceWorld),
+                                      vec3(0.0f));
+        fx.travel_m[e] = length(b - a);
+    }
+    (void)space;
+    planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
+    resolveStep(fx);
+
+    updateAllChunks(fx);
+    fx.events.clear();
+    collectEvents(fx);
+    removeDead(fx);
+
+    spawnPlanned(fx);
+    spawnFromEvents(fx, 0);
+    updateFinished(fx.driver, effect, liveCount(fx));
+}
+
+FrameReport advanceFrame(CpuEffect& fx, double frame_dt_s) {
+    FrameReport report;
+    const uint32_t steps = beginFrame(fx.driver, *fx.effect, frame_dt_s, fx.config.driver, report);
+    const Rows3x4 from = fx.world_from_effect;
+    const Rows3x4 to = fx.next_world_from_effect;
+    for (uint32_t i = 0; i < steps; ++i) {
+        fx.step_start =
+            blendTransforms(from, to, static_cast<float>(i) / static_cast<float>(steps));
+        fx.step_end =
+            blendTransforms(from, to, static_cast<float>(i + 1) / static_cast<float>(steps));
+        stepOnce(fx);
+    }
+    fx.world_from_effect = to;
+    fx.step_start = to;
+    fx.step_end = to;
+    return report;
+}
+
+void restart(CpuEffect& fx) {
+    restartDriver(fx.driver);
+    for (ParticlePool& pool : fx.pools) pool.count = 0;
+}
+
+uint64_t liveCount(const CpuEffect& fx) {
+    uint64_t live = 0;
+    for (const ParticlePool& pool : fx.pools) live += pool.count;
+    return live;
+}
+
+bool finished(const CpuEffect& fx) {
+    return fx.driver.finished != 0;
+}
+
+double simulationTime(const CpuEffect& fx) {
+    return stepTime(fx.driver, *fx.effect);
+}
+
+} // namespace spindrift::cpu

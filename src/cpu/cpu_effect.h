@@ -1,0 +1,112 @@
+// The deterministic CPU backend: one effect instance simulated on the CPU.
+//
+// A CpuEffect owns the driver clock (src/runtime/driver.h), one column pool per compiled emitter,
+// per-step work space and statistics. Everything is allocated by createCpuEffect; stepping
+// allocates nothing. Given the same compiled effect, seed, transforms and frame times, the state
+// is bit-identical for any thread count, across snapshot/restore, and after a seek.
+//
+// The step, in order (docs/cpu-backend.md):
+//   1. the driver plans this step's births (rate carry, bursts, rate per metre, delay, looping);
+//   2. every live particle runs its emitter's ops in compiled order, then integrates
+//      (semi-implicit Euler: v from the ops, then p += v dt, rotation += w dt, age += dt) and is
+//      tested for death (age >= lifetime, or killed by an attractor or a collision);
+//   3. sub-emitter events (death, collision) of this step become births of the child emitters;
+//   4. dead particles are removed (the last live particle fills each hole);
+//   5. planned births and event births are added, spread over the step (birth i of n at
+//      fraction (i + 0.5) / n: a moving emitter's position is interpolated and the newborn is
+//      pre-aged by the rest of the step); birth events queue births of their children.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/compiled_effect.h"
+#include "cpu/particle_pool.h"
+#include "cpu/step_context.h"
+#include "cpu/thread_pool.h"
+#include "cpu/update_ops.h"
+#include "runtime/driver.h"
+#include "runtime/placement.h"
+
+namespace spindrift::cpu {
+
+// Particles per chunk: the unit of work handed to a thread. Fixed, so results never depend on
+// the thread count.
+inline constexpr uint32_t kChunkParticles = 4096;
+// Sub-emitter events handled per step for the whole effect; more are counted and dropped.
+inline constexpr uint32_t kMaxEventsPerStep = 1u << 16;
+
+struct EmitterStats {
+    uint64_t births = 0; // particles added (planned and from events)
+    uint64_t deaths = 0;
+    uint64_t overflow_dropped = 0;  // births refused because the pool was full (drop_new)
+    uint64_t overflow_replaced = 0; // oldest particles replaced by births (replace_oldest)
+    uint64_t events_dropped = 0;    // sub-emitter events past kMaxEventsPerStep
+    uint64_t contacts = 0;          // collider contacts
+};
+
+struct CpuConfig {
+    uint32_t threads = 1;
+    DriverConfig driver;
+};
+
+struct PendingEvent {
+    uint32_t link = 0; // SubEmitterRecord index
+    uint32_t key = 0;  // random key of the event
+    vec4 position;     // xyz, sim space
+    vec4 velocity;     // xyz, inherited share already applied
+};
+
+struct CpuEffect {
+    std::shared_ptr<const CompiledEffect> effect;
+    uint64_t effect_identity = 0; // hash of every compiled record: snapshots name their effect
+    CpuConfig config;
+    DriverState driver;
+    std::vector<ParticlePool> pools; // one per compiled emitter
+    std::vector<EmitterStats> stats;
+    Rows3x4 world_from_effect;      // at the end of the last step
+    Rows3x4 next_world_from_effect; // set by the host for the coming frame
+    std::unique_ptr<ThreadPool> threads;
+
+    // Work space, sized once.
+    std::vector<ChunkResult> chunk_results; // per chunk (all emitters' chunks, in order)
+    std::vector<uint32_t> chunk_first;      // per emitter + 1: index of its first chunk
+    std::vector<float> travel_m;            // per emitter: distance moved this step
+    std::vector<PendingEvent> events;       // capacity kMaxEventsPerStep
+    std::vector<uint32_t> replace_order;    // replace_oldest scratch, capacity of the largest pool
+    StepScratch scratch;
+    SpawnPlan plan;
+    Rows3x4 step_start; // world_from_effect at the start and end of the step being run
+    Rows3x4 step_end;
+};
+
+// Builds an instance with pools sized from each emitter's capacity. config.threads >= 1.
+std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,
+                                           const CpuConfig& config);
+
+// Moves the instance: world_from_effect at the end of the next frame. Births during the frame
+// interpolate between the previous and this transform. Particles of a world-space effect stay
+// where they were born; those of a local-space effect follow.
+void setTransform(CpuEffect& fx, const Rows3x4& world_from_effect);
+
+// Advances by one host frame: the driver turns frame_dt_s into fixed steps (capped per frame;
+// the dropped time is in the report) and each runs. Returns the report.
+FrameReport advanceFrame(CpuEffect& fx, double frame_dt_s);
+
+// Runs exactly one fixed step.
+void stepOnce(CpuEffect& fx);
+
+// Back to time 0 with no particles (statistics kept).
+void restart(CpuEffect& fx);
+
+uint64_t liveCount(const CpuEffect& fx);
+bool finished(const CpuEffect& fx);
+double simulationTime(const CpuEffect& fx); // seconds at the start of the next step
+
+// 64-bit hash of the whole state: driver state, every live particle's every column (slot order)
+// and the statistics. Equal hashes = equal states (up to hash collisions).
+uint64_t stateHash(const CpuEffect& fx);
+
+} // namespace spindrift::cpu

@@ -1,0 +1,74 @@
+#include "cpu/events.h"
+
+#include "cpu/spawn.h"
+#include "kernels/effect_records.h"
+#include "kernels/random.h"
+
+namespace spindrift::cpu {
+
+namespace {
+
+uint32_t eventKey(uint32_t particle_key, uint32_t link, uint64_t step_index, uint32_t event) {
+    // Death and birth happen once per particle; collisions may repeat, so their key also takes
+    // the step.
+    uint32_t h = sdHash(particle_key ^ sdHash(link ^ 0x51ED270Bu));
+    if (event == kEventCollision) h = sdHash(h ^ static_cast<uint32_t>(step_index));
+    return h;
+}
+
+} // namespace
+
+void queueEvents(CpuEffect& fx, uint32_t emitter_index, uint32_t event, const uint32_t* slots,
+                 uint32_t slot_count) {
+    const CompiledEffect& effect = *fx.effect;
+    const EmitterRecord& emitter = effect.emitters[emitter_index];
+    const ParticlePool& pool = fx.pools[emitter_index];
+    for (uint32_t l = 0; l < emitter.sub_emitter_count; ++l) {
+        const uint32_t link = emitter.sub_emitter_first + l;
+        const SubEmitterRecord& sub = effect.sub_emitters[link];
+        if (sub.event != event) continue;
+        for (uint32_t i = 0; i < slot_count; ++i) {
+            const uint32_t slot = slots[i];
+            if (fx.events.size() >= kMaxEventsPerStep) {
+                ++fx.stats[emitter_index].events_dropped;
+                continue;
+            }
+            PendingEvent ev;
+            ev.link = link;
+            ev.key = eventKey(pool.key[slot], link, fx.plan.step_index, event);
+            ev.position =
+                vec4(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot], 0);
+            ev.velocity =
+                vec4(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot], 0) *
+                sub.inherit_velocity;
+            fx.events.push_back(ev);
+        }
+    }
+}
+
+void collectEvents(CpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        if (effect.emitters[e].sub_emitter_count == 0) continue;
+        ParticlePool& pool = fx.pools[e];
+        for (uint32_t chunk = fx.chunk_first[e]; chunk < fx.chunk_first[e + 1]; ++chunk) {
+            const uint32_t begin = (chunk - fx.chunk_first[e]) * kChunkParticles;
+            const ChunkResult& r = fx.chunk_results[chunk];
+            queueEvents(fx, e, kEventCollision, pool.contact_slots.get() + begin, r.contact_count);
+            queueEvents(fx, e, kEventDeath, pool.dead_slots.get() + begin, r.dead_count);
+        }
+    }
+}
+
+void spawnFromEvents(CpuEffect& fx, size_t first_event) {
+    const CompiledEffect& effect = *fx.effect;
+    for (size_t n = first_event; n < fx.events.size(); ++n) {
+        const PendingEvent ev = fx.events[n];
+        const SubEmitterRecord& sub = effect.sub_emitters[ev.link];
+        if (sdRandom01(ev.key, 0) >= sub.probability) continue;
+        const uint32_t count = sdRandomCount(ev.key, 1, sub.count_min, sub.count_max);
+        spawnEventBirths(fx, sub.emitter, ev, count);
+    }
+}
+
+} // namespace spindrift::cpu

@@ -1,0 +1,99 @@
+// One emitter's particles as columns (structure of arrays): one array per attribute, indexed by
+// slot, slots [0, count) alive and dense. No per-particle objects; every array is allocated once,
+// at the emitter's capacity, and never during a step (DESIGN rule 7).
+//
+// What is stored is the physical state plus the values a particle was born with. Appearance that
+// is a pure function of those (colour and size over life or by speed, flipbook frame) is derived
+// when draw records are written, so a step moves only the bytes physics needs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace spindrift::cpu {
+
+// Particle flag bits (ParticlePool::flags).
+inline constexpr uint32_t kParticleStuck = 1u;  // collision response "stick": no more motion
+inline constexpr uint32_t kParticleKilled = 2u; // dies at the end of this step
+
+// An array of T, 64-byte aligned so column loops start on a cache line.
+template <typename T> struct Column {
+    struct Free {
+        void operator()(T* p) const { ::operator delete[](p, std::align_val_t(64)); }
+    };
+    std::unique_ptr<T[], Free> data;
+
+    void allocate(size_t count) {
+        data.reset(static_cast<T*>(::operator new[](count * sizeof(T) + 64, std::align_val_t(64))));
+    }
+    T* get() const { return data.get(); }
+    T& operator[](size_t i) const { return data[i]; }
+};
+
+struct ParticlePool {
+    uint32_t capacity = 0;
+    uint32_t count = 0;
+
+    // Simulation state, in the effect's simulation space (world or local).
+    Column<float> position_x, position_y, position_z;
+    Column<float> velocity_x, velocity_y, velocity_z;
+    Column<float> age_s;
+    Column<float> lifetime_s;
+    Column<float> rotation_rad;
+    Column<uint32_t> flags; // kParticle*
+
+    // Born with.
+    Column<float> angular_velocity_rad_per_s;
+    Column<float> size;
+    Column<float> mass;
+    Column<float> color_r, color_g, color_b, color_a;
+    Column<uint32_t> key;     // sdParticleKey: the particle's random stream
+    Column<uint64_t> ordinal; // spawn ordinal within its emitter
+
+    // Work space for one step, never part of the state: per chunk, the slots that died and the
+    // slots that touched a collider, written from the chunk's first slot on.
+    Column<uint32_t> dead_slots;
+    Column<uint32_t> contact_slots;
+};
+
+// Allocates every column for capacity particles; count = 0.
+void allocatePool(ParticlePool& pool, uint32_t capacity);
+
+// Moves the particle in slot from into slot to (every column).
+void moveParticle(ParticlePool& pool, uint32_t from, uint32_t to);
+
+// Removes the particles whose slots are listed in descending order, filling each hole with the
+// last live particle. Descending order guarantees the particle moved into a hole is alive. The
+// result depends only on the pool and the list, never on threads.
+void removeDescending(ParticlePool& pool, const uint32_t* slots, uint32_t slot_count);
+
+// Bytes of state per particle that snapshots and hashes cover (every column but scratch).
+inline constexpr size_t kParticleStateBytes =
+    16 * sizeof(float) + 2 * sizeof(uint32_t) + sizeof(uint64_t);
+
+// Calls fn(column_pointer, element_size) for every state column, in a fixed order. Snapshots,
+// hashing and moving particles use this one list, so a new column cannot be forgotten in one.
+template <typename Fn> void forEachColumn(ParticlePool& pool, Fn&& fn) {
+    fn(pool.position_x.get(), sizeof(float));
+    fn(pool.position_y.get(), sizeof(float));
+    fn(pool.position_z.get(), sizeof(float));
+    fn(pool.velocity_x.get(), sizeof(float));
+    fn(pool.velocity_y.get(), sizeof(float));
+    fn(pool.velocity_z.get(), sizeof(float));
+    fn(pool.age_s.get(), sizeof(float));
+    fn(pool.lifetime_s.get(), sizeof(float));
+    fn(pool.rotation_rad.get(), sizeof(float));
+    fn(pool.flags.get(), sizeof(uint32_t));
+    fn(pool.angular_velocity_rad_per_s.get(), sizeof(float));
+    fn(pool.size.get(), sizeof(float));
+    fn(pool.mass.get(), sizeof(float));
+    fn(pool.color_r.get(), sizeof(float));
+    fn(pool.color_g.get(), sizeof(float));
+    fn(pool.color_b.get(), sizeof(float));
+    fn(pool.color_a.get(), sizeof(float));
+    fn(pool.key.get(), sizeof(uint32_t));
+    fn(pool.ordinal.get(), sizeof(uint64_t));
+}
+
+} // namespace spindrift::cpu

@@ -1,0 +1,50 @@
+// A fixed set of worker threads that run numbered jobs. The CPU backend splits every pass into
+// jobs of fixed-size chunks, so which thread runs a job never changes a result: the output is
+// bit-identical for 1, 2 or N threads.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace spindrift::cpu {
+
+class ThreadPool {
+public:
+    // thread_count >= 1; the calling thread is one of them, so 1 means no worker threads.
+    explicit ThreadPool(uint32_t thread_count);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    uint32_t threadCount() const { return static_cast<uint32_t>(workers_.size()) + 1; }
+
+    // Runs fn(job) for every job in [0, job_count) and returns when all have finished. Jobs are
+    // taken in increasing order by whichever thread is free. Allocates nothing.
+    template <typename Fn> void run(uint32_t job_count, Fn& fn) {
+        runErased(
+            job_count, [](void* context, uint32_t job) { (*static_cast<Fn*>(context))(job); }, &fn);
+    }
+
+private:
+    using JobFn = void (*)(void* context, uint32_t job);
+    void runErased(uint32_t job_count, JobFn fn, void* context);
+    void workerLoop();
+    void drainJobs(std::unique_lock<std::mutex>& lock); // lock held on entry and exit
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable done_;
+    uint64_t generation_ = 0;
+    bool stopping_ = false;
+    JobFn fn_ = nullptr;
+    void* context_ = nullptr;
+    uint32_t job_count_ = 0;
+    uint32_t next_job_ = 0;
+    uint32_t busy_workers_ = 0;
+};
+
+} // namespace spindrift::cpu

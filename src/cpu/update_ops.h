@@ -1,0 +1,25 @@
+// Where particles move and die on the CPU: the per-chunk passes of one step. Each op is a tight
+// loop over a chunk's columns that calls the shared kernels (src/kernels/), so the CPU and the
+// GPU compute the same thing from the same text.
+#pragma once
+
+#include <cstdint>
+
+#include "compiler/compiled_effect.h"
+#include "cpu/particle_pool.h"
+#include "cpu/step_context.h"
+
+namespace spindrift::cpu {
+
+struct ChunkResult {
+    uint32_t dead_count = 0;    // slots written to pool.dead_slots from the chunk's first slot
+    uint32_t contact_count = 0; // slots written to pool.contact_slots likewise
+    uint64_t contacts = 0;      // collider contacts (a particle may touch several)
+};
+
+// Runs every resolved op of the emitter over slots [begin, end), then integrates and tests for
+// death. Touches only slots in the range, so chunks may run on any threads in any order.
+ChunkResult updateChunk(const CompiledEffect& effect, const StepScratch& scratch,
+                        const EmitterStep& step, ParticlePool& pool, uint32_t begin, uint32_t end);
+
+} // namespace spindrift::cpu
