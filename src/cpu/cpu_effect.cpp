@@ -62,6 +62,7 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
     step.op_count = emitter.op_count;
     step.spins = emitter.angular_velocity_min_rad_per_s != 0.0f ||
                  emitter.angular_velocity_max_rad_per_s != 0.0f;
+    step.uses_flags = false;
     const vec4* emitter_rows = step.emitter_end;
     for (uint32_t k = 0; k < emitter.op_count; ++k) {
         ResolvedOp& r = scratch.ops[op_cursor++];
@@ -93,6 +94,7 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
             break;
         case kOpAttractor:
             r.vector = rowsPoint(emitter_rows, p0);
+            step.uses_flags = true;  // the kill radius
             break;
         case kOpRotationOverLife:
             step.spins = true;
@@ -109,6 +111,7 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
             break;
         }
         case kOpCollision: {
+            step.uses_flags = true;
             const uint32_t first = collider_cursor;
             for (uint32_t k2 = 0; k2 < r.op.count; ++k2) {
                 ColliderRecord collider = effect.colliders[r.op.first + k2];

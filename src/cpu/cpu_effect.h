@@ -34,7 +34,7 @@ namespace spindrift::cpu {
 
 // Particles per chunk: the unit of work handed to a thread. Fixed, so results never depend on
 // the thread count.
-inline constexpr uint32_t kChunkParticles = 4096;
+inline constexpr uint32_t kChunkParticles = 1024;
 // Sub-emitter events handled per step for the whole effect; more are counted and dropped.
 inline constexpr uint32_t kMaxEventsPerStep = 1u << 16;
 

@@ -1,33 +1,65 @@
 #include "cpu/particle_pool.h"
 
 #include <cstring>
+#include <new>
+#include <type_traits>
 
 namespace spindrift::cpu {
+
+namespace {
+
+// Where column index starts, given where the previous one ended; advances end past it.
+size_t columnStart(size_t& end, uint32_t index, size_t column_bytes) {
+    constexpr size_t kPage = 4096;
+    const size_t start = (end + kPage - 1) / kPage * kPage + 64 * (index % 64);
+    end = start + column_bytes;
+    return start;
+}
+
+// Calls place(column, index) for every column, state columns first, then the work space.
+template <typename Place> void forEachColumnToPlace(ParticlePool& pool, Place&& place) {
+    uint32_t index = 0;
+    place(pool.position_x, index++);
+    place(pool.position_y, index++);
+    place(pool.position_z, index++);
+    place(pool.velocity_x, index++);
+    place(pool.velocity_y, index++);
+    place(pool.velocity_z, index++);
+    place(pool.age_s, index++);
+    place(pool.lifetime_s, index++);
+    place(pool.rotation_rad, index++);
+    place(pool.flags, index++);
+    place(pool.angular_velocity_rad_per_s, index++);
+    place(pool.size, index++);
+    place(pool.mass, index++);
+    place(pool.color_r, index++);
+    place(pool.color_g, index++);
+    place(pool.color_b, index++);
+    place(pool.color_a, index++);
+    place(pool.key, index++);
+    place(pool.ordinal, index++);
+    place(pool.dead_slots, index++);
+    place(pool.contact_slots, index++);
+}
+
+} // namespace
 
 void allocatePool(ParticlePool& pool, uint32_t capacity) {
     pool.capacity = capacity;
     pool.count = 0;
-    pool.position_x.allocate(capacity);
-    pool.position_y.allocate(capacity);
-    pool.position_z.allocate(capacity);
-    pool.velocity_x.allocate(capacity);
-    pool.velocity_y.allocate(capacity);
-    pool.velocity_z.allocate(capacity);
-    pool.age_s.allocate(capacity);
-    pool.lifetime_s.allocate(capacity);
-    pool.rotation_rad.allocate(capacity);
-    pool.flags.allocate(capacity);
-    pool.angular_velocity_rad_per_s.allocate(capacity);
-    pool.size.allocate(capacity);
-    pool.mass.allocate(capacity);
-    pool.color_r.allocate(capacity);
-    pool.color_g.allocate(capacity);
-    pool.color_b.allocate(capacity);
-    pool.color_a.allocate(capacity);
-    pool.key.allocate(capacity);
-    pool.ordinal.allocate(capacity);
-    pool.dead_slots.allocate(capacity);
-    pool.contact_slots.allocate(capacity);
+    // First pass measures, second pass places.
+    size_t bytes = 0;
+    forEachColumnToPlace(pool, [&](auto& column, uint32_t index) {
+        columnStart(bytes, index, static_cast<size_t>(capacity) * sizeof(*column.data));
+    });
+    pool.storage.reset(
+        static_cast<unsigned char*>(::operator new[](bytes, std::align_val_t(4096))));
+    size_t end = 0;
+    forEachColumnToPlace(pool, [&](auto& column, uint32_t index) {
+        using T = std::remove_reference_t<decltype(*column.data)>;
+        const size_t start = columnStart(end, index, static_cast<size_t>(capacity) * sizeof(T));
+        column.data = reinterpret_cast<T*>(pool.storage.get() + start);
+    });
 }
 
 void moveParticle(ParticlePool& pool, uint32_t from, uint32_t to) {

@@ -30,7 +30,8 @@ struct EmitterStep {
     vec4 sim_from_world[3];
     uint32_t op_first = 0; // into StepScratch::ops
     uint32_t op_count = 0;
-    bool spins = false; // any angular velocity or rotation op: integrate rotation
+    bool spins = false;      // any angular velocity or rotation op: integrate rotation
+    bool uses_flags = false; // a collision or attractor op may stick or kill particles
 };
 
 // Per-effect scratch for resolved ops, force fields and colliders, sized once at creation.

@@ -10,8 +10,9 @@ namespace spindrift::cpu {
 
 namespace {
 
-// The columns of one chunk. __restrict: the columns never alias, which lets the compiler keep
-// each loop in vector registers.
+// The columns of one chunk. Columns never alias each other or the LUT atlas; GCC ignores
+// __restrict on struct members, so each particle loop also says so with `#pragma GCC ivdep`
+// (without it GCC gives up on the run-time alias checks and leaves the loop scalar).
 struct Columns {
     float* __restrict px;
     float* __restrict py;
@@ -60,6 +61,7 @@ float lutScalar(const CompiledEffect& effect, uint32_t row, float t) {
 }
 
 void addVelocity(const Columns& c, uint32_t begin, uint32_t end, vec3 dv) {
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         c.vx[i] += dv.x;
         c.vy[i] += dv.y;
@@ -68,6 +70,7 @@ void addVelocity(const Columns& c, uint32_t begin, uint32_t end, vec3 dv) {
 }
 
 void scaleVelocity(const Columns& c, uint32_t begin, uint32_t end, float factor) {
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         c.vx[i] *= factor;
         c.vy[i] *= factor;
@@ -81,7 +84,8 @@ void applyBuoyancy(const CompiledEffect& effect, const ResolvedOp& r, const Colu
         addVelocity(c, begin, end, r.vector);
         return;
     }
-    // r.vector is up * acceleration * dt; the curve scales it (sdBuoyancy's product order).
+// r.vector is up * acceleration * dt; the curve scales it (sdBuoyancy's product order).
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         const float curve =
             lutScalar(effect, r.op.lut_row, sdNormalizedAge(c.age[i], c.lifetime[i]));
@@ -90,6 +94,7 @@ void applyBuoyancy(const CompiledEffect& effect, const ResolvedOp& r, const Colu
 }
 
 void applyWind(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end) {
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         storeVelocity(c, i, sdWind(velocityAt(c, i), r.vector, r.factor));
     }
@@ -97,6 +102,7 @@ void applyWind(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t e
 
 void applySpeedLimit(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end) {
     const float max_speed = r.op.params0.x;
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         storeVelocity(c, i, sdSpeedLimit(velocityAt(c, i), max_speed, r.factor));
     }
@@ -112,6 +118,7 @@ void curlNoiseLoop(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32
     const vec3 scroll = r.vector;
     const float time_s = step.time_s;
     const float dt = step.dt;
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         const vec3 a =
             sdCurlNoiseAcceleration(positionAt(c, i), time_s, strength, frequency, scroll, Octaves);
@@ -148,6 +155,7 @@ void applyForceFields(const StepScratch& scratch, const ResolvedOp& r, const Col
                       uint32_t begin, uint32_t end, float dt) {
     for (uint32_t f = 0; f < r.op.count; ++f) {
         const ForceFieldRecord field = scratch.force_fields[r.op.first + f];
+#pragma GCC ivdep
         for (uint32_t i = begin; i < end; ++i) {
             storeVelocity(c, i, sdForceField(field, positionAt(c, i), velocityAt(c, i), dt));
         }
@@ -158,6 +166,7 @@ void applyAttractor(const ResolvedOp& r, const Columns& c, uint32_t begin, uint3
     const float strength = r.op.params0.w;
     const float radius = r.op.params1.x;
     const float kill_radius = r.op.params1.y;
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         const AttractorResult a =
             sdAttractor(positionAt(c, i), r.vector, strength, radius, kill_radius);
@@ -168,6 +177,7 @@ void applyAttractor(const ResolvedOp& r, const Columns& c, uint32_t begin, uint3
 
 void applyRotationOverLife(const CompiledEffect& effect, const ResolvedOp& r, const Columns& c,
                            uint32_t begin, uint32_t end, float dt) {
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
         const float added =
             lutScalar(effect, r.op.lut_row, sdNormalizedAge(c.age[i], c.lifetime[i]));
@@ -217,11 +227,18 @@ void applyCollision(const StepScratch& scratch, const ResolvedOp& r, const Colum
 // the death test runs. A stuck particle keeps its place.
 void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32_t end) {
     const float dt = step.dt;
+    // Only a stick collision sets kParticleStuck; other emitters need not read the flags.
+    if (step.uses_flags) {
+#pragma GCC ivdep
+        for (uint32_t i = begin; i < end; ++i) {
+            const float moving = (c.flags[i] & kParticleStuck) != 0 ? 0.0f : 1.0f;
+            c.vx[i] *= moving;
+            c.vy[i] *= moving;
+            c.vz[i] *= moving;
+        }
+    }
+#pragma GCC ivdep
     for (uint32_t i = begin; i < end; ++i) {
-        const float moving = (c.flags[i] & kParticleStuck) != 0 ? 0.0f : 1.0f;
-        c.vx[i] *= moving;
-        c.vy[i] *= moving;
-        c.vz[i] *= moving;
         const vec3 p = sdIntegratePosition(positionAt(c, i), velocityAt(c, i), dt);
         c.px[i] = p.x;
         c.py[i] = p.y;
@@ -229,15 +246,22 @@ void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32
         c.age[i] = sdAdvanceAge(c.age[i], dt);
     }
     if (step.spins) {
+#pragma GCC ivdep
         for (uint32_t i = begin; i < end; ++i) {
             c.rotation[i] = sdIntegrateRotation(c.rotation[i], c.angular_velocity[i], dt);
         }
     }
 }
 
-void collectDead(const Columns& c, ParticlePool& pool, uint32_t begin, uint32_t end,
-                 ChunkResult& result) {
+void collectDead(const EmitterStep& step, const Columns& c, ParticlePool& pool, uint32_t begin,
+                 uint32_t end, ChunkResult& result) {
     uint32_t* dead_out = pool.dead_slots.get() + begin;
+    if (!step.uses_flags) {
+        for (uint32_t i = begin; i < end; ++i) {
+            if (sdIsDead(c.age[i], c.lifetime[i])) dead_out[result.dead_count++] = i;
+        }
+        return;
+    }
     for (uint32_t i = begin; i < end; ++i) {
         const bool dead = sdIsDead(c.age[i], c.lifetime[i]) || (c.flags[i] & kParticleKilled) != 0;
         if (dead) dead_out[result.dead_count++] = i;
@@ -290,7 +314,7 @@ ChunkResult updateChunk(const CompiledEffect& effect, const StepScratch& scratch
         const ResolvedOp& r = scratch.ops[step.op_first + k];
         if (r.op.op == kOpCollision) applyCollision(scratch, r, c, pool, begin, end, result);
     }
-    collectDead(c, pool, begin, end, result);
+    collectDead(step, c, pool, begin, end, result);
     return result;
 }
 

@@ -1,0 +1,494 @@
+// The CPU backend's step (issue 3, item 7): particles per second for 1M and 16M live particles,
+// three update stacks, 1 and 2 threads, and what a frame costs when colour and size over life are
+// evaluated at draw time (writeDrawRecords alone, and step + writeDrawRecords).
+//
+// Every case is reported against memory references measured in the same process, on the same
+// thread pool, just before the case is timed (DESIGN rule 8: these machines are noisy):
+//   vs_copy        std::memcpy of as many bytes as the case moves per particle (half of them
+//                  read, half written);
+//   vs_rmw         one fused in-place read-modify-write pass over copies of exactly the columns
+//                  the step touches, laid out so they do not alias in the cache (step cases);
+//   pool_rmw_GB/s  the same pass over the pool's own columns: below rmw_GB/s, the pool's layout
+//                  itself costs bandwidth (docs/benchmarks.md).
+// A ratio of 1 means the case runs at the speed of merely moving its bytes; below 1 it is bound
+// by something else (arithmetic, LUT loads, loop overhead), above 1 its bytes partly stay in
+// cache. cpus is the process's CPU time over wall time while the case ran.
+//
+// Run: build-bench/bin/cpu_step_bench (bench/README.md); results: docs/benchmarks.md.
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "compiler/compile_effect.h"
+#include "cpu/cpu_effect.h"
+#include "cpu/draw_records.h"
+#include "spindrift/effect_desc.h"
+
+namespace spindrift::cpu {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Bytes per particle. Counted from src/cpu/update_ops.cpp for the three stacks benchmarked here
+// (no spin, no collision, no attractor, so rotation, angular velocity and size are not touched):
+//   ops (acceleration, drag, curl noise, force fields) read position and velocity, write
+//   velocity; integrate rewrites position and age; collectDead reads age and lifetime. Flags are
+//   read only by emitters with a collision or attractor op (none here). Each column is one
+//   float or uint32.
+// Colour and size over life are not step ops: writeDrawRecords evaluates them.
+constexpr double kStepReadBytes = 8 * 4;     // position xyz, velocity xyz, age, lifetime
+constexpr double kStepWrittenBytes = 7 * 4;  // position xyz, velocity xyz, age
+constexpr double kStepBytes = kStepReadBytes + kStepWrittenBytes;
+// src/cpu/draw_records.cpp: reads position, velocity, age, lifetime, colour rgba, size,
+// rotation and key (15 columns), writes one 64-byte DrawRecord.
+constexpr double kDrawReadBytes = 15 * 4;
+constexpr double kDrawWrittenBytes = sizeof(DrawRecord);
+constexpr double kDrawBytes = kDrawReadBytes + kDrawWrittenBytes;
+
+constexpr uint32_t k1M = 1u << 20;
+constexpr uint32_t k16M = 1u << 24;
+static_assert(k16M <= uint64_t(kMaxBursts) * kMaxBurstCount, "16M must fill in one step");
+// 16M cases allocate ~1.4 GB per instance and run one fixed, small number of steps.
+constexpr benchmark::IterationCount kIterations16M = 3;
+// Reference passes: one warm-up, then the median of this many.
+constexpr int kReferenceRuns = 5;
+// Particles per thread-pool job in the reference loops: large, so the reference is the
+// bandwidth ceiling and not the pool's per-job cost.
+constexpr uint32_t kReferenceChunk = 1u << 16;
+
+enum class Stack { basic, curl, fields };
+
+const char* stackName(Stack stack) {
+    switch (stack) {
+    case Stack::basic: return "basic";
+    case Stack::curl: return "curl";
+    case Stack::fields: return "fields4";
+    }
+    return "?";
+}
+
+// ---------------------------------------------------------------------------------------------
+// The effects: one emitter of capacity N, filled by bursts at t = 0 and then never spawning
+// again; lifetime 1000 s, so nothing dies while a case is timed (60,000 steps at 60 Hz).
+
+UpdateModule module(UpdateModuleVariant m) { return UpdateModule{true, std::move(m)}; }
+
+ForceFieldModule forceField(ForceFieldKind shape, Float3 position, float strength, float radius,
+                            float falloff) {
+    ForceFieldModule f;
+    f.shape = shape;
+    f.position = position;
+    f.strength = strength;
+    f.radius = radius;
+    f.falloff = falloff;
+    return f;
+}
+
+EffectDesc makeEffect(Stack stack, uint32_t particles) {
+    EffectDesc fx;
+    fx.name = std::string("bench_") + stackName(stack);
+    fx.seed = 7;
+    fx.duration_s = 3600;
+    fx.looping = false;
+    fx.bounds.half_extents = {100, 100, 100};
+    fx.capacity = particles;
+
+    EmitterDesc e;
+    e.name = "pool";
+    e.capacity = particles;
+    e.spawn.rate_per_s = 0;
+    // Up to kMaxBursts bursts of kMaxBurstCount particles, all at t = 0: the pool fills in the
+    // first step, before any particle has to be updated (16 x 2^20 = 16M fits exactly).
+    for (uint32_t left = particles; left > 0;) {
+        Burst burst;
+        burst.time_s = 0;
+        const uint32_t count = std::min(left, kMaxBurstCount);
+        burst.count = {count, count};
+        e.spawn.bursts.push_back(burst);
+        left -= count;
+    }
+    e.shape.type = ShapeKind::sphere;
+    e.shape.radius = 4;
+    e.init.lifetime_s = {1000, 1000};
+    e.init.size = {0.05f, 0.2f};
+    e.init.speed = {0.5f, 3.0f};
+
+    e.update.push_back(module(GravityModule{}));
+    DragModule drag;
+    drag.coefficient_per_s = 0.5f;
+    e.update.push_back(module(drag));
+    if (stack == Stack::curl) {
+        CurlNoiseModule curl;
+        curl.strength = 4;
+        curl.frequency = 0.5f;
+        curl.octaves = 1;
+        curl.scroll = {0, 0.5f, 0};
+        e.update.push_back(module(curl));
+    }
+    if (stack == Stack::fields) {
+        // Adjacent force_field modules compile to one kOpForceFields op over 4 records. One of
+        // each kind, and non-integer falloffs, so every field pays its sdPow.
+        e.update.push_back(module(forceField(ForceFieldKind::point, {0, 0, 0}, 6, 12, 1.5f)));
+        ForceFieldModule vortex = forceField(ForceFieldKind::vortex, {0, 0, 0}, 4, 10, 0.5f);
+        e.update.push_back(module(vortex));
+        e.update.push_back(module(forceField(ForceFieldKind::drag, {2, 1, 0}, 0.8f, 6, 2.0f)));
+        e.update.push_back(module(forceField(ForceFieldKind::point, {-3, 0, 2}, -3, 5, 1.0f)));
+    }
+    ColorOverLifeModule color;
+    color.gradient.color_keys = {
+        {0, {1, 0.9f, 0.6f}}, {0.5f, {1, 0.4f, 0.1f}}, {1, {0.2f, 0.2f, 0.2f}}};
+    color.gradient.alpha_keys = {{0, 1}, {0.8f, 0.6f}, {1, 0}};
+    e.update.push_back(module(color));
+    SizeOverLifeModule size;
+    size.curve.keys = {{0, 0.5f}, {0.2f, 1}, {1, 0}};
+    e.update.push_back(module(size));
+
+    fx.emitters.push_back(std::move(e));
+    return fx;
+}
+
+std::shared_ptr<const CompiledEffect> compileOrNull(const EffectDesc& desc) {
+    auto compiled = std::make_shared<CompiledEffect>();
+    std::vector<Diagnostic> diagnostics;
+    const bool ok = compileEffect(desc, *compiled, diagnostics);
+    for (const Diagnostic& d : diagnostics) {
+        std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
+    }
+    return ok ? compiled : nullptr;
+}
+
+// One instance per case, kept while Google Benchmark re-runs the case to pick an iteration
+// count, and freed when the next case starts (so at most one 16M pool is alive at a time).
+struct CaseKey {
+    Stack stack = Stack::basic;
+    uint32_t particles = 0;
+    uint32_t threads = 0;
+    bool operator==(const CaseKey&) const = default;
+};
+
+CpuEffect* filledEffect(const CaseKey& key) {
+    static CaseKey cached_key;
+    static std::unique_ptr<CpuEffect> cached;
+    if (cached && cached_key == key) return cached.get();
+    cached.reset();
+    const std::shared_ptr<const CompiledEffect> compiled =
+        compileOrNull(makeEffect(key.stack, key.particles));
+    if (!compiled) return nullptr;
+    CpuConfig config;
+    config.threads = key.threads;
+    std::unique_ptr<CpuEffect> fx = createCpuEffect(compiled, config);
+    stepOnce(*fx);
+    if (liveCount(*fx) != key.particles) return nullptr;
+    cached_key = key;
+    cached = std::move(fx);
+    return cached.get();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory references.
+
+template <typename Fn> double medianSeconds(Fn&& fn) {
+    fn();  // warm-up: page faults, cache state
+    std::vector<double> seconds;
+    for (int r = 0; r < kReferenceRuns; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        fn();
+        const auto stop = std::chrono::steady_clock::now();
+        seconds.push_back(std::chrono::duration<double>(stop - start).count());
+    }
+    std::nth_element(seconds.begin(), seconds.begin() + kReferenceRuns / 2, seconds.end());
+    return seconds[kReferenceRuns / 2];
+}
+
+// Runs fn(begin, end) over [0, count) in kReferenceChunk jobs on the case's own thread pool.
+template <typename Fn> void parallelRanges(ThreadPool& threads, uint64_t count, Fn&& fn) {
+    const auto jobs = static_cast<uint32_t>((count + kReferenceChunk - 1) / kReferenceChunk);
+    auto job = [&](uint32_t j) {
+        const uint64_t begin = uint64_t(j) * kReferenceChunk;
+        fn(begin, std::min<uint64_t>(begin + kReferenceChunk, count));
+    };
+    threads.run(jobs, job);
+}
+
+// Opaque zero, so the compiler must load and store every element of the reference pass.
+volatile float g_zero = 0.0f;
+
+// The columns the step touches (see kStepReadBytes).
+struct StepColumns {
+    float* px;
+    float* py;
+    float* pz;
+    float* vx;
+    float* vy;
+    float* vz;
+    float* age;
+    const float* lifetime;
+};
+
+// One fused in-place pass over the step's bytes: position, velocity and age read and written,
+// lifetime read.
+// Adds an opaque 0, so values are unchanged (except -0 -> +0). Restrict parameters, so GCC
+// vectorises it without run-time alias checks.
+void rmwRange(float* __restrict px, float* __restrict py, float* __restrict pz,
+              float* __restrict vx, float* __restrict vy, float* __restrict vz,
+              float* __restrict age, const float* __restrict lifetime, float k, uint64_t begin,
+              uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+        const float d = k * lifetime[i];
+        px[i] += d;
+        py[i] += d;
+        pz[i] += d;
+        vx[i] += d;
+        vy[i] += d;
+        vz[i] += d;
+        age[i] += d;
+    }
+}
+
+double rmwSecondsPerParticle(ThreadPool& threads, const StepColumns& c, uint64_t count) {
+    const float k = g_zero;
+    const double s = medianSeconds([&] {
+        parallelRanges(threads, count, [&](uint64_t begin, uint64_t end) {
+            rmwRange(c.px, c.py, c.pz, c.vx, c.vy, c.vz, c.age, c.lifetime, k, begin, end);
+        });
+    });
+    return s / static_cast<double>(count);
+}
+
+StepColumns poolColumns(ParticlePool& pool) {
+    return StepColumns{pool.position_x.get(), pool.position_y.get(), pool.position_z.get(),
+                       pool.velocity_x.get(), pool.velocity_y.get(), pool.velocity_z.get(),
+                       pool.age_s.get(),      pool.lifetime_s.get()};
+}
+
+struct AlignedBytes {
+    struct Free {
+        void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(64)); }
+    };
+    std::unique_ptr<std::byte[], Free> data;
+    explicit AlignedBytes(size_t bytes)
+        : data(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t(64)))) {
+        std::memset(data.get(), 1, bytes);  // touch every page before timing
+    }
+};
+
+// The reference's own columns: one block, column k starting k * 64 bytes further into its
+// 4 KiB page than column 0, so the eight streams fall in different L1 sets and never 4K-alias.
+// This is the ceiling the step's bytes could reach; the pool's own layout is measured too
+// (pool_rmw_GB/s) because it may not reach it.
+double staggeredRmwSecondsPerParticle(ThreadPool& threads, uint64_t count) {
+    const uint64_t column_bytes = (count * 4 + 4095) / 4096 * 4096 + 64;
+    AlignedBytes block(column_bytes * 8);
+    std::byte* base = block.data.get();
+    auto column = [&](int k) { return reinterpret_cast<float*>(base + k * column_bytes); };
+    const StepColumns c{column(0), column(1), column(2), column(3),
+                        column(4), column(5), column(6), column(7)};
+    return rmwSecondsPerParticle(threads, c, count);
+}
+
+// Seconds per particle to memcpy bytes_per_particle / 2 per particle (so bytes_per_particle
+// are moved: half read, half written), split over the given thread pool.
+double copySecondsPerParticle(ThreadPool& threads, uint64_t particles, double bytes_per_particle) {
+    const auto half = static_cast<uint64_t>(bytes_per_particle / 2);
+    const uint64_t bytes = particles * half;
+    AlignedBytes src(bytes);
+    AlignedBytes dst(bytes);
+    const double s = medianSeconds([&] {
+        parallelRanges(threads, particles, [&](uint64_t begin, uint64_t end) {
+            std::memcpy(dst.data.get() + begin * half, src.data.get() + begin * half,
+                        (end - begin) * half);
+        });
+    });
+    return s / static_cast<double>(particles);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counters.
+
+// The case's own wall time over its timing loop, so the ratios are plain numbers (a rate counter
+// would print them as "per second"), and the process's CPU time over the same loop: cpus =
+// CPU / wall says how many cores the case really had (these 2-core machines are shared; a
+// 2-thread case that shows cpus ~1 was not given its second core).
+class LoopClock {
+public:
+    LoopClock() : wall_start_(std::chrono::steady_clock::now()), cpu_start_(processCpuSeconds()) {}
+    double wallSeconds() const {
+        const auto elapsed = std::chrono::steady_clock::now() - wall_start_;
+        return std::chrono::duration<double>(elapsed).count();
+    }
+    double cpuSeconds() const { return processCpuSeconds() - cpu_start_; }
+
+private:
+    static double processCpuSeconds() {
+        timespec t{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+    }
+    std::chrono::steady_clock::time_point wall_start_;
+    double cpu_start_;
+};
+
+// Reference seconds per particle, measured just before a case (0 = not measured).
+struct References {
+    double copy_s = 0;      // memcpy of the case's bytes
+    double rmw_s = 0;       // fused in-place pass over staggered copies of the step's columns
+    double pool_rmw_s = 0;  // the same pass over the pool's own columns
+};
+
+// ratio = reference seconds per particle / case seconds per particle.
+void report(benchmark::State& state, const LoopClock& clock, uint64_t live,
+            double bytes_per_particle, const References& ref) {
+    const double loop_s = clock.wallSeconds();
+    const double particles = static_cast<double>(state.iterations()) * static_cast<double>(live);
+    const double case_s = loop_s / particles;
+    state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(live));
+    state.counters["live"] = static_cast<double>(live);
+    state.counters["cpus"] = clock.cpuSeconds() / loop_s;
+    state.counters["B/particle"] = bytes_per_particle;
+    state.counters["vs_copy"] = ref.copy_s / case_s;
+    state.counters["copy_GB/s"] = bytes_per_particle / ref.copy_s * 1e-9;
+    if (ref.rmw_s > 0) {
+        state.counters["vs_rmw"] = ref.rmw_s / case_s;
+        state.counters["rmw_GB/s"] = bytes_per_particle / ref.rmw_s * 1e-9;
+    }
+    if (ref.pool_rmw_s > 0) {
+        state.counters["pool_rmw_GB/s"] = bytes_per_particle / ref.pool_rmw_s * 1e-9;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases.
+
+void benchStep(benchmark::State& state, CaseKey key) {
+    CpuEffect* fx = filledEffect(key);
+    if (!fx) {
+        state.SkipWithError("could not build and fill the effect");
+        return;
+    }
+    const uint64_t live = liveCount(*fx);
+    References ref;
+    ref.pool_rmw_s = rmwSecondsPerParticle(*fx->threads, poolColumns(fx->pools[0]), live);
+    ref.rmw_s = staggeredRmwSecondsPerParticle(*fx->threads, live);
+    ref.copy_s = copySecondsPerParticle(*fx->threads, live, kStepBytes);
+    const LoopClock clock;
+    for (auto _ : state) stepOnce(*fx);
+    if (liveCount(*fx) != live) {
+        state.SkipWithError("the live count changed while timing");
+        return;
+    }
+    report(state, clock, live, kStepBytes, ref);
+}
+
+struct DrawBuffer {
+    struct Free {
+        void operator()(DrawRecord* p) const { ::operator delete[](p, std::align_val_t(64)); }
+    };
+    std::unique_ptr<DrawRecord[], Free> records;
+    explicit DrawBuffer(uint64_t count)
+        : records(static_cast<DrawRecord*>(
+              ::operator new[](count * sizeof(DrawRecord), std::align_val_t(64)))) {
+        std::memset(static_cast<void*>(records.get()), 0, count * sizeof(DrawRecord));
+    }
+};
+
+// writeDrawRecords alone (single-threaded by design: it has no thread parameter).
+void benchDraw(benchmark::State& state, CaseKey key) {
+    CpuEffect* fx = filledEffect(key);
+    if (!fx) {
+        state.SkipWithError("could not build and fill the effect");
+        return;
+    }
+    const uint64_t live = liveCount(*fx);
+    DrawBuffer out(live);
+    References ref;
+    ref.copy_s = copySecondsPerParticle(*fx->threads, live, kDrawBytes);
+    const LoopClock clock;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(writeDrawRecords(*fx, out.records.get()));
+        benchmark::ClobberMemory();
+    }
+    report(state, clock, live, kDrawBytes, ref);
+}
+
+// One frame's CPU work: a step, then the draw records.
+void benchFrame(benchmark::State& state, CaseKey key) {
+    CpuEffect* fx = filledEffect(key);
+    if (!fx) {
+        state.SkipWithError("could not build and fill the effect");
+        return;
+    }
+    const uint64_t live = liveCount(*fx);
+    DrawBuffer out(live);
+    References ref;
+    ref.copy_s = copySecondsPerParticle(*fx->threads, live, kStepBytes + kDrawBytes);
+    const LoopClock clock;
+    for (auto _ : state) {
+        stepOnce(*fx);
+        benchmark::DoNotOptimize(writeDrawRecords(*fx, out.records.get()));
+        benchmark::ClobberMemory();
+    }
+    if (liveCount(*fx) != live) {
+        state.SkipWithError("the live count changed while timing");
+        return;
+    }
+    report(state, clock, live, kStepBytes + kDrawBytes, ref);
+}
+
+std::string countName(uint32_t particles) { return std::to_string(particles >> 20) + "M"; }
+
+void registerStepCases(uint32_t particles) {
+    for (const Stack stack : {Stack::basic, Stack::curl, Stack::fields}) {
+        for (const uint32_t threads : {1u, 2u}) {
+            const CaseKey key{stack, particles, threads};
+            const std::string name = std::string("step/") + stackName(stack) + "/" +
+                                     countName(particles) + "/threads:" + std::to_string(threads);
+            auto* b = benchmark::RegisterBenchmark(name.c_str(), benchStep, key);
+            b->UseRealTime()->Unit(benchmark::kMillisecond);
+            if (particles == k16M) b->Iterations(kIterations16M);
+        }
+    }
+}
+
+void registerCases() {
+    registerStepCases(k1M);
+    // A frame at 1M when colour and size over life are evaluated at draw time.
+    const CaseKey draw_key{Stack::basic, k1M, 1};
+    benchmark::RegisterBenchmark("draw/basic/1M/threads:1", benchDraw, draw_key)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    for (const uint32_t threads : {1u, 2u}) {
+        const std::string name = "step+draw/basic/1M/threads:" + std::to_string(threads);
+        benchmark::RegisterBenchmark(name.c_str(), benchFrame, CaseKey{Stack::basic, k1M, threads})
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+    registerStepCases(k16M);
+}
+
+}  // namespace
+}  // namespace spindrift::cpu
+
+int main(int argc, char** argv) {
+    // Where the pools' columns land decides how fast the step runs (docs/benchmarks.md: the
+    // columns of a fresh pool share their offset within a 4 KiB page). glibc raises its mmap
+    // threshold after the first large free, so later cases of one run would get heap memory
+    // while the first gets fresh mmaps. A fixed threshold (glibc's default value) gives every
+    // case the layout a fresh process gets, whatever ran before it.
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    spindrift::cpu::registerCases();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
