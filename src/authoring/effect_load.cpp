@@ -1,12 +1,9 @@
 // loadEffect = strict structural read (effect_reader) + the one set of semantic rules
 // (validateEffect), whose path-only diagnostics get their positions from the read.
 #include <algorithm>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <memory>
 
 #include "authoring/effect_reader.h"
+#include "authoring/text_file.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift {
@@ -14,13 +11,6 @@ namespace spindrift {
 namespace {
 
 inline constexpr uint64_t kMaxEffectFileBytes = 64u * 1024 * 1024;
-
-Diagnostic fileError(const std::string& path, std::string message) {
-    Diagnostic d;
-    d.file = path;
-    d.message = std::move(message);
-    return d;
-}
 
 bool endsWith(const std::string& text, std::string_view suffix) {
     return text.size() >= suffix.size() &&
@@ -105,49 +95,8 @@ bool loadEffect(std::string_view text, std::string_view file, EffectDesc& out,
 bool loadEffectFile(const std::string& path, EffectDesc& out,
                     std::vector<Diagnostic>& diagnostics) {
     out = EffectDesc{};
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status)) {
-        diagnostics.push_back(fileError(path, "cannot read the file: it does not exist"));
-        return false;
-    }
-    if (std::filesystem::is_directory(status)) {
-        diagnostics.push_back(fileError(path, "cannot read the file: it is a directory"));
-        return false;
-    }
-    if (std::filesystem::is_regular_file(status)) {
-        const uint64_t size = std::filesystem::file_size(path, ec);
-        if (!ec && size > kMaxEffectFileBytes) {
-            diagnostics.push_back(fileError(path, "the file is " + std::to_string(size) +
-                                                      " bytes; effect files are limited to " +
-                                                      std::to_string(kMaxEffectFileBytes) +
-                                                      " bytes (64 MiB)"));
-            return false;
-        }
-    }
-    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!f) {
-        diagnostics.push_back(
-            fileError(path, std::string("cannot read the file: ") + std::strerror(errno)));
-        return false;
-    }
-    // Read at most one byte past the limit, so a pipe or a growing file is refused too.
     std::string text;
-    char buffer[65536];
-    size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, f.get())) > 0) {
-        text.append(buffer, got);
-        if (text.size() > kMaxEffectFileBytes) {
-            diagnostics.push_back(
-                fileError(path, "the file is larger than " + std::to_string(kMaxEffectFileBytes) +
-                                    " bytes (64 MiB), the limit for effect files"));
-            return false;
-        }
-    }
-    if (std::ferror(f.get())) {
-        diagnostics.push_back(fileError(path, "cannot read the file: read error"));
-        return false;
-    }
+    if (!readTextFile(path, kMaxEffectFileBytes, "effect", text, diagnostics)) return false;
     return loadEffect(text, path, out, diagnostics);
 }
 

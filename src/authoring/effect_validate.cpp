@@ -17,16 +17,6 @@ std::string at(const std::string& path, const char* key) {
     return json::pathKey(path, key);
 }
 
-bool isEmitterName(const std::string& name) {
-    if (name.empty() || name.size() > kMaxNameBytes) return false;
-    for (char ch : name) {
-        const bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
-                        (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
-        if (!ok) return false;
-    }
-    return true;
-}
-
 void validateSpawn(const RuleChecker& c, const std::string& path, const SpawnDesc& s) {
     c.atLeast(at(path, "rate_per_s"), s.rate_per_s, 0);
     c.atLeast(at(path, "rate_per_m"), s.rate_per_m, 0);
@@ -131,53 +121,8 @@ void validateInit(const RuleChecker& c, const std::string& path, const InitDesc&
     c.range(at(path, "mass"), i.mass, 0, true);
 }
 
-// JSON text is UTF-8, so a string that is not would not survive save -> load.
-bool isUtf8(const std::string& s) {
-    size_t i = 0;
-    while (i < s.size()) {
-        const auto byte = static_cast<unsigned char>(s[i]);
-        size_t length = 0;
-        unsigned char low = 0x80, high = 0xBF;
-        if (byte < 0x80) {
-            ++i;
-            continue;
-        } else if (byte >= 0xC2 && byte <= 0xDF) {
-            length = 2;
-        } else if (byte >= 0xE0 && byte <= 0xEF) {
-            length = 3;
-            if (byte == 0xE0) low = 0xA0;
-            if (byte == 0xED) high = 0x9F;
-        } else if (byte >= 0xF0 && byte <= 0xF4) {
-            length = 4;
-            if (byte == 0xF0) low = 0x90;
-            if (byte == 0xF4) high = 0x8F;
-        } else {
-            return false;
-        }
-        if (i + length > s.size()) return false;
-        for (size_t k = 1; k < length; ++k) {
-            const auto next = static_cast<unsigned char>(s[i + k]);
-            if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) return false;
-        }
-        i += length;
-    }
-    return true;
-}
-
-void validatePath(const RuleChecker& c, const std::string& path, const std::string& value,
-                  bool required) {
-    if (!isUtf8(value)) {
-        c.error(path, "expected UTF-8 text, found invalid bytes");
-    } else if (value.size() > kMaxPathBytes) {
-        c.error(path, "expected a path of at most " + std::to_string(kMaxPathBytes) +
-                          " bytes, found " + std::to_string(value.size()) + " bytes");
-    } else if (required && value.empty()) {
-        c.error(path, "expected a non-empty path");
-    }
-}
-
 void validateRender(const RuleChecker& c, const std::string& path, const RenderDesc& r) {
-    validatePath(c, at(path, "texture"), r.texture, false);
+    c.filePath(at(path, "texture"), r.texture, false);
     c.atLeast(at(path, "soft_fade_distance"), r.soft_fade_distance, 0);
     const std::string type_text = std::string("render type '") + enumName(r.type) + "'";
     // Only the chosen type's settings are written; the others must keep their defaults.
@@ -232,7 +177,7 @@ void validateRender(const RuleChecker& c, const std::string& path, const RenderD
         unused(r.beam == BeamDesc{}, "beam");
     }
     if (r.type == RenderType::mesh) {
-        validatePath(c, at(path, "mesh"), r.mesh.mesh, true);
+        c.filePath(at(path, "mesh"), r.mesh.mesh, true);
         c.above(at(path, "scale"), r.mesh.scale, 0);
         c.atLeast(at(path, "tumble_deg_per_s"), r.mesh.tumble_deg_per_s, 0);
     } else {
@@ -270,7 +215,7 @@ std::map<std::string, size_t> validateNames(const RuleChecker& c, const EffectDe
     for (size_t i = 0; i < effect.emitters.size(); ++i) {
         const std::string& name = effect.emitters[i].name;
         const std::string path = at(emittersPath(i), "name");
-        if (!isEmitterName(name)) {
+        if (!isPlainName(name)) {
             c.error(path, "expected a name of 1 to " + std::to_string(kMaxNameBytes) +
                               " characters from A-Z a-z 0-9 _ -, found '" + name + "'");
             continue;

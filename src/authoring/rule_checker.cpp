@@ -33,6 +33,48 @@ std::string formatFloat3(const Float3& v) {
     return "[" + formatNumber(v.x) + ", " + formatNumber(v.y) + ", " + formatNumber(v.z) + "]";
 }
 
+bool isUtf8(const std::string& s) {
+    size_t i = 0;
+    while (i < s.size()) {
+        const auto byte = static_cast<unsigned char>(s[i]);
+        size_t length = 0;
+        unsigned char low = 0x80, high = 0xBF;
+        if (byte < 0x80) {
+            ++i;
+            continue;
+        } else if (byte >= 0xC2 && byte <= 0xDF) {
+            length = 2;
+        } else if (byte >= 0xE0 && byte <= 0xEF) {
+            length = 3;
+            if (byte == 0xE0) low = 0xA0;
+            if (byte == 0xED) high = 0x9F;
+        } else if (byte >= 0xF0 && byte <= 0xF4) {
+            length = 4;
+            if (byte == 0xF0) low = 0x90;
+            if (byte == 0xF4) high = 0x8F;
+        } else {
+            return false;
+        }
+        if (i + length > s.size()) return false;
+        for (size_t k = 1; k < length; ++k) {
+            const auto next = static_cast<unsigned char>(s[i + k]);
+            if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) return false;
+        }
+        i += length;
+    }
+    return true;
+}
+
+bool isPlainName(const std::string& name) {
+    if (name.empty() || name.size() > kMaxNameBytes) return false;
+    for (char ch : name) {
+        const bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                        (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
+
 void RuleChecker::error(const std::string& path, std::string message) const {
     Diagnostic d;
     d.path = path;
@@ -218,6 +260,20 @@ bool RuleChecker::color(const std::string& path, const Float4& c) const {
     const bool b = atLeast(json::pathIndex(path, 2), c.z, 0);
     const bool a = unit(json::pathIndex(path, 3), c.w);
     return r && g && b && a;
+}
+
+bool RuleChecker::filePath(const std::string& path, const std::string& value, bool required) const {
+    if (!isUtf8(value)) {
+        error(path, "expected UTF-8 text, found invalid bytes");
+    } else if (value.size() > kMaxPathBytes) {
+        error(path, "expected a path of at most " + std::to_string(kMaxPathBytes) +
+                        " bytes, found " + std::to_string(value.size()) + " bytes");
+    } else if (required && value.empty()) {
+        error(path, "expected a non-empty path");
+    } else {
+        return true;
+    }
+    return false;
 }
 
 } // namespace spindrift

@@ -14,6 +14,11 @@ namespace spindrift {
 std::string formatNumber(float value); // shortest round-trip text; "nan", "inf", "-inf"
 std::string formatFloat3(const Float3& v);
 
+// JSON text is UTF-8, so a string that is not would not survive save -> load.
+bool isUtf8(const std::string& s);
+// 1..kMaxNameBytes characters from A-Z a-z 0-9 _ - (emitter and scene instance names).
+bool isPlainName(const std::string& name);
+
 struct RuleChecker {
     std::vector<Diagnostic>& out;
 
@@ -52,6 +57,9 @@ struct RuleChecker {
     bool curve(const std::string& path, const Curve& curve, float min_value) const;
     bool gradient(const std::string& path, const Gradient& gradient) const;
     bool color(const std::string& path, const Float4& color) const;
+    // A file path in a document (texture, mesh, scene instance effect): UTF-8, at most
+    // kMaxPathBytes, and non-empty when required.
+    bool filePath(const std::string& path, const std::string& value, bool required) const;
 
     static constexpr float kInf = std::numeric_limits<float>::infinity();
 };

@@ -19,7 +19,12 @@ struct ChunkResult {
 
 // Runs every resolved op of the emitter over slots [begin, end), then integrates and tests for
 // death. Touches only slots in the range, so chunks may run on any threads in any order.
+// The loops are compiled for the build's baseline and, on x86-64, for AVX2; the AVX2 ones run
+// when the CPU has it. Both produce the same bits.
 ChunkResult updateChunk(const CompiledEffect& effect, const StepScratch& scratch,
                         const EmitterStep& step, ParticlePool& pool, uint32_t begin, uint32_t end);
+
+// "avx2" or "baseline": which loops updateChunk runs on this machine.
+const char* updateLoopsName();
 
 } // namespace spindrift::cpu

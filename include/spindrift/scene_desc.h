@@ -1,0 +1,166 @@
+// The scene model: where effects are shown and how they are looked at (docs/scene-format.md).
+//
+// Every field name here is also its JSON key. Defaults written here are the documented defaults
+// a missing JSON key takes. Coordinates are those of effect_desc.h: right-handed, Y-up, metres;
+// colours are linear RGB (not sRGB). Rotations use the effect convention (extrinsic X, then Y,
+// then Z, in degrees).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "spindrift/effect_desc.h"
+
+namespace spindrift {
+
+// ---------------------------------------------------------------------------------------------
+// Limits. Values past them are load errors, never clamps.
+inline constexpr uint32_t kMaxScenePrimitives = 64;
+inline constexpr uint32_t kMaxSceneEffects = 64;     // effect instances
+inline constexpr uint32_t kMaxMotionPathKeys = 1024; // per instance
+inline constexpr uint32_t kMinResolution = 16;       // pixels, each of width and height
+inline constexpr uint32_t kMaxResolution = 8192;
+inline constexpr uint32_t kMaxSceneFps = 240;
+inline constexpr float kMaxSceneDuration_s = 3600;
+inline constexpr float kMaxTimeScale = 100;
+
+// ---------------------------------------------------------------------------------------------
+// Camera. JSON: either {"position", "target", ...} (look_at) or {"orbit": {...}, ...}: the keys
+// present choose the mode, and exactly one form must be given.
+
+enum class CameraMode : uint8_t { look_at = 0, orbit = 1 };
+
+// A camera circling center over time, always looking at center. At scene time t the camera is
+// at angle a = start_deg + 360 * t / period_s, turning from +Z toward +X:
+// eye = center + (radius * sin(a), height, radius * cos(a)).
+struct CameraOrbit {
+    Float3 center{0, 1, 0};
+    float radius = 6;    // metres, > 0
+    float height = 2;    // metres above center (negative: below), finite
+    float period_s = 10; // seconds per turn, > 0
+    float start_deg = 0; // finite
+    friend bool operator==(const CameraOrbit&, const CameraOrbit&) = default;
+};
+
+struct CameraDesc {
+    CameraMode mode = CameraMode::look_at;
+    Float3 position{0, 2, 6}; // look_at: the eye
+    Float3 target{0, 1, 0};   // look_at: the point in the image centre; != position
+    CameraOrbit orbit;        // orbit mode only; must keep its default in look_at mode
+    float fov_deg = 45;       // vertical field of view, [1, 179]
+    float near = 0.05f;       // metres, > 0
+    float far = 500;          // metres, > near
+    friend bool operator==(const CameraDesc&, const CameraDesc&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Static surroundings: a ground plane and simple opaque primitives.
+
+struct GroundDesc {
+    bool enabled = true;
+    float height = 0;                  // the plane y = height
+    Float3 color{0.18f, 0.18f, 0.18f}; // linear RGB, each >= 0
+    float size = 40;                   // side of the square, centred on x = z = 0, metres, > 0
+    friend bool operator==(const GroundDesc&, const GroundDesc&) = default;
+};
+
+enum class PrimitiveKind : uint8_t { box = 0, sphere = 1 };
+
+// JSON: {"type": "box", "center", "size", "color"} or {"type": "sphere", "center", "radius",
+// "color"}; a key of the other type is an error.
+struct PrimitiveDesc {
+    PrimitiveKind type = PrimitiveKind::box;
+    Float3 center{0, 0, 0};
+    Float3 size{1, 1, 1};           // box: full extents, each > 0
+    float radius = 0.5f;            // sphere, > 0
+    Float3 color{0.5f, 0.5f, 0.5f}; // linear RGB, each >= 0
+    friend bool operator==(const PrimitiveDesc&, const PrimitiveDesc&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Light: one directional sun plus a constant ambient term.
+
+struct SunDesc {
+    // Unit vector from the scene TOWARD the sun (so a surface facing it has dot(n, direction)
+    // = 1). The reader normalises it; zero is an error. Default: normalize(2, 4, 1).
+    Float3 direction{0.43643578f, 0.87287156f, 0.21821789f};
+    Float3 color{1, 0.95f, 0.9f}; // linear RGB, each >= 0
+    float intensity = 1;          // >= 0
+    friend bool operator==(const SunDesc&, const SunDesc&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Effect instances.
+
+// A moving instance: keys [t, x, y, z] in scene seconds and metres. The offset at time t is
+// linear between neighbouring keys; before the first key it is the first key's offset, after
+// the last the last's, unless loop, which repeats the span [t_first, t_last].
+struct MotionKey {
+    float t = 0;
+    Float3 offset;
+    friend bool operator==(const MotionKey&, const MotionKey&) = default;
+};
+struct MotionPath {
+    std::vector<MotionKey> keys; // 2..kMaxMotionPathKeys, t finite and strictly increasing
+    bool loop = false;
+    friend bool operator==(const MotionPath&, const MotionPath&) = default;
+};
+
+struct EffectInstanceDesc {
+    std::string effect;             // required: effect JSON path, relative to the scene file
+    std::string name;               // optional; when set unique in the scene, [A-Za-z0-9_-]
+    Float3 position{0, 0, 0};       // world position of the effect's origin
+    Float3 rotation_deg{0, 0, 0};   // extrinsic X, then Y, then Z (effect_desc.h)
+    std::optional<MotionPath> path; // when set, its offset is added to position over time
+    float start_s = 0;              // scene time the effect starts; negative: already running
+    float time_scale = 1;           // effect seconds per scene second, (0, kMaxTimeScale]
+    friend bool operator==(const EffectInstanceDesc&, const EffectInstanceDesc&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The scene.
+
+struct Resolution {
+    uint32_t width = 1280, height = 720; // each in [kMinResolution, kMaxResolution]
+    friend bool operator==(const Resolution&, const Resolution&) = default;
+};
+
+struct SceneDesc {
+    uint32_t version = 1; // JSON "version", required, must be 1
+    CameraDesc camera;
+    Resolution resolution;                  // JSON [width, height]
+    Float3 background{0.02f, 0.02f, 0.03f}; // linear RGB, each >= 0
+    GroundDesc ground;
+    std::vector<PrimitiveDesc> primitives; // 0..kMaxScenePrimitives
+    SunDesc sun;
+    Float3 ambient{0.12f, 0.12f, 0.15f};     // linear RGB, each >= 0
+    std::vector<EffectInstanceDesc> effects; // 0..kMaxSceneEffects
+    float duration_s = 5;                    // (0, kMaxSceneDuration_s]
+    uint32_t fps = 30;                       // 1..kMaxSceneFps
+    friend bool operator==(const SceneDesc&, const SceneDesc&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Derived values: one function each, called by every host (renderer, CLI, editor, tests).
+
+// Where the camera is at scene time time_s. up is +Y unless the view is within about 2.5
+// degrees of vertical, where it is -Z looking down and +Z looking up (so eye, target and up are
+// never degenerate for a valid camera).
+struct CameraPose {
+    Float3 eye, target, up;
+};
+CameraPose cameraPose(const CameraDesc& camera, float time_s);
+
+// The world position of the instance's origin at scene time time_s (position + path offset).
+Float3 instancePosition(const EffectInstanceDesc& instance, float time_s);
+
+// A scene that frames effect from its bounds: the effect at the origin, the camera looking at
+// the bounds' centre from slightly above, far enough for the bounds' bounding sphere to fit the
+// vertical and horizontal field of view, the ground at the bounds' bottom, the scene as long as
+// the effect. effects[0].effect is effect_path: the caller passes the effect file's path (as it
+// should appear in the scene; empty leaves the scene invalid until set).
+SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& effect_path = {});
+
+} // namespace spindrift

@@ -1,0 +1,110 @@
+// loadScene = strict structural read (scene_reader) + the one set of semantic rules
+// (validateScene), whose path-only diagnostics get their positions from the read. loadSceneFile
+// adds the one check that needs the file system: every instance's effect file exists.
+#include <algorithm>
+#include <filesystem>
+
+#include "authoring/text_file.h"
+#include "scene/scene_reader.h"
+#include "spindrift/scene_json.h"
+
+namespace spindrift {
+
+namespace {
+
+inline constexpr uint64_t kMaxSceneFileBytes = 64u * 1024 * 1024;
+
+// "far > near" compares with near; when the reader rejected near, near kept its default and the
+// comparison says nothing about the document.
+bool comparesRejectedValue(const ReadContext& ctx, const Diagnostic& d) {
+    return d.path == "$.camera.far" && ctx.reported.count("$.camera.near") != 0;
+}
+
+void checkEffectFiles(const ReadContext& ctx, const std::string& scene_file, const SceneDesc& scene,
+                      std::vector<Diagnostic>& out) {
+    for (size_t i = 0; i < scene.effects.size(); ++i) {
+        const std::string& effect = scene.effects[i].effect;
+        const std::string path = json::pathKey(json::pathIndex("$.effects", i), "effect");
+        if (effect.empty() || ctx.isSuppressed(path)) continue;
+        const std::string resolved = resolveEffectPath(scene_file, effect);
+        std::error_code ec;
+        const auto status = std::filesystem::status(resolved, ec);
+        std::string problem;
+        if (ec || !std::filesystem::exists(status)) {
+            problem = "not found";
+        } else if (std::filesystem::is_directory(status)) {
+            problem = "is a directory";
+        } else {
+            continue;
+        }
+        const json::SourcePos pos = ctx.positionOf(path);
+        Diagnostic d;
+        d.file = ctx.file;
+        d.line = pos.line;
+        d.column = pos.column;
+        d.byte_offset = pos.offset;
+        d.path = path;
+        d.message = "effect file '" + effect + "' " + problem + " (looked for '" + resolved +
+                    "', relative to the scene file)";
+        out.push_back(std::move(d));
+    }
+}
+
+// scene_file non-null: also check the instances' effect files against it.
+bool loadSceneText(std::string_view text, std::string_view file, SceneDesc& out,
+                   std::vector<Diagnostic>& diagnostics, const std::string* scene_file) {
+    out = SceneDesc{};
+    const size_t first = diagnostics.size();
+    json::Value root;
+    if (!json::parse(text, file, root, diagnostics)) return false;
+
+    ReadContext ctx;
+    ctx.file = std::string(file);
+    ctx.diagnostics = &diagnostics;
+    if (!readScene(ctx, root, out)) return false;
+
+    std::vector<Diagnostic> semantic;
+    validateScene(out, semantic);
+    for (Diagnostic& d : semantic) {
+        // One mistake, one diagnostic: a value the reader rejected kept its default.
+        if (ctx.isSuppressed(d.path) || comparesRejectedValue(ctx, d)) continue;
+        const json::SourcePos pos = ctx.positionOf(d.path);
+        d.file = ctx.file;
+        d.line = pos.line;
+        d.column = pos.column;
+        d.byte_offset = pos.offset;
+        ctx.reported.insert(d.path);
+        diagnostics.push_back(std::move(d));
+    }
+    if (scene_file != nullptr) checkEffectFiles(ctx, *scene_file, out, diagnostics);
+
+    std::stable_sort(
+        diagnostics.begin() + std::ptrdiff_t(first), diagnostics.end(),
+        [](const Diagnostic& a, const Diagnostic& b) { return a.byte_offset < b.byte_offset; });
+    for (size_t i = first; i < diagnostics.size(); ++i) {
+        if (diagnostics[i].severity == Severity::error) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool loadScene(std::string_view text, std::string_view file, SceneDesc& out,
+               std::vector<Diagnostic>& diagnostics) {
+    return loadSceneText(text, file, out, diagnostics, nullptr);
+}
+
+bool loadSceneFile(const std::string& path, SceneDesc& out, std::vector<Diagnostic>& diagnostics) {
+    out = SceneDesc{};
+    std::string text;
+    if (!readTextFile(path, kMaxSceneFileBytes, "scene", text, diagnostics)) return false;
+    return loadSceneText(text, path, out, diagnostics, &path);
+}
+
+std::string resolveEffectPath(const std::string& scene_file, const std::string& effect_path) {
+    const std::filesystem::path effect(effect_path);
+    if (effect.is_absolute()) return effect_path;
+    return (std::filesystem::path(scene_file).parent_path() / effect).lexically_normal().string();
+}
+
+} // namespace spindrift

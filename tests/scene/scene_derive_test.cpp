@@ -1,0 +1,156 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <glm/glm.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "scene/scene_test_util.h"
+#include "spindrift/effect_json.h"
+#include "spindrift/scene_json.h"
+
+namespace spindrift {
+namespace {
+
+glm::vec3 toGlm(const Float3& v) {
+    return {v.x, v.y, v.z};
+}
+
+void expectNear(const Float3& a, const Float3& b, float tolerance = 1e-4f) {
+    EXPECT_NEAR(a.x, b.x, tolerance);
+    EXPECT_NEAR(a.y, b.y, tolerance);
+    EXPECT_NEAR(a.z, b.z, tolerance);
+}
+
+// Clip-space position of a world point seen by the scene's camera at time 0, with the
+// OpenGL-style projection (x, y, z in [-w, w] inside the view).
+glm::vec4 project(const SceneDesc& scene, const Float3& point) {
+    const CameraPose pose = cameraPose(scene.camera, 0);
+    const glm::mat4 view = glm::lookAt(toGlm(pose.eye), toGlm(pose.target), toGlm(pose.up));
+    const float aspect = float(scene.resolution.width) / float(scene.resolution.height);
+    const glm::mat4 projection = glm::perspective(glm::radians(scene.camera.fov_deg), aspect,
+                                                  scene.camera.near, scene.camera.far);
+    return projection * view * glm::vec4(toGlm(point), 1);
+}
+
+void expectBoundsInView(const SceneDesc& scene, const Bounds& bounds) {
+    const Float3 c = bounds.center, h = bounds.half_extents;
+    for (int corner = 0; corner < 8; ++corner) {
+        const Float3 p{c.x + ((corner & 1) ? h.x : -h.x), c.y + ((corner & 2) ? h.y : -h.y),
+                       c.z + ((corner & 4) ? h.z : -h.z)};
+        const glm::vec4 clip = project(scene, p);
+        SCOPED_TRACE("corner " + std::to_string(corner));
+        ASSERT_GT(clip.w, 0) << "behind the camera";
+        EXPECT_LE(std::abs(clip.x / clip.w), 1.0f);
+        EXPECT_LE(std::abs(clip.y / clip.w), 1.0f);
+        EXPECT_GT(clip.z / clip.w, -1.0f) << "in front of the near plane";
+        EXPECT_LT(clip.z / clip.w, 1.0f) << "behind the far plane";
+    }
+}
+
+TEST(DefaultScene, FramesEverySampleEffectAndValidates) {
+    int count = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(kSourceDir + "/examples/effects")) {
+        if (entry.path().extension() != ".json") continue;
+        SCOPED_TRACE(entry.path().string());
+        EffectDesc effect;
+        std::vector<Diagnostic> diagnostics;
+        ASSERT_TRUE(loadEffectFile(entry.path().string(), effect, diagnostics));
+        const SceneDesc scene = defaultSceneForEffect(effect, entry.path().string());
+        EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
+        expectBoundsInView(scene, effect.bounds);
+        EXPECT_FLOAT_EQ(scene.ground.height, effect.bounds.center.y - effect.bounds.half_extents.y);
+        ASSERT_EQ(scene.effects.size(), 1u);
+        EXPECT_EQ(scene.effects[0].effect, entry.path().string());
+        EXPECT_EQ(scene.effects[0].position, (Float3{0, 0, 0}));
+        EXPECT_EQ(scene.duration_s, effect.duration_s);
+        ++count;
+    }
+    EXPECT_GE(count, 8);
+}
+
+TEST(DefaultScene, LooksAtTheCentreFromSlightlyAbove) {
+    EffectDesc effect;
+    effect.bounds = Bounds{{3, 10, -2}, {0.5f, 8, 0.5f}}; // tall and thin, off the origin
+    const SceneDesc scene = defaultSceneForEffect(effect, "fx.json");
+    EXPECT_EQ(scene.camera.mode, CameraMode::look_at);
+    EXPECT_EQ(scene.camera.target, effect.bounds.center);
+    const Float3 eye = scene.camera.position;
+    const float dy = eye.y - 10, dz = eye.z + 2;
+    EXPECT_GT(dy, 0) << "above the centre";
+    EXPECT_LT(dy, dz) << "slightly: less than 45 degrees of elevation";
+    // The centre projects to the middle of the image.
+    const glm::vec4 centre = project(scene, effect.bounds.center);
+    EXPECT_NEAR(centre.x / centre.w, 0, 1e-5);
+    EXPECT_NEAR(centre.y / centre.w, 0, 1e-5);
+    expectBoundsInView(scene, effect.bounds);
+    EXPECT_FLOAT_EQ(scene.ground.height, 2);
+    // The ground square (centred on the origin) reaches past the bounds.
+    EXPECT_GT(scene.ground.size / 2, 3 + 0.5f);
+}
+
+TEST(DefaultScene, DegenerateBoundsStillGiveAValidScene) {
+    EffectDesc effect;
+    effect.bounds = Bounds{{0, 0, 0}, {0, 0, 0}};
+    const SceneDesc scene = defaultSceneForEffect(effect, "fx.json");
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
+    expectBoundsInView(scene, effect.bounds);
+}
+
+TEST(CameraPose, LookAtUsesPositionAndTarget) {
+    CameraDesc camera;
+    camera.position = {1, 2, 3};
+    camera.target = {4, 5, 6};
+    const CameraPose pose = cameraPose(camera, 7);
+    EXPECT_EQ(pose.eye, camera.position);
+    EXPECT_EQ(pose.target, camera.target);
+    EXPECT_EQ(pose.up, (Float3{0, 1, 0}));
+}
+
+TEST(CameraPose, OrbitTurnsFromPlusZTowardPlusX) {
+    CameraDesc camera;
+    camera.mode = CameraMode::orbit;
+    camera.orbit = CameraOrbit{{1, 2, 3}, 4, 0.5f, 8, 0};
+    expectNear(cameraPose(camera, 0).eye, {1, 2.5f, 7});
+    expectNear(cameraPose(camera, 2).eye, {5, 2.5f, 3});             // a quarter turn
+    expectNear(cameraPose(camera, 4).eye, {1, 2.5f, -1});            // half
+    expectNear(cameraPose(camera, 8).eye, {1, 2.5f, 7});             // a full turn
+    expectNear(cameraPose(camera, 800002).eye, {5, 2.5f, 3}, 1e-3f); // long renders stay exact
+    EXPECT_EQ(cameraPose(camera, 1).target, camera.orbit.center);
+    camera.orbit.start_deg = -90;
+    expectNear(cameraPose(camera, 0).eye, {-3, 2.5f, 3});
+}
+
+TEST(CameraPose, VerticalViewGetsAnUpThatIsNotTheViewAxis) {
+    CameraDesc camera;
+    camera.position = {0, 10, 0};
+    camera.target = {0, 0, 0};
+    EXPECT_EQ(cameraPose(camera, 0).up, (Float3{0, 0, -1}));
+    camera.position = {0, -10, 0};
+    EXPECT_EQ(cameraPose(camera, 0).up, (Float3{0, 0, 1}));
+}
+
+TEST(InstancePosition, FollowsThePathRelativeToPosition) {
+    EffectInstanceDesc instance;
+    instance.position = {10, 0, 0};
+    EXPECT_EQ(instancePosition(instance, 3), instance.position) << "no path: fixed";
+    instance.path = MotionPath{{{1, {0, 0, 0}}, {3, {4, 2, 0}}, {5, {4, 2, -8}}}, false};
+    expectNear(instancePosition(instance, 0), {10, 0, 0}); // before the first key: held
+    expectNear(instancePosition(instance, 2), {12, 1, 0}); // halfway along the first segment
+    expectNear(instancePosition(instance, 3), {14, 2, 0});
+    expectNear(instancePosition(instance, 4.5f), {14, 2, -6});
+    expectNear(instancePosition(instance, 9), {14, 2, -8}); // after the last key: held
+}
+
+TEST(InstancePosition, LoopRepeatsTheKeySpan) {
+    EffectInstanceDesc instance;
+    instance.path = MotionPath{{{1, {0, 0, 0}}, {3, {4, 0, 0}}}, true};
+    expectNear(instancePosition(instance, 2), {2, 0, 0});
+    expectNear(instancePosition(instance, 4), {2, 0, 0});    // 4 -> 2 (span of 2 s)
+    expectNear(instancePosition(instance, 0), {2, 0, 0});    // 0 -> 2, before the first key
+    expectNear(instancePosition(instance, 5.5f), {1, 0, 0}); // 5.5 -> 1.5, a quarter along
+}
+
+} // namespace
+} // namespace spindrift
