@@ -8,7 +8,7 @@ packages=(
     clang libclang-rt-14-dev          # libFuzzer targets
     clang-format
     libgtest-dev libgmock-dev libbenchmark-dev
-    nlohmann-json3-dev libcli11-dev libglm-dev
+    nlohmann-json3-dev libcli11-dev libglm-dev libpng-dev
     python3 python3-jsonschema
 )
 
