@@ -10,6 +10,9 @@ packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
     nlohmann-json3-dev libcli11-dev libglm-dev libpng-dev
     python3 python3-jsonschema
+    mesa-vulkan-drivers libvulkan-dev glslc    # the renderer; lavapipe runs it without a GPU
+    vulkan-validationlayers                    # the renderer tests run with validation on
+    ffmpeg                                     # MP4 output of spindrift render
 )
 
 missing=()

@@ -3,11 +3,14 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <string>
+
+#include "image/png_io.h"
 
 namespace fs = std::filesystem;
 
@@ -57,7 +60,7 @@ TEST(Cli, PrintsVersionAndHelpForEveryCommand) {
     RunResult version = run("--version");
     EXPECT_EQ(version.exit_code, 0);
     EXPECT_NE(version.output.find("spindrift " SPINDRIFT_VERSION), std::string::npos);
-    for (const char* command : {"", "validate", "cook", "inspect", "simulate"}) {
+    for (const char* command : {"", "validate", "cook", "inspect", "simulate", "render"}) {
         RunResult help = run(std::string(command) + " --help");
         EXPECT_EQ(help.exit_code, 0) << command;
         EXPECT_NE(help.output.find("Usage"), std::string::npos) << command << help.output;
@@ -220,4 +223,173 @@ TEST(Cli, SimulateRejectsBadArguments) {
                   .exit_code,
               0);
     EXPECT_EQ(run("simulate /nonexistent.json --time 1").exit_code, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// render: small images, so each case takes a fraction of a second on lavapipe.
+
+namespace {
+
+// Reads a PNG the CLI wrote; false when it is missing or does not decode.
+bool readImage(const fs::path& path, spindrift::Image& image) {
+    std::vector<spindrift::Diagnostic> diagnostics;
+    return spindrift::readPng(path.string(), image, diagnostics);
+}
+
+// How many distinct pixel values an image has (a blank frame has one).
+size_t distinctPixels(const spindrift::Image& image) {
+    std::set<uint32_t> values;
+    for (size_t i = 0; i + 3 < image.rgba8.size() && values.size() < 100; i += 4) {
+        values.insert(uint32_t(image.rgba8[i]) | uint32_t(image.rgba8[i + 1]) << 8 |
+                      uint32_t(image.rgba8[i + 2]) << 16);
+    }
+    return values.size();
+}
+
+// Sets an environment variable (seen by the CLI processes run meanwhile) for a scope.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+        setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (had_)
+            setenv(name_.c_str(), old_.c_str(), 1);
+        else
+            unsetenv(name_.c_str());
+    }
+
+private:
+    std::string name_, old_;
+    bool had_ = false;
+};
+
+} // namespace
+
+TEST(Cli, RenderWritesAStillOfAnEffect) {
+    const fs::path dir = scratchDir("render_still");
+    const fs::path out = dir / "fire.png";
+    RunResult result = run("render " + source("examples/effects/campfire.json") + " -o " +
+                           out.string() + " --size 160x90 --time 2");
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_NE(result.output.find("wrote still"), std::string::npos) << result.output;
+    spindrift::Image image;
+    ASSERT_TRUE(readImage(out, image));
+    EXPECT_EQ(image.width, 160u);
+    EXPECT_EQ(image.height, 90u);
+    EXPECT_GT(distinctPixels(image), 10u) << "not a blank frame";
+}
+
+TEST(Cli, RenderWritesAStillOfASceneNamedAfterTheInput) {
+    const fs::path dir = scratchDir("render_default_name");
+    const std::string command = "cd " + dir.string() + " && " + std::string(SPINDRIFT_CLI) +
+                                " render " + source("examples/scenes/campfire_night.json") +
+                                " --size 64x36 --quiet 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    spindrift::Image image;
+    ASSERT_TRUE(readImage(dir / "campfire_night.png", image));
+    EXPECT_EQ(image.width, 64u);
+}
+
+TEST(Cli, RenderWritesSequencesContactSheetsAndVideo) {
+    const fs::path dir = scratchDir("render_outputs");
+    const std::string effect = source("examples/effects/spark_burst.json");
+    RunResult sequence = run("render " + effect + " -o " + (dir / "f_%02d.png").string() +
+                             " --frames 3 --size 48x32 --quiet");
+    ASSERT_EQ(sequence.exit_code, 0) << sequence.output;
+    for (const char* name : {"f_00.png", "f_01.png", "f_02.png"}) {
+        spindrift::Image image;
+        EXPECT_TRUE(readImage(dir / name, image)) << name;
+    }
+    EXPECT_FALSE(fs::exists(dir / "f_03.png"));
+
+    RunResult numbered =
+        run("render " + effect + " -o " + (dir / "n.png").string() + " --frames 2 --size 48x32");
+    ASSERT_EQ(numbered.exit_code, 0) << numbered.output;
+    EXPECT_TRUE(fs::exists(dir / "n_0000.png"));
+    EXPECT_TRUE(fs::exists(dir / "n_0001.png"));
+
+    RunResult sheet = run("render " + effect + " -o " + (dir / "sheet.png").string() +
+                          " --contact-sheet 4 --size 64x48");
+    ASSERT_EQ(sheet.exit_code, 0) << sheet.output;
+    spindrift::Image image;
+    ASSERT_TRUE(readImage(dir / "sheet.png", image));
+    EXPECT_EQ(image.width, 2 * 64 + 3 * 4u);
+    EXPECT_EQ(image.height, 2 * 48 + 3 * 4u);
+
+    if (std::system("command -v ffprobe >/dev/null 2>&1") != 0) GTEST_SKIP() << "no ffmpeg";
+    RunResult video = run("render " + effect + " -o " + (dir / "clip.mp4").string() +
+                          " --frames 6 --fps 12 --size 64x48");
+    ASSERT_EQ(video.exit_code, 0) << video.output;
+    FILE* probe = popen(("ffprobe -v error -count_frames -show_entries stream=nb_read_frames,width "
+                         "-of default=nw=1 " +
+                         (dir / "clip.mp4").string())
+                            .c_str(),
+                        "r");
+    ASSERT_NE(probe, nullptr);
+    std::string text;
+    std::array<char, 256> buffer{};
+    size_t n = 0;
+    while ((n = fread(buffer.data(), 1, buffer.size(), probe)) > 0) text.append(buffer.data(), n);
+    pclose(probe);
+    EXPECT_NE(text.find("nb_read_frames=6"), std::string::npos) << text;
+    EXPECT_NE(text.find("width=64"), std::string::npos) << text;
+}
+
+TEST(Cli, RenderReportsABadSceneWithItsPosition) {
+    const fs::path dir = scratchDir("render_bad_scene");
+    std::ofstream(dir / "bad.json")
+        << "{\n  \"version\": 1,\n  \"camera\": {\"position\": [0, 2, 6], "
+           "\"target\": [0, 1, 0], \"fov_deg\": 180}\n}\n";
+    RunResult result =
+        run("render " + (dir / "bad.json").string() + " -o " + (dir / "out.png").string());
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.output.find("bad.json:3:"), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("$.camera.fov_deg"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(dir / "out.png"));
+}
+
+TEST(Cli, RenderReportsAMissingTextureByPath) {
+    const fs::path dir = scratchDir("render_missing_texture");
+    std::ofstream(dir / "fx.json")
+        << R"({"version": 1, "name": "fx", "emitters": [)"
+           R"({"name": "puff", "render": {"texture": "gone/smoke.png"}}]})";
+    RunResult result =
+        run("render " + (dir / "fx.json").string() + " -o " + (dir / "out.png").string());
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.output.find("gone/smoke.png"), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("'puff'"), std::string::npos) << result.output;
+}
+
+TEST(Cli, RenderWithoutAVulkanDriverFailsClearly) {
+    const fs::path dir = scratchDir("render_no_device");
+    ScopedEnv no_driver("VK_ICD_FILENAMES", "/nonexistent");
+    RunResult result = run("render " + source("examples/effects/campfire.json") + " -o " +
+                           (dir / "out.png").string() + " --size 32x32");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.output.find("Vulkan"), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("mesa-vulkan-drivers"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(dir / "out.png"));
+}
+
+TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const fs::path dir = scratchDir("render_bad_options");
+    for (const char* size : {"10x10", "9000x100", "abc", "100x", "x100", "100x-5", "1e3x100"}) {
+        RunResult result =
+            run("render " + effect + " -o " + (dir / "a.png").string() + " --size " + size);
+        EXPECT_EQ(result.exit_code, 1) << size;
+        EXPECT_NE(result.output.find("--size"), std::string::npos) << size << result.output;
+    }
+    RunResult gif = run("render " + effect + " -o " + (dir / "a.gif").string());
+    EXPECT_EQ(gif.exit_code, 1);
+    EXPECT_NE(gif.output.find("unknown output type"), std::string::npos) << gif.output;
+    RunResult pattern = run("render " + effect + " -o " + (dir / "a_%s.png").string());
+    EXPECT_EQ(pattern.exit_code, 1);
+    RunResult sheet_mp4 =
+        run("render " + effect + " -o " + (dir / "a.mp4").string() + " --contact-sheet 4");
+    EXPECT_EQ(sheet_mp4.exit_code, 1);
+    EXPECT_EQ(run("render /nonexistent/effect.json").exit_code, 1);
+    EXPECT_NE(run("render " + effect + " --contact-sheet 0").exit_code, 0);
 }

@@ -33,4 +33,25 @@ struct SimulateOptions {
 // records of every live particle go to stdout (the report then goes to stderr).
 int runSimulate(const SimulateOptions& options);
 
+struct RenderOptions {
+    std::string input;   // a scene (.json) or an effect (.json or .sfx)
+    std::string output;  // "" = <input stem>.png
+    uint32_t frames = 0; // 0 = the default for the output kind
+    double fps = 0;      // 0 = the scene's fps
+    std::string size;    // "WxH", "" = the scene's resolution
+    std::string device;
+    bool list_devices = false;
+    uint32_t contact_sheet = 0; // frames on the sheet; 0 = no sheet
+    bool time_set = false;
+    double time_s = 0;
+    bool validation = false;
+    bool quiet = false;
+};
+
+// Renders a scene, or an effect in its default scene, to a still PNG, a numbered PNG sequence,
+// an MP4 (through ffmpeg) or a contact sheet, chosen by the output's extension and the options
+// (docs/rendering.md). Errors (a bad scene, a missing texture, no Vulkan device, a bad option)
+// are printed compiler-style and give exit code 1.
+int runRender(const RenderOptions& options);
+
 } // namespace spindrift::cli

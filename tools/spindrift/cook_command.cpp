@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "commands.h"
+#include "cook/effect_file.h"
 #include "cook/sfx_writer.h"
 #include "effect_source.h"
 

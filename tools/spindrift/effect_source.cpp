@@ -1,72 +1,8 @@
 #include "effect_source.h"
 
-#include <cstdint>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-
-#include "compiler/compile_effect.h"
-#include "cook/sfx_reader.h"
-#include "spindrift/effect_json.h"
 
 namespace spindrift::cli {
-
-namespace {
-
-// Cooked effects are small; a larger file is refused before reading it.
-constexpr uintmax_t kMaxCookedBytes = 256u * 1024 * 1024;
-
-bool readCookedBytes(const std::string& path, std::vector<uint8_t>& bytes,
-                     std::vector<Diagnostic>& diagnostics) {
-    std::error_code error;
-    const uintmax_t size = std::filesystem::file_size(path, error);
-    if (error) {
-        diagnostics.push_back(
-            {Severity::error, path, 0, 0, 0, "", "cannot read file: " + error.message()});
-        return false;
-    }
-    if (size > kMaxCookedBytes) {
-        diagnostics.push_back({Severity::error, path, 0, 0, 0, "",
-                               "file is " + std::to_string(size) +
-                                   " bytes; cooked effects are limited to " +
-                                   std::to_string(kMaxCookedBytes)});
-        return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (!in.good() && !in.eof()) {
-        diagnostics.push_back({Severity::error, path, 0, 0, 0, "", "cannot read file"});
-        return false;
-    }
-    return true;
-}
-
-} // namespace
-
-SourceKind sourceKindOf(const std::string& path) {
-    return std::filesystem::path(path).extension() == ".sfx" ? SourceKind::cooked
-                                                             : SourceKind::json;
-}
-
-bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
-                        std::vector<Diagnostic>& diagnostics) {
-    if (sourceKindOf(path) == SourceKind::cooked) {
-        std::vector<uint8_t> bytes;
-        if (!readCookedBytes(path, bytes, diagnostics)) return false;
-        return loadCookedEffect(bytes, path, out, diagnostics);
-    }
-    EffectDesc desc;
-    if (!loadEffectFile(path, desc, diagnostics)) return false;
-    std::vector<Diagnostic> compile_diagnostics;
-    const bool compiled = compileEffect(desc, out, compile_diagnostics);
-    // The compiler knows JSON paths but not positions; name the file at least.
-    for (Diagnostic& d : compile_diagnostics) {
-        if (d.file.empty()) d.file = path;
-        diagnostics.push_back(std::move(d));
-    }
-    return compiled;
-}
 
 void printDiagnostics(const std::vector<Diagnostic>& diagnostics) {
     for (const Diagnostic& d : diagnostics)

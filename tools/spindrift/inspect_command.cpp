@@ -6,6 +6,7 @@
 #include "authoring/enum_names.h"
 #include "commands.h"
 #include "compiler/capabilities.h"
+#include "cook/effect_file.h"
 #include "effect_source.h"
 
 namespace spindrift::cli {

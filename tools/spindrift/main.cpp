@@ -45,11 +45,45 @@ int main(int argc, char** argv) {
     simulate->add_option("--dump", simulate_options.dump, "Print every live particle's draw record")
         ->check(CLI::IsMember({"csv", "json"}));
 
+    spindrift::cli::RenderOptions render_options;
+    CLI::App* render = app.add_subcommand(
+        "render",
+        "Render a scene, or an effect in a default scene, to PNG, MP4 or a contact sheet");
+    render->add_option("input", render_options.input,
+                       "Scene (.json), or effect (.json or .sfx) shown in a scene framing it");
+    render->add_option("-o,--output", render_options.output,
+                       "Output: .png (a still; with %d/%04d or --frames N > 1 a numbered "
+                       "sequence) or .mp4 (default: <input stem>.png)");
+    render
+        ->add_option("--frames", render_options.frames,
+                     "Frames of a sequence or video (default: scene duration x fps)")
+        ->check(CLI::Range(1u, 1u << 20));
+    render->add_option("--fps", render_options.fps, "Frames per second (default: the scene's)")
+        ->check(CLI::Range(0.1, 240.0));
+    render->add_option("--size", render_options.size, "Image size WIDTHxHEIGHT, e.g. 1280x720");
+    render->add_option("--device", render_options.device,
+                       "Vulkan device: an index from --list-devices or part of its name");
+    render->add_flag("--list-devices", render_options.list_devices,
+                     "List the Vulkan devices and exit");
+    render
+        ->add_option("--contact-sheet", render_options.contact_sheet,
+                     "Write a contact sheet of N frames spread over the scene (a .png)")
+        ->check(CLI::Range(1u, 256u));
+    render
+        ->add_option("--time", render_options.time_s,
+                     "Scene time of a still, or of the first frame of a sequence or video (s)")
+        ->check(CLI::Range(0.0, 3600.0))
+        ->each([&](const std::string&) { render_options.time_set = true; });
+    render->add_flag("--validation", render_options.validation,
+                     "Enable the Vulkan validation layer; any message fails the render");
+    render->add_flag("-q,--quiet", render_options.quiet, "No progress bar and no summary");
+
     CLI11_PARSE(app, argc, argv);
 
     if (*validate) return spindrift::cli::runValidate(validate_inputs, quiet);
     if (*cook) return spindrift::cli::runCook(cook_input, cook_output);
     if (*inspect) return spindrift::cli::runInspect(inspect_input);
     if (*simulate) return spindrift::cli::runSimulate(simulate_options);
+    if (*render) return spindrift::cli::runRender(render_options);
     return 2;
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "cook/effect_file.h"
 #include "cpu/cpu_effect.h"
 #include "cpu/draw_records.h"
 #include "effect_source.h"

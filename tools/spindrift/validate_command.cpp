@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "commands.h"
+#include "cook/effect_file.h"
 #include "effect_source.h"
 
 namespace spindrift::cli {

@@ -1,0 +1,47 @@
+// Billboards, vertex-pulled: no vertex buffer. Vertex i of a draw is corner i % 6 of the quad
+// of record i / 6, read through the batch's buffer device address (push constants).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#include "billboard.h"
+#include "billboard_variant.glsl"
+#include "frame_bindings.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer DrawRecordRef {
+    DrawRecord records[];
+};
+
+layout(location = 0) out vec2 out_corner;
+layout(location = 1) flat out vec4 out_color;
+layout(location = 2) flat out float out_frame;
+layout(location = 3) out float out_linear_depth;
+layout(location = 4) flat out vec3 out_axis_x;
+layout(location = 5) flat out vec3 out_axis_y;
+layout(location = 6) flat out vec3 out_facing;
+
+void main() {
+    uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
+    vec2 corner = sdQuadCorner(uint(gl_VertexIndex) % kBillboardVerticesPerQuad);
+    DrawRecord r = DrawRecordRef(push.records.xy).records[record_index];
+
+    vec3 eye = frame.eye.xyz;
+    BillboardQuad q = sdBillboardQuad(r, variantParams(), eye, frame.camera_right.xyz,
+                                      frame.camera_up.xyz);
+    vec3 p = sdQuadPoint(q, corner);
+    gl_Position = clipFromWorld() * vec4(p, 1.0);
+
+    out_corner = corner;
+    out_color = r.color;
+    out_frame = r.flipbook_frame;
+    out_linear_depth = linearDepth(p);
+    out_axis_x = vec3(0.0);
+    out_axis_y = vec3(0.0);
+    out_facing = vec3(0.0);
+    if (kVariantLit != 0u) {
+        out_axis_x = sdUnitOr(q.half_x, frame.camera_right.xyz);
+        out_axis_y = sdUnitOr(q.half_y, frame.camera_up.xyz);
+        out_facing = sdQuadFacing(q, eye);
+    }
+}

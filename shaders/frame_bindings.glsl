@@ -1,0 +1,22 @@
+// The per-frame uniform block every entry point reads (set kSetFrame, binding
+// kBindingFrameGlobals; the layout is FrameGlobals in src/kernels/frame_globals.h).
+#ifndef SPINDRIFT_SHADERS_FRAME_BINDINGS_GLSL
+#define SPINDRIFT_SHADERS_FRAME_BINDINGS_GLSL
+
+#include "frame_globals.h"
+
+layout(std140, set = kSetFrame, binding = kBindingFrameGlobals) uniform FrameBlock {
+    FrameGlobals frame;
+};
+
+mat4 clipFromWorld() {
+    return mat4(frame.clip_from_world_c0, frame.clip_from_world_c1, frame.clip_from_world_c2,
+                frame.clip_from_world_c3);
+}
+
+// Linear view depth (metres along the view direction), the unit the soft fade compares.
+float linearDepth(vec3 world_position) {
+    return dot(world_position - frame.eye.xyz, frame.camera_forward.xyz);
+}
+
+#endif

@@ -1,0 +1,50 @@
+// Build-time check that every shared kernel header compiles as GLSL (glslc sees no __cplusplus,
+// so shared_types.h gives the GLSL side). Not embedded: the build fails when a header drifts out
+// of the C++/GLSL subset.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "effect_records.h"
+#include "draw_record.h"
+#include "billboard.h"
+#include "birth.h"
+#include "collision.h"
+#include "curl_noise.h"
+#include "forces.h"
+#include "frame_globals.h"
+#include "integrate.h"
+#include "lighting.h"
+#include "lut.h"
+#include "opaque_geometry.h"
+#include "random.h"
+#include "sd_math.h"
+#include "shape.h"
+#include "shared_types.h"
+#include "transform.h"
+
+layout(local_size_x = 64) in;
+
+// One buffer per shared record, so the SPIR-V carries each record's std430 layout (offsets and
+// array strides) for tests/vulkan/shader_layout_test.cpp to compare with C++.
+layout(std430, set = 0, binding = 0) readonly buffer EffectRecords { EffectRecord effect_records[]; };
+layout(std430, set = 0, binding = 1) readonly buffer EmitterRecords { EmitterRecord emitter_records[]; };
+layout(std430, set = 0, binding = 2) readonly buffer OpRecords { OpRecord op_records[]; };
+layout(std430, set = 0, binding = 3) readonly buffer BurstRecords { BurstRecord burst_records[]; };
+layout(std430, set = 0, binding = 4) readonly buffer ColliderRecords { ColliderRecord collider_records[]; };
+layout(std430, set = 0, binding = 5) readonly buffer ForceFieldRecords { ForceFieldRecord force_field_records[]; };
+layout(std430, set = 0, binding = 6) readonly buffer MeshPointRecords { MeshPointRecord mesh_point_records[]; };
+layout(std430, set = 0, binding = 7) readonly buffer SubEmitterRecords { SubEmitterRecord sub_emitter_records[]; };
+layout(std430, set = 0, binding = 8) readonly buffer DrawRecords { DrawRecord draw_records[]; };
+layout(std430, set = 0, binding = 9) readonly buffer OpaqueDraws { OpaqueDraw opaque_draws[]; };
+layout(std430, set = 0, binding = 10) readonly buffer BillboardPushes { BillboardPushConstants billboard_pushes[]; };
+layout(std140, set = 0, binding = 11) uniform Frame { FrameGlobals frame; };
+layout(std430, set = 0, binding = 12) writeonly buffer Sink { uint sink[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    sink[i] = effect_records[i].seed + emitter_records[i].capacity + op_records[i].op +
+              burst_records[i].count_min + collider_records[i].kind + uint(force_field_records[i].strength) +
+              uint(mesh_point_records[i].position.x) + sub_emitter_records[i].emitter +
+              draw_records[i].emitter_index + opaque_draws[i].kind +
+              billboard_pushes[i].params.alignment + uint(frame.viewport.x);
+}

@@ -1,0 +1,67 @@
+#include "cook/effect_file.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "compiler/compile_effect.h"
+#include "cook/sfx_reader.h"
+#include "spindrift/effect_json.h"
+
+namespace spindrift {
+
+namespace {
+
+bool readCookedBytes(const std::string& path, std::vector<uint8_t>& bytes,
+                     std::vector<Diagnostic>& diagnostics) {
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(path, error);
+    if (error) {
+        diagnostics.push_back(
+            {Severity::error, path, 0, 0, 0, "", "cannot read file: " + error.message()});
+        return false;
+    }
+    if (size > kMaxCookedEffectBytes) {
+        diagnostics.push_back({Severity::error, path, 0, 0, 0, "",
+                               "file is " + std::to_string(size) +
+                                   " bytes; cooked effects are limited to " +
+                                   std::to_string(kMaxCookedEffectBytes)});
+        return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) {
+        diagnostics.push_back({Severity::error, path, 0, 0, 0, "", "cannot read file"});
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+EffectFileKind effectFileKindOf(const std::string& path) {
+    return std::filesystem::path(path).extension() == ".sfx" ? EffectFileKind::cooked
+                                                             : EffectFileKind::json;
+}
+
+bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
+                        std::vector<Diagnostic>& diagnostics) {
+    if (effectFileKindOf(path) == EffectFileKind::cooked) {
+        std::vector<uint8_t> bytes;
+        if (!readCookedBytes(path, bytes, diagnostics)) return false;
+        return loadCookedEffect(bytes, path, out, diagnostics);
+    }
+    EffectDesc desc;
+    if (!loadEffectFile(path, desc, diagnostics)) return false;
+    std::vector<Diagnostic> compile_diagnostics;
+    const bool compiled = compileEffect(desc, out, compile_diagnostics);
+    // The compiler knows JSON paths but not positions; name the file at least.
+    for (Diagnostic& d : compile_diagnostics) {
+        if (d.file.empty()) d.file = path;
+        diagnostics.push_back(std::move(d));
+    }
+    return compiled;
+}
+
+} // namespace spindrift

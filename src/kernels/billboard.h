@@ -1,0 +1,270 @@
+// How a billboard particle becomes a quad: the parameters the billboard shaders read for one
+// emitter, the corner placement, the flipbook cell lookup and the blend-mode output, written once
+// in the C++/GLSL subset (shared_types.h) so the shaders and the CPU-side tests run the same text
+// (docs/rendering.md, "Renderer").
+//
+// FROZEN: BillboardParams and BillboardPushConstants are a push-constant block (std430 offsets ==
+// C++ offsets, pinned below).
+//
+// Quad convention: a corner is c in [-1, 1]^2. c.x runs along the quad's side axis, c.y along its
+// long (up) axis; texture v = 0 (the image's top row) is at c.y = +1. A camera-facing quad with
+// rotation 0 has c.x along the camera's right and c.y along its up; a positive rotation turns it
+// counter-clockwise as the camera sees it.
+#ifndef SPINDRIFT_KERNELS_BILLBOARD_H
+#define SPINDRIFT_KERNELS_BILLBOARD_H
+
+#include "draw_record.h"
+#include "effect_records.h"
+#include "sd_math.h"
+#include "shared_types.h"
+
+SD_BEGIN_NAMESPACE
+
+struct BillboardParams {
+    vec4 axis_stretch;        // xyz: world-space unit axis (kAlignAxis: the long axis; kAlignFixed:
+                              // the quad's normal); w: stretch in seconds (kAlignVelocityStretch)
+    uint alignment;           // kAlign*
+    uint blend;               // kBlend*
+    uint render_flags;        // kRenderFlag* (lit, frame blend, ...)
+    uint flipbook_frames;     // >= 1
+    uint flipbook_columns;    // >= 1
+    uint flipbook_rows;       // >= 1
+    float soft_fade_distance; // metres; 0 disables the soft fade
+    uint textured;            // 0: procedural soft disc, 1: the bound texture
+};
+
+// The whole push-constant block of a billboard draw: the emitter's parameters and where its
+// records are. records.xy is the buffer device address (low, high 32 bits) of the batch's first
+// DrawRecord; records.z the batch's record count; records.w is 0.
+struct BillboardPushConstants {
+    BillboardParams params;
+    uvec4 records;
+};
+
+// Specialisation-constant ids of the billboard shaders (all uint). Each batch draws with a
+// pipeline variant compiled for its blend, alignment and features, so a device that runs both
+// sides of every branch (lavapipe does) pays only for what the batch uses; on a GPU they are
+// free either way. The push constants carry the same values for the kernels' sake.
+SD_CONST uint kSpecBillboardBlend = 0u;      // kBlend*
+SD_CONST uint kSpecBillboardAlignment = 1u;  // kAlign*
+SD_CONST uint kSpecBillboardTextured = 2u;   // 0: soft disc, 1: texture
+SD_CONST uint kSpecBillboardLit = 3u;        // 1: kRenderFlagLit
+SD_CONST uint kSpecBillboardSoftFade = 4u;   // 1: soft_fade_distance > 0
+SD_CONST uint kSpecBillboardFrameBlend = 5u; // 1: kRenderFlagFrameBlend (and textured)
+SD_CONST uint kSpecBillboardCount = 6u;
+
+// Below this speed (m/s) a velocity-stretched particle has no direction and faces the camera.
+SD_CONST float kBillboardMinSpeed = 1.0e-4f;
+// Below this |cross(axis, to_eye)| / |to_eye| the axis points at the eye and the side axis
+// falls back to one built from the camera's up (the quad is seen edge-on either way).
+SD_CONST float kBillboardMinSine = 1.0e-4f;
+// Vertices per particle: two triangles, no index buffer (vertex pulling).
+SD_CONST uint kBillboardVerticesPerQuad = 6u;
+
+// A placed quad: world-space centre and half-extent vectors along the corner's x and y.
+struct BillboardQuad {
+    vec3 center;
+    vec3 half_x;
+    vec3 half_y;
+};
+
+// Corner i (0..5) of the two triangles (-1,-1) (1,-1) (1,1) and (-1,-1) (1,1) (-1,1); bit i of
+// 0x16 / 0x34 says whether x / y is +1.
+SD_FUNC vec2 sdQuadCorner(uint i) {
+    float x = float(int((0x16u >> i) & 1u)) * 2.0f - 1.0f;
+    float y = float(int((0x34u >> i) & 1u)) * 2.0f - 1.0f;
+    return vec2(x, y);
+}
+
+// Texture coordinates of a corner (v = 0 at the top, c.y = +1).
+SD_FUNC vec2 sdQuadUv(vec2 corner) {
+    return vec2(corner.x * 0.5f + 0.5f, 0.5f - corner.y * 0.5f);
+}
+
+// Two unit axes a, b rotated by angle_rad in their plane (a toward b).
+SD_FUNC BillboardQuad sdRotatedQuad(vec3 center, vec3 a, vec3 b, float angle_rad, float half_size) {
+    float s;
+    float c;
+    sdSinCos(angle_rad, s, c);
+    BillboardQuad q;
+    q.center = center;
+    q.half_x = (a * c + b * s) * half_size;
+    q.half_y = (b * c - a * s) * half_size;
+    return q;
+}
+
+// A quad spanned by the unit long axis and a side axis perpendicular to it that faces the eye
+// (the quad turns about the long axis). half_long and half_side are the half extents.
+SD_FUNC BillboardQuad sdAxisQuad(vec3 center, vec3 axis, vec3 eye, vec3 camera_up, float half_long,
+                                 float half_side) {
+    vec3 to_eye = eye - center;
+    vec3 side = cross(axis, to_eye);
+    float side_length = length(side);
+    if (side_length <= kBillboardMinSine * length(to_eye)) {
+        side = cross(axis, camera_up);
+        side_length = length(side);
+    }
+    side = side_length > 0.0f ? side / side_length : vec3(1.0f, 0.0f, 0.0f);
+    BillboardQuad q;
+    q.center = center;
+    q.half_x = side * half_side;
+    q.half_y = axis * half_long;
+    return q;
+}
+
+// A tangent basis of the plane with unit normal n: t1 (corner x) and t2 = n x t1 (corner y).
+// For a vertical plane t2 is as close to +Y as it gets; for a horizontal one t1 is +X.
+SD_FUNC void sdPlaneBasis(vec3 n, SD_OUT(vec3) t1, SD_OUT(vec3) t2) {
+    vec3 reference = abs(n.y) < 0.999f ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, -1.0f);
+    t1 = normalize(cross(reference, n));
+    t2 = cross(n, t1);
+}
+
+// Where a particle's quad is, for the four alignments (kAlign*). eye is the camera position,
+// camera_right / camera_up its unit view-plane axes, all in the space of the records (world).
+// - camera: in the view plane, rotated by the record's rotation; edge = size.
+// - velocity_stretch: long axis along the velocity, length size + speed * stretch, width size,
+//   side axis facing the camera, centred on the particle; camera alignment below
+//   kBillboardMinSpeed. Rotation is not applied (it would turn the streak off its velocity).
+// - axis: long axis = params axis, turned about it toward the camera; edge = size; no rotation.
+// - fixed: a decal whose normal is params axis (sdPlaneBasis), rotated in its plane.
+SD_FUNC BillboardQuad sdBillboardQuad(DrawRecord r, BillboardParams p, vec3 eye, vec3 camera_right,
+                                      vec3 camera_up) {
+    vec3 center = vec3(r.position_size);
+    float half_size = 0.5f * r.position_size.w;
+    float rotation = r.velocity_rotation.w;
+    BillboardQuad q = sdRotatedQuad(center, camera_right, camera_up, rotation, half_size);
+    if (p.alignment == kAlignVelocityStretch) {
+        vec3 velocity = vec3(r.velocity_rotation);
+        float speed = length(velocity);
+        if (speed > kBillboardMinSpeed) {
+            float half_long = half_size + 0.5f * speed * p.axis_stretch.w;
+            q = sdAxisQuad(center, velocity / speed, eye, camera_up, half_long, half_size);
+        }
+    } else if (p.alignment == kAlignAxis) {
+        q = sdAxisQuad(center, vec3(p.axis_stretch), eye, camera_up, half_size, half_size);
+    } else if (p.alignment == kAlignFixed) {
+        vec3 t1;
+        vec3 t2;
+        sdPlaneBasis(vec3(p.axis_stretch), t1, t2);
+        q = sdRotatedQuad(center, t1, t2, rotation, half_size);
+    }
+    return q;
+}
+
+// The world-space position of corner c of quad q.
+SD_FUNC vec3 sdQuadPoint(BillboardQuad q, vec2 corner) {
+    return q.center + q.half_x * corner.x + q.half_y * corner.y;
+}
+
+// v / |v|, or fallback when v is zero (a particle of size 0 still gets finite axes).
+SD_FUNC vec3 sdUnitOr(vec3 v, vec3 fallback) {
+    float l = length(v);
+    return l > 0.0f ? v / l : fallback;
+}
+
+// The unit normal of the quad's plane, on the side the eye is on.
+SD_FUNC vec3 sdQuadFacing(BillboardQuad q, vec3 eye) {
+    vec3 n = sdUnitOr(cross(q.half_x, q.half_y), sdUnitOr(eye - q.center, vec3(0.0f, 0.0f, 1.0f)));
+    return dot(n, eye - q.center) < 0.0f ? -n : n;
+}
+
+// Lit particles: the normal of a sphere bulging out of the quad toward the viewer at corner c
+// (c inside the unit disc; outside it the rim normal). axis_x, axis_y: the quad's unit axes,
+// facing: sdQuadFacing.
+SD_FUNC vec3 sdBillboardSphereNormal(vec2 corner, vec3 axis_x, vec3 axis_y, vec3 facing) {
+    float r2 = min(dot(corner, corner), 1.0f);
+    vec3 n = axis_x * corner.x + axis_y * corner.y + facing * sqrt(1.0f - r2);
+    return normalize(n);
+}
+
+// The untextured particle: a soft disc, 1 at the centre falling smoothly to 0 at the edge,
+// (1 - r^2)^2 with r the distance from the centre in corner units (0 outside the disc).
+SD_FUNC float sdSoftDisc(vec2 corner) {
+    float t = clamp(1.0f - dot(corner, corner), 0.0f, 1.0f);
+    return t * t;
+}
+
+// The two flipbook frames a fragment blends and the weight of the second. frame is a
+// DrawRecord's flipbook_frame: its integer part the frame (clamped to [0, frames - 1]), its
+// fractional part the blend toward the next frame when blend_frames; the frame after the last
+// is frame 0.
+struct FlipbookSample {
+    uint frame0;
+    uint frame1;
+    float blend;
+};
+SD_FUNC FlipbookSample sdFlipbookSample(float frame, uint frames, bool blend_frames) {
+    uint count = max(frames, 1u);
+    float f = clamp(frame, 0.0f, float(count)); // keeps the conversion below defined
+    uint whole = min(uint(f), count - 1u);
+    FlipbookSample s;
+    s.frame0 = whole;
+    s.frame1 = whole + 1u == count ? 0u : whole + 1u;
+    s.blend = blend_frames ? clamp(f - float(whole), 0.0f, 1.0f) : 0.0f;
+    return s;
+}
+
+// The texture coordinates of uv (in [0, 1]^2 over the quad) inside cell `frame` of a
+// columns x rows atlas, cells numbered left to right, top to bottom. uv is kept half a texel
+// inside the cell (texture_size: the atlas in texels) so linear filtering does not bleed the
+// neighbouring cell in.
+SD_FUNC vec2 sdFlipbookCellUv(vec2 uv, uint frame, uint columns, uint rows, vec2 texture_size) {
+    uint cols = max(columns, 1u);
+    uint rws = max(rows, 1u);
+    uint cell = min(frame, cols * rws - 1u);
+    vec2 grid = vec2(float(cols), float(rws));
+    vec2 inset = min(0.5f * grid / max(texture_size, vec2(1.0f)), vec2(0.5f));
+    vec2 inside = clamp(uv, inset, vec2(1.0f) - inset);
+    vec2 origin = vec2(float(cell % cols), float(cell / cols));
+    return (origin + inside) / grid;
+}
+
+// The soft-particle fade: 0 where the particle touches the scene, 1 at soft_fade_distance
+// metres in front of it (linear view depths); 1 when the fade is off (distance <= 0).
+SD_FUNC float sdSoftFade(float scene_depth, float particle_depth, float soft_fade_distance) {
+    return soft_fade_distance > 0.0f
+               ? clamp((scene_depth - particle_depth) / soft_fade_distance, 0.0f, 1.0f)
+               : 1.0f;
+}
+
+// What the fragment shader writes for a blend mode (the pipeline's blend state finishes it):
+// texel is the linear texture sample (premultiplied for kBlendPremultiplied, straight alpha
+// otherwise), tint the record's linear colour with straight alpha (lighting already applied),
+// fade the soft-particle factor. With dst the framebuffer colour, the result is
+// - additive (ONE, ONE):                      dst + rgb * a
+// - premultiplied (ONE, ONE_MINUS_SRC_ALPHA): texel.rgb * tint.rgb * tint.a + dst * (1 - a)
+// - alpha (SRC_ALPHA, ONE_MINUS_SRC_ALPHA):   rgb * a + dst * (1 - a)
+// where rgb = texel.rgb * tint.rgb and a = texel.a * tint.a * fade.
+SD_FUNC vec4 sdBillboardOutput(vec4 texel, vec4 tint, uint blend, float fade) {
+    float a = texel.w * tint.w * fade;
+    vec3 rgb = vec3(texel) * vec3(tint);
+    vec4 out_color = vec4(rgb, a);
+    if (blend == kBlendAdditive) {
+        out_color = vec4(rgb * a, a);
+    } else if (blend == kBlendPremultiplied) {
+        out_color = vec4(rgb * (tint.w * fade), a);
+    }
+    return out_color;
+}
+
+// The untextured texel for a blend mode: a white soft disc, premultiplied when the mode is.
+SD_FUNC vec4 sdSoftDiscTexel(vec2 corner, uint blend) {
+    float d = sdSoftDisc(corner);
+    return blend == kBlendPremultiplied ? vec4(d, d, d, d) : vec4(1.0f, 1.0f, 1.0f, d);
+}
+
+SD_END_NAMESPACE
+
+#ifdef __cplusplus
+#include <cstddef>
+namespace spindrift {
+SD_ASSERT_RECORD(BillboardParams, 48);
+static_assert(offsetof(BillboardParams, alignment) == 16);
+static_assert(offsetof(BillboardParams, soft_fade_distance) == 40);
+SD_ASSERT_RECORD(BillboardPushConstants, 64);
+static_assert(offsetof(BillboardPushConstants, records) == 48);
+} // namespace spindrift
+#endif
+
+#endif // SPINDRIFT_KERNELS_BILLBOARD_H

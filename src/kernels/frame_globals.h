@@ -1,0 +1,52 @@
+// What every render pass reads about the frame: the camera, the light and the viewport, one
+// uniform buffer per frame; and the descriptor binding numbers both the shaders and the renderer
+// use (STYLE: binding numbers come from the shared header).
+//
+// FROZEN: FrameGlobals is a std140 uniform block (all vec4, so std140 == std430 == C++ offsets).
+#ifndef SPINDRIFT_KERNELS_FRAME_GLOBALS_H
+#define SPINDRIFT_KERNELS_FRAME_GLOBALS_H
+
+#include "shared_types.h"
+
+SD_BEGIN_NAMESPACE
+
+// Descriptor set 0: per frame. Set 1: the batch's texture.
+SD_CONST uint kSetFrame = 0u;
+SD_CONST uint kBindingFrameGlobals = 0u; // uniform FrameGlobals (every stage)
+SD_CONST uint kBindingSceneDepth = 1u;   // R32 linear view depth of the opaque pass (billboards)
+SD_CONST uint kSetTexture = 1u;
+SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear filter, clamp
+
+// The linear depth attachment is cleared to this where no opaque surface is: far beyond any
+// scene, so the soft fade is 1 against the background.
+SD_CONST float kSceneDepthCleared = 1.0e30f;
+
+struct FrameGlobals {
+    // clip_from_world = projection * view, as four columns (GLSL mat4(c0, c1, c2, c3)).
+    // Right-handed world, Y up; Vulkan clip space (y down, depth 0 at near, 1 at far).
+    vec4 clip_from_world_c0;
+    vec4 clip_from_world_c1;
+    vec4 clip_from_world_c2;
+    vec4 clip_from_world_c3;
+    vec4 eye;            // xyz camera position; w near plane (m)
+    vec4 camera_right;   // xyz unit; w far plane (m)
+    vec4 camera_up;      // xyz unit (the image's up)
+    vec4 camera_forward; // xyz unit view direction; linear depth = dot(p - eye, forward)
+    vec4 sun_direction;  // xyz unit, toward the sun
+    vec4 sun_radiance;   // rgb colour * intensity
+    vec4 ambient;        // rgb
+    vec4 viewport;       // width, height, 1 / width, 1 / height (pixels)
+};
+
+SD_END_NAMESPACE
+
+#ifdef __cplusplus
+#include <cstddef>
+namespace spindrift {
+SD_ASSERT_RECORD(FrameGlobals, 192);
+static_assert(offsetof(FrameGlobals, eye) == 64);
+static_assert(offsetof(FrameGlobals, viewport) == 176);
+} // namespace spindrift
+#endif
+
+#endif // SPINDRIFT_KERNELS_FRAME_GLOBALS_H

@@ -1,0 +1,44 @@
+#include "render/frame_targets.h"
+
+#include <string>
+
+#include "kernels/frame_globals.h"
+
+namespace spindrift::render {
+
+std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint32_t width,
+                                                 uint32_t height,
+                                                 std::vector<Diagnostic>& diagnostics) {
+    auto t = std::make_unique<FrameTargets>();
+    t->width = width;
+    t->height = height;
+    VkExtent2D extent{width, height};
+    std::string size = std::to_string(width) + "x" + std::to_string(height);
+
+    t->color =
+        vk::createImage2D(device, kColorFormat, extent,
+                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                          "the colour target " + size, diagnostics);
+    if (!t->color) return nullptr;
+    t->linear_depth =
+        vk::createImage2D(device, kLinearDepthFormat, extent,
+                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                          "the linear depth target " + size, diagnostics);
+    if (!t->linear_depth) return nullptr;
+    t->depth =
+        vk::createImage2D(device, kDepthFormat, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                          "the depth target " + size, diagnostics);
+    if (!t->depth) return nullptr;
+
+    VkDeviceSize readback_bytes = VkDeviceSize{width} * height * kColorBytesPerPixel;
+    t->readback =
+        vk::createBuffer(device, readback_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::readback, "the readback buffer " + size, diagnostics);
+    if (!t->readback) return nullptr;
+    t->globals = vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                  vk::MemoryUse::upload, "the frame uniform buffer", diagnostics);
+    if (!t->globals) return nullptr;
+    return t;
+}
+
+} // namespace spindrift::render

@@ -1,0 +1,44 @@
+// A progress bar on stderr for long renders: frame i/N, percent, elapsed time and an estimate of
+// the time left. On a terminal it is one line redrawn in place (\r); into a file or a pipe (CI
+// logs) it prints a line each time another 10 % is done, so logs stay short. Quiet prints
+// nothing.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace spindrift::render {
+
+// "frame 12/120  10%  elapsed 0:03  left 0:27" (left is omitted until a frame is done).
+// Times are m:ss, or h:mm:ss from an hour on.
+std::string formatProgress(uint32_t done, uint32_t total, double elapsed_s);
+
+class ProgressBar {
+public:
+    enum class Mode { quiet, terminal, lines };
+
+    // Mode from the stream: terminal when it is a TTY, else lines; quiet when quiet is set.
+    ProgressBar(uint32_t total, bool quiet, FILE* out = stderr);
+    ProgressBar(uint32_t total, Mode mode, FILE* out);
+
+    // done frames of total are finished (call after each frame).
+    void update(uint32_t done);
+    // Ends the line on a terminal (call once at the end, also after an error).
+    void finish();
+
+    Mode mode() const { return mode_; }
+
+private:
+    double elapsed() const;
+
+    uint32_t total_;
+    Mode mode_;
+    FILE* out_;
+    std::chrono::steady_clock::time_point start_;
+    uint32_t last_decile_ = 0;
+    bool drawn_ = false;
+};
+
+} // namespace spindrift::render

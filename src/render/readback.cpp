@@ -1,0 +1,63 @@
+#include "render/readback.h"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+
+namespace spindrift::render {
+
+float halfToFloat(uint16_t h) {
+    uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    uint32_t exponent = (h >> 10) & 0x1fu;
+    uint32_t mantissa = h & 0x3ffu;
+    float magnitude;
+    if (exponent == 0) {
+        magnitude = std::ldexp(static_cast<float>(mantissa), -24); // zero or subnormal
+    } else if (exponent == 31) {
+        magnitude = mantissa == 0 ? INFINITY : NAN;
+    } else {
+        magnitude =
+            std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
+    }
+    uint32_t bits;
+    std::memcpy(&bits, &magnitude, 4);
+    bits |= sign;
+    float out;
+    std::memcpy(&out, &bits, 4);
+    return out;
+}
+
+uint8_t encodeSrgb8(float linear) {
+    if (!(linear > 0.0f)) return 0; // also NaN
+    if (linear >= 1.0f) return 255;
+    double c = linear;
+    double s = c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055;
+    return static_cast<uint8_t>(std::lround(s * 255.0));
+}
+
+uint8_t encodeSrgb8FromHalf(uint16_t half_bits) {
+    static const std::array<uint8_t, 65536> table = [] {
+        std::array<uint8_t, 65536> t{};
+        for (uint32_t i = 0; i < t.size(); ++i) {
+            t[i] = encodeSrgb8(halfToFloat(static_cast<uint16_t>(i)));
+        }
+        return t;
+    }();
+    return table[half_bits];
+}
+
+void convertHalfRgbaToSrgb8(std::span<const uint16_t> rgba16f, uint32_t width, uint32_t height,
+                            Image& out) {
+    size_t pixels = static_cast<size_t>(width) * height;
+    out.width = width;
+    out.height = height;
+    out.rgba8.resize(pixels * 4);
+    for (size_t i = 0; i < pixels && i * 4 + 3 < rgba16f.size(); ++i) {
+        out.rgba8[i * 4 + 0] = encodeSrgb8FromHalf(rgba16f[i * 4 + 0]);
+        out.rgba8[i * 4 + 1] = encodeSrgb8FromHalf(rgba16f[i * 4 + 1]);
+        out.rgba8[i * 4 + 2] = encodeSrgb8FromHalf(rgba16f[i * 4 + 2]);
+        out.rgba8[i * 4 + 3] = 255;
+    }
+}
+
+} // namespace spindrift::render

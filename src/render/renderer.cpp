@@ -1,0 +1,346 @@
+#include "render/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "kernels/frame_globals.h"
+#include "render/billboard_pass.h"
+#include "render/frame_targets.h"
+#include "render/opaque_pass.h"
+#include "render/readback.h"
+#include "render/texture_store.h"
+#include "render/view_globals.h"
+#include "vulkan/commands.h"
+#include "vulkan/device.h"
+#include "vulkan/instance.h"
+#include "vulkan/physical_device.h"
+#include "vulkan/vk_error.h"
+
+namespace spindrift::render {
+
+// Declaration order is destruction order reversed: everything made from the device goes before
+// it, and the device before the instance.
+class Renderer {
+public:
+    RendererConfig config;
+    DeviceInfo device_info;
+    std::unique_ptr<vk::Instance> instance;
+    std::unique_ptr<vk::Device> device;
+    std::unique_ptr<vk::CommandRunner> runner;
+    std::unique_ptr<FrameTargets> targets;
+    std::unique_ptr<TextureStore> textures;
+    std::unique_ptr<OpaquePass> opaque;
+    std::unique_ptr<BillboardPass> billboards;
+    vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
+};
+
+namespace {
+
+const std::vector<std::string> kNoMessages;
+
+DeviceInfo deviceInfo(const vk::PhysicalDevice& d) {
+    DeviceInfo info;
+    info.index = d.index;
+    info.name = d.name;
+    info.type = d.type;
+    info.driver = d.driver;
+    info.api_version = d.api_version;
+    return info;
+}
+
+Diagnostic renderError(std::string where, std::string message) {
+    return vk::vulkanSetupError(where, std::move(message));
+}
+
+bool checkResolution(const RendererConfig& config, const VkPhysicalDeviceLimits& limits,
+                     std::vector<Diagnostic>& diagnostics) {
+    uint32_t max_side = std::min({kMaxResolution, limits.maxImageDimension2D,
+                                  limits.maxFramebufferWidth, limits.maxFramebufferHeight});
+    if (config.width < kMinResolution || config.height < kMinResolution ||
+        config.width > max_side || config.height > max_side) {
+        diagnostics.push_back(renderError(
+            "resolution", std::to_string(config.width) + "x" + std::to_string(config.height) +
+                              " is out of range: each side must be in [" +
+                              std::to_string(kMinResolution) + ", " + std::to_string(max_side) +
+                              "]"));
+        return false;
+    }
+    return true;
+}
+
+vk::OwnedQueryPool createTimestampPool(const vk::Device& device,
+                                       std::vector<Diagnostic>& diagnostics) {
+    VkQueryPoolCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    if (!vk::check(vkCreateQueryPool(device.handle(), &info, nullptr, &pool), "vkCreateQueryPool",
+                   diagnostics, "timestamps")) {
+        return {};
+    }
+    return vk::OwnedQueryPool(device.handle(), pool);
+}
+
+// A batch the renderer cannot draw is an error naming the batch, never a crash or a silent skip.
+bool checkBatches(const Renderer& r, std::span<const BillboardBatch> batches, uint64_t& total,
+                  std::vector<Diagnostic>& diagnostics) {
+    total = 0;
+    bool ok = true;
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const BillboardBatch& b = batches[i];
+        std::string where = "batch " + std::to_string(i);
+        auto fail = [&](std::string message) {
+            diagnostics.push_back(renderError(where, std::move(message)));
+            ok = false;
+        };
+        if (b.texture != kNoTexture && !r.textures->valid(b.texture)) {
+            fail("unknown texture handle " + std::to_string(b.texture) + " (" +
+                 std::to_string(r.textures->count()) + " textures loaded)");
+        }
+        if (b.params.blend >= kBlendCount) {
+            fail("blend " + std::to_string(b.params.blend) + " is unknown");
+        }
+        if (b.params.alignment >= kAlignCount) {
+            fail("alignment " + std::to_string(b.params.alignment) + " is unknown");
+        }
+        if (b.params.flipbook_frames == 0 || b.params.flipbook_columns == 0 ||
+            b.params.flipbook_rows == 0) {
+            fail("flipbook frames, columns and rows must each be at least 1");
+        }
+        if (b.records.size() > kMaxDrawRecords - total) {
+            fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
+                 ") draw records in the frame");
+            return false;
+        }
+        total += b.records.size();
+    }
+    return ok;
+}
+
+bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
+    bool ok = std::isfinite(view.fov_deg) && view.fov_deg >= 1.0f && view.fov_deg <= 179.0f &&
+              std::isfinite(view.near_m) && std::isfinite(view.far_m) && view.near_m > 0.0f &&
+              view.far_m > view.near_m;
+    if (!ok) {
+        diagnostics.push_back(renderError(
+            "view", "fov_deg must be in [1, 179] and 0 < near_m < far_m, all finite (got fov " +
+                        std::to_string(view.fov_deg) + ", near " + std::to_string(view.near_m) +
+                        ", far " + std::to_string(view.far_m) + ")"));
+    }
+    return ok;
+}
+
+// The frame as a list of phases; the command buffer is recording.
+void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
+                 std::span<const BillboardBatch> batches) {
+    const FrameTargets& t = *r.targets;
+    VkQueryPool queries = r.timestamps.get();
+    if (queries != VK_NULL_HANDLE) {
+        vkCmdResetQueryPool(cmd, queries, 0, 2);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, queries, 0);
+    }
+
+    // Targets: previous contents are discarded each frame.
+    vk::ImageBarrier color{t.color.get(),
+                           VK_IMAGE_ASPECT_COLOR_BIT,
+                           VK_IMAGE_LAYOUT_UNDEFINED,
+                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                           VK_PIPELINE_STAGE_2_COPY_BIT,
+                           VK_ACCESS_2_NONE,
+                           VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                           VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+    vk::ImageBarrier linear_depth = color;
+    linear_depth.image = t.linear_depth.get();
+    linear_depth.src_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+    vk::ImageBarrier depth{t.depth.get(),
+                           VK_IMAGE_ASPECT_DEPTH_BIT,
+                           VK_IMAGE_LAYOUT_UNDEFINED,
+                           VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                           VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                           VK_ACCESS_2_NONE,
+                           VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                               VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                           VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+                               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT};
+    vk::imageBarriers(cmd, {color, linear_depth, depth});
+
+    r.opaque->record(cmd, t, view);
+
+    // Opaque -> billboards: blending reads the opaque colour, depth testing its depth, the soft
+    // fade samples its linear depth.
+    vk::ImageBarrier color_rw{t.color.get(),
+                              VK_IMAGE_ASPECT_COLOR_BIT,
+                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                              VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
+                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+    vk::ImageBarrier depth_read{t.depth.get(),
+                                VK_IMAGE_ASPECT_DEPTH_BIT,
+                                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                                VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                                    VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+    vk::ImageBarrier depth_sampled{t.linear_depth.get(),
+                                   VK_IMAGE_ASPECT_COLOR_BIT,
+                                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                   VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+    vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
+
+    r.billboards->record(cmd, t, *r.textures, batches);
+
+    // Readback: colour to the host-visible buffer.
+    vk::ImageBarrier to_copy{t.color.get(),
+                             VK_IMAGE_ASPECT_COLOR_BIT,
+                             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                             VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_COPY_BIT,
+                             VK_ACCESS_2_TRANSFER_READ_BIT};
+    vk::imageBarriers(cmd, {to_copy});
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {t.width, t.height, 1};
+    vkCmdCopyImageToBuffer(cmd, t.color.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           t.readback.get(), 1, &region);
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+
+    if (queries != VK_NULL_HANDLE) {
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 1);
+    }
+}
+
+// GPU time between the two timestamps, 0 when they are not available.
+double readGpuMs(const Renderer& r, std::vector<Diagnostic>& diagnostics) {
+    if (!r.timestamps) return 0.0;
+    uint64_t ticks[2] = {0, 0};
+    if (!vk::check(vkGetQueryPoolResults(r.device->handle(), r.timestamps.get(), 0, 2,
+                                         sizeof(ticks), ticks, sizeof(uint64_t),
+                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                   "vkGetQueryPoolResults", diagnostics, "frame timestamps")) {
+        return 0.0;
+    }
+    if (ticks[1] < ticks[0]) return 0.0;
+    return static_cast<double>(ticks[1] - ticks[0]) * r.device->support().timestamp_period_ns *
+           1.0e-6;
+}
+
+} // namespace
+
+std::vector<DeviceInfo> listDevices(std::vector<Diagnostic>& diagnostics) {
+    std::unique_ptr<vk::Instance> instance = vk::Instance::create(false, diagnostics);
+    if (!instance) return {};
+    std::vector<DeviceInfo> out;
+    for (const vk::PhysicalDevice& d :
+         vk::enumeratePhysicalDevices(instance->handle(), diagnostics)) {
+        out.push_back(deviceInfo(d));
+    }
+    return out;
+}
+
+void destroyRenderer(Renderer* renderer) {
+    delete renderer;
+}
+
+RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>& diagnostics) {
+    if (config.width < kMinResolution || config.height < kMinResolution ||
+        config.width > kMaxResolution || config.height > kMaxResolution) {
+        VkPhysicalDeviceLimits unlimited{};
+        unlimited.maxImageDimension2D = kMaxResolution;
+        unlimited.maxFramebufferWidth = kMaxResolution;
+        unlimited.maxFramebufferHeight = kMaxResolution;
+        checkResolution(config, unlimited, diagnostics);
+        return nullptr;
+    }
+    RendererPtr r(new Renderer());
+    r->config = config;
+    r->instance = vk::Instance::create(config.validation, diagnostics);
+    if (!r->instance) return nullptr;
+
+    std::vector<vk::PhysicalDevice> devices =
+        vk::enumeratePhysicalDevices(r->instance->handle(), diagnostics);
+    if (devices.empty()) return nullptr;
+    std::optional<size_t> chosen = vk::selectPhysicalDevice(devices, config.device, diagnostics);
+    if (!chosen) return nullptr;
+    const vk::PhysicalDevice& physical = devices[*chosen];
+    vk::DeviceSupport support;
+    if (!vk::checkDeviceSupport(physical, support, diagnostics)) return nullptr;
+    r->device_info = deviceInfo(physical);
+
+    r->device = vk::Device::create(physical, support, diagnostics);
+    if (!r->device) return nullptr;
+    if (!checkResolution(config, r->device->limits(), diagnostics)) return nullptr;
+    r->runner = vk::CommandRunner::create(*r->device, diagnostics);
+    if (!r->runner) return nullptr;
+    r->targets = createFrameTargets(*r->device, config.width, config.height, diagnostics);
+    if (!r->targets) return nullptr;
+    r->textures = TextureStore::create(*r->device, *r->runner, kMaxTextures, diagnostics);
+    if (!r->textures) return nullptr;
+    r->opaque = OpaquePass::create(*r->device, *r->targets, diagnostics);
+    if (!r->opaque) return nullptr;
+    r->billboards = BillboardPass::create(*r->device, *r->targets, *r->textures, diagnostics);
+    if (!r->billboards) return nullptr;
+    if (support.timestamps) {
+        r->timestamps = createTimestampPool(*r->device, diagnostics);
+        if (!r->timestamps) return nullptr;
+    }
+    return r;
+}
+
+const DeviceInfo& rendererDevice(const Renderer& renderer) {
+    return renderer.device_info;
+}
+
+const std::vector<std::string>& validationMessages(const Renderer& renderer) {
+    return renderer.instance ? renderer.instance->messages().messages() : kNoMessages;
+}
+
+uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
+                    std::vector<Diagnostic>& diagnostics) {
+    return renderer.textures->add(image, label, diagnostics);
+}
+
+bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const BillboardBatch> batches,
+                 Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics) {
+    stats = FrameStats{};
+    if (!checkView(view, diagnostics)) return false;
+    uint64_t total = 0;
+    if (!checkBatches(renderer, batches, total, diagnostics)) return false;
+    if (!renderer.billboards->preparePipelines(batches, diagnostics)) return false;
+    if (!renderer.billboards->upload(batches, total, diagnostics)) return false;
+
+    const FrameTargets& t = *renderer.targets;
+    FrameGlobals globals = viewGlobals(view, t.width, t.height);
+    std::memcpy(t.globals.mapped, &globals, sizeof(globals));
+
+    VkCommandBuffer cmd = renderer.runner->begin(diagnostics);
+    if (cmd == VK_NULL_HANDLE) return false;
+    recordFrame(renderer, cmd, view, batches);
+    if (!renderer.runner->submitAndWait("frame", diagnostics)) return false;
+
+    const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
+    convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
+                           out);
+    stats.particles_drawn = total;
+    stats.batches = static_cast<uint32_t>(batches.size());
+    stats.gpu_ms = readGpuMs(renderer, diagnostics);
+    return true;
+}
+
+} // namespace spindrift::render

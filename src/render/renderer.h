@@ -1,0 +1,117 @@
+// The Vulkan renderer: one frame of a scene (ground, opaque primitives, particle batches) drawn
+// offscreen and read back as an image. Headless; runs on a real GPU or on Mesa's lavapipe.
+//
+// The renderer draws what it is given and decides nothing about the simulation: the caller (the
+// scene player, a host engine) steps the effects, writes DrawRecords, orders the batches and
+// sorts the records of sorting emitters. The Vulkan objects stay behind this header (STYLE: no
+// Vulkan types in interfaces above src/vulkan/ and src/render/).
+//
+// Colour: every input colour is linear. Textures are PNG colour in sRGB encoding (sampled
+// through an _SRGB format, so the shader sees linear values); alpha is linear. The frame is
+// rendered in linear HDR and written out sRGB-encoded, 8 bits per channel, alpha 255.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "image/image.h"
+#include "kernels/billboard.h"
+#include "kernels/draw_record.h"
+#include "spindrift/diagnostic.h"
+#include "spindrift/scene_desc.h"
+
+namespace spindrift::render {
+
+struct RendererConfig {
+    uint32_t width = 1280; // pixels, [kMinResolution, kMaxResolution]
+    uint32_t height = 720;
+    // Which Vulkan device: "" picks the first discrete GPU, else the first integrated GPU, else
+    // the first other device (lavapipe is a CPU device); a decimal number is an index into
+    // listDevices(); anything else is a case-insensitive substring of the device name.
+    std::string device;
+    // Enables VK_LAYER_KHRONOS_validation (an error when the layer is missing). Every message it
+    // reports is kept (validationMessages); the tests fail on any.
+    bool validation = false;
+};
+
+struct DeviceInfo {
+    uint32_t index = 0;
+    std::string name;   // VkPhysicalDeviceProperties::deviceName
+    std::string type;   // "discrete", "integrated", "virtual", "cpu" or "other"
+    std::string driver; // driver name and info, when the device reports them
+    uint32_t api_version = 0;
+};
+
+// The Vulkan devices present. With no Vulkan loader or driver, an error diagnostic names what
+// is missing (and how to install lavapipe) and the list is empty.
+std::vector<DeviceInfo> listDevices(std::vector<Diagnostic>& diagnostics);
+
+class Renderer;
+
+void destroyRenderer(Renderer* renderer);
+struct RendererDeleter {
+    void operator()(Renderer* r) const { destroyRenderer(r); }
+};
+using RendererPtr = std::unique_ptr<Renderer, RendererDeleter>;
+
+// Creates the device, the offscreen targets and the pipelines. On failure (no Vulkan, no device,
+// no device matching config.device, validation layer missing, a Vulkan call failing) returns
+// nullptr and appends an error naming the cause; never throws, never aborts.
+RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>& diagnostics);
+
+const DeviceInfo& rendererDevice(const Renderer& renderer);
+// Validation-layer messages (warnings and errors) since the renderer was created, in order.
+const std::vector<std::string>& validationMessages(const Renderer& renderer);
+
+// Textures are uploaded once and named by a handle; kNoTexture draws the procedural soft disc.
+inline constexpr uint32_t kNoTexture = 0xffffffffu;
+inline constexpr uint32_t kMaxTextures = 256;
+// Uploads image (RGBA8, sRGB colour). Returns kNoTexture and appends an error (naming label,
+// e.g. the file path) when the image is malformed or kMaxTextures are already loaded.
+uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
+                    std::vector<Diagnostic>& diagnostics);
+
+// What the frame looks at and is lit by.
+struct FrameView {
+    CameraPose camera;  // scene_desc.h: eye, target, up (world space)
+    float fov_deg = 45; // vertical
+    float near_m = 0.05f;
+    float far_m = 500;
+    Float3 background{0.02f, 0.02f, 0.03f};
+    GroundDesc ground;
+    std::span<const PrimitiveDesc> primitives;
+    SunDesc sun;
+    Float3 ambient{0.12f, 0.12f, 0.15f};
+};
+
+// One emitter's billboards. params come from billboardParams (render/billboard_params.h), the
+// one function that turns an emitter's render settings into what the shaders read; the renderer
+// sets params.textured from texture (1 unless kNoTexture). records are drawn in the order
+// given: the caller has already sorted them when the emitter sorts. Records are in world space.
+struct BillboardBatch {
+    BillboardParams params;
+    uint32_t texture = kNoTexture;
+    std::span<const DrawRecord> records;
+};
+
+struct FrameStats {
+    uint64_t particles_drawn = 0;
+    uint32_t batches = 0;
+    double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
+};
+
+// Draws one frame: clear to the background, the ground and primitives (opaque, lit by sun and
+// ambient), then the batches in order with their blend modes, and reads it back into out
+// (width x height, see Colour above). Returns false with an error diagnostic if a Vulkan call
+// fails, the view is invalid (fov outside [1, 179], near/far not 0 < near < far) or a batch is
+// malformed (unknown texture handle or enum, a flipbook count of 0, more than kMaxDrawRecords
+// records in all). Synchronous: returns when the frame is in out. Not thread-safe: one thread
+// at a time per renderer. docs/rendering.md describes the passes and equations.
+inline constexpr uint64_t kMaxDrawRecords = 1u << 24; // per frame, all batches together
+bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const BillboardBatch> batches,
+                 Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
+
+} // namespace spindrift::render

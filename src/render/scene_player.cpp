@@ -1,0 +1,352 @@
+#include "render/scene_player.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include "cook/effect_file.h"
+#include "cpu/draw_records.h"
+#include "image/png_io.h"
+#include "render/billboard_params.h"
+#include "spindrift/scene_json.h"
+
+namespace spindrift::render {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Slack in instanceSteps: a frame time that is a whole number of steps up to float rounding
+// still counts that last step.
+constexpr double kStepSlack = 1e-3;
+
+struct LoadedEffect {
+    std::string key; // normalised path: instances naming the same file share the effect
+    std::string file;
+    std::shared_ptr<const CompiledEffect> effect;
+    std::vector<uint32_t> emitter_texture;
+};
+
+const char* renderTypeName(uint32_t type) {
+    switch (type) {
+    case kRenderBillboard:
+        return "billboard";
+    case kRenderRibbon:
+        return "ribbon";
+    case kRenderBeam:
+        return "beam";
+    case kRenderMesh:
+        return "mesh";
+    default:
+        return "unknown";
+    }
+}
+
+std::string normalisedPath(const std::string& path) {
+    std::error_code error;
+    fs::path p = fs::weakly_canonical(fs::path(path), error);
+    if (error) p = fs::path(path).lexically_normal();
+    return p.string();
+}
+
+std::string emitterPath(const EmitterRecord& e, const char* leaf) {
+    return "$.emitters[" + std::to_string(e.source_index) + "]." + leaf;
+}
+
+std::string emitterName(const CompiledEffect& effect, const EmitterRecord& e) {
+    return std::string(stringAt(effect, e.name_offset, e.name_length));
+}
+
+// Index of the texture at path in player.textures, loading it the first time. kNone on failure
+// (one error naming the effect, the emitter and the file).
+uint32_t textureFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
+                    std::vector<Diagnostic>& diagnostics) {
+    const std::string authored(stringAt(*loaded.effect, e.texture_offset, e.texture_length));
+    const std::string path = (fs::path(loaded.file).parent_path() / authored).string();
+    const std::string key = normalisedPath(path);
+    for (uint32_t i = 0; i < player.textures.size(); ++i) {
+        if (normalisedPath(player.textures[i].path) == key) return i;
+    }
+    PlayerTexture texture;
+    texture.path = path;
+    std::vector<Diagnostic> png_diagnostics;
+    if (!readPng(path, texture.image, png_diagnostics)) {
+        std::string why = png_diagnostics.empty() ? "unreadable" : png_diagnostics[0].message;
+        diagnostics.push_back(
+            {Severity::error, loaded.file, 0, 0, 0, emitterPath(e, "render.texture"),
+             "emitter '" + emitterName(*loaded.effect, e) + "': cannot load texture '" + authored +
+                 "' (looked for '" + path + "', relative to the effect file): " + why});
+        return kNone;
+    }
+    player.textures.push_back(std::move(texture));
+    return static_cast<uint32_t>(player.textures.size() - 1);
+}
+
+// Loads (once per distinct file) the effect of one instance. Returns its index in loaded, or
+// kNone on error.
+uint32_t loadEffectFor(ScenePlayer& player, const EffectInstanceDesc& instance,
+                       std::vector<LoadedEffect>& loaded, std::vector<Diagnostic>& diagnostics) {
+    const std::string file = resolveEffectPath(player.scene_file, instance.effect);
+    const std::string key = normalisedPath(file);
+    for (uint32_t i = 0; i < loaded.size(); ++i) {
+        if (loaded[i].key == key) return loaded[i].effect ? i : kNone;
+    }
+    LoadedEffect entry;
+    entry.key = key;
+    entry.file = file;
+    auto compiled = std::make_shared<CompiledEffect>();
+    const bool ok = loadCompiledEffect(file, *compiled, diagnostics);
+    if (ok) {
+        entry.effect = compiled;
+        entry.emitter_texture.assign(compiled->emitters.size(), kNone);
+        bool textures_ok = true;
+        for (uint32_t e = 0; e < compiled->emitters.size(); ++e) {
+            const EmitterRecord& emitter = compiled->emitters[e];
+            if (emitter.render_type != kRenderBillboard) {
+                diagnostics.push_back(
+                    {Severity::warning, file, 0, 0, 0, emitterPath(emitter, "render.type"),
+                     "emitter '" + emitterName(*compiled, emitter) + "' has render type '" +
+                         renderTypeName(emitter.render_type) +
+                         "', which the renderer does not draw yet: it is simulated, not shown"});
+                continue;
+            }
+            if (emitter.texture_length == 0) continue;
+            entry.emitter_texture[e] = textureFor(player, entry, emitter, diagnostics);
+            if (entry.emitter_texture[e] == kNone) textures_ok = false;
+        }
+        if (!textures_ok) entry.effect = nullptr;
+    }
+    loaded.push_back(std::move(entry));
+    return loaded.back().effect ? static_cast<uint32_t>(loaded.size() - 1) : kNone;
+}
+
+// Scene time at which an instance has run instance_s seconds.
+float sceneTime(const EffectInstanceDesc& instance, double instance_s) {
+    return static_cast<float>(instance.start_s + instance_s / instance.time_scale);
+}
+
+void restartInstance(PlayerInstance& p, const EffectInstanceDesc& desc) {
+    cpu::restart(*p.fx);
+    p.steps_done = 0;
+    const Rows3x4 start = instanceTransform(desc, desc.start_s);
+    p.fx->world_from_effect = start;
+    p.fx->next_world_from_effect = start;
+    p.fx->step_start = start;
+    p.fx->step_end = start;
+}
+
+// Runs the instance's fixed steps up to target, each with the transforms at its start and end.
+void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target) {
+    if (target < p.steps_done) restartInstance(p, desc);
+    cpu::CpuEffect& fx = *p.fx;
+    const double dt = fx.effect->effect.fixed_timestep_s;
+    while (p.steps_done < target) {
+        if (cpu::finished(fx)) {
+            // A finished effect has no particles and plans no births: the remaining steps
+            // would change nothing.
+            p.steps_done = target;
+            break;
+        }
+        const double t0 = static_cast<double>(p.steps_done) * dt;
+        fx.step_start = instanceTransform(desc, sceneTime(desc, t0));
+        fx.step_end = instanceTransform(desc, sceneTime(desc, t0 + dt));
+        cpu::stepOnce(fx);
+        ++p.steps_done;
+    }
+    const Rows3x4 now =
+        instanceTransform(desc, sceneTime(desc, static_cast<double>(p.steps_done) * dt));
+    fx.world_from_effect = now;
+    fx.next_world_from_effect = now;
+    fx.step_start = now;
+    fx.step_end = now;
+    p.world_from_effect = now;
+}
+
+float distanceTo(const Float3& a, const Float3& b) {
+    const double dx = double(a.x) - b.x, dy = double(a.y) - b.y, dz = double(a.z) - b.z;
+    return static_cast<float>(std::sqrt(dx * dx + dy * dy + dz * dz));
+}
+
+} // namespace
+
+Rows3x4 instanceTransform(const EffectInstanceDesc& instance, float time_s) {
+    // Rz * Ry * Rx (extrinsic X, then Y, then Z), as the compiler places emitters, in double so
+    // the matrix is the correctly rounded one.
+    constexpr double kDegToRad = std::numbers::pi / 180.0;
+    const double x = instance.rotation_deg.x * kDegToRad;
+    const double y = instance.rotation_deg.y * kDegToRad;
+    const double z = instance.rotation_deg.z * kDegToRad;
+    const double cx = std::cos(x), sx = std::sin(x);
+    const double cy = std::cos(y), sy = std::sin(y);
+    const double cz = std::cos(z), sz = std::sin(z);
+    const Float3 p = instancePosition(instance, time_s);
+    auto row = [](double a, double b, double c, float w) {
+        return vec4(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c), w);
+    };
+    Rows3x4 m;
+    m.rows[0] = row(cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx, p.x);
+    m.rows[1] = row(sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx, p.y);
+    m.rows[2] = row(-sy, cy * sx, cy * cx, p.z);
+    return m;
+}
+
+uint64_t instanceSteps(const EffectInstanceDesc& instance, float fixed_timestep_s, float time_s) {
+    const double tau = (double(time_s) - instance.start_s) * instance.time_scale;
+    if (!(tau > 0) || !(fixed_timestep_s > 0)) return 0;
+    return static_cast<uint64_t>(std::floor(tau / fixed_timestep_s + kStepSlack));
+}
+
+float developedTime(const CompiledEffect& effect) {
+    // chain[e]: seconds from the effect's start until emitter e's last particle of a first
+    // cycle can die, following sub-emitter links (acyclic: validated by the compiler).
+    const size_t n = effect.emitters.size();
+    std::vector<double> chain(n);
+    for (size_t e = 0; e < n; ++e)
+        chain[e] = double(effect.emitters[e].delay_s) + effect.emitters[e].lifetime_max_s;
+    for (size_t pass = 0; pass < n; ++pass) {
+        for (size_t e = 0; e < n; ++e) {
+            const EmitterRecord& parent = effect.emitters[e];
+            for (uint32_t k = 0; k < parent.sub_emitter_count; ++k) {
+                const SubEmitterRecord& link = effect.sub_emitters[parent.sub_emitter_first + k];
+                if (link.emitter >= n) continue;
+                const EmitterRecord& child = effect.emitters[link.emitter];
+                chain[link.emitter] =
+                    std::max(chain[link.emitter], chain[e] + child.lifetime_max_s);
+            }
+        }
+    }
+    double longest = 0;
+    for (const double c : chain) longest = std::max(longest, c);
+    constexpr double kMinSteadyTime_s = 2;
+    constexpr double kOneShotFraction = 0.4;
+    if ((effect.effect.flags & kEffectFlagLooping) != 0)
+        return static_cast<float>(std::max(kMinSteadyTime_s, longest));
+    return static_cast<float>(
+        std::min(kOneShotFraction * longest, double(effect.effect.duration_s)));
+}
+
+float defaultStillTime(const ScenePlayer& player) {
+    double t = 0;
+    for (const PlayerInstance& p : player.instances) {
+        const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
+        t = std::max(t, desc.start_s + double(developedTime(*p.effect)) / desc.time_scale);
+    }
+    return static_cast<float>(std::clamp(t, 0.0, double(player.scene.duration_s)));
+}
+
+FrameView frameView(const SceneDesc& scene, float time_s) {
+    FrameView view;
+    view.camera = cameraPose(scene.camera, time_s);
+    view.fov_deg = scene.camera.fov_deg;
+    view.near_m = scene.camera.near;
+    view.far_m = scene.camera.far;
+    view.background = scene.background;
+    view.ground = scene.ground;
+    view.primitives = scene.primitives;
+    view.sun = scene.sun;
+    view.ambient = scene.ambient;
+    return view;
+}
+
+std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
+                                               const std::string& scene_file,
+                                               const PlayerConfig& config,
+                                               std::vector<Diagnostic>& diagnostics) {
+    auto player = std::make_unique<ScenePlayer>();
+    player->scene = scene;
+    player->scene_file = scene_file;
+    player->config = config;
+    std::vector<LoadedEffect> loaded;
+    bool ok = true;
+    size_t billboard_emitters = 0;
+    for (uint32_t i = 0; i < scene.effects.size(); ++i) {
+        const uint32_t index = loadEffectFor(*player, scene.effects[i], loaded, diagnostics);
+        if (index == kNone) {
+            ok = false;
+            continue;
+        }
+        const LoadedEffect& effect = loaded[index];
+        PlayerInstance instance;
+        instance.scene_index = i;
+        instance.effect_file = effect.file;
+        instance.effect = effect.effect;
+        cpu::CpuConfig cpu_config;
+        cpu_config.threads = config.threads;
+        instance.fx = cpu::createCpuEffect(effect.effect, cpu_config);
+        instance.emitter_texture = effect.emitter_texture;
+        instance.records.resize(effect.effect->effect.capacity);
+        for (const EmitterRecord& e : effect.effect->emitters)
+            billboard_emitters += e.render_type == kRenderBillboard ? 1 : 0;
+        restartInstance(instance, scene.effects[i]);
+        player->instances.push_back(std::move(instance));
+    }
+    if (!ok) return nullptr;
+    player->batches.reserve(billboard_emitters);
+    player->instance_order.reserve(player->instances.size());
+    player->instance_distance.resize(player->instances.size());
+    return player;
+}
+
+bool uploadTextures(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics) {
+    for (PlayerTexture& texture : player.textures) {
+        if (texture.handle != kNoTexture) continue;
+        texture.handle = addTexture(renderer, texture.image, texture.path, diagnostics);
+        if (texture.handle == kNoTexture) return false;
+    }
+    return true;
+}
+
+void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
+    player.batches.clear();
+    player.instance_order.clear();
+    player.particles = 0;
+    for (uint32_t i = 0; i < player.instances.size(); ++i) {
+        PlayerInstance& p = player.instances[i];
+        const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
+        const double tau = (double(time_s) - desc.start_s) * desc.time_scale;
+        p.started = tau >= 0;
+        if (!p.started) continue;
+        stepInstance(p, desc, instanceSteps(desc, p.effect->effect.fixed_timestep_s, time_s));
+        player.instance_distance[i] = distanceTo(instancePosition(desc, time_s), eye);
+        player.instance_order.push_back(i);
+    }
+
+    // Farthest first, ties in scene order: a stable insertion sort (at most kMaxSceneEffects
+    // instances, and nothing to allocate).
+    std::vector<uint32_t>& order = player.instance_order;
+    for (size_t i = 1; i < order.size(); ++i) {
+        const uint32_t v = order[i];
+        size_t j = i;
+        while (j > 0 && player.instance_distance[order[j - 1]] < player.instance_distance[v]) {
+            order[j] = order[j - 1];
+            --j;
+        }
+        order[j] = v;
+    }
+
+    const vec3 eye_v(eye.x, eye.y, eye.z);
+    for (const uint32_t i : order) {
+        PlayerInstance& p = player.instances[i];
+        const CompiledEffect& effect = *p.effect;
+        cpu::writeDrawRecords(*p.fx, p.records.data());
+        size_t first = 0;
+        for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+            const EmitterRecord& emitter = effect.emitters[e];
+            const size_t count = p.fx->pools[e].count;
+            const std::span<DrawRecord> records(p.records.data() + first, count);
+            first += count;
+            if (emitter.render_type != kRenderBillboard || count == 0) continue;
+            sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
+            BillboardBatch batch;
+            batch.params = billboardParams(emitter, p.world_from_effect);
+            const uint32_t texture = p.emitter_texture[e];
+            batch.texture = texture == kNone ? kNoTexture : player.textures[texture].handle;
+            batch.records = records;
+            player.batches.push_back(batch);
+            player.particles += count;
+        }
+    }
+}
+
+} // namespace spindrift::render

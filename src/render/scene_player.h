@@ -1,0 +1,136 @@
+// The scene player: turns a validated scene into what the renderer draws, frame after frame.
+//
+// It loads each instance's effect (JSON or cooked .sfx, loadCompiledEffect; an effect file used by
+// several instances is compiled once), creates one CPU-backend instance per scene instance, and
+// loads each billboard emitter's texture (PNG, relative to the effect file; one image per distinct
+// file). For a frame at scene time t it steps every instance to its own time, places it, writes
+// its draw records, sorts the emitters that sort, and lists the billboard batches in draw order.
+//
+// Instance time: tau = (t - start_s) * time_scale. tau < 0: the instance has not started and
+// draws nothing. Otherwise the instance holds the state after the whole fixed steps that fit in
+// tau (n = floor(tau / dt), with 1/1000 of a step of slack against rounding), the same whatever
+// frame times led there: stepping forward continues from the last frame, a frame earlier than the
+// last restarts the instance and steps again from 0. A negative start_s therefore pre-rolls: at
+// t = 0 the instance has already run -start_s * time_scale seconds. Each step is run with the
+// instance's transform at the scene times of its start and end (motion path and rotation_deg), so
+// particles born along a path are spread along it.
+//
+// Draw order, so that alpha-blended effects composite sensibly (there is no order-independent
+// transparency yet): instances farthest from the eye first, by the distance of the instance's
+// position (its origin, path included) at t, ties in scene order; within an instance, emitters
+// in authored order; within an emitter, the emitter's sort mode (particle_sort.h). Two effects
+// whose particles interpenetrate are not sorted against each other.
+//
+// Ribbon, beam and mesh emitters are simulated (their sub-emitters fire) but not drawn yet: each
+// such emitter is reported once, at load, as a warning naming the effect file, emitter and render
+// type. Nothing is dropped silently.
+//
+// Allocation: everything is sized at load; playing frames reuses the buffers (records, batches,
+// sort scratch), so frames allocate nothing once the sort scratch has grown to the largest
+// emitter. Not thread-safe per player.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/compiled_effect.h"
+#include "cpu/cpu_effect.h"
+#include "image/image.h"
+#include "render/particle_sort.h"
+#include "render/renderer.h"
+#include "runtime/placement.h"
+#include "spindrift/diagnostic.h"
+#include "spindrift/scene_desc.h"
+
+namespace spindrift::render {
+
+struct PlayerConfig {
+    uint32_t threads = 1; // CPU-backend threads per instance; results do not depend on it
+};
+
+// One distinct texture file. handle is kNoTexture until uploadTextures gives it one (tests that
+// run without a GPU may set handles by hand).
+struct PlayerTexture {
+    std::string path; // as opened: the effect file's directory joined with the authored path
+    Image image;
+    uint32_t handle = kNoTexture;
+};
+
+struct PlayerInstance {
+    uint32_t scene_index = 0; // index in SceneDesc::effects
+    std::string effect_file;  // resolved path of the effect file
+    std::shared_ptr<const CompiledEffect> effect;
+    std::unique_ptr<cpu::CpuEffect> fx;
+    std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
+    std::vector<DrawRecord> records;       // room for every particle the effect can hold
+    uint64_t steps_done = 0;               // fixed steps run since the last restart
+    bool started = false;                  // false: not started at the last frame
+    Rows3x4 world_from_effect;             // placement at the last frame
+};
+
+struct ScenePlayer {
+    SceneDesc scene;
+    std::string scene_file;
+    PlayerConfig config;
+    std::vector<PlayerInstance> instances;
+    std::vector<PlayerTexture> textures;
+
+    // The last frame, valid until the next playFrame. Batch records point into the instances.
+    std::vector<BillboardBatch> batches;
+    uint64_t particles = 0; // records in batches
+
+    // Work space.
+    std::vector<uint32_t> instance_order;
+    std::vector<float> instance_distance;
+    SortScratch sort_scratch;
+};
+
+// Loads every instance's effect and every texture. scene must be valid (validateScene) and
+// scene_file is the path its effect paths are relative to (resolveEffectPath). Returns nullptr
+// when any error was found: an effect that does not load or compile (its diagnostics), a texture
+// that is missing or not a valid PNG (an error at the effect file and
+// "$.emitters[i].render.texture", naming the emitter and the path looked for). Warnings (emitters
+// the renderer cannot draw yet) are appended either way.
+std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
+                                               const std::string& scene_file,
+                                               const PlayerConfig& config,
+                                               std::vector<Diagnostic>& diagnostics);
+
+// Uploads every texture once (addTexture) and records its handle. Returns false, with the
+// renderer's error, when one fails.
+bool uploadTextures(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics);
+
+// Steps every instance to scene time time_s (see the top of this file) and builds the frame's
+// batches in draw order into player.batches (empty emitters are left out). eye is the camera eye
+// the particles are sorted against: frameView(player.scene, time_s).camera.eye for the scene's
+// own camera.
+void playFrame(ScenePlayer& player, float time_s, const Float3& eye);
+
+// What the renderer needs besides the batches: the camera at time_s and the scene's lens, clip
+// planes, background, ground, primitives (a view of scene.primitives: keep scene alive), sun and
+// ambient.
+FrameView frameView(const SceneDesc& scene, float time_s);
+
+// Effect seconds after which the effect looks "developed", for a still: the longest chain of
+// emitter delay + longest lifetime through sub-emitter links is L; a looping effect has reached
+// its steady look after max(2 s, L); a one-shot effect (looping false) is shown at 0.4 L, while
+// its particles are spread out but mostly alive. Never past the effect's duration_s when it does
+// not loop.
+float developedTime(const CompiledEffect& effect);
+
+// The scene time of the default still: the latest time any instance becomes developed
+// (start_s + developedTime / time_scale), within [0, scene duration_s].
+float defaultStillTime(const ScenePlayer& player);
+
+// world_from_effect of an instance at scene time time_s: rotation_deg (extrinsic X, then Y,
+// then Z) then the translation to instancePosition(instance, time_s).
+Rows3x4 instanceTransform(const EffectInstanceDesc& instance, float time_s);
+
+// Whole fixed steps an instance has run at scene time time_s (0 before it starts); what
+// playFrame steps each instance to.
+uint64_t instanceSteps(const EffectInstanceDesc& instance, float fixed_timestep_s, float time_s);
+
+} // namespace spindrift::render

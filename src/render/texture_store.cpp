@@ -1,0 +1,150 @@
+#include "render/texture_store.h"
+
+#include <cstring>
+
+#include "kernels/frame_globals.h"
+#include "render/renderer.h"
+#include "vulkan/buffer.h"
+#include "vulkan/descriptors.h"
+#include "vulkan/pipeline.h"
+
+namespace spindrift::render {
+
+namespace {
+
+Diagnostic textureError(const std::string& label, std::string message) {
+    Diagnostic d;
+    d.severity = Severity::error;
+    d.file = label;
+    d.message = std::move(message);
+    return d;
+}
+
+} // namespace
+
+std::unique_ptr<TextureStore> TextureStore::create(const vk::Device& device,
+                                                   vk::CommandRunner& runner, uint32_t capacity,
+                                                   std::vector<Diagnostic>& diagnostics) {
+    std::unique_ptr<TextureStore> store(new TextureStore(device, runner));
+    store->capacity_ = capacity;
+    VkDevice d = device.handle();
+
+    store->sampler_ = vk::createSampler(device, vk::Filter::linear, diagnostics);
+    if (!store->sampler_) return nullptr;
+
+    VkDescriptorSetLayoutBinding binding{};
+    binding.binding = kBindingTexture;
+    binding.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    binding.descriptorCount = 1;
+    binding.stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+    store->layout_ =
+        vk::createDescriptorSetLayout(d, {binding}, "the texture set layout", diagnostics);
+    if (!store->layout_) return nullptr;
+
+    store->pool_ = vk::createDescriptorPool(d, capacity + 1, 0, capacity + 1, diagnostics);
+    if (!store->pool_) return nullptr;
+
+    Image white;
+    white.width = 1;
+    white.height = 1;
+    white.rgba8 = {255, 255, 255, 255};
+    if (!store->upload(white, "(blank texture)", store->blank_, store->blank_set_, diagnostics)) {
+        return nullptr;
+    }
+    return store;
+}
+
+uint32_t TextureStore::add(const Image& image, const std::string& label,
+                           std::vector<Diagnostic>& diagnostics) {
+    uint32_t max_side = device_.limits().maxImageDimension2D;
+    if (image.width == 0 || image.height == 0) {
+        diagnostics.push_back(textureError(label, "texture is empty (0 pixels)"));
+        return kNoTexture;
+    }
+    if (image.width > max_side || image.height > max_side) {
+        diagnostics.push_back(textureError(label, "texture is " + std::to_string(image.width) +
+                                                      "x" + std::to_string(image.height) +
+                                                      "; this device allows at most " +
+                                                      std::to_string(max_side) + " pixels a side"));
+        return kNoTexture;
+    }
+    if (image.rgba8.size() != size_t{image.width} * image.height * 4) {
+        diagnostics.push_back(
+            textureError(label, "texture data is " + std::to_string(image.rgba8.size()) +
+                                    " bytes; expected width * height * 4 = " +
+                                    std::to_string(size_t{image.width} * image.height * 4)));
+        return kNoTexture;
+    }
+    if (textures_.size() >= capacity_) {
+        diagnostics.push_back(textureError(label, "too many textures: the renderer holds at most " +
+                                                      std::to_string(capacity_)));
+        return kNoTexture;
+    }
+    vk::Image2D texture;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (!upload(image, label, texture, set, diagnostics)) return kNoTexture;
+    textures_.push_back(std::move(texture));
+    sets_.push_back(set);
+    return static_cast<uint32_t>(textures_.size() - 1);
+}
+
+bool TextureStore::upload(const Image& image, const std::string& label, vk::Image2D& texture,
+                          VkDescriptorSet& set, std::vector<Diagnostic>& diagnostics) {
+    VkDevice d = device_.handle();
+    std::string what = "texture " + label;
+    texture = vk::createImage2D(device_, VK_FORMAT_R8G8B8A8_SRGB, {image.width, image.height},
+                                VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, what,
+                                diagnostics);
+    if (!texture) return false;
+    vk::Buffer staging =
+        vk::createBuffer(device_, image.rgba8.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                         vk::MemoryUse::upload, what + " (staging)", diagnostics);
+    if (!staging) return false;
+    std::memcpy(staging.mapped, image.rgba8.data(), image.rgba8.size());
+
+    bool uploaded = runner_.run(
+        what,
+        [&](VkCommandBuffer cmd) {
+            vk::ImageBarrier to_transfer;
+            to_transfer.image = texture.get();
+            to_transfer.old_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+            to_transfer.new_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            to_transfer.dst_stage = VK_PIPELINE_STAGE_2_COPY_BIT;
+            to_transfer.dst_access = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+            vk::imageBarriers(cmd, {to_transfer});
+
+            VkBufferImageCopy region{};
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            region.imageExtent = {image.width, image.height, 1};
+            vkCmdCopyBufferToImage(cmd, staging.get(), texture.get(),
+                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+
+            vk::ImageBarrier to_shader;
+            to_shader.image = texture.get();
+            to_shader.old_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            to_shader.new_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+            to_shader.src_stage = VK_PIPELINE_STAGE_2_COPY_BIT;
+            to_shader.src_access = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+            to_shader.dst_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+            to_shader.dst_access = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+            vk::imageBarriers(cmd, {to_shader});
+        },
+        diagnostics);
+    if (!uploaded) return false;
+
+    set = vk::allocateDescriptorSet(d, pool_.get(), layout_.get(), diagnostics);
+    if (set == VK_NULL_HANDLE) return false;
+    vk::writeCombinedImageSampler(d, set, kBindingTexture, texture.view.get(), sampler_.get(),
+                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    return true;
+}
+
+VkDescriptorSet TextureStore::set(uint32_t handle) const {
+    return handle < sets_.size() ? sets_[handle] : blank_set_;
+}
+
+bool TextureStore::valid(uint32_t handle) const {
+    return handle < textures_.size();
+}
+
+} // namespace spindrift::render

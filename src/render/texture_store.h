@@ -1,0 +1,59 @@
+// Particle textures: uploaded once, named by a handle (their index), each with its own
+// descriptor set (set kSetTexture) so a batch binds its texture with one call.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "image/image.h"
+#include "spindrift/diagnostic.h"
+#include "vulkan/commands.h"
+#include "vulkan/device.h"
+#include "vulkan/image.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::render {
+
+class TextureStore {
+public:
+    // capacity: the most textures add() accepts. Also uploads a 1x1 white texture bound for
+    // untextured batches (the shader draws the soft disc and does not sample it, but every
+    // binding the pipeline declares must be valid).
+    static std::unique_ptr<TextureStore> create(const vk::Device& device, vk::CommandRunner& runner,
+                                                uint32_t capacity,
+                                                std::vector<Diagnostic>& diagnostics);
+
+    // Uploads image as R8G8B8A8_SRGB (the shader samples linear colour), sampled with linear
+    // filtering, clamped to the edge, no mipmaps. Returns the handle, or kNoTexture with an
+    // error naming label when the image is malformed (empty, size not width*height*4, larger
+    // than the device allows), the store is full, or a Vulkan call fails.
+    uint32_t add(const Image& image, const std::string& label,
+                 std::vector<Diagnostic>& diagnostics);
+
+    VkDescriptorSetLayout layout() const { return layout_.get(); }
+    // The set of a handle from add(), or the blank texture's set for kNoTexture.
+    VkDescriptorSet set(uint32_t handle) const;
+    bool valid(uint32_t handle) const;
+    uint32_t count() const { return static_cast<uint32_t>(textures_.size()); }
+
+private:
+    TextureStore(const vk::Device& device, vk::CommandRunner& runner)
+        : device_(device), runner_(runner) {}
+    bool upload(const Image& image, const std::string& label, vk::Image2D& texture,
+                VkDescriptorSet& set, std::vector<Diagnostic>& diagnostics);
+
+    const vk::Device& device_;
+    vk::CommandRunner& runner_;
+    uint32_t capacity_ = 0;
+    vk::OwnedSampler sampler_;
+    vk::OwnedDescriptorSetLayout layout_;
+    vk::OwnedDescriptorPool pool_;
+    std::vector<vk::Image2D> textures_;
+    std::vector<VkDescriptorSet> sets_; // freed with the pool
+    vk::Image2D blank_;
+    VkDescriptorSet blank_set_ = VK_NULL_HANDLE;
+};
+
+} // namespace spindrift::render

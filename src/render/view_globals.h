@@ -1,0 +1,18 @@
+// What a FrameView becomes on the GPU: the camera matrices, light and viewport of FrameGlobals
+// (src/kernels/frame_globals.h). One function, so every pass and test sees the same camera.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/frame_globals.h"
+#include "render/renderer.h"
+
+namespace spindrift::render {
+
+// Right-handed, Y-up world; the camera at view.camera.eye looking at its target with its up
+// (made perpendicular to the view direction; a degenerate up is replaced by +Z or +Y); vertical
+// field of view view.fov_deg; Vulkan clip space: +y down in the image, depth 0 at near_m and 1
+// at far_m. The sun direction is normalised (a zero one gives +Y); radiance = colour * intensity.
+FrameGlobals viewGlobals(const FrameView& view, uint32_t width, uint32_t height);
+
+} // namespace spindrift::render

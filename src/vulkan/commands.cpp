@@ -1,0 +1,147 @@
+#include "vulkan/commands.h"
+
+#include "vulkan/vk_error.h"
+
+namespace spindrift::vk {
+
+std::unique_ptr<CommandRunner> CommandRunner::create(const Device& device,
+                                                     std::vector<Diagnostic>& diagnostics) {
+    std::unique_ptr<CommandRunner> runner(new CommandRunner(device));
+    VkDevice d = device.handle();
+
+    VkCommandPoolCreateInfo pool{};
+    pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pool.queueFamilyIndex = device.queueFamily();
+    VkCommandPool pool_handle = VK_NULL_HANDLE;
+    if (!check(vkCreateCommandPool(d, &pool, nullptr, &pool_handle), "vkCreateCommandPool",
+               diagnostics)) {
+        return nullptr;
+    }
+    runner->pool_ = OwnedCommandPool(d, pool_handle);
+
+    VkCommandBufferAllocateInfo allocate{};
+    allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    allocate.commandPool = pool_handle;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    if (!check(vkAllocateCommandBuffers(d, &allocate, &runner->buffer_), "vkAllocateCommandBuffers",
+               diagnostics)) {
+        return nullptr;
+    }
+
+    VkFenceCreateInfo fence{};
+    fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    VkFence fence_handle = VK_NULL_HANDLE;
+    if (!check(vkCreateFence(d, &fence, nullptr, &fence_handle), "vkCreateFence", diagnostics)) {
+        return nullptr;
+    }
+    runner->fence_ = OwnedFence(d, fence_handle);
+    return runner;
+}
+
+VkCommandBuffer CommandRunner::begin(std::vector<Diagnostic>& diagnostics) {
+    if (!check(vkResetCommandBuffer(buffer_, 0), "vkResetCommandBuffer", diagnostics)) {
+        return VK_NULL_HANDLE;
+    }
+    VkCommandBufferBeginInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (!check(vkBeginCommandBuffer(buffer_, &info), "vkBeginCommandBuffer", diagnostics)) {
+        return VK_NULL_HANDLE;
+    }
+    return buffer_;
+}
+
+bool CommandRunner::submitAndWait(std::string_view what, std::vector<Diagnostic>& diagnostics) {
+    if (!check(vkEndCommandBuffer(buffer_), "vkEndCommandBuffer", diagnostics, what)) return false;
+
+    VkCommandBufferSubmitInfo command{};
+    command.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO;
+    command.commandBuffer = buffer_;
+    VkSubmitInfo2 submit{};
+    submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2;
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &command;
+    VkFence fence = fence_.get();
+    if (!check(vkQueueSubmit2(device_.queue(), 1, &submit, fence), "vkQueueSubmit2", diagnostics,
+               what)) {
+        return false;
+    }
+    if (!check(vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, kSubmitTimeoutNs),
+               "vkWaitForFences", diagnostics, what)) {
+        return false;
+    }
+    return check(vkResetFences(device_.handle(), 1, &fence), "vkResetFences", diagnostics, what);
+}
+
+bool CommandRunner::run(std::string_view what, const std::function<void(VkCommandBuffer)>& record,
+                        std::vector<Diagnostic>& diagnostics) {
+    VkCommandBuffer cmd = begin(diagnostics);
+    if (cmd == VK_NULL_HANDLE) return false;
+    record(cmd);
+    return submitAndWait(what, diagnostics);
+}
+
+void imageBarriers(VkCommandBuffer cmd, const std::vector<ImageBarrier>& barriers) {
+    std::vector<VkImageMemoryBarrier2> vk_barriers;
+    vk_barriers.reserve(barriers.size());
+    for (const ImageBarrier& b : barriers) {
+        VkImageMemoryBarrier2 v{};
+        v.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2;
+        v.srcStageMask = b.src_stage;
+        v.srcAccessMask = b.src_access;
+        v.dstStageMask = b.dst_stage;
+        v.dstAccessMask = b.dst_access;
+        v.oldLayout = b.old_layout;
+        v.newLayout = b.new_layout;
+        v.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        v.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        v.image = b.image;
+        v.subresourceRange = {b.aspect, 0, 1, 0, 1};
+        vk_barriers.push_back(v);
+    }
+    VkDependencyInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO;
+    info.imageMemoryBarrierCount = static_cast<uint32_t>(vk_barriers.size());
+    info.pImageMemoryBarriers = vk_barriers.data();
+    vkCmdPipelineBarrier2(cmd, &info);
+}
+
+void beginRendering(VkCommandBuffer cmd, VkExtent2D extent,
+                    const std::vector<VkRenderingAttachmentInfo>& colors,
+                    const VkRenderingAttachmentInfo* depth) {
+    VkRenderingInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_RENDERING_INFO;
+    info.renderArea = {{0, 0}, extent};
+    info.layerCount = 1;
+    info.colorAttachmentCount = static_cast<uint32_t>(colors.size());
+    info.pColorAttachments = colors.data();
+    info.pDepthAttachment = depth;
+    vkCmdBeginRendering(cmd, &info);
+
+    VkViewport viewport{};
+    viewport.width = static_cast<float>(extent.width);
+    viewport.height = static_cast<float>(extent.height);
+    viewport.maxDepth = 1.0f;
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    VkRect2D scissor{{0, 0}, extent};
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                   VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access) {
+    VkMemoryBarrier2 barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2;
+    barrier.srcStageMask = src_stage;
+    barrier.srcAccessMask = src_access;
+    barrier.dstStageMask = dst_stage;
+    barrier.dstAccessMask = dst_access;
+    VkDependencyInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO;
+    info.memoryBarrierCount = 1;
+    info.pMemoryBarriers = &barrier;
+    vkCmdPipelineBarrier2(cmd, &info);
+}
+
+} // namespace spindrift::vk

@@ -1,0 +1,52 @@
+// Graphics pipelines for dynamic rendering (no render pass objects), and the layouts they use.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "spindrift/diagnostic.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::vk {
+
+// How a colour attachment combines the fragment's output with what is there.
+enum class BlendState : uint8_t {
+    none,          // overwrite
+    additive,      // src + dst                     (ONE, ONE)
+    premultiplied, // src + dst * (1 - src.a)       (ONE, ONE_MINUS_SRC_ALPHA)
+    alpha,         // src * src.a + dst * (1 - src.a) (SRC_ALPHA, ONE_MINUS_SRC_ALPHA)
+};
+
+struct GraphicsPipelineDesc {
+    VkShaderModule vertex = VK_NULL_HANDLE;
+    VkShaderModule fragment = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    std::vector<VkFormat> color_formats;
+    std::vector<BlendState> blends; // one per colour attachment
+    VkFormat depth_format = VK_FORMAT_UNDEFINED;
+    bool depth_test = true; // VK_COMPARE_OP_LESS
+    bool depth_write = true;
+    // Specialisation constants for both stages; null for none.
+    const VkSpecializationInfo* specialization = nullptr;
+    // Triangle lists, no culling (billboards and decals are seen from both sides), viewport and
+    // scissor dynamic, one sample.
+};
+
+// An empty owner and an error naming `what` on failure.
+OwnedPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& desc,
+                                     std::string_view what, std::vector<Diagnostic>& diagnostics);
+
+OwnedDescriptorSetLayout
+createDescriptorSetLayout(VkDevice device,
+                          const std::vector<VkDescriptorSetLayoutBinding>& bindings,
+                          std::string_view what, std::vector<Diagnostic>& diagnostics);
+
+OwnedPipelineLayout createPipelineLayout(VkDevice device,
+                                         const std::vector<VkDescriptorSetLayout>& set_layouts,
+                                         uint32_t push_constant_bytes, std::string_view what,
+                                         std::vector<Diagnostic>& diagnostics);
+
+} // namespace spindrift::vk

@@ -1,0 +1,55 @@
+#include "render/readback.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+namespace spindrift::render {
+namespace {
+
+TEST(Readback, SrgbEncodingFollowsTheDocumentedCurve) {
+    EXPECT_EQ(encodeSrgb8(0.0f), 0);
+    EXPECT_EQ(encodeSrgb8(1.0f), 255);
+    EXPECT_EQ(encodeSrgb8(0.5f), 188);
+    EXPECT_EQ(encodeSrgb8(0.001f), 3);       // linear segment: 12.92 * 0.001 * 255 = 3.3
+    EXPECT_EQ(encodeSrgb8(0.2158605f), 128); // sRGB 128 decoded, encoded back
+    EXPECT_EQ(encodeSrgb8(7.5f), 255);       // HDR clips
+    EXPECT_EQ(encodeSrgb8(-1.0f), 0);
+    EXPECT_EQ(encodeSrgb8(NAN), 0);
+    EXPECT_EQ(encodeSrgb8(INFINITY), 255);
+}
+
+TEST(Readback, HalfFloatsDecodeExactly) {
+    EXPECT_EQ(halfToFloat(0x0000), 0.0f);
+    EXPECT_EQ(halfToFloat(0x3c00), 1.0f);
+    EXPECT_EQ(halfToFloat(0x3800), 0.5f);
+    EXPECT_EQ(halfToFloat(0xc000), -2.0f);
+    EXPECT_EQ(halfToFloat(0x7bff), 65504.0f);
+    EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24)); // smallest subnormal
+    EXPECT_TRUE(std::isinf(halfToFloat(0x7c00)));
+    EXPECT_TRUE(std::isnan(halfToFloat(0x7e00)));
+    EXPECT_TRUE(std::signbit(halfToFloat(0x8000)));
+}
+
+TEST(Readback, TableAgreesWithTheDirectEncodingForEveryHalf) {
+    for (uint32_t h = 0; h < 65536; ++h) {
+        ASSERT_EQ(encodeSrgb8FromHalf(static_cast<uint16_t>(h)),
+                  encodeSrgb8(halfToFloat(static_cast<uint16_t>(h))))
+            << h;
+    }
+}
+
+TEST(Readback, ConvertsRowsAndSetsOpaqueAlpha) {
+    // 2x1 pixels: (1, 0.5, 0, 0) and (0, 0, 2, 1).
+    std::vector<uint16_t> half = {0x3c00, 0x3800, 0x0000, 0x0000, 0x0000, 0x0000, 0x4000, 0x3c00};
+    Image out;
+    convertHalfRgbaToSrgb8(half, 2, 1, out);
+    EXPECT_EQ(out.width, 2u);
+    EXPECT_EQ(out.height, 1u);
+    std::vector<uint8_t> expected = {255, 188, 0, 255, 0, 0, 255, 255};
+    EXPECT_EQ(out.rgba8, expected);
+}
+
+} // namespace
+} // namespace spindrift::render

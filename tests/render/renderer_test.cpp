@@ -1,0 +1,507 @@
+// The renderer on lavapipe, validation on: each test reads pixels back and checks what a viewer
+// would see (where things land, how big, how they blend), and fails on any validation message.
+#include "render/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "render/billboard_params.h"
+#include "render/readback.h"
+
+namespace spindrift::render {
+namespace {
+
+constexpr uint32_t kSide = 96; // square frames: at 5 m with a 90-degree field, 9.6 px per metre
+
+struct Rgb {
+    int r, g, b;
+};
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string s;
+    for (const std::string& l : lines) s += l + "\n";
+    return s;
+}
+
+std::string errors(const std::vector<Diagnostic>& d) {
+    std::string s;
+    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
+    return s;
+}
+
+Rgb pixel(const Image& image, uint32_t x, uint32_t y) {
+    size_t i = (size_t{y} * image.width + x) * 4;
+    return {image.rgba8[i], image.rgba8[i + 1], image.rgba8[i + 2]};
+}
+
+// sRGB 8-bit of linear values: what the readback writes (tested in readback_test.cpp).
+Rgb encoded(float r, float g, float b) {
+    return {encodeSrgb8(r), encodeSrgb8(g), encodeSrgb8(b)};
+}
+
+// Linear value of an 8-bit sRGB code (the texture's decode).
+float decodeSrgb8(int code) {
+    double c = code / 255.0;
+    return static_cast<float>(c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
+}
+
+::testing::AssertionResult near(Rgb actual, Rgb expected, int tolerance) {
+    if (std::abs(actual.r - expected.r) <= tolerance &&
+        std::abs(actual.g - expected.g) <= tolerance &&
+        std::abs(actual.b - expected.b) <= tolerance) {
+        return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << "pixel (" << actual.r << ", " << actual.g << ", " << actual.b << ") expected ("
+           << expected.r << ", " << expected.g << ", " << expected.b << ") +-" << tolerance;
+}
+
+Image solidTexture(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
+    Image image;
+    image.width = image.height = 2;
+    for (int i = 0; i < 4; ++i) image.rgba8.insert(image.rgba8.end(), {r, g, b, a});
+    return image;
+}
+
+// The camera on +Z, 5 m from the origin, looking at it; nothing else in the scene.
+FrameView frontView() {
+    FrameView view;
+    view.camera.eye = {0, 0, 5};
+    view.camera.target = {0, 0, 0};
+    view.camera.up = {0, 1, 0};
+    view.fov_deg = 90;
+    view.background = {0, 0, 0};
+    view.ground.enabled = false;
+    view.sun.direction = {0, 0, 1};
+    view.sun.color = {1, 1, 1};
+    view.sun.intensity = 1;
+    view.ambient = {0, 0, 0};
+    return view;
+}
+
+BillboardParams paramsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
+    EmitterRecord e{};
+    e.transform_row0 = vec4(1, 0, 0, 0);
+    e.transform_row1 = vec4(0, 1, 0, 0);
+    e.transform_row2 = vec4(0, 0, 1, 0);
+    e.axis = vec4(0, 1, 0, 0);
+    e.blend = blend;
+    e.alignment = alignment;
+    return billboardParams(e, Rows3x4{});
+}
+
+DrawRecord particle(vec3 position, float size, vec4 color, vec3 velocity = vec3(0)) {
+    return sdDrawRecord(position, size, color, velocity, 0.0f, 0.5f, 0.0f, 0u);
+}
+
+// Pixels that differ from the background: their bounding box.
+struct Box {
+    int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;
+    int width() const { return x1 - x0 + 1; }
+    int height() const { return y1 - y0 + 1; }
+};
+Box coverage(const Image& image, Rgb background) {
+    Box box;
+    for (uint32_t y = 0; y < image.height; ++y) {
+        for (uint32_t x = 0; x < image.width; ++x) {
+            Rgb p = pixel(image, x, y);
+            if (p.r != background.r || p.g != background.g || p.b != background.b) {
+                box.x0 = std::min(box.x0, int(x));
+                box.y0 = std::min(box.y0, int(y));
+                box.x1 = std::max(box.x1, int(x));
+                box.y1 = std::max(box.y1, int(y));
+            }
+        }
+    }
+    return box;
+}
+
+class RendererTest : public ::testing::Test {
+protected:
+    void create(uint32_t width = kSide, uint32_t height = kSide) {
+        RendererConfig config;
+        config.width = width;
+        config.height = height;
+        config.validation = true;
+        std::vector<Diagnostic> d;
+        renderer_ = createRenderer(config, d);
+        ASSERT_NE(renderer_, nullptr) << errors(d);
+        ASSERT_TRUE(d.empty()) << errors(d);
+    }
+
+    void TearDown() override {
+        if (renderer_) {
+            EXPECT_TRUE(validationMessages(*renderer_).empty())
+                << joined(validationMessages(*renderer_));
+        }
+    }
+
+    uint32_t texture(const Image& image) {
+        std::vector<Diagnostic> d;
+        uint32_t handle = addTexture(*renderer_, image, "test texture", d);
+        EXPECT_NE(handle, kNoTexture) << errors(d);
+        return handle;
+    }
+
+    Image render(const FrameView& view, std::vector<BillboardBatch> batches = {}) {
+        Image image;
+        std::vector<Diagnostic> d;
+        FrameStats stats;
+        EXPECT_TRUE(renderFrame(*renderer_, view, batches, image, stats, d)) << errors(d);
+        EXPECT_EQ(image.width, renderer_ ? kSide : 0u);
+        return image;
+    }
+
+    RendererPtr renderer_;
+};
+
+TEST_F(RendererTest, ClearColourIsWrittenAsDocumentedSrgb) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    FrameView view = frontView();
+    view.background = {0.5f, 0.25f, 0.001f};
+    Image image = render(view);
+    ASSERT_EQ(image.rgba8.size(), size_t{kSide} * kSide * 4);
+    EXPECT_TRUE(near(pixel(image, 0, 0), {188, 137, 3}, 0));
+    EXPECT_TRUE(near(pixel(image, kSide - 1, kSide - 1), {188, 137, 3}, 0));
+    EXPECT_EQ(image.rgba8[3], 255);
+
+    view.background = {2.0f, 1.0f, 0.0f}; // HDR clips, no tone mapping
+    image = render(view);
+    EXPECT_TRUE(near(pixel(image, 10, 10), {255, 255, 0}, 0));
+}
+
+TEST_F(RendererTest, GroundIsWhereTheCameraSaysItIs) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    FrameView view = frontView();
+    view.camera.eye = {0, 1, 0}; // 1 m above the ground, looking level toward -Z
+    view.camera.target = {0, 1, -1};
+    view.background = {0, 0, 0.2f};
+    view.ground.enabled = true;
+    view.ground.height = 0;
+    view.ground.size = 40;
+    view.ground.color = {0.5f, 0.5f, 0.5f};
+    view.sun.direction = {0, 1, 0};
+    Image image = render(view);
+    Rgb sky = encoded(0, 0, 0.2f);
+    Rgb light = encoded(0.5f, 0.5f, 0.5f), dark = encoded(0.425f, 0.425f, 0.425f); // checker
+    auto isGround = [&](Rgb p) { return near(p, light, 1) || near(p, dark, 1); };
+    // The far edge (z = -20) is 1/20 below the horizon: row (1 + 0.05) / 2 * 96 = 50.4.
+    for (uint32_t y = 0; y < kSide; ++y) {
+        Rgb p = pixel(image, kSide / 2, y);
+        if (y <= 49) {
+            EXPECT_TRUE(near(p, sky, 0)) << "row " << y;
+        } else if (y >= 52) {
+            EXPECT_TRUE(isGround(p)) << "row " << y;
+        }
+    }
+}
+
+TEST_F(RendererTest, PrimitivesAreDrawnLitWhereProjected) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    FrameView view = frontView();
+    std::vector<PrimitiveDesc> primitives(2);
+    primitives[0].type = PrimitiveKind::box;
+    primitives[0].center = {-2, 0, 0};
+    primitives[0].size = {1, 1, 1};
+    primitives[0].color = {1, 0, 0};
+    primitives[1].type = PrimitiveKind::sphere;
+    primitives[1].center = {2, 0, 0};
+    primitives[1].radius = 0.5f;
+    primitives[1].color = {0, 1, 0};
+    view.primitives = primitives;
+    Image image = render(view);
+    // Box front face at z = 0.5: x = -2 / 4.5 in NDC -> pixel 26.7; sphere centre 2 / 5 -> 67.2.
+    EXPECT_TRUE(near(pixel(image, 26, 48), {255, 0, 0}, 0)); // faces the sun: full colour
+    EXPECT_TRUE(near(pixel(image, 67, 47), {0, 255, 0}, 8)); // faceted: normals within ~5 deg
+    EXPECT_TRUE(near(pixel(image, 48, 48), {0, 0, 0}, 0));
+    Rgb dark_side = pixel(image, 67, 44); // the sphere's upper part turns from the sun
+    EXPECT_LT(dark_side.g, 255);
+    EXPECT_GT(dark_side.g, 100);
+}
+
+TEST_F(RendererTest, BillboardLandsAtItsProjectedPixelWithItsSize) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    std::vector<DrawRecord> records = {particle(vec3(1, 0.5f, 0), 2.0f, vec4(1))};
+    BillboardBatch batch{paramsFor(kBlendAlpha), white, records};
+    Image image = render(frontView(), {batch});
+    // Centre (1, 0.5) at 5 m: pixel (57.6, 43.2); half edge 1 m = 9.6 px.
+    Box box = coverage(image, {0, 0, 0});
+    EXPECT_NEAR(box.x0, 48, 1);
+    EXPECT_NEAR(box.x1, 66, 1);
+    EXPECT_NEAR(box.y0, 34, 1);
+    EXPECT_NEAR(box.y1, 52, 1);
+    EXPECT_TRUE(near(pixel(image, 57, 43), {255, 255, 255}, 0));
+}
+
+TEST_F(RendererTest, BlendModesGiveTheirArithmeticOnAKnownBackground) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    // Texel: sRGB 128 colour, alpha 128 (premultiplied for the premultiplied mode).
+    uint32_t half = texture(solidTexture(128, 128, 128, 128));
+    float t = decodeSrgb8(128);
+    float a_tex = 128.0f / 255.0f;
+    vec4 tint(1.0f, 0.5f, 0.25f, 0.8f);
+    float bg = 0.2f;
+    FrameView view = frontView();
+    view.background = {bg, bg, bg};
+    std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, tint)};
+
+    float a = a_tex * tint.w;
+    struct Case {
+        uint32_t blend;
+        vec3 expected;
+    } cases[] = {
+        {kBlendAdditive, vec3(bg) + t * vec3(tint) * a},
+        {kBlendAlpha, t * vec3(tint) * a + vec3(bg) * (1 - a)},
+        {kBlendPremultiplied, t * vec3(tint) * tint.w + vec3(bg) * (1 - a)},
+    };
+    for (const Case& c : cases) {
+        Image image = render(view, {BillboardBatch{paramsFor(c.blend), half, records}});
+        EXPECT_TRUE(
+            near(pixel(image, 48, 48), encoded(c.expected.x, c.expected.y, c.expected.z), 2))
+            << "blend " << c.blend;
+    }
+}
+
+TEST_F(RendererTest, UntexturedParticleIsASoftDisc) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    std::vector<DrawRecord> records = {particle(vec3(0), 4.0f, vec4(1))};
+    Image image =
+        render(frontView(), {BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records}});
+    // Edge 4 m = 38.4 px: centre 1, half-way (r = 0.5) (1 - 0.25)^2, corner 0.
+    EXPECT_TRUE(near(pixel(image, 48, 48), {255, 255, 255}, 1));
+    Rgb mid = pixel(image, 57, 48); // 9.5 px = 0.495 of the half edge: (1 - 0.245)^2
+    EXPECT_TRUE(near(mid, encoded(0.570f, 0.570f, 0.570f), 3));
+    EXPECT_TRUE(near(pixel(image, 48 - 18, 48 - 18), {0, 0, 0}, 0));
+}
+
+TEST_F(RendererTest, BatchesAreDrawnInTheOrderGiven) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    std::vector<DrawRecord> red = {particle(vec3(0), 2.0f, vec4(1, 0, 0, 1))};
+    std::vector<DrawRecord> blue = {particle(vec3(0), 2.0f, vec4(0, 0, 1, 1))};
+    BillboardParams alpha = paramsFor(kBlendAlpha);
+    Image image = render(frontView(), {{alpha, white, red}, {alpha, white, blue}});
+    EXPECT_TRUE(near(pixel(image, 48, 48), {0, 0, 255}, 0));
+    image = render(frontView(), {{alpha, white, blue}, {alpha, white, red}});
+    EXPECT_TRUE(near(pixel(image, 48, 48), {255, 0, 0}, 0));
+}
+
+TEST_F(RendererTest, DepthTestHidesAParticleBehindABox) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    FrameView view = frontView();
+    std::vector<PrimitiveDesc> box(1);
+    box[0].type = PrimitiveKind::box;
+    box[0].color = {1, 0, 0};
+    view.primitives = box;
+    std::vector<DrawRecord> behind = {particle(vec3(0, 0, -2), 0.5f, vec4(0, 1, 0, 1))};
+    std::vector<DrawRecord> in_front = {particle(vec3(0, 0, 2), 0.5f, vec4(0, 1, 0, 1))};
+    BillboardParams additive = paramsFor(kBlendAdditive);
+    Image image = render(view, {{additive, white, behind}});
+    EXPECT_TRUE(near(pixel(image, 48, 48), {255, 0, 0}, 0));
+    image = render(view, {{additive, white, in_front}});
+    EXPECT_TRUE(near(pixel(image, 48, 48), {255, 255, 0}, 0));
+}
+
+TEST_F(RendererTest, SoftFadeDimsAParticleNearTheGround) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    // Looking straight down from 3 m: the ground is at linear depth 3 everywhere, and a
+    // camera-facing quad h metres above it fades to h / soft_fade_distance.
+    FrameView view = frontView();
+    view.camera.eye = {0, 3, 0};
+    view.camera.target = {0, 0, 0};
+    view.camera.up = {0, 0, -1};
+    view.ground.enabled = true;
+    view.ground.color = {0.2f, 0.2f, 0.2f};
+    view.sun.direction = {0, 1, 0};
+    BillboardParams hard = paramsFor(kBlendAdditive);
+    BillboardParams soft = hard;
+    soft.soft_fade_distance = 1.0f;
+    std::vector<DrawRecord> low = {particle(vec3(0, 0.05f, 0), 0.5f, vec4(1))};
+    std::vector<DrawRecord> high = {particle(vec3(0, 1.5f, 0), 0.5f, vec4(1))};
+
+    // The centre pixel sees checker cell (0, 0), the light one: ground 0.2.
+    EXPECT_TRUE(near(pixel(render(view), 48, 48), encoded(0.2f, 0.2f, 0.2f), 0));
+    EXPECT_TRUE(near(pixel(render(view, {{hard, white, low}}), 48, 48), {255, 255, 255}, 0));
+    EXPECT_TRUE(near(pixel(render(view, {{soft, white, low}}), 48, 48),
+                     encoded(0.25f, 0.25f, 0.25f), 2)); // 0.2 + 0.05
+    // 1.5 m above the ground the same fade distance changes nothing.
+    EXPECT_TRUE(near(pixel(render(view, {{soft, white, high}}), 48, 48), {255, 255, 255}, 0));
+}
+
+TEST_F(RendererTest, VelocityStretchedQuadIsLongerAlongTheVelocity) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    BillboardParams stretch = paramsFor(kBlendAlpha, kAlignVelocityStretch);
+    stretch.axis_stretch.w = 1.0f; // 1 s: a 3 m/s particle is 3 m longer
+    std::vector<DrawRecord> sideways = {particle(vec3(0), 0.5f, vec4(1), vec3(3, 0, 0))};
+    Box box = coverage(render(frontView(), {{stretch, white, sideways}}), {0, 0, 0});
+    EXPECT_NEAR(box.width(), 34, 2); // 3.5 m
+    EXPECT_NEAR(box.height(), 5, 1); // 0.5 m
+    std::vector<DrawRecord> upward = {particle(vec3(0), 0.5f, vec4(1), vec3(0, 3, 0))};
+    box = coverage(render(frontView(), {{stretch, white, upward}}), {0, 0, 0});
+    EXPECT_NEAR(box.width(), 5, 1);
+    EXPECT_NEAR(box.height(), 34, 2);
+}
+
+TEST_F(RendererTest, AxisAndFixedAlignmentsOrientTheQuad) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
+    // Axis: the long axis along (1, 0, -1) is foreshortened (its ends at x = +-0.707, z = -+0.707
+    // project 13.9 px apart); the side axis turns to face the camera and keeps the full edge,
+    // 19.2 px at 5 m, 22.4 px at the near end (4.29 m).
+    BillboardParams axis = paramsFor(kBlendAlpha, kAlignAxis);
+    axis.axis_stretch = vec4(normalize(vec3(1, 0, -1)), 0);
+    Box box = coverage(render(frontView(), {{axis, white, records}}), {0, 0, 0});
+    EXPECT_NEAR(box.width(), 14, 1);
+    EXPECT_NEAR(box.height(), 22, 1);
+    // Fixed: a decal facing the camera is the full square; one lying flat is seen edge-on.
+    BillboardParams fixed = paramsFor(kBlendAlpha, kAlignFixed);
+    fixed.axis_stretch = vec4(0, 0, 1, 0);
+    box = coverage(render(frontView(), {{fixed, white, records}}), {0, 0, 0});
+    EXPECT_NEAR(box.width(), 19, 1);
+    EXPECT_NEAR(box.height(), 19, 1);
+    fixed.axis_stretch = vec4(0, 1, 0, 0);
+    box = coverage(render(frontView(), {{fixed, white, records}}), {0, 0, 0});
+    EXPECT_LE(box.height(), 1);
+}
+
+TEST_F(RendererTest, LitParticleIsBrighterOnTheSunSide) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    FrameView view = frontView();
+    view.sun.direction = {1, 0, 0};
+    view.ambient = {0.1f, 0.1f, 0.1f};
+    BillboardParams lit = paramsFor(kBlendAlpha);
+    lit.render_flags = kRenderFlagLit;
+    std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
+    Image image = render(view, {{lit, white, records}});
+    Rgb shade = pixel(image, 43, 48); // half-way to the left edge: ambient only
+    Rgb sun = pixel(image, 52, 48);   // half-way to the right: n.x ~ 0.47
+    EXPECT_TRUE(near(shade, encoded(0.1f, 0.1f, 0.1f), 1));
+    EXPECT_TRUE(near(sun, encoded(0.57f, 0.57f, 0.57f), 8));
+    EXPECT_GT(sun.r, shade.r + 80);
+}
+
+TEST_F(RendererTest, FlipbookPicksTheCellAndBlendsFrames) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    // 2x2 atlas, one texel a cell: red, green / blue, white.
+    Image atlas;
+    atlas.width = atlas.height = 2;
+    atlas.rgba8 = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
+    uint32_t handle = texture(atlas);
+    BillboardParams p = paramsFor(kBlendAlpha);
+    p.flipbook_frames = 4;
+    p.flipbook_columns = 2;
+    p.flipbook_rows = 2;
+    p.render_flags = kRenderFlagFrameBlend;
+    auto at_frame = [&](float frame, const BillboardParams& params) {
+        std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
+        records[0].flipbook_frame = frame;
+        return pixel(render(frontView(), {{params, handle, records}}), 48, 48);
+    };
+    EXPECT_TRUE(near(at_frame(2.0f, p), {0, 0, 255}, 0));
+    EXPECT_TRUE(near(at_frame(1.0f, p), {0, 255, 0}, 0));
+    EXPECT_TRUE(near(at_frame(0.5f, p), encoded(0.5f, 0.5f, 0), 1)); // red and green
+    EXPECT_TRUE(near(at_frame(3.5f, p), encoded(1, 0.5f, 0.5f), 1)); // white wraps to red
+    BillboardParams no_blend = p;
+    no_blend.render_flags = 0;
+    EXPECT_TRUE(near(at_frame(0.5f, no_blend), {255, 0, 0}, 0));
+}
+
+TEST_F(RendererTest, ReportsWhatItDrew) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    std::vector<DrawRecord> a(3, particle(vec3(0), 0.1f, vec4(1)));
+    std::vector<DrawRecord> b(5000, particle(vec3(0.5f), 0.1f, vec4(1)));
+    BillboardParams p = paramsFor(kBlendAdditive);
+    std::vector<BillboardBatch> batches = {
+        {p, kNoTexture, a}, {p, kNoTexture, b}, {p, kNoTexture, {}}};
+    Image image;
+    FrameStats stats;
+    std::vector<Diagnostic> d;
+    ASSERT_TRUE(renderFrame(*renderer_, frontView(), batches, image, stats, d)) << errors(d);
+    EXPECT_EQ(stats.particles_drawn, 5003u);
+    EXPECT_EQ(stats.batches, 3u);
+    EXPECT_GE(stats.gpu_ms, 0.0);
+    // A second frame of the same size reuses the draw buffer and draws the same.
+    Image again;
+    ASSERT_TRUE(renderFrame(*renderer_, frontView(), batches, again, stats, d)) << errors(d);
+    EXPECT_EQ(image.rgba8, again.rgba8);
+}
+
+TEST_F(RendererTest, UnknownTextureHandleIsAnError) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1))};
+    std::vector<BillboardBatch> batches = {{paramsFor(kBlendAlpha), 7u, records}};
+    Image image;
+    FrameStats stats;
+    std::vector<Diagnostic> d;
+    EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_NE(formatDiagnostic(d[0]).find("batch 0: unknown texture handle 7"), std::string::npos)
+        << formatDiagnostic(d[0]);
+}
+
+TEST_F(RendererTest, MalformedTextureIsAnErrorNamingIt) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    Image bad = solidTexture(1, 2, 3, 4);
+    bad.rgba8.pop_back();
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(addTexture(*renderer_, bad, "textures/spark.png", d), kNoTexture);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].file, "textures/spark.png");
+    EXPECT_NE(d[0].message.find("expected width * height * 4 = 16"), std::string::npos)
+        << d[0].message;
+    d.clear();
+    EXPECT_EQ(addTexture(*renderer_, Image{}, "empty.png", d), kNoTexture);
+    EXPECT_EQ(d.size(), 1u);
+}
+
+TEST(RendererSetup, SelectsTheDeviceByIndexAndByName) {
+    for (const char* request : {"0", "LLVMPIPE"}) {
+        RendererConfig config;
+        config.width = config.height = 32;
+        config.device = request;
+        config.validation = true;
+        std::vector<Diagnostic> d;
+        RendererPtr r = createRenderer(config, d);
+        ASSERT_NE(r, nullptr) << errors(d);
+        EXPECT_NE(rendererDevice(*r).name.find("llvmpipe"), std::string::npos);
+        EXPECT_EQ(rendererDevice(*r).index, 0u);
+        EXPECT_TRUE(validationMessages(*r).empty()) << joined(validationMessages(*r));
+    }
+}
+
+TEST(RendererSetup, UnknownDeviceIsAClearError) {
+    RendererConfig config;
+    config.width = config.height = 32;
+    config.device = "no-such-gpu";
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createRenderer(config, d), nullptr);
+    ASSERT_EQ(d.size(), 1u);
+    std::string text = formatDiagnostic(d[0]);
+    EXPECT_NE(text.find("no Vulkan device name contains 'no-such-gpu'; devices: 0: llvmpipe"),
+              std::string::npos)
+        << text;
+}
+
+TEST(RendererSetup, ResolutionOutOfRangeIsAnError) {
+    RendererConfig config;
+    config.width = 8;
+    config.height = 64;
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createRenderer(config, d), nullptr);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_NE(d[0].message.find("8x64 is out of range"), std::string::npos) << d[0].message;
+}
+
+} // namespace
+} // namespace spindrift::render

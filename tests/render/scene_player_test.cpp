@@ -1,0 +1,464 @@
+// The scene player without a GPU: what it loads, when instances run, where they are, the batches
+// and records it hands the renderer, and the diagnostics it reports.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "cook/effect_file.h"
+#include "render/scene_player.h"
+#include "spindrift/scene_json.h"
+
+namespace fs = std::filesystem;
+
+namespace spindrift::render {
+namespace {
+
+// 60 births per second of particles that never move and live 100 s, at the effect origin.
+constexpr const char* kSteadyEffect = R"({
+  "version": 1,
+  "name": "steady",
+  "duration_s": 100,
+  "emitters": [
+    {
+      "name": "motes",
+      "capacity": 10000,
+      "spawn": {"rate_per_s": 60},
+      "init": {"lifetime_s": 100, "speed": 0}
+    }
+  ]
+})";
+
+// One particle at the origin of a local-space effect: it follows the instance.
+constexpr const char* kFollowerEffect = R"({
+  "version": 1,
+  "name": "follower",
+  "space": "local",
+  "duration_s": 100,
+  "emitters": [
+    {
+      "name": "dot",
+      "capacity": 4,
+      "spawn": {"rate_per_s": 0, "bursts": [{"count": 1}]},
+      "init": {"lifetime_s": 100, "speed": 0}
+    }
+  ]
+})";
+
+fs::path scratchDir(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("spindrift_player_test_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+void writeText(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+}
+
+EffectInstanceDesc instanceOf(const std::string& effect, Float3 position = {0, 0, 0}) {
+    EffectInstanceDesc instance;
+    instance.effect = effect;
+    instance.position = position;
+    return instance;
+}
+
+std::unique_ptr<ScenePlayer> makePlayer(const SceneDesc& scene, const fs::path& dir,
+                                        std::vector<Diagnostic>& diagnostics) {
+    std::vector<Diagnostic> scene_diagnostics;
+    EXPECT_TRUE(validateScene(scene, scene_diagnostics));
+    return createScenePlayer(scene, (dir / "scene.json").string(), PlayerConfig{}, diagnostics);
+}
+
+std::string allMessages(const std::vector<Diagnostic>& diagnostics) {
+    std::string text;
+    for (const Diagnostic& d : diagnostics) text += formatDiagnostic(d) + "\n";
+    return text;
+}
+
+uint64_t recordsIn(const ScenePlayer& player) {
+    uint64_t n = 0;
+    for (const BillboardBatch& b : player.batches) n += b.records.size();
+    return n;
+}
+
+TEST(ScenePlayer, BuildsBatchesForTheSampleScenes) {
+    for (const char* name : {"campfire_night.json", "fireworks_show.json", "orbit_snowfall.json"}) {
+        const std::string file = std::string(SPINDRIFT_SOURCE_DIR) + "/examples/scenes/" + name;
+        SceneDesc scene;
+        std::vector<Diagnostic> diagnostics;
+        ASSERT_TRUE(loadSceneFile(file, scene, diagnostics)) << allMessages(diagnostics);
+        auto player = createScenePlayer(scene, file, PlayerConfig{}, diagnostics);
+        ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+        EXPECT_FALSE(hasErrors(diagnostics)) << allMessages(diagnostics);
+        EXPECT_EQ(player->instances.size(), scene.effects.size());
+        const float t = std::min(2.5f, scene.duration_s);
+        playFrame(*player, t, frameView(scene, t).camera.eye);
+        EXPECT_FALSE(player->batches.empty()) << name;
+        EXPECT_EQ(recordsIn(*player), player->particles);
+        for (const BillboardBatch& batch : player->batches) {
+            ASSERT_FALSE(batch.records.empty());
+            const uint32_t emitter = batch.records[0].emitter_index;
+            for (const DrawRecord& r : batch.records) {
+                ASSERT_EQ(r.emitter_index, emitter) << "a batch holds one emitter's records";
+                ASSERT_TRUE(std::isfinite(r.position_size.x) && r.position_size.w >= 0);
+            }
+        }
+    }
+}
+
+TEST(ScenePlayer, FrameViewCarriesTheSceneCameraAndLights) {
+    SceneDesc scene;
+    scene.camera.mode = CameraMode::orbit;
+    scene.camera.position = CameraDesc{}.position;
+    scene.camera.fov_deg = 60;
+    scene.background = {0.5f, 0.25f, 0.125f};
+    scene.primitives.push_back(PrimitiveDesc{});
+    scene.ambient = {0.3f, 0.2f, 0.1f};
+    const FrameView view = frameView(scene, 2.5f);
+    const CameraPose pose = cameraPose(scene.camera, 2.5f);
+    EXPECT_EQ(view.camera.eye.x, pose.eye.x);
+    EXPECT_EQ(view.camera.eye.z, pose.eye.z);
+    EXPECT_EQ(view.fov_deg, 60);
+    EXPECT_EQ(view.background.y, 0.25f);
+    EXPECT_EQ(view.primitives.size(), 1u);
+    EXPECT_EQ(view.primitives.data(), scene.primitives.data());
+    EXPECT_EQ(view.ambient.x, 0.3f);
+    EXPECT_EQ(view.far_m, scene.camera.far);
+}
+
+TEST(ScenePlayer, InstanceTimeFollowsStartAndTimeScale) {
+    EffectInstanceDesc late = instanceOf("x.json");
+    late.start_s = 1;
+    const float dt = 1.0f / 60;
+    EXPECT_EQ(instanceSteps(late, dt, 0.5f), 0u);
+    EXPECT_EQ(instanceSteps(late, dt, 1.0f), 0u);
+    EXPECT_EQ(instanceSteps(late, dt, 2.0f), 60u);
+    late.time_scale = 2;
+    EXPECT_EQ(instanceSteps(late, dt, 2.0f), 120u);
+    EffectInstanceDesc early = instanceOf("x.json");
+    early.start_s = -2;
+    EXPECT_EQ(instanceSteps(early, dt, 0.0f), 120u);
+    // Frame times that are whole steps up to float rounding count the last step.
+    EffectInstanceDesc now = instanceOf("x.json");
+    for (uint32_t frame = 0; frame < 300; ++frame)
+        ASSERT_EQ(instanceSteps(now, dt, float(frame) / 30.0f), 2u * frame) << frame;
+}
+
+TEST(ScenePlayer, LateInstancesDrawNothingAndPreRolledOnesAreRunning) {
+    const fs::path dir = scratchDir("timing");
+    writeText(dir / "steady.json", kSteadyEffect);
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("steady.json", {-1, 0, 0}));
+    scene.effects[0].start_s = 1;
+    scene.effects.push_back(instanceOf("steady.json", {1, 0, 0}));
+    scene.effects[1].start_s = -2;
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    EXPECT_EQ(player->instances[0].effect, player->instances[1].effect)
+        << "one effect file is compiled once";
+
+    playFrame(*player, 0.5f, {0, 2, 6});
+    ASSERT_EQ(player->batches.size(), 1u) << "the late instance has not started";
+    EXPECT_FALSE(player->instances[0].started);
+    // 2.5 s of 60 births per second, every particle still alive, at x = 1.
+    EXPECT_NEAR(double(player->batches[0].records.size()), 150, 1);
+    EXPECT_EQ(player->batches[0].records[0].position_size.x, 1.0f);
+
+    playFrame(*player, 2.0f, {0, 2, 6});
+    ASSERT_EQ(player->batches.size(), 2u);
+    uint64_t late = 0, early = 0;
+    for (const BillboardBatch& b : player->batches)
+        (b.records[0].position_size.x < 0 ? late : early) = b.records.size();
+    EXPECT_NEAR(double(late), 60, 1);
+    EXPECT_NEAR(double(early), 240, 1);
+}
+
+TEST(ScenePlayer, SteppingForwardOrBackwardGivesTheSameFrameAsAFreshPlayer) {
+    const fs::path dir = scratchDir("seek");
+    writeText(dir / "campfire.json", [] {
+        std::ifstream in(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/campfire.json");
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }());
+    fs::create_directories(dir / "textures");
+    for (const auto& entry :
+         fs::directory_iterator(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/textures"))
+        fs::copy_file(entry.path(), dir / "textures" / entry.path().filename());
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("campfire.json"));
+    std::vector<Diagnostic> diagnostics;
+    const Float3 eye{0, 2, 6};
+    auto records = [&](ScenePlayer& p) {
+        std::vector<DrawRecord> all;
+        for (const BillboardBatch& b : p.batches)
+            all.insert(all.end(), b.records.begin(), b.records.end());
+        return all;
+    };
+    auto same = [](const std::vector<DrawRecord>& a, const std::vector<DrawRecord>& b) {
+        return a.size() == b.size() &&
+               (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(DrawRecord)) == 0);
+    };
+    auto fresh = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(fresh, nullptr) << allMessages(diagnostics);
+    playFrame(*fresh, 1.5f, eye);
+    const std::vector<DrawRecord> expected = records(*fresh);
+    ASSERT_FALSE(expected.empty());
+
+    auto stepped = makePlayer(scene, dir, diagnostics);
+    for (const float t : {0.25f, 0.5f, 1.0f, 1.5f}) playFrame(*stepped, t, eye);
+    EXPECT_TRUE(same(records(*stepped), expected)) << "forward in frames";
+    playFrame(*stepped, 3.0f, eye);
+    playFrame(*stepped, 1.5f, eye);
+    EXPECT_TRUE(same(records(*stepped), expected)) << "back in time";
+}
+
+TEST(ScenePlayer, InstancesFollowTheirMotionPathAndRotation) {
+    const fs::path dir = scratchDir("motion");
+    writeText(dir / "follower.json", kFollowerEffect);
+    SceneDesc scene;
+    EffectInstanceDesc moving = instanceOf("follower.json", {0, 1, 0});
+    moving.path = MotionPath{{{0, {0, 0, 0}}, {2, {10, 0, -4}}}, false};
+    scene.effects.push_back(moving);
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    for (const float t : {0.5f, 1.0f, 2.0f, 3.0f}) {
+        playFrame(*player, t, {0, 2, 6});
+        ASSERT_EQ(player->particles, 1u) << t;
+        const Float3 expected = instancePosition(moving, t);
+        const vec4 p = player->batches[0].records[0].position_size;
+        EXPECT_NEAR(p.x, expected.x, 1e-4) << t;
+        EXPECT_NEAR(p.y, expected.y, 1e-4) << t;
+        EXPECT_NEAR(p.z, expected.z, 1e-4) << t;
+    }
+
+    EffectInstanceDesc turned = instanceOf("follower.json", {1, 2, 3});
+    turned.rotation_deg = {0, 90, 0};
+    const Rows3x4 m = instanceTransform(turned, 0);
+    const vec3 x = transformVector(m, vec3(1, 0, 0));
+    EXPECT_NEAR(x.x, 0, 1e-6); // +X turned 90 degrees about +Y points to -Z
+    EXPECT_NEAR(x.z, -1, 1e-6);
+    const vec3 origin = transformPoint(m, vec3(0));
+    EXPECT_EQ(origin, vec3(1, 2, 3));
+}
+
+TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
+    const fs::path dir = scratchDir("order");
+    writeText(dir / "steady.json", kSteadyEffect);
+    writeText(dir / "cloud.json", R"({
+  "version": 1,
+  "name": "cloud",
+  "emitters": [
+    {
+      "name": "puffs",
+      "capacity": 2000,
+      "spawn": {"rate_per_s": 400},
+      "shape": {"type": "box", "size": [6, 6, 6]},
+      "init": {"lifetime_s": 100, "speed": 0},
+      "render": {"blend": "alpha", "sort": "back_to_front"}
+    }
+  ]
+})");
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("steady.json", {0, 0, 3}));
+    scene.effects.push_back(instanceOf("cloud.json", {0, 0, -10}));
+    scene.effects.push_back(instanceOf("steady.json", {0, 0, -20}));
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    const Float3 eye{0, 2, 6};
+    playFrame(*player, 1.0f, eye);
+    ASSERT_EQ(player->batches.size(), 3u);
+    EXPECT_EQ(player->batches[0].records[0].position_size.z, -20.0f);
+    EXPECT_EQ(player->batches[2].records[0].position_size.z, 3.0f);
+    const auto& cloud = player->batches[1].records;
+    ASSERT_GT(cloud.size(), kRadixSortThreshold);
+    auto distance = [&](const DrawRecord& r) {
+        const vec3 d = vec3(r.position_size) - vec3(eye.x, eye.y, eye.z);
+        return dot(d, d);
+    };
+    for (size_t i = 1; i < cloud.size(); ++i)
+        ASSERT_GE(distance(cloud[i - 1]), distance(cloud[i])) << i;
+}
+
+TEST(ScenePlayer, WarnsOnceForEachEmitterTheRendererCannotDraw) {
+    const fs::path dir = scratchDir("ribbon");
+    writeText(dir / "trail.json", R"({
+  "version": 1,
+  "name": "trail",
+  "emitters": [
+    {
+      "name": "streak",
+      "render": {"type": "ribbon"}
+    },
+    {
+      "name": "glints"
+    }
+  ]
+})");
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("trail.json"));
+    scene.effects.push_back(instanceOf("trail.json", {3, 0, 0}));
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    ASSERT_EQ(diagnostics.size(), 1u) << allMessages(diagnostics);
+    const Diagnostic& d = diagnostics[0];
+    EXPECT_EQ(d.severity, Severity::warning);
+    EXPECT_NE(d.file.find("trail.json"), std::string::npos);
+    EXPECT_EQ(d.path, "$.emitters[0].render.type");
+    EXPECT_NE(d.message.find("'streak'"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("'ribbon'"), std::string::npos) << d.message;
+    playFrame(*player, 1.0f, {0, 2, 6});
+    for (const BillboardBatch& b : player->batches)
+        EXPECT_EQ(b.records[0].emitter_index, 1u) << "only the billboard emitter is drawn";
+    EXPECT_EQ(player->batches.size(), 2u);
+}
+
+TEST(ScenePlayer, MissingTextureIsAnErrorNamingEffectEmitterAndPath) {
+    const fs::path dir = scratchDir("missing");
+    writeText(dir / "fx/smoky.json", R"({
+  "version": 1,
+  "name": "smoky",
+  "emitters": [
+    {
+      "name": "puff",
+      "render": {"texture": "textures/nope.png"}
+    }
+  ]
+})");
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("fx/smoky.json"));
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_EQ(makePlayer(scene, dir, diagnostics), nullptr);
+    ASSERT_TRUE(hasErrors(diagnostics));
+    const Diagnostic& d = diagnostics.back();
+    EXPECT_NE(d.file.find("fx/smoky.json"), std::string::npos) << d.file;
+    EXPECT_EQ(d.path, "$.emitters[0].render.texture");
+    EXPECT_NE(d.message.find("'puff'"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("textures/nope.png"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find((dir / "fx/textures/nope.png").string()), std::string::npos)
+        << d.message;
+}
+
+TEST(ScenePlayer, BadTextureAndBadEffectAreErrors) {
+    const fs::path dir = scratchDir("bad");
+    writeText(dir / "broken.png", "not a png at all");
+    writeText(dir / "glow.json", R"({
+  "version": 1,
+  "name": "glow",
+  "emitters": [{"name": "g", "render": {"texture": "broken.png"}}]
+})");
+    writeText(dir / "invalid.json",
+              R"({"version": 1, "name": "x", "emitters": [{"name": "e", "capacity": -1}]})");
+    for (const char* effect : {"glow.json", "invalid.json", "absent.json"}) {
+        SceneDesc scene;
+        scene.effects.push_back(instanceOf(effect));
+        std::vector<Diagnostic> diagnostics;
+        EXPECT_EQ(makePlayer(scene, dir, diagnostics), nullptr) << effect;
+        EXPECT_TRUE(hasErrors(diagnostics)) << effect;
+    }
+}
+
+TEST(ScenePlayer, LoadsEachDistinctTextureOnce) {
+    const fs::path dir = scratchDir("shared_texture");
+    fs::copy_file(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/textures/spark.png",
+                  dir / "spark.png");
+    writeText(dir / "a.json", R"({
+  "version": 1,
+  "name": "a",
+  "emitters": [
+    {"name": "one", "render": {"texture": "spark.png"}},
+    {"name": "two", "render": {"texture": "./spark.png"}},
+    {"name": "plain"}
+  ]
+})");
+    writeText(dir / "sub/b.json", R"({
+  "version": 1,
+  "name": "b",
+  "emitters": [{"name": "three", "render": {"texture": "../spark.png"}}]
+})");
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("a.json"));
+    scene.effects.push_back(instanceOf("sub/b.json"));
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    ASSERT_EQ(player->textures.size(), 1u);
+    EXPECT_EQ(player->textures[0].image.width, 32u);
+    // Handles as a renderer would give them (there is no GPU here).
+    player->textures[0].handle = 7;
+    playFrame(*player, 1.0f, {0, 2, 6});
+    ASSERT_EQ(player->batches.size(), 4u);
+    uint32_t textured = 0;
+    for (const BillboardBatch& b : player->batches) {
+        textured += b.texture == 7 ? 1 : 0;
+    }
+    EXPECT_EQ(textured, 3u);
+}
+
+} // namespace
+} // namespace spindrift::render
+
+namespace spindrift::render {
+namespace {
+
+CompiledEffect sample(const std::string& name) {
+    CompiledEffect effect;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(loadCompiledEffect(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/" + name,
+                                   effect, diagnostics));
+    return effect;
+}
+
+CompiledEffect compiledText(const std::string& text) {
+    CompiledEffect effect;
+    std::vector<Diagnostic> diagnostics;
+    const fs::path file = scratchDir("developed") / "fx.json";
+    writeText(file, text);
+    EXPECT_TRUE(loadCompiledEffect(file.string(), effect, diagnostics)) << allMessages(diagnostics);
+    return effect;
+}
+
+TEST(ScenePlayer, DevelopedTimeWaitsForTheLongestLifeChain) {
+    // Looping: the longest delay + lifetime, at least 2 s.
+    EXPECT_FLOAT_EQ(developedTime(compiledText(R"({"version": 1, "name": "a", "emitters": [
+        {"name": "short", "init": {"lifetime_s": [0.5, 1]}},
+        {"name": "late", "spawn": {"delay_s": 1.5}, "init": {"lifetime_s": [2, 3]}}]})")),
+                    4.5f);
+    EXPECT_FLOAT_EQ(developedTime(compiledText(R"({"version": 1, "name": "b", "emitters": [
+        {"name": "brief", "init": {"lifetime_s": 0.3}}]})")),
+                    2.0f);
+    // One shot: 0.4 of the longest chain.
+    EXPECT_FLOAT_EQ(developedTime(compiledText(R"({"version": 1, "name": "c", "looping": false,
+        "emitters": [{"name": "burst", "init": {"lifetime_s": [1, 2]}}]})")),
+                    0.8f);
+    // Through a sub-emitter link: rocket 2 s, then stars 1.6 s.
+    EXPECT_FLOAT_EQ(developedTime(sample("fireworks.json")), 3.6f);
+}
+
+TEST(ScenePlayer, DefaultStillTimeIsWhenTheLastInstanceIsDevelopedWithinTheScene) {
+    const std::string file =
+        std::string(SPINDRIFT_SOURCE_DIR) + "/examples/scenes/campfire_night.json";
+    SceneDesc scene;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(loadSceneFile(file, scene, diagnostics));
+    scene.effects.resize(1); // the campfire
+    const float developed = developedTime(sample("campfire.json"));
+    scene.effects[0].start_s = 1;
+    scene.effects[0].time_scale = 2;
+    auto player = createScenePlayer(scene, file, PlayerConfig{}, diagnostics);
+    ASSERT_NE(player, nullptr);
+    EXPECT_FLOAT_EQ(defaultStillTime(*player), 1 + developed / 2);
+    player->scene.duration_s = 1.5f;
+    EXPECT_FLOAT_EQ(defaultStillTime(*player), 1.5f);
+}
+
+} // namespace
+} // namespace spindrift::render

@@ -1,0 +1,339 @@
+// `spindrift render`: a scene or a lone effect to a still, a PNG sequence, an MP4 or a contact
+// sheet (docs/rendering.md, "Command line and outputs").
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "authoring/text_file.h"
+#include "commands.h"
+#include "cook/effect_file.h"
+#include "effect_source.h"
+#include "image/png_io.h"
+#include "io/json_value.h"
+#include "render/contact_sheet.h"
+#include "render/frame_output.h"
+#include "render/progress.h"
+#include "render/renderer.h"
+#include "render/scene_player.h"
+#include "render/video_writer.h"
+#include "spindrift/effect_json.h"
+#include "spindrift/scene_json.h"
+
+namespace spindrift::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Renders of more frames than this show a progress bar.
+constexpr uint32_t kProgressMinFrames = 4;
+constexpr uint32_t kMaxRenderFrames = 1u << 20;
+
+void error(const std::string& file, const std::string& message) {
+    printDiagnostics({{Severity::error, file, 0, 0, 0, "", message}});
+}
+
+// A JSON file is a scene when its top-level object has a "camera" or an "effects" key and no
+// "emitters" key; anything else (including text that is not JSON) is read as an effect, whose
+// loader then reports what is wrong with it.
+bool looksLikeScene(const std::string& path) {
+    if (effectFileKindOf(path) == EffectFileKind::cooked) return false;
+    std::string text;
+    std::vector<Diagnostic> ignored;
+    if (!readTextFile(path, 64u * 1024 * 1024, "scene", text, ignored)) return false;
+    json::Value root;
+    if (!json::parse(text, path, root, ignored) || root.kind != json::Kind::object) return false;
+    return root.find("emitters") == nullptr &&
+           (root.find("camera") != nullptr || root.find("effects") != nullptr);
+}
+
+// The scene an effect file is shown in (defaultSceneForEffect). Prints the diagnostics and
+// returns false when the effect does not load.
+bool sceneForEffect(const std::string& path, SceneDesc& scene) {
+    std::vector<Diagnostic> diagnostics;
+    EffectDesc desc;
+    if (effectFileKindOf(path) == EffectFileKind::cooked) {
+        // A cooked file keeps no EffectDesc; what framing needs is in its effect record.
+        CompiledEffect compiled;
+        if (!loadCompiledEffect(path, compiled, diagnostics)) {
+            printDiagnostics(diagnostics);
+            return false;
+        }
+        const EffectRecord& r = compiled.effect;
+        desc.bounds.center = {r.bounds_center.x, r.bounds_center.y, r.bounds_center.z};
+        desc.bounds.half_extents = {r.bounds_half_extents.x, r.bounds_half_extents.y,
+                                    r.bounds_half_extents.z};
+        desc.duration_s = r.duration_s;
+    } else if (!loadEffectFile(path, desc, diagnostics)) {
+        printDiagnostics(diagnostics);
+        return false;
+    }
+    // Absolute, so it resolves whatever the scene file (there is none) would be.
+    scene = defaultSceneForEffect(desc, fs::absolute(path).lexically_normal().string());
+    return true;
+}
+
+bool parseSize(const std::string& text, Resolution& out) {
+    const size_t x = text.find('x');
+    if (x == std::string::npos || x == 0 || x + 1 >= text.size()) return false;
+    uint64_t values[2] = {0, 0};
+    const std::string parts[2] = {text.substr(0, x), text.substr(x + 1)};
+    for (int i = 0; i < 2; ++i) {
+        if (parts[i].size() > 6) return false;
+        for (const char c : parts[i]) {
+            if (c < '0' || c > '9') return false;
+            values[i] = values[i] * 10 + uint64_t(c - '0');
+        }
+        if (values[i] < kMinResolution || values[i] > kMaxResolution) return false;
+    }
+    out.width = uint32_t(values[0]);
+    out.height = uint32_t(values[1]);
+    return true;
+}
+
+int listRenderDevices() {
+    std::vector<Diagnostic> diagnostics;
+    const std::vector<render::DeviceInfo> devices = render::listDevices(diagnostics);
+    printDiagnostics(diagnostics);
+    if (hasErrors(diagnostics)) return 1;
+    for (const render::DeviceInfo& d : devices) {
+        std::printf("%u: %s (%s, Vulkan %u.%u.%u)%s%s\n", d.index, d.name.c_str(), d.type.c_str(),
+                    d.api_version >> 22, (d.api_version >> 12) & 0x3ffu, d.api_version & 0xfffu,
+                    d.driver.empty() ? "" : ", ", d.driver.c_str());
+    }
+    if (devices.empty()) std::printf("no Vulkan devices\n");
+    return 0;
+}
+
+// What will be written, decided from the options before any rendering.
+struct Plan {
+    enum class Kind { still, sequence, video, contact_sheet } kind = Kind::still;
+    std::string output;
+    render::FramePattern pattern; // sequence
+    std::vector<float> times;     // scene time of each frame
+    double fps = 30;
+};
+
+bool makePlan(const RenderOptions& options, const std::string& input,
+              const render::ScenePlayer& player, Plan& plan) {
+    plan.output =
+        options.output.empty() ? fs::path(input).stem().string() + ".png" : options.output;
+    const render::OutputKind kind = render::outputKindOf(plan.output);
+    if (kind == render::OutputKind::unknown) {
+        error(plan.output, "unknown output type '" + fs::path(plan.output).extension().string() +
+                               "': write .png (a still, a numbered sequence or a contact sheet) "
+                               "or .mp4 (a video)");
+        return false;
+    }
+    const SceneDesc& scene = player.scene;
+    plan.fps = options.fps > 0 ? options.fps : double(scene.fps);
+    const double start = options.time_set ? options.time_s : 0.0;
+    const long long rounded_frames = std::llround(double(scene.duration_s) * plan.fps);
+    const uint32_t scene_frames =
+        static_cast<uint32_t>(std::clamp<long long>(rounded_frames, 1, kMaxRenderFrames));
+
+    if (options.contact_sheet > 0) {
+        if (kind != render::OutputKind::png) {
+            error(plan.output, "a contact sheet is a PNG: name the output .png");
+            return false;
+        }
+        if (options.frames > 0 || options.time_set) {
+            error(plan.output, "--contact-sheet spreads its frames over the scene's duration: "
+                               "leave out --frames and --time");
+            return false;
+        }
+        plan.kind = Plan::Kind::contact_sheet;
+        plan.times = render::contactSheetTimes(options.contact_sheet, scene.duration_s);
+        return true;
+    }
+    std::string pattern_error;
+    if (kind == render::OutputKind::png &&
+        !render::parseFramePattern(plan.output, plan.pattern, pattern_error)) {
+        error(plan.output, pattern_error);
+        return false;
+    }
+    if (kind == render::OutputKind::mp4 ||
+        (kind == render::OutputKind::png && (plan.pattern.has_placeholder || options.frames > 1))) {
+        plan.kind = kind == render::OutputKind::mp4 ? Plan::Kind::video : Plan::Kind::sequence;
+        if (plan.kind == Plan::Kind::sequence && !plan.pattern.has_placeholder)
+            render::parseFramePattern(render::defaultSequencePattern(plan.output), plan.pattern,
+                                      pattern_error);
+        const uint32_t frames = options.frames > 0 ? options.frames : scene_frames;
+        for (uint32_t i = 0; i < frames; ++i)
+            plan.times.push_back(static_cast<float>(start + i / plan.fps));
+        return true;
+    }
+    plan.kind = Plan::Kind::still;
+    plan.times.push_back(options.time_set ? static_cast<float>(options.time_s)
+                                          : render::defaultStillTime(player));
+    return true;
+}
+
+// Renders every frame of the plan and hands each to sink(index, image). Returns false after
+// printing the error.
+template <typename Sink>
+bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const Plan& plan,
+                  bool quiet, uint64_t& particles, Sink&& sink) {
+    const uint32_t count = static_cast<uint32_t>(plan.times.size());
+    render::ProgressBar progress(count, quiet || count < kProgressMinFrames);
+    Image frame;
+    for (uint32_t i = 0; i < count; ++i) {
+        const float t = plan.times[i];
+        const render::FrameView view = render::frameView(player.scene, t);
+        render::playFrame(player, t, view.camera.eye);
+        render::FrameStats stats;
+        std::vector<Diagnostic> diagnostics;
+        if (!render::renderFrame(renderer, view, player.batches, frame, stats, diagnostics) ||
+            !sink(i, frame, diagnostics)) {
+            progress.finish();
+            printDiagnostics(diagnostics);
+            return false;
+        }
+        particles = std::max(particles, stats.particles_drawn);
+        progress.update(i + 1);
+    }
+    progress.finish();
+    return true;
+}
+
+bool writeOutputs(render::Renderer& renderer, render::ScenePlayer& player, const Plan& plan,
+                  bool quiet, uint64_t& particles) {
+    const SceneDesc& scene = player.scene;
+    switch (plan.kind) {
+    case Plan::Kind::still:
+        return renderFrames(renderer, player, plan, quiet, particles,
+                            [&](uint32_t, const Image& frame, std::vector<Diagnostic>& d) {
+                                return writePng(plan.output, frame, d);
+                            });
+    case Plan::Kind::sequence:
+        return renderFrames(renderer, player, plan, quiet, particles,
+                            [&](uint32_t i, const Image& frame, std::vector<Diagnostic>& d) {
+                                return writePng(render::frameFileName(plan.pattern, i), frame, d);
+                            });
+    case Plan::Kind::contact_sheet: {
+        const render::ContactSheetLayout layout = render::contactSheetLayout(
+            uint32_t(plan.times.size()), scene.resolution.width, scene.resolution.height);
+        Image sheet = render::makeContactSheet(layout);
+        if (!renderFrames(renderer, player, plan, quiet, particles,
+                          [&](uint32_t i, const Image& frame, std::vector<Diagnostic>&) {
+                              render::placeInContactSheet(sheet, layout, i, frame);
+                              return true;
+                          }))
+            return false;
+        std::vector<Diagnostic> diagnostics;
+        const bool ok = writePng(plan.output, sheet, diagnostics);
+        printDiagnostics(diagnostics);
+        return ok;
+    }
+    case Plan::Kind::video: {
+        std::vector<Diagnostic> diagnostics;
+        render::VideoConfig config;
+        config.width = scene.resolution.width;
+        config.height = scene.resolution.height;
+        config.fps = plan.fps;
+        auto video = render::VideoWriter::open(plan.output, config, diagnostics);
+        printDiagnostics(diagnostics);
+        if (!video) return false;
+        if (!renderFrames(renderer, player, plan, quiet, particles,
+                          [&](uint32_t, const Image& frame, std::vector<Diagnostic>& d) {
+                              return video->writeFrame(frame, d);
+                          }))
+            return false;
+        diagnostics.clear();
+        const bool ok = video->finish(diagnostics);
+        printDiagnostics(diagnostics);
+        return ok;
+    }
+    }
+    return false;
+}
+
+} // namespace
+
+int runRender(const RenderOptions& options) {
+    if (options.list_devices) return listRenderDevices();
+    if (options.input.empty()) {
+        error("", "render: give a scene or an effect file (or --list-devices)");
+        return 1;
+    }
+
+    Resolution size;
+    if (!options.size.empty() && !parseSize(options.size, size)) {
+        error("", "--size: expected WIDTHxHEIGHT with each in [" + std::to_string(kMinResolution) +
+                      ", " + std::to_string(kMaxResolution) + "], found '" + options.size + "'");
+        return 1;
+    }
+
+    SceneDesc scene;
+    std::string scene_file;
+    const bool is_scene = looksLikeScene(options.input);
+    if (is_scene) {
+        std::vector<Diagnostic> diagnostics;
+        const bool ok = loadSceneFile(options.input, scene, diagnostics);
+        printDiagnostics(diagnostics);
+        if (!ok) return 1;
+        scene_file = options.input;
+    } else if (!sceneForEffect(options.input, scene)) {
+        return 1;
+    }
+    if (!options.size.empty()) scene.resolution = size;
+
+    std::vector<Diagnostic> diagnostics;
+    render::PlayerConfig player_config;
+    // Each instance has its own worker pool: share the cores out rather than oversubscribe them.
+    const uint32_t instances = std::max<uint32_t>(uint32_t(scene.effects.size()), 1u);
+    player_config.threads = std::clamp(std::thread::hardware_concurrency() / instances, 1u, 8u);
+    auto player = render::createScenePlayer(scene, scene_file, player_config, diagnostics);
+    printDiagnostics(diagnostics);
+    if (!player) return 1;
+
+    Plan plan;
+    if (!makePlan(options, options.input, *player, plan)) return 1;
+
+    diagnostics.clear();
+    render::RendererConfig config;
+    config.width = scene.resolution.width;
+    config.height = scene.resolution.height;
+    config.device = options.device;
+    config.validation = options.validation;
+    render::RendererPtr renderer = render::createRenderer(config, diagnostics);
+    if (!renderer || !render::uploadTextures(*player, *renderer, diagnostics)) {
+        printDiagnostics(diagnostics);
+        return 1;
+    }
+    printDiagnostics(diagnostics);
+
+    uint64_t particles = 0;
+    bool ok = writeOutputs(*renderer, *player, plan, options.quiet, particles);
+
+    const std::vector<std::string>& messages = render::validationMessages(*renderer);
+    for (const std::string& m : messages) std::fprintf(stderr, "validation: %s\n", m.c_str());
+    if (!messages.empty()) {
+        error("", std::to_string(messages.size()) + " Vulkan validation message" +
+                      (messages.size() == 1 ? "" : "s"));
+        ok = false;
+    }
+    if (!ok) return 1;
+    if (!options.quiet) {
+        const char* what = plan.kind == Plan::Kind::still           ? "still"
+                           : plan.kind == Plan::Kind::sequence      ? "PNG sequence"
+                           : plan.kind == Plan::Kind::contact_sheet ? "contact sheet"
+                                                                    : "video";
+        const std::string output = plan.kind == Plan::Kind::sequence
+                                       ? render::frameFileName(plan.pattern, 0) + " ..."
+                                       : plan.output;
+        std::printf("wrote %s %s: %zu frame%s at %ux%u", what, output.c_str(), plan.times.size(),
+                    plan.times.size() == 1 ? "" : "s", scene.resolution.width,
+                    scene.resolution.height);
+        if (plan.kind == Plan::Kind::still) std::printf(", t = %.3g s", double(plan.times[0]));
+        std::printf(", up to %" PRIu64 " particles, on %s\n", particles,
+                    render::rendererDevice(*renderer).name.c_str());
+    }
+    return 0;
+}
+
+} // namespace spindrift::cli
