@@ -11,7 +11,7 @@ jobs=$(nproc)
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 
-step() { printf '\n=== %s\n' "$*"; }
+step() { printf '\n=== %s (at %ds)\n' "$*" "$SECONDS"; }
 
 step "release build + tests"
 cmake --preset release >/dev/null
@@ -28,7 +28,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 
 step "fuzz targets (libFuzzer, ${SPINDRIFT_FUZZ_SECONDS:-60}s each)"
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$jobs"
+cmake --build --preset fuzz -j "$jobs" --target fuzzers
 scripts/fuzz.sh build-fuzz "${SPINDRIFT_FUZZ_SECONDS:-60}"
 
 step "all tests passed"

@@ -30,7 +30,9 @@
 // body such as curl noise GCC otherwise leaves calls to them, and the loop does not vectorise).
 // Best defined for the whole project (it only adds always_inline); defined here for the TUs that
 // reach glm first through this header.
-#ifndef GLM_FORCE_INLINE
+// Sanitizer and fuzzer builds define SPINDRIFT_NO_FORCE_INLINE: forced inlining of the curl
+// body under instrumentation costs minutes of compile time per file and buys nothing there.
+#if !defined(GLM_FORCE_INLINE) && !defined(SPINDRIFT_NO_FORCE_INLINE)
 #define GLM_FORCE_INLINE
 #endif
 #include <glm/common.hpp>
@@ -43,7 +45,7 @@
 #define SD_CONST inline constexpr
 // Kernels are always inlined: they are called from loops over particles, and a call left in
 // such a loop (GCC declines to inline the large curl-noise body on its own) stops it vectorising.
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(SPINDRIFT_NO_FORCE_INLINE)
 #define SD_FUNC inline __attribute__((always_inline))
 #else
 #define SD_FUNC inline
