@@ -41,6 +41,7 @@ public:
     explicit Reader(std::span<const uint8_t> in) : in_(in) {}
     bool bytes(void* data, size_t size) {
         if (size > in_.size() - at_) return false;
+        if (size == 0) return true; // an empty span's data() may be null, which memcpy forbids
         std::memcpy(data, in_.data() + at_, size);
         at_ += size;
         return true;

@@ -229,29 +229,30 @@ SD_FUNC float sdSoftFade(float scene_depth, float particle_depth, float soft_fad
 }
 
 // What the fragment shader writes for a blend mode (the pipeline's blend state finishes it):
-// texel is the linear texture sample (premultiplied for kBlendPremultiplied, straight alpha
-// otherwise), tint the record's linear colour with straight alpha (lighting already applied),
-// fade the soft-particle factor. With dst the framebuffer colour, the result is
-// - additive (ONE, ONE):                      dst + rgb * a
-// - premultiplied (ONE, ONE_MINUS_SRC_ALPHA): texel.rgb * tint.rgb * tint.a + dst * (1 - a)
+// texel is the linear texture sample, tint the record's linear colour with straight alpha
+// (lighting already applied), fade the soft-particle factor. Textures drawn additive or
+// premultiplied are premultiplied (their colour already carries their alpha: a glow's rim is
+// black), textures drawn alpha-blended are straight alpha; the sample textures follow this.
+// With dst the framebuffer colour, the result is
+// - additive (ONE, ONE):                      dst + texel.rgb * tint.rgb * tint.a * fade
+// - premultiplied (ONE, ONE_MINUS_SRC_ALPHA): texel.rgb * tint.rgb * tint.a * fade + dst * (1 - a)
 // - alpha (SRC_ALPHA, ONE_MINUS_SRC_ALPHA):   rgb * a + dst * (1 - a)
 // where rgb = texel.rgb * tint.rgb and a = texel.a * tint.a * fade.
 SD_FUNC vec4 sdBillboardOutput(vec4 texel, vec4 tint, uint blend, float fade) {
     float a = texel.w * tint.w * fade;
     vec3 rgb = vec3(texel) * vec3(tint);
     vec4 out_color = vec4(rgb, a);
-    if (blend == kBlendAdditive) {
-        out_color = vec4(rgb * a, a);
-    } else if (blend == kBlendPremultiplied) {
+    if (blend != kBlendAlpha) {
         out_color = vec4(rgb * (tint.w * fade), a);
     }
     return out_color;
 }
 
-// The untextured texel for a blend mode: a white soft disc, premultiplied when the mode is.
+// The untextured texel for a blend mode: a white soft disc, premultiplied unless the mode is
+// alpha (the same convention as textures).
 SD_FUNC vec4 sdSoftDiscTexel(vec2 corner, uint blend) {
     float d = sdSoftDisc(corner);
-    return blend == kBlendPremultiplied ? vec4(d, d, d, d) : vec4(1.0f, 1.0f, 1.0f, d);
+    return blend != kBlendAlpha ? vec4(d, d, d, d) : vec4(1.0f, 1.0f, 1.0f, d);
 }
 
 SD_END_NAMESPACE

@@ -197,11 +197,11 @@ TEST(Billboard, SoftFadeRampsOverTheDistance) {
 TEST(Billboard, OutputsGiveEachBlendModesArithmetic) {
     vec4 texel(0.5f, 0.5f, 0.5f, 0.5f);
     vec4 tint(1.0f, 0.5f, 0.25f, 0.8f);
-    // additive: ONE, ONE on (rgb * a, a)
+    // additive: ONE, ONE on the premultiplied texel times the tint, its alpha and the fade
     vec4 add = sdBillboardOutput(texel, tint, kBlendAdditive, 0.5f);
     EXPECT_FLOAT_EQ(add.w, 0.2f);
-    EXPECT_FLOAT_EQ(add.x, 0.5f * 0.2f);
-    EXPECT_FLOAT_EQ(add.y, 0.25f * 0.2f);
+    EXPECT_FLOAT_EQ(add.x, 0.5f * 0.4f);
+    EXPECT_FLOAT_EQ(add.y, 0.25f * 0.4f);
     // alpha: straight colour, SRC_ALPHA does the multiply
     vec4 alpha = sdBillboardOutput(texel, tint, kBlendAlpha, 0.5f);
     EXPECT_EQ(alpha, vec4(0.5f, 0.25f, 0.125f, 0.2f));

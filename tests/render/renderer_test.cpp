@@ -241,7 +241,7 @@ TEST_F(RendererTest, BillboardLandsAtItsProjectedPixelWithItsSize) {
 
 TEST_F(RendererTest, BlendModesGiveTheirArithmeticOnAKnownBackground) {
     ASSERT_NO_FATAL_FAILURE(create());
-    // Texel: sRGB 128 colour, alpha 128 (premultiplied for the premultiplied mode).
+    // Texel: sRGB 128 colour, alpha 128 (premultiplied for additive and premultiplied).
     uint32_t half = texture(solidTexture(128, 128, 128, 128));
     float t = decodeSrgb8(128);
     float a_tex = 128.0f / 255.0f;
@@ -256,7 +256,7 @@ TEST_F(RendererTest, BlendModesGiveTheirArithmeticOnAKnownBackground) {
         uint32_t blend;
         vec3 expected;
     } cases[] = {
-        {kBlendAdditive, vec3(bg) + t * vec3(tint) * a},
+        {kBlendAdditive, vec3(bg) + t * vec3(tint) * tint.w},
         {kBlendAlpha, t * vec3(tint) * a + vec3(bg) * (1 - a)},
         {kBlendPremultiplied, t * vec3(tint) * tint.w + vec3(bg) * (1 - a)},
     };

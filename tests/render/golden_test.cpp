@@ -1,0 +1,217 @@
+// Golden images: small scenes (tests/golden/scenes/) that each show one renderer feature, drawn
+// on lavapipe with validation on through the same path as `spindrift render` (scene player →
+// frameView → renderFrame) and compared with the PNGs in tests/golden/expected/.
+//
+// Tolerance (sRGB 8-bit codes, per pixel the largest difference over R, G, B): at most
+// kLooseFraction of the pixels may differ by more than kCloseCodes, and none by more than
+// kMaxCodes. Lavapipe on the same Mesa gives identical images run after run; the slack absorbs
+// LLVM code generation on another CPU (FMA, vector width), not a change in what is drawn: a
+// particle moved by one pixel or a blend factor changed fails.
+//
+// Regenerate after an intended change, then look at every image before committing it:
+//   scripts/update-goldens.sh            (runs this test with SPINDRIFT_UPDATE_GOLDEN=1)
+// A failing comparison writes the actual image and a difference image to
+// <build>/golden-failures/.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "image/png_io.h"
+#include "render/renderer.h"
+#include "render/scene_player.h"
+#include "spindrift/scene_json.h"
+
+namespace spindrift::render {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kCloseCodes = 3;
+constexpr double kLooseFraction = 0.002;
+constexpr int kMaxCodes = 48;
+
+const fs::path kGoldenDir = fs::path(SPINDRIFT_SOURCE_DIR) / "tests" / "golden";
+const fs::path kFailureDir = fs::path(SPINDRIFT_BINARY_DIR) / "golden-failures";
+
+// Every scene in tests/golden/scenes/, each rendered at its duration_s. A scene file missing
+// from this list fails EveryGoldenSceneIsListed, so none is silently unchecked.
+const char* const kScenes[] = {
+    "align_camera",   "align_velocity",     "align_axis",
+    "align_fixed",    "blend_additive",     "blend_premultiplied",
+    "blend_alpha",    "sort_back_to_front", "sort_none",
+    "soft_particles", "flipbook_blend",     "lighting",
+};
+
+std::string errors(const std::vector<Diagnostic>& d) {
+    std::string s;
+    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
+    return s;
+}
+
+bool updating() {
+    const char* v = std::getenv("SPINDRIFT_UPDATE_GOLDEN");
+    return v != nullptr && std::string(v) == "1";
+}
+
+// All golden scenes share one resolution, so one renderer serves them all.
+class GoldenTest : public ::testing::TestWithParam<const char*> {
+protected:
+    static void SetUpTestSuite() {
+        std::vector<Diagnostic> diagnostics;
+        RendererConfig config;
+        config.width = 160;
+        config.height = 96;
+        config.validation = true;
+        renderer_ = createRenderer(config, diagnostics).release();
+        if (renderer_ == nullptr) setup_error_ = errors(diagnostics);
+    }
+    static void TearDownTestSuite() {
+        destroyRenderer(renderer_);
+        renderer_ = nullptr;
+    }
+
+    // Renders scene `name` at its duration_s, the way `spindrift render --time` does.
+    static bool renderScene(const std::string& name, Image& out, std::string& error) {
+        const std::string file = (kGoldenDir / "scenes" / (name + ".json")).string();
+        std::vector<Diagnostic> diagnostics;
+        SceneDesc scene;
+        if (!loadSceneFile(file, scene, diagnostics)) {
+            error = errors(diagnostics);
+            return false;
+        }
+        auto player = createScenePlayer(scene, file, PlayerConfig{}, diagnostics);
+        if (!player || !uploadTextures(*player, *renderer_, diagnostics)) {
+            error = errors(diagnostics);
+            return false;
+        }
+        if (scene.resolution.width != 160 || scene.resolution.height != 96) {
+            error = file + ": golden scenes are 160x96";
+            return false;
+        }
+        const float t = scene.duration_s;
+        const FrameView view = frameView(player->scene, t);
+        playFrame(*player, t, view.camera.eye);
+        FrameStats stats;
+        if (!renderFrame(*renderer_, view, player->batches, out, stats, diagnostics)) {
+            error = errors(diagnostics);
+            return false;
+        }
+        if (stats.particles_drawn == 0) {
+            error = file + ": drew no particles at t = " + std::to_string(t);
+            return false;
+        }
+        return true;
+    }
+
+    static Renderer* renderer_;
+    static std::string setup_error_;
+};
+Renderer* GoldenTest::renderer_ = nullptr;
+std::string GoldenTest::setup_error_;
+
+int channelDifference(const Image& a, const Image& b, size_t pixel) {
+    int d = 0;
+    for (size_t c = 0; c < 3; ++c) {
+        d = std::max(d, std::abs(int{a.rgba8[pixel * 4 + c]} - int{b.rgba8[pixel * 4 + c]}));
+    }
+    return d;
+}
+
+struct Difference {
+    size_t loose = 0; // pixels differing by more than kCloseCodes
+    int largest = 0;
+};
+
+Difference compare(const Image& actual, const Image& expected) {
+    Difference d;
+    const size_t pixels = size_t{actual.width} * actual.height;
+    for (size_t i = 0; i < pixels; ++i) {
+        const int diff = channelDifference(actual, expected, i);
+        d.largest = std::max(d.largest, diff);
+        if (diff > kCloseCodes) ++d.loose;
+    }
+    return d;
+}
+
+// The difference, amplified 8x, for a person to look at.
+Image differenceImage(const Image& actual, const Image& expected) {
+    Image out = actual;
+    for (size_t i = 0; i < size_t{actual.width} * actual.height; ++i) {
+        const auto v = static_cast<uint8_t>(std::min(255, 8 * channelDifference(actual, expected, i)));
+        out.rgba8[i * 4] = out.rgba8[i * 4 + 1] = out.rgba8[i * 4 + 2] = v;
+        out.rgba8[i * 4 + 3] = 255;
+    }
+    return out;
+}
+
+TEST_P(GoldenTest, MatchesTheExpectedImage) {
+    ASSERT_NE(renderer_, nullptr) << setup_error_;
+    const std::string name = GetParam();
+    Image actual;
+    std::string error;
+    ASSERT_TRUE(renderScene(name, actual, error)) << error;
+    EXPECT_TRUE(validationMessages(*renderer_).empty()) << validationMessages(*renderer_).front();
+
+    const fs::path expected_file = kGoldenDir / "expected" / (name + ".png");
+    std::vector<Diagnostic> diagnostics;
+    if (updating()) {
+        ASSERT_TRUE(writePng(expected_file.string(), actual, diagnostics)) << errors(diagnostics);
+        return;
+    }
+    Image expected;
+    ASSERT_TRUE(readPng(expected_file.string(), expected, diagnostics))
+        << errors(diagnostics) << "regenerate with scripts/update-goldens.sh";
+    ASSERT_EQ(actual.width, expected.width);
+    ASSERT_EQ(actual.height, expected.height);
+
+    const Difference d = compare(actual, expected);
+    const size_t pixels = size_t{actual.width} * actual.height;
+    const bool ok = d.largest <= kMaxCodes &&
+                    static_cast<double>(d.loose) <= kLooseFraction * static_cast<double>(pixels);
+    if (!ok) {
+        fs::create_directories(kFailureDir);
+        writePng((kFailureDir / (name + ".actual.png")).string(), actual, diagnostics);
+        writePng((kFailureDir / (name + ".diff.png")).string(), differenceImage(actual, expected),
+                 diagnostics);
+    }
+    EXPECT_TRUE(ok) << name << ": " << d.loose << " of " << pixels << " pixels differ by more than "
+                    << kCloseCodes << " codes (at most " << kLooseFraction * 100
+                    << " % may), largest difference " << d.largest << " (at most " << kMaxCodes
+                    << "); images in " << kFailureDir.string();
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, GoldenTest, ::testing::ValuesIn(kScenes),
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                             return std::string(param.param);
+                         });
+
+// The sort golden pair is only worth having if the order shows: the same stream drawn unsorted
+// must look clearly different from drawn back to front.
+TEST_F(GoldenTest, SortOrderVisiblyMatters) {
+    ASSERT_NE(renderer_, nullptr) << setup_error_;
+    Image sorted, unsorted;
+    std::string error;
+    ASSERT_TRUE(renderScene("sort_back_to_front", sorted, error)) << error;
+    ASSERT_TRUE(renderScene("sort_none", unsorted, error)) << error;
+    size_t changed = 0;
+    for (size_t i = 0; i < size_t{sorted.width} * sorted.height; ++i) {
+        if (channelDifference(sorted, unsorted, i) > 32) ++changed;
+    }
+    EXPECT_GT(changed, size_t{sorted.width} * sorted.height / 50) << "changed pixels: " << changed;
+}
+
+TEST(GoldenScenes, EveryGoldenSceneIsListed) {
+    std::set<std::string> listed(std::begin(kScenes), std::end(kScenes));
+    for (const fs::directory_entry& e : fs::directory_iterator(kGoldenDir / "scenes")) {
+        EXPECT_TRUE(listed.count(e.path().stem().string()) == 1)
+            << e.path() << " is not in kScenes (golden_test.cpp)";
+    }
+}
+
+} // namespace
+} // namespace spindrift::render
