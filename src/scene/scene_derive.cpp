@@ -74,34 +74,58 @@ Float3 instancePosition(const EffectInstanceDesc& instance, float time_s) {
 }
 
 SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& effect_path) {
-    // Framing: the bounds' bounding sphere (radius r) must fit the narrower of the vertical and
-    // horizontal fields of view, with a margin; the camera looks at its centre from kElevation
-    // above the horizon, along +Z (the effect's front in the samples).
-    constexpr double kMargin = 1.15;
+    // Framing: the camera looks at the bounds' centre from kElevation above the horizon, along +Z
+    // (the effect's front in the samples), from the nearest distance at which all eight corners
+    // of the bounds, widened by kMargin around the centre, are inside the field of view. Fitting
+    // the box rather than its bounding sphere keeps tall or flat effects large in the frame.
+    constexpr double kMargin = 1.1;
     constexpr double kElevationDeg = 15;
-    constexpr float kMinRadius = 0.05f;
+    constexpr float kMinHalfExtent = 0.05f;
 
     SceneDesc scene;
     const Float3 c = effect.bounds.center;
-    const Float3 h = effect.bounds.half_extents;
-    double r = std::sqrt(double(h.x) * h.x + double(h.y) * h.y + double(h.z) * h.z);
-    if (!std::isfinite(r) || r < kMinRadius) r = kMinRadius;
+    auto half = [&](float v) { return std::isfinite(v) ? std::max(v, kMinHalfExtent) : kMinHalfExtent; };
+    const Float3 h{half(effect.bounds.half_extents.x), half(effect.bounds.half_extents.y),
+                   half(effect.bounds.half_extents.z)};
+    const double r = std::sqrt(double(h.x) * h.x + double(h.y) * h.y + double(h.z) * h.z);
 
     const double aspect = double(scene.resolution.width) / scene.resolution.height;
-    const double half_v = 0.5 * scene.camera.fov_deg * kDegToRad;
-    const double half_h = std::atan(std::tan(half_v) * aspect);
-    const double distance = kMargin * r / std::sin(std::min(half_v, half_h));
+    const double tan_v = std::tan(0.5 * scene.camera.fov_deg * kDegToRad);
+    const double tan_h = tan_v * aspect;
     const double elevation = kElevationDeg * kDegToRad;
+    // Camera basis: back points from the centre to the eye; right and up span the image plane.
+    const double back_y = std::sin(elevation), back_z = std::cos(elevation);
+    const double up_y = back_z, up_z = -back_y;
+    // A corner p (relative to the centre) is at depth D - dot(p, back) in front of an eye at
+    // distance D, and fits when |dot(p, right)| and |dot(p, up)| scaled by kMargin stay within
+    // tan(half field) times that depth.
+    double distance = 0;
+    for (int corner = 0; corner < 8; ++corner) {
+        const double x = (corner & 1) ? h.x : -h.x;
+        const double y = (corner & 2) ? h.y : -h.y;
+        const double z = (corner & 4) ? h.z : -h.z;
+        const double along_back = y * back_y + z * back_z;
+        const double along_up = y * up_y + z * up_z;
+        distance = std::max({distance, along_back + kMargin * std::fabs(x) / tan_h,
+                             along_back + kMargin * std::fabs(along_up) / tan_v});
+    }
+    // The eye stays outside the bounding sphere, so near can sit in front of every corner.
+    distance = std::max(distance, 1.25 * r);
 
     scene.camera.mode = CameraMode::look_at;
     scene.camera.target = c;
-    scene.camera.position = {c.x, float(c.y + distance * std::sin(elevation)),
-                             float(c.z + distance * std::cos(elevation))};
-    // The nearest point of the sphere is distance - r away (> 0.7 distance with the margin);
-    // near sits well in front of it, far well behind the sphere and the ground's far corner.
-    scene.camera.near = float(std::max(0.25 * (distance - r), 1e-3));
+    scene.camera.position = {c.x, float(c.y + distance * back_y), float(c.z + distance * back_z)};
+    // The nearest corner is at least distance - r away (> 0.2 distance); near sits in front of
+    // it, far well behind the sphere and the ground's far corner.
+    scene.camera.near = float(std::max(0.5 * (distance - r), 1e-3));
+    // A dark, neutral stage: most effects are emissive and read best against it.
+    scene.ground.color = {0.05f, 0.05f, 0.055f};
 
-    scene.ground.height = c.y - h.y;
+    // Effects are authored standing on y = 0: the ground is there when the bounds reach it, else
+    // at the bottom of the bounds.
+    const float bottom = c.y - effect.bounds.half_extents.y;
+    const float top = c.y + effect.bounds.half_extents.y;
+    scene.ground.height = (bottom <= 0 && top >= 0) ? 0.0f : bottom;
     const double reach = std::max(std::fabs(double(c.x)), std::fabs(double(c.z))) + 8 * r;
     scene.ground.size = float(std::max(double(scene.ground.size), 2 * reach));
     scene.camera.far =

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <glm/glm.hpp>
 #include <glm/gtc/matrix_transform.hpp>
@@ -32,19 +34,25 @@ glm::vec4 project(const SceneDesc& scene, const Float3& point) {
     return projection * view * glm::vec4(toGlm(point), 1);
 }
 
-void expectBoundsInView(const SceneDesc& scene, const Bounds& bounds) {
+// Returns how much of the image the bounds reach: the largest |x| or |y| of a corner in
+// normalised device coordinates (1: the image edge).
+float expectBoundsInView(const SceneDesc& scene, const Bounds& bounds) {
     const Float3 c = bounds.center, h = bounds.half_extents;
+    float reach = 0;
     for (int corner = 0; corner < 8; ++corner) {
         const Float3 p{c.x + ((corner & 1) ? h.x : -h.x), c.y + ((corner & 2) ? h.y : -h.y),
                        c.z + ((corner & 4) ? h.z : -h.z)};
         const glm::vec4 clip = project(scene, p);
         SCOPED_TRACE("corner " + std::to_string(corner));
-        ASSERT_GT(clip.w, 0) << "behind the camera";
+        EXPECT_GT(clip.w, 0) << "behind the camera";
+        if (clip.w <= 0) return 0;
+        reach = std::max({reach, std::abs(clip.x / clip.w), std::abs(clip.y / clip.w)});
         EXPECT_LE(std::abs(clip.x / clip.w), 1.0f);
         EXPECT_LE(std::abs(clip.y / clip.w), 1.0f);
         EXPECT_GT(clip.z / clip.w, -1.0f) << "in front of the near plane";
         EXPECT_LT(clip.z / clip.w, 1.0f) << "behind the far plane";
     }
+    return reach;
 }
 
 TEST(DefaultScene, FramesEverySampleEffectAndValidates) {
@@ -58,8 +66,11 @@ TEST(DefaultScene, FramesEverySampleEffectAndValidates) {
         ASSERT_TRUE(loadEffectFile(entry.path().string(), effect, diagnostics));
         const SceneDesc scene = defaultSceneForEffect(effect, entry.path().string());
         EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
-        expectBoundsInView(scene, effect.bounds);
-        EXPECT_FLOAT_EQ(scene.ground.height, effect.bounds.center.y - effect.bounds.half_extents.y);
+        // Framed tightly: the bounds reach the 10 % margin of the image, not just fit in it.
+        EXPECT_GT(expectBoundsInView(scene, effect.bounds), 0.88f);
+        // The ground is at y = 0 when the bounds reach it (effects stand on the origin).
+        const float bottom = effect.bounds.center.y - effect.bounds.half_extents.y;
+        EXPECT_FLOAT_EQ(scene.ground.height, bottom <= 0 ? 0.0f : bottom);
         ASSERT_EQ(scene.effects.size(), 1u);
         EXPECT_EQ(scene.effects[0].effect, entry.path().string());
         EXPECT_EQ(scene.effects[0].position, (Float3{0, 0, 0}));
@@ -83,7 +94,7 @@ TEST(DefaultScene, LooksAtTheCentreFromSlightlyAbove) {
     const glm::vec4 centre = project(scene, effect.bounds.center);
     EXPECT_NEAR(centre.x / centre.w, 0, 1e-5);
     EXPECT_NEAR(centre.y / centre.w, 0, 1e-5);
-    expectBoundsInView(scene, effect.bounds);
+    EXPECT_GT(expectBoundsInView(scene, effect.bounds), 0.88f);
     EXPECT_FLOAT_EQ(scene.ground.height, 2);
     // The ground square (centred on the origin) reaches past the bounds.
     EXPECT_GT(scene.ground.size / 2, 3 + 0.5f);
