@@ -13,6 +13,10 @@ quick=0
 
 step() { printf '\n=== %s (at %ds)\n' "$*" "$SECONDS"; }
 
+step "clang-format check"
+find src include tests tools bench fuzz -name '*.cpp' -o -name '*.h' |
+    xargs clang-format --dry-run --Werror
+
 step "release build + tests"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"

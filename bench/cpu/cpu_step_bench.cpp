@@ -46,8 +46,8 @@ namespace {
 //   read only by emitters with a collision or attractor op (none here). Each column is one
 //   float or uint32.
 // Colour and size over life are not step ops: writeDrawRecords evaluates them.
-constexpr double kStepReadBytes = 8 * 4;     // position xyz, velocity xyz, age, lifetime
-constexpr double kStepWrittenBytes = 7 * 4;  // position xyz, velocity xyz, age
+constexpr double kStepReadBytes = 8 * 4;    // position xyz, velocity xyz, age, lifetime
+constexpr double kStepWrittenBytes = 7 * 4; // position xyz, velocity xyz, age
 constexpr double kStepBytes = kStepReadBytes + kStepWrittenBytes;
 // src/cpu/draw_records.cpp: reads position, velocity, age, lifetime, colour rgba, size,
 // rotation and key (15 columns), writes one 64-byte DrawRecord.
@@ -70,9 +70,12 @@ enum class Stack { basic, curl, fields };
 
 const char* stackName(Stack stack) {
     switch (stack) {
-    case Stack::basic: return "basic";
-    case Stack::curl: return "curl";
-    case Stack::fields: return "fields4";
+    case Stack::basic:
+        return "basic";
+    case Stack::curl:
+        return "curl";
+    case Stack::fields:
+        return "fields4";
     }
     return "?";
 }
@@ -81,7 +84,9 @@ const char* stackName(Stack stack) {
 // The effects: one emitter of capacity N, filled by bursts at t = 0 and then never spawning
 // again; lifetime 1000 s, so nothing dies while a case is timed (60,000 steps at 60 Hz).
 
-UpdateModule module(UpdateModuleVariant m) { return UpdateModule{true, std::move(m)}; }
+UpdateModule module(UpdateModuleVariant m) {
+    return UpdateModule{true, std::move(m)};
+}
 
 ForceFieldModule forceField(ForceFieldKind shape, Float3 position, float strength, float radius,
                             float falloff) {
@@ -198,7 +203,7 @@ CpuEffect* filledEffect(const CaseKey& key) {
 // Memory references.
 
 template <typename Fn> double medianSeconds(Fn&& fn) {
-    fn();  // warm-up: page faults, cache state
+    fn(); // warm-up: page faults, cache state
     std::vector<double> seconds;
     for (int r = 0; r < kReferenceRuns; ++r) {
         const auto start = std::chrono::steady_clock::now();
@@ -278,7 +283,7 @@ struct AlignedBytes {
     std::unique_ptr<std::byte[], Free> data;
     explicit AlignedBytes(size_t bytes)
         : data(static_cast<std::byte*>(::operator new[](bytes, std::align_val_t(64)))) {
-        std::memset(data.get(), 1, bytes);  // touch every page before timing
+        std::memset(data.get(), 1, bytes); // touch every page before timing
     }
 };
 
@@ -340,9 +345,9 @@ private:
 
 // Reference seconds per particle, measured just before a case (0 = not measured).
 struct References {
-    double copy_s = 0;      // memcpy of the case's bytes
-    double rmw_s = 0;       // fused in-place pass over staggered copies of the step's columns
-    double pool_rmw_s = 0;  // the same pass over the pool's own columns
+    double copy_s = 0;     // memcpy of the case's bytes
+    double rmw_s = 0;      // fused in-place pass over staggered copies of the step's columns
+    double pool_rmw_s = 0; // the same pass over the pool's own columns
 };
 
 // ratio = reference seconds per particle / case seconds per particle.
@@ -444,7 +449,9 @@ void benchFrame(benchmark::State& state, CaseKey key) {
     report(state, clock, live, kStepBytes + kDrawBytes, ref);
 }
 
-std::string countName(uint32_t particles) { return std::to_string(particles >> 20) + "M"; }
+std::string countName(uint32_t particles) {
+    return std::to_string(particles >> 20) + "M";
+}
 
 void registerStepCases(uint32_t particles) {
     for (const Stack stack : {Stack::basic, Stack::curl, Stack::fields}) {
@@ -475,8 +482,8 @@ void registerCases() {
     registerStepCases(k16M);
 }
 
-}  // namespace
-}  // namespace spindrift::cpu
+} // namespace
+} // namespace spindrift::cpu
 
 int main(int argc, char** argv) {
     // Where the pools' columns land decides how fast the step runs (docs/benchmarks.md: the

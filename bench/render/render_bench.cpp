@@ -7,8 +7,8 @@
 // else lavapipe). Run: build/bin/render_bench  (docs/benchmarks.md has the figures).
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -31,7 +31,8 @@ Renderer* sharedRenderer() {
         config.device = device != nullptr ? device : "";
         std::vector<Diagnostic> diagnostics;
         RendererPtr r = createRenderer(config, diagnostics);
-        for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
+        for (const Diagnostic& d : diagnostics)
+            std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
         if (r) std::fprintf(stderr, "render_bench: device %s\n", rendererDevice(*r).name.c_str());
         return r;
     }();
@@ -106,14 +107,16 @@ void BM_EmptyFrame(benchmark::State& state) {
 
 // 100k additive soft discs: no sorting, order-independent blending.
 void BM_Additive100k(benchmark::State& state) {
-    const std::vector<DrawRecord> records = particles(100000, static_cast<float>(state.range(0)) / 100.0f);
+    const std::vector<DrawRecord> records =
+        particles(100000, static_cast<float>(state.range(0)) / 100.0f);
     const BillboardBatch batch{paramsFor(kBlendAdditive), kNoTexture, records};
     runFrames(state, {&batch, 1}, nullptr);
 }
 
 // 100k alpha-blended soft discs sorted back to front on the CPU every frame (radix sort).
 void BM_AlphaSorted100k(benchmark::State& state) {
-    std::vector<DrawRecord> records = particles(100000, static_cast<float>(state.range(0)) / 100.0f);
+    std::vector<DrawRecord> records =
+        particles(100000, static_cast<float>(state.range(0)) / 100.0f);
     const BillboardBatch batch{paramsFor(kBlendAlpha), kNoTexture, records};
     runFrames(state, {&batch, 1}, &records);
 }

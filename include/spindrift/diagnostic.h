@@ -28,4 +28,4 @@ std::string formatDiagnostic(const Diagnostic& diagnostic);
 
 bool hasErrors(const std::vector<Diagnostic>& diagnostics);
 
-}  // namespace spindrift
+} // namespace spindrift

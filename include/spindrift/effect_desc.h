@@ -20,24 +20,24 @@ namespace spindrift {
 // Limits. Every capacity the format accepts is one of these; values past them are errors at
 // load time, never clamps.
 inline constexpr uint32_t kMaxEmitters = 64;
-inline constexpr uint32_t kMaxEmitterCapacity = 1u << 27;  // 134,217,728 particles
-inline constexpr uint32_t kMaxEffectCapacity = 1u << 28;   // sum over emitters
-inline constexpr uint32_t kMaxBursts = 16;                 // per emitter
-inline constexpr uint32_t kMaxBurstCount = 1u << 20;       // particles per burst cycle
-inline constexpr uint32_t kMaxBurstCycles = 1u << 16;      // 0 means "repeat for ever"
-inline constexpr uint32_t kMaxUpdateModules = 32;          // per emitter, before fusion
-inline constexpr uint32_t kMaxForceFields = 8;             // per emitter
-inline constexpr uint32_t kMaxAttractors = 8;              // per emitter
-inline constexpr uint32_t kMaxColliders = 8;               // planes + spheres + boxes, per module
+inline constexpr uint32_t kMaxEmitterCapacity = 1u << 27; // 134,217,728 particles
+inline constexpr uint32_t kMaxEffectCapacity = 1u << 28;  // sum over emitters
+inline constexpr uint32_t kMaxBursts = 16;                // per emitter
+inline constexpr uint32_t kMaxBurstCount = 1u << 20;      // particles per burst cycle
+inline constexpr uint32_t kMaxBurstCycles = 1u << 16;     // 0 means "repeat for ever"
+inline constexpr uint32_t kMaxUpdateModules = 32;         // per emitter, before fusion
+inline constexpr uint32_t kMaxForceFields = 8;            // per emitter
+inline constexpr uint32_t kMaxAttractors = 8;             // per emitter
+inline constexpr uint32_t kMaxColliders = 8;              // planes + spheres + boxes, per module
 inline constexpr uint32_t kMaxCurveKeys = 32;
-inline constexpr uint32_t kMaxGradientKeys = 16;           // each of color_keys / alpha_keys
-inline constexpr uint32_t kMaxMeshPoints = 65536;          // per emitter
-inline constexpr uint32_t kMaxSubEmitters = 8;             // links per emitter
-inline constexpr uint32_t kMaxSubEmitterCount = 1024;      // children per event
+inline constexpr uint32_t kMaxGradientKeys = 16;      // each of color_keys / alpha_keys
+inline constexpr uint32_t kMaxMeshPoints = 65536;     // per emitter
+inline constexpr uint32_t kMaxSubEmitters = 8;        // links per emitter
+inline constexpr uint32_t kMaxSubEmitterCount = 1024; // children per event
 inline constexpr uint32_t kMaxNameBytes = 64;
 inline constexpr uint32_t kMaxPathBytes = 256;
 inline constexpr uint32_t kMaxCurlOctaves = 6;
-inline constexpr uint32_t kMaxFlipbookCells = 4096;        // columns * rows
+inline constexpr uint32_t kMaxFlipbookCells = 4096; // columns * rows
 inline constexpr uint32_t kMaxRibbonPoints = 256;
 inline constexpr uint32_t kMaxBeamSegments = 256;
 
@@ -86,7 +86,7 @@ struct CurveKey {
 };
 struct Curve {
     Interpolation interpolation = Interpolation::linear;
-    std::vector<CurveKey> keys{{0, 1}};  // 1..kMaxCurveKeys; default: the constant 1
+    std::vector<CurveKey> keys{{0, 1}}; // 1..kMaxCurveKeys; default: the constant 1
     friend bool operator==(const Curve&, const Curve&) = default;
 };
 
@@ -103,8 +103,8 @@ struct AlphaKey {
 };
 struct Gradient {
     Interpolation interpolation = Interpolation::linear;
-    std::vector<ColorKey> color_keys{{0, {1, 1, 1}}};  // default: constant white
-    std::vector<AlphaKey> alpha_keys{{0, 1}};          // default: constant opaque
+    std::vector<ColorKey> color_keys{{0, {1, 1, 1}}}; // default: constant white
+    std::vector<AlphaKey> alpha_keys{{0, 1}};         // default: constant opaque
     friend bool operator==(const Gradient&, const Gradient&) = default;
 };
 
@@ -112,7 +112,7 @@ struct Gradient {
 // Effect-level enums. Frozen: numbered values are cooked and read by shaders.
 
 enum class SimulationSpace : uint8_t { world = 0, local = 1 };
-enum class BackendPreference : uint8_t { auto_ = 0, cpu = 1, gpu = 2 };  // JSON "auto"
+enum class BackendPreference : uint8_t { auto_ = 0, cpu = 1, gpu = 2 }; // JSON "auto"
 // What happens to a birth when the emitter's pool is full (counted in stats either way).
 enum class OverflowPolicy : uint8_t { drop_new = 0, replace_oldest = 1 };
 
@@ -120,19 +120,19 @@ enum class OverflowPolicy : uint8_t { drop_new = 0, replace_oldest = 1 };
 // Spawn stage.
 
 struct Burst {
-    float time_s = 0;          // from the emitter's start (after delay_s)
-    CountRange count{10, 10};  // particles per cycle, drawn per cycle when min < max
-    uint32_t cycles = 1;       // 0 = repeat for ever
-    float interval_s = 1;      // between cycles; > 0 when cycles != 1
-    float probability = 1;     // per cycle, [0, 1]
+    float time_s = 0;         // from the emitter's start (after delay_s)
+    CountRange count{10, 10}; // particles per cycle, drawn per cycle when min < max
+    uint32_t cycles = 1;      // 0 = repeat for ever
+    float interval_s = 1;     // between cycles; > 0 when cycles != 1
+    float probability = 1;    // per cycle, [0, 1]
     friend bool operator==(const Burst&, const Burst&) = default;
 };
 
 struct SpawnDesc {
-    float rate_per_s = 10;       // >= 0
-    float rate_per_m = 0;        // births per metre the emitter travels, >= 0
-    float delay_s = 0;           // nothing is born before this time, >= 0
-    std::vector<Burst> bursts;   // 0..kMaxBursts
+    float rate_per_s = 10;     // >= 0
+    float rate_per_m = 0;      // births per metre the emitter travels, >= 0
+    float delay_s = 0;         // nothing is born before this time, >= 0
+    std::vector<Burst> bursts; // 0..kMaxBursts
     friend bool operator==(const SpawnDesc&, const SpawnDesc&) = default;
 };
 
@@ -141,28 +141,35 @@ struct SpawnDesc {
 // direction init.speed is applied along); see docs/effect-format.md for the table.
 
 enum class ShapeKind : uint8_t {
-    point = 0, line = 1, box = 2, sphere = 3, hemisphere = 4, cone = 5, circle = 6, torus = 7,
+    point = 0,
+    line = 1,
+    box = 2,
+    sphere = 3,
+    hemisphere = 4,
+    cone = 5,
+    circle = 6,
+    torus = 7,
     mesh = 8,
 };
 enum class EmitFrom : uint8_t { volume = 0, shell = 1, edge = 2 };
 
 struct MeshPoint {
     Float3 position;
-    Float3 normal{0, 1, 0};  // unit length after load (normalised, zero is an error)
+    Float3 normal{0, 1, 0}; // unit length after load (normalised, zero is an error)
     friend bool operator==(const MeshPoint&, const MeshPoint&) = default;
 };
 
 struct ShapeDesc {
     ShapeKind type = ShapeKind::point;
     EmitFrom emit_from = EmitFrom::volume;
-    float radius = 0.5f;         // sphere, hemisphere, cone (base), circle, torus (ring)
-    float tube_radius = 0.1f;    // torus
-    float length = 1;            // line (along X, centred), cone (height along +Y)
-    Float3 size{1, 1, 1};        // box, full extents
-    float angle_deg = 25;        // cone half angle, [0, 90)
-    float arc_deg = 360;         // circle, cone, torus: the swept part of the ring, (0, 360]
-    float randomize_direction = 0;  // [0, 1]: blend from the shape's direction to a random one
-    std::vector<MeshPoint> points;  // mesh: the surface samples births pick from uniformly
+    float radius = 0.5f;           // sphere, hemisphere, cone (base), circle, torus (ring)
+    float tube_radius = 0.1f;      // torus
+    float length = 1;              // line (along X, centred), cone (height along +Y)
+    Float3 size{1, 1, 1};          // box, full extents
+    float angle_deg = 25;          // cone half angle, [0, 90)
+    float arc_deg = 360;           // circle, cone, torus: the swept part of the ring, (0, 360]
+    float randomize_direction = 0; // [0, 1]: blend from the shape's direction to a random one
+    std::vector<MeshPoint> points; // mesh: the surface samples births pick from uniformly
     friend bool operator==(const ShapeDesc&, const ShapeDesc&) = default;
 };
 
@@ -177,19 +184,19 @@ struct ColorInit {
     ColorMode mode = ColorMode::constant;
     Float4 a{1, 1, 1, 1};
     Float4 b{1, 1, 1, 1};
-    Gradient gradient;  // mode == gradient
+    Gradient gradient; // mode == gradient
     friend bool operator==(const ColorInit&, const ColorInit&) = default;
 };
 
 struct InitDesc {
-    FloatRange lifetime_s{1, 1};                  // > 0
-    FloatRange size{0.1f, 0.1f};                  // metres, >= 0
+    FloatRange lifetime_s{1, 1}; // > 0
+    FloatRange size{0.1f, 0.1f}; // metres, >= 0
     FloatRange rotation_deg{0, 0};
     FloatRange angular_velocity_deg_per_s{0, 0};
-    FloatRange speed{1, 1};                       // along the shape's direction
-    Float3Range velocity;                         // added, in emitter space
+    FloatRange speed{1, 1}; // along the shape's direction
+    Float3Range velocity;   // added, in emitter space
     ColorInit color;
-    FloatRange mass{1, 1};                        // kg, > 0
+    FloatRange mass{1, 1}; // kg, > 0
     friend bool operator==(const InitDesc&, const InitDesc&) = default;
 };
 
@@ -198,21 +205,21 @@ struct InitDesc {
 // the closed set. JSON: {"type": "<name>", "enabled": true, ...fields}.
 
 struct GravityModule {
-    Float3 acceleration{0, -9.81f, 0};  // m/s^2, in world space
+    Float3 acceleration{0, -9.81f, 0}; // m/s^2, in world space
     friend bool operator==(const GravityModule&, const GravityModule&) = default;
 };
 
 // Accelerates along the emitter's up axis; the optional curve scales it over normalised age.
 struct BuoyancyModule {
-    float acceleration = 1;  // m/s^2
+    float acceleration = 1; // m/s^2
     bool has_over_life = false;
-    Curve over_life;         // JSON: present only when has_over_life
+    Curve over_life; // JSON: present only when has_over_life
     friend bool operator==(const BuoyancyModule&, const BuoyancyModule&) = default;
 };
 
 // Exponential: v *= exp(-coefficient_per_s * dt).
 struct DragModule {
-    float coefficient_per_s = 1;  // >= 0
+    float coefficient_per_s = 1; // >= 0
     friend bool operator==(const DragModule&, const DragModule&) = default;
 };
 
@@ -225,23 +232,23 @@ struct ForceModule {
 // Pulls velocity toward the wind velocity: v += (wind - v) * (1 - exp(-coefficient * dt)).
 struct WindModule {
     Float3 velocity{1, 0, 0};
-    float coefficient_per_s = 1;  // >= 0
+    float coefficient_per_s = 1; // >= 0
     friend bool operator==(const WindModule&, const WindModule&) = default;
 };
 
 // Above max_speed, the excess speed decays exponentially at damping_per_s (a soft limit).
 struct SpeedLimitModule {
-    float max_speed = 10;     // m/s, >= 0
-    float damping_per_s = 5;  // >= 0
+    float max_speed = 10;    // m/s, >= 0
+    float damping_per_s = 5; // >= 0
     friend bool operator==(const SpeedLimitModule&, const SpeedLimitModule&) = default;
 };
 
 // Analytic divergence-free curl noise (curl of a noise potential), added as acceleration.
 struct CurlNoiseModule {
-    float strength = 1;        // m/s^2
-    float frequency = 1;       // 1/m, > 0
-    uint32_t octaves = 1;      // 1..kMaxCurlOctaves
-    Float3 scroll{0, 0, 0};    // m/s: the field's drift over time
+    float strength = 1;     // m/s^2
+    float frequency = 1;    // 1/m, > 0
+    uint32_t octaves = 1;   // 1..kMaxCurlOctaves
+    Float3 scroll{0, 0, 0}; // m/s: the field's drift over time
     friend bool operator==(const CurlNoiseModule&, const CurlNoiseModule&) = default;
 };
 
@@ -252,21 +259,21 @@ enum class ForceFieldKind : uint8_t { point = 0, vortex = 1, drag = 2 };
 // drag: extra exponential drag with strength as the coefficient.
 struct ForceFieldModule {
     ForceFieldKind shape = ForceFieldKind::point;
-    Float3 position{0, 0, 0};  // emitter space
-    Float3 axis{0, 1, 0};      // vortex, unit length after load
+    Float3 position{0, 0, 0}; // emitter space
+    Float3 axis{0, 1, 0};     // vortex, unit length after load
     float strength = 1;
-    float radius = 1;          // > 0
-    float falloff = 1;         // >= 0; 0 = constant inside the radius
+    float radius = 1;  // > 0
+    float falloff = 1; // >= 0; 0 = constant inside the radius
     friend bool operator==(const ForceFieldModule&, const ForceFieldModule&) = default;
 };
 
 // Pulls toward position with strength / max(d^2, radius^2)-style softening; particles closer
 // than kill_radius die (0 disables).
 struct AttractorModule {
-    Float3 position{0, 0, 0};  // emitter space
+    Float3 position{0, 0, 0}; // emitter space
     float strength = 1;
-    float radius = 0.1f;       // softening radius, > 0
-    float kill_radius = 0;     // >= 0
+    float radius = 0.1f;   // softening radius, > 0
+    float kill_radius = 0; // >= 0
     friend bool operator==(const AttractorModule&, const AttractorModule&) = default;
 };
 
@@ -291,8 +298,8 @@ struct RotationOverLifeModule {
 // Multiplies colour by the gradient sampled at (speed - min_speed) / (max_speed - min_speed).
 struct ColorBySpeedModule {
     Gradient gradient;
-    float min_speed = 0;   // >= 0
-    float max_speed = 10;  // > min_speed
+    float min_speed = 0;  // >= 0
+    float max_speed = 10; // > min_speed
     friend bool operator==(const ColorBySpeedModule&, const ColorBySpeedModule&) = default;
 };
 
@@ -306,18 +313,18 @@ struct SizeBySpeedModule {
 
 struct CollisionPlane {
     Float3 point{0, 0, 0};
-    Float3 normal{0, 1, 0};  // unit length after load; particles live on the normal's side
+    Float3 normal{0, 1, 0}; // unit length after load; particles live on the normal's side
     friend bool operator==(const CollisionPlane&, const CollisionPlane&) = default;
 };
 struct CollisionSphere {
     Float3 center{0, 0, 0};
-    float radius = 1;        // > 0
-    bool inside = false;     // true: particles are kept inside the sphere
+    float radius = 1;    // > 0
+    bool inside = false; // true: particles are kept inside the sphere
     friend bool operator==(const CollisionSphere&, const CollisionSphere&) = default;
 };
 struct CollisionBox {
     Float3 center{0, 0, 0};
-    Float3 size{1, 1, 1};    // full extents, > 0
+    Float3 size{1, 1, 1}; // full extents, > 0
     friend bool operator==(const CollisionBox&, const CollisionBox&) = default;
 };
 
@@ -331,10 +338,10 @@ struct CollisionModule {
     std::vector<CollisionBox> boxes;
     bool depth_buffer = false;
     CollisionResponse response = CollisionResponse::bounce;
-    float bounce = 0.5f;          // restitution [0, 1]
-    float friction = 0;           // [0, 1], tangential velocity lost per contact
-    float lifetime_loss = 0;      // [0, 1], fraction of lifetime removed per contact
-    float radius_scale = 0.5f;    // particle collision radius = size * radius_scale, >= 0
+    float bounce = 0.5f;       // restitution [0, 1]
+    float friction = 0;        // [0, 1], tangential velocity lost per contact
+    float lifetime_loss = 0;   // [0, 1], fraction of lifetime removed per contact
+    float radius_scale = 0.5f; // particle collision radius = size * radius_scale, >= 0
     friend bool operator==(const CollisionModule&, const CollisionModule&) = default;
 };
 
@@ -360,32 +367,36 @@ enum class RenderType : uint8_t { billboard = 0, ribbon = 1, beam = 2, mesh = 3 
 enum class BlendMode : uint8_t { additive = 0, premultiplied = 1, alpha = 2 };
 enum class Alignment : uint8_t { camera = 0, velocity_stretch = 1, axis = 2, fixed = 3 };
 enum class SortMode : uint8_t {
-    none = 0, back_to_front = 1, front_to_back = 2, oldest_first = 3, newest_first = 4,
+    none = 0,
+    back_to_front = 1,
+    front_to_back = 2,
+    oldest_first = 3,
+    newest_first = 4,
 };
 
 struct Flipbook {
-    uint32_t columns = 1, rows = 1;  // columns * rows <= kMaxFlipbookCells
-    uint32_t frames = 1;             // 1..columns*rows, played over the particle's life
-    float cycles = 1;                // times the sequence plays over a life, > 0
-    bool frame_blend = false;        // cross-fade neighbouring frames
-    bool random_start = false;       // start at a random frame per particle
+    uint32_t columns = 1, rows = 1; // columns * rows <= kMaxFlipbookCells
+    uint32_t frames = 1;            // 1..columns*rows, played over the particle's life
+    float cycles = 1;               // times the sequence plays over a life, > 0
+    bool frame_blend = false;       // cross-fade neighbouring frames
+    bool random_start = false;      // start at a random frame per particle
     friend bool operator==(const Flipbook&, const Flipbook&) = default;
 };
 
 struct BillboardDesc {
     Alignment alignment = Alignment::camera;
-    Float3 axis{0, 1, 0};         // axis: the quad's long axis; fixed: the quad's normal
-    float stretch = 0.1f;         // velocity_stretch: extra length in seconds of travel
+    Float3 axis{0, 1, 0}; // axis: the quad's long axis; fixed: the quad's normal
+    float stretch = 0.1f; // velocity_stretch: extra length in seconds of travel
     Flipbook flipbook;
     friend bool operator==(const BillboardDesc&, const BillboardDesc&) = default;
 };
 
 struct RibbonDesc {
-    float width = 0.2f;             // metres at the head, > 0
-    float uv_tiling = 1;            // texture repeats per metre of trail (0 = stretch once)
-    float taper = 1;                // [0, 1]: width at the tail is width * (1 - taper)
-    float min_sample_distance = 0.05f;  // metres between recorded points, > 0
-    uint32_t max_points = 32;       // 2..kMaxRibbonPoints
+    float width = 0.2f;                // metres at the head, > 0
+    float uv_tiling = 1;               // texture repeats per metre of trail (0 = stretch once)
+    float taper = 1;                   // [0, 1]: width at the tail is width * (1 - taper)
+    float min_sample_distance = 0.05f; // metres between recorded points, > 0
+    uint32_t max_points = 32;          // 2..kMaxRibbonPoints
     friend bool operator==(const RibbonDesc&, const RibbonDesc&) = default;
 };
 
@@ -396,29 +407,29 @@ struct BeamDesc {
     Float3 end{0, 0, 5};
     Float3 start_tangent{0, 0, 0};
     Float3 end_tangent{0, 0, 0};
-    uint32_t segments = 16;   // 1..kMaxBeamSegments
-    float width = 0.1f;       // > 0
-    float sag = 0;            // metres at the middle, >= 0
-    float jitter = 0;         // metres of sideways noise, >= 0
-    float jitter_frequency = 10;  // changes per second, >= 0
+    uint32_t segments = 16;      // 1..kMaxBeamSegments
+    float width = 0.1f;          // > 0
+    float sag = 0;               // metres at the middle, >= 0
+    float jitter = 0;            // metres of sideways noise, >= 0
+    float jitter_frequency = 10; // changes per second, >= 0
     friend bool operator==(const BeamDesc&, const BeamDesc&) = default;
 };
 
 struct MeshRenderDesc {
-    std::string mesh;          // path to an OBJ file, relative to the effect file
-    float scale = 1;           // > 0
-    float tumble_deg_per_s = 0;  // random-axis tumble rate, >= 0
+    std::string mesh;           // path to an OBJ file, relative to the effect file
+    float scale = 1;            // > 0
+    float tumble_deg_per_s = 0; // random-axis tumble rate, >= 0
     friend bool operator==(const MeshRenderDesc&, const MeshRenderDesc&) = default;
 };
 
 struct RenderDesc {
     RenderType type = RenderType::billboard;
     BlendMode blend = BlendMode::additive;
-    std::string texture;             // PNG, relative to the effect file; empty = soft disc
-    float soft_fade_distance = 0;    // metres, >= 0; 0 disables soft particles
+    std::string texture;          // PNG, relative to the effect file; empty = soft disc
+    float soft_fade_distance = 0; // metres, >= 0; 0 disables soft particles
     bool lit = false;
     SortMode sort = SortMode::none;
-    bool stable_order = false;       // keep draw order = birth order (FIFO ring on the GPU)
+    bool stable_order = false; // keep draw order = birth order (FIFO ring on the GPU)
     // Exactly one of these is read, chosen by type; the JSON carries only that one's keys.
     BillboardDesc billboard;
     RibbonDesc ribbon;
@@ -434,10 +445,10 @@ enum class SubEmitterEvent : uint8_t { birth = 0, death = 1, collision = 2 };
 
 struct SubEmitterDesc {
     SubEmitterEvent event = SubEmitterEvent::death;
-    std::string emitter;         // name of another emitter of the same effect; no cycles
-    float probability = 1;       // [0, 1]
-    CountRange count{1, 1};      // 1..kMaxSubEmitterCount
-    float inherit_velocity = 0;  // [0, 1]
+    std::string emitter;        // name of another emitter of the same effect; no cycles
+    float probability = 1;      // [0, 1]
+    CountRange count{1, 1};     // 1..kMaxSubEmitterCount
+    float inherit_velocity = 0; // [0, 1]
     friend bool operator==(const SubEmitterDesc&, const SubEmitterDesc&) = default;
 };
 
@@ -446,37 +457,37 @@ struct SubEmitterDesc {
 
 struct Transform {
     Float3 position{0, 0, 0};
-    Float3 rotation_deg{0, 0, 0};  // extrinsic X, then Y, then Z (see the top of this file)
+    Float3 rotation_deg{0, 0, 0}; // extrinsic X, then Y, then Z (see the top of this file)
     friend bool operator==(const Transform&, const Transform&) = default;
 };
 
 struct EmitterDesc {
-    std::string name;              // unique in the effect, 1..kMaxNameBytes, [A-Za-z0-9_-]
+    std::string name; // unique in the effect, 1..kMaxNameBytes, [A-Za-z0-9_-]
     bool enabled = true;
-    uint32_t capacity = 1024;      // 1..kMaxEmitterCapacity
+    uint32_t capacity = 1024; // 1..kMaxEmitterCapacity
     OverflowPolicy overflow = OverflowPolicy::drop_new;
     Transform transform;
     BackendPreference backend = BackendPreference::auto_;
     SpawnDesc spawn;
     ShapeDesc shape;
     InitDesc init;
-    std::vector<UpdateModule> update;  // 0..kMaxUpdateModules, authored order
+    std::vector<UpdateModule> update; // 0..kMaxUpdateModules, authored order
     RenderDesc render;
-    std::vector<SubEmitterDesc> sub_emitters;  // 0..kMaxSubEmitters
+    std::vector<SubEmitterDesc> sub_emitters; // 0..kMaxSubEmitters
     friend bool operator==(const EmitterDesc&, const EmitterDesc&) = default;
 };
 
 struct Bounds {
     Float3 center{0, 0, 0};
-    Float3 half_extents{1, 1, 1};  // >= 0
+    Float3 half_extents{1, 1, 1}; // >= 0
     friend bool operator==(const Bounds&, const Bounds&) = default;
 };
 
 struct EffectDesc {
-    uint32_t version = 1;                  // JSON "version": the format version, must be 1
-    std::string name;                      // 1..kMaxNameBytes
+    uint32_t version = 1; // JSON "version": the format version, must be 1
+    std::string name;     // 1..kMaxNameBytes
     uint32_t seed = 0;
-    float duration_s = 5;                  // (0, 3600]
+    float duration_s = 5; // (0, 3600]
     bool looping = true;
     SimulationSpace space = SimulationSpace::world;
     float fixed_timestep_s = 1.0f / 60.0f; // [1/1000, 1/10]
@@ -486,4 +497,4 @@ struct EffectDesc {
     friend bool operator==(const EffectDesc&, const EffectDesc&) = default;
 };
 
-}  // namespace spindrift
+} // namespace spindrift

@@ -19,8 +19,7 @@ bool loadEffect(std::string_view text, std::string_view file, EffectDesc& out,
                 std::vector<Diagnostic>& diagnostics);
 
 // Reads the file and calls loadEffect; an unreadable file is one diagnostic.
-bool loadEffectFile(const std::string& path, EffectDesc& out,
-                    std::vector<Diagnostic>& diagnostics);
+bool loadEffectFile(const std::string& path, EffectDesc& out, std::vector<Diagnostic>& diagnostics);
 
 // The semantic rules of the format (ranges, limits, unique names, sub-emitter references,
 // cycles, shape/emit_from combinations) for a description built in code. Diagnostics carry
@@ -32,4 +31,4 @@ bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnosti
 // text of a document already in canonical form is reproduced byte for byte.
 std::string saveEffect(const EffectDesc& effect);
 
-}  // namespace spindrift
+} // namespace spindrift

@@ -24,4 +24,4 @@ bool hasErrors(const std::vector<Diagnostic>& diagnostics) {
     return false;
 }
 
-}  // namespace spindrift
+} // namespace spindrift

@@ -94,7 +94,7 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
             break;
         case kOpAttractor:
             r.vector = rowsPoint(emitter_rows, p0);
-            step.uses_flags = true;  // the kill radius
+            step.uses_flags = true; // the kill radius
             break;
         case kOpRotationOverLife:
             step.spins = true;

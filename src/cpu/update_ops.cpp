@@ -6,14 +6,14 @@ namespace baseline {
 ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& scratch,
                              const EmitterStep& step, ParticlePool& pool, uint32_t begin,
                              uint32_t end);
-}  // namespace baseline
+} // namespace baseline
 
 #if SPINDRIFT_HAS_AVX2_LOOPS
 namespace avx2 {
 ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& scratch,
                              const EmitterStep& step, ParticlePool& pool, uint32_t begin,
                              uint32_t end);
-}  // namespace avx2
+} // namespace avx2
 #endif
 
 namespace {
@@ -31,7 +31,7 @@ LoopsFn pickLoops() {
 // Chosen once; every chunk of every step of the process uses the same loops.
 const LoopsFn kLoops = pickLoops();
 
-}  // namespace
+} // namespace
 
 ChunkResult updateChunk(const CompiledEffect& effect, const StepScratch& scratch,
                         const EmitterStep& step, ParticlePool& pool, uint32_t begin, uint32_t end) {
@@ -45,4 +45,4 @@ const char* updateLoopsName() {
     return "baseline";
 }
 
-}  // namespace spindrift::cpu
+} // namespace spindrift::cpu

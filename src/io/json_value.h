@@ -15,23 +15,23 @@
 namespace spindrift::json {
 
 struct SourcePos {
-    uint32_t line = 1;    // 1-based
-    uint32_t column = 1;  // 1-based, in bytes
-    uint64_t offset = 0;  // 0-based byte offset
+    uint32_t line = 1;   // 1-based
+    uint32_t column = 1; // 1-based, in bytes
+    uint64_t offset = 0; // 0-based byte offset
 };
 
 enum class Kind : uint8_t { null, boolean, number, string, array, object };
 
-const char* kindName(Kind kind);  // "null", "a boolean", "a number", "a string", ...
+const char* kindName(Kind kind); // "null", "a boolean", "a number", "a string", ...
 
 struct Value {
     Kind kind = Kind::null;
-    SourcePos pos;              // first byte of the value
-    bool boolean = false;       // kind == boolean
-    std::string text;           // string: the decoded UTF-8; number: the literal as written
-    std::vector<Value> items;   // array: elements; object: member values, in document order
-    std::vector<std::string> keys;          // object: member keys, parallel to items
-    std::vector<SourcePos> key_positions;   // object: where each key starts
+    SourcePos pos;                 // first byte of the value
+    bool boolean = false;          // kind == boolean
+    std::string text;              // string: the decoded UTF-8; number: the literal as written
+    std::vector<Value> items;      // array: elements; object: member values, in document order
+    std::vector<std::string> keys; // object: member keys, parallel to items
+    std::vector<SourcePos> key_positions; // object: where each key starts
 
     // object: the member called key, or nullptr.
     const Value* find(std::string_view key) const;
@@ -69,4 +69,4 @@ bool parse(std::string_view text, std::string_view file, Value& out,
 std::string pathKey(const std::string& parent, std::string_view key);
 std::string pathIndex(const std::string& parent, size_t index);
 
-}  // namespace spindrift::json
+} // namespace spindrift::json

@@ -17,10 +17,10 @@ public:
     void beginArray();
     void endArray();
     void key(std::string_view name);
-    void value(std::string_view text);  // a JSON string, escaped as needed
+    void value(std::string_view text); // a JSON string, escaped as needed
     void value(const char* text) { value(std::string_view(text)); }
     void value(bool b);
-    void value(float f);                // shortest round-trip form; integral values as "2"
+    void value(float f); // shortest round-trip form; integral values as "2"
     void value(uint32_t u);
     void value(int64_t i);
     void null();
@@ -35,7 +35,7 @@ private:
     void newline();
 
     std::string out_;
-    std::vector<bool> has_members_;  // per open container: something was written in it
+    std::vector<bool> has_members_; // per open container: something was written in it
     std::vector<bool> is_object_;
     bool after_key_ = false;
 };
@@ -43,4 +43,4 @@ private:
 // Shortest decimal text that parses back (as float32) to exactly f. f must be finite.
 std::string formatFloat(float f);
 
-}  // namespace spindrift::json
+} // namespace spindrift::json

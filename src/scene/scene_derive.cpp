@@ -84,7 +84,9 @@ SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& eff
 
     SceneDesc scene;
     const Float3 c = effect.bounds.center;
-    auto half = [&](float v) { return std::isfinite(v) ? std::max(v, kMinHalfExtent) : kMinHalfExtent; };
+    auto half = [&](float v) {
+        return std::isfinite(v) ? std::max(v, kMinHalfExtent) : kMinHalfExtent;
+    };
     const Float3 h{half(effect.bounds.half_extents.x), half(effect.bounds.half_extents.y),
                    half(effect.bounds.half_extents.z)};
     const double r = std::sqrt(double(h.x) * h.x + double(h.y) * h.y + double(h.z) * h.z);

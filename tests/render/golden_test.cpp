@@ -41,10 +41,9 @@ const fs::path kFailureDir = fs::path(SPINDRIFT_BINARY_DIR) / "golden-failures";
 // Every scene in tests/golden/scenes/, each rendered at its duration_s. A scene file missing
 // from this list fails EveryGoldenSceneIsListed, so none is silently unchecked.
 const char* const kScenes[] = {
-    "align_camera",   "align_velocity",     "align_axis",
-    "align_fixed",    "blend_additive",     "blend_premultiplied",
-    "blend_alpha",    "sort_back_to_front", "sort_none",
-    "soft_particles", "flipbook_blend",     "lighting",
+    "align_camera",   "align_velocity",      "align_axis",     "align_fixed",
+    "blend_additive", "blend_premultiplied", "blend_alpha",    "sort_back_to_front",
+    "sort_none",      "soft_particles",      "flipbook_blend", "lighting",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
@@ -142,7 +141,8 @@ Difference compare(const Image& actual, const Image& expected) {
 Image differenceImage(const Image& actual, const Image& expected) {
     Image out = actual;
     for (size_t i = 0; i < size_t{actual.width} * actual.height; ++i) {
-        const auto v = static_cast<uint8_t>(std::min(255, 8 * channelDifference(actual, expected, i)));
+        const auto v =
+            static_cast<uint8_t>(std::min(255, 8 * channelDifference(actual, expected, i)));
         out.rgba8[i * 4] = out.rgba8[i * 4 + 1] = out.rgba8[i * 4 + 2] = v;
         out.rgba8[i * 4 + 3] = 255;
     }
