@@ -17,9 +17,10 @@ for effect in examples/effects/*.json; do
     "$cli" cook "$effect" -o "build/cooked/$(basename "${effect%.json}").sfx"
 done
 
-# The samples the renderer draws (billboards). lightning (a beam) and sword_trail (a ribbon) are
-# left out until ribbons and beams are drawn; fireworks' rocket trails are reported as not drawn.
-samples=(campfire smoke_plume spark_burst magic_orb portal_ring fountain snowfall fireworks)
+# The samples the renderer draws: billboards, ribbons (sword_trail, fireworks' rocket trails) and
+# beams (lightning).
+samples=(campfire smoke_plume spark_burst magic_orb portal_ring fountain snowfall fireworks
+    lightning sword_trail)
 for name in "${samples[@]}"; do
     echo "render: $name"
     "$cli" render "examples/effects/$name.json" -o "out/$name.png" --contact-sheet 8 \

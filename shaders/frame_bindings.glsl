@@ -19,4 +19,13 @@ float linearDepth(vec3 world_position) {
     return dot(world_position - frame.eye.xyz, frame.camera_forward.xyz);
 }
 
+// Pixels per metre at one metre of linear view depth: half the viewport height times the
+// projection's y scale (1 / tan(fov / 2)), which is the length of clip_from_world's y row (the
+// view rotation is orthonormal).
+float pixelScale() {
+    vec3 y_row = vec3(frame.clip_from_world_c0.y, frame.clip_from_world_c1.y,
+                      frame.clip_from_world_c2.y);
+    return 0.5 * frame.viewport.y * length(y_row);
+}
+
 #endif

@@ -6,6 +6,7 @@
 
 #include "effect_records.h"
 #include "draw_record.h"
+#include "beam.h"
 #include "billboard.h"
 #include "birth.h"
 #include "collision.h"
@@ -20,6 +21,7 @@
 #include "sd_math.h"
 #include "shape.h"
 #include "shared_types.h"
+#include "strip.h"
 #include "transform.h"
 
 layout(local_size_x = 64) in;
@@ -39,6 +41,9 @@ layout(std430, set = 0, binding = 9) readonly buffer OpaqueDraws { OpaqueDraw op
 layout(std430, set = 0, binding = 10) readonly buffer BillboardPushes { BillboardPushConstants billboard_pushes[]; };
 layout(std140, set = 0, binding = 11) uniform Frame { FrameGlobals frame; };
 layout(std430, set = 0, binding = 12) writeonly buffer Sink { uint sink[]; };
+layout(std430, set = 0, binding = 13) readonly buffer StripPoints { StripPoint strip_points[]; };
+layout(std430, set = 0, binding = 14) readonly buffer StripPushes { StripPushConstants strip_pushes[]; };
+layout(std430, set = 0, binding = 15) readonly buffer BeamCurves { BeamCurve beam_curves[]; };
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
@@ -46,5 +51,7 @@ void main() {
               burst_records[i].count_min + collider_records[i].kind + uint(force_field_records[i].strength) +
               uint(mesh_point_records[i].position.x) + sub_emitter_records[i].emitter +
               draw_records[i].emitter_index + opaque_draws[i].kind +
-              billboard_pushes[i].params.alignment + uint(frame.viewport.x);
+              billboard_pushes[i].params.alignment + uint(frame.viewport.x) +
+              uint(strip_points[i].tangent_u.w) + strip_pushes[i].params.blend +
+              beam_curves[i].segments;
 }

@@ -68,12 +68,12 @@ std::vector<DrawRecord> particles(size_t count, float size) {
                      4.0f * sdRandom01(key, 2u) - 2.0f);
         const vec4 color(sdRandom01(key, 3u), 0.5f, sdRandom01(key, 4u), 0.6f);
         records[i] = sdDrawRecord(p, size, color, vec3(0), 6.28f * sdRandom01(key, 5u),
-                                  sdRandom01(key, 6u), 0.0f, 0u);
+                                  sdRandom01(key, 6u), 0.0f, 0u, key);
     }
     return records;
 }
 
-void runFrames(benchmark::State& state, std::span<const BillboardBatch> batches,
+void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records) {
     Renderer* renderer = sharedRenderer();
     if (renderer == nullptr) {
@@ -109,7 +109,7 @@ void BM_EmptyFrame(benchmark::State& state) {
 void BM_Additive100k(benchmark::State& state) {
     const std::vector<DrawRecord> records =
         particles(100000, static_cast<float>(state.range(0)) / 100.0f);
-    const BillboardBatch batch{paramsFor(kBlendAdditive), kNoTexture, records};
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records};
     runFrames(state, {&batch, 1}, nullptr);
 }
 
@@ -117,7 +117,7 @@ void BM_Additive100k(benchmark::State& state) {
 void BM_AlphaSorted100k(benchmark::State& state) {
     std::vector<DrawRecord> records =
         particles(100000, static_cast<float>(state.range(0)) / 100.0f);
-    const BillboardBatch batch{paramsFor(kBlendAlpha), kNoTexture, records};
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records};
     runFrames(state, {&batch, 1}, &records);
 }
 

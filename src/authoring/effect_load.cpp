@@ -1,9 +1,8 @@
 // loadEffect = strict structural read (effect_reader) + the one set of semantic rules
 // (validateEffect), whose path-only diagnostics get their positions from the read.
-#include <algorithm>
-
 #include "authoring/effect_reader.h"
 #include "authoring/text_file.h"
+#include "io/document_load.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift {
@@ -60,36 +59,13 @@ bool comparesRejectedValue(const ReadContext& ctx, const Diagnostic& d) {
 bool loadEffect(std::string_view text, std::string_view file, EffectDesc& out,
                 std::vector<Diagnostic>& diagnostics) {
     out = EffectDesc{};
-    const size_t first = diagnostics.size();
-    json::Value root;
-    if (!json::parse(text, file, root, diagnostics)) return false;
-
-    ReadContext ctx;
-    ctx.file = std::string(file);
-    ctx.diagnostics = &diagnostics;
-    if (!readEffect(ctx, root, out)) return false;
-
-    std::vector<Diagnostic> semantic;
-    validateEffect(out, semantic);
-    for (Diagnostic& d : semantic) {
-        // One mistake, one diagnostic: a value the reader already rejected kept its default,
-        // so whatever the rules say about it (or below it) is a consequence, not a mistake.
-        if (ctx.isSuppressed(d.path) || comparesRejectedValue(ctx, d)) continue;
-        const json::SourcePos pos = ctx.positionOf(d.path);
-        d.file = ctx.file;
-        d.line = pos.line;
-        d.column = pos.column;
-        d.byte_offset = pos.offset;
-        diagnostics.push_back(std::move(d));
-    }
-    // Document order reads best; the reader and the rules each found theirs in a different one.
-    std::stable_sort(
-        diagnostics.begin() + std::ptrdiff_t(first), diagnostics.end(),
-        [](const Diagnostic& a, const Diagnostic& b) { return a.byte_offset < b.byte_offset; });
-    for (size_t i = first; i < diagnostics.size(); ++i) {
-        if (diagnostics[i].severity == Severity::error) return false;
-    }
-    return true;
+    DocumentSteps steps;
+    steps.read = [&](ReadContext& ctx, const json::Value& root) {
+        return readEffect(ctx, root, out);
+    };
+    steps.validate = [&](std::vector<Diagnostic>& semantic) { validateEffect(out, semantic); };
+    steps.compares_rejected_value = comparesRejectedValue;
+    return loadDocument(text, file, steps, diagnostics);
 }
 
 bool loadEffectFile(const std::string& path, EffectDesc& out,

@@ -9,30 +9,15 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "authoring/enum_names.h"
 #include "io/json_value.h"
+#include "io/read_context.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/effect_desc.h"
 
 namespace spindrift {
-
-struct ReadContext {
-    std::string file;
-    std::vector<Diagnostic>* diagnostics = nullptr;
-    std::unordered_map<std::string, json::SourcePos> positions;
-    // Paths the reader already reported on; semantic diagnostics at or below them are dropped.
-    std::unordered_set<std::string> reported;
-
-    void record(const std::string& path, const json::SourcePos& pos) { positions[path] = pos; }
-    void error(const std::string& path, const json::SourcePos& pos, std::string message);
-    // The recorded position of path, else of its nearest recorded ancestor.
-    json::SourcePos positionOf(std::string path) const;
-    bool isSuppressed(std::string path) const;
-};
 
 // "1.5", "the string \"fast\"", "an array of 2 elements": what was found, for messages.
 std::string describe(const json::Value& value);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <stdexcept>
 
 #include "compiler/structural_hash.h"
 #include "cpu/events.h"
@@ -170,6 +171,8 @@ void updateAllChunks(CpuEffect& fx) {
         const uint32_t begin = (chunk - fx.chunk_first[e]) * kChunkParticles;
         const uint32_t end = std::min(begin + kChunkParticles, pool.count);
         results[chunk] = updateChunk(effect, fx.scratch, fx.scratch.emitters[e], pool, begin, end);
+        // After integration and collision: the trail records where the particle ended the step.
+        if (hasTrails(fx.trails[e])) recordTrails(fx.trails[e], pool, begin, end);
     };
     fx.threads->run(total, job);
 }
@@ -177,6 +180,7 @@ void updateAllChunks(CpuEffect& fx) {
 void removeDead(CpuEffect& fx) {
     for (uint32_t e = 0; e < fx.pools.size(); ++e) {
         ParticlePool& pool = fx.pools[e];
+        TrailStore& trails = fx.trails[e];
         EmitterStats& stats = fx.stats[e];
         // Descending slot order: chunks last to first, each chunk's list back to front.
         for (uint32_t chunk = fx.chunk_first[e + 1]; chunk-- > fx.chunk_first[e];) {
@@ -185,15 +189,34 @@ void removeDead(CpuEffect& fx) {
             stats.contacts += r.contacts;
             stats.deaths += r.dead_count;
             const uint32_t* slots = pool.dead_slots.get() + begin;
-            for (uint32_t i = r.dead_count; i-- > 0;) removeDescending(pool, slots + i, 1);
+            for (uint32_t i = r.dead_count; i-- > 0;) {
+                // removeDescending fills the hole with the last particle; its trail follows.
+                if (hasTrails(trails) && slots[i] != pool.count - 1)
+                    moveTrail(trails, pool.count - 1, slots[i]);
+                removeDescending(pool, slots + i, 1);
+            }
         }
     }
 }
 
 } // namespace
 
+bool checkCpuLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
+    return checkTrailLimits(effect, diagnostics);
+}
+
 std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,
                                            const CpuConfig& config) {
+    std::vector<Diagnostic> diagnostics;
+    std::unique_ptr<CpuEffect> fx = createCpuEffect(std::move(effect), config, diagnostics);
+    if (fx == nullptr) throw std::length_error(formatDiagnostic(diagnostics.front()));
+    return fx;
+}
+
+std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,
+                                           const CpuConfig& config,
+                                           std::vector<Diagnostic>& diagnostics) {
+    if (!checkCpuLimits(*effect, diagnostics)) return nullptr;
     auto fx = std::make_unique<CpuEffect>();
     fx->effect = std::move(effect);
     fx->config = config;
@@ -203,12 +226,14 @@ std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect>
     fx->driver = makeDriverState(compiled);
     const size_t emitters = compiled.emitters.size();
     fx->pools.resize(emitters);
+    fx->trails.resize(emitters);
     fx->stats.resize(emitters);
     uint32_t max_chunks = 0;
     uint32_t largest = 0;
     for (size_t e = 0; e < emitters; ++e) {
         const uint32_t capacity = compiled.emitters[e].capacity;
         allocatePool(fx->pools[e], capacity);
+        allocateTrails(fx->trails[e], compiled.emitters[e]);
         max_chunks += chunksFor(capacity);
         largest = std::max(largest, capacity);
     }

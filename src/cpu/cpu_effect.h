@@ -9,9 +9,10 @@
 //   1. the driver plans this step's births (rate carry, bursts, rate per metre, delay, looping);
 //   2. every live particle runs its emitter's ops in compiled order, then integrates
 //      (semi-implicit Euler: v from the ops, then p += v dt, rotation += w dt, age += dt) and is
-//      tested for death (age >= lifetime, or killed by an attractor or a collision);
+//      tested for death (age >= lifetime, or killed by an attractor or a collision); a particle
+//      of a ribbon emitter then records a trail point if it moved far enough (trail_store.h);
 //   3. sub-emitter events (death, collision) of this step become births of the child emitters;
-//   4. dead particles are removed (the last live particle fills each hole);
+//   4. dead particles are removed (the last live particle fills each hole, with its trail);
 //   5. planned births and event births are added, spread over the step (birth i of n at
 //      fraction (i + 0.5) / n: a moving emitter's position is interpolated and the newborn is
 //      pre-aged by the rest of the step); birth events queue births of their children.
@@ -26,6 +27,7 @@
 #include "cpu/particle_pool.h"
 #include "cpu/step_context.h"
 #include "cpu/thread_pool.h"
+#include "cpu/trail_store.h"
 #include "cpu/update_ops.h"
 #include "runtime/driver.h"
 #include "runtime/placement.h"
@@ -65,6 +67,7 @@ struct CpuEffect {
     CpuConfig config;
     DriverState driver;
     std::vector<ParticlePool> pools; // one per compiled emitter
+    std::vector<TrailStore> trails;  // one per compiled emitter; empty unless it draws ribbons
     std::vector<EmitterStats> stats;
     Rows3x4 world_from_effect;      // at the end of the last step
     Rows3x4 next_world_from_effect; // set by the host for the coming frame
@@ -82,7 +85,20 @@ struct CpuEffect {
     Rows3x4 step_end;
 };
 
-// Builds an instance with pools sized from each emitter's capacity. config.threads >= 1.
+// The CPU backend's own limits on a compiled effect, beyond what the compiler checks: today the
+// trail storage of ribbon emitters (kMaxTrailPoints). Appends an error per excess (with the JSON
+// path of what to lower) and returns false.
+bool checkCpuLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics);
+
+// Builds an instance with pools (and ribbon trails) sized from each emitter's capacity.
+// config.threads >= 1 (0 reads as 1). When the effect fails checkCpuLimits, returns nullptr and
+// appends its diagnostics.
+std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,
+                                           const CpuConfig& config,
+                                           std::vector<Diagnostic>& diagnostics);
+
+// The same for an effect known to pass checkCpuLimits; one that does not throws
+// std::length_error with the diagnostic's text rather than trying to allocate it.
 std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,
                                            const CpuConfig& config);
 
@@ -105,8 +121,9 @@ uint64_t liveCount(const CpuEffect& fx);
 bool finished(const CpuEffect& fx);
 double simulationTime(const CpuEffect& fx); // seconds at the start of the next step
 
-// 64-bit hash of the whole state: driver state, every live particle's every column (slot order)
-// and the statistics. Equal hashes = equal states (up to hash collisions).
+// 64-bit hash of the whole state: driver state, every live particle's every column (slot order),
+// every live particle's trail points (oldest to newest) and the statistics. Equal hashes = equal
+// states (up to hash collisions).
 uint64_t stateHash(const CpuEffect& fx);
 
 } // namespace spindrift::cpu

@@ -11,7 +11,8 @@ namespace spindrift::cpu {
 namespace {
 
 constexpr char kSnapshotMagic[8] = {'S', 'D', 'S', 'N', 'A', 'P', '\0', '\1'};
-constexpr uint32_t kSnapshotVersion = 1;
+// 2: each ribbon emitter's particle section is followed by its trails.
+constexpr uint32_t kSnapshotVersion = 2;
 
 struct SnapshotHeader {
     char magic[8];
@@ -47,6 +48,11 @@ public:
         return true;
     }
     template <typename T> bool value(T& v) { return bytes(&v, sizeof(T)); }
+    bool skip(uint64_t size) {
+        if (size > in_.size() - at_) return false;
+        at_ += static_cast<size_t>(size);
+        return true;
+    }
     size_t remaining() const { return in_.size() - at_; }
 
 private:
@@ -54,13 +60,55 @@ private:
     size_t at_ = 0;
 };
 
+// Bytes of one live particle's trail: its point count, then the points oldest to newest.
+uint64_t trailBytes(const TrailStore& trails, uint32_t slot) {
+    return sizeof(uint32_t) + uint64_t{trails.count[slot]} * sizeof(TrailPoint);
+}
+
+void writeTrails(Writer& w, const TrailStore& trails, uint32_t live) {
+    for (uint32_t slot = 0; slot < live; ++slot) {
+        w.value(trails.count[slot]);
+        forEachTrailRun(trails, slot, [&](const TrailPoint* run, uint32_t run_count) {
+            w.bytes(run, run_count * sizeof(TrailPoint));
+        });
+    }
+}
+
+// Checks the trail section of live particles without storing anything.
+bool probeTrails(Reader& r, const TrailStore& trails, uint32_t live) {
+    for (uint32_t slot = 0; slot < live; ++slot) {
+        uint32_t count = 0;
+        if (!r.value(count) || count == 0 || count > trails.max_points ||
+            !r.skip(uint64_t{count} * sizeof(TrailPoint))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Reads a section probeTrails accepted; each ring starts at entry 0 (only the order of the
+// points is state, not where the ring put them).
+void readTrails(Reader& r, TrailStore& trails, uint32_t live) {
+    for (uint32_t slot = 0; slot < live; ++slot) {
+        r.value(trails.count[slot]);
+        trails.first[slot] = 0;
+        r.bytes(trails.points.get() + static_cast<size_t>(slot) * trails.max_points,
+                trails.count[slot] * sizeof(TrailPoint));
+    }
+}
+
 } // namespace
 
 std::vector<uint8_t> snapshotState(const CpuEffect& fx) {
     std::vector<uint8_t> out;
     uint64_t particle_bytes = 0;
-    for (const ParticlePool& pool : fx.pools)
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        const ParticlePool& pool = fx.pools[e];
         particle_bytes += 4 + pool.count * kParticleStateBytes;
+        if (!hasTrails(fx.trails[e])) continue;
+        for (uint32_t slot = 0; slot < pool.count; ++slot)
+            particle_bytes += trailBytes(fx.trails[e], slot);
+    }
     out.reserve(sizeof(SnapshotHeader) + sizeof(DriverState) + particle_bytes + 1024);
     Writer w(out);
     SnapshotHeader header{};
@@ -75,11 +123,13 @@ std::vector<uint8_t> snapshotState(const CpuEffect& fx) {
     for (const EmitterStats& s : fx.stats) w.value(s);
     w.value(fx.world_from_effect);
     w.value(fx.next_world_from_effect);
-    for (const ParticlePool& pool : fx.pools) {
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        const ParticlePool& pool = fx.pools[e];
         w.value(pool.count);
         forEachColumn(const_cast<ParticlePool&>(pool), [&](const void* column, size_t element) {
             w.bytes(column, pool.count * element);
         });
+        if (hasTrails(fx.trails[e])) writeTrails(w, fx.trails[e], pool.count);
     }
     return out;
 }
@@ -115,15 +165,20 @@ bool restoreState(CpuEffect& fx, std::span<const uint8_t> bytes, std::string& er
     }
     // Particle sections: check every count and length before copying anything.
     Reader probe = r;
-    for (const ParticlePool& pool : fx.pools) {
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        const ParticlePool& pool = fx.pools[e];
         uint32_t count = 0;
         if (!probe.value(count) || count > pool.capacity ||
-            probe.remaining() < static_cast<uint64_t>(count) * kParticleStateBytes) {
+            !probe.skip(static_cast<uint64_t>(count) * kParticleStateBytes)) {
             error = "snapshot particle section is truncated or exceeds the emitter's capacity";
             return false;
         }
-        std::vector<uint8_t> skip(static_cast<size_t>(count) * kParticleStateBytes);
-        probe.bytes(skip.data(), skip.size());
+        if (hasTrails(fx.trails[e]) && !probeTrails(probe, fx.trails[e], count)) {
+            error = "snapshot trail section of emitter " + std::to_string(e) +
+                    " is truncated or has a point count outside 1.." +
+                    std::to_string(fx.trails[e].max_points);
+            return false;
+        }
     }
     if (probe.remaining() != 0) {
         error = "snapshot has " + std::to_string(probe.remaining()) + " trailing bytes";
@@ -135,10 +190,12 @@ bool restoreState(CpuEffect& fx, std::span<const uint8_t> bytes, std::string& er
     fx.next_world_from_effect = next_world_from_effect;
     fx.step_start = world_from_effect;
     fx.step_end = world_from_effect;
-    for (ParticlePool& pool : fx.pools) {
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        ParticlePool& pool = fx.pools[e];
         r.value(pool.count);
         forEachColumn(pool,
                       [&](void* column, size_t element) { r.bytes(column, pool.count * element); });
+        if (hasTrails(fx.trails[e])) readTrails(r, fx.trails[e], pool.count);
     }
     return true;
 }
@@ -146,11 +203,21 @@ bool restoreState(CpuEffect& fx, std::span<const uint8_t> bytes, std::string& er
 uint64_t stateHash(const CpuEffect& fx) {
     uint64_t h = fnv1a64(&fx.driver, sizeof(DriverState));
     for (const EmitterStats& s : fx.stats) h = fnv1a64(&s, sizeof(s), h);
-    for (const ParticlePool& pool : fx.pools) {
+    for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        const ParticlePool& pool = fx.pools[e];
         h = fnv1a64(&pool.count, sizeof(pool.count), h);
         forEachColumn(const_cast<ParticlePool&>(pool), [&](const void* column, size_t element) {
             h = fnv1a64(column, pool.count * element, h);
         });
+        const TrailStore& trails = fx.trails[e];
+        if (!hasTrails(trails)) continue;
+        // In order, oldest to newest: where the ring keeps them is not state (restore rebases it).
+        for (uint32_t slot = 0; slot < pool.count; ++slot) {
+            h = fnv1a64(&trails.count[slot], sizeof(uint32_t), h);
+            forEachTrailRun(trails, slot, [&](const TrailPoint* run, uint32_t run_count) {
+                h = fnv1a64(run, run_count * sizeof(TrailPoint), h);
+            });
+        }
     }
     return h;
 }

@@ -13,7 +13,8 @@ namespace spindrift::cpu {
 
 // The state as bytes: a header (magic, version, the compiled effect's structural hash and
 // content checksum, emitter count), the driver state, the statistics, the transforms, and for
-// each emitter its live particles, column by column. Restoring into an instance of the same
+// each emitter its live particles, column by column, then (ribbon emitters) each live particle's
+// trail: its point count and points, oldest to newest. Restoring into an instance of the same
 // compiled effect reproduces the state exactly; bytes are little-endian and only meant for the
 // same build of the engine.
 std::vector<uint8_t> snapshotState(const CpuEffect& fx);

@@ -74,6 +74,9 @@ void writeBirth(CpuEffect& fx, uint32_t emitter_index, uint32_t slot, uint64_t o
     pool.color_a[slot] = color.w;
     pool.key[slot] = key;
     pool.ordinal[slot] = ordinal;
+    // A particle born into a slot, reused or replaced, starts a fresh trail.
+    TrailStore& trails = fx.trails[emitter_index];
+    if (hasTrails(trails)) startTrail(trails, slot, position);
     ++fx.stats[emitter_index].births;
     if (e.sub_emitter_count != 0) queueEvents(fx, emitter_index, kEventBirth, &slot, 1);
 }

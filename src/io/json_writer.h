@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,9 @@ public:
     void null();
     // A whole array of numbers on one line: [1, 2.5, 3].
     void inlineArray(const float* values, size_t count);
+    void inlineArray(std::initializer_list<float> values) {
+        inlineArray(values.begin(), values.size());
+    }
 
     // The finished text, ending in a newline. Valid once every begin has its end.
     const std::string& text() const { return out_; }

@@ -18,12 +18,13 @@ struct DrawRecord {
     float normalized_age;   // age / lifetime in [0, 1]
     float flipbook_frame;   // [0, frames): integer part the frame, fractional part the blend
     uint emitter_index;     // index in the compiled emitter array
-    uint pad0;
+    uint key;               // the particle's random key (sdParticleKey): per-particle variation
+                            // decided at draw time, e.g. a beam's jitter (beam.h)
 };
 
 SD_FUNC DrawRecord sdDrawRecord(vec3 position, float size, vec4 color, vec3 velocity,
                                 float rotation_rad, float normalized_age, float flipbook_frame,
-                                uint emitter_index) {
+                                uint emitter_index, uint key) {
     DrawRecord r;
     r.position_size = vec4(position, size);
     r.color = color;
@@ -31,7 +32,7 @@ SD_FUNC DrawRecord sdDrawRecord(vec3 position, float size, vec4 color, vec3 velo
     r.normalized_age = normalized_age;
     r.flipbook_frame = flipbook_frame;
     r.emitter_index = emitter_index;
-    r.pad0 = 0u;
+    r.key = key;
     return r;
 }
 
@@ -64,7 +65,7 @@ static_assert(offsetof(DrawRecord, velocity_rotation) == 32);
 static_assert(offsetof(DrawRecord, normalized_age) == 48);
 static_assert(offsetof(DrawRecord, flipbook_frame) == 52);
 static_assert(offsetof(DrawRecord, emitter_index) == 56);
-static_assert(offsetof(DrawRecord, pad0) == 60);
+static_assert(offsetof(DrawRecord, key) == 60);
 } // namespace spindrift
 #endif
 

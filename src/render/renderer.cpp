@@ -10,7 +10,9 @@
 #include "render/billboard_pass.h"
 #include "render/frame_targets.h"
 #include "render/opaque_pass.h"
+#include "render/particle_bindings.h"
 #include "render/readback.h"
+#include "render/strip_pass.h"
 #include "render/texture_store.h"
 #include "render/view_globals.h"
 #include "vulkan/commands.h"
@@ -33,7 +35,9 @@ public:
     std::unique_ptr<FrameTargets> targets;
     std::unique_ptr<TextureStore> textures;
     std::unique_ptr<OpaquePass> opaque;
+    std::unique_ptr<ParticleBindings> particle_bindings;
     std::unique_ptr<BillboardPass> billboards;
+    std::unique_ptr<StripPass> strips;
     vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
 };
 
@@ -85,38 +89,85 @@ vk::OwnedQueryPool createTimestampPool(const vk::Device& device,
     return vk::OwnedQueryPool(device.handle(), pool);
 }
 
+// What a frame holds in all: the renderer's per-frame limits apply to these.
+struct FrameTotals {
+    uint64_t records = 0;
+    uint64_t points = 0; // of strip batches with segments
+    uint64_t segments = 0;
+};
+
+bool checkTexture(const Renderer& r, uint32_t texture, std::string& message) {
+    if (texture == kNoTexture || r.textures->valid(texture)) return true;
+    message = "unknown texture handle " + std::to_string(texture) + " (" +
+              std::to_string(r.textures->count()) + " textures loaded)";
+    return false;
+}
+
+// A segment is drawable when its first point and the next both lie in the batch's points.
+bool checkSegments(const StripBatch& b, std::string& message) {
+    const uint64_t points = b.points.size();
+    for (size_t k = 0; k < b.segments.size(); ++k) {
+        if (points < 2 || b.segments[k] > points - 2) {
+            message = "segment " + std::to_string(k) + " starts at point " +
+                      std::to_string(b.segments[k]) + ", but the batch has " +
+                      std::to_string(points) + " points (a segment needs its point and the next)";
+            return false;
+        }
+    }
+    return true;
+}
+
 // A batch the renderer cannot draw is an error naming the batch, never a crash or a silent skip.
-bool checkBatches(const Renderer& r, std::span<const BillboardBatch> batches, uint64_t& total,
+bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, FrameTotals& totals,
                   std::vector<Diagnostic>& diagnostics) {
-    total = 0;
+    totals = FrameTotals{};
     bool ok = true;
     for (size_t i = 0; i < batches.size(); ++i) {
-        const BillboardBatch& b = batches[i];
         std::string where = "batch " + std::to_string(i);
         auto fail = [&](std::string message) {
             diagnostics.push_back(renderError(where, std::move(message)));
             ok = false;
         };
-        if (b.texture != kNoTexture && !r.textures->valid(b.texture)) {
-            fail("unknown texture handle " + std::to_string(b.texture) + " (" +
-                 std::to_string(r.textures->count()) + " textures loaded)");
+        std::string message;
+        if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batches[i])) {
+            if (!checkTexture(r, b->texture, message)) fail(message);
+            if (b->params.blend >= kBlendCount) {
+                fail("blend " + std::to_string(b->params.blend) + " is unknown");
+            }
+            if (b->params.alignment >= kAlignCount) {
+                fail("alignment " + std::to_string(b->params.alignment) + " is unknown");
+            }
+            if (b->params.flipbook_frames == 0 || b->params.flipbook_columns == 0 ||
+                b->params.flipbook_rows == 0) {
+                fail("flipbook frames, columns and rows must each be at least 1");
+            }
+            if (b->records.size() > kMaxDrawRecords - totals.records) {
+                fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
+                     ") draw records in the frame");
+                return false;
+            }
+            totals.records += b->records.size();
+            continue;
         }
+        const StripBatch& b = std::get<StripBatch>(batches[i]);
+        if (!checkTexture(r, b.texture, message)) fail(message);
         if (b.params.blend >= kBlendCount) {
             fail("blend " + std::to_string(b.params.blend) + " is unknown");
         }
-        if (b.params.alignment >= kAlignCount) {
-            fail("alignment " + std::to_string(b.params.alignment) + " is unknown");
-        }
-        if (b.params.flipbook_frames == 0 || b.params.flipbook_columns == 0 ||
-            b.params.flipbook_rows == 0) {
-            fail("flipbook frames, columns and rows must each be at least 1");
-        }
-        if (b.records.size() > kMaxDrawRecords - total) {
-            fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
-                 ") draw records in the frame");
+        if (!checkSegments(b, message)) fail(message);
+        if (b.segments.empty()) continue;
+        if (b.points.size() > kMaxStripPoints - totals.points) {
+            fail("more than kMaxStripPoints (" + std::to_string(kMaxStripPoints) +
+                 ") strip points in the frame");
             return false;
         }
-        total += b.records.size();
+        if (b.segments.size() > kMaxStripSegments - totals.segments) {
+            fail("more than kMaxStripSegments (" + std::to_string(kMaxStripSegments) +
+                 ") strip segments in the frame");
+            return false;
+        }
+        totals.points += b.points.size();
+        totals.segments += b.segments.size();
     }
     return ok;
 }
@@ -135,8 +186,48 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 }
 
 // The frame as a list of phases; the command buffer is recording.
+// The particle phase: billboard and strip batches in the order given, one rendering scope on the
+// opaque pass's colour and depth (loaded, depth not written). Offsets into each pass's buffers
+// advance as the passes' upload() placed them: only non-empty batches were copied.
+void recordParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches) {
+    const FrameTargets& t = *r.targets;
+    std::vector<VkRenderingAttachmentInfo> color(1);
+    color[0].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+    color[0].imageView = t.color.view.get();
+    color[0].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color[0].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    color[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    VkRenderingAttachmentInfo depth{};
+    depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+    depth.imageView = t.depth.view.get();
+    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+
+    vk::beginRendering(cmd, t.color.extent, color, &depth);
+    r.particle_bindings->bindFrame(cmd);
+    VkPipeline bound = VK_NULL_HANDLE;
+    uint64_t first_record = 0;
+    uint64_t first_point = 0;
+    uint64_t first_segment = 0;
+    for (const DrawBatch& entry : batches) {
+        if (const BillboardBatch* b = std::get_if<BillboardBatch>(&entry)) {
+            if (b->records.empty()) continue;
+            r.billboards->draw(cmd, *r.textures, *b, first_record, bound);
+            first_record += b->records.size();
+            continue;
+        }
+        const StripBatch& b = std::get<StripBatch>(entry);
+        if (b.segments.empty()) continue;
+        r.strips->draw(cmd, *r.textures, b, first_point, first_segment, bound);
+        first_point += b.points.size();
+        first_segment += b.segments.size();
+    }
+    vkCmdEndRendering(cmd);
+}
+
 void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
-                 std::span<const BillboardBatch> batches) {
+                 std::span<const DrawBatch> batches) {
     const FrameTargets& t = *r.targets;
     VkQueryPool queries = r.timestamps.get();
     if (queries != VK_NULL_HANDLE) {
@@ -170,7 +261,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
 
     r.opaque->record(cmd, t, view);
 
-    // Opaque -> billboards: blending reads the opaque colour, depth testing its depth, the soft
+    // Opaque -> particles: blending reads the opaque colour, depth testing its depth, the soft
     // fade samples its linear depth.
     vk::ImageBarrier color_rw{t.color.get(),
                               VK_IMAGE_ASPECT_COLOR_BIT,
@@ -201,7 +292,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                                    VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
 
-    r.billboards->record(cmd, t, *r.textures, batches);
+    recordParticles(r, cmd, batches);
 
     // Readback: colour to the host-visible buffer.
     vk::ImageBarrier to_copy{t.color.get(),
@@ -294,8 +385,13 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     if (!r->textures) return nullptr;
     r->opaque = OpaquePass::create(*r->device, *r->targets, diagnostics);
     if (!r->opaque) return nullptr;
-    r->billboards = BillboardPass::create(*r->device, *r->targets, *r->textures, diagnostics);
+    r->particle_bindings =
+        ParticleBindings::create(*r->device, *r->targets, *r->textures, diagnostics);
+    if (!r->particle_bindings) return nullptr;
+    r->billboards = BillboardPass::create(*r->device, *r->particle_bindings, diagnostics);
     if (!r->billboards) return nullptr;
+    r->strips = StripPass::create(*r->device, *r->particle_bindings, diagnostics);
+    if (!r->strips) return nullptr;
     if (support.timestamps) {
         r->timestamps = createTimestampPool(*r->device, diagnostics);
         if (!r->timestamps) return nullptr;
@@ -316,14 +412,18 @@ uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& l
     return renderer.textures->add(image, label, diagnostics);
 }
 
-bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const BillboardBatch> batches,
+bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics) {
     stats = FrameStats{};
     if (!checkView(view, diagnostics)) return false;
-    uint64_t total = 0;
-    if (!checkBatches(renderer, batches, total, diagnostics)) return false;
+    FrameTotals totals;
+    if (!checkBatches(renderer, batches, totals, diagnostics)) return false;
     if (!renderer.billboards->preparePipelines(batches, diagnostics)) return false;
-    if (!renderer.billboards->upload(batches, total, diagnostics)) return false;
+    if (!renderer.strips->preparePipelines(batches, diagnostics)) return false;
+    if (!renderer.billboards->upload(batches, totals.records, diagnostics)) return false;
+    if (!renderer.strips->upload(batches, totals.points, totals.segments, diagnostics)) {
+        return false;
+    }
 
     const FrameTargets& t = *renderer.targets;
     FrameGlobals globals = viewGlobals(view, t.width, t.height);
@@ -337,7 +437,8 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Bill
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
-    stats.particles_drawn = total;
+    stats.particles_drawn = totals.records;
+    stats.strip_segments = totals.segments;
     stats.batches = static_cast<uint32_t>(batches.size());
     stats.gpu_ms = readGpuMs(renderer, diagnostics);
     return true;

@@ -15,11 +15,13 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "image/image.h"
 #include "kernels/billboard.h"
 #include "kernels/draw_record.h"
+#include "kernels/strip.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
 
@@ -97,21 +99,45 @@ struct BillboardBatch {
     std::span<const DrawRecord> records;
 };
 
+// One emitter's strips (ribbons or beams): polylines drawn as camera-facing bands
+// (kernels/strip.h). params come from stripParams (render/strip_params.h); the renderer sets
+// params.textured from texture. points hold the polylines, each head first; segments hold, per
+// drawn segment, the index in points of its first point (the segment joins points[i] and
+// points[i + 1]). Segments are drawn in the order given; alpha-blended strips are not sorted.
+// Points are in world space.
+struct StripBatch {
+    StripParams params;
+    uint32_t texture = kNoTexture;
+    std::span<const StripPoint> points;
+    std::span<const uint32_t> segments;
+};
+
+// One entry of a frame's draw list: billboards or strips. renderFrame draws the entries in the
+// order given, whatever their kind.
+using DrawBatch = std::variant<BillboardBatch, StripBatch>;
+
 struct FrameStats {
-    uint64_t particles_drawn = 0;
+    uint64_t particles_drawn = 0; // billboard records
+    uint64_t strip_segments = 0;  // strip segments
     uint32_t batches = 0;
     double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
 };
+
+// Per frame, all batches together: the most billboard records, strip points and strip segments.
+inline constexpr uint64_t kMaxDrawRecords = 1u << 24;
+inline constexpr uint64_t kMaxStripPoints = 1u << 22;
+inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 
 // Draws one frame: clear to the background, the ground and primitives (opaque, lit by sun and
 // ambient), then the batches in order with their blend modes, and reads it back into out
 // (width x height, see Colour above). Returns false with an error diagnostic if a Vulkan call
 // fails, the view is invalid (fov outside [1, 179], near/far not 0 < near < far) or a batch is
-// malformed (unknown texture handle or enum, a flipbook count of 0, more than kMaxDrawRecords
-// records in all). Synchronous: returns when the frame is in out. Not thread-safe: one thread
-// at a time per renderer. docs/rendering.md describes the passes and equations.
-inline constexpr uint64_t kMaxDrawRecords = 1u << 24; // per frame, all batches together
-bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const BillboardBatch> batches,
+// malformed (unknown texture handle or enum, a flipbook count of 0, a segment whose index does
+// not leave room for its second point, more than kMaxDrawRecords records, kMaxStripPoints points
+// or kMaxStripSegments segments in all). Synchronous: returns when the frame is in out. Not
+// thread-safe: one thread at a time per renderer. docs/rendering.md describes the passes and
+// equations.
+bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift::render

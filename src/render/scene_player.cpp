@@ -7,8 +7,11 @@
 
 #include "cook/effect_file.h"
 #include "cpu/draw_records.h"
+#include "cpu/trails.h"
 #include "image/png_io.h"
+#include "render/beam_strips.h"
 #include "render/billboard_params.h"
+#include "render/strip_params.h"
 #include "spindrift/scene_json.h"
 
 namespace spindrift::render {
@@ -41,6 +44,32 @@ const char* renderTypeName(uint32_t type) {
     default:
         return "unknown";
     }
+}
+
+// Render types the renderer draws: billboards, and ribbons and beams as strips. Meshes are
+// simulated but not drawn yet.
+bool rendererDraws(uint32_t render_type) {
+    return render_type == kRenderBillboard || render_type == kRenderRibbon ||
+           render_type == kRenderBeam;
+}
+
+// The most strip points / segments emitter e of fx can append in one frame (a ribbon writes
+// fewer segments than points).
+uint64_t stripPointCapacity(const cpu::CpuEffect& fx, uint32_t e) {
+    const EmitterRecord& emitter = fx.effect->emitters[e];
+    if (emitter.render_type == kRenderRibbon) return cpu::maxRibbonPoints(fx, e);
+    if (emitter.render_type == kRenderBeam) {
+        return beamPointCapacity(emitter.capacity, emitter.beam_segments);
+    }
+    return 0;
+}
+uint64_t stripSegmentCapacity(const cpu::CpuEffect& fx, uint32_t e) {
+    const EmitterRecord& emitter = fx.effect->emitters[e];
+    if (emitter.render_type == kRenderRibbon) return cpu::maxRibbonPoints(fx, e);
+    if (emitter.render_type == kRenderBeam) {
+        return beamSegmentCapacity(emitter.capacity, emitter.beam_segments);
+    }
+    return 0;
 }
 
 std::string normalisedPath(const std::string& path) {
@@ -103,7 +132,7 @@ uint32_t loadEffectFor(ScenePlayer& player, const EffectInstanceDesc& instance,
         bool textures_ok = true;
         for (uint32_t e = 0; e < compiled->emitters.size(); ++e) {
             const EmitterRecord& emitter = compiled->emitters[e];
-            if (emitter.render_type != kRenderBillboard) {
+            if (!rendererDraws(emitter.render_type)) {
                 diagnostics.push_back(
                     {Severity::warning, file, 0, 0, 0, emitterPath(emitter, "render.type"),
                      "emitter '" + emitterName(*compiled, emitter) + "' has render type '" +
@@ -161,6 +190,18 @@ void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t ta
     fx.step_start = now;
     fx.step_end = now;
     p.world_from_effect = now;
+}
+
+// Lists the strips p appended since first_point / first_segment as one batch.
+void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const EmitterRecord& emitter,
+                      uint32_t texture, size_t first_point, size_t first_segment) {
+    StripBatch batch;
+    batch.params = stripParams(emitter);
+    batch.texture = texture;
+    batch.points = std::span<const StripPoint>(p.strip_points).subspan(first_point);
+    batch.segments = std::span<const uint32_t>(p.strip_segments).subspan(first_segment);
+    player.strip_segments += batch.segments.size();
+    player.batches.push_back(batch);
 }
 
 float distanceTo(const Float3& a, const Float3& b) {
@@ -259,7 +300,7 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     player->config = config;
     std::vector<LoadedEffect> loaded;
     bool ok = true;
-    size_t billboard_emitters = 0;
+    size_t drawn_emitters = 0;
     for (uint32_t i = 0; i < scene.effects.size(); ++i) {
         const uint32_t index = loadEffectFor(*player, scene.effects[i], loaded, diagnostics);
         if (index == kNone) {
@@ -273,16 +314,33 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
         instance.effect = effect.effect;
         cpu::CpuConfig cpu_config;
         cpu_config.threads = config.threads;
-        instance.fx = cpu::createCpuEffect(effect.effect, cpu_config);
+        // The CPU backend's own limits (ribbon trail storage) are checked here, not thrown.
+        std::vector<Diagnostic> limits;
+        instance.fx = cpu::createCpuEffect(effect.effect, cpu_config, limits);
+        for (Diagnostic& d : limits) {
+            if (d.file.empty()) d.file = effect.file;
+            diagnostics.push_back(std::move(d));
+        }
+        if (!instance.fx) {
+            ok = false;
+            continue;
+        }
         instance.emitter_texture = effect.emitter_texture;
         instance.records.resize(effect.effect->effect.capacity);
-        for (const EmitterRecord& e : effect.effect->emitters)
-            billboard_emitters += e.render_type == kRenderBillboard ? 1 : 0;
+        uint64_t strip_points = 0;
+        uint64_t strip_segments = 0;
+        for (uint32_t e = 0; e < effect.effect->emitters.size(); ++e) {
+            drawn_emitters += rendererDraws(effect.effect->emitters[e].render_type) ? 1 : 0;
+            strip_points += stripPointCapacity(*instance.fx, e);
+            strip_segments += stripSegmentCapacity(*instance.fx, e);
+        }
+        instance.strip_points.reserve(strip_points);
+        instance.strip_segments.reserve(strip_segments);
         restartInstance(instance, scene.effects[i]);
         player->instances.push_back(std::move(instance));
     }
     if (!ok) return nullptr;
-    player->batches.reserve(billboard_emitters);
+    player->batches.reserve(drawn_emitters);
     player->instance_order.reserve(player->instances.size());
     player->instance_distance.resize(player->instances.size());
     return player;
@@ -301,6 +359,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.batches.clear();
     player.instance_order.clear();
     player.particles = 0;
+    player.strip_segments = 0;
     for (uint32_t i = 0; i < player.instances.size(); ++i) {
         PlayerInstance& p = player.instances[i];
         const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
@@ -330,21 +389,44 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
         PlayerInstance& p = player.instances[i];
         const CompiledEffect& effect = *p.effect;
         cpu::writeDrawRecords(*p.fx, p.records.data());
+        p.strip_points.clear();
+        p.strip_segments.clear();
+        // Simulation time of the state drawn: what a beam's jitter cycle counts from.
+        const auto sim_time_s =
+            static_cast<float>(double(p.steps_done) * effect.effect.fixed_timestep_s);
         size_t first = 0;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
             const EmitterRecord& emitter = effect.emitters[e];
             const size_t count = p.fx->pools[e].count;
             const std::span<DrawRecord> records(p.records.data() + first, count);
             first += count;
-            if (emitter.render_type != kRenderBillboard || count == 0) continue;
-            sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
-            BillboardBatch batch;
-            batch.params = billboardParams(emitter, p.world_from_effect);
-            const uint32_t texture = p.emitter_texture[e];
-            batch.texture = texture == kNone ? kNoTexture : player.textures[texture].handle;
-            batch.records = records;
-            player.batches.push_back(batch);
-            player.particles += count;
+            if (count == 0) continue;
+            const uint32_t texture_index = p.emitter_texture[e];
+            const uint32_t texture =
+                texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+            if (emitter.render_type == kRenderBillboard) {
+                sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
+                player.batches.push_back(BillboardBatch{
+                    billboardParams(emitter, p.world_from_effect), texture, records});
+                player.particles += count;
+            } else if (emitter.render_type == kRenderBeam) {
+                // The vectors were reserved at load for every strip emitter's most: appending
+                // never reallocates, so spans taken here stay valid for the frame.
+                const size_t first_point = p.strip_points.size();
+                const size_t first_segment = p.strip_segments.size();
+                const BeamCurve curve = beamCurve(emitter, p.world_from_effect);
+                appendBeamStrips(curve, sdBeamJitterCycle(sim_time_s, curve.end_frequency.w),
+                                 records, p.strip_points, p.strip_segments);
+                appendStripBatch(player, p, emitter, texture, first_point, first_segment);
+                player.particles += count;
+            } else if (emitter.render_type == kRenderRibbon) {
+                const size_t first_point = p.strip_points.size();
+                const size_t first_segment = p.strip_segments.size();
+                cpu::writeRibbonStrips(*p.fx, e, p.strip_points, p.strip_segments);
+                if (p.strip_segments.size() == first_segment) continue;
+                appendStripBatch(player, p, emitter, texture, first_point, first_segment);
+                player.particles += count;
+            }
         }
     }
 }

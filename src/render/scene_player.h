@@ -2,9 +2,10 @@
 //
 // It loads each instance's effect (JSON or cooked .sfx, loadCompiledEffect; an effect file used by
 // several instances is compiled once), creates one CPU-backend instance per scene instance, and
-// loads each billboard emitter's texture (PNG, relative to the effect file; one image per distinct
+// loads each drawn emitter's texture (PNG, relative to the effect file; one image per distinct
 // file). For a frame at scene time t it steps every instance to its own time, places it, writes
-// its draw records, sorts the emitters that sort, and lists the billboard batches in draw order.
+// its draw records, sorts the emitters that sort, turns ribbon trails (cpu::writeRibbonStrips) and
+// beams (appendBeamStrips) into strips, and lists the batches in draw order.
 //
 // Instance time: tau = (t - start_s) * time_scale. tau < 0: the instance has not started and
 // draws nothing. Otherwise the instance holds the state after the whole fixed steps that fit in
@@ -19,15 +20,21 @@
 // transparency yet): instances farthest from the eye first, by the distance of the instance's
 // position (its origin, path included) at t, ties in scene order; within an instance, emitters
 // in authored order; within an emitter, the emitter's sort mode (particle_sort.h). Two effects
-// whose particles interpenetrate are not sorted against each other.
+// whose particles interpenetrate are not sorted against each other. Strips (ribbons, beams) are
+// drawn in the emitter's place in that order, their segments unsorted.
 //
-// Ribbon, beam and mesh emitters are simulated (their sub-emitters fire) but not drawn yet: each
-// such emitter is reported once, at load, as a warning naming the effect file, emitter and render
-// type. Nothing is dropped silently.
+// Beams: each live particle of a beam emitter draws the emitter's curve (beamCurve, with the
+// instance's placement at the frame) with its own jitter (its DrawRecord key) and colour; the
+// jitter cycle counts from the instance's simulation time, steps_done x fixed_timestep_s.
 //
-// Allocation: everything is sized at load; playing frames reuses the buffers (records, batches,
-// sort scratch), so frames allocate nothing once the sort scratch has grown to the largest
-// emitter. Not thread-safe per player.
+// Mesh emitters are simulated (their sub-emitters fire) but not drawn yet: each is reported
+// once, at load, as a warning naming the effect file, emitter and render type. Nothing is
+// dropped silently.
+//
+// Allocation: everything is sized at load (records, strip points and segments for the most every
+// ribbon and beam emitter can write, batches); playing frames reuses the buffers, so frames
+// allocate nothing once the sort scratch has grown to the largest emitter. Not thread-safe per
+// player.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +73,8 @@ struct PlayerInstance {
     std::unique_ptr<cpu::CpuEffect> fx;
     std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
     std::vector<DrawRecord> records;       // room for every particle the effect can hold
+    std::vector<StripPoint> strip_points;  // this frame's beams and ribbons (capacity: their most)
+    std::vector<uint32_t> strip_segments;  // segment indices, each batch's from its first point
     uint64_t steps_done = 0;               // fixed steps run since the last restart
     bool started = false;                  // false: not started at the last frame
     Rows3x4 world_from_effect;             // placement at the last frame
@@ -78,9 +87,11 @@ struct ScenePlayer {
     std::vector<PlayerInstance> instances;
     std::vector<PlayerTexture> textures;
 
-    // The last frame, valid until the next playFrame. Batch records point into the instances.
-    std::vector<BillboardBatch> batches;
-    uint64_t particles = 0; // records in batches
+    // The last frame, valid until the next playFrame. Batch records, points and segments point
+    // into the instances.
+    std::vector<DrawBatch> batches;
+    uint64_t particles = 0;      // particles drawn: billboard records and beam particles
+    uint64_t strip_segments = 0; // segments in the strip batches
 
     // Work space.
     std::vector<uint32_t> instance_order;

@@ -1,10 +1,10 @@
 // loadScene = strict structural read (scene_reader) + the one set of semantic rules
 // (validateScene), whose path-only diagnostics get their positions from the read. loadSceneFile
 // adds the one check that needs the file system: every instance's effect file exists.
-#include <algorithm>
 #include <filesystem>
 
 #include "authoring/text_file.h"
+#include "io/document_load.h"
 #include "scene/scene_reader.h"
 #include "spindrift/scene_json.h"
 
@@ -37,15 +37,11 @@ void checkEffectFiles(const ReadContext& ctx, const std::string& scene_file, con
         } else {
             continue;
         }
-        const json::SourcePos pos = ctx.positionOf(path);
         Diagnostic d;
-        d.file = ctx.file;
-        d.line = pos.line;
-        d.column = pos.column;
-        d.byte_offset = pos.offset;
         d.path = path;
         d.message = "effect file '" + effect + "' " + problem + " (looked for '" + resolved +
                     "', relative to the scene file)";
+        ctx.place(d);
         out.push_back(std::move(d));
     }
 }
@@ -54,37 +50,21 @@ void checkEffectFiles(const ReadContext& ctx, const std::string& scene_file, con
 bool loadSceneText(std::string_view text, std::string_view file, SceneDesc& out,
                    std::vector<Diagnostic>& diagnostics, const std::string* scene_file) {
     out = SceneDesc{};
-    const size_t first = diagnostics.size();
-    json::Value root;
-    if (!json::parse(text, file, root, diagnostics)) return false;
-
-    ReadContext ctx;
-    ctx.file = std::string(file);
-    ctx.diagnostics = &diagnostics;
-    if (!readScene(ctx, root, out)) return false;
-
-    std::vector<Diagnostic> semantic;
-    validateScene(out, semantic);
-    for (Diagnostic& d : semantic) {
-        // One mistake, one diagnostic: a value the reader rejected kept its default.
-        if (ctx.isSuppressed(d.path) || comparesRejectedValue(ctx, d)) continue;
-        const json::SourcePos pos = ctx.positionOf(d.path);
-        d.file = ctx.file;
-        d.line = pos.line;
-        d.column = pos.column;
-        d.byte_offset = pos.offset;
-        ctx.reported.insert(d.path);
-        diagnostics.push_back(std::move(d));
+    DocumentSteps steps;
+    steps.read = [&](ReadContext& ctx, const json::Value& root) {
+        return readScene(ctx, root, out);
+    };
+    steps.validate = [&](std::vector<Diagnostic>& semantic) { validateScene(out, semantic); };
+    steps.compares_rejected_value = comparesRejectedValue;
+    // A list over its limit hides its items' mistakes, and an effect path the rules rejected is
+    // not also looked for on disk.
+    steps.rules_hide_nested = true;
+    if (scene_file != nullptr) {
+        steps.check_after = [&](const ReadContext& ctx, std::vector<Diagnostic>& found) {
+            checkEffectFiles(ctx, *scene_file, out, found);
+        };
     }
-    if (scene_file != nullptr) checkEffectFiles(ctx, *scene_file, out, diagnostics);
-
-    std::stable_sort(
-        diagnostics.begin() + std::ptrdiff_t(first), diagnostics.end(),
-        [](const Diagnostic& a, const Diagnostic& b) { return a.byte_offset < b.byte_offset; });
-    for (size_t i = first; i < diagnostics.size(); ++i) {
-        if (diagnostics[i].severity == Severity::error) return false;
-    }
-    return true;
+    return loadDocument(text, file, steps, diagnostics);
 }
 
 } // namespace

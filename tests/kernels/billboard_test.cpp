@@ -14,7 +14,7 @@ void expectVec3Near(vec3 actual, vec3 expected, float tolerance = kEps) {
 }
 
 DrawRecord record(vec3 position, float size, vec3 velocity = vec3(0), float rotation = 0) {
-    return sdDrawRecord(position, size, vec4(1), velocity, rotation, 0.5f, 0.0f, 0u);
+    return sdDrawRecord(position, size, vec4(1), velocity, rotation, 0.5f, 0.0f, 0u, 0u);
 }
 
 BillboardParams params(uint alignment, vec3 axis = vec3(0, 1, 0), float stretch = 0) {

@@ -13,17 +13,18 @@ namespace {
 static_assert(sizeof(DrawRecord) == 64);
 static_assert(offsetof(DrawRecord, color) == 16);
 static_assert(offsetof(DrawRecord, emitter_index) == 56);
+static_assert(offsetof(DrawRecord, key) == 60);
 
 TEST(DrawRecord, BuilderFillsEveryField) {
     DrawRecord r = sdDrawRecord(vec3(1, 2, 3), 0.5f, vec4(0.1f, 0.2f, 0.3f, 0.4f), vec3(4, 5, 6),
-                                1.25f, 0.75f, 3.5f, 7u);
+                                1.25f, 0.75f, 3.5f, 7u, 0xC0FFEEu);
     EXPECT_EQ(r.position_size, vec4(1, 2, 3, 0.5f));
     EXPECT_EQ(r.color, vec4(0.1f, 0.2f, 0.3f, 0.4f));
     EXPECT_EQ(r.velocity_rotation, vec4(4, 5, 6, 1.25f));
     EXPECT_EQ(r.normalized_age, 0.75f);
     EXPECT_EQ(r.flipbook_frame, 3.5f);
     EXPECT_EQ(r.emitter_index, 7u);
-    EXPECT_EQ(r.pad0, 0u);
+    EXPECT_EQ(r.key, 0xC0FFEEu);
 }
 
 EmitterRecord flipbook(uint32_t frames, float cycles, uint32_t flags) {

@@ -96,7 +96,7 @@ BillboardParams paramsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
 }
 
 DrawRecord particle(vec3 position, float size, vec4 color, vec3 velocity = vec3(0)) {
-    return sdDrawRecord(position, size, color, velocity, 0.0f, 0.5f, 0.0f, 0u);
+    return sdDrawRecord(position, size, color, velocity, 0.0f, 0.5f, 0.0f, 0u, 0u);
 }
 
 // Pixels that differ from the background: their bounding box.
@@ -148,7 +148,11 @@ protected:
         return handle;
     }
 
-    Image render(const FrameView& view, std::vector<BillboardBatch> batches = {}) {
+    Image render(const FrameView& view, const std::vector<BillboardBatch>& billboards = {}) {
+        return renderBatches(view, std::vector<DrawBatch>(billboards.begin(), billboards.end()));
+    }
+
+    Image renderBatches(const FrameView& view, const std::vector<DrawBatch>& batches) {
         Image image;
         std::vector<Diagnostic> d;
         FrameStats stats;
@@ -422,8 +426,9 @@ TEST_F(RendererTest, ReportsWhatItDrew) {
     std::vector<DrawRecord> a(3, particle(vec3(0), 0.1f, vec4(1)));
     std::vector<DrawRecord> b(5000, particle(vec3(0.5f), 0.1f, vec4(1)));
     BillboardParams p = paramsFor(kBlendAdditive);
-    std::vector<BillboardBatch> batches = {
-        {p, kNoTexture, a}, {p, kNoTexture, b}, {p, kNoTexture, {}}};
+    std::vector<DrawBatch> batches = {BillboardBatch{p, kNoTexture, a},
+                                      BillboardBatch{p, kNoTexture, b},
+                                      BillboardBatch{p, kNoTexture, {}}};
     Image image;
     FrameStats stats;
     std::vector<Diagnostic> d;
@@ -440,7 +445,7 @@ TEST_F(RendererTest, ReportsWhatItDrew) {
 TEST_F(RendererTest, UnknownTextureHandleIsAnError) {
     ASSERT_NO_FATAL_FAILURE(create());
     std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1))};
-    std::vector<BillboardBatch> batches = {{paramsFor(kBlendAlpha), 7u, records}};
+    std::vector<DrawBatch> batches = {BillboardBatch{paramsFor(kBlendAlpha), 7u, records}};
     Image image;
     FrameStats stats;
     std::vector<Diagnostic> d;
@@ -463,6 +468,200 @@ TEST_F(RendererTest, MalformedTextureIsAnErrorNamingIt) {
     d.clear();
     EXPECT_EQ(addTexture(*renderer_, Image{}, "empty.png", d), kNoTexture);
     EXPECT_EQ(d.size(), 1u);
+}
+
+// --- strips (ribbons and beams) ----------------------------------------------------------------
+
+StripParams stripParamsFor(uint32_t blend) {
+    StripParams p{};
+    p.blend = blend;
+    return p;
+}
+
+// A polyline through positions, each point's tangent the average of its segments' directions
+// (as the backends write them), u the fraction of the points.
+std::vector<StripPoint> polyline(const std::vector<vec3>& positions, float width, vec4 color) {
+    std::vector<StripPoint> points;
+    const size_t n = positions.size();
+    for (size_t i = 0; i < n; ++i) {
+        vec3 before = i > 0 ? normalize(positions[i] - positions[i - 1]) : vec3(0);
+        vec3 after = i + 1 < n ? normalize(positions[i + 1] - positions[i]) : vec3(0);
+        StripPoint p;
+        p.position_width = vec4(positions[i], width);
+        p.color = color;
+        p.tangent_u = vec4(normalize(before + after), float(i) / float(n - 1));
+        points.push_back(p);
+    }
+    return points;
+}
+
+std::vector<uint32_t> segmentsOf(size_t points) {
+    std::vector<uint32_t> segments;
+    for (uint32_t i = 0; i + 1 < points; ++i) segments.push_back(i);
+    return segments;
+}
+
+TEST_F(RendererTest, StraightStripLandsWhereProjectedWithItsWidth) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    // From x = -1 to x = 2 at y = 0.5, 1 m wide: at 9.6 px per metre, columns 38.4 to 67.2,
+    // rows 43.2 -+ 4.8.
+    const std::vector<StripPoint> points =
+        polyline({vec3(-1, 0.5f, 0), vec3(0.5f, 0.5f, 0), vec3(2, 0.5f, 0)}, 1.0f, vec4(1));
+    const std::vector<uint32_t> segments = segmentsOf(points.size());
+    Image image = renderBatches(frontView(),
+                                {StripBatch{stripParamsFor(kBlendAlpha), white, points, segments}});
+    Box box = coverage(image, {0, 0, 0});
+    EXPECT_NEAR(box.x0, 38, 1);
+    EXPECT_NEAR(box.x1, 67, 1);
+    EXPECT_NEAR(box.y0, 38, 1);
+    EXPECT_NEAR(box.y1, 47, 1);
+    EXPECT_TRUE(near(pixel(image, 52, 43), {255, 255, 255}, 0));
+}
+
+TEST_F(RendererTest, StripSegmentsJoinWithoutAGapAtABend) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    // A peak at (0, 0.5): quads cut square to each segment would open a wedge above the apex;
+    // with the shared tangent the band's edge there is one vertex, 0.3 m above the apex.
+    const std::vector<StripPoint> points =
+        polyline({vec3(-2, -1, 0), vec3(0, 0.5f, 0), vec3(2, -1, 0)}, 0.6f, vec4(1));
+    const std::vector<uint32_t> segments = segmentsOf(points.size());
+    Image image;
+    FrameStats stats;
+    std::vector<Diagnostic> d;
+    const std::vector<DrawBatch> batches = {
+        StripBatch{stripParamsFor(kBlendAlpha), white, points, segments}};
+    ASSERT_TRUE(renderFrame(*renderer_, frontView(), batches, image, stats, d)) << errors(d);
+    EXPECT_EQ(stats.strip_segments, 2u);
+    // The apex projects to (48, 43.2); the band covers rows 40.3 .. 46.1 of its column.
+    for (uint32_t y = 41; y <= 45; ++y) {
+        EXPECT_TRUE(near(pixel(image, 48, y), {255, 255, 255}, 0)) << "row " << y;
+    }
+    for (uint32_t x = 46; x <= 50; ++x) {
+        EXPECT_TRUE(near(pixel(image, x, 42), {255, 255, 255}, 0)) << "column " << x;
+    }
+}
+
+TEST_F(RendererTest, StripBlendModesGiveTheirArithmetic) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t half = texture(solidTexture(128, 128, 128, 128));
+    float t = decodeSrgb8(128);
+    float a_tex = 128.0f / 255.0f;
+    vec4 tint(1.0f, 0.5f, 0.25f, 0.8f);
+    float bg = 0.2f;
+    FrameView view = frontView();
+    view.background = {bg, bg, bg};
+    const std::vector<StripPoint> points = polyline({vec3(-2, 0, 0), vec3(2, 0, 0)}, 2.0f, tint);
+    const std::vector<uint32_t> segments = segmentsOf(points.size());
+    float a = a_tex * tint.w;
+    struct Case {
+        uint32_t blend;
+        vec3 expected;
+    } cases[] = {
+        {kBlendAdditive, vec3(bg) + t * vec3(tint) * tint.w},
+        {kBlendAlpha, t * vec3(tint) * a + vec3(bg) * (1 - a)},
+        {kBlendPremultiplied, t * vec3(tint) * tint.w + vec3(bg) * (1 - a)},
+    };
+    for (const Case& c : cases) {
+        Image image =
+            renderBatches(view, {StripBatch{stripParamsFor(c.blend), half, points, segments}});
+        EXPECT_TRUE(
+            near(pixel(image, 48, 48), encoded(c.expected.x, c.expected.y, c.expected.z), 2))
+            << "blend " << c.blend;
+    }
+}
+
+TEST_F(RendererTest, UntexturedStripIsASoftBandAndTexturesRunAlongIt) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    // 4 m wide: 19.2 px either side of row 48. Across a = 0.5 (9.6 px off the line): (1 - 0.25)^2.
+    const std::vector<StripPoint> wide = polyline({vec3(-3, 0, 0), vec3(3, 0, 0)}, 4.0f, vec4(1));
+    const std::vector<uint32_t> one = segmentsOf(2);
+    Image image = renderBatches(
+        frontView(), {StripBatch{stripParamsFor(kBlendAdditive), kNoTexture, wide, one}});
+    EXPECT_TRUE(near(pixel(image, 48, 48), {255, 255, 255}, 1));
+    EXPECT_TRUE(near(pixel(image, 48, 38), encoded(0.5625f, 0.5625f, 0.5625f), 6));
+    EXPECT_TRUE(near(pixel(image, 48, 26), {0, 0, 0}, 0));
+
+    // A texture red on the left, blue on the right: u runs 0 at the first point to 1 at the last.
+    Image halves;
+    halves.width = halves.height = 2;
+    halves.rgba8 = {255, 0, 0, 255, 0, 0, 255, 255, 255, 0, 0, 255, 0, 0, 255, 255};
+    uint32_t texture_handle = texture(halves);
+    image = renderBatches(frontView(),
+                          {StripBatch{stripParamsFor(kBlendAlpha), texture_handle, wide, one}});
+    EXPECT_TRUE(near(pixel(image, 25, 48), {255, 0, 0}, 0));
+    EXPECT_TRUE(near(pixel(image, 71, 48), {0, 0, 255}, 0));
+}
+
+TEST_F(RendererTest, LitStripIsBrighterOnTheSunSide) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    FrameView view = frontView();
+    view.sun.direction = {0, 1, 0};
+    view.ambient = {0.1f, 0.1f, 0.1f};
+    StripParams lit = stripParamsFor(kBlendAlpha);
+    lit.render_flags = kRenderFlagLit;
+    const std::vector<StripPoint> points = polyline({vec3(-3, 0, 0), vec3(3, 0, 0)}, 2.0f, vec4(1));
+    const std::vector<uint32_t> segments = segmentsOf(points.size());
+    Image image = renderBatches(view, {StripBatch{lit, white, points, segments}});
+    // The tube's upper half faces the sun (n.y = across), its lower half only the ambient.
+    Rgb top = pixel(image, 48, 43);    // across ~ 0.5
+    Rgb bottom = pixel(image, 48, 53); // across ~ -0.5
+    EXPECT_TRUE(near(bottom, encoded(0.1f, 0.1f, 0.1f), 1));
+    EXPECT_GT(top.r, bottom.r + 80);
+}
+
+TEST_F(RendererTest, StripsAndBillboardsAreDrawnInOneOrder) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    const std::vector<DrawRecord> red = {particle(vec3(0), 2.0f, vec4(1, 0, 0, 1))};
+    const std::vector<StripPoint> blue =
+        polyline({vec3(-2, 0, 0), vec3(2, 0, 0)}, 1.0f, vec4(0, 0, 1, 1));
+    const std::vector<uint32_t> one = segmentsOf(2);
+    const DrawBatch billboard = BillboardBatch{paramsFor(kBlendAlpha), white, red};
+    const DrawBatch strip = StripBatch{stripParamsFor(kBlendAlpha), white, blue, one};
+    Image image = renderBatches(frontView(), {billboard, strip});
+    EXPECT_TRUE(near(pixel(image, 48, 48), {0, 0, 255}, 0));
+    image = renderBatches(frontView(), {strip, billboard, strip, billboard});
+    EXPECT_TRUE(near(pixel(image, 48, 48), {255, 0, 0}, 0));
+    EXPECT_TRUE(near(pixel(image, 30, 48), {0, 0, 255}, 0)) << "the strip outside the billboard";
+}
+
+TEST_F(RendererTest, MalformedStripBatchIsAnErrorNotACrash) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const std::vector<StripPoint> points = polyline({vec3(-1, 0, 0), vec3(1, 0, 0)}, 1.0f, vec4(1));
+    const std::vector<uint32_t> past_the_end = {0, 1};
+    Image image;
+    FrameStats stats;
+    std::vector<Diagnostic> d;
+    std::vector<DrawBatch> batches = {
+        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, {}},
+        StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, past_the_end}};
+    EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_NE(formatDiagnostic(d[0]).find("batch 1: segment 1 starts at point 1, but the batch "
+                                          "has 2 points"),
+              std::string::npos)
+        << formatDiagnostic(d[0]);
+
+    d.clear();
+    const std::vector<uint32_t> fine = {0};
+    batches = {StripBatch{stripParamsFor(7), 9u, points, fine}};
+    EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_NE(d[0].message.find("unknown texture handle 9"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[1].message.find("blend 7 is unknown"), std::string::npos) << d[1].message;
+
+    // Too many segments in a frame is reported, not drawn (kMaxStripSegments; the points limit
+    // is checked the same way). Two batches share one 8 MB list of segment indices.
+    d.clear();
+    const std::vector<uint32_t> many(kMaxStripSegments / 2 + 1, 0u);
+    batches = {StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, many},
+               StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, many}};
+    EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_NE(d[0].message.find("kMaxStripSegments"), std::string::npos) << d[0].message;
 }
 
 TEST(RendererSetup, SelectsTheDeviceByIndexAndByName) {

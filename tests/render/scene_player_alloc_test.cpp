@@ -31,6 +31,22 @@ constexpr const char* kSteadyEffect = R"({
       "shape": {"type": "box", "size": [4, 4, 4]},
       "init": {"lifetime_s": 100, "speed": 0},
       "render": {"blend": "alpha", "sort": "back_to_front"}
+    },
+    {
+      "name": "trails",
+      "capacity": 64,
+      "spawn": {"rate_per_s": 20},
+      "shape": {"type": "sphere", "radius": 1},
+      "init": {"lifetime_s": 2, "speed": 2},
+      "update": [{"type": "gravity"}],
+      "render": {"type": "ribbon", "min_sample_distance": 0.05, "max_points": 32}
+    },
+    {
+      "name": "arcs",
+      "capacity": 8,
+      "spawn": {"rate_per_s": 4},
+      "init": {"lifetime_s": 1},
+      "render": {"type": "beam", "segments": 32, "sag": 0.5, "jitter": 0.2}
     }
   ]
 })";
@@ -56,6 +72,7 @@ TEST(ScenePlayerAllocation, PlayingFramesAllocatesNothingOnceWarm) {
     const uint64_t allocations = test::disarmAllocationCounter();
     EXPECT_EQ(allocations, 0u);
     EXPECT_GT(player->particles, 0u);
+    EXPECT_GT(player->strip_segments, 0u) << "ribbons and beams were drawn";
 }
 
 } // namespace

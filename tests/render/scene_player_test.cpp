@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <variant>
 
 #include "cook/effect_file.h"
 #include "render/scene_player.h"
@@ -81,9 +82,34 @@ std::string allMessages(const std::vector<Diagnostic>& diagnostics) {
     return text;
 }
 
+// The frame's billboard batches, in order.
+std::vector<BillboardBatch> billboards(const ScenePlayer& player) {
+    std::vector<BillboardBatch> out;
+    for (const DrawBatch& b : player.batches) {
+        if (const BillboardBatch* billboard = std::get_if<BillboardBatch>(&b)) {
+            out.push_back(*billboard);
+        }
+    }
+    return out;
+}
+
+// The frame's strip batches, in order.
+std::vector<StripBatch> strips(const ScenePlayer& player) {
+    std::vector<StripBatch> out;
+    for (const DrawBatch& b : player.batches) {
+        if (const StripBatch* strip = std::get_if<StripBatch>(&b)) out.push_back(*strip);
+    }
+    return out;
+}
+
+// Batch n, which must be a billboard batch.
+const BillboardBatch& billboard(const ScenePlayer& player, size_t n) {
+    return std::get<BillboardBatch>(player.batches.at(n));
+}
+
 uint64_t recordsIn(const ScenePlayer& player) {
     uint64_t n = 0;
-    for (const BillboardBatch& b : player.batches) n += b.records.size();
+    for (const BillboardBatch& b : billboards(player)) n += b.records.size();
     return n;
 }
 
@@ -100,8 +126,21 @@ TEST(ScenePlayer, BuildsBatchesForTheSampleScenes) {
         const float t = std::min(2.5f, scene.duration_s);
         playFrame(*player, t, frameView(scene, t).camera.eye);
         EXPECT_FALSE(player->batches.empty()) << name;
-        EXPECT_EQ(recordsIn(*player), player->particles);
-        for (const BillboardBatch& batch : player->batches) {
+        EXPECT_LE(recordsIn(*player), player->particles);
+        uint64_t segments = 0;
+        for (const StripBatch& batch : strips(*player)) {
+            ASSERT_FALSE(batch.segments.empty());
+            segments += batch.segments.size();
+            for (const uint32_t first : batch.segments) ASSERT_LT(first + 1, batch.points.size());
+            for (const StripPoint& p : batch.points) {
+                ASSERT_TRUE(std::isfinite(p.position_width.x) && p.position_width.w >= 0);
+            }
+        }
+        EXPECT_EQ(segments, player->strip_segments);
+        if (std::string(name) == "fireworks_show.json") {
+            EXPECT_FALSE(strips(*player).empty()) << "the rockets' ribbon trails are drawn";
+        }
+        for (const BillboardBatch& batch : billboards(*player)) {
             ASSERT_FALSE(batch.records.empty());
             const uint32_t emitter = batch.records[0].emitter_index;
             for (const DrawRecord& r : batch.records) {
@@ -168,13 +207,13 @@ TEST(ScenePlayer, LateInstancesDrawNothingAndPreRolledOnesAreRunning) {
     ASSERT_EQ(player->batches.size(), 1u) << "the late instance has not started";
     EXPECT_FALSE(player->instances[0].started);
     // 2.5 s of 60 births per second, every particle still alive, at x = 1.
-    EXPECT_NEAR(double(player->batches[0].records.size()), 150, 1);
-    EXPECT_EQ(player->batches[0].records[0].position_size.x, 1.0f);
+    EXPECT_NEAR(double(billboard(*player, 0).records.size()), 150, 1);
+    EXPECT_EQ(billboard(*player, 0).records[0].position_size.x, 1.0f);
 
     playFrame(*player, 2.0f, {0, 2, 6});
     ASSERT_EQ(player->batches.size(), 2u);
     uint64_t late = 0, early = 0;
-    for (const BillboardBatch& b : player->batches)
+    for (const BillboardBatch& b : billboards(*player))
         (b.records[0].position_size.x < 0 ? late : early) = b.records.size();
     EXPECT_NEAR(double(late), 60, 1);
     EXPECT_NEAR(double(early), 240, 1);
@@ -196,7 +235,7 @@ TEST(ScenePlayer, SteppingForwardOrBackwardGivesTheSameFrameAsAFreshPlayer) {
     const Float3 eye{0, 2, 6};
     auto records = [&](ScenePlayer& p) {
         std::vector<DrawRecord> all;
-        for (const BillboardBatch& b : p.batches)
+        for (const BillboardBatch& b : billboards(p))
             all.insert(all.end(), b.records.begin(), b.records.end());
         return all;
     };
@@ -232,7 +271,7 @@ TEST(ScenePlayer, InstancesFollowTheirMotionPathAndRotation) {
         playFrame(*player, t, {0, 2, 6});
         ASSERT_EQ(player->particles, 1u) << t;
         const Float3 expected = instancePosition(moving, t);
-        const vec4 p = player->batches[0].records[0].position_size;
+        const vec4 p = billboard(*player, 0).records[0].position_size;
         EXPECT_NEAR(p.x, expected.x, 1e-4) << t;
         EXPECT_NEAR(p.y, expected.y, 1e-4) << t;
         EXPECT_NEAR(p.z, expected.z, 1e-4) << t;
@@ -275,9 +314,9 @@ TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
     const Float3 eye{0, 2, 6};
     playFrame(*player, 1.0f, eye);
     ASSERT_EQ(player->batches.size(), 3u);
-    EXPECT_EQ(player->batches[0].records[0].position_size.z, -20.0f);
-    EXPECT_EQ(player->batches[2].records[0].position_size.z, 3.0f);
-    const auto& cloud = player->batches[1].records;
+    EXPECT_EQ(billboard(*player, 0).records[0].position_size.z, -20.0f);
+    EXPECT_EQ(billboard(*player, 2).records[0].position_size.z, 3.0f);
+    const auto& cloud = billboard(*player, 1).records;
     ASSERT_GT(cloud.size(), kRadixSortThreshold);
     auto distance = [&](const DrawRecord& r) {
         const vec3 d = vec3(r.position_size) - vec3(eye.x, eye.y, eye.z);
@@ -288,14 +327,14 @@ TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
 }
 
 TEST(ScenePlayer, WarnsOnceForEachEmitterTheRendererCannotDraw) {
-    const fs::path dir = scratchDir("ribbon");
-    writeText(dir / "trail.json", R"({
+    const fs::path dir = scratchDir("mesh");
+    writeText(dir / "rocks.json", R"({
   "version": 1,
-  "name": "trail",
+  "name": "rocks",
   "emitters": [
     {
-      "name": "streak",
-      "render": {"type": "ribbon"}
+      "name": "rock",
+      "render": {"type": "mesh", "mesh": "rock.obj"}
     },
     {
       "name": "glints"
@@ -303,22 +342,145 @@ TEST(ScenePlayer, WarnsOnceForEachEmitterTheRendererCannotDraw) {
   ]
 })");
     SceneDesc scene;
-    scene.effects.push_back(instanceOf("trail.json"));
-    scene.effects.push_back(instanceOf("trail.json", {3, 0, 0}));
+    scene.effects.push_back(instanceOf("rocks.json"));
+    scene.effects.push_back(instanceOf("rocks.json", {3, 0, 0}));
     std::vector<Diagnostic> diagnostics;
     auto player = makePlayer(scene, dir, diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(diagnostics);
     ASSERT_EQ(diagnostics.size(), 1u) << allMessages(diagnostics);
     const Diagnostic& d = diagnostics[0];
     EXPECT_EQ(d.severity, Severity::warning);
-    EXPECT_NE(d.file.find("trail.json"), std::string::npos);
+    EXPECT_NE(d.file.find("rocks.json"), std::string::npos);
     EXPECT_EQ(d.path, "$.emitters[0].render.type");
-    EXPECT_NE(d.message.find("'streak'"), std::string::npos) << d.message;
-    EXPECT_NE(d.message.find("'ribbon'"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("'rock'"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("'mesh'"), std::string::npos) << d.message;
     playFrame(*player, 1.0f, {0, 2, 6});
-    for (const BillboardBatch& b : player->batches)
+    for (const BillboardBatch& b : billboards(*player))
         EXPECT_EQ(b.records[0].emitter_index, 1u) << "only the billboard emitter is drawn";
     EXPECT_EQ(player->batches.size(), 2u);
+}
+
+// A ribbon particle flying along +X, two beams between fixed points, and a billboard, in that
+// authored order.
+constexpr const char* kStripEffect = R"({
+  "version": 1,
+  "name": "strips",
+  "duration_s": 100,
+  "emitters": [
+    {
+      "name": "comet",
+      "capacity": 4,
+      "spawn": {"rate_per_s": 0, "bursts": [{"count": 1}]},
+      "init": {"lifetime_s": 100, "speed": 0, "velocity": [2, 0, 0], "size": 1},
+      "render": {"type": "ribbon", "width": 0.5, "min_sample_distance": 0.1, "max_points": 16}
+    },
+    {
+      "name": "arc",
+      "capacity": 4,
+      "transform": {"position": [0, 1, 0]},
+      "spawn": {"rate_per_s": 0, "bursts": [{"count": 2}]},
+      "init": {"lifetime_s": 100, "speed": 0, "color": [0.5, 0.6, 1, 1]},
+      "render": {"type": "beam", "start": [-1, 0, 0], "end": [1, 0, 0], "segments": 8,
+                 "width": 0.2, "sag": 0.3, "jitter": 0.1, "jitter_frequency": 10}
+    },
+    {
+      "name": "dot",
+      "capacity": 4,
+      "spawn": {"rate_per_s": 0, "bursts": [{"count": 1}]},
+      "init": {"lifetime_s": 100, "speed": 0}
+    }
+  ]
+})";
+
+TEST(ScenePlayer, RibbonAndBeamEmittersBecomeStripBatchesInAuthoredOrder) {
+    const fs::path dir = scratchDir("strips");
+    writeText(dir / "strips.json", kStripEffect);
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("strips.json", {0, 0, -2}));
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    EXPECT_TRUE(diagnostics.empty()) << "ribbons and beams draw: no warning\n"
+                                     << allMessages(diagnostics);
+    playFrame(*player, 1.0f, {0, 2, 6});
+    ASSERT_EQ(player->batches.size(), 3u);
+    ASSERT_TRUE(std::holds_alternative<StripBatch>(player->batches[0])) << "the ribbon first";
+    ASSERT_TRUE(std::holds_alternative<StripBatch>(player->batches[1]));
+    ASSERT_TRUE(std::holds_alternative<BillboardBatch>(player->batches[2]));
+    EXPECT_EQ(player->particles, 4u) << "one comet, two arcs, one dot";
+
+    // The ribbon: head first at the particle (its draw record, emitter 0's only one; about 2 m
+    // along +X after 1 s), trailing back toward -X.
+    const StripBatch& ribbon = std::get<StripBatch>(player->batches[0]);
+    ASSERT_GE(ribbon.points.size(), 3u);
+    const DrawRecord& comet = player->instances[0].records[0];
+    ASSERT_EQ(comet.emitter_index, 0u);
+    EXPECT_EQ(vec3(ribbon.points[0].position_width), vec3(comet.position_size));
+    EXPECT_NEAR(ribbon.points[0].position_width.x, 2.0f, 0.05f);
+    EXPECT_EQ(ribbon.points[0].position_width.z, -2.0f);
+    EXPECT_LT(ribbon.points.back().position_width.x, ribbon.points[0].position_width.x);
+    EXPECT_EQ(ribbon.segments.size(), ribbon.points.size() - 1);
+
+    // Two beams of 9 points each, from (-1, 1, -2) to (1, 1, -2), each its own polyline.
+    const StripBatch& beams = std::get<StripBatch>(player->batches[1]);
+    ASSERT_EQ(beams.points.size(), 18u);
+    ASSERT_EQ(beams.segments.size(), 16u);
+    for (uint32_t k = 0; k < 16; ++k) EXPECT_EQ(beams.segments[k], k < 8 ? k : k + 1) << k;
+    for (const size_t b : {size_t{0}, size_t{9}}) {
+        EXPECT_EQ(vec3(beams.points[b].position_width), vec3(-1, 1, -2));
+        EXPECT_EQ(vec3(beams.points[b + 8].position_width), vec3(1, 1, -2));
+        EXPECT_EQ(beams.points[b].color, vec4(0.5f, 0.6f, 1, 1));
+        EXPECT_EQ(beams.points[b].position_width.w, 0.2f);
+        // Sag 0.3 at the middle, jitter at most 0.1 around it.
+        EXPECT_NEAR(beams.points[b + 4].position_width.y, 0.7f, 0.1f + 1e-5f);
+    }
+    EXPECT_NE(vec3(beams.points[4].position_width), vec3(beams.points[13].position_width))
+        << "each particle jitters its own way (its key)";
+    EXPECT_EQ(player->strip_segments, ribbon.segments.size() + 16);
+}
+
+TEST(ScenePlayer, BeamJitterIsRedrawnAtItsFrequency) {
+    const fs::path dir = scratchDir("jitter");
+    writeText(dir / "strips.json", kStripEffect);
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("strips.json"));
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    auto beamPoints = [&](float t) {
+        playFrame(*player, t, {0, 2, 6});
+        const auto& points = std::get<StripBatch>(player->batches[1]).points;
+        return std::vector<StripPoint>(points.begin(), points.end());
+    };
+    auto same = [](const std::vector<StripPoint>& a, const std::vector<StripPoint>& b) {
+        return a.size() == b.size() &&
+               std::memcmp(a.data(), b.data(), a.size() * sizeof(StripPoint)) == 0;
+    };
+    // 10 patterns a second: 1.0 s and 1.05 s show cycle 10, 1.15 s cycle 11.
+    const std::vector<StripPoint> first = beamPoints(1.0f);
+    EXPECT_TRUE(same(beamPoints(1.05f), first));
+    const std::vector<StripPoint> next = beamPoints(1.15f);
+    EXPECT_FALSE(same(next, first));
+    EXPECT_EQ(next[0].position_width, first[0].position_width) << "the ends stay put";
+    EXPECT_TRUE(same(beamPoints(1.0f), first)) << "back in time: the same beam";
+}
+
+TEST(ScenePlayer, DrawRecordsCarryTheParticleKey) {
+    const fs::path dir = scratchDir("keys");
+    writeText(dir / "steady.json", kSteadyEffect);
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("steady.json"));
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    playFrame(*player, 0.5f, {0, 2, 6});
+    const auto& records = billboard(*player, 0).records;
+    ASSERT_EQ(records.size(), 30u);
+    // Births in order, ordinals 0, 1, ...; nothing has died, so slot order is birth order.
+    const uint32_t seed = player->instances[0].effect->effect.seed;
+    for (uint32_t i = 0; i < records.size(); ++i) {
+        EXPECT_EQ(records[i].key, sdParticleKey(seed, 0u, i, 0u)) << i;
+    }
 }
 
 TEST(ScenePlayer, MissingTextureIsAnErrorNamingEffectEmitterAndPath) {
@@ -366,6 +528,27 @@ TEST(ScenePlayer, BadTextureAndBadEffectAreErrors) {
     }
 }
 
+// Trail storage past the CPU backend's limit (kMaxTrailPoints) is an error naming the effect
+// file and the key to lower, not an exception out of the player.
+TEST(ScenePlayer, TrailStoragePastTheCpuLimitIsAnError) {
+    const fs::path dir = scratchDir("trail_limit");
+    writeText(dir / "long_trails.json", R"({
+  "version": 1,
+  "name": "long_trails",
+  "capacity": 1000000,
+  "emitters": [{"name": "t", "capacity": 131072,
+                "render": {"type": "ribbon", "max_points": 256}}]
+})");
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("long_trails.json"));
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_EQ(makePlayer(scene, dir, diagnostics), nullptr);
+    ASSERT_TRUE(hasErrors(diagnostics));
+    const std::string text = allMessages(diagnostics);
+    EXPECT_NE(text.find("long_trails.json"), std::string::npos) << text;
+    EXPECT_NE(text.find("$.emitters[0].render.max_points"), std::string::npos) << text;
+}
+
 TEST(ScenePlayer, LoadsEachDistinctTextureOnce) {
     const fs::path dir = scratchDir("shared_texture");
     fs::copy_file(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/textures/spark.png",
@@ -397,7 +580,7 @@ TEST(ScenePlayer, LoadsEachDistinctTextureOnce) {
     playFrame(*player, 1.0f, {0, 2, 6});
     ASSERT_EQ(player->batches.size(), 4u);
     uint32_t textured = 0;
-    for (const BillboardBatch& b : player->batches) {
+    for (const BillboardBatch& b : billboards(*player)) {
         textured += b.texture == 7 ? 1 : 0;
     }
     EXPECT_EQ(textured, 3u);

@@ -92,6 +92,21 @@ TEST(SceneWriter, LookAtCameraAlwaysWritesPositionAndTarget) {
     EXPECT_EQ(reload(text), s);
 }
 
+// A float prints 100000 as 1e5, which is no integer literal; the writer must not use that form,
+// or the saved text would report a wrong kind instead of the value out of range.
+TEST(SceneWriter, OutOfRangeResolutionReadsBackAsItsValue) {
+    SceneDesc s;
+    s.resolution = {100000, 96};
+    const std::string text = saveScene(s);
+    SceneDesc read;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_FALSE(loadScene(text, "saved.json", read, diagnostics));
+    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    EXPECT_EQ(diagnostics[0].path, "$.resolution[0]");
+    EXPECT_NE(diagnostics[0].message.find("found 100000"), std::string::npos)
+        << diagnostics[0].message;
+}
+
 TEST(SceneWriter, SampleScenesAreInCanonicalForm) {
     for (const auto& entry : std::filesystem::directory_iterator(kSourceDir + "/examples/scenes")) {
         if (entry.path().extension() != ".json") continue;

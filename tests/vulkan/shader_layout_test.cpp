@@ -11,11 +11,13 @@
 #include <gtest/gtest.h>
 
 #include "embedded_shaders.h"
+#include "kernels/beam.h"
 #include "kernels/billboard.h"
 #include "kernels/draw_record.h"
 #include "kernels/effect_records.h"
 #include "kernels/frame_globals.h"
 #include "kernels/opaque_geometry.h"
+#include "kernels/strip.h"
 
 namespace spindrift {
 namespace {
@@ -134,6 +136,10 @@ TEST(ShaderLayout, SharedRecordsHaveTheSameLayoutInGlslAsInCpp) {
         {"BillboardParams", sizeof(BillboardParams)},
         {"BillboardPushConstants", sizeof(BillboardPushConstants)},
         {"FrameGlobals", sizeof(FrameGlobals)},
+        {"StripPoint", sizeof(StripPoint)},
+        {"StripParams", sizeof(StripParams)},
+        {"StripPushConstants", sizeof(StripPushConstants)},
+        {"BeamCurve", sizeof(BeamCurve)},
     };
     std::map<std::string, int> seen;
     for (const auto& [id, members] : m.structs) {

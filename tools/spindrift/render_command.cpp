@@ -193,7 +193,7 @@ bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const
             printDiagnostics(diagnostics);
             return false;
         }
-        particles = std::max(particles, stats.particles_drawn);
+        particles = std::max(particles, player.particles);
         progress.update(i + 1);
     }
     progress.finish();

@@ -58,7 +58,12 @@ int runSimulate(const SimulateOptions& options) {
 
     cpu::CpuConfig config;
     config.threads = options.threads;
-    std::unique_ptr<cpu::CpuEffect> fx = cpu::createCpuEffect(compiled, config);
+    std::vector<Diagnostic> limits; // the CPU backend's own limits (ribbon trail storage)
+    std::unique_ptr<cpu::CpuEffect> fx = cpu::createCpuEffect(compiled, config, limits);
+    if (fx == nullptr) {
+        printDiagnostics(limits);
+        return 1;
+    }
 
     // Whole fixed steps up to the requested time: the state at time T is the state after
     // round(T / dt) steps, the same however a host would have paced its frames.

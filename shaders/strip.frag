@@ -1,0 +1,44 @@
+// Strips: texture (u along, v across) or the soft band, lighting, soft fade, and the blend-mode
+// output, all from the billboard kernels (src/kernels/billboard.h through strip.h); the
+// pipeline's blend state does the rest.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "strip.h"
+#include "strip_variant.glsl"
+#include "frame_bindings.glsl"
+#include "lighting.h"
+
+layout(set = kSetFrame, binding = kBindingSceneDepth) uniform sampler2D scene_depth;
+layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D particle_texture;
+
+layout(location = 0) in float in_u;
+layout(location = 1) in float in_across;
+layout(location = 2) in vec4 in_color;
+layout(location = 3) in float in_linear_depth;
+layout(location = 4) in vec3 in_side;
+layout(location = 5) in vec3 in_facing;
+
+layout(location = 0) out vec4 out_color;
+
+void main() {
+    StripParams p = variantParams();
+    float across = clamp(in_across, -1.0, 1.0);
+    vec4 texel = kVariantTextured != 0u ? texture(particle_texture, sdStripUv(in_u, across))
+                                        : sdSoftBandTexel(across, p.blend);
+
+    vec4 tint = in_color;
+    if (kVariantLit != 0u) {
+        vec3 n = sdStripNormal(across, sdUnitOr(in_side, frame.camera_right.xyz),
+                               sdUnitOr(in_facing, -frame.camera_forward.xyz));
+        tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
+                                 frame.ambient.xyz);
+    }
+
+    float fade = 1.0;
+    if (kVariantSoftFade != 0u) {
+        float scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
+        fade = sdSoftFade(scene, in_linear_depth, p.soft_fade_distance);
+    }
+    out_color = sdBillboardOutput(texel, tint, p.blend, fade);
+}

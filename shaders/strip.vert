@@ -1,0 +1,47 @@
+// Strips (ribbons and beams), vertex-pulled: no vertex buffer. Vertex i of a draw is corner i % 6
+// of segment i / 6; the segment's first point is points[segments[i / 6]], its second the next
+// point (src/kernels/strip.h), both read through the batch's buffer device addresses.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#include "strip.h"
+#include "strip_variant.glsl"
+#include "frame_bindings.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer StripPointRef {
+    StripPoint points[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer SegmentRef {
+    uint segments[];
+};
+
+layout(location = 0) out float out_u;
+layout(location = 1) out float out_across;
+layout(location = 2) out vec4 out_color;
+layout(location = 3) out float out_linear_depth;
+layout(location = 4) out vec3 out_side;
+layout(location = 5) out vec3 out_facing;
+
+void main() {
+    uint segment = uint(gl_VertexIndex) / kStripVerticesPerSegment;
+    uint corner = uint(gl_VertexIndex) % kStripVerticesPerSegment;
+    uint first = SegmentRef(push.segments.xy).segments[segment];
+    StripPointRef points = StripPointRef(push.points.xy);
+    StripVertex v = sdStripVertex(points.points[first], points.points[first + 1u], corner,
+                                  frame.eye.xyz, frame.camera_right.xyz, frame.camera_up.xyz,
+                                  frame.camera_forward.xyz, pixelScale());
+    gl_Position = clipFromWorld() * vec4(v.position, 1.0);
+
+    out_u = v.u;
+    out_across = v.across;
+    out_color = v.color;
+    out_linear_depth = linearDepth(v.position);
+    out_side = vec3(0.0);
+    out_facing = vec3(0.0);
+    if (kVariantLit != 0u) {
+        out_side = v.side;
+        out_facing = v.facing;
+    }
+}

@@ -1,0 +1,24 @@
+// The strip pipeline variant (specialisation constants, ids from src/kernels/strip.h), and the
+// batch's parameters with the specialised values in place, so the compiler folds every branch on
+// them.
+#ifndef SPINDRIFT_SHADERS_STRIP_VARIANT_GLSL
+#define SPINDRIFT_SHADERS_STRIP_VARIANT_GLSL
+
+#include "strip.h"
+
+layout(constant_id = kSpecStripBlend) const uint kVariantBlend = 0u;
+layout(constant_id = kSpecStripTextured) const uint kVariantTextured = 0u;
+layout(constant_id = kSpecStripLit) const uint kVariantLit = 0u;
+layout(constant_id = kSpecStripSoftFade) const uint kVariantSoftFade = 0u;
+
+layout(push_constant, std430) uniform StripPush {
+    StripPushConstants push;
+};
+
+StripParams variantParams() {
+    StripParams p = push.params;
+    p.blend = kVariantBlend;
+    return p;
+}
+
+#endif

@@ -1,0 +1,69 @@
+// A live particle's appearance as drawn: colour and size after every appearance op, and its
+// normalised age. One function (DESIGN rule 3) for every draw path of the CPU backend: billboard
+// draw records (draw_records.cpp) and ribbon strips (trails.cpp) give a particle the same colour
+// and size.
+//
+// Appearance is a pure function of stored values, so it is evaluated when drawing, not in the
+// step (docs/cpu-backend.md, "The pool"). Inline: it runs once per particle in writeDrawRecords'
+// loop, which is compiled with the hot-loop options.
+#pragma once
+
+#include <cstdint>
+
+#include "compiler/compiled_effect.h"
+#include "cpu/particle_pool.h"
+#include "kernels/integrate.h"
+#include "kernels/lut.h"
+
+namespace spindrift::cpu {
+
+struct ParticleAppearance {
+    vec4 color{1.0f};         // linear RGBA, straight alpha
+    float size = 0;           // edge length (billboards) or width factor (ribbons), m
+    float normalized_age = 0; // age / lifetime in [0, 1]
+};
+
+inline vec4 appearanceLutTexel(const CompiledEffect& effect, uint32_t row, float t) {
+    const LutTap tap = sdLutAtlasTap(row, t);
+    return sdLutMix(effect.lut[tap.index], effect.lut[tap.index + 1], tap.weight);
+}
+
+// The particle in slot (< pool.count) of emitter: its born colour and size multiplied by every
+// colour/size over life and by speed op, in compiled order. Speed is the length of the stored
+// (simulation-space) velocity; rigid transforms do not change it.
+inline ParticleAppearance particleAppearance(const CompiledEffect& effect,
+                                             const EmitterRecord& emitter, const ParticlePool& pool,
+                                             uint32_t slot) {
+    ParticleAppearance look;
+    look.normalized_age = sdNormalizedAge(pool.age_s[slot], pool.lifetime_s[slot]);
+    look.color =
+        vec4(pool.color_r[slot], pool.color_g[slot], pool.color_b[slot], pool.color_a[slot]);
+    look.size = pool.size[slot];
+    const float speed =
+        length(vec3(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot]));
+    for (uint32_t k = 0; k < emitter.op_count; ++k) {
+        const OpRecord& op = effect.ops[emitter.op_first + k];
+        switch (op.op) {
+        case kOpColorOverLife:
+            look.color *= appearanceLutTexel(effect, op.lut_row, look.normalized_age);
+            break;
+        case kOpSizeOverLife:
+            look.size *= appearanceLutTexel(effect, op.lut_row, look.normalized_age).x;
+            break;
+        case kOpColorBySpeed:
+            look.color *= appearanceLutTexel(effect, op.lut_row,
+                                             sdSpeedParameter(speed, op.params0.x, op.params0.y));
+            break;
+        case kOpSizeBySpeed:
+            look.size *= appearanceLutTexel(effect, op.lut_row,
+                                            sdSpeedParameter(speed, op.params0.x, op.params0.y))
+                             .x;
+            break;
+        default:
+            break;
+        }
+    }
+    return look;
+}
+
+} // namespace spindrift::cpu

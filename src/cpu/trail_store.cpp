@@ -1,0 +1,70 @@
+#include "cpu/trail_store.h"
+
+#include <cstring>
+#include <string>
+
+namespace spindrift::cpu {
+
+uint64_t trailPointsNeeded(const EmitterRecord& emitter) {
+    if (emitter.render_type != kRenderRibbon) return 0;
+    return uint64_t{emitter.capacity} * emitter.ribbon_max_points;
+}
+
+bool checkTrailLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
+    uint64_t total = 0;
+    uint32_t largest = 0;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const uint64_t needed = trailPointsNeeded(effect.emitters[e]);
+        total += needed;
+        if (needed > trailPointsNeeded(effect.emitters[largest])) largest = e;
+    }
+    if (total <= kMaxTrailPoints) return true;
+    const EmitterRecord& e = effect.emitters[largest];
+    Diagnostic d;
+    d.path = "$.emitters[" + std::to_string(e.source_index) + "].render.max_points";
+    d.message = "ribbon trails need " + std::to_string(total) +
+                " points in all (this emitter: capacity " + std::to_string(e.capacity) +
+                " x max_points " + std::to_string(e.ribbon_max_points) +
+                "), more than the CPU backend's limit of " + std::to_string(kMaxTrailPoints) +
+                " per effect (kMaxTrailPoints); lower capacity or max_points";
+    diagnostics.push_back(std::move(d));
+    return false;
+}
+
+void allocateTrails(TrailStore& trails, const EmitterRecord& emitter) {
+    if (emitter.render_type != kRenderRibbon) return;
+    trails.max_points = emitter.ribbon_max_points;
+    trails.min_sample_distance_m = emitter.ribbon_min_sample_distance;
+    // Left uninitialised like the pool's columns: a slot's entries are written at its birth
+    // before anything reads them, and hashes and snapshots read only entries in use.
+    trails.points = std::make_unique_for_overwrite<TrailPoint[]>(trailPointsNeeded(emitter));
+    trails.first = std::make_unique_for_overwrite<uint32_t[]>(emitter.capacity);
+    trails.count = std::make_unique_for_overwrite<uint32_t[]>(emitter.capacity);
+}
+
+void moveTrail(TrailStore& trails, uint32_t from, uint32_t to) {
+    const size_t ring = trails.max_points;
+    std::memcpy(trails.points.get() + to * ring, trails.points.get() + from * ring,
+                ring * sizeof(TrailPoint));
+    trails.first[to] = trails.first[from];
+    trails.count[to] = trails.count[from];
+}
+
+void recordTrails(TrailStore& trails, const ParticlePool& pool, uint32_t begin, uint32_t end) {
+    const uint32_t max_points = trails.max_points;
+    const float min_distance = trails.min_sample_distance_m;
+    for (uint32_t i = begin; i < end; ++i) {
+        const vec3 position(pool.position_x[i], pool.position_y[i], pool.position_z[i]);
+        if (!sdRibbonShouldRecord(trailPoint(trails, i, 0), position, min_distance)) continue;
+        const uint32_t first = trails.first[i];
+        const uint32_t count = trails.count[i];
+        const uint32_t entry = sdRibbonRingAppendEntry(first, count, max_points);
+        trails.points[static_cast<size_t>(i) * max_points + entry] =
+            TrailPoint{position.x, position.y, position.z};
+        const uvec2 ring = sdRibbonRingAfterAppend(first, count, max_points);
+        trails.first[i] = ring.x;
+        trails.count[i] = ring.y;
+    }
+}
+
+} // namespace spindrift::cpu

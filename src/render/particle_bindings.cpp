@@ -1,0 +1,109 @@
+#include "render/particle_bindings.h"
+
+#include <string>
+
+#include "kernels/effect_records.h"
+#include "kernels/frame_globals.h"
+#include "vulkan/descriptors.h"
+#include "vulkan/image.h"
+#include "vulkan/pipeline.h"
+
+namespace spindrift::render {
+
+namespace {
+
+vk::BlendState blendState(uint32_t blend) {
+    switch (blend) {
+    case kBlendPremultiplied:
+        return vk::BlendState::premultiplied;
+    case kBlendAlpha:
+        return vk::BlendState::alpha;
+    default:
+        return vk::BlendState::additive;
+    }
+}
+
+} // namespace
+
+std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& device,
+                                                           const FrameTargets& targets,
+                                                           const TextureStore& textures,
+                                                           std::vector<Diagnostic>& diagnostics) {
+    std::unique_ptr<ParticleBindings> b(new ParticleBindings(device));
+    VkDevice d = device.handle();
+    // Linear depth is read with texelFetch at the fragment's own pixel: no filtering.
+    b->depth_sampler_ = vk::createSampler(device, vk::Filter::nearest, diagnostics);
+    if (!b->depth_sampler_) return nullptr;
+
+    VkDescriptorSetLayoutBinding bindings[2]{};
+    bindings[0].binding = kBindingFrameGlobals;
+    bindings[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    bindings[0].descriptorCount = 1;
+    bindings[0].stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    bindings[1].binding = kBindingSceneDepth;
+    bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    bindings[1].descriptorCount = 1;
+    bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+    b->set_layout_ = vk::createDescriptorSetLayout(d, {bindings[0], bindings[1]},
+                                                   "the particle frame set layout", diagnostics);
+    if (!b->set_layout_) return nullptr;
+    // Set numbers are kSetFrame (0) and kSetTexture (1), in that order.
+    static_assert(kSetFrame == 0 && kSetTexture == 1);
+    b->layout_ = vk::createPipelineLayout(d, {b->set_layout_.get(), textures.layout()},
+                                          kParticlePushConstantBytes,
+                                          "the particle pipeline layout", diagnostics);
+    if (!b->layout_) return nullptr;
+
+    b->pool_ = vk::createDescriptorPool(d, 1, 1, 1, diagnostics);
+    if (!b->pool_) return nullptr;
+    b->set_ = vk::allocateDescriptorSet(d, b->pool_.get(), b->set_layout_.get(), diagnostics);
+    if (b->set_ == VK_NULL_HANDLE) return nullptr;
+    vk::writeUniformBuffer(d, b->set_, kBindingFrameGlobals, targets.globals.get(),
+                           sizeof(FrameGlobals));
+    vk::writeCombinedImageSampler(d, b->set_, kBindingSceneDepth, targets.linear_depth.view.get(),
+                                  b->depth_sampler_.get(),
+                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    return b;
+}
+
+void ParticleBindings::bindFrame(VkCommandBuffer cmd) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetFrame, 1,
+                            &set_, 0, nullptr);
+}
+
+void ParticleBindings::bindTexture(VkCommandBuffer cmd, VkDescriptorSet texture_set) const {
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetTexture, 1,
+                            &texture_set, 0, nullptr);
+}
+
+void ParticleBindings::push(VkCommandBuffer cmd, const void* data, uint32_t bytes) const {
+    vkCmdPushConstants(cmd, layout_.get(),
+                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, bytes, data);
+}
+
+vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShaderModule fragment,
+                                                  std::span<const uint32_t> values, uint32_t blend,
+                                                  std::string_view what,
+                                                  std::vector<Diagnostic>& diagnostics) const {
+    std::vector<VkSpecializationMapEntry> entries(values.size());
+    for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
+    VkSpecializationInfo specialization{};
+    specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
+    specialization.pMapEntries = entries.data();
+    specialization.dataSize = values.size_bytes();
+    specialization.pData = values.data();
+
+    vk::GraphicsPipelineDesc desc;
+    desc.vertex = vertex;
+    desc.fragment = fragment;
+    desc.layout = layout_.get();
+    desc.color_formats = {kColorFormat};
+    desc.blends = {blendState(blend)};
+    desc.depth_format = kDepthFormat;
+    desc.depth_test = true;
+    desc.depth_write = false;
+    desc.specialization = &specialization;
+    return vk::createGraphicsPipeline(device_.handle(), desc, what, diagnostics);
+}
+
+} // namespace spindrift::render

@@ -1,0 +1,67 @@
+// What every particle pass (billboards, strips) binds, made once: the frame set (frame globals and
+// the opaque pass's linear depth, for the soft fade), one pipeline layout (set kSetFrame, set
+// kSetTexture and a push-constant range that holds either pass's block) and the pipeline variants
+// built on it. Sharing the layout is what lets billboard and strip draws interleave in the
+// caller's batch order with the frame set bound once per frame.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "kernels/billboard.h"
+#include "kernels/strip.h"
+#include "render/frame_targets.h"
+#include "render/texture_store.h"
+#include "spindrift/diagnostic.h"
+#include "vulkan/device.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::render {
+
+// The push-constant range of the particle pipeline layout: the larger of the two passes' blocks.
+inline constexpr uint32_t kParticlePushConstantBytes =
+    static_cast<uint32_t>(std::max(sizeof(BillboardPushConstants), sizeof(StripPushConstants)));
+
+class ParticleBindings {
+public:
+    static std::unique_ptr<ParticleBindings> create(const vk::Device& device,
+                                                    const FrameTargets& targets,
+                                                    const TextureStore& textures,
+                                                    std::vector<Diagnostic>& diagnostics);
+
+    VkPipelineLayout layout() const { return layout_.get(); }
+
+    // Binds the frame set; the particle pipelines all use layout(), so it stays bound for every
+    // draw of the pass.
+    void bindFrame(VkCommandBuffer cmd) const;
+    // Binds the texture set of a batch (TextureStore::set).
+    void bindTexture(VkCommandBuffer cmd, VkDescriptorSet texture_set) const;
+    // Pushes a pass's block (at most kParticlePushConstantBytes) for both stages.
+    void push(VkCommandBuffer cmd, const void* data, uint32_t bytes) const;
+
+    // A pipeline on layout() for vertex + fragment with the uint specialisation constants
+    // values[id] (ids 0..n-1) and the blend state of blend (kBlend*); depth tested, not written;
+    // drawing into the frame's colour and depth formats. Empty and an error naming `what` when
+    // it cannot be created.
+    vk::OwnedPipeline createVariant(VkShaderModule vertex, VkShaderModule fragment,
+                                    std::span<const uint32_t> values, uint32_t blend,
+                                    std::string_view what,
+                                    std::vector<Diagnostic>& diagnostics) const;
+
+private:
+    explicit ParticleBindings(const vk::Device& device) : device_(device) {}
+    const vk::Device& device_;
+    vk::OwnedSampler depth_sampler_;
+    vk::OwnedDescriptorSetLayout set_layout_;
+    vk::OwnedPipelineLayout layout_;
+    vk::OwnedDescriptorPool pool_;
+    VkDescriptorSet set_ = VK_NULL_HANDLE; // frame globals + scene depth; freed with the pool
+};
+
+} // namespace spindrift::render

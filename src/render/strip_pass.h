@@ -1,0 +1,63 @@
+// The strip pass (ribbons and beams): every strip batch's points and segment indices in two
+// host-visible storage buffers (read through their device addresses), each batch one draw of
+// kStripVerticesPerSegment vertices per segment (vertex pulling, kernels/strip.h), with its
+// pipeline variant, texture and push constants, depth-tested without writing depth. The renderer
+// calls draw() for each strip batch in the frame's batch order, between the billboard pass's
+// draws, inside one rendering scope (renderer.cpp).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "render/draw_buffer.h"
+#include "render/particle_bindings.h"
+#include "render/renderer.h"
+#include "render/texture_store.h"
+#include "spindrift/diagnostic.h"
+#include "vulkan/device.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::render {
+
+class StripPass {
+public:
+    static std::unique_ptr<StripPass> create(const vk::Device& device,
+                                             const ParticleBindings& bindings,
+                                             std::vector<Diagnostic>& diagnostics);
+
+    // Copies the points and segments of every strip batch with segments, in order, into the
+    // pass's buffers (a batch without segments draws nothing and is skipped). The buffers grow
+    // like the billboard pass's, up to kMaxStripPoints / kMaxStripSegments; the caller has
+    // checked the totals. False with an error when growing fails.
+    bool upload(std::span<const DrawBatch> batches, uint64_t total_points, uint64_t total_segments,
+                std::vector<Diagnostic>& diagnostics);
+
+    // Creates the pipeline variants (kSpecStrip*: blend and features) the strip batches need
+    // that do not exist yet; kept for the renderer's life. False with an error on failure.
+    bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
+
+    // Records the draw of one batch with segments, uploaded at first_point / first_segment.
+    // Expects rendering begun and the frame set bound; bound as in BillboardPass::draw.
+    void draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
+              uint64_t first_point, uint64_t first_segment, VkPipeline& bound) const;
+
+    size_t pipelineVariants() const { return pipelines_.size(); }
+
+private:
+    StripPass(const vk::Device& device, const ParticleBindings& bindings)
+        : device_(device), bindings_(bindings) {}
+    const vk::Device& device_;
+    const ParticleBindings& bindings_;
+    vk::OwnedShaderModule vertex_;
+    vk::OwnedShaderModule fragment_;
+    std::map<uint32_t, vk::OwnedPipeline> pipelines_; // by variantKey()
+    DrawBuffer points_;
+    DrawBuffer segments_;
+};
+
+} // namespace spindrift::render
