@@ -23,7 +23,7 @@ samples=(campfire smoke_plume spark_burst magic_orb portal_ring fountain snowfal
     lightning sword_trail)
 for name in "${samples[@]}"; do
     echo "render: $name"
-    "$cli" render "examples/effects/$name.json" -o "out/$name.png" --contact-sheet 8 \
+    "$cli" render "examples/effects/$name.json" -o "out/$name.png" --contact-sheet 9 \
         --size 480x270 --quiet
     "$cli" render "examples/effects/$name.json" -o "out/$name.mp4" --size 960x540 --quiet
 done
