@@ -5,6 +5,8 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "effect_records.h"
+#include "appearance.h"
+#include "gpu_sim.h"
 #include "draw_record.h"
 #include "beam.h"
 #include "billboard.h"

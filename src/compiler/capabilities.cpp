@@ -40,6 +40,10 @@ FeatureSet backendFeatures(Backend backend) {
     return backend == Backend::cpu ? kCpuFeatures : kGpuFeatures;
 }
 
+FeatureSet preferableFeatures(Backend backend) {
+    return backend == Backend::cpu ? kCpuPreferableFeatures : kGpuPreferableFeatures;
+}
+
 std::string_view backendName(Backend backend) {
     return backend == Backend::cpu ? "cpu" : "gpu";
 }
@@ -76,6 +80,8 @@ std::string_view featureName(Feature feature) {
         return "soft_fade";
     case Feature::frame_blend:
         return "frame_blend";
+    case Feature::overflow_replace_oldest:
+        return "overflow_replace_oldest";
     }
     return "unknown";
 }
@@ -107,6 +113,9 @@ std::vector<FeatureUse> emitterFeatureUses(const CompiledEffect& effect, uint32_
         uses.push_back({Feature::frame_blend, path + ".render.flipbook.frame_blend"});
     }
     if (e.sub_emitter_count > 0) uses.push_back({Feature::sub_emitters, path + ".sub_emitters"});
+    if (e.overflow == kOverflowReplaceOldest) {
+        uses.push_back({Feature::overflow_replace_oldest, path + ".overflow"});
+    }
     return uses;
 }
 

@@ -463,7 +463,7 @@ void checkPreferredBackends(const CompiledEffect& out, std::vector<Diagnostic>& 
         const EmitterRecord& r = out.emitters[i];
         if (r.backend == kBackendAuto) continue;
         const Backend backend = r.backend == kBackendCpu ? Backend::cpu : Backend::gpu;
-        const FeatureSet have = backendFeatures(backend);
+        const FeatureSet have = preferableFeatures(backend);
         for (const FeatureUse& use : emitterFeatureUses(out, i)) {
             if ((have & static_cast<FeatureSet>(use.feature)) != 0) continue;
             diagnostics.push_back(

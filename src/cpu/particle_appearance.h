@@ -12,6 +12,7 @@
 
 #include "compiler/compiled_effect.h"
 #include "cpu/particle_pool.h"
+#include "kernels/appearance.h"
 #include "kernels/integrate.h"
 #include "kernels/lut.h"
 
@@ -30,7 +31,8 @@ inline vec4 appearanceLutTexel(const CompiledEffect& effect, uint32_t row, float
 
 // The particle in slot (< pool.count) of emitter: its born colour and size multiplied by every
 // colour/size over life and by speed op, in compiled order. Speed is the length of the stored
-// (simulation-space) velocity; rigid transforms do not change it.
+// (simulation-space) velocity; rigid transforms do not change it. The per-op maths is
+// src/kernels/appearance.h, which the GPU backend's draw pass runs too.
 inline ParticleAppearance particleAppearance(const CompiledEffect& effect,
                                              const EmitterRecord& emitter, const ParticlePool& pool,
                                              uint32_t slot) {
@@ -43,25 +45,10 @@ inline ParticleAppearance particleAppearance(const CompiledEffect& effect,
         length(vec3(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot]));
     for (uint32_t k = 0; k < emitter.op_count; ++k) {
         const OpRecord& op = effect.ops[emitter.op_first + k];
-        switch (op.op) {
-        case kOpColorOverLife:
-            look.color *= appearanceLutTexel(effect, op.lut_row, look.normalized_age);
-            break;
-        case kOpSizeOverLife:
-            look.size *= appearanceLutTexel(effect, op.lut_row, look.normalized_age).x;
-            break;
-        case kOpColorBySpeed:
-            look.color *= appearanceLutTexel(effect, op.lut_row,
-                                             sdSpeedParameter(speed, op.params0.x, op.params0.y));
-            break;
-        case kOpSizeBySpeed:
-            look.size *= appearanceLutTexel(effect, op.lut_row,
-                                            sdSpeedParameter(speed, op.params0.x, op.params0.y))
-                             .x;
-            break;
-        default:
-            break;
-        }
+        if (!sdIsAppearanceOp(op.op)) continue;
+        const vec4 texel = appearanceLutTexel(
+            effect, op.lut_row, sdAppearanceLutParameter(op, look.normalized_age, speed));
+        sdApplyAppearanceTexel(op.op, texel, look.color, look.size);
     }
     return look;
 }

@@ -3,39 +3,18 @@
 #include <array>
 #include <cstring>
 
+#include "kernels/sort_key.h"
+
 namespace spindrift::render {
 
 namespace {
 
-float squaredDistance(const DrawRecord& r, vec3 eye) {
-    // The square has the distance's order and needs no sqrt.
-    const float dx = r.position_size.x - eye.x;
-    const float dy = r.position_size.y - eye.y;
-    const float dz = r.position_size.z - eye.z;
-    return dx * dx + dy * dy + dz * dz;
-}
-
-// Keys for an ascending sort: descending modes complement the key, which reverses the order of
-// distinct keys and leaves equal keys equal, so stability (input order for ties) is kept.
+// Keys for an ascending sort, from the shared kernel the GPU key pass runs too
+// (kernels/sort_key.h), so both sorts order alike.
 void computeKeys(std::span<const DrawRecord> records, uint32_t sort_mode, vec3 eye,
                  uint32_t* keys) {
     const size_t n = records.size();
-    switch (sort_mode) {
-    case kSortBackToFront:
-        for (size_t i = 0; i < n; ++i) keys[i] = ~orderedFloatKey(squaredDistance(records[i], eye));
-        break;
-    case kSortFrontToBack:
-        for (size_t i = 0; i < n; ++i) keys[i] = orderedFloatKey(squaredDistance(records[i], eye));
-        break;
-    case kSortOldestFirst:
-        for (size_t i = 0; i < n; ++i) keys[i] = ~orderedFloatKey(records[i].normalized_age);
-        break;
-    case kSortNewestFirst:
-        for (size_t i = 0; i < n; ++i) keys[i] = orderedFloatKey(records[i].normalized_age);
-        break;
-    default:
-        break;
-    }
+    for (size_t i = 0; i < n; ++i) keys[i] = sdDrawRecordSortKey(records[i], sort_mode, eye);
 }
 
 // Stable insertion sort of (key, index) pairs: few records, no allocation, and no comparator
@@ -101,11 +80,7 @@ bool sortReorders(uint32_t sort_mode) {
 }
 
 uint32_t orderedFloatKey(float value) {
-    if (value == 0.0f) value = 0.0f; // -0 and +0 compare equal as floats; give them one key
-    uint32_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    // Negative floats order backwards by their bits: flip them all; positive ones go above.
-    return (bits & 0x80000000u) != 0 ? ~bits : bits | 0x80000000u;
+    return sdOrderedFloatKey(value);
 }
 
 void particleDrawOrder(std::span<const DrawRecord> records, uint32_t sort_mode, vec3 eye,

@@ -23,13 +23,25 @@ bool uses(const std::vector<FeatureUse>& list, Feature f, const std::string& pat
 }
 
 TEST(Capabilities, CpuLacksOnlyDepthBufferCollision) {
-    EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures);
     EXPECT_EQ(backendFeatures(Backend::cpu) |
                   static_cast<FeatureSet>(Feature::depth_buffer_collision),
               kAllFeatures);
     EXPECT_EQ(backendFeatures(Backend::cpu) &
                   static_cast<FeatureSet>(Feature::depth_buffer_collision),
               0u);
+}
+
+// The GPU backend's first slice (docs/gpu-backend.md): what it does not run yet.
+TEST(Capabilities, GpuLacksWhatItsFirstSliceDoesNotRunYet) {
+    const FeatureSet missing = static_cast<FeatureSet>(Feature::depth_buffer_collision) |
+                               static_cast<FeatureSet>(Feature::sub_emitters) |
+                               static_cast<FeatureSet>(Feature::ribbon_render) |
+                               static_cast<FeatureSet>(Feature::stable_order) |
+                               static_cast<FeatureSet>(Feature::overflow_replace_oldest);
+    EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures & ~missing);
+    // An emitter may still ask for the GPU backend for any feature it is being built to run.
+    EXPECT_EQ(preferableFeatures(Backend::gpu), kAllFeatures);
+    EXPECT_EQ(preferableFeatures(Backend::cpu), backendFeatures(Backend::cpu));
 }
 
 TEST(Capabilities, ListsTheFeaturesEachEmitterNeedsWithTheirPaths) {
@@ -52,7 +64,12 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
     ASSERT_EQ(report.size(), 3u);
     EXPECT_EQ(report[0].name, "trail");
     EXPECT_TRUE(report[0].backends[0].can_run);
-    EXPECT_TRUE(report[0].backends[1].can_run);
+    const BackendVerdict& trail_gpu = report[0].backends[static_cast<int>(Backend::gpu)];
+    EXPECT_FALSE(trail_gpu.can_run);
+    ASSERT_EQ(trail_gpu.reasons.size(), 3u);
+    EXPECT_EQ(trail_gpu.reasons[0], "gpu lacks ribbon_render: $.emitters[0].render.type");
+    EXPECT_EQ(trail_gpu.reasons[1], "gpu lacks stable_order: $.emitters[0].render.stable_order");
+    EXPECT_EQ(trail_gpu.reasons[2], "gpu lacks overflow_replace_oldest: $.emitters[0].overflow");
     const EmitterBackends& beam = report[1];
     EXPECT_EQ(beam.name, "beam");
     EXPECT_EQ(beam.source_index, 1u);
@@ -61,8 +78,10 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
     ASSERT_EQ(beam.backends[static_cast<int>(Backend::cpu)].reasons.size(), 1u);
     EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].reasons[0],
               "cpu lacks depth_buffer_collision: $.emitters[1].update[0].depth_buffer");
-    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::gpu)].can_run);
-    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::gpu)].reasons.empty());
+    EXPECT_FALSE(beam.backends[static_cast<int>(Backend::gpu)].can_run);
+    ASSERT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons.size(), 1u);
+    EXPECT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons[0],
+              "gpu lacks depth_buffer_collision: $.emitters[1].update[0].depth_buffer");
 }
 
 TEST(Capabilities, AutoBackendWithAnUnsupportedFeatureCompilesAndIsReported) {

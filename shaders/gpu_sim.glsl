@@ -1,0 +1,96 @@
+// What every GPU simulation pass shares: its push constants, the buffer references it reads the
+// tables through (buffer device addresses: no descriptor sets, no 128 MiB range limit), and the
+// 64-bit address arithmetic that places a pool column (src/kernels/gpu_sim.h).
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#include "draw_record.h"
+#include "gpu_sim.h"
+#include "lut.h"
+
+layout(local_size_x = kGpuWorkgroupSize) in;
+
+layout(push_constant) uniform Push { GpuPushConstants push; };
+
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer FloatColumn { float v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer UintColumn { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer TablesRef {
+    GpuTables tables;
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer EmittersRef {
+    EmitterRecord emitters[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer OpsRef {
+    OpRecord ops[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer LutRef {
+    vec4 texels[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer MeshPointsRef {
+    MeshPointRecord points[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PoolsRef {
+    GpuEmitterPool pools[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer CountersRef {
+    GpuEmitterCounters counters[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer StepHeaderRef {
+    GpuStepHeader header;
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer StepEmittersRef {
+    GpuStepEmitter steps[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ResolvedOpsRef {
+    GpuResolvedOp ops[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ForceFieldsRef {
+    ForceFieldRecord fields[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer CollidersRef {
+    ColliderRecord colliders[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer DrawRecordsRef {
+    DrawRecord records[];
+};
+
+GpuTables loadTables() { return TablesRef(push.addresses.xy).tables; }
+GpuStepHeader loadStepHeader() { return StepHeaderRef(push.addresses.zw).header; }
+uint emitterIndex() { return push.params.x; }
+EmitterRecord emitterRecord() { return EmittersRef(loadTables().emitters_ops.xy).emitters[emitterIndex()]; }
+GpuEmitterPool emitterPool() { return PoolsRef(loadTables().pools_counters.xy).pools[emitterIndex()]; }
+CountersRef countersRef() { return CountersRef(loadTables().pools_counters.zw); }
+GpuStepEmitter stepEmitter() { return StepEmittersRef(loadStepHeader().emitters_ops.xy).steps[emitterIndex()]; }
+
+// address + column * stride in 64 bits, as (low, high) words.
+uvec2 columnAddress(GpuEmitterPool pool, uint column) {
+    uint product_hi;
+    uint product_lo;
+    umulExtended(column, pool.column_stride_bytes, product_hi, product_lo);
+    uint carry;
+    uint lo = uaddCarry(pool.address_lo, product_lo, carry);
+    return uvec2(lo, pool.address_hi + product_hi + carry);
+}
+FloatColumn floatColumn(GpuEmitterPool pool, uint column) { return FloatColumn(columnAddress(pool, column)); }
+UintColumn uintColumn(GpuEmitterPool pool, uint column) { return UintColumn(columnAddress(pool, column)); }
+
+vec4 lutTexel(uint index) { return LutRef(loadTables().lut_mesh_points.xy).texels[index]; }
+
+// A LUT row sampled at t with the baker's blend (src/kernels/lut.h).
+vec4 lutSample(uint row, float t) {
+    LutTap tap = sdLutAtlasTap(row, t);
+    return sdLutMix(lutTexel(tap.index), lutTexel(tap.index + 1u), tap.weight);
+}
+float lutScalar(uint row, float t) {
+    LutTap tap = sdLutAtlasTap(row, t);
+    return sdLutMixScalar(lutTexel(tap.index).x, lutTexel(tap.index + 1u).x, tap.weight);
+}
+
+// rows * v with the CPU backend's summation order (x, y, z terms left to right).
+vec3 rowsVector(vec4 r0, vec4 r1, vec4 r2, vec3 v) {
+    return vec3(r0.x * v.x + r0.y * v.y + r0.z * v.z, r1.x * v.x + r1.y * v.y + r1.z * v.z,
+                r2.x * v.x + r2.y * v.y + r2.z * v.z);
+}
+
+// Grid-stride: invocation g handles g, g + G, g + 2G, ... below push.params.z.
+uint gridStride() { return gl_NumWorkGroups.x * gl_WorkGroupSize.x; }

@@ -1,0 +1,173 @@
+// GPU simulation pass 1 of a step, one emitter (docs/gpu-backend.md): every live particle runs
+// the emitter's resolved ops in compiled order with the kernels the CPU loops call
+// (src/cpu/update_loops.inl), integrates (semi-implicit Euler), runs the collision ops on the
+// moved position and takes the death test. Then compaction: a survivor appends its slot to the
+// alive list of the next step, a dead particle returns its slot to the free list.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "collision.h"
+#include "curl_noise.h"
+#include "forces.h"
+#include "integrate.h"
+#include "lut.h"
+#include "gpu_sim.glsl"
+
+struct Particle {
+    vec3 p;
+    vec3 v;
+    float age;
+    float lifetime;
+    float rotation;
+    uint flags;
+};
+
+// The velocity ops, in compiled order (update_loops.inl, updateChunkLoops' first loop).
+void applyVelocityOps(GpuStepEmitter step, inout Particle q) {
+    ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
+    ForceFieldsRef fields = ForceFieldsRef(loadStepHeader().force_fields_colliders.xy);
+    float dt = step.dt;
+    for (uint k = 0u; k < step.op_count; ++k) {
+        GpuResolvedOp r = ops.ops[step.op_first + k];
+        vec3 vector = r.vector_factor.xyz;
+        float factor = r.vector_factor.w;
+        uint op = r.op.op;
+        if (op == kOpAcceleration) {
+            q.v = q.v + vector;
+        } else if (op == kOpBuoyancy) {
+            // vector is up * acceleration * dt; the curve scales it (sdBuoyancy's order).
+            if (r.op.lut_row == kNone) {
+                q.v = q.v + vector;
+            } else {
+                float curve = lutScalar(r.op.lut_row, sdNormalizedAge(q.age, q.lifetime));
+                q.v = q.v + vector * curve;
+            }
+        } else if (op == kOpDrag) {
+            q.v = q.v * factor;
+        } else if (op == kOpWind) {
+            q.v = sdWind(q.v, vector, factor);
+        } else if (op == kOpSpeedLimit) {
+            q.v = sdSpeedLimit(q.v, r.op.params0.x, factor);
+        } else if (op == kOpCurlNoise) {
+            uint octaves = r.op.mode >= 1u && r.op.mode <= 5u ? r.op.mode : 6u;
+            vec3 a = sdCurlNoiseAcceleration(q.p, step.time_s, r.op.params0.x, r.op.params0.y,
+                                             vector, octaves);
+            q.v = sdAcceleration(q.v, a, dt);
+        } else if (op == kOpForceFields) {
+            for (uint f = 0u; f < r.op.count; ++f) {
+                q.v = sdForceField(fields.fields[r.op.first + f], q.p, q.v, dt);
+            }
+        } else if (op == kOpAttractor) {
+            AttractorResult a = sdAttractor(q.p, vector, r.op.params0.w, r.op.params1.x,
+                                            r.op.params1.y);
+            q.v = sdAcceleration(q.v, a.acceleration, dt);
+            q.flags |= a.kill ? kGpuParticleKilled : 0u;
+        } else if (op == kOpRotationOverLife) {
+            float added = lutScalar(r.op.lut_row, sdNormalizedAge(q.age, q.lifetime));
+            q.rotation += added * dt;
+        }
+    }
+}
+
+// Collision ops after the move, in compiled order (update_loops.inl, applyCollision). Returns
+// the contacts made.
+uint applyCollisionOps(GpuStepEmitter step, inout Particle q, float size) {
+    ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
+    CollidersRef colliders = CollidersRef(loadStepHeader().force_fields_colliders.zw);
+    uint contacts = 0u;
+    for (uint k = 0u; k < step.op_count; ++k) {
+        GpuResolvedOp r = ops.ops[step.op_first + k];
+        if (r.op.op != kOpCollision) continue;
+        if ((q.flags & (kGpuParticleStuck | kGpuParticleKilled)) != 0u) continue;
+        uint response = r.op.mode;
+        float radius = size * r.op.params0.w;
+        vec3 p = q.p;
+        vec3 v = q.v;
+        bool contact = false;
+        bool kill = false;
+        for (uint c = 0u; c < r.op.count; ++c) {
+            CollisionResult hit = sdCollide(colliders.colliders[r.op.first + c], response,
+                                            r.op.params0.x, r.op.params0.y, p, v, radius);
+            p = hit.position;
+            v = hit.velocity;
+            contact = contact || hit.contact;
+            kill = kill || hit.kill;
+        }
+        if (!contact) continue;
+        q.p = p;
+        q.v = v;
+        q.lifetime = sdLifetimeAfterContact(q.lifetime, r.op.params0.z);
+        q.flags |= (response == kResponseStick ? kGpuParticleStuck : 0u) |
+                   (kill ? kGpuParticleKilled : 0u);
+        contacts += 1u;
+    }
+    return contacts;
+}
+
+void main() {
+    GpuEmitterPool pool = emitterPool();
+    GpuStepEmitter step = stepEmitter();
+    CountersRef counters = countersRef();
+    uint e = emitterIndex();
+    uint list_in = push.params.y;
+    uint alive = list_in == 0u ? counters.counters[e].alive0 : counters.counters[e].alive1;
+    uint count = min(alive, push.params.z);
+    UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + list_in);
+    UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - list_in));
+    UintColumn free_list = uintColumn(pool, kGpuColumnFree);
+    FloatColumn px = floatColumn(pool, kGpuColumnPositionX);
+    FloatColumn py = floatColumn(pool, kGpuColumnPositionY);
+    FloatColumn pz = floatColumn(pool, kGpuColumnPositionZ);
+    FloatColumn vx = floatColumn(pool, kGpuColumnVelocityX);
+    FloatColumn vy = floatColumn(pool, kGpuColumnVelocityY);
+    FloatColumn vz = floatColumn(pool, kGpuColumnVelocityZ);
+    FloatColumn age = floatColumn(pool, kGpuColumnAge);
+    FloatColumn lifetime = floatColumn(pool, kGpuColumnLifetime);
+    FloatColumn rotation = floatColumn(pool, kGpuColumnRotation);
+    UintColumn flags = uintColumn(pool, kGpuColumnFlags);
+    FloatColumn angular = floatColumn(pool, kGpuColumnAngularVelocity);
+    FloatColumn size = floatColumn(pool, kGpuColumnSize);
+    bool spins = (step.flags & kGpuStepSpins) != 0u;
+    bool uses_flags = (step.flags & kGpuStepUsesFlags) != 0u;
+    uint contacts = 0u;
+
+    for (uint i = gl_GlobalInvocationID.x; i < count; i += gridStride()) {
+        uint slot = in_list.v[i];
+        Particle q;
+        q.p = vec3(px.v[slot], py.v[slot], pz.v[slot]);
+        q.v = vec3(vx.v[slot], vy.v[slot], vz.v[slot]);
+        q.age = age.v[slot];
+        q.lifetime = lifetime.v[slot];
+        q.rotation = rotation.v[slot];
+        q.flags = flags.v[slot];
+
+        applyVelocityOps(step, q);
+        // Integration (update_loops.inl, integrate): a stuck particle keeps its place.
+        if (uses_flags) q.v = q.v * ((q.flags & kGpuParticleStuck) != 0u ? 0.0 : 1.0);
+        q.p = sdIntegratePosition(q.p, q.v, step.dt);
+        q.age = sdAdvanceAge(q.age, step.dt);
+        if (spins) q.rotation = sdIntegrateRotation(q.rotation, angular.v[slot], step.dt);
+        contacts += applyCollisionOps(step, q, size.v[slot]);
+
+        px.v[slot] = q.p.x;
+        py.v[slot] = q.p.y;
+        pz.v[slot] = q.p.z;
+        vx.v[slot] = q.v.x;
+        vy.v[slot] = q.v.y;
+        vz.v[slot] = q.v.z;
+        age.v[slot] = q.age;
+        lifetime.v[slot] = q.lifetime;
+        rotation.v[slot] = q.rotation;
+        flags.v[slot] = q.flags;
+
+        bool dead = sdIsDead(q.age, q.lifetime) || (q.flags & kGpuParticleKilled) != 0u;
+        if (dead) {
+            free_list.v[atomicAdd(counters.counters[e].free_count, 1u)] = slot;
+        } else if (list_in == 0u) {
+            out_list.v[atomicAdd(counters.counters[e].alive1, 1u)] = slot;
+        } else {
+            out_list.v[atomicAdd(counters.counters[e].alive0, 1u)] = slot;
+        }
+    }
+    if (contacts != 0u) atomicAdd(counters.counters[e].step_contacts, contacts);
+}

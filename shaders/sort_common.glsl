@@ -1,0 +1,48 @@
+// What every radix-sort kernel shares: extensions, the push constants (declared once in
+// src/gpu/sort/radix_sort_shared.h), buffers reached by device address, and a workgroup scan.
+// Included by shaders/sort_*.comp; not an entry point.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#include "../src/gpu/sort/radix_sort_shared.h"
+
+layout(local_size_x = 256) in; // kSortWorkgroupSize (static_assert below keeps them equal)
+
+// Plain uint arrays by device address. Indices stay below 2^30 (buffers <= 4 GiB - 2 MiB), so
+// the signed 32-bit index SPIR-V access chains take never overflows; addresses are 64-bit.
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer Words { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ReadWords { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer WriteWords { uint v[]; };
+
+layout(push_constant, std430) uniform Push { RadixSortPush pc; };
+
+// kSortRadix uints of scratch for sortScan256.
+shared uint s_scan[256];
+
+// Exclusive prefix sum over one value per invocation (256 invocations), returned to each;
+// total receives the sum of all. Hillis-Steele in shared memory: portable, 8 steps. (Measured
+// on lavapipe, it beats a scan by 16 serial rows, whose masked loops a CPU device runs for
+// every invocation.) Must be reached by the whole workgroup (it has barriers).
+uint sortScan256(uint value, out uint total) {
+    uint i = gl_LocalInvocationIndex;
+    s_scan[i] = value;
+    barrier();
+    for (uint offset = 1u; offset < 256u; offset <<= 1u) {
+        uint add = i >= offset ? s_scan[i - offset] : 0u;
+        barrier();
+        s_scan[i] += add;
+        barrier();
+    }
+    total = s_scan[255];
+    uint inclusive = s_scan[i];
+    barrier(); // s_scan may be reused by the caller's next scan
+    return inclusive - value;
+}
+
+// A pass whose digit is the same for every key is the identity permutation (the sort is stable):
+// its global histogram holds all count keys in one digit.
+bool sortPassIsTrivial() {
+    uint first_digit = (ReadWords(pc.src_keys).v[0] >> pc.shift) & 0xffu;
+    return ReadWords(pc.digit_counts).v[pc.pass_index * 256u + first_digit] == pc.count;
+}

@@ -1,0 +1,32 @@
+// Back-to-front (or any kSort* mode) keys of draw records for the GPU radix sort: the shared
+// kernel the CPU sort calls too (kernels/sort_key.h), so both order particles identically.
+// Payload i is the record's index.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#include "sort_key.h"
+#include "../src/gpu/sort/radix_sort_shared.h"
+
+layout(local_size_x = 256) in;
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Records {
+    DrawRecord r[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer WriteWords {
+    uint v[];
+};
+layout(push_constant, std430) uniform Push { SortKeyPush pc; };
+
+void main() {
+    Records records = Records(pc.records);
+    WriteWords keys = WriteWords(pc.keys);
+    WriteWords payloads = WriteWords(pc.payloads);
+    uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
+    for (uint i = gl_GlobalInvocationID.x; i < pc.count; i += stride) {
+        keys.v[i] = sdDrawRecordSortKey(records.r[i], pc.sort_mode, pc.eye.xyz);
+        payloads.v[i] = i;
+        if (pc.count - i <= stride) break; // no wrap past 2^32
+    }
+}

@@ -1,0 +1,199 @@
+#include "gpu/gpu_buffers.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/gpu_sim.h"
+
+namespace spindrift::gpu {
+
+namespace {
+
+constexpr VkBufferUsageFlags kStorage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+
+uint64_t roundUp16(uint64_t bytes) {
+    return (bytes + 15) / 16 * 16;
+}
+
+uvec2 split(VkDeviceAddress address) {
+    return uvec2(static_cast<uint32_t>(address), static_cast<uint32_t>(address >> 32));
+}
+
+uvec4 pair(VkDeviceAddress a, VkDeviceAddress b) {
+    return uvec4(split(a), split(b));
+}
+
+// Byte offsets of the parts of the records buffer; each part at least 16 bytes so every
+// address is valid even for an empty array.
+struct RecordsLayout {
+    uint64_t tables = 0, emitters = 0, ops = 0, lut = 0, mesh_points = 0, pools = 0, bytes = 0;
+};
+
+template <typename T> uint64_t bytesOf(const std::vector<T>& v) {
+    return std::max<uint64_t>(roundUp16(v.size() * sizeof(T)), 16);
+}
+
+RecordsLayout recordsLayout(const CompiledEffect& e) {
+    RecordsLayout r;
+    uint64_t at = 0;
+    r.tables = at;
+    at += sizeof(GpuTables);
+    r.emitters = at;
+    at += bytesOf(e.emitters);
+    r.ops = at;
+    at += bytesOf(e.ops);
+    r.lut = at;
+    at += bytesOf(e.lut);
+    r.mesh_points = at;
+    at += bytesOf(e.mesh_points);
+    r.pools = at;
+    at += std::max<uint64_t>(e.emitters.size() * sizeof(GpuEmitterPool), 16);
+    r.bytes = at;
+    return r;
+}
+
+// Byte offsets inside one step slot.
+struct SlotLayout {
+    uint64_t emitters = 0, ops = 0, fields = 0, colliders = 0, bytes = 0;
+};
+
+SlotLayout slotLayout(const CompiledEffect& e) {
+    SlotLayout s;
+    uint64_t at = sizeof(GpuStepHeader);
+    s.emitters = at;
+    at += std::max<uint64_t>(e.emitters.size() * sizeof(GpuStepEmitter), 16);
+    s.ops = at;
+    at += std::max<uint64_t>(e.ops.size() * sizeof(GpuResolvedOp), 16);
+    s.fields = at;
+    at += bytesOf(e.force_fields);
+    s.colliders = at;
+    at += bytesOf(e.colliders);
+    s.bytes = at;
+    return s;
+}
+
+template <typename T> void put(unsigned char* base, uint64_t offset, const std::vector<T>& v) {
+    if (!v.empty()) std::memcpy(base + offset, v.data(), v.size() * sizeof(T));
+}
+
+bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
+    const CompiledEffect& e = *fx.effect;
+    GpuBuffers& b = fx.buffers;
+    const RecordsLayout r = recordsLayout(e);
+    b.records = vk::createBuffer(*fx.gpu->device, r.bytes, kStorage, vk::MemoryUse::upload,
+                                 "GPU effect records", diagnostics);
+    if (!b.records) return false;
+    auto* base = static_cast<unsigned char*>(b.records.mapped);
+    std::memset(base, 0, r.bytes);
+    put(base, r.emitters, e.emitters);
+    put(base, r.ops, e.ops);
+    put(base, r.lut, e.lut);
+    put(base, r.mesh_points, e.mesh_points);
+    std::vector<GpuEmitterPool> pools;
+    for (const EmitterRegion& region : fx.layout.regions) {
+        const VkDeviceAddress at = b.pool.address + region.offset_bytes;
+        pools.push_back({static_cast<uint32_t>(at), static_cast<uint32_t>(at >> 32),
+                         region.capacity, static_cast<uint32_t>(region.column_stride_bytes)});
+    }
+    put(base, r.pools, pools);
+    const VkDeviceAddress a = b.records.address;
+    GpuTables tables{};
+    tables.emitters_ops = pair(a + r.emitters, a + r.ops);
+    tables.lut_mesh_points = pair(a + r.lut, a + r.mesh_points);
+    tables.pools_counters = pair(a + r.pools, b.counters.address);
+    tables.draw_records = pair(b.draw_records.address, 0);
+    std::memcpy(base + r.tables, &tables, sizeof(tables));
+    b.tables_address = a + r.tables;
+    return true;
+}
+
+} // namespace
+
+bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
+    const CompiledEffect& e = *fx.effect;
+    GpuBuffers& b = fx.buffers;
+    const vk::Device& device = *fx.gpu->device;
+    b.pool = vk::createBuffer(device, std::max<uint64_t>(fx.layout.pool_bytes, 16), kStorage,
+                              vk::MemoryUse::device_local, "GPU particle pool", diagnostics);
+    if (!b.pool) return false;
+    const uint64_t counter_bytes =
+        std::max<uint64_t>(e.emitters.size(), 1) * sizeof(GpuEmitterCounters);
+    b.counters = vk::createBuffer(device, counter_bytes,
+                                  kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                  vk::MemoryUse::device_local, "GPU counters", diagnostics);
+    if (!b.counters) return false;
+    b.counters_readback =
+        vk::createBuffer(device, counter_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::readback, "GPU counters readback", diagnostics);
+    if (!b.counters_readback) return false;
+    std::memset(b.counters_readback.mapped, 0, counter_bytes);
+    b.draw_records =
+        vk::createBuffer(device, std::max<uint64_t>(fx.layout.draw_records, 1) * sizeof(DrawRecord),
+                         kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::device_local,
+                         "GPU draw records", diagnostics);
+    if (!b.draw_records) return false;
+    b.step_slot_bytes = slotLayout(e).bytes;
+    b.step_slots = std::max(fx.config.driver.max_steps_per_frame, 1u) + 1;
+    b.steps = vk::createBuffer(device, b.step_slot_bytes * b.step_slots, kStorage,
+                               vk::MemoryUse::upload, "GPU step uniforms", diagnostics);
+    if (!b.steps) return false;
+    return uploadRecords(fx, diagnostics);
+}
+
+VkDeviceAddress stepSlotAddress(const GpuBuffers& buffers, uint32_t slot) {
+    return buffers.steps.address + buffers.step_slot_bytes * slot;
+}
+
+void writeStepSlot(const GpuEffect& fx, uint32_t slot, const Rows3x4& world_from_effect) {
+    const CompiledEffect& e = *fx.effect;
+    const GpuBuffers& b = fx.buffers;
+    const SlotLayout s = slotLayout(e);
+    auto* base = static_cast<unsigned char*>(b.steps.mapped) + b.step_slot_bytes * slot;
+    const VkDeviceAddress a = stepSlotAddress(b, slot);
+
+    GpuStepHeader header{};
+    header.emitters_ops = pair(a + s.emitters, a + s.ops);
+    header.force_fields_colliders = pair(a + s.fields, a + s.colliders);
+    const Rows3x4 world_from_sim = worldFromSim(world_from_effect, e.effect.space);
+    header.world_from_sim0 = world_from_sim.rows[0];
+    header.world_from_sim1 = world_from_sim.rows[1];
+    header.world_from_sim2 = world_from_sim.rows[2];
+    std::memcpy(base, &header, sizeof(header));
+
+    for (uint32_t i = 0; i < e.emitters.size(); ++i) {
+        const EmitterStep& step = fx.scratch.emitters[i];
+        const EmitterSpawn& spawn = fx.plan.emitters[i];
+        GpuStepEmitter g{};
+        g.emitter_start0 = step.emitter_start[0];
+        g.emitter_start1 = step.emitter_start[1];
+        g.emitter_start2 = step.emitter_start[2];
+        g.emitter_end0 = step.emitter_end[0];
+        g.emitter_end1 = step.emitter_end[1];
+        g.emitter_end2 = step.emitter_end[2];
+        g.dt = step.dt;
+        g.time_s = step.time_s;
+        g.op_first = step.op_first;
+        g.op_count = step.op_count;
+        g.flags = (step.spins ? kGpuStepSpins : 0u) | (step.uses_flags ? kGpuStepUsesFlags : 0u);
+        g.birth_count = spawn.count;
+        g.first_ordinal_lo = static_cast<uint32_t>(spawn.first_ordinal);
+        g.first_ordinal_hi = static_cast<uint32_t>(spawn.first_ordinal >> 32);
+        g.planned_dropped_lo = static_cast<uint32_t>(spawn.dropped);
+        g.planned_dropped_hi = static_cast<uint32_t>(spawn.dropped >> 32);
+        g.seed = e.effect.seed;
+        std::memcpy(base + s.emitters + i * sizeof(g), &g, sizeof(g));
+    }
+    for (size_t k = 0; k < fx.scratch.ops.size(); ++k) {
+        const ResolvedOp& r = fx.scratch.ops[k];
+        GpuResolvedOp g{};
+        g.op = r.op;
+        g.vector_factor = vec4(r.vector, r.factor);
+        std::memcpy(base + s.ops + k * sizeof(g), &g, sizeof(g));
+    }
+    put(base, s.fields, fx.scratch.force_fields);
+    put(base, s.colliders, fx.scratch.colliders);
+}
+
+} // namespace spindrift::gpu

@@ -1,0 +1,300 @@
+#include "gpu/gpu_effect.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "compiler/capabilities.h"
+#include "gpu/gpu_buffers.h"
+#include "vulkan/vk_error.h"
+
+namespace spindrift::gpu {
+
+namespace {
+
+const std::vector<std::string> kNoMessages;
+
+GpuPushConstants pushFor(const GpuEffect& fx, uint32_t slot, uint32_t emitter, uint32_t count,
+                         uint32_t mode) {
+    GpuPushConstants push{};
+    const VkDeviceAddress tables = fx.buffers.tables_address;
+    const VkDeviceAddress header = stepSlotAddress(fx.buffers, slot);
+    push.addresses = uvec4(static_cast<uint32_t>(tables), static_cast<uint32_t>(tables >> 32),
+                           static_cast<uint32_t>(header), static_cast<uint32_t>(header >> 32));
+    push.params = uvec4(emitter, fx.list_in, count, mode);
+    return push;
+}
+
+// How far each emitter's origin moved this step, for rate_per_m (as the CPU backend measures
+// it: in world space).
+void measureTravel(GpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const vec3 a = transformPoint(
+            simFromEmitter(fx.step_start, effect.emitters[e], kSpaceWorld), vec3(0.0f));
+        const vec3 b = transformPoint(simFromEmitter(fx.step_end, effect.emitters[e], kSpaceWorld),
+                                      vec3(0.0f));
+        fx.travel_m[e] = length(b - a);
+    }
+}
+
+// Plans one step on the CPU and records its passes into cmd, uniforms in step slot `slot`.
+void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
+    const CompiledEffect& effect = *fx.effect;
+    const auto emitters = static_cast<uint32_t>(effect.emitters.size());
+    measureTravel(fx);
+    planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
+    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch);
+
+    uint64_t work = 0;
+    for (uint32_t e = 0; e < emitters; ++e) {
+        beginLiveWindowStep(fx.live_windows[e]);
+        work += liveBound(fx.live_windows[e]) + fx.plan.emitters[e].count;
+    }
+    // Nothing alive and nothing born: an idle effect dispatches nothing (the lists stay as they
+    // are; the one read next holds no particle).
+    if (work == 0) {
+        for (uint32_t e = 0; e < emitters; ++e) addLiveWindowBirths(fx.live_windows[e], 0);
+        return;
+    }
+    writeStepSlot(fx, slot, fx.step_end);
+    const GpuContext& gpu = *fx.gpu;
+    dispatchPass(gpu, cmd, Pass::counters, pushFor(fx, slot, 0, emitters, kGpuCountersBegin),
+                 emitters);
+    computeBarrier(cmd);
+    fx.dispatches_last_frame += 1;
+    for (uint32_t e = 0; e < emitters; ++e) {
+        const uint32_t bound = liveBound(fx.live_windows[e]);
+        if (bound == 0) continue;
+        dispatchPass(gpu, cmd, Pass::update, pushFor(fx, slot, e, bound, 0), bound);
+        fx.dispatches_last_frame += 1;
+    }
+    computeBarrier(cmd);
+    for (uint32_t e = 0; e < emitters; ++e) {
+        const uint32_t births = fx.plan.emitters[e].count;
+        if (births == 0) continue;
+        dispatchPass(gpu, cmd, Pass::spawn, pushFor(fx, slot, e, births, 0), births);
+        fx.dispatches_last_frame += 1;
+    }
+    computeBarrier(cmd);
+    dispatchPass(gpu, cmd, Pass::counters, pushFor(fx, slot, 0, emitters, kGpuCountersFinish),
+                 emitters);
+    computeBarrier(cmd);
+    fx.dispatches_last_frame += 1;
+    for (uint32_t e = 0; e < emitters; ++e) {
+        addLiveWindowBirths(fx.live_windows[e], fx.plan.emitters[e].count);
+    }
+    fx.list_in ^= 1u;
+}
+
+void copyCounters(const GpuEffect& fx, VkCommandBuffer cmd) {
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferCopy region{0, 0, fx.buffers.counters.size};
+    vkCmdCopyBuffer(cmd, fx.buffers.counters.get(), fx.buffers.counters_readback.get(), 1, &region);
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+}
+
+uint64_t join(uint32_t lo, uint32_t hi) {
+    return (uint64_t{hi} << 32) | lo;
+}
+
+void readCounters(GpuEffect& fx) {
+    const auto* counters =
+        static_cast<const GpuEmitterCounters*>(fx.buffers.counters_readback.mapped);
+    for (size_t e = 0; e < fx.stats.size(); ++e) {
+        const GpuEmitterCounters& c = counters[e];
+        GpuEmitterStats& s = fx.stats[e];
+        s.live = fx.list_in == 0 ? c.alive0 : c.alive1;
+        s.births = join(c.births_lo, c.births_hi);
+        s.deaths = join(c.deaths_lo, c.deaths_hi);
+        s.overflow_dropped = join(c.overflow_dropped_lo, c.overflow_dropped_hi);
+        s.contacts = join(c.contacts_lo, c.contacts_hi);
+    }
+}
+
+// Empties every emitter's region; fill_counters also zeroes the statistics (creation).
+bool resetPool(GpuEffect& fx, bool fill_counters, std::vector<Diagnostic>& diagnostics) {
+    const uint32_t slot = fx.buffers.step_slots - 1;
+    writeStepSlot(fx, slot, fx.world_from_effect);
+    fx.list_in = 0;
+    return fx.gpu->runner->run(
+        "GPU pool reset",
+        [&](VkCommandBuffer cmd) {
+            if (fill_counters) {
+                vkCmdFillBuffer(cmd, fx.buffers.counters.get(), 0, VK_WHOLE_SIZE, 0);
+                vk::memoryBarrier(
+                    cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                    VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+                        VK_ACCESS_2_TRANSFER_READ_BIT);
+            }
+            for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
+                const uint32_t capacity = fx.layout.regions[e].capacity;
+                dispatchPass(*fx.gpu, cmd, Pass::pool_reset, pushFor(fx, slot, e, capacity, 0),
+                             capacity);
+            }
+            copyCounters(fx, cmd);
+        },
+        diagnostics);
+}
+
+std::string emitterName(const CompiledEffect& effect, uint32_t e) {
+    const EmitterRecord& r = effect.emitters[e];
+    return std::string(stringAt(effect, r.name_offset, r.name_length));
+}
+
+} // namespace
+
+bool checkGpuSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
+    bool ok = true;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        for (const FeatureUse& use : emitterFeatureUses(effect, e)) {
+            if ((kGpuFeatures & static_cast<FeatureSet>(use.feature)) != 0) continue;
+            diagnostics.push_back({Severity::error, "", 0, 0, 0, use.path,
+                                   "emitter '" + emitterName(effect, e) + "' uses " +
+                                       std::string(featureName(use.feature)) +
+                                       ": not supported by the GPU backend yet"});
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect> effect,
+                                           const GpuConfig& config,
+                                           std::vector<Diagnostic>& diagnostics) {
+    if (!checkGpuSupport(*effect, diagnostics)) return nullptr;
+    auto fx = std::make_unique<GpuEffect>();
+    if (!layoutPool(*effect, kGpuMaxBufferBytes, fx->layout, diagnostics)) return nullptr;
+    fx->effect = std::move(effect);
+    fx->config = config;
+    const CompiledEffect& compiled = *fx->effect;
+    fx->driver = makeDriverState(compiled);
+    fx->stats.resize(compiled.emitters.size());
+    fx->travel_m.resize(compiled.emitters.size());
+    allocateStepScratch(compiled, fx->scratch);
+    for (const EmitterRecord& e : compiled.emitters) {
+        fx->live_windows.push_back(makeLiveWindow(e, compiled.effect.fixed_timestep_s));
+    }
+    fx->gpu = createGpuContext(config.device, config.validation, diagnostics);
+    if (!fx->gpu) return nullptr;
+    if (!createGpuBuffers(*fx, diagnostics)) return nullptr;
+    if (!resetPool(*fx, true, diagnostics)) return nullptr;
+    readCounters(*fx);
+    return fx;
+}
+
+void setTransform(GpuEffect& fx, const Rows3x4& world_from_effect) {
+    fx.next_world_from_effect = world_from_effect;
+}
+
+FrameReport advanceFrame(GpuEffect& fx, double frame_dt_s) {
+    FrameReport report;
+    if (!fx.errors.empty()) return report;
+    const uint32_t steps = beginFrame(fx.driver, *fx.effect, frame_dt_s, fx.config.driver, report);
+    const Rows3x4 from = fx.world_from_effect;
+    const Rows3x4 to = fx.next_world_from_effect;
+    fx.dispatches_last_frame = 0;
+    // One submission holds as many steps as there are step slots (less the draw pass's).
+    const uint32_t per_submission = fx.buffers.step_slots - 1;
+    for (uint32_t first = 0; first < steps; first += per_submission) {
+        const uint32_t last = std::min(steps, first + per_submission);
+        const bool ok = fx.gpu->runner->run(
+            "GPU simulation steps",
+            [&](VkCommandBuffer cmd) {
+                for (uint32_t i = first; i < last; ++i) {
+                    fx.step_start = blendTransforms(
+                        from, to, static_cast<float>(i) / static_cast<float>(steps));
+                    fx.step_end = blendTransforms(
+                        from, to, static_cast<float>(i + 1) / static_cast<float>(steps));
+                    recordStep(fx, cmd, i - first);
+                }
+                copyCounters(fx, cmd);
+            },
+            fx.errors);
+        if (!ok) return report;
+        readCounters(fx);
+    }
+    fx.world_from_effect = to;
+    fx.step_start = to;
+    fx.step_end = to;
+    updateFinished(fx.driver, *fx.effect, liveCount(fx));
+    return report;
+}
+
+void restart(GpuEffect& fx) {
+    restartDriver(fx.driver);
+    for (LiveWindow& w : fx.live_windows) clearLiveWindow(w);
+    if (fx.errors.empty() && resetPool(fx, false, fx.errors)) readCounters(fx);
+}
+
+uint64_t liveCount(const GpuEffect& fx) {
+    uint64_t live = 0;
+    for (const GpuEmitterStats& s : fx.stats) live += s.live;
+    return live;
+}
+
+bool finished(const GpuEffect& fx) {
+    return fx.driver.finished != 0;
+}
+
+double simulationTime(const GpuEffect& fx) {
+    return stepTime(fx.driver, *fx.effect);
+}
+
+uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter) {
+    return emitter < fx.live_windows.size() ? liveBound(fx.live_windows[emitter]) : 0;
+}
+
+bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
+                                std::vector<Diagnostic>& diagnostics) {
+    out.clear();
+    if (!fx.errors.empty()) {
+        diagnostics.insert(diagnostics.end(), fx.errors.begin(), fx.errors.end());
+        return false;
+    }
+    GpuBuffers& b = fx.buffers;
+    if (!b.draw_readback) {
+        b.draw_readback =
+            vk::createBuffer(*fx.gpu->device, b.draw_records.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             vk::MemoryUse::readback, "GPU draw records readback", diagnostics);
+        if (!b.draw_readback) return false;
+    }
+    const uint32_t slot = b.step_slots - 1;
+    writeStepSlot(fx, slot, fx.world_from_effect);
+    const bool ok = fx.gpu->runner->run(
+        "GPU draw records",
+        [&](VkCommandBuffer cmd) {
+            for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
+                const uint32_t bound = liveBound(fx.live_windows[e]);
+                const auto first = static_cast<uint32_t>(fx.layout.regions[e].first_draw_record);
+                dispatchPass(*fx.gpu, cmd, Pass::draw_records, pushFor(fx, slot, e, bound, first),
+                             bound);
+            }
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                              VK_ACCESS_2_TRANSFER_READ_BIT);
+            VkBufferCopy region{0, 0, b.draw_records.size};
+            vkCmdCopyBuffer(cmd, b.draw_records.get(), b.draw_readback.get(), 1, &region);
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                              VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+            copyCounters(fx, cmd);
+        },
+        diagnostics);
+    if (!ok) return false;
+    readCounters(fx);
+    const auto* records = static_cast<const DrawRecord*>(b.draw_readback.mapped);
+    for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
+        const uint64_t first = fx.layout.regions[e].first_draw_record;
+        const uint64_t live = std::min<uint64_t>(fx.stats[e].live, liveBound(fx.live_windows[e]));
+        out.insert(out.end(), records + first, records + first + live);
+    }
+    return true;
+}
+
+const std::vector<std::string>& validationMessages(const GpuEffect& fx) {
+    return fx.gpu && fx.gpu->instance ? fx.gpu->instance->messages().messages() : kNoMessages;
+}
+
+} // namespace spindrift::gpu

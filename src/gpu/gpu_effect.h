@@ -1,0 +1,125 @@
+// The GPU backend (issue 5, first slice): one effect instance simulated in Vulkan compute over
+// the same CompiledEffect records as the CPU backend (docs/gpu-backend.md).
+//
+// The driver (src/runtime/driver.h) runs on the CPU exactly as for the CPU backend: fixed steps,
+// spawn plan, ordinals, bursts, looping. Only per-particle work runs on the GPU, in passes per
+// step: counters (begin), update + compaction, spawn, counters (finish); a draw-record pass on
+// request. Each pass runs the shared kernels (src/kernels/), so a particle is born with the same
+// values as on the CPU and moves by the same maths. Dispatches are sized from a conservative live
+// bound kept on the CPU (live_bound.h), never from the pool capacity.
+//
+// This slice submits each frame's steps and waits for them (vk::CommandRunner is synchronous);
+// it reads no particle back. Statistics come from the GPU counters, copied at the end of every
+// frame's submission. Not thread-safe; distinct instances are independent.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/compiled_effect.h"
+#include "gpu/gpu_context.h"
+#include "gpu/live_bound.h"
+#include "gpu/pool_layout.h"
+#include "kernels/draw_record.h"
+#include "runtime/driver.h"
+#include "runtime/placement.h"
+#include "runtime/step_uniforms.h"
+#include "spindrift/diagnostic.h"
+#include "vulkan/buffer.h"
+
+namespace spindrift::gpu {
+
+struct GpuConfig {
+    std::string device;      // as RendererConfig::device; "" picks the first discrete GPU
+    bool validation = false; // Vulkan validation layer (tests turn it on)
+    DriverConfig driver;
+};
+
+// Per emitter, as of the end of the last frame (GPU counters).
+struct GpuEmitterStats {
+    uint64_t live = 0;
+    uint64_t births = 0;
+    uint64_t deaths = 0;
+    uint64_t overflow_dropped = 0; // births refused because the pool was full (drop_new)
+    uint64_t contacts = 0;         // collider contacts
+};
+
+struct GpuBuffers {
+    vk::Buffer records;      // tables, emitter and op records, LUT atlas, mesh points
+    vk::Buffer pool;         // every emitter's columns and lists (pool_layout.h)
+    vk::Buffer counters;     // GpuEmitterCounters per emitter
+    vk::Buffer draw_records; // DrawRecord per slot of capacity
+    vk::Buffer steps;        // per-step uniforms, one slot per step of a submission
+    vk::Buffer counters_readback;
+    vk::Buffer draw_readback; // made by the first readBackDrawRecordsForTest
+    VkDeviceAddress tables_address = 0;
+    uint64_t step_slot_bytes = 0;
+    uint32_t step_slots = 0; // steps one submission can hold (the last slot is the draw pass's)
+};
+
+struct GpuEffect {
+    std::shared_ptr<const CompiledEffect> effect;
+    GpuConfig config;
+    DriverState driver;
+    std::vector<GpuEmitterStats> stats;
+    Rows3x4 world_from_effect;      // at the end of the last frame
+    Rows3x4 next_world_from_effect; // set by the host for the coming frame
+    Rows3x4 step_start;             // world_from_effect at the start and end of the step
+    Rows3x4 step_end;
+    std::vector<LiveWindow> live_windows; // per emitter
+    uint32_t list_in = 0;                 // the alive list the next step reads (0 or 1)
+    uint64_t dispatches_last_frame = 0;   // compute dispatches the last frame recorded
+    std::vector<Diagnostic> errors;       // Vulkan failures while stepping; the instance stops
+
+    // Work space, sized once.
+    StepScratch scratch;
+    SpawnPlan plan;
+    std::vector<float> travel_m;
+    PoolLayout layout;
+
+    // Declared last: destroyed first (buffers before the device they came from).
+    std::unique_ptr<GpuContext> gpu;
+    GpuBuffers buffers;
+};
+
+// Appends an error per emitter needing a feature the GPU backend does not run yet
+// (kGpuFeatures, src/compiler/capabilities.h), e.g. "emitter 'sparks' uses sub_emitters: not
+// supported by the GPU backend yet", with the JSON path of what needs it. False when any.
+bool checkGpuSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics);
+
+// Builds an instance: checks support and the pool size, creates the Vulkan device and the
+// buffers, uploads the records and empties the pool. nullptr with clear errors when the effect
+// needs what the backend cannot run, or there is no usable Vulkan device.
+std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect> effect,
+                                           const GpuConfig& config,
+                                           std::vector<Diagnostic>& diagnostics);
+
+// world_from_effect at the end of the next frame (as cpu::setTransform).
+void setTransform(GpuEffect& fx, const Rows3x4& world_from_effect);
+
+// Advances by one host frame: the driver turns frame_dt_s into fixed steps, which are recorded
+// and submitted. A Vulkan failure is appended to fx.errors and stops the instance.
+FrameReport advanceFrame(GpuEffect& fx, double frame_dt_s);
+
+// Back to time 0 with no particles (statistics kept).
+void restart(GpuEffect& fx);
+
+uint64_t liveCount(const GpuEffect& fx); // from the last frame's counters
+bool finished(const GpuEffect& fx);
+double simulationTime(const GpuEffect& fx);
+// The conservative live bound the next update dispatch of emitter e is sized from.
+uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
+
+// FOR TESTS AND DEBUGGING ONLY: runs the draw-record pass, waits, and reads every live
+// particle's DrawRecord back (emitters in compiled order; inside an emitter, alive-list order,
+// which is not the CPU's slot order). A synchronous read of the whole particle state: never call
+// it in a frame loop. False with an error on a Vulkan failure.
+bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
+                                std::vector<Diagnostic>& diagnostics);
+
+// Validation-layer messages so far (empty without config.validation).
+const std::vector<std::string>& validationMessages(const GpuEffect& fx);
+
+} // namespace spindrift::gpu

@@ -1,0 +1,42 @@
+// The conservative live bound that sizes the GPU update dispatch (docs/gpu-backend.md): kept on
+// the CPU from the driver's births alone, never read back. A particle born in step s with
+// lifetime L is gone after at most ceil(L / dt) more steps (contact only shortens a life, kills
+// end it sooner), so the live count entering a step is at most the births of the last
+// W = ceil(L_max / dt) + 2 steps (2 steps of margin for float rounding of ages). Births are
+// summed in at most kLiveWindowBuckets buckets of whole steps, so a long-lived emitter costs a
+// fixed, small ring; a bucket is forgotten only once all its births are certainly dead. When
+// births stop, the bound reaches 0 after W steps and the emitter dispatches nothing.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/compiled_effect.h"
+
+namespace spindrift::gpu {
+
+inline constexpr uint32_t kLiveWindowBuckets = 256;
+
+struct LiveWindow {
+    std::vector<uint64_t> buckets; // births per bucket
+    uint64_t steps_per_bucket = 1;
+    uint64_t steps_in_bucket = 0; // steps recorded in the current bucket
+    uint32_t current = 0;
+    uint64_t sum = 0; // births in every bucket
+    uint32_t capacity = 0;
+};
+
+// The window for the emitter (its largest possible lifetime, the effect's fixed step).
+LiveWindow makeLiveWindow(const EmitterRecord& emitter, float dt);
+
+// Call at the start of every step, before liveBound: retires the oldest bucket when the current
+// one is full.
+void beginLiveWindowStep(LiveWindow& window);
+// The bound on the live count now: min(capacity, births still in the window).
+uint32_t liveBound(const LiveWindow& window);
+// After the step's births: adds them.
+void addLiveWindowBirths(LiveWindow& window, uint32_t births);
+// Back to no births (restart).
+void clearLiveWindow(LiveWindow& window);
+
+} // namespace spindrift::gpu

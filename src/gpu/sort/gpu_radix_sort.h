@@ -1,0 +1,90 @@
+// GPU radix sort: sorts count 32-bit keys with 32-bit payloads (e.g. record indices) on the
+// device, ascending and stable (equal keys keep their input order), in place. LSD radix sort,
+// 8-bit digits, reduce-then-scan (docs/gpu-sort.md): one histogram sweep, then per pass an
+// upsweep, a scan and a downsweep; a pass whose digit is the same for every key only copies.
+//
+// Scratch (a second key and payload buffer, tile counts, the histogram) is sized at creation for
+// max_count keys and reused; recording allocates nothing. The sort records into the caller's
+// command buffer, so it can follow simulation passes in the same submission. One GpuRadixSort
+// holds one scratch: sorts recorded on one queue run in order (each begins with a barrier
+// against earlier compute and transfer work), but two queues must not share one. Not
+// thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "spindrift/diagnostic.h"
+#include "vulkan/buffer.h"
+#include "vulkan/commands.h"
+#include "vulkan/device.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::gpu {
+
+// The most keys one sort takes: each buffer (keys or payloads, 4 bytes a key) stays within
+// 4 GiB - 2 MiB (larger buffers misbehave on the H200; ../shared/gpu-facts.md).
+inline constexpr uint32_t kGpuSortMaxCount = (4u << 28) - (1u << 19); // 2^30 - 2^19
+
+struct GpuRadixSortConfig {
+    uint32_t max_count = 0; // 1..kGpuSortMaxCount; scratch is sized for it
+    // Rank with the portable shared-memory path even where subgroup ballot exists (tests use it
+    // to cover the path devices without ballot take).
+    bool force_portable_ranking = false;
+};
+
+struct GpuRadixSort {
+    uint32_t max_count = 0;
+    bool subgroup_ranking = false; // ballot ranking (else the portable path)
+    uint32_t subgroup_size = 0;    // the device's (VkPhysicalDeviceSubgroupProperties)
+    vk::OwnedPipelineLayout layout;
+    vk::OwnedPipeline histogram;
+    vk::OwnedPipeline upsweep;
+    vk::OwnedPipeline scan;
+    vk::OwnedPipeline downsweep;
+    vk::Buffer alt_keys;     // max_count uints: odd passes write here
+    vk::Buffer alt_payloads; // max_count uints
+    vk::Buffer tile_counts;  // kSortRadix uints per tile
+    vk::Buffer digit_counts; // kSortPasses * kSortRadix uints
+};
+
+// Pipelines and scratch for sorts of up to config.max_count keys. The ballot path is chosen when
+// the device's compute stage has basic, ballot and shuffle subgroup operations and its subgroup
+// size is a power of two from 8 to 128; otherwise (or when forced) the portable path. std::nullopt
+// with an error when max_count is 0 or above kGpuSortMaxCount, a scratch buffer exceeds the
+// device's allocation limit, or a Vulkan call fails.
+std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
+                                               const GpuRadixSortConfig& config,
+                                               std::vector<Diagnostic>& diagnostics);
+
+// Records the sort of count keys at device address `keys` with their payloads at `payloads`
+// (each count uints in buffers created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT and
+// storage usage); the sorted pairs end in the same buffers. First records a barrier that makes
+// earlier compute-shader and transfer writes visible; the caller adds the barrier its reader
+// needs after (the sort's last writes are compute-shader writes). count 0 and 1 record nothing.
+// False with an error, recording nothing, when count > sort.max_count.
+// Profiling: with a timestamp query pool, query first_query + k is written after phase k:
+// 0 histogram, then per pass p: 1 + 3p upsweep, 2 + 3p scan, 3 + 3p downsweep
+// (kGpuSortPhaseQueries in all; the caller resets them and writes its own start stamp).
+inline constexpr uint32_t kGpuSortPhaseQueries = 13;
+struct GpuSortTimestamps {
+    VkQueryPool pool = VK_NULL_HANDLE;
+    uint32_t first_query = 0;
+};
+
+bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceAddress keys,
+                        VkDeviceAddress payloads, uint32_t count,
+                        std::vector<Diagnostic>& diagnostics,
+                        const GpuSortTimestamps& timestamps = {});
+
+// Convenience for tests and tools: uploads keys and payloads (same size), sorts them on the
+// device, waits, and reads the result back into the spans. Allocates staging buffers per call.
+bool gpuSortAndWait(const vk::Device& device, vk::CommandRunner& runner, const GpuRadixSort& sort,
+                    std::span<uint32_t> keys, std::span<uint32_t> payloads,
+                    std::vector<Diagnostic>& diagnostics);
+
+} // namespace spindrift::gpu

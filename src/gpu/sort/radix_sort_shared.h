@@ -1,0 +1,73 @@
+// What the GPU radix sort's C++ side and its shaders (shaders/sort_*.comp) share: tile and
+// workgroup sizes, specialisation-constant ids and the push-constant blocks, written once in the
+// C++/GLSL subset (kernels/shared_types.h). The shaders include this file by relative path.
+//
+// FROZEN while the shaders are embedded: the push-constant layouts (offsets pinned below).
+#ifndef SPINDRIFT_GPU_SORT_RADIX_SORT_SHARED_H
+#define SPINDRIFT_GPU_SORT_RADIX_SORT_SHARED_H
+
+#include "../../kernels/shared_types.h"
+
+SD_BEGIN_NAMESPACE
+
+SD_CONST uint kSortWorkgroupSize = 256u;     // invocations of every sort workgroup
+SD_CONST uint kSortKeysPerThread = 16u;      // keys each invocation ranks per tile
+SD_CONST uint kSortTileKeys = 4096u;         // kSortWorkgroupSize * kSortKeysPerThread
+SD_CONST uint kSortRadixBits = 8u;           // bits per pass
+SD_CONST uint kSortRadix = 256u;             // digits per pass; == kSortWorkgroupSize
+SD_CONST uint kSortPasses = 4u;              // 32-bit keys
+SD_CONST uint kSortPortableMatchWidth = 32u; // lanes of the shared-memory match (no ballot)
+// Largest number of workgroups one dispatch uses; every kernel loops over tiles (grid stride),
+// so any count fits the portable envelope of 65 535 groups in x.
+SD_CONST uint kSortMaxGroups = 65535u;
+// Workgroups the global histogram uses at most: few, so their shared counts are flushed rarely.
+SD_CONST uint kSortHistogramGroups = 1024u;
+
+// Specialisation constant ids.
+SD_CONST uint kSortSpecSubgroupSize = 0u; // the ballot downsweep's ranking width
+
+// Push constants of the histogram, upsweep, scan and downsweep kernels (and the copy reference).
+// Addresses are buffer device addresses split into (low, high) words
+// (GL_EXT_buffer_reference_uvec2: no shaderInt64 needed).
+struct RadixSortPush {
+    uvec2 src_keys;     // count keys read by this pass
+    uvec2 src_payloads; // their payloads
+    uvec2 dst_keys;     // where the pass writes keys
+    uvec2 dst_payloads; // and payloads
+    uvec2 tile_counts;  // kSortRadix * tile_count uints, digit-major (digit * tile_count + tile)
+    uvec2 digit_counts; // kSortPasses * kSortRadix uints: the global histogram of every pass
+    uint count;         // keys to sort
+    uint shift;         // bit offset of this pass's digit (0, 8, 16, 24)
+    uint pass_index;    // 0..3
+    uint tile_count;    // ceil(count / kSortTileKeys)
+};
+
+// Push constants of the key pass (shaders/sort_keys.comp).
+struct SortKeyPush {
+    uvec2 records;  // count DrawRecords
+    uvec2 keys;     // count uints written: sdDrawRecordSortKey of each record
+    uvec2 payloads; // count uints written: the record's index
+    uint count;
+    uint sort_mode; // kSort*
+    vec4 eye;       // xyz the camera eye, w unused
+};
+
+SD_END_NAMESPACE
+
+#ifdef __cplusplus
+#include <cstddef>
+#include <type_traits>
+namespace spindrift {
+static_assert(kSortTileKeys == kSortWorkgroupSize * kSortKeysPerThread);
+static_assert(kSortRadix == kSortWorkgroupSize, "one invocation per digit in the scans");
+static_assert(sizeof(RadixSortPush) == 64 && std::is_trivially_copyable_v<RadixSortPush>);
+static_assert(offsetof(RadixSortPush, digit_counts) == 40);
+static_assert(offsetof(RadixSortPush, count) == 48);
+static_assert(offsetof(RadixSortPush, tile_count) == 60);
+static_assert(sizeof(SortKeyPush) == 48 && std::is_trivially_copyable_v<SortKeyPush>);
+static_assert(offsetof(SortKeyPush, count) == 24);
+static_assert(offsetof(SortKeyPush, eye) == 32); // std430: vec4 at a multiple of 16
+} // namespace spindrift
+#endif
+
+#endif // SPINDRIFT_GPU_SORT_RADIX_SORT_SHARED_H

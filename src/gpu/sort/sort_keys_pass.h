@@ -1,0 +1,35 @@
+// The compute pass that turns draw records into sort keys for the GPU radix sort: key i is
+// sdDrawRecordSortKey(records[i], sort_mode, eye) (kernels/sort_key.h, the text the CPU sort
+// runs too) and payload i is i. Sorting the pairs ascending then gives the draw order the CPU
+// sort (render/particle_sort.h) gives for the same records, ties included.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "kernels/shared_types.h"
+#include "spindrift/diagnostic.h"
+#include "vulkan/device.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::gpu {
+
+struct GpuSortKeyPass {
+    vk::OwnedPipelineLayout layout;
+    vk::OwnedPipeline pipeline;
+};
+
+std::optional<GpuSortKeyPass> createGpuSortKeyPass(const vk::Device& device,
+                                                   std::vector<Diagnostic>& diagnostics);
+
+// Records the key pass over count DrawRecords at device address `records`, writing count uints
+// at `keys` and at `payloads`. Records a leading barrier against earlier compute and transfer
+// writes; the sort that follows records its own. count 0 records nothing but that barrier.
+void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass, VkDeviceAddress records,
+                    uint32_t count, uint32_t sort_mode, vec3 eye, VkDeviceAddress keys,
+                    VkDeviceAddress payloads);
+
+} // namespace spindrift::gpu

@@ -1,0 +1,159 @@
+// The GPU backend's own records (docs/gpu-backend.md): the pool layout table, the per-emitter
+// counters, the per-step uniforms and the push constants of its compute passes. Declared once
+// here; src/gpu/ writes them and shaders/gpu_*.comp read them.
+//
+// Not cooked into files, but read by shaders: a layout change is a change on both sides, which
+// this one declaration keeps in step (offsets pinned below and by tests/vulkan/shader_layout_test
+// through kernel_check.comp).
+#ifndef SPINDRIFT_KERNELS_GPU_SIM_H
+#define SPINDRIFT_KERNELS_GPU_SIM_H
+
+#include "effect_records.h"
+#include "shared_types.h"
+
+SD_BEGIN_NAMESPACE
+
+// Invocations per workgroup of every GPU simulation pass (within lavapipe's and every
+// device's limits; a multiple of both subgroup sizes measured, 8 and 32).
+SD_CONST uint kGpuWorkgroupSize = 64u;
+// Workgroups per dispatch at most: the portable limit in x. Passes loop grid-stride beyond it.
+SD_CONST uint kGpuMaxWorkgroups = 65535u;
+
+// The columns of one emitter's region of the pool, each capacity 32-bit words long, in this
+// order (the state columns match src/cpu/particle_pool.h; the three lists are the GPU's own).
+SD_CONST uint kGpuColumnPositionX = 0u;
+SD_CONST uint kGpuColumnPositionY = 1u;
+SD_CONST uint kGpuColumnPositionZ = 2u;
+SD_CONST uint kGpuColumnVelocityX = 3u;
+SD_CONST uint kGpuColumnVelocityY = 4u;
+SD_CONST uint kGpuColumnVelocityZ = 5u;
+SD_CONST uint kGpuColumnAge = 6u;
+SD_CONST uint kGpuColumnLifetime = 7u;
+SD_CONST uint kGpuColumnRotation = 8u;
+SD_CONST uint kGpuColumnFlags = 9u;
+SD_CONST uint kGpuColumnAngularVelocity = 10u;
+SD_CONST uint kGpuColumnSize = 11u;
+SD_CONST uint kGpuColumnMass = 12u;
+SD_CONST uint kGpuColumnColorR = 13u;
+SD_CONST uint kGpuColumnColorG = 14u;
+SD_CONST uint kGpuColumnColorB = 15u;
+SD_CONST uint kGpuColumnColorA = 16u;
+SD_CONST uint kGpuColumnKey = 17u;
+SD_CONST uint kGpuColumnOrdinalLo = 18u;
+SD_CONST uint kGpuColumnOrdinalHi = 19u;
+SD_CONST uint kGpuColumnAlive0 = 20u; // alive list read by even steps, written by odd ones
+SD_CONST uint kGpuColumnAlive1 = 21u;
+SD_CONST uint kGpuColumnFree = 22u; // free slots; births take them from the end
+SD_CONST uint kGpuColumnCount = 23u;
+
+// Particle flag bits (the kGpuColumnFlags column), equal to the CPU pool's.
+SD_CONST uint kGpuParticleStuck = 1u;
+SD_CONST uint kGpuParticleKilled = 2u;
+
+// GpuStepEmitter.flags bits.
+SD_CONST uint kGpuStepSpins = 1u;     // integrate rotation
+SD_CONST uint kGpuStepUsesFlags = 2u; // an op may stick or kill particles
+
+// Pass modes of gpu_counters.comp (GpuPushConstants.params.w).
+SD_CONST uint kGpuCountersBegin = 0u;  // clear the list this step writes
+SD_CONST uint kGpuCountersFinish = 1u; // commit births, deaths and contacts of the step
+
+// Where one emitter's region is: column c starts at address + c * column_stride_bytes
+// (64-bit arithmetic; the region lies inside one buffer of at most kGpuMaxBufferBytes).
+struct GpuEmitterPool {
+    uint address_lo;
+    uint address_hi;
+    uint capacity;
+    uint column_stride_bytes;
+};
+
+// One emitter's counters, written only by the GPU. 64-bit totals are (lo, hi) word pairs.
+struct GpuEmitterCounters {
+    uint alive0; // particles listed in kGpuColumnAlive0
+    uint alive1; // particles listed in kGpuColumnAlive1
+    uint free_count;
+    uint step_contacts; // collider contacts this step (folded into contacts by the finish pass)
+    uint births_lo;
+    uint births_hi;
+    uint deaths_lo;
+    uint deaths_hi;
+    uint overflow_dropped_lo;
+    uint overflow_dropped_hi;
+    uint contacts_lo;
+    uint contacts_hi;
+};
+
+// Addresses of what does not change while the instance lives (low, high words).
+struct GpuTables {
+    uvec4 emitters_ops;    // xy: EmitterRecord[]; zw: OpRecord[] (as compiled)
+    uvec4 lut_mesh_points; // xy: the LUT atlas (vec4 texels); zw: MeshPointRecord[]
+    uvec4 pools_counters;  // xy: GpuEmitterPool[]; zw: GpuEmitterCounters[]
+    uvec4 draw_records;    // xy: DrawRecord[] (emitter e from the sum of earlier capacities)
+};
+
+// One emitter's uniforms of one step (src/runtime/step_uniforms.h, EmitterStep, and its births
+// from the driver's SpawnPlan).
+struct GpuStepEmitter {
+    vec4 emitter_start0; // sim_from_emitter at the start of the step, rows
+    vec4 emitter_start1;
+    vec4 emitter_start2;
+    vec4 emitter_end0; // and at its end
+    vec4 emitter_end1;
+    vec4 emitter_end2;
+    float dt;
+    float time_s;  // at the start of the step
+    uint op_first; // into the step's GpuResolvedOp[]
+    uint op_count;
+    uint flags;       // kGpuStep*
+    uint birth_count; // planned births this step
+    uint first_ordinal_lo;
+    uint first_ordinal_hi;
+    uint planned_dropped_lo; // births the driver dropped past the capacity (counted as overflow)
+    uint planned_dropped_hi;
+    uint seed; // the effect's
+    uint pad0;
+};
+
+// A resolved op: the op with its vectors in simulation space (force fields and colliders index
+// the step's own resolved arrays) and its per-step factor.
+struct GpuResolvedOp {
+    OpRecord op;
+    vec4 vector_factor; // xyz ResolvedOp::vector, w ResolvedOp::factor
+};
+
+// Addresses of one step's uniforms, and world_from_sim for the draw pass.
+struct GpuStepHeader {
+    uvec4 emitters_ops;           // xy: GpuStepEmitter[]; zw: GpuResolvedOp[]
+    uvec4 force_fields_colliders; // xy: ForceFieldRecord[]; zw: ColliderRecord[] (sim space)
+    vec4 world_from_sim0;
+    vec4 world_from_sim1;
+    vec4 world_from_sim2;
+};
+
+// Push constants of every GPU simulation pass (32 of the portable 128 bytes).
+struct GpuPushConstants {
+    uvec4 addresses; // xy: GpuTables; zw: this step's GpuStepHeader
+    uvec4 params;    // x: emitter index; y: alive list read this step (0 or 1); z: invocations
+                     // needed (the live bound or the birth count); w: pass mode
+};
+
+SD_END_NAMESPACE
+
+#ifdef __cplusplus
+#include <cstddef>
+namespace spindrift {
+SD_ASSERT_RECORD(GpuEmitterPool, 16);
+SD_ASSERT_RECORD(GpuEmitterCounters, 48);
+SD_ASSERT_RECORD(GpuTables, 64);
+SD_ASSERT_RECORD(GpuStepEmitter, 144);
+SD_ASSERT_RECORD(GpuResolvedOp, 80);
+SD_ASSERT_RECORD(GpuStepHeader, 80);
+SD_ASSERT_RECORD(GpuPushConstants, 32);
+static_assert(offsetof(GpuStepEmitter, dt) == 96);
+static_assert(offsetof(GpuStepEmitter, flags) == 112);
+static_assert(offsetof(GpuResolvedOp, vector_factor) == 64);
+static_assert(offsetof(GpuStepHeader, world_from_sim0) == 32);
+} // namespace spindrift
+#endif
+
+#endif // SPINDRIFT_KERNELS_GPU_SIM_H

@@ -1,0 +1,131 @@
+#include "runtime/step_uniforms.h"
+
+#include "kernels/forces.h"
+
+namespace spindrift {
+
+namespace {
+
+vec3 rowsVector(const vec4 rows[3], vec3 v) {
+    return vec3(rows[0].x * v.x + rows[0].y * v.y + rows[0].z * v.z,
+                rows[1].x * v.x + rows[1].y * v.y + rows[1].z * v.z,
+                rows[2].x * v.x + rows[2].y * v.y + rows[2].z * v.z);
+}
+
+vec3 rowsPoint(const vec4 rows[3], vec3 p) {
+    return rowsVector(rows, p) + vec3(rows[0].w, rows[1].w, rows[2].w);
+}
+
+void copyRows(vec4 out[3], const Rows3x4& m) {
+    for (int r = 0; r < 3; ++r) out[r] = m.rows[r];
+}
+
+// Resolves one emitter's ops for this step: world-space vectors into simulation space,
+// emitter-space positions into simulation space, per-step factors computed once.
+void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitter,
+                       EmitterStep& step, StepScratch& scratch, uint32_t& op_cursor,
+                       uint32_t& field_cursor, uint32_t& collider_cursor) {
+    const float dt = step.dt;
+    step.op_first = op_cursor;
+    step.op_count = emitter.op_count;
+    step.spins = emitter.angular_velocity_min_rad_per_s != 0.0f ||
+                 emitter.angular_velocity_max_rad_per_s != 0.0f;
+    step.uses_flags = false;
+    const vec4* emitter_rows = step.emitter_end;
+    for (uint32_t k = 0; k < emitter.op_count; ++k) {
+        ResolvedOp& r = scratch.ops[op_cursor++];
+        r.op = effect.ops[emitter.op_first + k];
+        r.factor = 0;
+        r.vector = vec3(0.0f);
+        const vec3 p0 = vec3(r.op.params0);
+        switch (r.op.op) {
+        case kOpAcceleration:
+            r.vector = rowsVector(step.sim_from_world, p0) * dt;
+            break;
+        case kOpBuoyancy: {
+            const vec3 up = normalize(rowsVector(emitter_rows, vec3(0.0f, 1.0f, 0.0f)));
+            r.vector = up * (r.op.params0.x * dt);
+            break;
+        }
+        case kOpDrag:
+            r.factor = sdDragFactor(r.op.params0.x, dt);
+            break;
+        case kOpWind:
+            r.vector = rowsVector(step.sim_from_world, p0);
+            r.factor = sdWindBlend(r.op.params0.w, dt);
+            break;
+        case kOpSpeedLimit:
+            r.factor = sdDragFactor(r.op.params0.y, dt);
+            break;
+        case kOpCurlNoise:
+            r.vector = rowsVector(step.sim_from_world, vec3(r.op.params1));
+            break;
+        case kOpAttractor:
+            r.vector = rowsPoint(emitter_rows, p0);
+            step.uses_flags = true; // the kill radius
+            break;
+        case kOpRotationOverLife:
+            step.spins = true;
+            break;
+        case kOpForceFields: {
+            const uint32_t first = field_cursor;
+            for (uint32_t f = 0; f < r.op.count; ++f) {
+                ForceFieldRecord field = effect.force_fields[r.op.first + f];
+                field.position = vec4(rowsPoint(emitter_rows, vec3(field.position)), 0.0f);
+                field.axis = vec4(rowsVector(emitter_rows, vec3(field.axis)), 0.0f);
+                scratch.force_fields[field_cursor++] = field;
+            }
+            r.op.first = first;
+            break;
+        }
+        case kOpCollision: {
+            step.uses_flags = true;
+            const uint32_t first = collider_cursor;
+            for (uint32_t k2 = 0; k2 < r.op.count; ++k2) {
+                ColliderRecord collider = effect.colliders[r.op.first + k2];
+                collider.position =
+                    vec4(rowsPoint(step.sim_from_world, vec3(collider.position)), 0.0f);
+                if (collider.kind == kColliderPlane) {
+                    collider.extent =
+                        vec4(rowsVector(step.sim_from_world, vec3(collider.extent)), 0.0f);
+                }
+                scratch.colliders[collider_cursor++] = collider;
+            }
+            r.op.first = first;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+} // namespace
+
+void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch) {
+    scratch.ops.resize(effect.ops.size());
+    scratch.force_fields.resize(effect.force_fields.size());
+    scratch.colliders.resize(effect.colliders.size());
+    scratch.emitters.resize(effect.emitters.size());
+}
+
+void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
+                 double time_s, StepScratch& scratch) {
+    const uint32_t space = effect.effect.space;
+    const float dt = effect.effect.fixed_timestep_s;
+    const Rows3x4 sim_from_world = simFromWorld(step_end, space);
+    uint32_t op_cursor = 0, field_cursor = 0, collider_cursor = 0;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const EmitterRecord& emitter = effect.emitters[e];
+        EmitterStep& step = scratch.emitters[e];
+        step.dt = dt;
+        step.time_s = static_cast<float>(time_s);
+        step.emitter_index = e;
+        copyRows(step.emitter_start, simFromEmitter(step_start, emitter, space));
+        copyRows(step.emitter_end, simFromEmitter(step_end, emitter, space));
+        copyRows(step.sim_from_world, sim_from_world);
+        resolveEmitterOps(effect, emitter, step, scratch, op_cursor, field_cursor, collider_cursor);
+    }
+}
+
+} // namespace spindrift

@@ -1,0 +1,57 @@
+// What one fixed step of one emitter needs besides its particles: the step's uniforms, resolved
+// once per step into simulation space (world or the effect's local space), so the per-particle
+// work of either backend reads only plain numbers. The CPU backend's loops and the GPU backend's
+// update pass both read what resolveStep writes (DESIGN rule 3: one function derives it).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/compiled_effect.h"
+#include "kernels/shared_types.h"
+#include "runtime/placement.h"
+
+namespace spindrift {
+
+// An op with its vectors already in simulation space and its per-step factors precomputed.
+struct ResolvedOp {
+    OpRecord op;       // params rewritten where noted in resolveStep
+    float factor = 0;  // drag / speed limit: exp(-k dt); wind: 1 - exp(-k dt)
+    vec3 vector{0.0f}; // acceleration * dt, buoyancy up * acceleration * dt, wind velocity,
+                       // attractor position, curl-noise offset (scroll * time)
+};
+
+struct EmitterStep {
+    float dt = 0;
+    float time_s = 0; // at the start of the step
+    uint32_t emitter_index = 0;
+    // sim_from_emitter at the start and the end of the step (births interpolate between them).
+    vec4 emitter_start[3];
+    vec4 emitter_end[3];
+    // sim_from_world rotation (identity for a world-space effect): for world-space vectors.
+    vec4 sim_from_world[3];
+    uint32_t op_first = 0; // into StepScratch::ops
+    uint32_t op_count = 0;
+    bool spins = false;      // any angular velocity or rotation op: integrate rotation
+    bool uses_flags = false; // a collision or attractor op may stick or kill particles
+};
+
+// Per-effect scratch for resolved ops, force fields and colliders, sized once by
+// allocateStepScratch; resolveStep allocates nothing.
+struct StepScratch {
+    std::vector<ResolvedOp> ops;
+    std::vector<ForceFieldRecord> force_fields; // in simulation space
+    std::vector<ColliderRecord> colliders;      // in simulation space
+    std::vector<EmitterStep> emitters;
+};
+
+void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch);
+
+// Resolves every emitter's ops for the step starting at time_s, during which the effect moves
+// from world_from_effect step_start to step_end: world-space vectors (gravity, force, wind,
+// colliders) rotated into simulation space, emitter-space positions (force fields, attractors)
+// placed, per-step factors computed once with the shared sdExp.
+void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
+                 double time_s, StepScratch& scratch);
+
+} // namespace spindrift

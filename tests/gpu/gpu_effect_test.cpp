@@ -1,0 +1,108 @@
+// The GPU backend's own behaviour beyond parity: refusals, idling, restart.
+#include "gpu/gpu_parity.h"
+
+#include "compiler/sample_effects.h"
+
+namespace spindrift::gpu::test {
+namespace {
+
+EffectDesc burstEffect() {
+    EffectDesc fx;
+    fx.name = "burst";
+    fx.seed = 5;
+    fx.duration_s = 5;
+    fx.capacity = 256;
+    EmitterDesc e;
+    e.name = "puff";
+    e.capacity = 256;
+    e.spawn.rate_per_s = 0;
+    Burst burst;
+    burst.time_s = 0;
+    burst.count = {100, 100};
+    e.spawn.bursts.push_back(burst);
+    e.init.lifetime_s = {0.1f, 0.2f};
+    fx.emitters.push_back(e);
+    return fx;
+}
+
+TEST(GpuEffect, AnIdleEffectDispatchesNothing) {
+    std::vector<Diagnostic> d;
+    auto fx = createGpuEffect(compileOrFail(burstEffect()), testGpuConfig(), d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
+    advanceFrame(*fx, dt);
+    EXPECT_EQ(liveCount(*fx), 100u);
+    EXPECT_GT(fx->dispatches_last_frame, 0u);
+    for (int i = 0; i < 30; ++i) advanceFrame(*fx, dt);
+    EXPECT_EQ(liveCount(*fx), 0u);
+    EXPECT_EQ(liveBoundOf(*fx, 0), 0u);
+    EXPECT_EQ(fx->dispatches_last_frame, 0u);
+    EXPECT_EQ(fx->stats[0].deaths, 100u);
+    EXPECT_TRUE(validationMessages(*fx).empty()) << joined(validationMessages(*fx));
+}
+
+TEST(GpuEffect, RestartEmptiesThePoolAndKeepsStatistics) {
+    std::vector<Diagnostic> d;
+    auto fx = createGpuEffect(compileOrFail(burstEffect()), testGpuConfig(), d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
+    advanceFrame(*fx, dt);
+    restart(*fx);
+    EXPECT_EQ(liveCount(*fx), 0u);
+    EXPECT_EQ(simulationTime(*fx), 0.0);
+    EXPECT_EQ(fx->stats[0].births, 100u);
+    advanceFrame(*fx, dt); // the burst at t = 0 fires again
+    EXPECT_EQ(liveCount(*fx), 100u);
+    EXPECT_EQ(fx->stats[0].births, 200u);
+    EXPECT_TRUE(fx->errors.empty()) << joinedDiagnostics(fx->errors);
+    EXPECT_TRUE(validationMessages(*fx).empty()) << joined(validationMessages(*fx));
+}
+
+TEST(GpuEffect, SeveralStepsPerFrameMatchTheCpu) {
+    auto effect = compileOrFail(burstEffect());
+    cpu::CpuConfig cpu_config;
+    auto cpu_fx = cpu::createCpuEffect(effect, cpu_config);
+    std::vector<Diagnostic> d;
+    GpuConfig config = testGpuConfig();
+    config.driver.max_steps_per_frame = 3; // a frame of 5 steps: two submissions, 2 dropped
+    cpu_fx->config.driver.max_steps_per_frame = 3;
+    auto fx = createGpuEffect(effect, config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    const double dt = static_cast<double>(effect->effect.fixed_timestep_s);
+    for (int i = 0; i < 4; ++i) {
+        const FrameReport c = cpu::advanceFrame(*cpu_fx, 5 * dt);
+        const FrameReport g = advanceFrame(*fx, 5 * dt);
+        EXPECT_EQ(c.steps, g.steps);
+        EXPECT_EQ(c.discarded_steps, g.discarded_steps);
+        EXPECT_EQ(cpu::liveCount(*cpu_fx), liveCount(*fx)) << "frame " << i;
+    }
+    EXPECT_TRUE(validationMessages(*fx).empty()) << joined(validationMessages(*fx));
+}
+
+TEST(GpuEffect, RefusesSubEmittersNamingTheEmitter) {
+    EffectDesc fx = burstEffect();
+    fx.capacity = 2048;
+    EmitterDesc child;
+    child.name = "child";
+    fx.emitters.push_back(child);
+    fx.emitters[0].sub_emitters.push_back({SubEmitterEvent::death, "child", 1, {1, 1}, 0});
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr);
+    ASSERT_EQ(d.size(), 1u) << joinedDiagnostics(d);
+    EXPECT_EQ(d[0].path, "$.emitters[0].sub_emitters");
+    EXPECT_EQ(d[0].message,
+              "emitter 'puff' uses sub_emitters: not supported by the GPU backend yet");
+}
+
+TEST(GpuEffect, WithoutAMatchingDeviceGivesAClearError) {
+    GpuConfig config = testGpuConfig();
+    config.device = "no-such-device-anywhere";
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createGpuEffect(compileOrFail(burstEffect()), config, d), nullptr);
+    ASSERT_FALSE(d.empty());
+    EXPECT_NE(joinedDiagnostics(d).find("no-such-device-anywhere"), std::string::npos)
+        << joinedDiagnostics(d);
+}
+
+} // namespace
+} // namespace spindrift::gpu::test

@@ -1,0 +1,301 @@
+// The GPU radix sort on lavapipe (or any device), validation on: results must equal
+// std::stable_sort of (key, payload) pairs, and the key pass + sort must give the CPU sort's
+// draw order. Both ranking paths run (subgroup ballot where the device has it, and the portable
+// one); every test fails on any validation message.
+#include "gpu/sort/gpu_radix_sort.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpu/sort/sort_context.h"
+#include "gpu/sort/sort_keys_pass.h"
+#include "kernels/sort_key.h"
+#include "render/particle_sort.h"
+
+namespace spindrift::gpu {
+namespace {
+
+constexpr uint32_t kMaxCount = 1u << 20;
+
+std::string errors(const std::vector<Diagnostic>& d) {
+    std::string s;
+    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
+    return s;
+}
+
+// One device and one sort per ranking path for the whole suite (pipelines take a while on
+// lavapipe).
+struct Shared {
+    SortContext context;
+    std::optional<GpuRadixSort> subgroup; // absent when the device has no ballot path
+    std::optional<GpuRadixSort> portable;
+    std::optional<GpuSortKeyPass> keys;
+    std::string error;
+};
+
+Shared& shared() {
+    static Shared s = [] {
+        Shared r;
+        std::vector<Diagnostic> diagnostics;
+        if (!openSortContext(true, "", r.context, diagnostics)) {
+            r.error = errors(diagnostics);
+            return r;
+        }
+        GpuRadixSortConfig config;
+        config.max_count = kMaxCount;
+        r.subgroup = createGpuRadixSort(*r.context.device, config, diagnostics);
+        if (r.subgroup && !r.subgroup->subgroup_ranking) r.subgroup.reset();
+        config.force_portable_ranking = true;
+        r.portable = createGpuRadixSort(*r.context.device, config, diagnostics);
+        r.keys = createGpuSortKeyPass(*r.context.device, diagnostics);
+        if (!r.portable || !r.keys) r.error = errors(diagnostics);
+        return r;
+    }();
+    return s;
+}
+
+enum class Path { subgroup, portable };
+
+class GpuSortTest : public ::testing::TestWithParam<Path> {
+protected:
+    void SetUp() override {
+        Shared& s = shared();
+        ASSERT_TRUE(s.error.empty()) << s.error;
+        if (GetParam() == Path::subgroup && !s.subgroup) {
+            GTEST_SKIP() << "the device has no subgroup-ballot ranking path";
+        }
+        messages_before_ = s.context.instance->messages().messages().size();
+    }
+    void TearDown() override {
+        Shared& s = shared();
+        if (!s.context.instance) return;
+        const std::vector<std::string>& m = s.context.instance->messages().messages();
+        std::string text;
+        for (size_t i = messages_before_; i < m.size(); ++i) text += m[i] + "\n";
+        EXPECT_TRUE(text.empty()) << "validation messages:\n" << text;
+    }
+    const GpuRadixSort& sort() const {
+        return GetParam() == Path::subgroup ? *shared().subgroup : *shared().portable;
+    }
+
+    // Sorts keys with payload = input index on the device and checks the result equals
+    // std::stable_sort of the pairs by key.
+    void expectStableSort(const std::vector<uint32_t>& keys) {
+        std::vector<uint32_t> payloads(keys.size());
+        std::iota(payloads.begin(), payloads.end(), 0u);
+        std::vector<uint32_t> expected_order = payloads;
+        std::stable_sort(expected_order.begin(), expected_order.end(),
+                         [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+
+        std::vector<uint32_t> gpu_keys = keys;
+        std::vector<uint32_t> gpu_payloads = payloads;
+        std::vector<Diagnostic> diagnostics;
+        ASSERT_TRUE(gpuSortAndWait(*shared().context.device, *shared().context.runner, sort(),
+                                   gpu_keys, gpu_payloads, diagnostics))
+            << errors(diagnostics);
+        for (size_t i = 0; i < keys.size(); ++i) {
+            ASSERT_EQ(gpu_payloads[i], expected_order[i]) << "at " << i << " of " << keys.size();
+            ASSERT_EQ(gpu_keys[i], keys[expected_order[i]]) << "at " << i << " of " << keys.size();
+        }
+    }
+
+private:
+    size_t messages_before_ = 0;
+};
+
+std::vector<uint32_t> randomKeys(size_t n, uint32_t seed, uint32_t mask = 0xffffffffu) {
+    std::mt19937 rng(seed);
+    std::vector<uint32_t> keys(n);
+    for (uint32_t& k : keys) k = static_cast<uint32_t>(rng()) & mask;
+    return keys;
+}
+
+TEST_P(GpuSortTest, SortsRandomKeysOfEveryAwkwardCount) {
+    for (size_t n : {0u, 1u, 2u, 7u, 255u, 256u, 1000u, 4095u, 4096u, 4097u, 65537u}) {
+        SCOPED_TRACE(n);
+        expectStableSort(randomKeys(n, static_cast<uint32_t>(n) + 1u));
+    }
+}
+
+TEST_P(GpuSortTest, SortsAMillionRandomKeys) {
+    expectStableSort(randomKeys(kMaxCount, 7u));
+}
+
+TEST_P(GpuSortTest, KeepsInputOrderOfEqualKeys) {
+    // Few distinct keys: long runs of ties in every tile and every ranking group.
+    expectStableSort(randomKeys(100000, 3u, 0x0300000fu));
+    expectStableSort(std::vector<uint32_t>(20000, 0xdeadbeefu)); // every pass trivial
+}
+
+TEST_P(GpuSortTest, SortsSortedAndReversedInput) {
+    std::vector<uint32_t> keys(70000);
+    for (size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<uint32_t>(i * 2654435761u >> 7);
+    std::sort(keys.begin(), keys.end());
+    expectStableSort(keys);
+    std::reverse(keys.begin(), keys.end());
+    expectStableSort(keys);
+}
+
+TEST_P(GpuSortTest, SkipsPassesWhoseDigitIsConstant) {
+    // Only the second byte varies: passes 0, 2 and 3 copy, pass 1 sorts.
+    std::vector<uint32_t> keys = randomKeys(30000, 11u, 0x0000ff00u);
+    for (uint32_t& k : keys) k |= 0x12340056u;
+    expectStableSort(keys);
+}
+
+TEST_P(GpuSortTest, RejectsMoreKeysThanTheScratchHolds) {
+    std::vector<uint32_t> keys(kMaxCount + 1u), payloads(kMaxCount + 1u);
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_FALSE(gpuSortAndWait(*shared().context.device, *shared().context.runner, sort(), keys,
+                                payloads, diagnostics));
+    ASSERT_FALSE(diagnostics.empty());
+    EXPECT_NE(diagnostics.back().message.find("1048576"), std::string::npos) << errors(diagnostics);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranking, GpuSortTest, ::testing::Values(Path::subgroup, Path::portable),
+                         [](const ::testing::TestParamInfo<Path>& param_info) {
+                             return param_info.param == Path::subgroup ? std::string("Subgroup")
+                                                                       : std::string("Portable");
+                         });
+
+TEST(GpuSortCreate, RejectsAZeroOrHugeMaximum) {
+    Shared& s = shared();
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    for (uint32_t max_count : {0u, kGpuSortMaxCount + 1u}) {
+        std::vector<Diagnostic> diagnostics;
+        GpuRadixSortConfig config;
+        config.max_count = max_count;
+        EXPECT_FALSE(createGpuRadixSort(*s.context.device, config, diagnostics));
+        ASSERT_EQ(diagnostics.size(), 1u);
+        EXPECT_NE(diagnostics[0].message.find("max_count"), std::string::npos)
+            << errors(diagnostics);
+    }
+}
+
+// Records through a device buffer: the GPU key pass + sort against the CPU sort's order.
+std::vector<DrawRecord> drawRecords(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> coord(-20.0f, 20.0f);
+    std::vector<DrawRecord> records(n);
+    for (size_t i = 0; i < n; ++i) {
+        // Every fourth record repeats an earlier position and age: ties the order must keep.
+        if (i % 4 == 3) {
+            records[i] = records[i / 2];
+            records[i].key = static_cast<uint32_t>(i);
+            continue;
+        }
+        vec3 p(coord(rng), coord(rng), coord(rng));
+        if (i % 7 == 0) p = vec3(0.0f); // equal distances, and -0/+0 coordinates below
+        if (i % 14 == 7) p = vec3(-0.0f, 0.0f, -0.0f);
+        records[i] = sdDrawRecord(p, 1.0f, vec4(1.0f), vec3(0.0f), 0.0f,
+                                  static_cast<float>(rng() % 1000) / 999.0f, 0.0f, 0u,
+                                  static_cast<uint32_t>(i));
+    }
+    return records;
+}
+
+std::vector<uint32_t> gpuDrawOrder(const std::vector<DrawRecord>& records, uint32_t sort_mode,
+                                   vec3 eye, const GpuRadixSort& sort) {
+    Shared& s = shared();
+    const vk::Device& device = *s.context.device;
+    const uint32_t n = static_cast<uint32_t>(records.size());
+    const VkDeviceSize record_bytes = records.size() * sizeof(DrawRecord);
+    const VkDeviceSize bytes = VkDeviceSize{n} * sizeof(uint32_t);
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    std::vector<Diagnostic> diagnostics;
+    vk::Buffer device_records = vk::createBuffer(device, record_bytes, usage, vk::MemoryUse::upload,
+                                                 "records", diagnostics);
+    vk::Buffer keys =
+        vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "keys", diagnostics);
+    vk::Buffer order =
+        vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "order", diagnostics);
+    EXPECT_TRUE(device_records && keys && order) << errors(diagnostics);
+    if (!device_records || !keys || !order) return {};
+    std::memcpy(device_records.mapped, records.data(), record_bytes);
+    bool recorded = false;
+    bool ran = s.context.runner->run(
+        "key pass + sort",
+        [&](VkCommandBuffer cmd) {
+            recordSortKeys(cmd, *s.keys, device_records.address, n, sort_mode, eye, keys.address,
+                           order.address);
+            recorded = recordGpuRadixSort(cmd, sort, keys.address, order.address, n, diagnostics);
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                              VK_ACCESS_2_HOST_READ_BIT);
+        },
+        diagnostics);
+    EXPECT_TRUE(ran && recorded) << errors(diagnostics);
+    std::vector<uint32_t> result(n);
+    std::memcpy(result.data(), order.mapped, bytes);
+    return result;
+}
+
+TEST_P(GpuSortTest, DrawsRecordsInTheCpuSortsOrder) {
+    const vec3 eye(1.5f, -2.0f, 30.0f);
+    for (size_t n : {100u, 5000u}) { // both sides of the CPU's insertion/radix threshold
+        const std::vector<DrawRecord> records = drawRecords(n, 5u + static_cast<uint32_t>(n));
+        for (uint32_t mode :
+             {kSortNone, kSortBackToFront, kSortFrontToBack, kSortOldestFirst, kSortNewestFirst}) {
+            SCOPED_TRACE("n " + std::to_string(n) + " mode " + std::to_string(mode));
+            std::vector<uint32_t> cpu(n);
+            render::SortScratch scratch;
+            render::particleDrawOrder(records, mode, eye, scratch, cpu);
+            EXPECT_EQ(gpuDrawOrder(records, mode, eye, sort()), cpu);
+        }
+    }
+}
+
+TEST(GpuSortKeys, MatchTheCpuKernelBitForBit) {
+    Shared& s = shared();
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    // Keys read back from the key pass alone (a sort of count 0 would not touch them): the
+    // mode's key of every record, exactly as the C++ kernel computes it.
+    const std::vector<DrawRecord> records = drawRecords(3000, 17u);
+    const vec3 eye(-3.0f, 0.25f, 12.0f);
+    const vk::Device& device = *s.context.device;
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    std::vector<Diagnostic> diagnostics;
+    vk::Buffer device_records = vk::createBuffer(device, records.size() * sizeof(DrawRecord), usage,
+                                                 vk::MemoryUse::upload, "records", diagnostics);
+    vk::Buffer keys = vk::createBuffer(device, records.size() * 4, usage, vk::MemoryUse::readback,
+                                       "keys", diagnostics);
+    vk::Buffer payloads = vk::createBuffer(device, records.size() * 4, usage,
+                                           vk::MemoryUse::readback, "payloads", diagnostics);
+    ASSERT_TRUE(device_records && keys && payloads) << errors(diagnostics);
+    std::memcpy(device_records.mapped, records.data(), records.size() * sizeof(DrawRecord));
+    for (uint32_t mode : {kSortBackToFront, kSortFrontToBack, kSortOldestFirst, kSortNewestFirst}) {
+        ASSERT_TRUE(s.context.runner->run(
+            "key pass",
+            [&](VkCommandBuffer cmd) {
+                recordSortKeys(cmd, *s.keys, device_records.address,
+                               static_cast<uint32_t>(records.size()), mode, eye, keys.address,
+                               payloads.address);
+                vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                                  VK_ACCESS_2_HOST_READ_BIT);
+            },
+            diagnostics))
+            << errors(diagnostics);
+        const uint32_t* gpu_keys = static_cast<const uint32_t*>(keys.mapped);
+        const uint32_t* gpu_payloads = static_cast<const uint32_t*>(payloads.mapped);
+        for (size_t i = 0; i < records.size(); ++i) {
+            ASSERT_EQ(gpu_keys[i], sdDrawRecordSortKey(records[i], mode, eye))
+                << "record " << i << " mode " << mode;
+            ASSERT_EQ(gpu_payloads[i], i);
+        }
+    }
+    std::string text;
+    for (const std::string& m : s.context.instance->messages().messages()) text += m + "\n";
+    EXPECT_TRUE(text.empty()) << text;
+}
+
+} // namespace
+} // namespace spindrift::gpu
