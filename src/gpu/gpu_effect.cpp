@@ -5,6 +5,7 @@
 
 #include "compiler/capabilities.h"
 #include "gpu/gpu_buffers.h"
+#include "gpu/gpu_timing.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -62,12 +63,14 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
                  emitters);
     computeBarrier(cmd);
     fx.dispatches_last_frame += 1;
+    stampUpdateBegin(fx.step_timer, cmd);
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t bound = liveBound(fx.live_windows[e]);
         if (bound == 0) continue;
         dispatchPass(gpu, cmd, Pass::update, pushFor(fx, slot, e, bound, 0), bound);
         fx.dispatches_last_frame += 1;
     }
+    stampUpdateEnd(fx.step_timer, cmd);
     computeBarrier(cmd);
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t births = fx.plan.emitters[e].count;
@@ -247,14 +250,22 @@ uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter) {
     return emitter < fx.live_windows.size() ? liveBound(fx.live_windows[emitter]) : 0;
 }
 
-bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
-                                std::vector<Diagnostic>& diagnostics) {
-    out.clear();
+bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
+                         std::span<uint32_t> emitter_counts, std::vector<Diagnostic>& diagnostics) {
     if (!fx.errors.empty()) {
         diagnostics.insert(diagnostics.end(), fx.errors.begin(), fx.errors.end());
         return false;
     }
     GpuBuffers& b = fx.buffers;
+    const uint64_t room = fx.layout.draw_records;
+    if (out.size() < room || emitter_counts.size() < fx.layout.regions.size()) {
+        diagnostics.push_back({Severity::error, "", 0, 0, 0, "",
+                               "readBackDrawRecords: room for " + std::to_string(out.size()) +
+                                   " records and " + std::to_string(emitter_counts.size()) +
+                                   " counts, the effect needs " + std::to_string(room) + " and " +
+                                   std::to_string(fx.layout.regions.size())});
+        return false;
+    }
     if (!b.draw_readback) {
         b.draw_readback =
             vk::createBuffer(*fx.gpu->device, b.draw_records.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -285,12 +296,37 @@ bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
     if (!ok) return false;
     readCounters(fx);
     const auto* records = static_cast<const DrawRecord*>(b.draw_readback.mapped);
+    size_t packed = 0;
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
         const uint64_t first = fx.layout.regions[e].first_draw_record;
         const uint64_t live = std::min<uint64_t>(fx.stats[e].live, liveBound(fx.live_windows[e]));
-        out.insert(out.end(), records + first, records + first + live);
+        std::copy(records + first, records + first + live,
+                  out.begin() + static_cast<ptrdiff_t>(packed));
+        emitter_counts[e] = static_cast<uint32_t>(live);
+        packed += live;
     }
     return true;
+}
+
+bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
+                                std::vector<Diagnostic>& diagnostics) {
+    out.resize(fx.layout.draw_records);
+    std::vector<uint32_t> counts(fx.layout.regions.size());
+    const bool ok = readBackDrawRecords(fx, out, counts, diagnostics);
+    size_t total = 0;
+    for (const uint32_t c : counts) total += c;
+    out.resize(ok ? total : 0);
+    return ok;
+}
+
+void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd) {
+    const uint32_t slot = fx.buffers.step_slots - 1;
+    writeStepSlot(fx, slot, fx.world_from_effect);
+    for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
+        const uint32_t bound = liveBound(fx.live_windows[e]);
+        const auto first = static_cast<uint32_t>(fx.layout.regions[e].first_draw_record);
+        dispatchPass(*fx.gpu, cmd, Pass::draw_records, pushFor(fx, slot, e, bound, first), bound);
+    }
 }
 
 const std::vector<std::string>& validationMessages(const GpuEffect& fx) {

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@
 #include "vulkan/buffer.h"
 
 namespace spindrift::gpu {
+
+struct GpuStepTimer; // gpu/gpu_timing.h
 
 struct GpuConfig {
     std::string device;      // as RendererConfig::device; "" picks the first discrete GPU
@@ -72,6 +75,7 @@ struct GpuEffect {
     uint32_t list_in = 0;                 // the alive list the next step reads (0 or 1)
     uint64_t dispatches_last_frame = 0;   // compute dispatches the last frame recorded
     std::vector<Diagnostic> errors;       // Vulkan failures while stepping; the instance stops
+    GpuStepTimer* step_timer = nullptr;   // benchmarks: timestamps around update (gpu_timing.h)
 
     // Work space, sized once.
     StepScratch scratch;
@@ -112,12 +116,29 @@ double simulationTime(const GpuEffect& fx);
 // The conservative live bound the next update dispatch of emitter e is sized from.
 uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 
+// The interim path from GPU simulation to the renderer, until it draws straight from the
+// device's draw-record buffer (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record
+// pass, waits, and copies every live particle's DrawRecord into out, emitters in compiled order,
+// each emitter's records packed after the previous one's (inside an emitter, alive-list order,
+// not the CPU's slot order). emitter_counts[e] receives emitter e's count. out must have room for
+// Σ emitter capacity records and emitter_counts one entry per emitter, else an error. A
+// synchronous readback, once per frame; after the first call it allocates nothing on the host.
+// False with an error on a Vulkan failure (or after an earlier one: fx.errors).
+bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
+                         std::span<uint32_t> emitter_counts, std::vector<Diagnostic>& diagnostics);
+
 // FOR TESTS AND DEBUGGING ONLY: runs the draw-record pass, waits, and reads every live
 // particle's DrawRecord back (emitters in compiled order; inside an emitter, alive-list order,
 // which is not the CPU's slot order). A synchronous read of the whole particle state: never call
 // it in a frame loop. False with an error on a Vulkan failure.
 bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
                                 std::vector<Diagnostic>& diagnostics);
+
+// Records the draw-record pass of every emitter (one DrawRecord per live particle, at
+// first_draw_record + alive-list index) into the caller's command buffer, for a host that
+// chains its own work after it (the benchmark's sort). Uses the last step slot; the caller
+// barriers before reading the records.
+void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd);
 
 // Validation-layer messages so far (empty without config.validation).
 const std::vector<std::string>& validationMessages(const GpuEffect& fx);

@@ -11,6 +11,7 @@
 #include "image/png_io.h"
 #include "render/beam_strips.h"
 #include "render/billboard_params.h"
+#include "render/simulation_device.h"
 #include "render/strip_params.h"
 #include "spindrift/scene_json.h"
 
@@ -53,19 +54,21 @@ bool rendererDraws(uint32_t render_type) {
            render_type == kRenderBeam;
 }
 
-// The most strip points / segments emitter e of fx can append in one frame (a ribbon writes
-// fewer segments than points).
-uint64_t stripPointCapacity(const cpu::CpuEffect& fx, uint32_t e) {
-    const EmitterRecord& emitter = fx.effect->emitters[e];
-    if (emitter.render_type == kRenderRibbon) return cpu::maxRibbonPoints(fx, e);
+// The most strip points / segments emitter e can append in one frame (a ribbon writes fewer
+// segments than points). Ribbons exist only on the CPU backend (cpu_fx; the GPU refuses them).
+uint64_t stripPointCapacity(const CompiledEffect& effect, const cpu::CpuEffect* cpu_fx,
+                            uint32_t e) {
+    const EmitterRecord& emitter = effect.emitters[e];
+    if (emitter.render_type == kRenderRibbon) return cpu_fx ? cpu::maxRibbonPoints(*cpu_fx, e) : 0;
     if (emitter.render_type == kRenderBeam) {
         return beamPointCapacity(emitter.capacity, emitter.beam_segments);
     }
     return 0;
 }
-uint64_t stripSegmentCapacity(const cpu::CpuEffect& fx, uint32_t e) {
-    const EmitterRecord& emitter = fx.effect->emitters[e];
-    if (emitter.render_type == kRenderRibbon) return cpu::maxRibbonPoints(fx, e);
+uint64_t stripSegmentCapacity(const CompiledEffect& effect, const cpu::CpuEffect* cpu_fx,
+                              uint32_t e) {
+    const EmitterRecord& emitter = effect.emitters[e];
+    if (emitter.render_type == kRenderRibbon) return cpu_fx ? cpu::maxRibbonPoints(*cpu_fx, e) : 0;
     if (emitter.render_type == kRenderBeam) {
         return beamSegmentCapacity(emitter.capacity, emitter.beam_segments);
     }
@@ -156,18 +159,51 @@ float sceneTime(const EffectInstanceDesc& instance, double instance_s) {
 }
 
 void restartInstance(PlayerInstance& p, const EffectInstanceDesc& desc) {
-    cpu::restart(*p.fx);
     p.steps_done = 0;
     const Rows3x4 start = instanceTransform(desc, desc.start_s);
+    if (p.gpu_fx) {
+        gpu::restart(*p.gpu_fx);
+        p.gpu_fx->world_from_effect = start;
+        p.gpu_fx->next_world_from_effect = start;
+        return;
+    }
+    cpu::restart(*p.fx);
     p.fx->world_from_effect = start;
     p.fx->next_world_from_effect = start;
     p.fx->step_start = start;
     p.fx->step_end = start;
 }
 
+// stepInstance for a GPU instance: one host frame per fixed step, so each step gets exactly the
+// transforms at its start and end (advanceFrame would blend one frame's transforms linearly,
+// which is not the motion path). A Vulkan failure stops the instance (fx.errors).
+void stepGpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target) {
+    gpu::GpuEffect& fx = *p.gpu_fx;
+    const double dt = fx.effect->effect.fixed_timestep_s;
+    while (p.steps_done < target && fx.errors.empty()) {
+        if (gpu::finished(fx)) {
+            p.steps_done = target;
+            break;
+        }
+        const double t1 = static_cast<double>(p.steps_done + 1) * dt;
+        gpu::setTransform(fx, instanceTransform(desc, sceneTime(desc, t1)));
+        gpu::advanceFrame(fx, dt);
+        ++p.steps_done;
+    }
+    const Rows3x4 now =
+        instanceTransform(desc, sceneTime(desc, static_cast<double>(p.steps_done) * dt));
+    fx.world_from_effect = now;
+    fx.next_world_from_effect = now;
+    p.world_from_effect = now;
+}
+
 // Runs the instance's fixed steps up to target, each with the transforms at its start and end.
 void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target) {
     if (target < p.steps_done) restartInstance(p, desc);
+    if (p.gpu_fx) {
+        stepGpuInstance(p, desc, target);
+        return;
+    }
     cpu::CpuEffect& fx = *p.fx;
     const double dt = fx.effect->effect.fixed_timestep_s;
     while (p.steps_done < target) {
@@ -202,6 +238,68 @@ void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const Emitte
     batch.segments = std::span<const uint32_t>(p.strip_segments).subspan(first_segment);
     player.strip_segments += batch.segments.size();
     player.batches.push_back(batch);
+}
+
+// Creates the instance's simulation on the backend chooseBackend picks. False after appending
+// the error (a gpu request that cannot be met, a backend that fails to start).
+bool createSimulation(PlayerInstance& instance, const std::string& file, const PlayerConfig& config,
+                      const SimulationDevice& device, std::vector<Diagnostic>& diagnostics) {
+    instance.backend = chooseBackend(*instance.effect, config.backend, device);
+    if (!instance.backend.ok) {
+        diagnostics.push_back({Severity::error, file, 0, 0, 0, "", instance.backend.reason});
+        return false;
+    }
+    if (instance.backend.backend == Backend::gpu) {
+        gpu::GpuConfig gpu_config;
+        gpu_config.device = config.device;
+        gpu_config.validation = config.validation;
+        std::vector<Diagnostic> gpu_diagnostics;
+        instance.gpu_fx = gpu::createGpuEffect(instance.effect, gpu_config, gpu_diagnostics);
+        // auto only picked a device it found; one that then cannot start the backend (it lacks
+        // a Vulkan 1.3 feature) hands the instance to the CPU and says so.
+        const bool fall_back = !instance.gpu_fx && config.backend == BackendRequest::automatic;
+        for (Diagnostic& d : gpu_diagnostics) {
+            if (d.file.empty()) d.file = file;
+            if (fall_back) d.severity = Severity::warning;
+            diagnostics.push_back(std::move(d));
+        }
+        if (instance.gpu_fx) return true;
+        if (!fall_back) return false;
+        instance.backend = {true, Backend::cpu,
+                            "auto: the GPU backend could not start on device '" + device.name +
+                                "'"};
+    }
+    cpu::CpuConfig cpu_config;
+    cpu_config.threads = config.threads;
+    // The CPU backend's own limits (ribbon trail storage) are checked here, not thrown.
+    std::vector<Diagnostic> limits;
+    instance.fx = cpu::createCpuEffect(instance.effect, cpu_config, limits);
+    for (Diagnostic& d : limits) {
+        if (d.file.empty()) d.file = file;
+        diagnostics.push_back(std::move(d));
+    }
+    return instance.fx != nullptr;
+}
+
+// Fills p.records with the instance's draw records and p.emitter_counts with each emitter's
+// count, packed in compiled emitter order. False when a GPU instance failed (reported once in
+// player.errors; it then draws nothing).
+bool writeInstanceRecords(ScenePlayer& player, PlayerInstance& p) {
+    if (p.failed) return false;
+    if (!p.gpu_fx) {
+        cpu::writeDrawRecords(*p.fx, p.records.data());
+        for (uint32_t e = 0; e < p.emitter_counts.size(); ++e)
+            p.emitter_counts[e] = p.fx->pools[e].count;
+        return true;
+    }
+    std::vector<Diagnostic>& errors = player.errors;
+    const size_t before = errors.size();
+    if (gpu::readBackDrawRecords(*p.gpu_fx, p.records, p.emitter_counts, errors)) return true;
+    p.failed = true;
+    for (size_t i = before; i < errors.size(); ++i) {
+        if (errors[i].file.empty()) errors[i].file = p.effect_file;
+    }
+    return false;
 }
 
 float distanceTo(const Float3& a, const Float3& b) {
@@ -301,6 +399,10 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     std::vector<LoadedEffect> loaded;
     bool ok = true;
     size_t drawn_emitters = 0;
+    // One probe for every instance: a cpu request needs no Vulkan at all.
+    const SimulationDevice device = config.backend == BackendRequest::cpu
+                                        ? SimulationDevice{}
+                                        : probeSimulationDevice(config.device);
     for (uint32_t i = 0; i < scene.effects.size(); ++i) {
         const uint32_t index = loadEffectFor(*player, scene.effects[i], loaded, diagnostics);
         if (index == kNone) {
@@ -312,27 +414,22 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
         instance.scene_index = i;
         instance.effect_file = effect.file;
         instance.effect = effect.effect;
-        cpu::CpuConfig cpu_config;
-        cpu_config.threads = config.threads;
-        // The CPU backend's own limits (ribbon trail storage) are checked here, not thrown.
-        std::vector<Diagnostic> limits;
-        instance.fx = cpu::createCpuEffect(effect.effect, cpu_config, limits);
-        for (Diagnostic& d : limits) {
-            if (d.file.empty()) d.file = effect.file;
-            diagnostics.push_back(std::move(d));
-        }
-        if (!instance.fx) {
+        if (!createSimulation(instance, effect.file, config, device, diagnostics)) {
             ok = false;
             continue;
         }
         instance.emitter_texture = effect.emitter_texture;
-        instance.records.resize(effect.effect->effect.capacity);
+        // The GPU packs each emitter's records after the previous one's, up to the sum of the
+        // emitter capacities; the CPU writes at most the effect's capacity.
+        instance.records.resize(instance.gpu_fx ? instance.gpu_fx->layout.draw_records
+                                                : effect.effect->effect.capacity);
+        instance.emitter_counts.assign(effect.effect->emitters.size(), 0);
         uint64_t strip_points = 0;
         uint64_t strip_segments = 0;
         for (uint32_t e = 0; e < effect.effect->emitters.size(); ++e) {
             drawn_emitters += rendererDraws(effect.effect->emitters[e].render_type) ? 1 : 0;
-            strip_points += stripPointCapacity(*instance.fx, e);
-            strip_segments += stripSegmentCapacity(*instance.fx, e);
+            strip_points += stripPointCapacity(*effect.effect, instance.fx.get(), e);
+            strip_segments += stripSegmentCapacity(*effect.effect, instance.fx.get(), e);
         }
         instance.strip_points.reserve(strip_points);
         instance.strip_segments.reserve(strip_segments);
@@ -344,6 +441,14 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     player->instance_order.reserve(player->instances.size());
     player->instance_distance.resize(player->instances.size());
     return player;
+}
+
+void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<std::string>& out) {
+    for (const PlayerInstance& p : player.instances) {
+        if (!p.gpu_fx) continue;
+        const std::vector<std::string>& messages = gpu::validationMessages(*p.gpu_fx);
+        out.insert(out.end(), messages.begin(), messages.end());
+    }
 }
 
 bool uploadTextures(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics) {
@@ -388,16 +493,16 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     for (const uint32_t i : order) {
         PlayerInstance& p = player.instances[i];
         const CompiledEffect& effect = *p.effect;
-        cpu::writeDrawRecords(*p.fx, p.records.data());
         p.strip_points.clear();
         p.strip_segments.clear();
+        if (!writeInstanceRecords(player, p)) continue;
         // Simulation time of the state drawn: what a beam's jitter cycle counts from.
         const auto sim_time_s =
             static_cast<float>(double(p.steps_done) * effect.effect.fixed_timestep_s);
         size_t first = 0;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
             const EmitterRecord& emitter = effect.emitters[e];
-            const size_t count = p.fx->pools[e].count;
+            const size_t count = p.emitter_counts[e];
             const std::span<DrawRecord> records(p.records.data() + first, count);
             first += count;
             if (count == 0) continue;
@@ -419,7 +524,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                                  records, p.strip_points, p.strip_segments);
                 appendStripBatch(player, p, emitter, texture, first_point, first_segment);
                 player.particles += count;
-            } else if (emitter.render_type == kRenderRibbon) {
+            } else if (emitter.render_type == kRenderRibbon && p.fx) {
                 const size_t first_point = p.strip_points.size();
                 const size_t first_segment = p.strip_segments.size();
                 cpu::writeRibbonStrips(*p.fx, e, p.strip_points, p.strip_segments);

@@ -1,7 +1,8 @@
 // The scene player: turns a validated scene into what the renderer draws, frame after frame.
 //
 // It loads each instance's effect (JSON or cooked .sfx, loadCompiledEffect; an effect file used by
-// several instances is compiled once), creates one CPU-backend instance per scene instance, and
+// several instances is compiled once), creates one simulation instance per scene instance on the
+// backend chooseBackend picks for it (runtime/backend_choice.h; PlayerConfig::backend), and
 // loads each drawn emitter's texture (PNG, relative to the effect file; one image per distinct
 // file). For a frame at scene time t it steps every instance to its own time, places it, writes
 // its draw records, sorts the emitters that sort, turns ribbon trails (cpu::writeRibbonStrips) and
@@ -31,10 +32,18 @@
 // once, at load, as a warning naming the effect file, emitter and render type. Nothing is
 // dropped silently.
 //
+// GPU-simulated instances (PlayerConfig::backend gpu, or auto on a GPU device): each frame the
+// instance's draw records are read back into its record buffer (gpu::readBackDrawRecords, a
+// synchronous readback: the interim path until the renderer draws from the device buffer), and
+// everything downstream (sorting, beams, batches) is as for the CPU. The GPU backend runs no
+// ribbons, so those instances never have ribbon strips. Each GPU instance owns its own Vulkan
+// device (as the renderer does): fine for a handful of instances, not for hundreds.
+//
 // Allocation: everything is sized at load (records, strip points and segments for the most every
 // ribbon and beam emitter can write, batches); playing frames reuses the buffers, so frames
-// allocate nothing once the sort scratch has grown to the largest emitter. Not thread-safe per
-// player.
+// allocate nothing once the sort scratch has grown to the largest emitter (the promise covers
+// CPU instances; a GPU instance's Vulkan submissions are the driver's business). Not
+// thread-safe per player.
 #pragma once
 
 #include <cstdint>
@@ -45,9 +54,11 @@
 
 #include "compiler/compiled_effect.h"
 #include "cpu/cpu_effect.h"
+#include "gpu/gpu_effect.h"
 #include "image/image.h"
 #include "render/particle_sort.h"
 #include "render/renderer.h"
+#include "runtime/backend_choice.h"
 #include "runtime/placement.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
@@ -56,6 +67,11 @@ namespace spindrift::render {
 
 struct PlayerConfig {
     uint32_t threads = 1; // CPU-backend threads per instance; results do not depend on it
+    // Each instance's simulation backend (chooseBackend). cpu by default: the golden images and
+    // every bit-reproducible output are the CPU backend's; the GPU is within tolerance of it.
+    BackendRequest backend = BackendRequest::cpu;
+    std::string device;      // the GPU backend's Vulkan device, as RendererConfig::device
+    bool validation = false; // the GPU backend's validation layer (simulationValidationMessages)
 };
 
 // One distinct texture file. handle is kNoTexture until uploadTextures gives it one (tests that
@@ -70,14 +86,18 @@ struct PlayerInstance {
     uint32_t scene_index = 0; // index in SceneDesc::effects
     std::string effect_file;  // resolved path of the effect file
     std::shared_ptr<const CompiledEffect> effect;
-    std::unique_ptr<cpu::CpuEffect> fx;
-    std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
-    std::vector<DrawRecord> records;       // room for every particle the effect can hold
-    std::vector<StripPoint> strip_points;  // this frame's beams and ribbons (capacity: their most)
-    std::vector<uint32_t> strip_segments;  // segment indices, each batch's from its first point
-    uint64_t steps_done = 0;               // fixed steps run since the last restart
-    bool started = false;                  // false: not started at the last frame
-    Rows3x4 world_from_effect;             // placement at the last frame
+    BackendChoice backend;                  // which backend simulates it, and why
+    std::unique_ptr<cpu::CpuEffect> fx;     // set when backend.backend is cpu
+    std::unique_ptr<gpu::GpuEffect> gpu_fx; // set when it is gpu
+    std::vector<uint32_t> emitter_counts;   // GPU: live records per emitter, last readback
+    bool failed = false;                    // GPU: a Vulkan failure stopped it (player.errors)
+    std::vector<uint32_t> emitter_texture;  // per compiled emitter: index in textures, or kNone
+    std::vector<DrawRecord> records;        // room for every particle the effect can hold
+    std::vector<StripPoint> strip_points;   // this frame's beams and ribbons (capacity: their most)
+    std::vector<uint32_t> strip_segments;   // segment indices, each batch's from its first point
+    uint64_t steps_done = 0;                // fixed steps run since the last restart
+    bool started = false;                   // false: not started at the last frame
+    Rows3x4 world_from_effect;              // placement at the last frame
 };
 
 struct ScenePlayer {
@@ -92,6 +112,9 @@ struct ScenePlayer {
     std::vector<DrawBatch> batches;
     uint64_t particles = 0;      // particles drawn: billboard records and beam particles
     uint64_t strip_segments = 0; // segments in the strip batches
+    // Failures while playing (a GPU instance's Vulkan error, once per instance; the instance then
+    // draws nothing). Hosts check it after playFrame.
+    std::vector<Diagnostic> errors;
 
     // Work space.
     std::vector<uint32_t> instance_order;
@@ -99,7 +122,11 @@ struct ScenePlayer {
     SortScratch sort_scratch;
 };
 
-// Loads every instance's effect and every texture. scene must be valid (validateScene) and
+// Loads every instance's effect and every texture, and creates each instance on the backend
+// chooseBackend picks (config.backend; the device is probed once when the request is not cpu).
+// A gpu request the instance cannot meet (no device, a feature the GPU backend lacks) is an
+// error at the effect file naming why; an auto choice of the GPU whose device then fails to
+// start falls back to the CPU with a warning. scene must be valid (validateScene) and
 // scene_file is the path its effect paths are relative to (resolveEffectPath). Returns nullptr
 // when any error was found: an effect that does not load or compile (its diagnostics), a texture
 // that is missing or not a valid PNG (an error at the effect file and
@@ -109,6 +136,10 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
                                                const std::string& scene_file,
                                                const PlayerConfig& config,
                                                std::vector<Diagnostic>& diagnostics);
+
+// Every GPU instance's validation-layer messages so far (empty without PlayerConfig::validation
+// or without GPU instances), appended to out.
+void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<std::string>& out);
 
 // Uploads every texture once (addTexture) and records its handle. Returns false, with the
 // renderer's error, when one fails.

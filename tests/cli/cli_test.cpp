@@ -1,6 +1,7 @@
 // Runs the built `spindrift` binary the way a user would and checks exit codes and output.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -392,4 +393,104 @@ TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {
     EXPECT_EQ(sheet_mp4.exit_code, 1);
     EXPECT_EQ(run("render /nonexistent/effect.json").exit_code, 1);
     EXPECT_NE(run("render " + effect + " --contact-sheet 0").exit_code, 0);
+}
+
+namespace {
+
+// The per-emitter rows of a simulate report ("name live births deaths overflows").
+std::vector<std::string> emitterRows(const std::string& output) {
+    std::vector<std::string> rows;
+    const std::regex row("(^|\n)([a-z_]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+)(?=\n)");
+    for (auto it = std::sregex_iterator(output.begin(), output.end(), row);
+         it != std::sregex_iterator(); ++it) {
+        rows.push_back((*it)[2].str());
+    }
+    return rows;
+}
+
+} // namespace
+
+// Counts are exact on both backends (docs/gpu-backend.md, "Parity"); the GPU prints no hash.
+TEST(Cli, SimulateOnTheGpuBackendGivesTheCpuCounts) {
+    for (const char* name : {"campfire.json", "snowfall.json", "spark_burst.json"}) {
+        const std::string effect = source(std::string("examples/effects/") + name);
+        RunResult cpu = run("simulate " + effect + " --time 1.5");
+        RunResult gpu = run("simulate " + effect + " --time 1.5 --backend gpu --validation");
+        ASSERT_EQ(cpu.exit_code, 0) << cpu.output;
+        ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+        EXPECT_FALSE(emitterRows(cpu.output).empty()) << cpu.output;
+        EXPECT_EQ(emitterRows(cpu.output), emitterRows(gpu.output)) << cpu.output << gpu.output;
+        EXPECT_NE(gpu.output.find("backend: gpu (gpu requested"), std::string::npos) << gpu.output;
+        EXPECT_NE(gpu.output.find("state hash: n/a (gpu backend"), std::string::npos) << gpu.output;
+        EXPECT_EQ(stateHash(gpu.output), "");
+        EXPECT_NE(cpu.output.find("backend: cpu (cpu requested)"), std::string::npos) << cpu.output;
+    }
+}
+
+TEST(Cli, SimulateDumpsTheSameColumnsFromTheGpuBackend) {
+    const std::string effect = source("examples/effects/snowfall.json");
+    RunResult cpu = run("simulate " + effect + " --time 1 --dump csv", true);
+    RunResult gpu = run("simulate " + effect + " --time 1 --dump csv --backend gpu", true);
+    ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+    const auto lines = [](const std::string& text) {
+        return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+    };
+    EXPECT_EQ(lines(gpu.output), lines(cpu.output)) << "header + one row per live particle";
+    EXPECT_GT(lines(gpu.output), 100u);
+    EXPECT_EQ(gpu.output.substr(0, gpu.output.find('\n')),
+              cpu.output.substr(0, cpu.output.find('\n')));
+    RunResult json = run("simulate " + effect + " --time 1 --dump json --backend gpu", true);
+    ASSERT_EQ(json.exit_code, 0);
+    EXPECT_EQ(json.output.rfind("[\n  {\"emitter\": 0, \"position\": [", 0), 0u)
+        << json.output.substr(0, 200);
+}
+
+TEST(Cli, SimulateGpuRequestTheBackendCannotMeetIsAnError) {
+    RunResult sub_emitters =
+        run("simulate " + source("examples/effects/fountain.json") + " --time 1 --backend gpu");
+    EXPECT_EQ(sub_emitters.exit_code, 1);
+    EXPECT_NE(sub_emitters.output.find("emitter 'water' uses sub_emitters"), std::string::npos)
+        << sub_emitters.output;
+    ScopedEnv no_driver("VK_ICD_FILENAMES", "/nonexistent");
+    RunResult no_device =
+        run("simulate " + source("examples/effects/campfire.json") + " --time 1 --backend gpu");
+    EXPECT_EQ(no_device.exit_code, 1);
+    EXPECT_NE(no_device.output.find("no usable Vulkan device"), std::string::npos)
+        << no_device.output;
+    // auto without a device runs on the CPU and says why.
+    RunResult fallback =
+        run("simulate " + source("examples/effects/campfire.json") + " --time 1 --backend auto");
+    EXPECT_EQ(fallback.exit_code, 0) << fallback.output;
+    EXPECT_NE(fallback.output.find("backend: cpu (auto: no usable Vulkan device"),
+              std::string::npos)
+        << fallback.output;
+}
+
+TEST(Cli, SimulateAutoStaysOnTheCpuOnACpuDevice) {
+    RunResult result =
+        run("simulate " + source("examples/effects/campfire.json") + " --time 1 --backend auto");
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    if (result.output.find("llvmpipe") == std::string::npos) GTEST_SKIP() << "not on lavapipe";
+    EXPECT_NE(result.output.find("backend: cpu (auto: device 'llvmpipe"), std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find("is a CPU device"), std::string::npos) << result.output;
+    EXPECT_EQ(stateHash(result.output).size(), 16u) << result.output;
+    EXPECT_NE(
+        run("simulate " + source("examples/effects/campfire.json") + " --time 1 --backend vulkan")
+            .exit_code,
+        0);
+}
+
+TEST(Cli, RenderOnTheGpuBackendWritesAStill) {
+    const fs::path dir = scratchDir("render_gpu");
+    RunResult result = run("render " + source("examples/effects/campfire.json") + " -o " +
+                           (dir / "gpu.png").string() + " --size 64x48 --backend gpu --validation");
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_TRUE(fs::exists(dir / "gpu.png"));
+    EXPECT_NE(result.output.find("gpu backend (gpu requested"), std::string::npos) << result.output;
+    RunResult refused = run("render " + source("examples/effects/fountain.json") + " -o " +
+                            (dir / "fountain.png").string() + " --size 64x48 --backend gpu");
+    EXPECT_EQ(refused.exit_code, 1);
+    EXPECT_NE(refused.output.find("sub_emitters"), std::string::npos) << refused.output;
+    EXPECT_FALSE(fs::exists(dir / "fountain.png"));
 }

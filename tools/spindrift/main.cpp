@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     spindrift::cli::SimulateOptions simulate_options;
     CLI::App* simulate = app.add_subcommand(
         "simulate",
-        "Run an effect on the deterministic CPU backend and report counts and a state hash");
+        "Run an effect on the CPU or GPU backend and report counts (and the CPU's state hash)");
     simulate->add_option("input", simulate_options.input, "Effect (.json) or cooked file (.sfx)")
         ->required();
     simulate->add_option("-t,--time", simulate_options.time_s, "Seconds to simulate")
@@ -44,6 +44,15 @@ int main(int argc, char** argv) {
         ->each([&](const std::string&) { simulate_options.seed_set = true; });
     simulate->add_option("--dump", simulate_options.dump, "Print every live particle's draw record")
         ->check(CLI::IsMember({"csv", "json"}));
+    simulate
+        ->add_option("--backend", simulate_options.backend,
+                     "Simulation backend: cpu (default), gpu, or auto (gpu on a GPU device when "
+                     "every emitter allows it)")
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    simulate->add_option("--device", simulate_options.device,
+                         "Vulkan device of the gpu backend: an index or part of its name");
+    simulate->add_flag("--validation", simulate_options.validation,
+                       "gpu backend: enable the Vulkan validation layer; any message fails");
 
     spindrift::cli::RenderOptions render_options;
     CLI::App* render = app.add_subcommand(
@@ -77,6 +86,10 @@ int main(int argc, char** argv) {
     render->add_flag("--validation", render_options.validation,
                      "Enable the Vulkan validation layer; any message fails the render");
     render->add_flag("-q,--quiet", render_options.quiet, "No progress bar and no summary");
+    render
+        ->add_option("--backend", render_options.backend,
+                     "Simulation backend of each effect instance: cpu (default), gpu, or auto")
+        ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
 
     CLI11_PARSE(app, argc, argv);
 

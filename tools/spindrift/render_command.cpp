@@ -185,6 +185,12 @@ bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const
         const float t = plan.times[i];
         const render::FrameView view = render::frameView(player.scene, t);
         render::playFrame(player, t, view.camera.eye);
+        if (!player.errors.empty()) {
+            // A GPU-simulated instance failed (a Vulkan error): the frame would lack it.
+            progress.finish();
+            printDiagnostics(player.errors);
+            return false;
+        }
         render::FrameStats stats;
         std::vector<Diagnostic> diagnostics;
         if (!render::renderFrame(renderer, view, player.batches, frame, stats, diagnostics) ||
@@ -284,6 +290,12 @@ int runRender(const RenderOptions& options) {
 
     std::vector<Diagnostic> diagnostics;
     render::PlayerConfig player_config;
+    if (!parseBackendRequest(options.backend, player_config.backend)) {
+        error("", "--backend: expected cpu, gpu or auto, found '" + options.backend + "'");
+        return 1;
+    }
+    player_config.device = options.device;
+    player_config.validation = options.validation;
     // Each instance has its own worker pool: share the cores out rather than oversubscribe them.
     const uint32_t instances = std::max<uint32_t>(uint32_t(scene.effects.size()), 1u);
     player_config.threads = std::clamp(std::thread::hardware_concurrency() / instances, 1u, 8u);
@@ -293,6 +305,13 @@ int runRender(const RenderOptions& options) {
 
     Plan plan;
     if (!makePlan(options, options.input, *player, plan)) return 1;
+    if (!options.quiet && player_config.backend != BackendRequest::cpu) {
+        for (const render::PlayerInstance& p : player->instances) {
+            std::printf("%s: %s backend (%s)\n", p.effect_file.c_str(),
+                        std::string(backendName(p.backend.backend)).c_str(),
+                        p.backend.reason.c_str());
+        }
+    }
 
     diagnostics.clear();
     render::RendererConfig config;
@@ -310,7 +329,8 @@ int runRender(const RenderOptions& options) {
     uint64_t particles = 0;
     bool ok = writeOutputs(*renderer, *player, plan, options.quiet, particles);
 
-    const std::vector<std::string>& messages = render::validationMessages(*renderer);
+    std::vector<std::string> messages = render::validationMessages(*renderer);
+    render::appendSimulationValidationMessages(*player, messages);
     for (const std::string& m : messages) std::fprintf(stderr, "validation: %s\n", m.c_str());
     if (!messages.empty()) {
         error("", std::to_string(messages.size()) + " Vulkan validation message" +

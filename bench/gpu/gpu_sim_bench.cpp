@@ -1,0 +1,482 @@
+// The GPU simulation backend (src/gpu/, issue 5 item 6): one effect, one emitter holding N live
+// particles with the basic stack (gravity + drag + colour/size over life, the CPU benchmark's
+// "basic" effect), filled by bursts in the first steps and then stepped once per iteration.
+// Device times come from timestamp queries, each figure against a reference measured in the
+// same run (DESIGN rule 8):
+//
+//   update_ms   the update(+compaction) pass of one step (gpu_timing.h's hook in recordStep);
+//   copy_ms     sort_copy.comp (a compute copy, not vkCmdCopyBuffer: gpu-facts.md) of exactly
+//               the bytes the update pass moves for this stack, kUpdateBytes per particle;
+//   of_copy     copy_ms / update_ms: the fraction of copy bandwidth the update reaches (the
+//               issue's target is >= 0.75);
+//   draw_ms     the draw-record pass (one 64-byte DrawRecord per particle; colour and size over
+//               life are evaluated here, as on the CPU);
+//   keys_ms     the sort-key pass (back to front from an eye outside the cloud);
+//   sort_ms     the radix sort of the N keys + payloads (src/gpu/sort/);
+//   frame_ms    update + draw + keys + sort: what simulate + sort costs a frame.
+// The raster draw at 1920x1080 is not measured: there is no device-side path from the backend's
+// draw records to the renderer yet (docs/benchmarks.md says why a readback path would not be an
+// honest figure).
+//
+// Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; "" picks the first discrete
+// GPU). Sizes: SPINDRIFT_SIM_SIZES, comma-separated particle counts with an optional K or M
+// suffix (decimal: 1M = 10^6; default "1M,10M,100M"; on lavapipe pick small ones). A size whose
+// pool passes the backend's 4 GiB - 2 MiB buffer limit is reported and replaced by the largest
+// size that fits. Iterations: SPINDRIFT_SIM_ITERATIONS (default 30). SPINDRIFT_BENCH_VALIDATION
+// set: validation on, and any message fails the case. After timing, the live
+// count must still be N and the sorted keys ascending, else the case fails.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/compile_effect.h"
+#include "embedded_shaders.h"
+#include "gpu/gpu_effect.h"
+#include "gpu/gpu_timing.h"
+#include "gpu/pool_layout.h"
+#include "gpu/sort/gpu_radix_sort.h"
+#include "gpu/sort/radix_sort_shared.h"
+#include "gpu/sort/sort_keys_pass.h"
+#include "gpu/sort/sort_pipeline.h"
+#include "spindrift/effect_desc.h"
+#include "vulkan/vk_error.h"
+
+namespace spindrift::gpu {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Bytes per particle the update pass moves for the basic stack (shaders/gpu_update.comp): it
+// reads the slot from the alive list (4) and ten state columns — position xyz, velocity xyz,
+// age, lifetime, rotation, flags (40) — and writes the same ten columns back (40, stored
+// unconditionally) and the slot to the other alive list (4). Angular velocity is read only by
+// spinning emitters; size only by collision ops (its load is passed to applyCollisionOps, which
+// does nothing without one; counted as not read — if the driver does load it, the ratio below
+// understates the pass by 4/88). The one atomicAdd per particle (compaction) moves no particle
+// bytes and is not counted.
+constexpr double kUpdateReadBytes = 44;
+constexpr double kUpdateWrittenBytes = 44;
+constexpr double kUpdateBytes = kUpdateReadBytes + kUpdateWrittenBytes;
+// sort_copy.comp copies `count` uints from each of two arrays (8 bytes read + 8 written per
+// count): kUpdateBytes per particle is count = 5.5 per particle.
+constexpr uint64_t kCopyCountPerTwoParticles = 11;
+
+// ---------------------------------------------------------------------------------------------
+// The basic effect of bench/cpu/cpu_step_bench.cpp (makeEffect(Stack::basic)), repeated here
+// because that file's definitions are private to it: one emitter of capacity N, lifetime 1000 s
+// so nothing dies while timed, never spawning after the fill. N above 16 x 2^20 (kMaxBursts x
+// kMaxBurstCount) cannot be born in one step, so bursts of 2^20 repeat once per step (cycles,
+// interval = one step) until N are born.
+UpdateModule module(UpdateModuleVariant m) {
+    return UpdateModule{true, std::move(m)};
+}
+
+EffectDesc makeBasicEffect(uint32_t particles) {
+    EffectDesc fx;
+    fx.name = "bench_gpu_basic";
+    fx.seed = 7;
+    fx.duration_s = 3600;
+    fx.looping = false;
+    fx.bounds.half_extents = {100, 100, 100};
+    fx.capacity = particles;
+
+    EmitterDesc e;
+    e.name = "pool";
+    e.capacity = particles;
+    e.spawn.rate_per_s = 0;
+    const float step_s = fx.fixed_timestep_s;
+    // Whole bursts of kMaxBurstCount over kMaxBursts - 1 entries, each repeating once per step;
+    // the remainder in the last entry at t = 0.
+    const uint32_t whole = particles / kMaxBurstCount;
+    const uint32_t rest = particles % kMaxBurstCount;
+    const uint32_t entries = kMaxBursts - 1;
+    for (uint32_t j = 0; j < entries && j < whole; ++j) {
+        Burst burst;
+        burst.time_s = 0;
+        burst.count = {kMaxBurstCount, kMaxBurstCount};
+        burst.cycles = whole / entries + (j < whole % entries ? 1u : 0u);
+        burst.interval_s = step_s;
+        e.spawn.bursts.push_back(burst);
+    }
+    if (rest > 0) {
+        Burst burst;
+        burst.time_s = 0;
+        burst.count = {rest, rest};
+        e.spawn.bursts.push_back(burst);
+    }
+    e.shape.type = ShapeKind::sphere;
+    e.shape.radius = 4;
+    e.init.lifetime_s = {1000, 1000};
+    e.init.size = {0.05f, 0.2f};
+    e.init.speed = {0.5f, 3.0f};
+
+    e.update.push_back(module(GravityModule{}));
+    DragModule drag;
+    drag.coefficient_per_s = 0.5f;
+    e.update.push_back(module(drag));
+    ColorOverLifeModule color;
+    color.gradient.color_keys = {
+        {0, {1, 0.9f, 0.6f}}, {0.5f, {1, 0.4f, 0.1f}}, {1, {0.2f, 0.2f, 0.2f}}};
+    color.gradient.alpha_keys = {{0, 1}, {0.8f, 0.6f}, {1, 0}};
+    e.update.push_back(module(color));
+    SizeOverLifeModule size;
+    size.curve.keys = {{0, 0.5f}, {0.2f, 1}, {1, 0}};
+    e.update.push_back(module(size));
+
+    fx.emitters.push_back(std::move(e));
+    return fx;
+}
+
+std::shared_ptr<const CompiledEffect> compileOrNull(const EffectDesc& desc) {
+    auto compiled = std::make_shared<CompiledEffect>();
+    std::vector<Diagnostic> diagnostics;
+    const bool ok = compileEffect(desc, *compiled, diagnostics);
+    for (const Diagnostic& d : diagnostics)
+        std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
+    return ok ? compiled : nullptr;
+}
+
+// The largest particle count whose pool and draw records pass layoutPool (pure arithmetic).
+uint32_t largestFittingCount(uint32_t wanted) {
+    auto fits = [](uint32_t n) {
+        const std::shared_ptr<const CompiledEffect> compiled = compileOrNull(makeBasicEffect(n));
+        PoolLayout layout;
+        std::vector<Diagnostic> ignored;
+        return compiled && layoutPool(*compiled, kGpuMaxBufferBytes, layout, ignored);
+    };
+    if (fits(wanted)) return wanted;
+    uint32_t lo = 1, hi = wanted; // fits(lo), !fits(hi)
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        (fits(mid) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+uvec2 split(VkDeviceAddress a) {
+    return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
+}
+
+// Everything one size needs, kept for all its iterations.
+struct SimCase {
+    uint32_t particles = 0;
+    std::unique_ptr<GpuEffect> fx;
+    std::unique_ptr<GpuStepTimer> timer;
+    std::optional<GpuRadixSort> sort;
+    std::optional<GpuSortKeyPass> keys_pass;
+    vk::OwnedPipelineLayout copy_layout;
+    vk::OwnedPipeline copy;
+    vk::OwnedQueryPool queries; // 6: draw, keys, sort boundaries; copy begin, end
+    vk::Buffer keys, payloads;
+    vk::Buffer copy_src, copy_dst; // two arrays each, of copy_count uints
+    uint64_t copy_count = 0;
+};
+
+const vk::Device& deviceOf(const SimCase& c) {
+    return *c.fx->gpu->device;
+}
+
+bool fail(std::vector<Diagnostic>& diagnostics, const std::string& message) {
+    diagnostics.push_back({Severity::error, "", 0, 0, 0, "", message});
+    return false;
+}
+
+bool prepare(uint32_t particles, SimCase& c, std::vector<Diagnostic>& diagnostics) {
+    c.particles = particles;
+    const std::shared_ptr<const CompiledEffect> compiled =
+        compileOrNull(makeBasicEffect(particles));
+    if (!compiled) return fail(diagnostics, "the benchmark effect does not compile");
+    GpuConfig config;
+    if (const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE")) config.device = device;
+    config.validation = std::getenv("SPINDRIFT_BENCH_VALIDATION") != nullptr;
+    c.fx = createGpuEffect(compiled, config, diagnostics);
+    if (!c.fx) return false;
+    // Fill: the bursts are born in the first ceil(N / (15 x 2^20)) steps.
+    for (int step = 0; step < 64 && liveCount(*c.fx) < particles; ++step) {
+        advanceFrame(*c.fx, compiled->effect.fixed_timestep_s);
+        if (!c.fx->errors.empty()) {
+            diagnostics.insert(diagnostics.end(), c.fx->errors.begin(), c.fx->errors.end());
+            return false;
+        }
+    }
+    if (liveCount(*c.fx) != particles) {
+        return fail(diagnostics, "filled " + std::to_string(liveCount(*c.fx)) + " of " +
+                                     std::to_string(particles) + " particles");
+    }
+    const vk::Device& device = deviceOf(c);
+    c.timer = createGpuStepTimer(device, diagnostics);
+    if (!c.timer) return false;
+    c.fx->step_timer = c.timer.get();
+
+    GpuRadixSortConfig sort_config;
+    sort_config.max_count = particles;
+    c.sort = createGpuRadixSort(device, sort_config, diagnostics);
+    c.keys_pass = createGpuSortKeyPass(device, diagnostics);
+    if (!c.sort || !c.keys_pass) return false;
+    c.copy_layout = createSortLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
+    if (!c.copy_layout) return false;
+    const shaders::SpirvCode& code = shaders::kSortCopyComp;
+    c.copy = createSortPipeline(device.handle(), c.copy_layout.get(), {code.words, code.word_count},
+                                code.source, nullptr, diagnostics);
+    if (!c.copy) return false;
+
+    VkQueryPoolCreateInfo query_info{};
+    query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+    query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query_info.queryCount = 6;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    if (!vk::check(vkCreateQueryPool(device.handle(), &query_info, nullptr, &pool),
+                   "vkCreateQueryPool", diagnostics)) {
+        return false;
+    }
+    c.queries = vk::OwnedQueryPool(device.handle(), pool);
+
+    const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                     VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    const VkDeviceSize key_bytes = VkDeviceSize{particles} * sizeof(uint32_t);
+    c.copy_count = (uint64_t{particles} * kCopyCountPerTwoParticles + 1) / 2;
+    const VkDeviceSize copy_bytes = 2 * c.copy_count * sizeof(uint32_t);
+    if (copy_bytes > kGpuMaxBufferBytes) return fail(diagnostics, "copy reference too large");
+    c.keys = vk::createBuffer(device, key_bytes, usage, vk::MemoryUse::device_local, "bench keys",
+                              diagnostics);
+    c.payloads = vk::createBuffer(device, key_bytes, usage, vk::MemoryUse::device_local,
+                                  "bench payloads", diagnostics);
+    c.copy_src = vk::createBuffer(device, copy_bytes, usage, vk::MemoryUse::device_local,
+                                  "bench copy source", diagnostics);
+    c.copy_dst = vk::createBuffer(device, copy_bytes, usage, vk::MemoryUse::device_local,
+                                  "bench copy destination", diagnostics);
+    return c.keys && c.payloads && c.copy_src && c.copy_dst;
+}
+
+void recordCopy(VkCommandBuffer cmd, const SimCase& c) {
+    const VkDeviceSize half = c.copy_count * sizeof(uint32_t);
+    RadixSortPush push{};
+    push.src_keys = split(c.copy_src.address);
+    push.src_payloads = split(c.copy_src.address + half);
+    push.dst_keys = split(c.copy_dst.address);
+    push.dst_payloads = split(c.copy_dst.address + half);
+    push.count = static_cast<uint32_t>(c.copy_count);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c.copy.get());
+    vkCmdPushConstants(cmd, c.copy_layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                       &push);
+    // As gpu_sort_bench: enough groups to fill any GPU; the shader loops grid-stride.
+    const auto groups =
+        static_cast<uint32_t>(std::min<uint64_t>(c.copy_count / kSortWorkgroupSize + 1, 8192));
+    vkCmdDispatch(cmd, groups, 1, 1);
+}
+
+struct Times {
+    double update_ms = 0, draw_ms = 0, keys_ms = 0, sort_ms = 0, copy_ms = 0;
+};
+
+void stamp(VkCommandBuffer cmd, const SimCase& c, uint32_t query) {
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), query);
+}
+
+// One iteration: a frame of one step (update timed by the hook), then one submission:
+// [q0] draw records [q1] keys [q2] sort [q3], barrier, [q4] copy reference [q5].
+bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
+    GpuEffect& fx = *c.fx;
+    advanceFrame(fx, fx.effect->effect.fixed_timestep_s);
+    if (!fx.errors.empty()) {
+        diagnostics.insert(diagnostics.end(), fx.errors.begin(), fx.errors.end());
+        return false;
+    }
+    std::vector<double> update_ms;
+    if (!takeUpdateTimes(deviceOf(c), *c.timer, update_ms, diagnostics)) return false;
+    if (update_ms.size() != 1) return fail(diagnostics, "expected one timed step per frame");
+    t.update_ms = update_ms[0];
+
+    const auto live = static_cast<uint32_t>(liveCount(fx));
+    // Outside the cloud (radius 4 and growing slowly), so every particle has a distance.
+    const vec3 eye(0.0f, 2.0f, 30.0f);
+    bool recorded = true;
+    const bool ok = fx.gpu->runner->run(
+        "sim bench",
+        [&](VkCommandBuffer cmd) {
+            vkCmdResetQueryPool(cmd, c.queries.get(), 0, 6);
+            sortBarrier(cmd);
+            stamp(cmd, c, 0);
+            recordDrawRecordsPass(fx, cmd);
+            stamp(cmd, c, 1);
+            recordSortKeys(cmd, *c.keys_pass, fx.buffers.draw_records.address, live,
+                           kSortBackToFront, eye, c.keys.address, c.payloads.address);
+            stamp(cmd, c, 2);
+            recorded = recordGpuRadixSort(cmd, *c.sort, c.keys.address, c.payloads.address, live,
+                                          diagnostics);
+            stamp(cmd, c, 3);
+            sortBarrier(cmd);
+            stamp(cmd, c, 4);
+            recordCopy(cmd, c);
+            stamp(cmd, c, 5);
+        },
+        diagnostics);
+    if (!ok || !recorded) return false;
+    uint64_t s[6] = {};
+    if (!vk::check(vkGetQueryPoolResults(deviceOf(c).handle(), c.queries.get(), 0, 6, sizeof s, s,
+                                         sizeof(uint64_t),
+                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                   "vkGetQueryPoolResults", diagnostics)) {
+        return false;
+    }
+    const double period_ms = c.timer->period_ms;
+    t.draw_ms = static_cast<double>(s[1] - s[0]) * period_ms;
+    t.keys_ms = static_cast<double>(s[2] - s[1]) * period_ms;
+    t.sort_ms = static_cast<double>(s[3] - s[2]) * period_ms;
+    t.copy_ms = static_cast<double>(s[5] - s[4]) * period_ms;
+    return true;
+}
+
+// The live count is still N and the sorted keys ascend (back to front: far first).
+bool verify(SimCase& c, std::string& problem, std::vector<Diagnostic>& diagnostics) {
+    if (liveCount(*c.fx) != c.particles) {
+        problem =
+            "live count " + std::to_string(liveCount(*c.fx)) + " != " + std::to_string(c.particles);
+        return true;
+    }
+    const VkDeviceSize bytes = VkDeviceSize{c.particles} * sizeof(uint32_t);
+    vk::Buffer back = vk::createBuffer(deviceOf(c), bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       vk::MemoryUse::readback, "bench readback", diagnostics);
+    if (!back) return false;
+    if (!c.fx->gpu->runner->run(
+            "bench readback",
+            [&](VkCommandBuffer cmd) {
+                VkBufferCopy region{0, 0, bytes};
+                vkCmdCopyBuffer(cmd, c.keys.get(), back.get(), 1, &region);
+                vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                                  VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                                  VK_ACCESS_2_HOST_READ_BIT);
+            },
+            diagnostics)) {
+        return false;
+    }
+    const auto* keys = static_cast<const uint32_t*>(back.mapped);
+    for (uint32_t i = 1; i < c.particles; ++i) {
+        if (keys[i - 1] > keys[i]) {
+            problem = "sorted keys descend at " + std::to_string(i);
+            return true;
+        }
+    }
+    return true;
+}
+
+double mean(const std::vector<double>& v) {
+    double sum = 0;
+    for (double x : v) sum += x;
+    return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
+void BM_GpuSimBasic(benchmark::State& state) {
+    const auto wanted = static_cast<uint32_t>(state.range(0));
+    const uint32_t particles = largestFittingCount(wanted);
+    if (particles != wanted) {
+        std::fprintf(stderr,
+                     "gpu_sim_bench: %u particles do not fit the 4 GiB - 2 MiB pool buffer "
+                     "(%d bytes a particle over %d columns); measuring the largest that does: "
+                     "%u\n",
+                     wanted, static_cast<int>(kGpuColumnCount * 4),
+                     static_cast<int>(kGpuColumnCount), particles);
+    }
+    std::vector<Diagnostic> diagnostics;
+    SimCase c;
+    if (!prepare(particles, c, diagnostics)) {
+        for (const Diagnostic& d : diagnostics)
+            std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
+        state.SkipWithError(diagnostics.empty() ? "prepare failed"
+                                                : formatDiagnostic(diagnostics.back()).c_str());
+        return;
+    }
+    std::fprintf(stderr, "gpu_sim_bench: %u particles on %s\n", particles,
+                 c.fx->gpu->device_name.c_str());
+    Times warm;
+    if (!runOnce(c, warm, diagnostics)) { // warm-up: first use of each pipeline
+        state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
+        return;
+    }
+    std::vector<double> update, draw, keys, sort, copy;
+    for (auto _ : state) {
+        Times t;
+        if (!runOnce(c, t, diagnostics)) {
+            state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
+            return;
+        }
+        state.SetIterationTime(t.update_ms * 1e-3);
+        update.push_back(t.update_ms);
+        draw.push_back(t.draw_ms);
+        keys.push_back(t.keys_ms);
+        sort.push_back(t.sort_ms);
+        copy.push_back(t.copy_ms);
+    }
+    std::string problem;
+    if (!validationMessages(*c.fx).empty()) problem = validationMessages(*c.fx).front();
+    if (problem.empty() && !verify(c, problem, diagnostics)) {
+        state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
+        return;
+    }
+    if (!problem.empty()) {
+        state.SkipWithError(problem.c_str());
+        return;
+    }
+    const double n = particles;
+    const double update_ms = mean(update), copy_ms = mean(copy);
+    state.counters["particles"] = n;
+    state.counters["update_ms"] = update_ms;
+    state.counters["update_ms_min"] = *std::min_element(update.begin(), update.end());
+    state.counters["Gupd/s"] = n / (update_ms * 1e-3) * 1e-9;
+    state.counters["update_TB/s"] = kUpdateBytes * n / (update_ms * 1e-3) * 1e-12;
+    state.counters["copy_ms"] = copy_ms;
+    state.counters["copy_TB/s"] = kUpdateBytes * n / (copy_ms * 1e-3) * 1e-12;
+    state.counters["of_copy"] = copy_ms / update_ms;
+    state.counters["draw_ms"] = mean(draw);
+    state.counters["keys_ms"] = mean(keys);
+    state.counters["sort_ms"] = mean(sort);
+    state.counters["sim_sort_ms"] = update_ms + mean(draw) + mean(keys) + mean(sort);
+}
+
+uint32_t parseCount(const std::string& text) {
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (end != nullptr && (*end == 'K' || *end == 'k')) v *= 1000;
+    if (end != nullptr && (*end == 'M' || *end == 'm')) v *= 1000000;
+    return static_cast<uint32_t>(std::min<unsigned long long>(v, kMaxEmitterCapacity));
+}
+
+void registerSizes() {
+    std::string sizes = "1M,10M,100M";
+    if (const char* env = std::getenv("SPINDRIFT_SIM_SIZES")) sizes = env;
+    int iterations = 30;
+    if (const char* env = std::getenv("SPINDRIFT_SIM_ITERATIONS")) iterations = std::atoi(env);
+    iterations = std::max(iterations, 1);
+    size_t at = 0;
+    while (at <= sizes.size()) {
+        size_t comma = sizes.find(',', at);
+        if (comma == std::string::npos) comma = sizes.size();
+        const uint32_t count = parseCount(sizes.substr(at, comma - at));
+        if (count > 1) {
+            benchmark::RegisterBenchmark("GpuSimBasic", BM_GpuSimBasic)
+                ->Arg(count)
+                ->Iterations(iterations)
+                ->UseManualTime()
+                ->Unit(benchmark::kMillisecond);
+        }
+        at = comma + 1;
+    }
+}
+
+} // namespace
+} // namespace spindrift::gpu
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    spindrift::gpu::registerSizes();
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
