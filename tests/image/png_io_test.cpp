@@ -139,6 +139,21 @@ TEST(PngIo, RejectsEveryTruncation) {
     }
 }
 
+// Found by the fuzzer: an sPLT chunk declaring 0x73737373 bytes in a tiny file made libpng
+// allocate 1.9 GB before noticing the file had ended. Declared lengths are checked first.
+TEST(PngIo, RejectsAChunkDeclaringMoreBytesThanTheFileHolds) {
+    std::vector<uint8_t> png = test::pngSignature();
+    test::appendChunk(png, "IHDR", test::ihdrData(4, 2, 8, test::kColourRgba));
+    const size_t at = png.size();
+    png.insert(png.end(), {0x73, 0x73, 0x73, 0x73, 's', 'P', 'L', 'T', 1, 2, 3});
+    const DecodeResult r = decode(png);
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(contains(r.message(), "truncated PNG: the chunk 'sPLT' at byte " +
+                                          std::to_string(at) + " declares 1936946035 bytes"))
+        << r.message();
+    EXPECT_EQ(r.diagnostics[0].byte_offset, png.size());
+}
+
 TEST(PngIo, RejectsABadCrcInEachCriticalChunk) {
     const std::vector<uint8_t> whole = encode(noiseImage(8, 8, 1));
     for (const std::string type : {"IHDR", "IDAT", "IEND"}) {
