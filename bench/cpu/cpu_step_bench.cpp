@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bench_effects.h"
 #include "compiler/compile_effect.h"
 #include "cpu/cpu_effect.h"
 #include "cpu/draw_records.h"
@@ -66,111 +67,9 @@ constexpr int kReferenceRuns = 5;
 // bandwidth ceiling and not the pool's per-job cost.
 constexpr uint32_t kReferenceChunk = 1u << 16;
 
-enum class Stack { basic, curl, fields };
-
-const char* stackName(Stack stack) {
-    switch (stack) {
-    case Stack::basic:
-        return "basic";
-    case Stack::curl:
-        return "curl";
-    case Stack::fields:
-        return "fields4";
-    }
-    return "?";
-}
-
-// ---------------------------------------------------------------------------------------------
-// The effects: one emitter of capacity N, filled by bursts at t = 0 and then never spawning
-// again; lifetime 1000 s, so nothing dies while a case is timed (60,000 steps at 60 Hz).
-
-UpdateModule module(UpdateModuleVariant m) {
-    return UpdateModule{true, std::move(m)};
-}
-
-ForceFieldModule forceField(ForceFieldKind shape, Float3 position, float strength, float radius,
-                            float falloff) {
-    ForceFieldModule f;
-    f.shape = shape;
-    f.position = position;
-    f.strength = strength;
-    f.radius = radius;
-    f.falloff = falloff;
-    return f;
-}
-
-EffectDesc makeEffect(Stack stack, uint32_t particles) {
-    EffectDesc fx;
-    fx.name = std::string("bench_") + stackName(stack);
-    fx.seed = 7;
-    fx.duration_s = 3600;
-    fx.looping = false;
-    fx.bounds.half_extents = {100, 100, 100};
-    fx.capacity = particles;
-
-    EmitterDesc e;
-    e.name = "pool";
-    e.capacity = particles;
-    e.spawn.rate_per_s = 0;
-    // Up to kMaxBursts bursts of kMaxBurstCount particles, all at t = 0: the pool fills in the
-    // first step, before any particle has to be updated (16 x 2^20 = 16M fits exactly).
-    for (uint32_t left = particles; left > 0;) {
-        Burst burst;
-        burst.time_s = 0;
-        const uint32_t count = std::min(left, kMaxBurstCount);
-        burst.count = {count, count};
-        e.spawn.bursts.push_back(burst);
-        left -= count;
-    }
-    e.shape.type = ShapeKind::sphere;
-    e.shape.radius = 4;
-    e.init.lifetime_s = {1000, 1000};
-    e.init.size = {0.05f, 0.2f};
-    e.init.speed = {0.5f, 3.0f};
-
-    e.update.push_back(module(GravityModule{}));
-    DragModule drag;
-    drag.coefficient_per_s = 0.5f;
-    e.update.push_back(module(drag));
-    if (stack == Stack::curl) {
-        CurlNoiseModule curl;
-        curl.strength = 4;
-        curl.frequency = 0.5f;
-        curl.octaves = 1;
-        curl.scroll = {0, 0.5f, 0};
-        e.update.push_back(module(curl));
-    }
-    if (stack == Stack::fields) {
-        // Adjacent force_field modules compile to one kOpForceFields op over 4 records. One of
-        // each kind, and non-integer falloffs, so every field pays its sdPow.
-        e.update.push_back(module(forceField(ForceFieldKind::point, {0, 0, 0}, 6, 12, 1.5f)));
-        ForceFieldModule vortex = forceField(ForceFieldKind::vortex, {0, 0, 0}, 4, 10, 0.5f);
-        e.update.push_back(module(vortex));
-        e.update.push_back(module(forceField(ForceFieldKind::drag, {2, 1, 0}, 0.8f, 6, 2.0f)));
-        e.update.push_back(module(forceField(ForceFieldKind::point, {-3, 0, 2}, -3, 5, 1.0f)));
-    }
-    ColorOverLifeModule color;
-    color.gradient.color_keys = {
-        {0, {1, 0.9f, 0.6f}}, {0.5f, {1, 0.4f, 0.1f}}, {1, {0.2f, 0.2f, 0.2f}}};
-    color.gradient.alpha_keys = {{0, 1}, {0.8f, 0.6f}, {1, 0}};
-    e.update.push_back(module(color));
-    SizeOverLifeModule size;
-    size.curve.keys = {{0, 0.5f}, {0.2f, 1}, {1, 0}};
-    e.update.push_back(module(size));
-
-    fx.emitters.push_back(std::move(e));
-    return fx;
-}
-
-std::shared_ptr<const CompiledEffect> compileOrNull(const EffectDesc& desc) {
-    auto compiled = std::make_shared<CompiledEffect>();
-    std::vector<Diagnostic> diagnostics;
-    const bool ok = compileEffect(desc, *compiled, diagnostics);
-    for (const Diagnostic& d : diagnostics) {
-        std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
-    }
-    return ok ? compiled : nullptr;
-}
+using bench::compileOrNull;
+using bench::Stack;
+using bench::stackName;
 
 // One instance per case, kept while Google Benchmark re-runs the case to pick an iteration
 // count, and freed when the next case starts (so at most one 16M pool is alive at a time).
@@ -187,7 +86,7 @@ CpuEffect* filledEffect(const CaseKey& key) {
     if (cached && cached_key == key) return cached.get();
     cached.reset();
     const std::shared_ptr<const CompiledEffect> compiled =
-        compileOrNull(makeEffect(key.stack, key.particles));
+        compileOrNull(bench::makeStackEffect(key.stack, key.particles));
     if (!compiled) return nullptr;
     CpuConfig config;
     config.threads = key.threads;

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bench_effects.h"
 #include "compiler/compile_effect.h"
 #include "embedded_shaders.h"
 #include "gpu/gpu_effect.h"
@@ -68,84 +69,11 @@ constexpr double kUpdateBytes = kUpdateReadBytes + kUpdateWrittenBytes;
 constexpr uint64_t kCopyCountPerTwoParticles = 11;
 
 // ---------------------------------------------------------------------------------------------
-// The basic effect of bench/cpu/cpu_step_bench.cpp (makeEffect(Stack::basic)), repeated here
-// because that file's definitions are private to it: one emitter of capacity N, lifetime 1000 s
-// so nothing dies while timed, never spawning after the fill. N above 16 x 2^20 (kMaxBursts x
-// kMaxBurstCount) cannot be born in one step, so bursts of 2^20 repeat once per step (cycles,
-// interval = one step) until N are born.
-UpdateModule module(UpdateModuleVariant m) {
-    return UpdateModule{true, std::move(m)};
-}
-
-EffectDesc makeBasicEffect(uint32_t particles) {
-    EffectDesc fx;
-    fx.name = "bench_gpu_basic";
-    fx.seed = 7;
-    fx.duration_s = 3600;
-    fx.looping = false;
-    fx.bounds.half_extents = {100, 100, 100};
-    fx.capacity = particles;
-
-    EmitterDesc e;
-    e.name = "pool";
-    e.capacity = particles;
-    e.spawn.rate_per_s = 0;
-    const float step_s = fx.fixed_timestep_s;
-    // Whole bursts of kMaxBurstCount over kMaxBursts - 1 entries, each repeating once per step;
-    // the remainder in the last entry at t = 0.
-    const uint32_t whole = particles / kMaxBurstCount;
-    const uint32_t rest = particles % kMaxBurstCount;
-    const uint32_t entries = kMaxBursts - 1;
-    for (uint32_t j = 0; j < entries && j < whole; ++j) {
-        Burst burst;
-        burst.time_s = 0;
-        burst.count = {kMaxBurstCount, kMaxBurstCount};
-        burst.cycles = whole / entries + (j < whole % entries ? 1u : 0u);
-        burst.interval_s = step_s;
-        e.spawn.bursts.push_back(burst);
-    }
-    if (rest > 0) {
-        Burst burst;
-        burst.time_s = 0;
-        burst.count = {rest, rest};
-        e.spawn.bursts.push_back(burst);
-    }
-    e.shape.type = ShapeKind::sphere;
-    e.shape.radius = 4;
-    e.init.lifetime_s = {1000, 1000};
-    e.init.size = {0.05f, 0.2f};
-    e.init.speed = {0.5f, 3.0f};
-
-    e.update.push_back(module(GravityModule{}));
-    DragModule drag;
-    drag.coefficient_per_s = 0.5f;
-    e.update.push_back(module(drag));
-    ColorOverLifeModule color;
-    color.gradient.color_keys = {
-        {0, {1, 0.9f, 0.6f}}, {0.5f, {1, 0.4f, 0.1f}}, {1, {0.2f, 0.2f, 0.2f}}};
-    color.gradient.alpha_keys = {{0, 1}, {0.8f, 0.6f}, {1, 0}};
-    e.update.push_back(module(color));
-    SizeOverLifeModule size;
-    size.curve.keys = {{0, 0.5f}, {0.2f, 1}, {1, 0}};
-    e.update.push_back(module(size));
-
-    fx.emitters.push_back(std::move(e));
-    return fx;
-}
-
-std::shared_ptr<const CompiledEffect> compileOrNull(const EffectDesc& desc) {
-    auto compiled = std::make_shared<CompiledEffect>();
-    std::vector<Diagnostic> diagnostics;
-    const bool ok = compileEffect(desc, *compiled, diagnostics);
-    for (const Diagnostic& d : diagnostics)
-        std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
-    return ok ? compiled : nullptr;
-}
-
 // The largest particle count whose pool and draw records pass layoutPool (pure arithmetic).
 uint32_t largestFittingCount(uint32_t wanted) {
     auto fits = [](uint32_t n) {
-        const std::shared_ptr<const CompiledEffect> compiled = compileOrNull(makeBasicEffect(n));
+        const std::shared_ptr<const CompiledEffect> compiled =
+            bench::compileOrNull(bench::makeStackEffect(bench::Stack::basic, n));
         PoolLayout layout;
         std::vector<Diagnostic> ignored;
         return compiled && layoutPool(*compiled, kGpuMaxBufferBytes, layout, ignored);
@@ -190,7 +118,7 @@ bool fail(std::vector<Diagnostic>& diagnostics, const std::string& message) {
 bool prepare(uint32_t particles, SimCase& c, std::vector<Diagnostic>& diagnostics) {
     c.particles = particles;
     const std::shared_ptr<const CompiledEffect> compiled =
-        compileOrNull(makeBasicEffect(particles));
+        bench::compileOrNull(bench::makeStackEffect(bench::Stack::basic, particles));
     if (!compiled) return fail(diagnostics, "the benchmark effect does not compile");
     GpuConfig config;
     if (const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE")) config.device = device;
@@ -440,33 +368,22 @@ void BM_GpuSimBasic(benchmark::State& state) {
     state.counters["sim_sort_ms"] = update_ms + mean(draw) + mean(keys) + mean(sort);
 }
 
-uint32_t parseCount(const std::string& text) {
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (end != nullptr && (*end == 'K' || *end == 'k')) v *= 1000;
-    if (end != nullptr && (*end == 'M' || *end == 'm')) v *= 1000000;
-    return static_cast<uint32_t>(std::min<unsigned long long>(v, kMaxEmitterCapacity));
-}
-
 void registerSizes() {
     std::string sizes = "1M,10M,100M";
     if (const char* env = std::getenv("SPINDRIFT_SIM_SIZES")) sizes = env;
     int iterations = 30;
     if (const char* env = std::getenv("SPINDRIFT_SIM_ITERATIONS")) iterations = std::atoi(env);
     iterations = std::max(iterations, 1);
-    size_t at = 0;
-    while (at <= sizes.size()) {
-        size_t comma = sizes.find(',', at);
-        if (comma == std::string::npos) comma = sizes.size();
-        const uint32_t count = parseCount(sizes.substr(at, comma - at));
+    // K and M are decimal here (1M = 10^6), as docs/benchmarks.md reports these sizes.
+    for (const uint64_t n : bench::parseCounts(sizes, 1000)) {
+        const uint64_t count = std::min<uint64_t>(n, kMaxEmitterCapacity);
         if (count > 1) {
             benchmark::RegisterBenchmark("GpuSimBasic", BM_GpuSimBasic)
-                ->Arg(count)
+                ->Arg(static_cast<int64_t>(count))
                 ->Iterations(iterations)
                 ->UseManualTime()
                 ->Unit(benchmark::kMillisecond);
         }
-        at = comma + 1;
     }
 }
 

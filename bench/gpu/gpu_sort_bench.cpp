@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bench_effects.h"
 #include "embedded_shaders.h"
 #include "gpu/sort/gpu_radix_sort.h"
 #include "gpu/sort/radix_sort_shared.h"
@@ -309,14 +310,6 @@ void BM_GpuRadixSort(benchmark::State& state) {
     state.counters["subgroup"] = c.sort->subgroup_size;
 }
 
-uint32_t parseCount(const std::string& text) {
-    char* end = nullptr;
-    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-    if (end != nullptr && (*end == 'K' || *end == 'k')) v <<= 10;
-    if (end != nullptr && (*end == 'M' || *end == 'm')) v <<= 20;
-    return static_cast<uint32_t>(std::min<unsigned long long>(v, kGpuSortMaxCount));
-}
-
 void registerSizes() {
     std::string sizes;
     if (const char* env = std::getenv("SPINDRIFT_SORT_SIZES")) {
@@ -325,18 +318,15 @@ void registerSizes() {
         SortContext* ctx = sharedContext();
         sizes = ctx != nullptr && ctx->physical.type == "cpu" ? "64K,1M" : "1M,16M,100000000";
     }
-    size_t at = 0;
-    while (at <= sizes.size()) {
-        size_t comma = sizes.find(',', at);
-        if (comma == std::string::npos) comma = sizes.size();
-        const uint32_t count = parseCount(sizes.substr(at, comma - at));
+    // K and M are binary here (1M = 2^20), as docs/benchmarks.md reports these sizes.
+    for (const uint64_t n : bench::parseCounts(sizes, 1024)) {
+        const uint64_t count = std::min<uint64_t>(n, kGpuSortMaxCount);
         if (count > 1) {
             benchmark::RegisterBenchmark("GpuRadixSort", BM_GpuRadixSort)
-                ->Arg(count)
+                ->Arg(static_cast<int64_t>(count))
                 ->UseManualTime()
                 ->Unit(benchmark::kMillisecond);
         }
-        at = comma + 1;
     }
 }
 
