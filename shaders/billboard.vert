@@ -1,5 +1,6 @@
 // Billboards, vertex-pulled: no vertex buffer. Vertex i of a draw is corner i % 6 of the quad
-// of record i / 6, read through the batch's buffer device address (push constants).
+// of record i / 6 (or of record order[i / 6] when the batch has a device-sorted order), read
+// through the batch's buffer device address (push constants).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -13,6 +14,10 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Dr
     DrawRecord records[];
 };
 
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer OrderRef {
+    uint indices[];
+};
+
 layout(location = 0) out vec2 out_corner;
 layout(location = 1) flat out vec4 out_color;
 layout(location = 2) flat out float out_frame;
@@ -23,6 +28,7 @@ layout(location = 6) flat out vec3 out_facing;
 
 void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
+    if (push.order.xy != uvec2(0u)) record_index = OrderRef(push.order.xy).indices[record_index];
     vec2 corner = sdQuadCorner(uint(gl_VertexIndex) % kBillboardVerticesPerQuad);
     DrawRecord r = DrawRecordRef(push.records.xy).records[record_index];
 

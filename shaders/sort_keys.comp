@@ -17,15 +17,21 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Re
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer WriteWords {
     uint v[];
 };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer ReadWord {
+    uint v;
+};
 layout(push_constant, std430) uniform Push { SortKeyPush pc; };
 
 void main() {
     Records records = Records(pc.records);
     WriteWords keys = WriteWords(pc.keys);
     WriteWords payloads = WriteWords(pc.payloads);
+    uint valid = pc.count;
+    if (pc.valid != uvec2(0u)) valid = min(valid, ReadWord(pc.valid).v);
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
     for (uint i = gl_GlobalInvocationID.x; i < pc.count; i += stride) {
-        keys.v[i] = sdDrawRecordSortKey(records.r[i], pc.sort_mode, pc.eye.xyz);
+        keys.v[i] = i < valid ? sdDrawRecordSortKey(records.r[i], pc.sort_mode, pc.eye.xyz)
+                              : 0xffffffffu;
         payloads.v[i] = i;
         if (pc.count - i <= stride) break; // no wrap past 2^32
     }

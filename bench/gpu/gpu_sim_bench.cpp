@@ -45,7 +45,7 @@
 #include "gpu/sort/gpu_radix_sort.h"
 #include "gpu/sort/radix_sort_shared.h"
 #include "gpu/sort/sort_keys_pass.h"
-#include "gpu/sort/sort_pipeline.h"
+#include "vulkan/compute.h"
 #include "spindrift/effect_desc.h"
 #include "vulkan/vk_error.h"
 
@@ -147,10 +147,10 @@ bool prepare(uint32_t particles, SimCase& c, std::vector<Diagnostic>& diagnostic
     c.sort = createGpuRadixSort(device, sort_config, diagnostics);
     c.keys_pass = createGpuSortKeyPass(device, diagnostics);
     if (!c.sort || !c.keys_pass) return false;
-    c.copy_layout = createSortLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
+    c.copy_layout = vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
     if (!c.copy_layout) return false;
     const shaders::SpirvCode& code = shaders::kSortCopyComp;
-    c.copy = createSortPipeline(device.handle(), c.copy_layout.get(), {code.words, code.word_count},
+    c.copy = vk::createComputePipeline(device.handle(), c.copy_layout.get(), {code.words, code.word_count},
                                 code.source, nullptr, diagnostics);
     if (!c.copy) return false;
 
@@ -230,7 +230,7 @@ bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
         "sim bench",
         [&](VkCommandBuffer cmd) {
             vkCmdResetQueryPool(cmd, c.queries.get(), 0, 6);
-            sortBarrier(cmd);
+            vk::computeBarrier(cmd);
             stamp(cmd, c, 0);
             recordDrawRecordsPass(fx, cmd);
             stamp(cmd, c, 1);
@@ -240,7 +240,7 @@ bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
             recorded = recordGpuRadixSort(cmd, *c.sort, c.keys.address, c.payloads.address, live,
                                           diagnostics);
             stamp(cmd, c, 3);
-            sortBarrier(cmd);
+            vk::computeBarrier(cmd);
             stamp(cmd, c, 4);
             recordCopy(cmd, c);
             stamp(cmd, c, 5);

@@ -28,7 +28,7 @@
 #include "gpu/sort/gpu_radix_sort.h"
 #include "gpu/sort/radix_sort_shared.h"
 #include "gpu/sort/sort_context.h"
-#include "gpu/sort/sort_pipeline.h"
+#include "vulkan/compute.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -102,10 +102,10 @@ bool prepare(SortContext& ctx, uint32_t count, SortCase& c, std::vector<Diagnost
     config.max_count = count;
     c.sort = createGpuRadixSort(device, config, diagnostics);
     if (!c.sort) return false;
-    c.copy_layout = createSortLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
+    c.copy_layout = vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
     if (!c.copy_layout) return false;
     const shaders::SpirvCode& code = shaders::kSortCopyComp;
-    c.copy = createSortPipeline(device.handle(), c.copy_layout.get(), {code.words, code.word_count},
+    c.copy = vk::createComputePipeline(device.handle(), c.copy_layout.get(), {code.words, code.word_count},
                                 code.source, nullptr, diagnostics);
     if (!c.copy) return false;
 
@@ -173,12 +173,12 @@ bool runOnce(SortContext& ctx, SortCase& c, double& sort_ms, double& copy_ms,
         vkCmdResetQueryPool(cmd, c.queries.get(), 0, query_count);
         recordCopy(cmd, c, c.source_keys.address, c.source_payloads.address, c.keys.address,
                    c.payloads.address);
-        sortBarrier(cmd);
+        vk::computeBarrier(cmd);
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 0);
         recorded = recordGpuRadixSort(cmd, *c.sort, c.keys.address, c.payloads.address, c.count,
                                       diagnostics, stamps_at);
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 1);
-        sortBarrier(cmd);
+        vk::computeBarrier(cmd);
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 2);
         recordCopy(cmd, c, c.source_keys.address, c.source_payloads.address, c.copy_keys.address,
                    c.copy_payloads.address);

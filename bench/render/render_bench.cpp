@@ -109,7 +109,7 @@ void BM_EmptyFrame(benchmark::State& state) {
 void BM_Additive100k(benchmark::State& state) {
     const std::vector<DrawRecord> records =
         particles(100000, static_cast<float>(state.range(0)) / 100.0f);
-    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records};
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records, {}};
     runFrames(state, {&batch, 1}, nullptr);
 }
 
@@ -117,7 +117,7 @@ void BM_Additive100k(benchmark::State& state) {
 void BM_AlphaSorted100k(benchmark::State& state) {
     std::vector<DrawRecord> records =
         particles(100000, static_cast<float>(state.range(0)) / 100.0f);
-    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records};
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
     runFrames(state, {&batch, 1}, &records);
 }
 

@@ -124,11 +124,12 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                   vk::MemoryUse::device_local, "GPU counters", diagnostics);
     if (!b.counters) return false;
-    b.counters_readback =
-        vk::createBuffer(device, counter_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                         vk::MemoryUse::readback, "GPU counters readback", diagnostics);
+    // One copy of the counters per submission in flight (asynchronous statistics).
+    b.counters_readback = vk::createBuffer(
+        device, counter_bytes * kGpuSubmissionsInFlight, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        vk::MemoryUse::readback, "GPU counters readback", diagnostics);
     if (!b.counters_readback) return false;
-    std::memset(b.counters_readback.mapped, 0, counter_bytes);
+    std::memset(b.counters_readback.mapped, 0, counter_bytes * kGpuSubmissionsInFlight);
     b.draw_records =
         vk::createBuffer(device, std::max<uint64_t>(fx.layout.draw_records, 1) * sizeof(DrawRecord),
                          kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::device_local,
@@ -136,8 +137,10 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     if (!b.draw_records) return false;
     b.step_slot_bytes = slotLayout(e).bytes;
     b.step_slots = std::max(fx.config.driver.max_steps_per_frame, 1u) + 1;
-    b.steps = vk::createBuffer(device, b.step_slot_bytes * b.step_slots, kStorage,
-                               vk::MemoryUse::upload, "GPU step uniforms", diagnostics);
+    // Each submission in flight has its own slots: the host writes the next submission's while
+    // the device still reads the previous one's.
+    b.steps = vk::createBuffer(device, b.step_slot_bytes * b.step_slots * kGpuSubmissionsInFlight,
+                               kStorage, vk::MemoryUse::upload, "GPU step uniforms", diagnostics);
     if (!b.steps) return false;
     return uploadRecords(fx, diagnostics);
 }

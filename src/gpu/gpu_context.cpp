@@ -5,9 +5,7 @@
 #include <span>
 
 #include "embedded_shaders.h"
-#include "vulkan/physical_device.h"
-#include "vulkan/shader_module.h"
-#include "vulkan/vk_error.h"
+#include "vulkan/compute.h"
 
 namespace spindrift::gpu {
 
@@ -30,70 +28,28 @@ const shaders::SpirvCode& passCode(Pass pass) {
     return shaders::kGpuDrawRecordsComp;
 }
 
-vk::OwnedPipelineLayout createLayout(VkDevice device, std::vector<Diagnostic>& diagnostics) {
-    VkPushConstantRange range{};
-    range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    range.size = sizeof(GpuPushConstants);
-    VkPipelineLayoutCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    info.pushConstantRangeCount = 1;
-    info.pPushConstantRanges = &range;
-    VkPipelineLayout handle = VK_NULL_HANDLE;
-    if (!vk::check(vkCreatePipelineLayout(device, &info, nullptr, &handle),
-                   "vkCreatePipelineLayout", diagnostics, "GPU simulation passes")) {
-        return {};
-    }
-    return vk::OwnedPipelineLayout(device, handle);
-}
-
-vk::OwnedPipeline createPipeline(VkDevice device, VkPipelineLayout layout, Pass pass,
-                                 std::vector<Diagnostic>& diagnostics) {
-    const shaders::SpirvCode& code = passCode(pass);
-    vk::OwnedShaderModule module = vk::createShaderModule(
-        device, std::span<const uint32_t>(code.words, code.word_count), code.source, diagnostics);
-    if (!module) return {};
-    VkComputePipelineCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module.get();
-    info.stage.pName = "main";
-    info.layout = layout;
-    VkPipeline handle = VK_NULL_HANDLE;
-    if (!vk::check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &handle),
-                   "vkCreateComputePipelines", diagnostics, code.source)) {
-        return {};
-    }
-    return vk::OwnedPipeline(device, handle);
-}
-
 } // namespace
 
-std::unique_ptr<GpuContext> createGpuContext(const std::string& device_request, bool validation,
+std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
+                                             const std::string& device_request, bool validation,
                                              std::vector<Diagnostic>& diagnostics) {
     auto gpu = std::make_unique<GpuContext>();
-    gpu->instance = vk::Instance::create(validation, diagnostics);
-    if (!gpu->instance) return nullptr;
-    std::vector<vk::PhysicalDevice> devices =
-        vk::enumeratePhysicalDevices(gpu->instance->handle(), diagnostics);
-    if (devices.empty()) return nullptr;
-    const std::optional<size_t> chosen =
-        vk::selectPhysicalDevice(devices, device_request, diagnostics);
-    if (!chosen) return nullptr;
-    const vk::PhysicalDevice& physical = devices[*chosen];
-    vk::DeviceSupport support;
-    if (!vk::checkDeviceSupport(physical, support, diagnostics)) return nullptr;
-    gpu->device = vk::Device::create(physical, support, diagnostics);
-    if (!gpu->device) return nullptr;
-    gpu->device_name = physical.name;
-    gpu->runner = vk::CommandRunner::create(*gpu->device, diagnostics);
+    gpu->vulkan =
+        shared ? std::move(shared) : vk::createContext(device_request, validation, diagnostics);
+    if (!gpu->vulkan) return nullptr;
+    gpu->device = gpu->vulkan->device.get();
+    gpu->device_name = gpu->vulkan->physical.name;
+    gpu->runner = vk::CommandRunner::create(*gpu->device, diagnostics, kGpuSubmissionsInFlight);
     if (!gpu->runner) return nullptr;
     const VkDevice device = gpu->device->handle();
-    gpu->layout = createLayout(device, diagnostics);
+    gpu->layout = vk::createComputeLayout(device, sizeof(GpuPushConstants), "GPU simulation passes",
+                                          diagnostics);
     if (!gpu->layout) return nullptr;
     for (int p = 0; p < static_cast<int>(Pass::count); ++p) {
-        gpu->pipelines[p] =
-            createPipeline(device, gpu->layout.get(), static_cast<Pass>(p), diagnostics);
+        const shaders::SpirvCode& code = passCode(static_cast<Pass>(p));
+        gpu->pipelines[p] = vk::createComputePipeline(
+            device, gpu->layout.get(), std::span<const uint32_t>(code.words, code.word_count),
+            code.source, nullptr, diagnostics);
         if (!gpu->pipelines[p]) return nullptr;
     }
     return gpu;
@@ -111,9 +67,7 @@ void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
 }
 
 void computeBarrier(VkCommandBuffer cmd) {
-    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+    vk::computeBarrier(cmd);
 }
 
 } // namespace spindrift::gpu

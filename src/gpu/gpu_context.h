@@ -12,31 +12,35 @@
 #include "kernels/gpu_sim.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
-#include "vulkan/device.h"
-#include "vulkan/instance.h"
+#include "vulkan/context.h"
 #include "vulkan/owned.h"
 
 namespace spindrift::gpu {
 
+// Submissions an instance may have queued before it waits for the oldest: the entries of its
+// command ring, and the sets of step-uniform slots and counter copies (one per submission).
+inline constexpr uint32_t kGpuSubmissionsInFlight = 2;
+
 // The passes, one compute pipeline each (docs/gpu-backend.md, "Passes").
 enum class Pass : uint8_t { pool_reset, counters, update, spawn, draw_records, count };
 
-// Declaration order is destruction order reversed: pipelines before the device, the device
-// before the instance.
+// Declaration order is destruction order reversed: pipelines and the command pool before the
+// shared device (which goes with its last user).
 struct GpuContext {
-    std::unique_ptr<vk::Instance> instance;
-    std::unique_ptr<vk::Device> device;
+    std::shared_ptr<vk::Context> vulkan; // instance and device, possibly the renderer's
+    vk::Device* device = nullptr;        // vulkan->device
     std::unique_ptr<vk::CommandRunner> runner;
     std::string device_name;
     vk::OwnedPipelineLayout layout; // push constants only (GpuPushConstants)
     vk::OwnedPipeline pipelines[static_cast<int>(Pass::count)];
 };
 
-// Creates the instance (validation on request), picks the device (`device_request` as
-// RendererConfig::device: "" the first discrete GPU, else integrated, else the first), checks it
-// has what the passes need (Vulkan 1.3, buffer device addresses) and builds the pipelines.
-// nullptr with the reasons on failure (no Vulkan driver, no device, a failed call).
-std::unique_ptr<GpuContext> createGpuContext(const std::string& device_request, bool validation,
+// Builds the command pool and the pipelines on `shared` (the renderer's device, so the renderer
+// can draw from the pool) or, when shared is null, on a device of its own: vk::createContext
+// with `device_request` (RendererConfig::device rules) and `validation`. nullptr with the
+// reasons on failure (no Vulkan driver, no device, a failed call).
+std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
+                                             const std::string& device_request, bool validation,
                                              std::vector<Diagnostic>& diagnostics);
 
 // Binds the pass's pipeline, pushes the constants and dispatches enough workgroups for

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
+#include <string_view>
 
 #include "compiler/capabilities.h"
 #include "gpu/gpu_buffers.h"
@@ -89,10 +91,12 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     fx.list_in ^= 1u;
 }
 
-void copyCounters(const GpuEffect& fx, VkCommandBuffer cmd) {
+// Copies the counters into the ring entry's host-visible copy.
+void copyCounters(const GpuEffect& fx, VkCommandBuffer cmd, uint32_t entry) {
     vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
-    VkBufferCopy region{0, 0, fx.buffers.counters.size};
+    const VkDeviceSize bytes = fx.buffers.counters.size;
+    VkBufferCopy region{0, bytes * entry, bytes};
     vkCmdCopyBuffer(cmd, fx.buffers.counters.get(), fx.buffers.counters_readback.get(), 1, &region);
     vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -102,13 +106,19 @@ uint64_t join(uint32_t lo, uint32_t hi) {
     return (uint64_t{hi} << 32) | lo;
 }
 
-void readCounters(GpuEffect& fx) {
-    const auto* counters =
-        static_cast<const GpuEmitterCounters*>(fx.buffers.counters_readback.mapped);
+// Takes the statistics from the entry's finished submission when it is newer than what
+// fx.stats hold.
+void takeStatistics(GpuEffect& fx, uint32_t entry) {
+    const GpuSubmission& sub = fx.submissions[entry];
+    if (sub.sequence <= fx.stats_sequence) return;
+    fx.stats_sequence = sub.sequence;
+    const auto* copy = static_cast<const unsigned char*>(fx.buffers.counters_readback.mapped) +
+                       fx.buffers.counters.size * entry;
+    const auto* counters = reinterpret_cast<const GpuEmitterCounters*>(copy);
     for (size_t e = 0; e < fx.stats.size(); ++e) {
         const GpuEmitterCounters& c = counters[e];
         GpuEmitterStats& s = fx.stats[e];
-        s.live = fx.list_in == 0 ? c.alive0 : c.alive1;
+        s.live = sub.list_in == 0 ? c.alive0 : c.alive1;
         s.births = join(c.births_lo, c.births_hi);
         s.deaths = join(c.deaths_lo, c.deaths_hi);
         s.overflow_dropped = join(c.overflow_dropped_lo, c.overflow_dropped_hi);
@@ -116,14 +126,83 @@ void readCounters(GpuEffect& fx) {
     }
 }
 
+// The first of a submission's step slots (each ring entry has its own set).
+uint32_t slotBase(const GpuEffect& fx) {
+    return fx.gpu->runner->current() * fx.buffers.step_slots;
+}
+
+// The draw pass's slot of the current submission.
+uint32_t drawSlot(const GpuEffect& fx) {
+    return slotBase(fx) + fx.buffers.step_slots - 1;
+}
+
+// Begins a submission on the next entry of the command ring. The host is about to overwrite
+// that entry's step slots and counter copy, so its previous submission is waited for (when
+// still running) and its statistics taken first. A leading barrier orders this submission's
+// work after everything earlier on the queue: earlier steps, and the renderer reading the draw
+// records this submission rewrites.
+VkCommandBuffer beginSubmission(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
+    vk::CommandRunner& runner = *fx.gpu->runner;
+    const uint32_t entry = runner.next();
+    if (!runner.wait(entry, diagnostics)) return VK_NULL_HANDLE;
+    takeStatistics(fx, entry);
+    VkCommandBuffer cmd = runner.begin(diagnostics);
+    if (cmd == VK_NULL_HANDLE) return cmd;
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                      VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                      VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+                          VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    return cmd;
+}
+
+// Copies the counters, submits, and either waits and takes the statistics (wait) or takes those
+// of any submission that has finished meanwhile.
+bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bool wait,
+                   std::vector<Diagnostic>& diagnostics) {
+    vk::CommandRunner& runner = *fx.gpu->runner;
+    const uint32_t entry = runner.current();
+    copyCounters(fx, cmd, entry);
+    fx.submissions[entry] = {++fx.last_sequence, fx.list_in};
+    if (!runner.submit(what, diagnostics)) return false;
+    if (wait) {
+        if (!runner.wait(entry, diagnostics)) return false;
+        takeStatistics(fx, entry);
+        return true;
+    }
+    // The older entry first, so the newest finished one ends in fx.stats.
+    for (uint32_t k = 1; k <= runner.entries(); ++k) {
+        const uint32_t e = (entry + k) % runner.entries();
+        if (fx.submissions[e].sequence == 0) continue;
+        if (runner.pending(e) && !runner.poll(e, diagnostics)) {
+            if (!diagnostics.empty() && diagnostics.back().severity == Severity::error) {
+                return false;
+            }
+            continue;
+        }
+        takeStatistics(fx, e);
+    }
+    return true;
+}
+
+// One synchronous submission: begin, record, end and wait.
+bool runAndWait(GpuEffect& fx, std::string_view what,
+                const std::function<void(VkCommandBuffer)>& record,
+                std::vector<Diagnostic>& diagnostics) {
+    VkCommandBuffer cmd = beginSubmission(fx, diagnostics);
+    if (cmd == VK_NULL_HANDLE) return false;
+    record(cmd);
+    return endSubmission(fx, cmd, what, true, diagnostics);
+}
+
 // Empties every emitter's region; fill_counters also zeroes the statistics (creation).
 bool resetPool(GpuEffect& fx, bool fill_counters, std::vector<Diagnostic>& diagnostics) {
-    const uint32_t slot = fx.buffers.step_slots - 1;
-    writeStepSlot(fx, slot, fx.world_from_effect);
     fx.list_in = 0;
-    return fx.gpu->runner->run(
-        "GPU pool reset",
+    return runAndWait(
+        fx, "GPU pool reset",
         [&](VkCommandBuffer cmd) {
+            const uint32_t slot = drawSlot(fx);
+            writeStepSlot(fx, slot, fx.world_from_effect);
             if (fill_counters) {
                 vkCmdFillBuffer(cmd, fx.buffers.counters.get(), 0, VK_WHOLE_SIZE, 0);
                 vk::memoryBarrier(
@@ -137,7 +216,6 @@ bool resetPool(GpuEffect& fx, bool fill_counters, std::vector<Diagnostic>& diagn
                 dispatchPass(*fx.gpu, cmd, Pass::pool_reset, pushFor(fx, slot, e, capacity, 0),
                              capacity);
             }
-            copyCounters(fx, cmd);
         },
         diagnostics);
 }
@@ -180,11 +258,12 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     for (const EmitterRecord& e : compiled.emitters) {
         fx->live_windows.push_back(makeLiveWindow(e, compiled.effect.fixed_timestep_s));
     }
-    fx->gpu = createGpuContext(config.device, config.validation, diagnostics);
+    fx->gpu = createGpuContext(config.shared_device, config.device, config.validation, diagnostics);
     if (!fx->gpu) return nullptr;
+    fx->submissions.resize(fx->gpu->runner->entries());
+    fx->sorting.order.resize(compiled.emitters.size());
     if (!createGpuBuffers(*fx, diagnostics)) return nullptr;
     if (!resetPool(*fx, true, diagnostics)) return nullptr;
-    readCounters(*fx);
     return fx;
 }
 
@@ -201,23 +280,24 @@ FrameReport advanceFrame(GpuEffect& fx, double frame_dt_s) {
     fx.dispatches_last_frame = 0;
     // One submission holds as many steps as there are step slots (less the draw pass's).
     const uint32_t per_submission = fx.buffers.step_slots - 1;
-    for (uint32_t first = 0; first < steps; first += per_submission) {
+    const uint32_t submissions = (steps + per_submission - 1) / per_submission;
+    for (uint32_t s = 0; s < submissions; ++s) {
+        const uint32_t first = s * per_submission;
         const uint32_t last = std::min(steps, first + per_submission);
-        const bool ok = fx.gpu->runner->run(
-            "GPU simulation steps",
-            [&](VkCommandBuffer cmd) {
-                for (uint32_t i = first; i < last; ++i) {
-                    fx.step_start = blendTransforms(
-                        from, to, static_cast<float>(i) / static_cast<float>(steps));
-                    fx.step_end = blendTransforms(
-                        from, to, static_cast<float>(i + 1) / static_cast<float>(steps));
-                    recordStep(fx, cmd, i - first);
-                }
-                copyCounters(fx, cmd);
-            },
-            fx.errors);
-        if (!ok) return report;
-        readCounters(fx);
+        VkCommandBuffer cmd = beginSubmission(fx, fx.errors);
+        if (cmd == VK_NULL_HANDLE) return report;
+        const uint32_t base = slotBase(fx);
+        for (uint32_t i = first; i < last; ++i) {
+            fx.step_start =
+                blendTransforms(from, to, static_cast<float>(i) / static_cast<float>(steps));
+            fx.step_end =
+                blendTransforms(from, to, static_cast<float>(i + 1) / static_cast<float>(steps));
+            recordStep(fx, cmd, base + i - first);
+        }
+        if (!endSubmission(fx, cmd, "GPU simulation steps", !fx.config.async_statistics,
+                           fx.errors)) {
+            return report;
+        }
     }
     fx.world_from_effect = to;
     fx.step_start = to;
@@ -229,7 +309,44 @@ FrameReport advanceFrame(GpuEffect& fx, double frame_dt_s) {
 void restart(GpuEffect& fx) {
     restartDriver(fx.driver);
     for (LiveWindow& w : fx.live_windows) clearLiveWindow(w);
-    if (fx.errors.empty() && resetPool(fx, false, fx.errors)) readCounters(fx);
+    if (fx.errors.empty()) resetPool(fx, false, fx.errors);
+}
+
+bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
+                      std::vector<Diagnostic>& diagnostics) {
+    if (!fx.errors.empty()) {
+        diagnostics.insert(diagnostics.end(), fx.errors.begin(), fx.errors.end());
+        return false;
+    }
+    std::vector<Diagnostic> failure;
+    if (prepareDrawSorting(fx, request, failure)) {
+        fx.draw = request;
+        VkCommandBuffer cmd = beginSubmission(fx, failure);
+        if (cmd != VK_NULL_HANDLE) {
+            recordDrawRecordsPass(fx, cmd);
+            recordDrawSorts(fx, cmd, failure);
+            if (endSubmission(fx, cmd, "GPU draw records", !fx.config.async_statistics, failure) &&
+                failure.empty()) {
+                return true;
+            }
+        }
+    }
+    // A failure here stops the instance, as one while stepping does.
+    fx.errors.insert(fx.errors.end(), failure.begin(), failure.end());
+    diagnostics.insert(diagnostics.end(), failure.begin(), failure.end());
+    return false;
+}
+
+bool waitForStatistics(GpuEffect& fx) {
+    if (!fx.errors.empty()) return false;
+    vk::CommandRunner& runner = *fx.gpu->runner;
+    // The older entry first, so the newest ends in fx.stats.
+    for (uint32_t k = 1; k <= runner.entries(); ++k) {
+        const uint32_t e = (runner.current() + k) % runner.entries();
+        if (!runner.wait(e, fx.errors)) return false;
+        takeStatistics(fx, e);
+    }
+    return true;
 }
 
 uint64_t liveCount(const GpuEffect& fx) {
@@ -272,17 +389,10 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
                              vk::MemoryUse::readback, "GPU draw records readback", diagnostics);
         if (!b.draw_readback) return false;
     }
-    const uint32_t slot = b.step_slots - 1;
-    writeStepSlot(fx, slot, fx.world_from_effect);
-    const bool ok = fx.gpu->runner->run(
-        "GPU draw records",
+    const bool ok = runAndWait(
+        fx, "GPU draw records",
         [&](VkCommandBuffer cmd) {
-            for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
-                const uint32_t bound = liveBound(fx.live_windows[e]);
-                const auto first = static_cast<uint32_t>(fx.layout.regions[e].first_draw_record);
-                dispatchPass(*fx.gpu, cmd, Pass::draw_records, pushFor(fx, slot, e, bound, first),
-                             bound);
-            }
+            recordDrawRecordsPass(fx, cmd);
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                               VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                               VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -290,11 +400,9 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
             vkCmdCopyBuffer(cmd, b.draw_records.get(), b.draw_readback.get(), 1, &region);
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                               VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
-            copyCounters(fx, cmd);
         },
         diagnostics);
     if (!ok) return false;
-    readCounters(fx);
     const auto* records = static_cast<const DrawRecord*>(b.draw_readback.mapped);
     size_t packed = 0;
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
@@ -320,7 +428,7 @@ bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
 }
 
 void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd) {
-    const uint32_t slot = fx.buffers.step_slots - 1;
+    const uint32_t slot = drawSlot(fx);
     writeStepSlot(fx, slot, fx.world_from_effect);
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
         const uint32_t bound = liveBound(fx.live_windows[e]);
@@ -330,7 +438,7 @@ void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd) {
 }
 
 const std::vector<std::string>& validationMessages(const GpuEffect& fx) {
-    return fx.gpu && fx.gpu->instance ? fx.gpu->instance->messages().messages() : kNoMessages;
+    return fx.gpu && fx.gpu->vulkan ? fx.gpu->vulkan->instance->messages().messages() : kNoMessages;
 }
 
 } // namespace spindrift::gpu

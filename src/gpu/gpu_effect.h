@@ -8,9 +8,13 @@
 // values as on the CPU and moves by the same maths. Dispatches are sized from a conservative live
 // bound kept on the CPU (live_bound.h), never from the pool capacity.
 //
-// This slice submits each frame's steps and waits for them (vk::CommandRunner is synchronous);
-// it reads no particle back. Statistics come from the GPU counters, copied at the end of every
-// frame's submission. Not thread-safe; distinct instances are independent.
+// Each frame's steps go into one submission (more when a frame has more steps than a submission
+// holds). By default the host waits for it and the statistics are current; with
+// GpuConfig::async_statistics it does not wait: up to kGpuSubmissionsInFlight submissions run
+// while the host goes on, and the statistics (GPU counters copied into a host-visible ring) are
+// those of the newest finished submission, a frame or two late. No particle is read back:
+// submitDrawOutput writes the draw records (and sorted orders) the renderer draws from the
+// device. Not thread-safe; distinct instances are independent.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +24,7 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "gpu/draw_output.h"
 #include "gpu/gpu_context.h"
 #include "gpu/live_bound.h"
 #include "gpu/pool_layout.h"
@@ -35,8 +40,17 @@ namespace spindrift::gpu {
 struct GpuStepTimer; // gpu/gpu_timing.h
 
 struct GpuConfig {
+    // The device to run on: a shared one (the renderer's, render::rendererContext), so the
+    // renderer draws straight from this instance's buffers; or, when null, a device of its own
+    // chosen by `device` (RendererConfig::device rules) with the validation layer on request.
+    std::shared_ptr<vk::Context> shared_device;
     std::string device;      // as RendererConfig::device; "" picks the first discrete GPU
     bool validation = false; // Vulkan validation layer (tests turn it on)
+    // false: advanceFrame waits for its submission, so stats, liveCount and finished are those
+    // of the frame just run (tests, `simulate`). true: it does not wait; they are those of the
+    // newest finished submission (a frame or two late) and `finished` latches as late — the
+    // steady state of a host that draws from the device.
+    bool async_statistics = false;
     DriverConfig driver;
 };
 
@@ -50,16 +64,23 @@ struct GpuEmitterStats {
 };
 
 struct GpuBuffers {
-    vk::Buffer records;      // tables, emitter and op records, LUT atlas, mesh points
-    vk::Buffer pool;         // every emitter's columns and lists (pool_layout.h)
-    vk::Buffer counters;     // GpuEmitterCounters per emitter
-    vk::Buffer draw_records; // DrawRecord per slot of capacity
-    vk::Buffer steps;        // per-step uniforms, one slot per step of a submission
-    vk::Buffer counters_readback;
-    vk::Buffer draw_readback; // made by the first readBackDrawRecordsForTest
+    vk::Buffer records;           // tables, emitter and op records, LUT atlas, mesh points
+    vk::Buffer pool;              // every emitter's columns and lists (pool_layout.h)
+    vk::Buffer counters;          // GpuEmitterCounters per emitter
+    vk::Buffer draw_records;      // DrawRecord per slot of capacity
+    vk::Buffer steps;             // per-step uniforms, one slot per step of a submission
+    vk::Buffer counters_readback; // a copy of the counters per submission in flight
+    vk::Buffer draw_readback;     // made by the first readBackDrawRecordsForTest
     VkDeviceAddress tables_address = 0;
     uint64_t step_slot_bytes = 0;
-    uint32_t step_slots = 0; // steps one submission can hold (the last slot is the draw pass's)
+    uint32_t step_slots = 0; // slots per submission: its steps, the last slot the draw pass's;
+                             // kGpuSubmissionsInFlight sets of them
+};
+
+// A ring entry's last submission: what its counter copy describes.
+struct GpuSubmission {
+    uint64_t sequence = 0; // 0: nothing submitted yet
+    uint32_t list_in = 0;  // the alive list current after it
 };
 
 struct GpuEffect {
@@ -76,6 +97,11 @@ struct GpuEffect {
     uint64_t dispatches_last_frame = 0;   // compute dispatches the last frame recorded
     std::vector<Diagnostic> errors;       // Vulkan failures while stepping; the instance stops
     GpuStepTimer* step_timer = nullptr;   // benchmarks: timestamps around update (gpu_timing.h)
+    GpuDrawRequest draw;                  // of the last submitDrawOutput
+    GpuDrawSorting sorting;
+    std::vector<GpuSubmission> submissions; // per entry of the command ring
+    uint64_t last_sequence = 0;             // of the newest submission
+    uint64_t stats_sequence = 0;            // of the submission fx.stats describe
 
     // Work space, sized once.
     StepScratch scratch;
@@ -110,14 +136,27 @@ FrameReport advanceFrame(GpuEffect& fx, double frame_dt_s);
 // Back to time 0 with no particles (statistics kept).
 void restart(GpuEffect& fx);
 
-uint64_t liveCount(const GpuEffect& fx); // from the last frame's counters
+uint64_t liveCount(const GpuEffect& fx); // from the counters stats come from
+// Waits for every submission and takes the newest statistics (a host that reads them now).
+bool waitForStatistics(GpuEffect& fx);
 bool finished(const GpuEffect& fx);
 double simulationTime(const GpuEffect& fx);
 // The conservative live bound the next update dispatch of emitter e is sized from.
 uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 
-// The interim path from GPU simulation to the renderer, until it draws straight from the
-// device's draw-record buffer (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record
+// Submits, after the frame's steps, the draw-record pass of every emitter and, for each emitter
+// with a sort mode in `request`, its back-to-front order (keys of the live records, the GPU
+// radix sort). Makes the sort's work space on first need (sized for the largest sorting
+// emitter), so later frames allocate nothing. Waits only without async_statistics. False with
+// an error (in diagnostics and fx.errors) on a Vulkan failure.
+bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
+                      std::vector<Diagnostic>& diagnostics);
+// Where emitter e's records are after the last submitDrawOutput (on the instance's device). The
+// renderer draws min(*count, max_records) of them.
+GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter);
+
+// The path for hosts on another device, and for strips (beams) the renderer builds on the host
+// (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record
 // pass, waits, and copies every live particle's DrawRecord into out, emitters in compiled order,
 // each emitter's records packed after the previous one's (inside an emitter, alive-list order,
 // not the CPU's slot order). emitter_counts[e] receives emitter e's count. out must have room for

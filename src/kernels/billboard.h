@@ -35,10 +35,25 @@ struct BillboardParams {
 
 // The whole push-constant block of a billboard draw: the emitter's parameters and where its
 // records are. records.xy is the buffer device address (low, high 32 bits) of the batch's first
-// DrawRecord; records.z the batch's record count; records.w is 0.
+// DrawRecord; records.z the batch's record count (0 for a draw from the device, whose count the
+// device wrote); records.w is 0. order.xy is 0, or the address of uint indices: quad i draws
+// records[order[i]] (a GPU-sorted draw order); order.zw are 0.
 struct BillboardPushConstants {
     BillboardParams params;
     uvec4 records;
+    uvec4 order;
+};
+
+// Push constants of the draw-argument pass (shaders/draw_args.comp): turns a live count the
+// device wrote (at `count`) into a VkDrawIndirectCommand (at `args`) drawing
+// min(count, max_records) quads.
+struct DrawArgsPush {
+    uvec2 count; // address of a uint
+    uvec2 args;  // address of 4 uints: vertexCount, instanceCount, firstVertex, firstInstance
+    uint max_records;
+    uint pad0;
+    uint pad1;
+    uint pad2;
 };
 
 // Specialisation-constant ids of the billboard shaders (all uint). Each batch draws with a
@@ -263,8 +278,10 @@ namespace spindrift {
 SD_ASSERT_RECORD(BillboardParams, 48);
 static_assert(offsetof(BillboardParams, alignment) == 16);
 static_assert(offsetof(BillboardParams, soft_fade_distance) == 40);
-SD_ASSERT_RECORD(BillboardPushConstants, 64);
+SD_ASSERT_RECORD(BillboardPushConstants, 80);
 static_assert(offsetof(BillboardPushConstants, records) == 48);
+static_assert(offsetof(BillboardPushConstants, order) == 64);
+SD_ASSERT_RECORD(DrawArgsPush, 32);
 } // namespace spindrift
 #endif
 

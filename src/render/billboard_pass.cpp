@@ -56,7 +56,7 @@ bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches,
                                      std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* batch = std::get_if<BillboardBatch>(&entry);
-        if (batch == nullptr || batch->records.empty()) continue;
+        if (batch == nullptr || (batch->records.empty() && batch->device.records == 0)) continue;
         const std::array<uint32_t, kSpecBillboardCount> values = variantOf(*batch);
         const uint32_t key = variantKey(values);
         if (pipelines_.count(key) != 0) continue;
@@ -88,8 +88,8 @@ bool BillboardPass::upload(std::span<const DrawBatch> batches, uint64_t total_re
 }
 
 void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
-                         const BillboardBatch& batch, uint64_t first_record,
-                         VkPipeline& bound) const {
+                         const BillboardBatch& batch, uint64_t first_record, VkBuffer indirect,
+                         VkDeviceSize indirect_offset, VkPipeline& bound) const {
     const uint64_t count = batch.records.size();
     VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch))).get();
     if (pipeline != bound) {
@@ -101,9 +101,18 @@ void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
     BillboardPushConstants push{};
     push.params = batch.params;
     push.params.textured = batch.texture == kNoTexture ? 0u : 1u;
+    auto split = [](uint64_t a) {
+        return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
+    };
+    if (batch.device.records != 0) {
+        push.records = uvec4(split(batch.device.records), 0u, 0u);
+        push.order = uvec4(split(batch.device.order), 0u, 0u);
+        bindings_.push(cmd, &push, sizeof(push));
+        vkCmdDrawIndirect(cmd, indirect, indirect_offset, 1, sizeof(VkDrawIndirectCommand));
+        return;
+    }
     const VkDeviceAddress address = records_.buffer.address + first_record * sizeof(DrawRecord);
-    push.records = uvec4(static_cast<uint32_t>(address), static_cast<uint32_t>(address >> 32),
-                         static_cast<uint32_t>(count), 0u);
+    push.records = uvec4(split(address), static_cast<uint32_t>(count), 0u);
     bindings_.push(cmd, &push, sizeof(push));
     vkCmdDraw(cmd, static_cast<uint32_t>(count * kBillboardVerticesPerQuad), 1, 0, 0);
 }

@@ -42,12 +42,14 @@ public:
     // created.
     bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
 
-    // Records the draw of one non-empty batch whose records were uploaded at first_record.
-    // Expects rendering begun on the frame's colour and depth and the frame set bound
-    // (ParticleBindings::bindFrame). bound is the pipeline bound on cmd; it is rebound only when
-    // the batch needs another.
+    // Records the draw of one non-empty batch: host records uploaded at first_record, or device
+    // records (batch.device) drawn indirectly with the arguments at indirect + indirect_offset
+    // (DeviceDrawArgs). Expects rendering begun on the frame's colour and depth and the frame set
+    // bound (ParticleBindings::bindFrame). bound is the pipeline bound on cmd; it is rebound only
+    // when the batch needs another.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const BillboardBatch& batch,
-              uint64_t first_record, VkPipeline& bound) const;
+              uint64_t first_record, VkBuffer indirect, VkDeviceSize indirect_offset,
+              VkPipeline& bound) const;
 
     uint64_t capacityRecords() const { return records_.capacity; }
     size_t pipelineVariants() const { return pipelines_.size(); }

@@ -8,6 +8,7 @@
 
 #include "kernels/frame_globals.h"
 #include "render/billboard_pass.h"
+#include "render/device_draw_args.h"
 #include "render/frame_targets.h"
 #include "render/opaque_pass.h"
 #include "render/particle_bindings.h"
@@ -16,9 +17,8 @@
 #include "render/texture_store.h"
 #include "render/view_globals.h"
 #include "vulkan/commands.h"
+#include "vulkan/context.h"
 #include "vulkan/device.h"
-#include "vulkan/instance.h"
-#include "vulkan/physical_device.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::render {
@@ -29,14 +29,15 @@ class Renderer {
 public:
     RendererConfig config;
     DeviceInfo device_info;
-    std::unique_ptr<vk::Instance> instance;
-    std::unique_ptr<vk::Device> device;
+    std::shared_ptr<vk::Context> vulkan; // shared with the GPU simulation instances it draws
+    vk::Device* device = nullptr;        // vulkan->device
     std::unique_ptr<vk::CommandRunner> runner;
     std::unique_ptr<FrameTargets> targets;
     std::unique_ptr<TextureStore> textures;
     std::unique_ptr<OpaquePass> opaque;
     std::unique_ptr<ParticleBindings> particle_bindings;
     std::unique_ptr<BillboardPass> billboards;
+    std::unique_ptr<DeviceDrawArgs> draw_args;
     std::unique_ptr<StripPass> strips;
     vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
 };
@@ -94,6 +95,7 @@ struct FrameTotals {
     uint64_t records = 0;
     uint64_t points = 0; // of strip batches with segments
     uint64_t segments = 0;
+    uint32_t device_batches = 0; // billboard batches of device records
 };
 
 bool checkTexture(const Renderer& r, uint32_t texture, std::string& message) {
@@ -140,6 +142,17 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, FrameTo
             if (b->params.flipbook_frames == 0 || b->params.flipbook_columns == 0 ||
                 b->params.flipbook_rows == 0) {
                 fail("flipbook frames, columns and rows must each be at least 1");
+            }
+            if (b->device.records != 0) {
+                if (!b->records.empty()) fail("has both host records and device records");
+                if (b->device.count == 0) fail("has device records but no count address");
+                if (totals.device_batches == kMaxDeviceBatches) {
+                    fail("more than kMaxDeviceBatches (" + std::to_string(kMaxDeviceBatches) +
+                         ") batches of device records in the frame");
+                    return false;
+                }
+                ++totals.device_batches;
+                continue;
             }
             if (b->records.size() > kMaxDrawRecords - totals.records) {
                 fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
@@ -210,10 +223,16 @@ void recordParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const Dra
     uint64_t first_record = 0;
     uint64_t first_point = 0;
     uint64_t first_segment = 0;
+    uint32_t device_batch = 0;
     for (const DrawBatch& entry : batches) {
         if (const BillboardBatch* b = std::get_if<BillboardBatch>(&entry)) {
+            if (b->device.records != 0) {
+                r.billboards->draw(cmd, *r.textures, *b, 0, r.draw_args->buffer(),
+                                   DeviceDrawArgs::argsOffset(device_batch++), bound);
+                continue;
+            }
             if (b->records.empty()) continue;
-            r.billboards->draw(cmd, *r.textures, *b, first_record, bound);
+            r.billboards->draw(cmd, *r.textures, *b, first_record, VK_NULL_HANDLE, 0, bound);
             first_record += b->records.size();
             continue;
         }
@@ -258,6 +277,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT};
     vk::imageBarriers(cmd, {color, linear_depth, depth});
+    r.draw_args->record(cmd, batches);
 
     r.opaque->record(cmd, t, view);
 
@@ -361,21 +381,10 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     }
     RendererPtr r(new Renderer());
     r->config = config;
-    r->instance = vk::Instance::create(config.validation, diagnostics);
-    if (!r->instance) return nullptr;
-
-    std::vector<vk::PhysicalDevice> devices =
-        vk::enumeratePhysicalDevices(r->instance->handle(), diagnostics);
-    if (devices.empty()) return nullptr;
-    std::optional<size_t> chosen = vk::selectPhysicalDevice(devices, config.device, diagnostics);
-    if (!chosen) return nullptr;
-    const vk::PhysicalDevice& physical = devices[*chosen];
-    vk::DeviceSupport support;
-    if (!vk::checkDeviceSupport(physical, support, diagnostics)) return nullptr;
-    r->device_info = deviceInfo(physical);
-
-    r->device = vk::Device::create(physical, support, diagnostics);
-    if (!r->device) return nullptr;
+    r->vulkan = vk::createContext(config.device, config.validation, diagnostics);
+    if (!r->vulkan) return nullptr;
+    r->device_info = deviceInfo(r->vulkan->physical);
+    r->device = r->vulkan->device.get();
     if (!checkResolution(config, r->device->limits(), diagnostics)) return nullptr;
     r->runner = vk::CommandRunner::create(*r->device, diagnostics);
     if (!r->runner) return nullptr;
@@ -390,13 +399,19 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     if (!r->particle_bindings) return nullptr;
     r->billboards = BillboardPass::create(*r->device, *r->particle_bindings, diagnostics);
     if (!r->billboards) return nullptr;
+    r->draw_args = DeviceDrawArgs::create(*r->device, diagnostics);
+    if (!r->draw_args) return nullptr;
     r->strips = StripPass::create(*r->device, *r->particle_bindings, diagnostics);
     if (!r->strips) return nullptr;
-    if (support.timestamps) {
+    if (r->device->support().timestamps) {
         r->timestamps = createTimestampPool(*r->device, diagnostics);
         if (!r->timestamps) return nullptr;
     }
     return r;
+}
+
+std::shared_ptr<vk::Context> rendererContext(const Renderer& renderer) {
+    return renderer.vulkan;
 }
 
 const DeviceInfo& rendererDevice(const Renderer& renderer) {
@@ -404,7 +419,7 @@ const DeviceInfo& rendererDevice(const Renderer& renderer) {
 }
 
 const std::vector<std::string>& validationMessages(const Renderer& renderer) {
-    return renderer.instance ? renderer.instance->messages().messages() : kNoMessages;
+    return renderer.vulkan ? renderer.vulkan->instance->messages().messages() : kNoMessages;
 }
 
 uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
@@ -438,6 +453,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
     stats.particles_drawn = totals.records;
+    stats.device_batches = totals.device_batches;
     stats.strip_segments = totals.segments;
     stats.batches = static_cast<uint32_t>(batches.size());
     stats.gpu_ms = readGpuMs(renderer, diagnostics);

@@ -25,6 +25,10 @@
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
 
+namespace spindrift::vk {
+struct Context; // vulkan/context.h
+}
+
 namespace spindrift::render {
 
 struct RendererConfig {
@@ -65,6 +69,9 @@ using RendererPtr = std::unique_ptr<Renderer, RendererDeleter>;
 RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>& diagnostics);
 
 const DeviceInfo& rendererDevice(const Renderer& renderer);
+// The renderer's Vulkan instance and device, for GPU simulation instances that should run on it
+// (gpu::GpuConfig::shared_device) so the renderer draws their particles from the device.
+std::shared_ptr<vk::Context> rendererContext(const Renderer& renderer);
 // Validation-layer messages (warnings and errors) since the renderer was created, in order.
 const std::vector<std::string>& validationMessages(const Renderer& renderer);
 
@@ -89,14 +96,27 @@ struct FrameView {
     Float3 ambient{0.12f, 0.12f, 0.15f};
 };
 
+// Billboard records that stay on the renderer's device (a GPU simulation instance on
+// rendererContext, gpu::drawSource): the renderer draws min(*count, max_records) of them with an
+// indirect draw, reading nothing back. Addresses are buffer device addresses on the renderer's
+// device; the device work that wrote them must have been submitted before renderFrame.
+struct DeviceRecords {
+    uint64_t records = 0;     // DrawRecords, world space
+    uint64_t count = 0;       // a uint32: how many to draw
+    uint64_t order = 0;       // 0, or uint32 indices into records: the draw order
+    uint32_t max_records = 0; // the most *count can be (records and order hold at least this)
+};
+
 // One emitter's billboards. params come from billboardParams (render/billboard_params.h), the
 // one function that turns an emitter's render settings into what the shaders read; the renderer
 // sets params.textured from texture (1 unless kNoTexture). records are drawn in the order
 // given: the caller has already sorted them when the emitter sorts. Records are in world space.
+// A batch either has host records or (device.records != 0, records empty) device records.
 struct BillboardBatch {
     BillboardParams params;
     uint32_t texture = kNoTexture;
     std::span<const DrawRecord> records;
+    DeviceRecords device;
 };
 
 // One emitter's strips (ribbons or beams): polylines drawn as camera-facing bands
@@ -117,14 +137,17 @@ struct StripBatch {
 using DrawBatch = std::variant<BillboardBatch, StripBatch>;
 
 struct FrameStats {
-    uint64_t particles_drawn = 0; // billboard records
+    uint64_t particles_drawn = 0; // billboard records from the host
+    uint64_t device_batches = 0;  // billboard batches drawn from device records (counts unread)
     uint64_t strip_segments = 0;  // strip segments
     uint32_t batches = 0;
     double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
 };
 
-// Per frame, all batches together: the most billboard records, strip points and strip segments.
+// Per frame, all batches together: the most billboard records, strip points and strip segments
+// from the host, and billboard batches from device records.
 inline constexpr uint64_t kMaxDrawRecords = 1u << 24;
+inline constexpr uint32_t kMaxDeviceBatches = 4096;
 inline constexpr uint64_t kMaxStripPoints = 1u << 22;
 inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 
@@ -134,9 +157,10 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // fails, the view is invalid (fov outside [1, 179], near/far not 0 < near < far) or a batch is
 // malformed (unknown texture handle or enum, a flipbook count of 0, a segment whose index does
 // not leave room for its second point, more than kMaxDrawRecords records, kMaxStripPoints points
-// or kMaxStripSegments segments in all). Synchronous: returns when the frame is in out. Not
-// thread-safe: one thread at a time per renderer. docs/rendering.md describes the passes and
-// equations.
+// or kMaxStripSegments segments in all, a batch with both host and device records or device
+// records without a count, more than kMaxDeviceBatches device batches). Synchronous: returns when
+// the frame is in out. Not thread-safe: one thread at a time per renderer. docs/rendering.md
+// describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
 

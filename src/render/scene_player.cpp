@@ -240,6 +240,15 @@ void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const Emitte
     player.batches.push_back(batch);
 }
 
+// Whether a GPU instance of effect can be drawn from the device: every emitter it draws is a
+// billboard (beams and ribbons are built into strips on the host).
+bool drawsFromDevice(const CompiledEffect& effect) {
+    for (const EmitterRecord& e : effect.emitters) {
+        if (e.render_type == kRenderBeam || e.render_type == kRenderRibbon) return false;
+    }
+    return true;
+}
+
 // Creates the instance's simulation on the backend chooseBackend picks. False after appending
 // the error (a gpu request that cannot be met, a backend that fails to start).
 bool createSimulation(PlayerInstance& instance, const std::string& file, const PlayerConfig& config,
@@ -253,6 +262,10 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
         gpu::GpuConfig gpu_config;
         gpu_config.device = config.device;
         gpu_config.validation = config.validation;
+        if (config.renderer != nullptr) {
+            gpu_config.shared_device = rendererContext(*config.renderer);
+            gpu_config.async_statistics = drawsFromDevice(*instance.effect);
+        }
         std::vector<Diagnostic> gpu_diagnostics;
         instance.gpu_fx = gpu::createGpuEffect(instance.effect, gpu_config, gpu_diagnostics);
         // auto only picked a device it found; one that then cannot start the backend (it lacks
@@ -263,7 +276,14 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
             if (fall_back) d.severity = Severity::warning;
             diagnostics.push_back(std::move(d));
         }
-        if (instance.gpu_fx) return true;
+        if (instance.gpu_fx) {
+            instance.draws_from_device = gpu_config.async_statistics;
+            for (const EmitterRecord& e : instance.effect->emitters) {
+                instance.draw_request.sort_modes.push_back(
+                    e.render_type == kRenderBillboard ? e.sort : uint32_t{kSortNone});
+            }
+            return true;
+        }
         if (!fall_back) return false;
         instance.backend = {true, Backend::cpu,
                             "auto: the GPU backend could not start on device '" + device.name +
@@ -300,6 +320,37 @@ bool writeInstanceRecords(ScenePlayer& player, PlayerInstance& p) {
         if (errors[i].file.empty()) errors[i].file = p.effect_file;
     }
     return false;
+}
+
+// A GPU instance drawn from the device: submits its draw records and sorted orders, and lists a
+// batch of device records per billboard emitter that may have particles (live bound > 0). A
+// failure stops the instance (reported once in player.errors).
+void appendDeviceBatches(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
+    if (p.failed) return;
+    gpu::GpuEffect& fx = *p.gpu_fx;
+    p.draw_request.eye = eye;
+    const size_t before = player.errors.size();
+    if (!gpu::submitDrawOutput(fx, p.draw_request, player.errors)) {
+        p.failed = true;
+        for (size_t i = before; i < player.errors.size(); ++i) {
+            if (player.errors[i].file.empty()) player.errors[i].file = p.effect_file;
+        }
+        return;
+    }
+    const CompiledEffect& effect = *p.effect;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const EmitterRecord& emitter = effect.emitters[e];
+        if (emitter.render_type != kRenderBillboard) continue;
+        const gpu::GpuDrawSource source = gpu::drawSource(fx, e);
+        if (source.max_records == 0) continue;
+        const uint32_t texture_index = p.emitter_texture[e];
+        BillboardBatch batch;
+        batch.params = billboardParams(emitter, p.world_from_effect);
+        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+        batch.device = {source.records, source.count, source.order, source.max_records};
+        player.batches.push_back(batch);
+        player.particles += fx.stats[e].live;
+    }
 }
 
 float distanceTo(const Float3& a, const Float3& b) {
@@ -400,8 +451,9 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     bool ok = true;
     size_t drawn_emitters = 0;
     // One probe for every instance: a cpu request needs no Vulkan at all.
-    const SimulationDevice device = config.backend == BackendRequest::cpu
-                                        ? SimulationDevice{}
+    const SimulationDevice device = config.backend == BackendRequest::cpu ? SimulationDevice{}
+                                    : config.renderer != nullptr
+                                        ? simulationDeviceOf(rendererDevice(*config.renderer))
                                         : probeSimulationDevice(config.device);
     for (uint32_t i = 0; i < scene.effects.size(); ++i) {
         const uint32_t index = loadEffectFor(*player, scene.effects[i], loaded, diagnostics);
@@ -445,7 +497,8 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
 
 void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<std::string>& out) {
     for (const PlayerInstance& p : player.instances) {
-        if (!p.gpu_fx) continue;
+        // On the renderer's device the messages are the renderer's (validationMessages).
+        if (!p.gpu_fx || p.gpu_fx->config.shared_device) continue;
         const std::vector<std::string>& messages = gpu::validationMessages(*p.gpu_fx);
         out.insert(out.end(), messages.begin(), messages.end());
     }
@@ -495,6 +548,10 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
         const CompiledEffect& effect = *p.effect;
         p.strip_points.clear();
         p.strip_segments.clear();
+        if (p.draws_from_device) {
+            appendDeviceBatches(player, p, eye_v);
+            continue;
+        }
         if (!writeInstanceRecords(player, p)) continue;
         // Simulation time of the state drawn: what a beam's jitter cycle counts from.
         const auto sim_time_s =
@@ -512,7 +569,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             if (emitter.render_type == kRenderBillboard) {
                 sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
                 player.batches.push_back(BillboardBatch{
-                    billboardParams(emitter, p.world_from_effect), texture, records});
+                    billboardParams(emitter, p.world_from_effect), texture, records, {}});
                 player.particles += count;
             } else if (emitter.render_type == kRenderBeam) {
                 // The vectors were reserved at load for every strip emitter's most: appending

@@ -32,12 +32,16 @@
 // once, at load, as a warning naming the effect file, emitter and render type. Nothing is
 // dropped silently.
 //
-// GPU-simulated instances (PlayerConfig::backend gpu, or auto on a GPU device): each frame the
-// instance's draw records are read back into its record buffer (gpu::readBackDrawRecords, a
-// synchronous readback: the interim path until the renderer draws from the device buffer), and
-// everything downstream (sorting, beams, batches) is as for the CPU. The GPU backend runs no
-// ribbons, so those instances never have ribbon strips. Each GPU instance owns its own Vulkan
-// device (as the renderer does): fine for a handful of instances, not for hundreds.
+// GPU-simulated instances (PlayerConfig::backend gpu, or auto on a GPU device). With
+// PlayerConfig::renderer they run on the renderer's Vulkan device, and an instance whose emitters
+// are all billboards (or not drawn) is drawn from the device: each frame, after its steps, it
+// submits its draw records and, for sorting emitters, a GPU-sorted back-to-front order
+// (gpu::submitDrawOutput), and its batches carry DeviceRecords instead of host records; the
+// renderer draws them indirectly. No particle and no count is read back, and its statistics are
+// asynchronous (a frame or two late). Such an emitter counts in `particles` with its last known
+// live count. An instance with beams (their strips are built on the host), or any GPU instance
+// without a renderer, reads its draw records back each frame (gpu::readBackDrawRecords) and goes
+// on as a CPU instance. The GPU backend runs no ribbons yet.
 //
 // Allocation: everything is sized at load (records, strip points and segments for the most every
 // ribbon and beam emitter can write, batches); playing frames reuses the buffers, so frames
@@ -72,6 +76,12 @@ struct PlayerConfig {
     BackendRequest backend = BackendRequest::cpu;
     std::string device;      // the GPU backend's Vulkan device, as RendererConfig::device
     bool validation = false; // the GPU backend's validation layer (simulationValidationMessages)
+    // The renderer the frames go to. When set, GPU instances run on its device and their
+    // billboards are drawn straight from the device (no readback; statistics asynchronous), and
+    // `device` and `validation` are the renderer's. When null, each GPU instance has a device of
+    // its own and its draw records are read back every frame (tools and tests without a
+    // renderer).
+    Renderer* renderer = nullptr;
 };
 
 // One distinct texture file. handle is kNoTexture until uploadTextures gives it one (tests that
@@ -90,14 +100,17 @@ struct PlayerInstance {
     std::unique_ptr<cpu::CpuEffect> fx;     // set when backend.backend is cpu
     std::unique_ptr<gpu::GpuEffect> gpu_fx; // set when it is gpu
     std::vector<uint32_t> emitter_counts;   // GPU: live records per emitter, last readback
-    bool failed = false;                    // GPU: a Vulkan failure stopped it (player.errors)
-    std::vector<uint32_t> emitter_texture;  // per compiled emitter: index in textures, or kNone
-    std::vector<DrawRecord> records;        // room for every particle the effect can hold
-    std::vector<StripPoint> strip_points;   // this frame's beams and ribbons (capacity: their most)
-    std::vector<uint32_t> strip_segments;   // segment indices, each batch's from its first point
-    uint64_t steps_done = 0;                // fixed steps run since the last restart
-    bool started = false;                   // false: not started at the last frame
-    Rows3x4 world_from_effect;              // placement at the last frame
+    // GPU on the renderer's device, with no strip emitter: billboards drawn from the device.
+    bool draws_from_device = false;
+    gpu::GpuDrawRequest draw_request;      // draws_from_device: eye and per-emitter sort modes
+    bool failed = false;                   // GPU: a Vulkan failure stopped it (player.errors)
+    std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
+    std::vector<DrawRecord> records;       // room for every particle the effect can hold
+    std::vector<StripPoint> strip_points;  // this frame's beams and ribbons (capacity: their most)
+    std::vector<uint32_t> strip_segments;  // segment indices, each batch's from its first point
+    uint64_t steps_done = 0;               // fixed steps run since the last restart
+    bool started = false;                  // false: not started at the last frame
+    Rows3x4 world_from_effect;             // placement at the last frame
 };
 
 struct ScenePlayer {

@@ -32,7 +32,11 @@ SimulationDevice probeSimulationDevice(const std::string& device_request) {
         if (device.why_none.empty()) device.why_none = "no Vulkan device";
         return device;
     }
-    const DeviceInfo& info = infos[*chosen];
+    return simulationDeviceOf(infos[*chosen]);
+}
+
+SimulationDevice simulationDeviceOf(const DeviceInfo& info) {
+    SimulationDevice device;
     device.name = info.name;
     const bool is_gpu =
         info.type == "discrete" || info.type == "integrated" || info.type == "virtual";

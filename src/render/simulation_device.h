@@ -16,4 +16,9 @@ namespace spindrift::render {
 // printed. Creates and destroys a Vulkan instance: call it once per host, not per frame.
 SimulationDevice probeSimulationDevice(const std::string& device_request);
 
+struct DeviceInfo; // renderer.h
+
+// The simulation device a device already chosen is (the renderer's, for instances that share it).
+SimulationDevice simulationDeviceOf(const DeviceInfo& info);
+
 } // namespace spindrift::render

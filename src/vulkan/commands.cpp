@@ -1,11 +1,14 @@
 #include "vulkan/commands.h"
 
+#include <algorithm>
+
 #include "vulkan/vk_error.h"
 
 namespace spindrift::vk {
 
 std::unique_ptr<CommandRunner> CommandRunner::create(const Device& device,
-                                                     std::vector<Diagnostic>& diagnostics) {
+                                                     std::vector<Diagnostic>& diagnostics,
+                                                     uint32_t entries) {
     std::unique_ptr<CommandRunner> runner(new CommandRunner(device));
     VkDevice d = device.handle();
 
@@ -20,59 +23,90 @@ std::unique_ptr<CommandRunner> CommandRunner::create(const Device& device,
     }
     runner->pool_ = OwnedCommandPool(d, pool_handle);
 
-    VkCommandBufferAllocateInfo allocate{};
-    allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-    allocate.commandPool = pool_handle;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    if (!check(vkAllocateCommandBuffers(d, &allocate, &runner->buffer_), "vkAllocateCommandBuffers",
-               diagnostics)) {
-        return nullptr;
+    runner->entries_.resize(std::max(entries, 1u));
+    // begin() advances first: start on the last entry so the first submission uses entry 0.
+    runner->current_ = runner->entries() - 1;
+    for (Entry& entry : runner->entries_) {
+        VkCommandBufferAllocateInfo allocate{};
+        allocate.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+        allocate.commandPool = pool_handle;
+        allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        allocate.commandBufferCount = 1;
+        if (!check(vkAllocateCommandBuffers(d, &allocate, &entry.buffer),
+                   "vkAllocateCommandBuffers", diagnostics)) {
+            return nullptr;
+        }
+        VkFenceCreateInfo fence{};
+        fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+        VkFence fence_handle = VK_NULL_HANDLE;
+        if (!check(vkCreateFence(d, &fence, nullptr, &fence_handle), "vkCreateFence",
+                   diagnostics)) {
+            return nullptr;
+        }
+        entry.fence = OwnedFence(d, fence_handle);
     }
-
-    VkFenceCreateInfo fence{};
-    fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-    VkFence fence_handle = VK_NULL_HANDLE;
-    if (!check(vkCreateFence(d, &fence, nullptr, &fence_handle), "vkCreateFence", diagnostics)) {
-        return nullptr;
-    }
-    runner->fence_ = OwnedFence(d, fence_handle);
     return runner;
 }
 
 VkCommandBuffer CommandRunner::begin(std::vector<Diagnostic>& diagnostics) {
-    if (!check(vkResetCommandBuffer(buffer_, 0), "vkResetCommandBuffer", diagnostics)) {
+    current_ = next();
+    if (!wait(current_, diagnostics)) return VK_NULL_HANDLE;
+    VkCommandBuffer buffer = entries_[current_].buffer;
+    if (!check(vkResetCommandBuffer(buffer, 0), "vkResetCommandBuffer", diagnostics)) {
         return VK_NULL_HANDLE;
     }
     VkCommandBufferBeginInfo info{};
     info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
     info.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    if (!check(vkBeginCommandBuffer(buffer_, &info), "vkBeginCommandBuffer", diagnostics)) {
+    if (!check(vkBeginCommandBuffer(buffer, &info), "vkBeginCommandBuffer", diagnostics)) {
         return VK_NULL_HANDLE;
     }
-    return buffer_;
+    return buffer;
+}
+
+bool CommandRunner::submit(std::string_view what, std::vector<Diagnostic>& diagnostics) {
+    Entry& entry = entries_[current_];
+    if (!check(vkEndCommandBuffer(entry.buffer), "vkEndCommandBuffer", diagnostics, what)) {
+        return false;
+    }
+    VkCommandBufferSubmitInfo command{};
+    command.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO;
+    command.commandBuffer = entry.buffer;
+    VkSubmitInfo2 info{};
+    info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2;
+    info.commandBufferInfoCount = 1;
+    info.pCommandBufferInfos = &command;
+    if (!check(vkQueueSubmit2(device_.queue(), 1, &info, entry.fence.get()), "vkQueueSubmit2",
+               diagnostics, what)) {
+        return false;
+    }
+    entry.pending = true;
+    return true;
+}
+
+bool CommandRunner::wait(uint32_t index, std::vector<Diagnostic>& diagnostics) {
+    Entry& entry = entries_[index];
+    if (!entry.pending) return true;
+    VkFence fence = entry.fence.get();
+    if (!check(vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, kSubmitTimeoutNs),
+               "vkWaitForFences", diagnostics)) {
+        return false;
+    }
+    entry.pending = false;
+    return check(vkResetFences(device_.handle(), 1, &fence), "vkResetFences", diagnostics);
+}
+
+bool CommandRunner::poll(uint32_t index, std::vector<Diagnostic>& diagnostics) {
+    Entry& entry = entries_[index];
+    if (!entry.pending) return true;
+    const VkResult status = vkGetFenceStatus(device_.handle(), entry.fence.get());
+    if (status == VK_NOT_READY) return false;
+    if (!check(status, "vkGetFenceStatus", diagnostics)) return false;
+    return wait(index, diagnostics);
 }
 
 bool CommandRunner::submitAndWait(std::string_view what, std::vector<Diagnostic>& diagnostics) {
-    if (!check(vkEndCommandBuffer(buffer_), "vkEndCommandBuffer", diagnostics, what)) return false;
-
-    VkCommandBufferSubmitInfo command{};
-    command.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO;
-    command.commandBuffer = buffer_;
-    VkSubmitInfo2 submit{};
-    submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2;
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &command;
-    VkFence fence = fence_.get();
-    if (!check(vkQueueSubmit2(device_.queue(), 1, &submit, fence), "vkQueueSubmit2", diagnostics,
-               what)) {
-        return false;
-    }
-    if (!check(vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, kSubmitTimeoutNs),
-               "vkWaitForFences", diagnostics, what)) {
-        return false;
-    }
-    return check(vkResetFences(device_.handle(), 1, &fence), "vkResetFences", diagnostics, what);
+    return submit(what, diagnostics) && wait(current_, diagnostics);
 }
 
 bool CommandRunner::run(std::string_view what, const std::function<void(VkCommandBuffer)>& record,

@@ -1,6 +1,8 @@
-// Recording and submitting work: one command pool, one primary command buffer and one fence,
-// used one submission at a time (record, submit, wait). The renderer is synchronous: each frame
-// and each texture upload is one such submission.
+// Recording and submitting work: one command pool and a ring of primary command buffers, each
+// with its own fence. With one entry it is the synchronous record-submit-wait runner the renderer
+// uses for each frame and texture upload; with more, a host keeps recording while the device
+// still runs earlier submissions (the GPU simulation with asynchronous statistics) and waits
+// only when it comes back round to an entry the device has not finished.
 #pragma once
 
 #include <cstdint>
@@ -23,25 +25,47 @@ inline constexpr uint64_t kSubmitTimeoutNs = 300ull * 1000 * 1000 * 1000;
 
 class CommandRunner {
 public:
-    static std::unique_ptr<CommandRunner> create(const Device& device,
-                                                 std::vector<Diagnostic>& diagnostics);
+    // entries >= 1 command buffers in the ring.
+    static std::unique_ptr<CommandRunner>
+    create(const Device& device, std::vector<Diagnostic>& diagnostics, uint32_t entries = 1);
 
-    // Resets the command buffer and begins recording (one-time submit). VK_NULL_HANDLE and an
-    // error on failure.
+    // Moves to the next entry of the ring, waits for its previous submission if it is still
+    // pending (the caller reads that submission's results first: see pending/wait), resets its
+    // command buffer and begins recording (one-time submit). VK_NULL_HANDLE and an error on
+    // failure.
     VkCommandBuffer begin(std::vector<Diagnostic>& diagnostics);
-    // Ends recording, submits to the device's queue and waits for the fence. False with an
-    // error naming `what` on failure (including a timeout).
+    // Ends recording of the begun entry and submits it to the device's queue without waiting.
+    bool submit(std::string_view what, std::vector<Diagnostic>& diagnostics);
+    // submit, then wait for it. False with an error naming `what` on failure (including a
+    // timeout).
     bool submitAndWait(std::string_view what, std::vector<Diagnostic>& diagnostics);
     // begin + record(cmd) + submitAndWait.
     bool run(std::string_view what, const std::function<void(VkCommandBuffer)>& record,
              std::vector<Diagnostic>& diagnostics);
 
+    uint32_t entries() const { return static_cast<uint32_t>(entries_.size()); }
+    uint32_t current() const { return current_; } // the entry begin last chose
+    // The entry begin will choose next.
+    uint32_t next() const { return (current_ + 1) % entries(); }
+    // Submitted and not yet seen finished.
+    bool pending(uint32_t entry) const { return entries_[entry].pending; }
+    // Waits for the entry's submission (nothing when it is not pending).
+    bool wait(uint32_t entry, std::vector<Diagnostic>& diagnostics);
+    // Whether the entry's submission has finished, without waiting: true (and no longer
+    // pending) once it has, or when nothing is pending. False with no error while it runs.
+    bool poll(uint32_t entry, std::vector<Diagnostic>& diagnostics);
+
 private:
+    struct Entry {
+        VkCommandBuffer buffer = VK_NULL_HANDLE; // freed with the pool
+        OwnedFence fence;
+        bool pending = false;
+    };
     explicit CommandRunner(const Device& device) : device_(device) {}
     const Device& device_;
     OwnedCommandPool pool_;
-    VkCommandBuffer buffer_ = VK_NULL_HANDLE; // freed with the pool
-    OwnedFence fence_;
+    std::vector<Entry> entries_;
+    uint32_t current_ = 0;
 };
 
 // Layout transition and memory dependency for all of an image (synchronization2).

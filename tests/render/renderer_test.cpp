@@ -232,7 +232,7 @@ TEST_F(RendererTest, BillboardLandsAtItsProjectedPixelWithItsSize) {
     ASSERT_NO_FATAL_FAILURE(create());
     uint32_t white = texture(solidTexture(255, 255, 255, 255));
     std::vector<DrawRecord> records = {particle(vec3(1, 0.5f, 0), 2.0f, vec4(1))};
-    BillboardBatch batch{paramsFor(kBlendAlpha), white, records};
+    BillboardBatch batch{paramsFor(kBlendAlpha), white, records, {}};
     Image image = render(frontView(), {batch});
     // Centre (1, 0.5) at 5 m: pixel (57.6, 43.2); half edge 1 m = 9.6 px.
     Box box = coverage(image, {0, 0, 0});
@@ -265,7 +265,7 @@ TEST_F(RendererTest, BlendModesGiveTheirArithmeticOnAKnownBackground) {
         {kBlendPremultiplied, t * vec3(tint) * tint.w + vec3(bg) * (1 - a)},
     };
     for (const Case& c : cases) {
-        Image image = render(view, {BillboardBatch{paramsFor(c.blend), half, records}});
+        Image image = render(view, {BillboardBatch{paramsFor(c.blend), half, records, {}}});
         EXPECT_TRUE(
             near(pixel(image, 48, 48), encoded(c.expected.x, c.expected.y, c.expected.z), 2))
             << "blend " << c.blend;
@@ -276,7 +276,7 @@ TEST_F(RendererTest, UntexturedParticleIsASoftDisc) {
     ASSERT_NO_FATAL_FAILURE(create());
     std::vector<DrawRecord> records = {particle(vec3(0), 4.0f, vec4(1))};
     Image image =
-        render(frontView(), {BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records}});
+        render(frontView(), {BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records, {}}});
     // Edge 4 m = 38.4 px: centre 1, half-way (r = 0.5) (1 - 0.25)^2, corner 0.
     EXPECT_TRUE(near(pixel(image, 48, 48), {255, 255, 255}, 1));
     Rgb mid = pixel(image, 57, 48); // 9.5 px = 0.495 of the half edge: (1 - 0.245)^2
@@ -290,9 +290,9 @@ TEST_F(RendererTest, BatchesAreDrawnInTheOrderGiven) {
     std::vector<DrawRecord> red = {particle(vec3(0), 2.0f, vec4(1, 0, 0, 1))};
     std::vector<DrawRecord> blue = {particle(vec3(0), 2.0f, vec4(0, 0, 1, 1))};
     BillboardParams alpha = paramsFor(kBlendAlpha);
-    Image image = render(frontView(), {{alpha, white, red}, {alpha, white, blue}});
+    Image image = render(frontView(), {{alpha, white, red, {}}, {alpha, white, blue, {}}});
     EXPECT_TRUE(near(pixel(image, 48, 48), {0, 0, 255}, 0));
-    image = render(frontView(), {{alpha, white, blue}, {alpha, white, red}});
+    image = render(frontView(), {{alpha, white, blue, {}}, {alpha, white, red, {}}});
     EXPECT_TRUE(near(pixel(image, 48, 48), {255, 0, 0}, 0));
 }
 
@@ -307,9 +307,9 @@ TEST_F(RendererTest, DepthTestHidesAParticleBehindABox) {
     std::vector<DrawRecord> behind = {particle(vec3(0, 0, -2), 0.5f, vec4(0, 1, 0, 1))};
     std::vector<DrawRecord> in_front = {particle(vec3(0, 0, 2), 0.5f, vec4(0, 1, 0, 1))};
     BillboardParams additive = paramsFor(kBlendAdditive);
-    Image image = render(view, {{additive, white, behind}});
+    Image image = render(view, {{additive, white, behind, {}}});
     EXPECT_TRUE(near(pixel(image, 48, 48), {255, 0, 0}, 0));
-    image = render(view, {{additive, white, in_front}});
+    image = render(view, {{additive, white, in_front, {}}});
     EXPECT_TRUE(near(pixel(image, 48, 48), {255, 255, 0}, 0));
 }
 
@@ -333,11 +333,11 @@ TEST_F(RendererTest, SoftFadeDimsAParticleNearTheGround) {
 
     // The centre pixel sees checker cell (0, 0), the light one: ground 0.2.
     EXPECT_TRUE(near(pixel(render(view), 48, 48), encoded(0.2f, 0.2f, 0.2f), 0));
-    EXPECT_TRUE(near(pixel(render(view, {{hard, white, low}}), 48, 48), {255, 255, 255}, 0));
-    EXPECT_TRUE(near(pixel(render(view, {{soft, white, low}}), 48, 48),
+    EXPECT_TRUE(near(pixel(render(view, {{hard, white, low, {}}}), 48, 48), {255, 255, 255}, 0));
+    EXPECT_TRUE(near(pixel(render(view, {{soft, white, low, {}}}), 48, 48),
                      encoded(0.25f, 0.25f, 0.25f), 2)); // 0.2 + 0.05
     // 1.5 m above the ground the same fade distance changes nothing.
-    EXPECT_TRUE(near(pixel(render(view, {{soft, white, high}}), 48, 48), {255, 255, 255}, 0));
+    EXPECT_TRUE(near(pixel(render(view, {{soft, white, high, {}}}), 48, 48), {255, 255, 255}, 0));
 }
 
 TEST_F(RendererTest, VelocityStretchedQuadIsLongerAlongTheVelocity) {
@@ -346,11 +346,11 @@ TEST_F(RendererTest, VelocityStretchedQuadIsLongerAlongTheVelocity) {
     BillboardParams stretch = paramsFor(kBlendAlpha, kAlignVelocityStretch);
     stretch.axis_stretch.w = 1.0f; // 1 s: a 3 m/s particle is 3 m longer
     std::vector<DrawRecord> sideways = {particle(vec3(0), 0.5f, vec4(1), vec3(3, 0, 0))};
-    Box box = coverage(render(frontView(), {{stretch, white, sideways}}), {0, 0, 0});
+    Box box = coverage(render(frontView(), {{stretch, white, sideways, {}}}), {0, 0, 0});
     EXPECT_NEAR(box.width(), 34, 2); // 3.5 m
     EXPECT_NEAR(box.height(), 5, 1); // 0.5 m
     std::vector<DrawRecord> upward = {particle(vec3(0), 0.5f, vec4(1), vec3(0, 3, 0))};
-    box = coverage(render(frontView(), {{stretch, white, upward}}), {0, 0, 0});
+    box = coverage(render(frontView(), {{stretch, white, upward, {}}}), {0, 0, 0});
     EXPECT_NEAR(box.width(), 5, 1);
     EXPECT_NEAR(box.height(), 34, 2);
 }
@@ -364,17 +364,17 @@ TEST_F(RendererTest, AxisAndFixedAlignmentsOrientTheQuad) {
     // 19.2 px at 5 m, 22.4 px at the near end (4.29 m).
     BillboardParams axis = paramsFor(kBlendAlpha, kAlignAxis);
     axis.axis_stretch = vec4(normalize(vec3(1, 0, -1)), 0);
-    Box box = coverage(render(frontView(), {{axis, white, records}}), {0, 0, 0});
+    Box box = coverage(render(frontView(), {{axis, white, records, {}}}), {0, 0, 0});
     EXPECT_NEAR(box.width(), 14, 1);
     EXPECT_NEAR(box.height(), 22, 1);
     // Fixed: a decal facing the camera is the full square; one lying flat is seen edge-on.
     BillboardParams fixed = paramsFor(kBlendAlpha, kAlignFixed);
     fixed.axis_stretch = vec4(0, 0, 1, 0);
-    box = coverage(render(frontView(), {{fixed, white, records}}), {0, 0, 0});
+    box = coverage(render(frontView(), {{fixed, white, records, {}}}), {0, 0, 0});
     EXPECT_NEAR(box.width(), 19, 1);
     EXPECT_NEAR(box.height(), 19, 1);
     fixed.axis_stretch = vec4(0, 1, 0, 0);
-    box = coverage(render(frontView(), {{fixed, white, records}}), {0, 0, 0});
+    box = coverage(render(frontView(), {{fixed, white, records, {}}}), {0, 0, 0});
     EXPECT_LE(box.height(), 1);
 }
 
@@ -387,7 +387,7 @@ TEST_F(RendererTest, LitParticleIsBrighterOnTheSunSide) {
     BillboardParams lit = paramsFor(kBlendAlpha);
     lit.render_flags = kRenderFlagLit;
     std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
-    Image image = render(view, {{lit, white, records}});
+    Image image = render(view, {{lit, white, records, {}}});
     Rgb shade = pixel(image, 43, 48); // half-way to the left edge: ambient only
     Rgb sun = pixel(image, 52, 48);   // half-way to the right: n.x ~ 0.47
     EXPECT_TRUE(near(shade, encoded(0.1f, 0.1f, 0.1f), 1));
@@ -410,7 +410,7 @@ TEST_F(RendererTest, FlipbookPicksTheCellAndBlendsFrames) {
     auto at_frame = [&](float frame, const BillboardParams& params) {
         std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
         records[0].flipbook_frame = frame;
-        return pixel(render(frontView(), {{params, handle, records}}), 48, 48);
+        return pixel(render(frontView(), {{params, handle, records, {}}}), 48, 48);
     };
     EXPECT_TRUE(near(at_frame(2.0f, p), {0, 0, 255}, 0));
     EXPECT_TRUE(near(at_frame(1.0f, p), {0, 255, 0}, 0));
@@ -426,9 +426,9 @@ TEST_F(RendererTest, ReportsWhatItDrew) {
     std::vector<DrawRecord> a(3, particle(vec3(0), 0.1f, vec4(1)));
     std::vector<DrawRecord> b(5000, particle(vec3(0.5f), 0.1f, vec4(1)));
     BillboardParams p = paramsFor(kBlendAdditive);
-    std::vector<DrawBatch> batches = {BillboardBatch{p, kNoTexture, a},
-                                      BillboardBatch{p, kNoTexture, b},
-                                      BillboardBatch{p, kNoTexture, {}}};
+    std::vector<DrawBatch> batches = {BillboardBatch{p, kNoTexture, a, {}},
+                                      BillboardBatch{p, kNoTexture, b, {}},
+                                      BillboardBatch{p, kNoTexture, {}, {}}};
     Image image;
     FrameStats stats;
     std::vector<Diagnostic> d;
@@ -445,7 +445,7 @@ TEST_F(RendererTest, ReportsWhatItDrew) {
 TEST_F(RendererTest, UnknownTextureHandleIsAnError) {
     ASSERT_NO_FATAL_FAILURE(create());
     std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1))};
-    std::vector<DrawBatch> batches = {BillboardBatch{paramsFor(kBlendAlpha), 7u, records}};
+    std::vector<DrawBatch> batches = {BillboardBatch{paramsFor(kBlendAlpha), 7u, records, {}}};
     Image image;
     FrameStats stats;
     std::vector<Diagnostic> d;
@@ -619,7 +619,7 @@ TEST_F(RendererTest, StripsAndBillboardsAreDrawnInOneOrder) {
     const std::vector<StripPoint> blue =
         polyline({vec3(-2, 0, 0), vec3(2, 0, 0)}, 1.0f, vec4(0, 0, 1, 1));
     const std::vector<uint32_t> one = segmentsOf(2);
-    const DrawBatch billboard = BillboardBatch{paramsFor(kBlendAlpha), white, red};
+    const DrawBatch billboard = BillboardBatch{paramsFor(kBlendAlpha), white, red, {}};
     const DrawBatch strip = StripBatch{stripParamsFor(kBlendAlpha), white, blue, one};
     Image image = renderBatches(frontView(), {billboard, strip});
     EXPECT_TRUE(near(pixel(image, 48, 48), {0, 0, 255}, 0));
@@ -636,7 +636,7 @@ TEST_F(RendererTest, MalformedStripBatchIsAnErrorNotACrash) {
     FrameStats stats;
     std::vector<Diagnostic> d;
     std::vector<DrawBatch> batches = {
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, {}},
+        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, {}, {}},
         StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, past_the_end}};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 1u);

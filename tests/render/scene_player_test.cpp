@@ -650,18 +650,22 @@ TEST(ScenePlayer, DefaultStillTimeIsWhenTheLastInstanceIsDevelopedWithinTheScene
 namespace spindrift::render {
 namespace {
 
-// Renders frames of scene with the player config at a small size; empty on failure.
-std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file,
-                              const PlayerConfig& config, const std::vector<float>& times,
-                              std::vector<Diagnostic>& diagnostics) {
-    auto player = createScenePlayer(scene, file, config, diagnostics);
-    if (!player) return {};
+// Renders frames of scene with the player config at a small size; empty on failure. With
+// share_device the player is given the renderer (GPU instances run on its device and are drawn
+// from it); device_batches then receives how many batches of device records each frame drew.
+std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file, PlayerConfig config,
+                              const std::vector<float>& times, std::vector<Diagnostic>& diagnostics,
+                              bool share_device = false,
+                              std::vector<uint64_t>* device_batches = nullptr) {
     RendererConfig renderer_config;
     renderer_config.width = 96;
     renderer_config.height = 64;
     renderer_config.validation = true;
     RendererPtr renderer = createRenderer(renderer_config, diagnostics);
-    if (!renderer || !uploadTextures(*player, *renderer, diagnostics)) return {};
+    if (!renderer) return {};
+    if (share_device) config.renderer = renderer.get();
+    auto player = createScenePlayer(scene, file, config, diagnostics);
+    if (!player || !uploadTextures(*player, *renderer, diagnostics)) return {};
     std::vector<Image> frames;
     for (const float t : times) {
         const FrameView view = frameView(player->scene, t);
@@ -670,6 +674,7 @@ std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file,
         Image image;
         FrameStats stats;
         if (!renderFrame(*renderer, view, player->batches, image, stats, diagnostics)) return {};
+        if (device_batches != nullptr) device_batches->push_back(stats.device_batches);
         frames.push_back(std::move(image));
     }
     std::vector<std::string> messages = validationMessages(*renderer);
@@ -679,13 +684,37 @@ std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file,
     return frames;
 }
 
-// The scene player with the GPU backend on lavapipe draws what it draws with the CPU backend:
-// the particles match within 1e-4 (docs/gpu-backend.md, "Parity"), which moves an edge by far
-// less than a pixel, so the images agree to within a few 8-bit levels except where a particle's
-// edge straddles a pixel centre. Tolerance: mean absolute difference ≤ 0.5 levels per channel
-// and no more than 1 % of pixels differing by more than 8 levels. Frames go forward, then back
-// (a restart), with the campfire and the smoke plume, one of which moves nowhere and one of which
-// is placed away from the origin.
+// Frames a and b agree within the GPU parity tolerance: the particles match within 1e-4
+// (docs/gpu-backend.md, "Parity"), which moves an edge by far less than a pixel, so the images
+// agree to within a few 8-bit levels except where a particle's edge straddles a pixel centre.
+// Tolerance: mean absolute difference <= 0.5 levels per channel and no more than 1 % of pixels
+// differing by more than 8 levels; a shows particles.
+void expectSameFrames(const std::vector<Image>& a_frames, const std::vector<Image>& b_frames) {
+    ASSERT_EQ(a_frames.size(), b_frames.size());
+    for (size_t f = 0; f < a_frames.size(); ++f) {
+        const Image& a = a_frames[f];
+        const Image& b = b_frames[f];
+        ASSERT_EQ(a.rgba8.size(), b.rgba8.size());
+        double sum = 0;
+        size_t far = 0;
+        size_t lit = 0;
+        for (size_t i = 0; i < a.rgba8.size(); ++i) {
+            const int d = std::abs(int(a.rgba8[i]) - int(b.rgba8[i]));
+            sum += d;
+            far += d > 8 ? 1 : 0;
+        }
+        for (size_t i = 0; i < a.rgba8.size(); ++i) lit += a.rgba8[i] != a.rgba8[i % 4];
+        EXPECT_GT(lit, a.rgba8.size() / 100) << "frame " << f << " shows particles";
+        EXPECT_LE(sum / double(a.rgba8.size()), 0.5) << "frame " << f;
+        EXPECT_LE(double(far), 0.01 * double(a.rgba8.size())) << "frame " << f;
+    }
+}
+
+// The scene player with the GPU backend on lavapipe draws what it draws with the CPU backend,
+// both when the GPU instances have a device of their own (draw records read back) and when they
+// share the renderer's and are drawn from the device (indirect draws, the smoke's back-to-front
+// order sorted on the GPU). Frames go forward, then back (a restart), with the campfire and the
+// smoke plume, one of which moves nowhere and one of which is placed away from the origin.
 TEST(ScenePlayer, GpuBackendDrawsWhatTheCpuBackendDraws) {
     const std::string file =
         std::string(SPINDRIFT_SOURCE_DIR) + "/examples/scenes/campfire_night.json";
@@ -706,29 +735,22 @@ TEST(ScenePlayer, GpuBackendDrawsWhatTheCpuBackendDraws) {
         EXPECT_EQ(p.backend.backend, Backend::gpu) << p.backend.reason;
         EXPECT_NE(p.gpu_fx, nullptr);
         EXPECT_EQ(p.fx, nullptr);
+        EXPECT_FALSE(p.draws_from_device); // no renderer given: read back
     }
     player.reset();
-    const std::vector<Image> gpu_frames =
+    const std::vector<Image> readback_frames =
         renderWith(scene, file, gpu_config, times, gpu_diagnostics);
-    ASSERT_EQ(gpu_frames.size(), times.size()) << allMessages(gpu_diagnostics);
+    ASSERT_EQ(readback_frames.size(), times.size()) << allMessages(gpu_diagnostics);
     EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
-    for (size_t f = 0; f < times.size(); ++f) {
-        const Image& a = cpu_frames[f];
-        const Image& b = gpu_frames[f];
-        ASSERT_EQ(a.rgba8.size(), b.rgba8.size());
-        double sum = 0;
-        size_t far = 0;
-        size_t lit = 0;
-        for (size_t i = 0; i < a.rgba8.size(); ++i) {
-            const int d = std::abs(int(a.rgba8[i]) - int(b.rgba8[i]));
-            sum += d;
-            far += d > 8 ? 1 : 0;
-        }
-        for (size_t i = 0; i < a.rgba8.size(); ++i) lit += a.rgba8[i] != a.rgba8[i % 4];
-        EXPECT_GT(lit, a.rgba8.size() / 100) << "frame " << f << " shows particles";
-        EXPECT_LE(sum / double(a.rgba8.size()), 0.5) << "frame " << f;
-        EXPECT_LE(double(far), 0.01 * double(a.rgba8.size())) << "frame " << f;
-    }
+    expectSameFrames(cpu_frames, readback_frames);
+
+    std::vector<uint64_t> device_batches;
+    const std::vector<Image> device_frames =
+        renderWith(scene, file, gpu_config, times, gpu_diagnostics, true, &device_batches);
+    ASSERT_EQ(device_frames.size(), times.size()) << allMessages(gpu_diagnostics);
+    EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
+    for (const uint64_t n : device_batches) EXPECT_GE(n, 3u) << "drawn from the device";
+    expectSameFrames(cpu_frames, device_frames);
 }
 
 TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {

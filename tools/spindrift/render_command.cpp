@@ -294,8 +294,20 @@ int runRender(const RenderOptions& options) {
         error("", "--backend: expected cpu, gpu or auto, found '" + options.backend + "'");
         return 1;
     }
+    // The renderer comes first: GPU-simulated instances run on its device and are drawn from it.
+    render::RendererConfig config;
+    config.width = scene.resolution.width;
+    config.height = scene.resolution.height;
+    config.device = options.device;
+    config.validation = options.validation;
+    render::RendererPtr renderer = render::createRenderer(config, diagnostics);
+    if (!renderer) {
+        printDiagnostics(diagnostics);
+        return 1;
+    }
     player_config.device = options.device;
     player_config.validation = options.validation;
+    player_config.renderer = renderer.get();
     // Each instance has its own worker pool: share the cores out rather than oversubscribe them.
     const uint32_t instances = std::max<uint32_t>(uint32_t(scene.effects.size()), 1u);
     player_config.threads = std::clamp(std::thread::hardware_concurrency() / instances, 1u, 8u);
@@ -307,20 +319,15 @@ int runRender(const RenderOptions& options) {
     if (!makePlan(options, options.input, *player, plan)) return 1;
     if (!options.quiet && player_config.backend != BackendRequest::cpu) {
         for (const render::PlayerInstance& p : player->instances) {
-            std::printf("%s: %s backend (%s)\n", p.effect_file.c_str(),
+            std::printf("%s: %s backend (%s)%s\n", p.effect_file.c_str(),
                         std::string(backendName(p.backend.backend)).c_str(),
-                        p.backend.reason.c_str());
+                        p.backend.reason.c_str(),
+                        p.draws_from_device ? ", drawn from the device" : "");
         }
     }
 
     diagnostics.clear();
-    render::RendererConfig config;
-    config.width = scene.resolution.width;
-    config.height = scene.resolution.height;
-    config.device = options.device;
-    config.validation = options.validation;
-    render::RendererPtr renderer = render::createRenderer(config, diagnostics);
-    if (!renderer || !render::uploadTextures(*player, *renderer, diagnostics)) {
+    if (!render::uploadTextures(*player, *renderer, diagnostics)) {
         printDiagnostics(diagnostics);
         return 1;
     }

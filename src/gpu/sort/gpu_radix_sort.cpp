@@ -6,7 +6,7 @@
 
 #include "embedded_shaders.h"
 #include "gpu/sort/radix_sort_shared.h"
-#include "gpu/sort/sort_pipeline.h"
+#include "vulkan/compute.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -100,7 +100,7 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
     sort.subgroup_ranking = !config.force_portable_ranking && ballotRankingFits(subgroups);
 
     VkDevice d = device.handle();
-    sort.layout = createSortLayout(d, sizeof(RadixSortPush), "radix sort", diagnostics);
+    sort.layout = vk::createComputeLayout(d, sizeof(RadixSortPush), "radix sort", diagnostics);
     if (!sort.layout) return std::nullopt;
     const shaders::SpirvCode& downsweep = sort.subgroup_ranking
                                               ? shaders::kSortDownsweepSubgroupComp
@@ -120,8 +120,9 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
          {Stage{&sort.histogram, &shaders::kSortHistogramComp},
           Stage{&sort.upsweep, &shaders::kSortUpsweepComp},
           Stage{&sort.scan, &shaders::kSortScanComp}, Stage{&sort.downsweep, &downsweep}}) {
-        *stage.pipeline = createSortPipeline(d, sort.layout.get(), words(*stage.code),
-                                             stage.code->source, &specialization, diagnostics);
+        *stage.pipeline =
+            vk::createComputePipeline(d, sort.layout.get(), words(*stage.code), stage.code->source,
+                                      &specialization, diagnostics);
         if (!*stage.pipeline) return std::nullopt;
     }
 
@@ -188,7 +189,7 @@ bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceA
     };
     dispatch(cmd, sort, sort.histogram, push, std::min(tiles, kSortHistogramGroups));
     stamp();
-    sortBarrier(cmd);
+    vk::computeBarrier(cmd);
 
     // Four passes ping-pong user -> scratch -> user -> scratch -> user: the result lands in the
     // caller's buffers.
@@ -202,13 +203,13 @@ bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceA
         push.pass_index = pass;
         dispatch(cmd, sort, sort.upsweep, push, tile_groups);
         stamp();
-        sortBarrier(cmd);
+        vk::computeBarrier(cmd);
         dispatch(cmd, sort, sort.scan, push, kSortRadix);
         stamp();
-        sortBarrier(cmd);
+        vk::computeBarrier(cmd);
         dispatch(cmd, sort, sort.downsweep, push, tile_groups);
         stamp();
-        if (pass + 1 < kSortPasses) sortBarrier(cmd);
+        if (pass + 1 < kSortPasses) vk::computeBarrier(cmd);
     }
     return true;
 }

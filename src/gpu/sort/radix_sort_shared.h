@@ -47,9 +47,15 @@ struct SortKeyPush {
     uvec2 records;  // count DrawRecords
     uvec2 keys;     // count uints written: sdDrawRecordSortKey of each record
     uvec2 payloads; // count uints written: the record's index
+    // 0, or the address of a uint the device wrote: only the first min(count, *valid) records
+    // are real (a simulation's live count, known only on the device); the rest get the largest
+    // key, so a stable ascending sort leaves them after every real record.
+    uvec2 valid;
     uint count;
     uint sort_mode; // kSort*
-    vec4 eye;       // xyz the camera eye, w unused
+    uint pad0;
+    uint pad1;
+    vec4 eye; // xyz the camera eye, w unused
 };
 
 SD_END_NAMESPACE
@@ -64,9 +70,9 @@ static_assert(sizeof(RadixSortPush) == 64 && std::is_trivially_copyable_v<RadixS
 static_assert(offsetof(RadixSortPush, digit_counts) == 40);
 static_assert(offsetof(RadixSortPush, count) == 48);
 static_assert(offsetof(RadixSortPush, tile_count) == 60);
-static_assert(sizeof(SortKeyPush) == 48 && std::is_trivially_copyable_v<SortKeyPush>);
-static_assert(offsetof(SortKeyPush, count) == 24);
-static_assert(offsetof(SortKeyPush, eye) == 32); // std430: vec4 at a multiple of 16
+static_assert(sizeof(SortKeyPush) == 64 && std::is_trivially_copyable_v<SortKeyPush>);
+static_assert(offsetof(SortKeyPush, count) == 32);
+static_assert(offsetof(SortKeyPush, eye) == 48); // std430: vec4 at a multiple of 16
 } // namespace spindrift
 #endif
 

@@ -4,8 +4,8 @@
 
 #include "embedded_shaders.h"
 #include "gpu/sort/radix_sort_shared.h"
-#include "gpu/sort/sort_pipeline.h"
 #include "vulkan/commands.h"
+#include "vulkan/compute.h"
 
 namespace spindrift::gpu {
 
@@ -13,19 +13,19 @@ std::optional<GpuSortKeyPass> createGpuSortKeyPass(const vk::Device& device,
                                                    std::vector<Diagnostic>& diagnostics) {
     GpuSortKeyPass pass;
     pass.layout =
-        createSortLayout(device.handle(), sizeof(SortKeyPush), "sort key pass", diagnostics);
+        vk::createComputeLayout(device.handle(), sizeof(SortKeyPush), "sort key pass", diagnostics);
     if (!pass.layout) return std::nullopt;
     const shaders::SpirvCode& code = shaders::kSortKeysComp;
     pass.pipeline =
-        createSortPipeline(device.handle(), pass.layout.get(), {code.words, code.word_count},
-                           code.source, nullptr, diagnostics);
+        vk::createComputePipeline(device.handle(), pass.layout.get(), {code.words, code.word_count},
+                                  code.source, nullptr, diagnostics);
     if (!pass.pipeline) return std::nullopt;
     return pass;
 }
 
 void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass, VkDeviceAddress records,
                     uint32_t count, uint32_t sort_mode, vec3 eye, VkDeviceAddress keys,
-                    VkDeviceAddress payloads) {
+                    VkDeviceAddress payloads, VkDeviceAddress valid) {
     vk::memoryBarrier(cmd,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                       VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -39,6 +39,7 @@ void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass, VkDeviceAdd
     push.records = split(records);
     push.keys = split(keys);
     push.payloads = split(payloads);
+    push.valid = split(valid);
     push.count = count;
     push.sort_mode = sort_mode;
     push.eye = vec4(eye, 0.0f);

@@ -26,10 +26,12 @@ std::optional<GpuSortKeyPass> createGpuSortKeyPass(const vk::Device& device,
                                                    std::vector<Diagnostic>& diagnostics);
 
 // Records the key pass over count DrawRecords at device address `records`, writing count uints
-// at `keys` and at `payloads`. Records a leading barrier against earlier compute and transfer
+// at `keys` and at `payloads`. With `valid` (the address of a uint the device wrote, e.g. a live
+// count) only the first min(count, *valid) records are keyed; the rest get key 0xffffffff and so
+// sort after them. Records a leading barrier against earlier compute and transfer
 // writes; the sort that follows records its own. count 0 records nothing but that barrier.
 void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass, VkDeviceAddress records,
                     uint32_t count, uint32_t sort_mode, vec3 eye, VkDeviceAddress keys,
-                    VkDeviceAddress payloads);
+                    VkDeviceAddress payloads, VkDeviceAddress valid = 0);
 
 } // namespace spindrift::gpu

@@ -1,0 +1,68 @@
+#include "render/device_draw_args.h"
+
+#include "embedded_shaders.h"
+#include "kernels/billboard.h"
+#include "vulkan/commands.h"
+#include "vulkan/compute.h"
+
+namespace spindrift::render {
+
+namespace {
+
+uvec2 split(uint64_t address) {
+    return uvec2(static_cast<uint32_t>(address), static_cast<uint32_t>(address >> 32));
+}
+
+} // namespace
+
+std::unique_ptr<DeviceDrawArgs> DeviceDrawArgs::create(const vk::Device& device,
+                                                       std::vector<Diagnostic>& diagnostics) {
+    std::unique_ptr<DeviceDrawArgs> pass(new DeviceDrawArgs());
+    pass->layout_ = vk::createComputeLayout(device.handle(), sizeof(DrawArgsPush),
+                                            "the draw-argument pass", diagnostics);
+    if (!pass->layout_) return nullptr;
+    const shaders::SpirvCode& code = shaders::kDrawArgsComp;
+    pass->pipeline_ = vk::createComputePipeline(
+        device.handle(), pass->layout_.get(),
+        std::span<const uint32_t>(code.words, code.word_count), code.source, nullptr, diagnostics);
+    if (!pass->pipeline_) return nullptr;
+    pass->args_ =
+        vk::createBuffer(device, VkDeviceSize{kMaxDeviceBatches} * sizeof(VkDrawIndirectCommand),
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                             VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                         vk::MemoryUse::device_local, "the indirect draw arguments", diagnostics);
+    if (!pass->args_) return nullptr;
+    return pass;
+}
+
+void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batches) const {
+    bool any = false;
+    for (const DrawBatch& entry : batches) {
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        any = any || (b != nullptr && b->device.records != 0);
+    }
+    if (!any) return;
+    // The simulation's submission (draw records, orders, counts) and the previous frame's
+    // indirect reads of these arguments, before this pass and the frame's vertex shaders.
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                      VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.get());
+    uint32_t k = 0;
+    for (const DrawBatch& entry : batches) {
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        if (b == nullptr || b->device.records == 0) continue;
+        DrawArgsPush push{};
+        push.count = split(b->device.count);
+        push.args = split(args_.address + argsOffset(k++));
+        push.max_records = b->device.max_records;
+        vkCmdPushConstants(cmd, layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        vkCmdDispatch(cmd, 1, 1, 1);
+    }
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+}
+
+} // namespace spindrift::render

@@ -1,0 +1,45 @@
+// The draw-argument pass: for each billboard batch whose records stay on the device (DeviceRecords:
+// a GPU simulation on the renderer's device), one tiny compute dispatch turns the live count the
+// simulation wrote into a VkDrawIndirectCommand, so the batch is drawn with vkCmdDrawIndirect and
+// the host never reads a count back. Recorded before the frame's rendering scope.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "render/renderer.h"
+#include "spindrift/diagnostic.h"
+#include "vulkan/buffer.h"
+#include "vulkan/device.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::render {
+
+class DeviceDrawArgs {
+public:
+    static std::unique_ptr<DeviceDrawArgs> create(const vk::Device& device,
+                                                  std::vector<Diagnostic>& diagnostics);
+
+    // Records, for the k-th batch of `batches` with device records, the dispatch that writes its
+    // arguments at argsOffset(k), between two barriers: before, every earlier write on the queue
+    // (the simulation's submission) against this pass's reads and the vertex shader's; after,
+    // these writes against the indirect draws. Records nothing when no batch has device records.
+    // The caller has checked there are at most kMaxDeviceBatches.
+    void record(VkCommandBuffer cmd, std::span<const DrawBatch> batches) const;
+
+    VkBuffer buffer() const { return args_.get(); }
+    static VkDeviceSize argsOffset(uint32_t device_batch) {
+        return VkDeviceSize{device_batch} * sizeof(VkDrawIndirectCommand);
+    }
+
+private:
+    vk::OwnedPipelineLayout layout_;
+    vk::OwnedPipeline pipeline_;
+    vk::Buffer args_; // kMaxDeviceBatches VkDrawIndirectCommands
+};
+
+} // namespace spindrift::render
