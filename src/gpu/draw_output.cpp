@@ -54,7 +54,8 @@ bool prepareDrawSorting(GpuEffect& fx, const GpuDrawRequest& request,
         if (sortModeOf(request, e) == kSortNone || s.order[e]) continue;
         s.order[e] = vk::createBuffer(
             *fx.gpu->device, uint64_t{fx.layout.regions[e].capacity} * sizeof(uint32_t),
-            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                VK_BUFFER_USAGE_TRANSFER_SRC_BIT, // tests and tools copy it out
             vk::MemoryUse::device_local, "GPU sorted draw order", diagnostics);
         if (!s.order[e]) return false;
     }

@@ -92,13 +92,12 @@ struct GpuEffect {
     Rows3x4 next_world_from_effect; // set by the host for the coming frame
     Rows3x4 step_start;             // world_from_effect at the start and end of the step
     Rows3x4 step_end;
-    std::vector<LiveWindow> live_windows; // per emitter
-    uint32_t list_in = 0;                 // the alive list the next step reads (0 or 1)
-    uint64_t dispatches_last_frame = 0;   // compute dispatches the last frame recorded
-    std::vector<Diagnostic> errors;       // Vulkan failures while stepping; the instance stops
-    GpuStepTimer* step_timer = nullptr;   // benchmarks: timestamps around update (gpu_timing.h)
-    GpuDrawRequest draw;                  // of the last submitDrawOutput
-    GpuDrawSorting sorting;
+    std::vector<LiveWindow> live_windows;   // per emitter
+    uint32_t list_in = 0;                   // the alive list the next step reads (0 or 1)
+    uint64_t dispatches_last_frame = 0;     // compute dispatches the last frame recorded
+    std::vector<Diagnostic> errors;         // Vulkan failures while stepping; the instance stops
+    GpuStepTimer* step_timer = nullptr;     // benchmarks: timestamps around update (gpu_timing.h)
+    GpuDrawRequest draw;                    // of the last submitDrawOutput
     std::vector<GpuSubmission> submissions; // per entry of the command ring
     uint64_t last_sequence = 0;             // of the newest submission
     uint64_t stats_sequence = 0;            // of the submission fx.stats describe
@@ -112,6 +111,7 @@ struct GpuEffect {
     // Declared last: destroyed first (buffers before the device they came from).
     std::unique_ptr<GpuContext> gpu;
     GpuBuffers buffers;
+    GpuDrawSorting sorting; // made by submitDrawOutput on first need
 };
 
 // Appends an error per emitter needing a feature the GPU backend does not run yet
