@@ -385,6 +385,7 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     view.primitives = scene.primitives;
     view.sun = scene.sun;
     view.ambient = scene.ambient;
+    view.transparency = scene.transparency;
     return view;
 }
 
@@ -465,6 +466,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.instance_order.clear();
     player.particles = 0;
     player.strip_segments = 0;
+    player.sort_skipped_records = 0;
     for (uint32_t i = 0; i < player.instances.size(); ++i) {
         PlayerInstance& p = player.instances[i];
         const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
@@ -510,7 +512,12 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             const uint32_t texture =
                 texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
             if (emitter.render_type == kRenderBillboard) {
-                sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
+                // Through OIT the order does not change the image: sorting would be waste.
+                if (!drawsThroughOit(player.scene.transparency, emitter.blend)) {
+                    sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
+                } else if (sortReorders(emitter.sort)) {
+                    player.sort_skipped_records += count;
+                }
                 player.batches.push_back(BillboardBatch{
                     billboardParams(emitter, p.world_from_effect), texture, records});
                 player.particles += count;
