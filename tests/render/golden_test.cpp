@@ -48,6 +48,7 @@ const char* const kScenes[] = {
     "sort_none",      "soft_particles",
     "flipbook_blend", "lighting",
     "beam",           "ribbon",
+    "transparency_weighted_oit",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
