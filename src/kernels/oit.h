@@ -42,7 +42,7 @@ SD_CONST float kOitMinWeightedCoverage = 1.0e-5f;
 // The depth part of the weight, the paper's eq. 9 with z the linear view depth in metres (our
 // scenes' unit, the range the equation was tuned for: about 0.1 to 500):
 //   d(z) = clamp(10 / (1e-5 + (z / 5)^2 + (z / 200)^6), 1e-2, 3e3)
-// It is 3e3 up to about 0.3 m, 10 at 5 m, 0.4 at 25 m, and 1e-2 from about 220 m on. Finite for
+// It is 3e3 up to about 0.3 m, 10 at 5 m, 0.4 at 25 m, and 1e-2 from about 160 m on. Finite for
 // every finite z; an infinite z gives the minimum.
 SD_FUNC float sdOitDepthWeight(float linear_depth_m) {
     float z = abs(linear_depth_m);
