@@ -143,7 +143,7 @@ struct SceneDesc {
     GroundDesc ground;
     std::vector<PrimitiveDesc> primitives; // 0..kMaxScenePrimitives
     SunDesc sun;
-    Float3 ambient{0.12f, 0.12f, 0.15f};     // linear RGB, each >= 0
+    Float3 ambient{0.12f, 0.12f, 0.15f}; // linear RGB, each >= 0
     Transparency transparency = Transparency::sorted;
     std::vector<EffectInstanceDesc> effects; // 0..kMaxSceneEffects
     float duration_s = 5;                    // (0, kMaxSceneDuration_s]

@@ -55,8 +55,7 @@ std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
     return pass;
 }
 
-bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches,
-                                     Transparency transparency,
+bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                                      std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* batch = std::get_if<BillboardBatch>(&entry);

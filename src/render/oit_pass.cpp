@@ -26,8 +26,8 @@ VkRenderingAttachmentInfo clearedColor(const vk::Image2D& image, VkClearColorVal
 
 } // namespace
 
-std::unique_ptr<OitPass> OitPass::create(const vk::Device& device, uint32_t width,
-                                         uint32_t height, std::vector<Diagnostic>& diagnostics) {
+std::unique_ptr<OitPass> OitPass::create(const vk::Device& device, uint32_t width, uint32_t height,
+                                         std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<OitPass> pass(new OitPass());
     VkDevice d = device.handle();
     const VkExtent2D extent{width, height};
@@ -38,7 +38,7 @@ std::unique_ptr<OitPass> OitPass::create(const vk::Device& device, uint32_t widt
                                             "the OIT accumulation target " + size, diagnostics);
     if (!pass->accumulation_) return nullptr;
     pass->weight_ = vk::createImage2D(device, kOitWeightFormat, extent, usage,
-                                         "the OIT weight target " + size, diagnostics);
+                                      "the OIT weight target " + size, diagnostics);
     if (!pass->weight_) return nullptr;
     // Read with texelFetch at the fragment's own pixel: no filtering.
     pass->sampler_ = vk::createSampler(device, vk::Filter::nearest, diagnostics);

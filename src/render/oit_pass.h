@@ -27,10 +27,10 @@ public:
                                            uint32_t height, std::vector<Diagnostic>& diagnostics);
 
     // Begins the accumulation scope: clears the accumulation target to (0, 0, 0, 1) (no colour,
-    // revealage 1) and the weight target to 0 and begins rendering into them (colour locations 0 and 1) with the frame's depth,
-    // loaded for the test (particles do not write it). Expects the depth attachment's earlier
-    // writes made visible by the caller. The caller binds the particle frame set, draws the OIT
-    // pipeline variants (ParticleOutput::oit) and ends rendering.
+    // revealage 1) and the weight target to 0 and begins rendering into them (colour locations 0
+    // and 1) with the frame's depth, loaded for the test (particles do not write it). Expects the
+    // depth attachment's earlier writes made visible by the caller. The caller binds the particle
+    // frame set, draws the OIT pipeline variants (ParticleOutput::oit) and ends rendering.
     void beginAccumulation(VkCommandBuffer cmd, const FrameTargets& targets) const;
 
     // After the accumulation scope: makes the targets readable and blends their weighted average

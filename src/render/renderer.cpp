@@ -39,7 +39,7 @@ public:
     std::unique_ptr<ParticleBindings> particle_bindings;
     std::unique_ptr<BillboardPass> billboards;
     std::unique_ptr<StripPass> strips;
-    std::unique_ptr<OitPass> oit; // made by the first frame that draws a batch through OIT
+    std::unique_ptr<OitPass> oit;  // made by the first frame that draws a batch through OIT
     vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
 };
 
@@ -122,9 +122,8 @@ bool checkSegments(const StripBatch& b, std::string& message) {
 }
 
 // A batch the renderer cannot draw is an error naming the batch, never a crash or a silent skip.
-bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches,
-                  Transparency transparency, FrameTotals& totals,
-                  std::vector<Diagnostic>& diagnostics) {
+bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transparency transparency,
+                  FrameTotals& totals, std::vector<Diagnostic>& diagnostics) {
     totals = FrameTotals{};
     bool ok = true;
     for (size_t i = 0; i < batches.size(); ++i) {
@@ -259,8 +258,8 @@ void recordFrameParticles(const Renderer& r, VkCommandBuffer cmd,
 
 // The OIT phases, after the frame's other particles: accumulate every batch drawn through OIT
 // into the OIT targets (depth-tested against the opaque depth), then composite over the frame.
-void recordOitParticles(const Renderer& r, VkCommandBuffer cmd,
-                        std::span<const DrawBatch> batches, Transparency transparency) {
+void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                        Transparency transparency) {
     const FrameTargets& t = *r.targets;
     // The frame particle scope stored the depth attachment; this scope tests against it.
     vk::ImageBarrier depth{t.depth.get(),

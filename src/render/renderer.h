@@ -145,13 +145,13 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // ambient), then the batches in order with their blend modes, and reads it back into out. With
 // view.transparency weighted_oit, the batches drawsThroughOit names are accumulated into the OIT
 // targets (in any order) after the other batches are drawn, and composited over the frame last
-// (docs/rendering.md, "Transparency"). out is width x height, see Colour above. Returns false with an error diagnostic if a Vulkan call
-// fails, the view is invalid (fov outside [1, 179], near/far not 0 < near < far) or a batch is
-// malformed (unknown texture handle or enum, a flipbook count of 0, a segment whose index does
-// not leave room for its second point, more than kMaxDrawRecords records, kMaxStripPoints points
-// or kMaxStripSegments segments in all). Synchronous: returns when the frame is in out. Not
-// thread-safe: one thread at a time per renderer. docs/rendering.md describes the passes and
-// equations.
+// (docs/rendering.md, "Transparency"). out is width x height, see Colour above. Returns false with
+// an error diagnostic if a Vulkan call fails, the view is invalid (fov outside [1, 179], near/far
+// not 0 < near < far) or a batch is malformed (unknown texture handle or enum, a flipbook count of
+// 0, a segment whose index does not leave room for its second point, more than kMaxDrawRecords
+// records, kMaxStripPoints points or kMaxStripSegments segments in all). Synchronous: returns when
+// the frame is in out. Not thread-safe: one thread at a time per renderer. docs/rendering.md
+// describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
 

@@ -16,7 +16,8 @@ namespace {
 constexpr uint64_t kMinStripBufferElements = 4096;
 
 // The values of the kSpecStrip* constants for a batch, in id order.
-std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch, Transparency transparency) {
+std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch,
+                                                Transparency transparency) {
     const StripParams& p = batch.params;
     std::array<uint32_t, kSpecStripCount> v{};
     v[kSpecStripBlend] = p.blend;

@@ -380,8 +380,7 @@ TEST(Cli, RenderTransparencyOptionOverridesTheScene) {
     const std::string effect = source("examples/effects/campfire.json");
     const fs::path dir = scratchDir("render_transparency");
     const std::string common = " --size 64x48 --time 2 --quiet --validation";
-    RunResult sorted =
-        run("render " + effect + " -o " + (dir / "sorted.png").string() + common);
+    RunResult sorted = run("render " + effect + " -o " + (dir / "sorted.png").string() + common);
     ASSERT_EQ(sorted.exit_code, 0) << sorted.output;
     RunResult oit = run("render " + effect + " -o " + (dir / "oit.png").string() + common +
                         " --transparency weighted_oit");

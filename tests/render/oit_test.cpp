@@ -177,10 +177,10 @@ TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
     points[1].tangent_u.w = 1.0f;
     const std::vector<uint32_t> segments = {0};
 
-    const std::vector<DrawBatch> batches = {
-        BillboardBatch{alpha, smoke, row}, BillboardBatch{lit, kNoTexture, lit_row},
-        BillboardBatch{soft, kNoTexture, soft_row},
-        StripBatch{strip_params, kNoTexture, points, segments}};
+    const std::vector<DrawBatch> batches = {BillboardBatch{alpha, smoke, row},
+                                            BillboardBatch{lit, kNoTexture, lit_row},
+                                            BillboardBatch{soft, kNoTexture, soft_row},
+                                            StripBatch{strip_params, kNoTexture, points, segments}};
     std::vector<PrimitiveDesc> primitives;
     const Image sorted = render(frontView(Transparency::sorted, primitives), batches);
     EXPECT_EQ(stats_.oit_records, 0u);
@@ -263,7 +263,8 @@ TEST_F(OitTest, OpaqueDepthHidesParticlesBehindIt) {
 // weight): the sums saturate but the composite stays finite, so the pixel is bright, never the
 // black a NaN reads back as.
 TEST_F(OitTest, SaturatedSumsStayFinite) {
-    std::vector<DrawRecord> records(400, particle(vec3(0, 0, 4.8f), 0.5f, vec4(1e6f, 1e6f, 1e6f, 1)));
+    std::vector<DrawRecord> records(400,
+                                    particle(vec3(0, 0, 4.8f), 0.5f, vec4(1e6f, 1e6f, 1e6f, 1)));
     std::vector<PrimitiveDesc> primitives;
     const Image image = render(frontView(Transparency::weighted_oit, primitives),
                                {BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records}});

@@ -288,8 +288,7 @@ int runRender(const RenderOptions& options) {
         return 1;
     }
     if (!options.size.empty()) scene.resolution = size;
-    if (!options.transparency.empty() &&
-        !enumFromName(options.transparency, scene.transparency)) {
+    if (!options.transparency.empty() && !enumFromName(options.transparency, scene.transparency)) {
         error("", "--transparency: expected sorted or weighted_oit, found '" +
                       options.transparency + "'");
         return 1;
