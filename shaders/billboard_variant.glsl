@@ -12,6 +12,7 @@ layout(constant_id = kSpecBillboardTextured) const uint kVariantTextured = 0u;
 layout(constant_id = kSpecBillboardLit) const uint kVariantLit = 0u;
 layout(constant_id = kSpecBillboardSoftFade) const uint kVariantSoftFade = 0u;
 layout(constant_id = kSpecBillboardFrameBlend) const uint kVariantFrameBlend = 0u;
+layout(constant_id = kSpecBillboardOit) const uint kVariantOit = 0u;
 
 layout(push_constant, std430) uniform BillboardPush {
     BillboardPushConstants push;

@@ -18,6 +18,7 @@
 #include "integrate.h"
 #include "lighting.h"
 #include "lut.h"
+#include "oit.h"
 #include "opaque_geometry.h"
 #include "random.h"
 #include "sd_math.h"

@@ -8,6 +8,7 @@
 #include "strip_variant.glsl"
 #include "frame_bindings.glsl"
 #include "lighting.h"
+#include "oit.h"
 
 layout(set = kSetFrame, binding = kBindingSceneDepth) uniform sampler2D scene_depth;
 layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D particle_texture;
@@ -19,7 +20,10 @@ layout(location = 3) in float in_linear_depth;
 layout(location = 4) in vec3 in_side;
 layout(location = 5) in vec3 in_facing;
 
+// Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
+// weight target; a sorted pipeline has no attachment there and the write is discarded.
 layout(location = 0) out vec4 out_color;
+layout(location = 1) out vec4 out_weight;
 
 void main() {
     StripParams p = variantParams();
@@ -40,5 +44,11 @@ void main() {
         float scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
         fade = sdSoftFade(scene, in_linear_depth, p.soft_fade_distance);
     }
-    out_color = sdBillboardOutput(texel, tint, p.blend, fade);
+    vec4 color = sdBillboardOutput(texel, tint, p.blend, fade);
+    if (kVariantOit != 0u) {
+        out_color = sdOitAccumulation(color, p.blend, in_linear_depth);
+        out_weight = sdOitWeightOutput(color, in_linear_depth);
+    } else {
+        out_color = color;
+    }
 }

@@ -1,14 +1,18 @@
-// The renderer's frame time: 100k billboards at 1280x720, against an empty frame (clear, ground,
-// readback) measured in the same run (DESIGN rule 8). Wall time per frame is what a caller of
+// The renderer's frame time: 100k billboards at 1280x720 and 1920x1080, against an empty frame
+// (clear, ground, readback) of the same size measured in the same run (DESIGN rule 8). Alpha
+// blending two ways: sorted back to front on the CPU every frame, or weighted-blended OIT with no
+// sort (docs/rendering.md, "Transparency"). Wall time per frame is what a caller of
 // renderFrame waits (record upload, draw, readback of the image); gpu_ms is the device time of
 // the passes alone (timestamp queries), which excludes the upload and readback.
 //
 // Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; empty picks the first GPU,
-// else lavapipe). Run: build/bin/render_bench  (docs/benchmarks.md has the figures).
+// else lavapipe). Run: build/bin/render_bench  (docs/benchmarks.md has the figures). The last
+// argument of each benchmark is the frame height (720: 1280x720, 1080: 1920x1080).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,23 +24,25 @@
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kWidth = 1280, kHeight = 720;
-
-Renderer* sharedRenderer() {
-    static RendererPtr renderer = [] {
-        RendererConfig config;
-        config.width = kWidth;
-        config.height = kHeight;
-        const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE");
-        config.device = device != nullptr ? device : "";
-        std::vector<Diagnostic> diagnostics;
-        RendererPtr r = createRenderer(config, diagnostics);
-        for (const Diagnostic& d : diagnostics)
-            std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
-        if (r) std::fprintf(stderr, "render_bench: device %s\n", rendererDevice(*r).name.c_str());
-        return r;
-    }();
-    return renderer.get();
+// One renderer per frame size, made on first use and kept for the run.
+Renderer* sharedRenderer(uint32_t height) {
+    static std::map<uint32_t, RendererPtr> renderers;
+    auto found = renderers.find(height);
+    if (found != renderers.end()) return found->second.get();
+    RendererConfig config;
+    config.width = height * 16 / 9;
+    config.height = height;
+    const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE");
+    config.device = device != nullptr ? device : "";
+    std::vector<Diagnostic> diagnostics;
+    RendererPtr r = createRenderer(config, diagnostics);
+    for (const Diagnostic& d : diagnostics)
+        std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
+    if (r) {
+        std::fprintf(stderr, "render_bench: device %s, %ux%u\n", rendererDevice(*r).name.c_str(),
+                     config.width, config.height);
+    }
+    return renderers.emplace(height, std::move(r)).first->second.get();
 }
 
 FrameView benchView() {
@@ -73,14 +79,19 @@ std::vector<DrawRecord> particles(size_t count, float size) {
     return records;
 }
 
+// Frames of `height` lines. sort_records: sorted back to front on the
+// CPU before each frame, as the scene player does for sorted alpha emitters.
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
-               std::vector<DrawRecord>* sort_records) {
-    Renderer* renderer = sharedRenderer();
+               std::vector<DrawRecord>* sort_records, Transparency transparency,
+               int64_t height_lines) {
+    const auto height = static_cast<uint32_t>(height_lines);
+    Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
         state.SkipWithError("no Vulkan device (see stderr)");
         return;
     }
-    const FrameView view = benchView();
+    FrameView view = benchView();
+    view.transparency = transparency;
     Image image;
     FrameStats stats;
     SortScratch scratch;
@@ -102,7 +113,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
 
 // The reference: a frame with nothing but the background, ground and readback.
 void BM_EmptyFrame(benchmark::State& state) {
-    runFrames(state, {}, nullptr);
+    runFrames(state, {}, nullptr, Transparency::sorted, state.range(0));
 }
 
 // 100k additive soft discs: no sorting, order-independent blending.
@@ -110,7 +121,7 @@ void BM_Additive100k(benchmark::State& state) {
     const std::vector<DrawRecord> records =
         particles(100000, static_cast<float>(state.range(0)) / 100.0f);
     const DrawBatch batch = BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records, {}};
-    runFrames(state, {&batch, 1}, nullptr);
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
 }
 
 // 100k alpha-blended soft discs sorted back to front on the CPU every frame (radix sort).
@@ -118,13 +129,29 @@ void BM_AlphaSorted100k(benchmark::State& state) {
     std::vector<DrawRecord> records =
         particles(100000, static_cast<float>(state.range(0)) / 100.0f);
     const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
-    runFrames(state, {&batch, 1}, &records);
+    runFrames(state, {&batch, 1}, &records, Transparency::sorted, state.range(1));
 }
 
-// Size in centimetres: 8 cm is about 4 pixels across at this distance, 40 cm about 20.
-BENCHMARK(BM_EmptyFrame)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Additive100k)->Arg(8)->Arg(40)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_AlphaSorted100k)->Arg(8)->Arg(40)->Unit(benchmark::kMillisecond)->UseRealTime();
+// The same 100k alpha-blended discs through weighted-blended OIT: no sort, two more targets and a
+// full-screen composite.
+void BM_AlphaOit100k(benchmark::State& state) {
+    const std::vector<DrawRecord> records =
+        particles(100000, static_cast<float>(state.range(0)) / 100.0f);
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
+    runFrames(state, {&batch, 1}, nullptr, Transparency::weighted_oit, state.range(1));
+}
+
+// Arguments: size in centimetres (8 cm is about 4 pixels across at this distance at 720 lines,
+// 40 cm about 20), then the frame height.
+void particleArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t size_cm : {8, 40}) b->Args({size_cm, height});
+    }
+}
+BENCHMARK(BM_EmptyFrame)->Arg(720)->Arg(1080)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Additive100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AlphaSorted100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AlphaOit100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 } // namespace spindrift::render

@@ -92,6 +92,14 @@ struct SunDesc {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Transparency: how alpha-blended and premultiplied particles composite (docs/rendering.md,
+// "Transparency"). sorted: drawn in order, each emitter's records sorted by its sort mode.
+// weighted_oit: weighted-blended order-independent transparency (McGuire & Bavoil 2013): draw
+// order does not matter, so those emitters are not sorted. Additive particles are
+// order-independent either way. FROZEN values (JSON names "sorted", "weighted_oit").
+enum class Transparency : uint8_t { sorted = 0, weighted_oit = 1 };
+
+// ---------------------------------------------------------------------------------------------
 // Effect instances.
 
 // A moving instance: keys [t, x, y, z] in scene seconds and metres. The offset at time t is
@@ -135,7 +143,8 @@ struct SceneDesc {
     GroundDesc ground;
     std::vector<PrimitiveDesc> primitives; // 0..kMaxScenePrimitives
     SunDesc sun;
-    Float3 ambient{0.12f, 0.12f, 0.15f};     // linear RGB, each >= 0
+    Float3 ambient{0.12f, 0.12f, 0.15f}; // linear RGB, each >= 0
+    Transparency transparency = Transparency::sorted;
     std::vector<EffectInstanceDesc> effects; // 0..kMaxSceneEffects
     float duration_s = 5;                    // (0, kMaxSceneDuration_s]
     uint32_t fps = 30;                       // 1..kMaxSceneFps

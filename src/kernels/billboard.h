@@ -66,7 +66,8 @@ SD_CONST uint kSpecBillboardTextured = 2u;   // 0: soft disc, 1: texture
 SD_CONST uint kSpecBillboardLit = 3u;        // 1: kRenderFlagLit
 SD_CONST uint kSpecBillboardSoftFade = 4u;   // 1: soft_fade_distance > 0
 SD_CONST uint kSpecBillboardFrameBlend = 5u; // 1: kRenderFlagFrameBlend (and textured)
-SD_CONST uint kSpecBillboardCount = 6u;
+SD_CONST uint kSpecBillboardOit = 6u;        // 1: writes the OIT targets (kernels/oit.h)
+SD_CONST uint kSpecBillboardCount = 7u;
 
 // Below this speed (m/s) a velocity-stretched particle has no direction and faces the camera.
 SD_CONST float kBillboardMinSpeed = 1.0e-4f;

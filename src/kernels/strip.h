@@ -50,7 +50,8 @@ SD_CONST uint kSpecStripBlend = 0u;    // kBlend*
 SD_CONST uint kSpecStripTextured = 1u; // 0: soft band, 1: texture
 SD_CONST uint kSpecStripLit = 2u;      // 1: kRenderFlagLit
 SD_CONST uint kSpecStripSoftFade = 3u; // 1: soft_fade_distance > 0
-SD_CONST uint kSpecStripCount = 4u;
+SD_CONST uint kSpecStripOit = 4u;      // 1: writes the OIT targets (kernels/oit.h)
+SD_CONST uint kSpecStripCount = 5u;
 
 // Vertices per segment: two triangles, no index buffer (vertex pulling). Vertex i of a batch's
 // draw is corner i % 6 (sdQuadCorner) of segment i / 6; the corner's x picks the end (-1: the

@@ -16,7 +16,8 @@ namespace {
 constexpr uint64_t kMinDrawBufferRecords = 4096;
 
 // The values of the kSpecBillboard* constants for a batch, in id order.
-std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch) {
+std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch,
+                                                    Transparency transparency) {
     const BillboardParams& p = batch.params;
     uint32_t textured = batch.texture == kNoTexture ? 0u : 1u;
     std::array<uint32_t, kSpecBillboardCount> v{};
@@ -27,14 +28,16 @@ std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch)
     v[kSpecBillboardSoftFade] = p.soft_fade_distance > 0.0f ? 1u : 0u;
     v[kSpecBillboardFrameBlend] =
         textured & ((p.render_flags & kRenderFlagFrameBlend) != 0 ? 1u : 0u);
+    v[kSpecBillboardOit] = drawsThroughOit(transparency, p.blend) ? 1u : 0u;
     return v;
 }
 
-// One number per variant: 2 bits of blend, 2 of alignment, one per feature.
+// One number per variant: 2 bits of blend, 2 of alignment, one per feature and output.
 uint32_t variantKey(const std::array<uint32_t, kSpecBillboardCount>& v) {
     return v[kSpecBillboardBlend] | v[kSpecBillboardAlignment] << 2 |
            v[kSpecBillboardTextured] << 4 | v[kSpecBillboardLit] << 5 |
-           v[kSpecBillboardSoftFade] << 6 | v[kSpecBillboardFrameBlend] << 7;
+           v[kSpecBillboardSoftFade] << 6 | v[kSpecBillboardFrameBlend] << 7 |
+           v[kSpecBillboardOit] << 8;
 }
 
 } // namespace
@@ -52,16 +55,18 @@ std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
     return pass;
 }
 
-bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches,
+bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                                      std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* batch = std::get_if<BillboardBatch>(&entry);
         if (batch == nullptr || (batch->records.empty() && batch->device.records == 0)) continue;
-        const std::array<uint32_t, kSpecBillboardCount> values = variantOf(*batch);
+        const std::array<uint32_t, kSpecBillboardCount> values = variantOf(*batch, transparency);
         const uint32_t key = variantKey(values);
         if (pipelines_.count(key) != 0) continue;
+        const ParticleOutput output =
+            values[kSpecBillboardOit] != 0 ? ParticleOutput::oit : ParticleOutput::frame;
         vk::OwnedPipeline pipeline = bindings_.createVariant(
-            vertex_.get(), fragment_.get(), values, values[kSpecBillboardBlend],
+            vertex_.get(), fragment_.get(), values, values[kSpecBillboardBlend], output,
             "the billboard pipeline variant " + std::to_string(key), diagnostics);
         if (!pipeline) return false;
         pipelines_.emplace(key, std::move(pipeline));
@@ -88,10 +93,11 @@ bool BillboardPass::upload(std::span<const DrawBatch> batches, uint64_t total_re
 }
 
 void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
-                         const BillboardBatch& batch, uint64_t first_record, VkBuffer indirect,
-                         VkDeviceSize indirect_offset, VkPipeline& bound) const {
+                         const BillboardBatch& batch, Transparency transparency,
+                         uint64_t first_record, VkBuffer indirect, VkDeviceSize indirect_offset,
+                         VkPipeline& bound) const {
     const uint64_t count = batch.records.size();
-    VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch))).get();
+    VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch, transparency))).get();
     if (pipeline != bound) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         bound = pipeline;

@@ -40,16 +40,20 @@ public:
     // batch's blend, alignment and features, as specialisation constants: kSpecBillboard*).
     // Variants are kept for the renderer's life. False with an error when a pipeline cannot be
     // created.
-    bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
+    // transparency decides which batches draw through OIT (drawsThroughOit, kSpecBillboardOit).
+    bool preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
+                          std::vector<Diagnostic>& diagnostics);
 
     // Records the draw of one non-empty batch: host records uploaded at first_record, or device
     // records (batch.device) drawn indirectly with the arguments at indirect + indirect_offset
-    // (DeviceDrawArgs). Expects rendering begun on the frame's colour and depth and the frame set
+    // (DeviceDrawArgs); with the variant preparePipelines made for it under the same
+    // transparency. Expects rendering begun on the frame's colour and depth (or, for a batch
+    // drawsThroughOit names, on the OIT targets: OitPass::beginAccumulation) and the frame set
     // bound (ParticleBindings::bindFrame). bound is the pipeline bound on cmd; it is rebound only
     // when the batch needs another.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const BillboardBatch& batch,
-              uint64_t first_record, VkBuffer indirect, VkDeviceSize indirect_offset,
-              VkPipeline& bound) const;
+              Transparency transparency, uint64_t first_record, VkBuffer indirect,
+              VkDeviceSize indirect_offset, VkPipeline& bound) const;
 
     uint64_t capacityRecords() const { return records_.capacity; }
     size_t pipelineVariants() const { return pipelines_.size(); }

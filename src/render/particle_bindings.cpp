@@ -83,7 +83,7 @@ void ParticleBindings::push(VkCommandBuffer cmd, const void* data, uint32_t byte
 
 vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShaderModule fragment,
                                                   std::span<const uint32_t> values, uint32_t blend,
-                                                  std::string_view what,
+                                                  ParticleOutput output, std::string_view what,
                                                   std::vector<Diagnostic>& diagnostics) const {
     std::vector<VkSpecializationMapEntry> entries(values.size());
     for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
@@ -97,8 +97,15 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     desc.vertex = vertex;
     desc.fragment = fragment;
     desc.layout = layout_.get();
-    desc.color_formats = {kColorFormat};
-    desc.blends = {blendState(blend)};
+    if (output == ParticleOutput::oit) {
+        // One blend state for both targets (kernels/oit.h), so no independentBlend is needed.
+        desc.color_formats = {kOitAccumulationFormat, kOitWeightFormat};
+        desc.blends = {vk::BlendState::sum_color_product_alpha,
+                       vk::BlendState::sum_color_product_alpha};
+    } else {
+        desc.color_formats = {kColorFormat};
+        desc.blends = {blendState(blend)};
+    }
     desc.depth_format = kDepthFormat;
     desc.depth_test = true;
     desc.depth_write = false;

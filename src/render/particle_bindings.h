@@ -28,6 +28,10 @@ namespace spindrift::render {
 inline constexpr uint32_t kParticlePushConstantBytes =
     static_cast<uint32_t>(std::max(sizeof(BillboardPushConstants), sizeof(StripPushConstants)));
 
+// Where a particle pipeline draws: the frame's colour target with its batch's blend mode, or the
+// weighted-blended OIT targets (render/oit_pass.h).
+enum class ParticleOutput : uint8_t { frame, oit };
+
 class ParticleBindings {
 public:
     static std::unique_ptr<ParticleBindings> create(const vk::Device& device,
@@ -46,12 +50,14 @@ public:
     void push(VkCommandBuffer cmd, const void* data, uint32_t bytes) const;
 
     // A pipeline on layout() for vertex + fragment with the uint specialisation constants
-    // values[id] (ids 0..n-1) and the blend state of blend (kBlend*); depth tested, not written;
-    // drawing into the frame's colour and depth formats. Empty and an error naming `what` when
-    // it cannot be created.
+    // values[id] (ids 0..n-1); depth tested, not written, against the frame's depth format.
+    // ParticleOutput::frame: drawing into the frame's colour with the blend state of blend
+    // (kBlend*). ParticleOutput::oit: drawing into the two OIT targets (colour summed, alpha
+    // multiplied by 1 - source alpha; kernels/oit.h), whatever blend is. Empty and an error
+    // naming `what` when it cannot be created.
     vk::OwnedPipeline createVariant(VkShaderModule vertex, VkShaderModule fragment,
                                     std::span<const uint32_t> values, uint32_t blend,
-                                    std::string_view what,
+                                    ParticleOutput output, std::string_view what,
                                     std::vector<Diagnostic>& diagnostics) const;
 
 private:

@@ -10,6 +10,7 @@
 #include "render/billboard_pass.h"
 #include "render/device_draw_args.h"
 #include "render/frame_targets.h"
+#include "render/oit_pass.h"
 #include "render/opaque_pass.h"
 #include "render/particle_bindings.h"
 #include "render/readback.h"
@@ -39,6 +40,7 @@ public:
     std::unique_ptr<BillboardPass> billboards;
     std::unique_ptr<DeviceDrawArgs> draw_args;
     std::unique_ptr<StripPass> strips;
+    std::unique_ptr<OitPass> oit;  // made by the first frame that draws a batch through OIT
     vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
 };
 
@@ -96,6 +98,9 @@ struct FrameTotals {
     uint64_t points = 0; // of strip batches with segments
     uint64_t segments = 0;
     uint32_t device_batches = 0; // billboard batches of device records
+    uint64_t oit_records = 0;    // drawn through OIT (drawsThroughOit)
+    uint64_t oit_segments = 0;
+    uint32_t oit_device_batches = 0;
 };
 
 bool checkTexture(const Renderer& r, uint32_t texture, std::string& message) {
@@ -120,8 +125,8 @@ bool checkSegments(const StripBatch& b, std::string& message) {
 }
 
 // A batch the renderer cannot draw is an error naming the batch, never a crash or a silent skip.
-bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, FrameTotals& totals,
-                  std::vector<Diagnostic>& diagnostics) {
+bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transparency transparency,
+                  FrameTotals& totals, std::vector<Diagnostic>& diagnostics) {
     totals = FrameTotals{};
     bool ok = true;
     for (size_t i = 0; i < batches.size(); ++i) {
@@ -152,6 +157,7 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, FrameTo
                     return false;
                 }
                 ++totals.device_batches;
+                if (drawsThroughOit(transparency, b->params.blend)) ++totals.oit_device_batches;
                 continue;
             }
             if (b->records.size() > kMaxDrawRecords - totals.records) {
@@ -160,6 +166,9 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, FrameTo
                 return false;
             }
             totals.records += b->records.size();
+            if (drawsThroughOit(transparency, b->params.blend)) {
+                totals.oit_records += b->records.size();
+            }
             continue;
         }
         const StripBatch& b = std::get<StripBatch>(batches[i]);
@@ -181,6 +190,7 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, FrameTo
         }
         totals.points += b.points.size();
         totals.segments += b.segments.size();
+        if (drawsThroughOit(transparency, b.params.blend)) totals.oit_segments += b.segments.size();
     }
     return ok;
 }
@@ -189,6 +199,13 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
     bool ok = std::isfinite(view.fov_deg) && view.fov_deg >= 1.0f && view.fov_deg <= 179.0f &&
               std::isfinite(view.near_m) && std::isfinite(view.far_m) && view.near_m > 0.0f &&
               view.far_m > view.near_m;
+    if (view.transparency != Transparency::sorted &&
+        view.transparency != Transparency::weighted_oit) {
+        diagnostics.push_back(renderError(
+            "view", "transparency " + std::to_string(static_cast<int>(view.transparency)) +
+                        " is unknown (sorted or weighted_oit)"));
+        return false;
+    }
     if (!ok) {
         diagnostics.push_back(renderError(
             "view", "fov_deg must be in [1, 179] and 0 < near_m < far_m, all finite (got fov " +
@@ -199,10 +216,53 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 }
 
 // The frame as a list of phases; the command buffer is recording.
-// The particle phase: billboard and strip batches in the order given, one rendering scope on the
-// opaque pass's colour and depth (loaded, depth not written). Offsets into each pass's buffers
-// advance as the passes' upload() placed them: only non-empty batches were copied.
-void recordParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches) {
+// The draws of the batches that go to `output` (drawsThroughOit: the OIT targets, else the frame
+// colour), in the order given, inside a rendering scope the caller began. Offsets into each
+// pass's buffers advance over every batch, drawn here or not, as the passes' upload() placed
+// them: only non-empty batches were copied.
+void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                         Transparency transparency, ParticleOutput output) {
+    r.particle_bindings->bindFrame(cmd);
+    const bool want_oit = output == ParticleOutput::oit;
+    VkPipeline bound = VK_NULL_HANDLE;
+    uint64_t first_record = 0;
+    uint64_t first_point = 0;
+    uint64_t first_segment = 0;
+    uint32_t device_batch = 0;
+    for (const DrawBatch& entry : batches) {
+        if (const BillboardBatch* b = std::get_if<BillboardBatch>(&entry)) {
+            const bool draw_here = drawsThroughOit(transparency, b->params.blend) == want_oit;
+            if (b->device.records != 0) {
+                const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
+                if (draw_here) {
+                    r.billboards->draw(cmd, *r.textures, *b, transparency, 0, r.draw_args->buffer(),
+                                       args, bound);
+                }
+                continue;
+            }
+            if (b->records.empty()) continue;
+            if (draw_here) {
+                r.billboards->draw(cmd, *r.textures, *b, transparency, first_record, VK_NULL_HANDLE,
+                                   0, bound);
+            }
+            first_record += b->records.size();
+            continue;
+        }
+        const StripBatch& b = std::get<StripBatch>(entry);
+        if (b.segments.empty()) continue;
+        if (drawsThroughOit(transparency, b.params.blend) == want_oit) {
+            r.strips->draw(cmd, *r.textures, b, transparency, first_point, first_segment, bound);
+        }
+        first_point += b.points.size();
+        first_segment += b.segments.size();
+    }
+}
+
+// The particle phase on the frame: every batch not drawn through OIT (all of them in sorted
+// mode), in one rendering scope on the opaque pass's colour and depth (loaded, depth not
+// written).
+void recordFrameParticles(const Renderer& r, VkCommandBuffer cmd,
+                          std::span<const DrawBatch> batches, Transparency transparency) {
     const FrameTargets& t = *r.targets;
     std::vector<VkRenderingAttachmentInfo> color(1);
     color[0].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
@@ -218,35 +278,35 @@ void recordParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const Dra
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
 
     vk::beginRendering(cmd, t.color.extent, color, &depth);
-    r.particle_bindings->bindFrame(cmd);
-    VkPipeline bound = VK_NULL_HANDLE;
-    uint64_t first_record = 0;
-    uint64_t first_point = 0;
-    uint64_t first_segment = 0;
-    uint32_t device_batch = 0;
-    for (const DrawBatch& entry : batches) {
-        if (const BillboardBatch* b = std::get_if<BillboardBatch>(&entry)) {
-            if (b->device.records != 0) {
-                r.billboards->draw(cmd, *r.textures, *b, 0, r.draw_args->buffer(),
-                                   DeviceDrawArgs::argsOffset(device_batch++), bound);
-                continue;
-            }
-            if (b->records.empty()) continue;
-            r.billboards->draw(cmd, *r.textures, *b, first_record, VK_NULL_HANDLE, 0, bound);
-            first_record += b->records.size();
-            continue;
-        }
-        const StripBatch& b = std::get<StripBatch>(entry);
-        if (b.segments.empty()) continue;
-        r.strips->draw(cmd, *r.textures, b, first_point, first_segment, bound);
-        first_point += b.points.size();
-        first_segment += b.segments.size();
-    }
+    recordParticleDraws(r, cmd, batches, transparency, ParticleOutput::frame);
     vkCmdEndRendering(cmd);
 }
 
+// The OIT phases, after the frame's other particles: accumulate every batch drawn through OIT
+// into the OIT targets (depth-tested against the opaque depth), then composite over the frame.
+void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                        Transparency transparency) {
+    const FrameTargets& t = *r.targets;
+    // The frame particle scope stored the depth attachment; this scope tests against it.
+    vk::ImageBarrier depth{t.depth.get(),
+                           VK_IMAGE_ASPECT_DEPTH_BIT,
+                           VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                           VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                           VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                           VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                           VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                               VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                           VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+    vk::imageBarriers(cmd, {depth});
+    r.oit->beginAccumulation(cmd, t);
+    recordParticleDraws(r, cmd, batches, transparency, ParticleOutput::oit);
+    vkCmdEndRendering(cmd);
+    r.oit->composite(cmd, t);
+}
+
 void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
-                 std::span<const DrawBatch> batches) {
+                 std::span<const DrawBatch> batches, bool any_oit) {
     const FrameTargets& t = *r.targets;
     VkQueryPool queries = r.timestamps.get();
     if (queries != VK_NULL_HANDLE) {
@@ -312,7 +372,8 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                                    VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
 
-    recordParticles(r, cmd, batches);
+    recordFrameParticles(r, cmd, batches, view.transparency);
+    if (any_oit) recordOitParticles(r, cmd, batches, view.transparency);
 
     // Readback: colour to the host-visible buffer.
     vk::ImageBarrier to_copy{t.color.get(),
@@ -353,6 +414,11 @@ double readGpuMs(const Renderer& r, std::vector<Diagnostic>& diagnostics) {
 }
 
 } // namespace
+
+bool drawsThroughOit(Transparency transparency, uint32_t blend) {
+    return transparency == Transparency::weighted_oit &&
+           (blend == kBlendAlpha || blend == kBlendPremultiplied);
+}
 
 std::vector<DeviceInfo> listDevices(std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<vk::Instance> instance = vk::Instance::create(false, diagnostics);
@@ -432,9 +498,17 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     stats = FrameStats{};
     if (!checkView(view, diagnostics)) return false;
     FrameTotals totals;
-    if (!checkBatches(renderer, batches, totals, diagnostics)) return false;
-    if (!renderer.billboards->preparePipelines(batches, diagnostics)) return false;
-    if (!renderer.strips->preparePipelines(batches, diagnostics)) return false;
+    if (!checkBatches(renderer, batches, view.transparency, totals, diagnostics)) return false;
+    const bool any_oit = totals.oit_records + totals.oit_segments + totals.oit_device_batches > 0;
+    if (any_oit && !renderer.oit) {
+        renderer.oit = OitPass::create(*renderer.device, renderer.targets->width,
+                                       renderer.targets->height, diagnostics);
+        if (!renderer.oit) return false;
+    }
+    if (!renderer.billboards->preparePipelines(batches, view.transparency, diagnostics)) {
+        return false;
+    }
+    if (!renderer.strips->preparePipelines(batches, view.transparency, diagnostics)) return false;
     if (!renderer.billboards->upload(batches, totals.records, diagnostics)) return false;
     if (!renderer.strips->upload(batches, totals.points, totals.segments, diagnostics)) {
         return false;
@@ -446,7 +520,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
 
     VkCommandBuffer cmd = renderer.runner->begin(diagnostics);
     if (cmd == VK_NULL_HANDLE) return false;
-    recordFrame(renderer, cmd, view, batches);
+    recordFrame(renderer, cmd, view, batches, any_oit);
     if (!renderer.runner->submitAndWait("frame", diagnostics)) return false;
 
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
@@ -455,6 +529,8 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     stats.particles_drawn = totals.records;
     stats.device_batches = totals.device_batches;
     stats.strip_segments = totals.segments;
+    stats.oit_records = totals.oit_records;
+    stats.oit_segments = totals.oit_segments;
     stats.batches = static_cast<uint32_t>(batches.size());
     stats.gpu_ms = readGpuMs(renderer, diagnostics);
     return true;

@@ -94,6 +94,10 @@ struct FrameView {
     std::span<const PrimitiveDesc> primitives;
     SunDesc sun;
     Float3 ambient{0.12f, 0.12f, 0.15f};
+    // How alpha-blended and premultiplied batches composite (scene_desc.h): sorted draws them in
+    // the order given; weighted_oit draws them through weighted-blended order-independent
+    // transparency, where their order (batches and records) does not matter (drawsThroughOit).
+    Transparency transparency = Transparency::sorted;
 };
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on
@@ -106,6 +110,13 @@ struct DeviceRecords {
     uint64_t order = 0;       // 0, or uint32 indices into records: the draw order
     uint32_t max_records = 0; // the most *count can be (records and order hold at least this)
 };
+
+// Whether a batch of blend mode `blend` (kBlend*) is drawn through weighted-blended OIT when the
+// frame's transparency is `transparency`: alpha and premultiplied batches in weighted_oit mode.
+// Such a batch's draw order does not change the image, so sorting its records is wasted work:
+// the scene player skips the sort for them (and counts what it skipped). Additive batches are
+// drawn with their own blending in every mode.
+bool drawsThroughOit(Transparency transparency, uint32_t blend);
 
 // One emitter's billboards. params come from billboardParams (render/billboard_params.h), the
 // one function that turns an emitter's render settings into what the shaders read; the renderer
@@ -140,6 +151,8 @@ struct FrameStats {
     uint64_t particles_drawn = 0; // billboard records from the host
     uint64_t device_batches = 0;  // billboard batches drawn from device records (counts unread)
     uint64_t strip_segments = 0;  // strip segments
+    uint64_t oit_records = 0;     // of particles_drawn, drawn through OIT (drawsThroughOit)
+    uint64_t oit_segments = 0;    // of strip_segments, drawn through OIT
     uint32_t batches = 0;
     double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
 };
@@ -152,13 +165,16 @@ inline constexpr uint64_t kMaxStripPoints = 1u << 22;
 inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 
 // Draws one frame: clear to the background, the ground and primitives (opaque, lit by sun and
-// ambient), then the batches in order with their blend modes, and reads it back into out
-// (width x height, see Colour above). Returns false with an error diagnostic if a Vulkan call
-// fails, the view is invalid (fov outside [1, 179], near/far not 0 < near < far) or a batch is
-// malformed (unknown texture handle or enum, a flipbook count of 0, a segment whose index does
-// not leave room for its second point, more than kMaxDrawRecords records, kMaxStripPoints points
-// or kMaxStripSegments segments in all, a batch with both host and device records or device
-// records without a count, more than kMaxDeviceBatches device batches). Synchronous: returns when
+// ambient), then the batches in order with their blend modes, and reads it back into out. With
+// view.transparency weighted_oit, the batches drawsThroughOit names are accumulated into the OIT
+// targets (in any order) after the other batches are drawn, and composited over the frame last
+// (docs/rendering.md, "Transparency"). out is width x height, see Colour above. Returns false with
+// an error diagnostic if a Vulkan call fails, the view is invalid (fov outside [1, 179], near/far
+// not 0 < near < far) or a batch is malformed (unknown texture handle or enum, a flipbook count of
+// 0, a segment whose index does not leave room for its second point, more than kMaxDrawRecords
+// records, kMaxStripPoints points or kMaxStripSegments segments in all, a batch with both host and
+// device records or device records without a count, more than kMaxDeviceBatches device
+// batches). Synchronous: returns when
 // the frame is in out. Not thread-safe: one thread at a time per renderer. docs/rendering.md
 // describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,

@@ -328,7 +328,16 @@ bool writeInstanceRecords(ScenePlayer& player, PlayerInstance& p) {
 void appendDeviceBatches(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
     if (p.failed) return;
     gpu::GpuEffect& fx = *p.gpu_fx;
+    const CompiledEffect& effect = *p.effect;
     p.draw_request.eye = eye;
+    // Emitters drawn through OIT need no order: their sort would be wasted GPU work.
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const EmitterRecord& emitter = effect.emitters[e];
+        const bool sorts = emitter.render_type == kRenderBillboard &&
+                           !drawsThroughOit(player.scene.transparency, emitter.blend);
+        p.draw_request.sort_modes[e] = sorts ? emitter.sort : uint32_t{kSortNone};
+        if (!sorts && emitter.sort != kSortNone) player.sort_skipped_records += fx.stats[e].live;
+    }
     const size_t before = player.errors.size();
     if (!gpu::submitDrawOutput(fx, p.draw_request, player.errors)) {
         p.failed = true;
@@ -337,7 +346,6 @@ void appendDeviceBatches(ScenePlayer& player, PlayerInstance& p, const vec3& eye
         }
         return;
     }
-    const CompiledEffect& effect = *p.effect;
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
         if (emitter.render_type != kRenderBillboard) continue;
@@ -436,6 +444,7 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     view.primitives = scene.primitives;
     view.sun = scene.sun;
     view.ambient = scene.ambient;
+    view.transparency = scene.transparency;
     return view;
 }
 
@@ -518,6 +527,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.instance_order.clear();
     player.particles = 0;
     player.strip_segments = 0;
+    player.sort_skipped_records = 0;
     for (uint32_t i = 0; i < player.instances.size(); ++i) {
         PlayerInstance& p = player.instances[i];
         const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
@@ -567,7 +577,12 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             const uint32_t texture =
                 texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
             if (emitter.render_type == kRenderBillboard) {
-                sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
+                // Through OIT the order does not change the image: sorting would be waste.
+                if (!drawsThroughOit(player.scene.transparency, emitter.blend)) {
+                    sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
+                } else if (sortReorders(emitter.sort)) {
+                    player.sort_skipped_records += count;
+                }
                 player.batches.push_back(BillboardBatch{
                     billboardParams(emitter, p.world_from_effect), texture, records, {}});
                 player.particles += count;

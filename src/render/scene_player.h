@@ -17,12 +17,15 @@
 // instance's transform at the scene times of its start and end (motion path and rotation_deg), so
 // particles born along a path are spread along it.
 //
-// Draw order, so that alpha-blended effects composite sensibly (there is no order-independent
-// transparency yet): instances farthest from the eye first, by the distance of the instance's
+// Draw order, so that alpha-blended effects composite sensibly with scene.transparency sorted:
+// instances farthest from the eye first, by the distance of the instance's
 // position (its origin, path included) at t, ties in scene order; within an instance, emitters
 // in authored order; within an emitter, the emitter's sort mode (particle_sort.h). Two effects
 // whose particles interpenetrate are not sorted against each other. Strips (ribbons, beams) are
-// drawn in the emitter's place in that order, their segments unsorted.
+// drawn in the emitter's place in that order, their segments unsorted. With weighted_oit the
+// alpha and premultiplied billboard emitters are not sorted (drawsThroughOit: their order does
+// not change the image; counted in sort_skipped_records); frameView carries the mode to the
+// renderer.
 //
 // Beams: each live particle of a beam emitter draws the emitter's curve (beamCurve, with the
 // instance's placement at the frame) with its own jitter (its DrawRecord key) and colour; the
@@ -125,6 +128,9 @@ struct ScenePlayer {
     std::vector<DrawBatch> batches;
     uint64_t particles = 0;      // particles drawn: billboard records and beam particles
     uint64_t strip_segments = 0; // segments in the strip batches
+    // Records of sorting emitters left in backend order because they draw through weighted OIT
+    // (scene.transparency; drawsThroughOit), where order does not change the image.
+    uint64_t sort_skipped_records = 0;
     // Failures while playing (a GPU instance's Vulkan error, once per instance; the instance then
     // draws nothing). Hosts check it after playFrame.
     std::vector<Diagnostic> errors;

@@ -16,20 +16,22 @@ namespace {
 constexpr uint64_t kMinStripBufferElements = 4096;
 
 // The values of the kSpecStrip* constants for a batch, in id order.
-std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch) {
+std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch,
+                                                Transparency transparency) {
     const StripParams& p = batch.params;
     std::array<uint32_t, kSpecStripCount> v{};
     v[kSpecStripBlend] = p.blend;
     v[kSpecStripTextured] = batch.texture == kNoTexture ? 0u : 1u;
     v[kSpecStripLit] = (p.render_flags & kRenderFlagLit) != 0 ? 1u : 0u;
     v[kSpecStripSoftFade] = p.soft_fade_distance > 0.0f ? 1u : 0u;
+    v[kSpecStripOit] = drawsThroughOit(transparency, p.blend) ? 1u : 0u;
     return v;
 }
 
-// One number per variant: 2 bits of blend, one per feature.
+// One number per variant: 2 bits of blend, one per feature and output.
 uint32_t variantKey(const std::array<uint32_t, kSpecStripCount>& v) {
     return v[kSpecStripBlend] | v[kSpecStripTextured] << 2 | v[kSpecStripLit] << 3 |
-           v[kSpecStripSoftFade] << 4;
+           v[kSpecStripSoftFade] << 4 | v[kSpecStripOit] << 5;
 }
 
 uvec4 addressCount(VkDeviceAddress address, uint64_t count) {
@@ -52,16 +54,18 @@ std::unique_ptr<StripPass> StripPass::create(const vk::Device& device,
     return pass;
 }
 
-bool StripPass::preparePipelines(std::span<const DrawBatch> batches,
+bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                                  std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
         const StripBatch* batch = std::get_if<StripBatch>(&entry);
         if (batch == nullptr || batch->segments.empty()) continue;
-        const std::array<uint32_t, kSpecStripCount> values = variantOf(*batch);
+        const std::array<uint32_t, kSpecStripCount> values = variantOf(*batch, transparency);
         const uint32_t key = variantKey(values);
         if (pipelines_.count(key) != 0) continue;
+        const ParticleOutput output =
+            values[kSpecStripOit] != 0 ? ParticleOutput::oit : ParticleOutput::frame;
         vk::OwnedPipeline pipeline = bindings_.createVariant(
-            vertex_.get(), fragment_.get(), values, values[kSpecStripBlend],
+            vertex_.get(), fragment_.get(), values, values[kSpecStripBlend], output,
             "the strip pipeline variant " + std::to_string(key), diagnostics);
         if (!pipeline) return false;
         pipelines_.emplace(key, std::move(pipeline));
@@ -96,8 +100,9 @@ bool StripPass::upload(std::span<const DrawBatch> batches, uint64_t total_points
 }
 
 void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                     uint64_t first_point, uint64_t first_segment, VkPipeline& bound) const {
-    VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch))).get();
+                     Transparency transparency, uint64_t first_point, uint64_t first_segment,
+                     VkPipeline& bound) const {
+    VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch, transparency))).get();
     if (pipeline != bound) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         bound = pipeline;

@@ -38,13 +38,17 @@ public:
                 std::vector<Diagnostic>& diagnostics);
 
     // Creates the pipeline variants (kSpecStrip*: blend and features) the strip batches need
-    // that do not exist yet; kept for the renderer's life. False with an error on failure.
-    bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
+    // that do not exist yet; kept for the renderer's life. transparency decides which batches
+    // draw through OIT (drawsThroughOit, kSpecStripOit). False with an error on failure.
+    bool preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
+                          std::vector<Diagnostic>& diagnostics);
 
     // Records the draw of one batch with segments, uploaded at first_point / first_segment.
-    // Expects rendering begun and the frame set bound; bound as in BillboardPass::draw.
+    // Expects rendering begun on the targets the batch draws into and the frame set bound; bound
+    // and transparency as in BillboardPass::draw.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-              uint64_t first_point, uint64_t first_segment, VkPipeline& bound) const;
+              Transparency transparency, uint64_t first_point, uint64_t first_segment,
+              VkPipeline& bound) const;
 
     size_t pipelineVariants() const { return pipelines_.size(); }
 

@@ -10,4 +10,12 @@ template <> std::span<const EnumName<PrimitiveKind>> enumNames() {
     return kNames;
 }
 
+template <> std::span<const EnumName<Transparency>> enumNames() {
+    static constexpr EnumName<Transparency> kNames[] = {
+        {"sorted", Transparency::sorted},
+        {"weighted_oit", Transparency::weighted_oit},
+    };
+    return kNames;
+}
+
 } // namespace spindrift

@@ -8,5 +8,6 @@
 namespace spindrift {
 
 template <> std::span<const EnumName<PrimitiveKind>> enumNames();
+template <> std::span<const EnumName<Transparency>> enumNames();
 
 } // namespace spindrift

@@ -182,7 +182,7 @@ bool readScene(ReadContext& ctx, const json::Value& root, SceneDesc& out) {
         return false;
     }
     checkKeys(in, {"version", "camera", "resolution", "background", "ground", "primitives", "sun",
-                   "ambient", "effects", "duration_s", "fps"});
+                   "ambient", "transparency", "effects", "duration_s", "fps"});
     if (const json::Value* m = in.member("camera"))
         readCamera(ctx, *m, in.childPath("camera"), out.camera);
     if (const json::Value* m = in.member("resolution"))
@@ -198,6 +198,7 @@ bool readScene(ReadContext& ctx, const json::Value& root, SceneDesc& out) {
     }
     if (const json::Value* m = in.member("sun")) readSun(ctx, *m, in.childPath("sun"), out.sun);
     rgbField(in, "ambient", out.ambient);
+    readField(in, "transparency", out.transparency);
     if (const json::Value* m = in.member("effects")) {
         readList(ctx, *m, in.childPath("effects"), out.effects,
                  [&](const json::Value& item, const std::string& p, EffectInstanceDesc& instance) {

@@ -85,6 +85,7 @@ void writeScene(json::DocumentWriter& out, const SceneDesc& s) {
         out.opt("intensity", v.intensity, sd.intensity);
     });
     out.opt("ambient", s.ambient, d.ambient);
+    out.opt("transparency", s.transparency, d.transparency);
     out.objectList("effects", s.effects,
                    [&](const EffectInstanceDesc& e, const EffectInstanceDesc& ed) {
                        writeInstance(out, e, ed);

@@ -18,6 +18,10 @@ enum class BlendState : uint8_t {
     additive,      // src + dst                     (ONE, ONE)
     premultiplied, // src + dst * (1 - src.a)       (ONE, ONE_MINUS_SRC_ALPHA)
     alpha,         // src * src.a + dst * (1 - src.a) (SRC_ALPHA, ONE_MINUS_SRC_ALPHA)
+    // Colour src + dst (ONE, ONE), alpha dst * (1 - src.a) (ZERO, ONE_MINUS_SRC_ALPHA): sums in
+    // colour and a product in alpha, one state for every attachment (weighted-blended OIT
+    // without the independentBlend feature).
+    sum_color_product_alpha,
 };
 
 struct GraphicsPipelineDesc {

@@ -374,6 +374,27 @@ TEST(Cli, RenderWithoutAVulkanDriverFailsClearly) {
     EXPECT_FALSE(fs::exists(dir / "out.png"));
 }
 
+// --transparency overrides the scene's: the campfire's alpha smoke through weighted OIT draws a
+// different image from the sorted one; an unknown mode is refused by the option parser.
+TEST(Cli, RenderTransparencyOptionOverridesTheScene) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const fs::path dir = scratchDir("render_transparency");
+    const std::string common = " --size 64x48 --time 2 --quiet --validation";
+    RunResult sorted = run("render " + effect + " -o " + (dir / "sorted.png").string() + common);
+    ASSERT_EQ(sorted.exit_code, 0) << sorted.output;
+    RunResult oit = run("render " + effect + " -o " + (dir / "oit.png").string() + common +
+                        " --transparency weighted_oit");
+    ASSERT_EQ(oit.exit_code, 0) << oit.output;
+    spindrift::Image a, b;
+    ASSERT_TRUE(readImage(dir / "sorted.png", a));
+    ASSERT_TRUE(readImage(dir / "oit.png", b));
+    EXPECT_NE(a.rgba8, b.rgba8);
+    RunResult bad = run("render " + effect + " -o " + (dir / "bad.png").string() + common +
+                        " --transparency unsorted");
+    EXPECT_NE(bad.exit_code, 0);
+    EXPECT_NE(bad.output.find("--transparency"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {
     const std::string effect = source("examples/effects/campfire.json");
     const fs::path dir = scratchDir("render_bad_options");

@@ -41,13 +41,21 @@ const fs::path kFailureDir = fs::path(SPINDRIFT_BINARY_DIR) / "golden-failures";
 // Every scene in tests/golden/scenes/, each rendered at its duration_s. A scene file missing
 // from this list fails EveryGoldenSceneIsListed, so none is silently unchecked.
 const char* const kScenes[] = {
-    "align_camera",   "align_velocity",
-    "align_axis",     "align_fixed",
-    "blend_additive", "blend_premultiplied",
-    "blend_alpha",    "sort_back_to_front",
-    "sort_none",      "soft_particles",
-    "flipbook_blend", "lighting",
-    "beam",           "ribbon",
+    "align_camera",
+    "align_velocity",
+    "align_axis",
+    "align_fixed",
+    "blend_additive",
+    "blend_premultiplied",
+    "blend_alpha",
+    "sort_back_to_front",
+    "sort_none",
+    "soft_particles",
+    "flipbook_blend",
+    "lighting",
+    "beam",
+    "ribbon",
+    "transparency_weighted_oit",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

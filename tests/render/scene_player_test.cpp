@@ -327,6 +327,52 @@ TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
         ASSERT_GE(distance(cloud[i - 1]), distance(cloud[i])) << i;
 }
 
+// Through weighted OIT the order of an alpha emitter's records does not change the image: the
+// player leaves them in backend order, counts what it did not sort, and frameView tells the
+// renderer the mode.
+TEST(ScenePlayer, WeightedOitSkipsTheSortAndSaysSo) {
+    const fs::path dir = scratchDir("oit_order");
+    writeText(dir / "cloud.json", R"({
+  "version": 1,
+  "name": "cloud",
+  "emitters": [
+    {
+      "name": "puffs",
+      "capacity": 2000,
+      "spawn": {"rate_per_s": 400},
+      "shape": {"type": "box", "size": [6, 6, 6]},
+      "init": {"lifetime_s": 100, "speed": 0},
+      "render": {"blend": "alpha", "sort": "back_to_front"}
+    }
+  ]
+})");
+    const Float3 eye{0, 2, 6};
+    std::vector<std::vector<DrawRecord>> drawn;
+    for (Transparency mode : {Transparency::sorted, Transparency::weighted_oit}) {
+        SceneDesc scene;
+        scene.transparency = mode;
+        scene.effects.push_back(instanceOf("cloud.json", {0, 0, 0}));
+        std::vector<Diagnostic> diagnostics;
+        auto player = makePlayer(scene, dir, diagnostics);
+        ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+        EXPECT_EQ(frameView(player->scene, 1.0f).transparency, mode);
+        playFrame(*player, 1.0f, eye);
+        ASSERT_EQ(player->batches.size(), 1u);
+        const auto& records = billboard(*player, 0).records;
+        drawn.emplace_back(records.begin(), records.end());
+        EXPECT_EQ(player->sort_skipped_records,
+                  mode == Transparency::weighted_oit ? records.size() : 0u);
+    }
+    // The same particles; sorted differs from the backend order the OIT frame kept.
+    ASSERT_EQ(drawn[0].size(), drawn[1].size());
+    ASSERT_GT(drawn[0].size(), kRadixSortThreshold);
+    bool same_order = true;
+    for (size_t i = 0; i < drawn[0].size(); ++i) {
+        same_order = same_order && drawn[0][i].position_size == drawn[1][i].position_size;
+    }
+    EXPECT_FALSE(same_order);
+}
+
 TEST(ScenePlayer, WarnsOnceForEachEmitterTheRendererCannotDraw) {
     const fs::path dir = scratchDir("mesh");
     writeText(dir / "rocks.json", R"({
@@ -751,6 +797,14 @@ TEST(ScenePlayer, GpuBackendDrawsWhatTheCpuBackendDraws) {
     EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
     for (const uint64_t n : device_batches) EXPECT_GE(n, 3u) << "drawn from the device";
     expectSameFrames(cpu_frames, device_frames);
+
+    // Weighted-blended OIT: device batches of alpha particles are accumulated (unsorted) too.
+    scene.transparency = Transparency::weighted_oit;
+    const std::vector<Image> cpu_oit = renderWith(scene, file, cpu_config, times, diagnostics);
+    const std::vector<Image> device_oit =
+        renderWith(scene, file, gpu_config, times, gpu_diagnostics, true);
+    EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
+    expectSameFrames(cpu_oit, device_oit);
 }
 
 TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {

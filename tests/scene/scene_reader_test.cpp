@@ -148,6 +148,25 @@ TEST(SceneReader, EveryMistakeIsReportedInDocumentOrder) {
     EXPECT_EQ(errors[3].line, 6u);
 }
 
+TEST(SceneReader, TransparencyNamesTheCompositingMode) {
+    EXPECT_EQ(loadOk(R"({"version": 1})").transparency, Transparency::sorted);
+    EXPECT_EQ(loadOk(R"({"version": 1, "transparency": "sorted"})").transparency,
+              Transparency::sorted);
+    EXPECT_EQ(loadOk(R"({"version": 1, "transparency": "weighted_oit"})").transparency,
+              Transparency::weighted_oit);
+    for (const char* bad : {R"("OIT")", R"("weighted")", "1", "true"}) {
+        const auto errors =
+            loadErrors(std::string(R"({"version": 1, "transparency": )") + bad + "}");
+        ASSERT_EQ(errors.size(), 1u) << bad << dump(errors);
+        EXPECT_EQ(errors[0].path, "$.transparency") << bad;
+        EXPECT_EQ(errors[0].line, 1u) << bad;
+    }
+    const auto errors = loadErrors(R"({"version": 1, "transparency": "OIT"})");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].message.find("expected one of: sorted, weighted_oit"), std::string::npos)
+        << errors[0].message;
+}
+
 TEST(SceneReader, KeyOfTheOtherPrimitiveTypeIsRejected) {
     const auto errors =
         loadErrors(R"({"version": 1, "primitives": [{"type": "sphere", "size": [1, 1, 1]}]})");

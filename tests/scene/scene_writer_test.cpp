@@ -42,6 +42,7 @@ SceneDesc everythingSet(CameraMode mode) {
     s.primitives.push_back(sphere);
     s.sun = SunDesc{{0, -1, 0}, {2, 2, 2}, 3};
     s.ambient = {0, 0, 0};
+    s.transparency = Transparency::weighted_oit;
     EffectInstanceDesc a;
     a.effect = "dir/é fire.json";
     a.name = "fire_1";

@@ -54,6 +54,8 @@ struct RenderOptions {
     bool validation = false;
     bool quiet = false;
     std::string backend = "cpu"; // each instance's simulation backend: "cpu", "gpu" or "auto"
+    // "sorted" or "weighted_oit" overrides the scene's transparency; empty keeps it.
+    std::string transparency;
 };
 
 // Renders a scene, or an effect in its default scene, to a still PNG, a numbered PNG sequence,

@@ -90,6 +90,11 @@ int main(int argc, char** argv) {
         ->add_option("--backend", render_options.backend,
                      "Simulation backend of each effect instance: cpu (default), gpu, or auto")
         ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    render
+        ->add_option("--transparency", render_options.transparency,
+                     "How alpha and premultiplied particles composite, overriding the scene: "
+                     "sorted, or weighted_oit (order-independent, no sorting)")
+        ->check(CLI::IsMember({"sorted", "weighted_oit"}));
 
     CLI11_PARSE(app, argc, argv);
 

@@ -20,6 +20,7 @@
 #include "render/renderer.h"
 #include "render/scene_player.h"
 #include "render/video_writer.h"
+#include "scene/scene_enum_names.h"
 #include "spindrift/effect_json.h"
 #include "spindrift/scene_json.h"
 
@@ -287,6 +288,11 @@ int runRender(const RenderOptions& options) {
         return 1;
     }
     if (!options.size.empty()) scene.resolution = size;
+    if (!options.transparency.empty() && !enumFromName(options.transparency, scene.transparency)) {
+        error("", "--transparency: expected sorted or weighted_oit, found '" +
+                      options.transparency + "'");
+        return 1;
+    }
 
     std::vector<Diagnostic> diagnostics;
     render::PlayerConfig player_config;
