@@ -5,6 +5,7 @@
 #include <span>
 
 #include "embedded_shaders.h"
+#include "gpu/subgroup_support.h"
 #include "vulkan/physical_device.h"
 #include "vulkan/shader_module.h"
 #include "vulkan/vk_error.h"
@@ -13,14 +14,14 @@ namespace spindrift::gpu {
 
 namespace {
 
-const shaders::SpirvCode& passCode(Pass pass) {
+const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
     switch (pass) {
     case Pass::pool_reset:
         return shaders::kGpuPoolResetComp;
     case Pass::counters:
         return shaders::kGpuCountersComp;
     case Pass::update:
-        return shaders::kGpuUpdateComp;
+        return subgroup_append ? shaders::kGpuUpdateSubgroupComp : shaders::kGpuUpdateComp;
     case Pass::spawn:
         return shaders::kGpuSpawnComp;
     case Pass::draw_records:
@@ -47,8 +48,8 @@ vk::OwnedPipelineLayout createLayout(VkDevice device, std::vector<Diagnostic>& d
 }
 
 vk::OwnedPipeline createPipeline(VkDevice device, VkPipelineLayout layout, Pass pass,
-                                 std::vector<Diagnostic>& diagnostics) {
-    const shaders::SpirvCode& code = passCode(pass);
+                                 bool subgroup_append, std::vector<Diagnostic>& diagnostics) {
+    const shaders::SpirvCode& code = passCode(pass, subgroup_append);
     vk::OwnedShaderModule module = vk::createShaderModule(
         device, std::span<const uint32_t>(code.words, code.word_count), code.source, diagnostics);
     if (!module) return {};
@@ -70,7 +71,8 @@ vk::OwnedPipeline createPipeline(VkDevice device, VkPipelineLayout layout, Pass 
 } // namespace
 
 std::unique_ptr<GpuContext> createGpuContext(const std::string& device_request, bool validation,
-                                             std::vector<Diagnostic>& diagnostics) {
+                                             std::vector<Diagnostic>& diagnostics,
+                                             bool force_portable_append) {
     auto gpu = std::make_unique<GpuContext>();
     gpu->instance = vk::Instance::create(validation, diagnostics);
     if (!gpu->instance) return nullptr;
@@ -86,14 +88,16 @@ std::unique_ptr<GpuContext> createGpuContext(const std::string& device_request, 
     gpu->device = vk::Device::create(physical, support, diagnostics);
     if (!gpu->device) return nullptr;
     gpu->device_name = physical.name;
+    gpu->subgroup_append =
+        !force_portable_append && subgroupAppendFits(querySubgroups(physical.handle));
     gpu->runner = vk::CommandRunner::create(*gpu->device, diagnostics);
     if (!gpu->runner) return nullptr;
     const VkDevice device = gpu->device->handle();
     gpu->layout = createLayout(device, diagnostics);
     if (!gpu->layout) return nullptr;
     for (int p = 0; p < static_cast<int>(Pass::count); ++p) {
-        gpu->pipelines[p] =
-            createPipeline(device, gpu->layout.get(), static_cast<Pass>(p), diagnostics);
+        gpu->pipelines[p] = createPipeline(device, gpu->layout.get(), static_cast<Pass>(p),
+                                           gpu->subgroup_append, diagnostics);
         if (!gpu->pipelines[p]) return nullptr;
     }
     return gpu;

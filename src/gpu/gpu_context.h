@@ -28,16 +28,22 @@ struct GpuContext {
     std::unique_ptr<vk::Device> device;
     std::unique_ptr<vk::CommandRunner> runner;
     std::string device_name;
+    // The update pass's compaction appends with one atomic per subgroup (subgroup ballot), else
+    // one per workgroup through shared memory (shaders/gpu_compact.glsl).
+    bool subgroup_append = false;
     vk::OwnedPipelineLayout layout; // push constants only (GpuPushConstants)
     vk::OwnedPipeline pipelines[static_cast<int>(Pass::count)];
 };
 
 // Creates the instance (validation on request), picks the device (`device_request` as
 // RendererConfig::device: "" the first discrete GPU, else integrated, else the first), checks it
-// has what the passes need (Vulkan 1.3, buffer device addresses) and builds the pipelines.
-// nullptr with the reasons on failure (no Vulkan driver, no device, a failed call).
+// has what the passes need (Vulkan 1.3, buffer device addresses) and builds the pipelines, the
+// update pass's subgroup variant where the device allows it (subgroup_support.h) unless
+// force_portable_append (tests run both). nullptr with the reasons on failure (no Vulkan driver,
+// no device, a failed call).
 std::unique_ptr<GpuContext> createGpuContext(const std::string& device_request, bool validation,
-                                             std::vector<Diagnostic>& diagnostics);
+                                             std::vector<Diagnostic>& diagnostics,
+                                             bool force_portable_append = false);
 
 // Binds the pass's pipeline, pushes the constants and dispatches enough workgroups for
 // `invocations` (capped at kGpuMaxWorkgroups: the passes loop grid-stride). Nothing is recorded

@@ -38,6 +38,14 @@ struct GpuConfig {
     std::string device;      // as RendererConfig::device; "" picks the first discrete GPU
     bool validation = false; // Vulkan validation layer (tests turn it on)
     DriverConfig driver;
+    // Each pool buffer and draw-record chunk at most this many bytes (and at most the device's
+    // allocation limit); tests force tiny buffers so columns and draw records split.
+    uint64_t max_buffer_bytes = kGpuMaxBufferBytes;
+    // Pool and draw records together at most this many bytes; 0: the device's largest
+    // device-local heap. An effect past it is refused at creation, naming the emitter.
+    uint64_t max_pool_bytes = 0;
+    // Compaction through shared memory even where subgroup ballot exists (tests run both).
+    bool force_portable_append = false;
 };
 
 // Per emitter, as of the end of the last frame (GPU counters).
@@ -50,13 +58,13 @@ struct GpuEmitterStats {
 };
 
 struct GpuBuffers {
-    vk::Buffer records;      // tables, emitter and op records, LUT atlas, mesh points
-    vk::Buffer pool;         // every emitter's columns and lists (pool_layout.h)
-    vk::Buffer counters;     // GpuEmitterCounters per emitter
-    vk::Buffer draw_records; // DrawRecord per slot of capacity
-    vk::Buffer steps;        // per-step uniforms, one slot per step of a submission
+    vk::Buffer records;           // tables, emitter and op records, LUT atlas, mesh points
+    std::vector<vk::Buffer> pool; // the columns and lists, PoolLayout::buffer_bytes (pool_layout.h)
+    vk::Buffer counters;          // GpuEmitterCounters per emitter
+    std::vector<vk::Buffer> draw_record_chunks; // DrawRecord per slot, PoolLayout::chunk_records
+    vk::Buffer steps; // per-step uniforms, one slot per step of a submission
     vk::Buffer counters_readback;
-    vk::Buffer draw_readback; // made by the first readBackDrawRecordsForTest
+    std::vector<vk::Buffer> draw_readback; // per chunk, made by the first readBackDrawRecords
     VkDeviceAddress tables_address = 0;
     uint64_t step_slot_bytes = 0;
     uint32_t step_slots = 0; // steps one submission can hold (the last slot is the draw pass's)
@@ -134,8 +142,9 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
 bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
                                 std::vector<Diagnostic>& diagnostics);
 
-// Records the draw-record pass of every emitter (one DrawRecord per live particle, at
-// first_draw_record + alive-list index) into the caller's command buffer, for a host that
+// Records the draw-record pass of every emitter (one DrawRecord per live particle: its
+// alive-list index i is the emitter's record i, drawRecordRanges says in which chunk) into the
+// caller's command buffer, for a host that
 // chains its own work after it (the benchmark's sort). Uses the last step slot; the caller
 // barriers before reading the records.
 void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd);
