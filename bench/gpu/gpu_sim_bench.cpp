@@ -55,6 +55,7 @@
 #include "common/bench_effects.h"
 #include "compiler/compile_effect.h"
 #include "embedded_shaders.h"
+#include "gpu/gpu_buffers.h"
 #include "gpu/gpu_effect.h"
 #include "gpu/gpu_timing.h"
 #include "gpu/pool_layout.h"
@@ -261,10 +262,8 @@ void recordKeys(VkCommandBuffer cmd, const SimCase& c, uint32_t live, vec3 eye) 
     for (uint32_t done = 0; done < live;) {
         const DrawRecordRange r = drawRecordRangeAt(fx.layout, 0, done);
         const uint32_t n = std::min(r.count, live - done);
-        recordSortKeys(cmd, *c.keys_pass,
-                       fx.buffers.draw_record_chunks[r.chunk].address +
-                           drawRecordOffsetBytes(r.first_in_chunk),
-                       n, kSortBackToFront, eye, c.keys.address + uint64_t{done} * 4,
+        recordSortKeys(cmd, *c.keys_pass, drawRecordAddress(fx.buffers, r), n, kSortBackToFront,
+                       eye, c.keys.address + uint64_t{done} * 4,
                        c.payloads.address + uint64_t{done} * 4);
         done += n;
     }

@@ -192,6 +192,11 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     return uploadRecords(fx, diagnostics);
 }
 
+VkDeviceAddress drawRecordAddress(const GpuBuffers& buffers, const DrawRecordRange& range) {
+    return buffers.draw_record_chunks[range.chunk].address +
+           drawRecordOffsetBytes(range.first_in_chunk);
+}
+
 VkDeviceAddress stepSlotAddress(const GpuBuffers& buffers, uint32_t slot) {
     return buffers.steps.address + buffers.step_slot_bytes * slot;
 }

@@ -19,6 +19,10 @@ PoolLimits devicePoolLimits(const vk::Device& device, uint64_t max_buffer_bytes,
 // counters' readback copy. False with an error naming the buffer.
 bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 
+// The device address of a draw-record range's first record (its chunk's buffer, offset to
+// range.first_in_chunk): what a draw of that piece reads from.
+VkDeviceAddress drawRecordAddress(const GpuBuffers& buffers, const DrawRecordRange& range);
+
 // The address of step slot `slot`'s GpuStepHeader.
 VkDeviceAddress stepSlotAddress(const GpuBuffers& buffers, uint32_t slot);
 

@@ -142,11 +142,10 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
 bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
                                 std::vector<Diagnostic>& diagnostics);
 
-// Records the draw-record pass of every emitter (one DrawRecord per live particle: its
-// alive-list index i is the emitter's record i, drawRecordRanges says in which chunk) into the
-// caller's command buffer, for a host that
-// chains its own work after it (the benchmark's sort). Uses the last step slot; the caller
-// barriers before reading the records.
+// Records the draw-record pass of every emitter (one DrawRecord per live particle: its alive-list
+// index i is the emitter's record i; drawRecordRanges and drawRecordAddress say where) into the
+// caller's command buffer, for a host that chains its own work after it (the benchmark's sort).
+// Uses the last step slot; the caller barriers before reading the records.
 void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd);
 
 // Validation-layer messages so far (empty without config.validation).
