@@ -22,7 +22,8 @@ layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Ar
 layout(push_constant, std430) uniform Push { DrawArgsPush pc; };
 
 void main() {
-    uint records = min(CountRef(pc.count).count, pc.max_records);
+    uint live = CountRef(pc.count).count;
+    uint records = live > pc.skip ? min(live - pc.skip, pc.max_records) : 0u;
     ArgsRef args = ArgsRef(pc.args);
     args.vertex_count = records * kBillboardVerticesPerQuad;
     args.instance_count = 1u;

@@ -1,7 +1,7 @@
 // Pools -> draw records on the GPU, one emitter (src/cpu/draw_records.cpp on the GPU): colour
 // and size after every appearance op (src/kernels/appearance.h), the flipbook frame, world-space
-// position and velocity. Emitter e writes its live particles, in alive-list order, from record
-// push.params.w on (the sum of the earlier emitters' capacities).
+// position and velocity. The emitter's live particles, in alive-list order, become its draw records
+// 0, 1, 2, ... wherever its draw-record chunks put them (storeDrawRecord, gpu_sim.glsl).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -21,7 +21,6 @@ void main() {
     uint count = min(alive, push.params.z);
     UintColumn alive_list = uintColumn(pool, kGpuColumnAlive0 + list);
     OpsRef ops = OpsRef(loadTables().emitters_ops.zw);
-    DrawRecordsRef out_records = DrawRecordsRef(loadTables().draw_records.xy);
 
     for (uint i = gl_GlobalInvocationID.x; i < count; i += gridStride()) {
         uint slot = alive_list.v[i];
@@ -50,9 +49,9 @@ void main() {
                                                header.world_from_sim2, position);
         vec3 world_velocity = sdTransformVector(header.world_from_sim0, header.world_from_sim1,
                                                 header.world_from_sim2, velocity);
-        out_records.records[push.params.w + i] =
-            sdDrawRecord(world_position, size, color, world_velocity,
-                         floatColumn(pool, kGpuColumnRotation).v[slot], age_n,
-                         sdFlipbookFrame(e, age_n, key), index, key);
+        storeDrawRecord(pool, i,
+                        sdDrawRecord(world_position, size, color, world_velocity,
+                                     floatColumn(pool, kGpuColumnRotation).v[slot], age_n,
+                                     sdFlipbookFrame(e, age_n, key), index, key));
     }
 }

@@ -1,6 +1,7 @@
 // What every GPU simulation pass shares: its push constants, the buffer references it reads the
-// tables through (buffer device addresses: no descriptor sets, no 128 MiB range limit), and the
-// 64-bit address arithmetic that places a pool column (src/kernels/gpu_sim.h).
+// tables through (buffer device addresses: no descriptor sets, no 128 MiB range limit), and where
+// a pool column and a draw record are: 64-bit addresses from tables (src/kernels/gpu_sim.h), so no
+// index ever reaches past one buffer of at most the buffer limit.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 
@@ -50,6 +51,9 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Fo
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer CollidersRef {
     ColliderRecord colliders[];
 };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer AddressTableRef {
+    uvec2 addresses[];
+};
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer DrawRecordsRef {
     DrawRecord records[];
 };
@@ -62,17 +66,21 @@ GpuEmitterPool emitterPool() { return PoolsRef(loadTables().pools_counters.xy).p
 CountersRef countersRef() { return CountersRef(loadTables().pools_counters.zw); }
 GpuStepEmitter stepEmitter() { return StepEmittersRef(loadStepHeader().emitters_ops.xy).steps[emitterIndex()]; }
 
-// address + column * stride in 64 bits, as (low, high) words.
+// Column `column` of the emitter: its own address in the emitter's column table.
 uvec2 columnAddress(GpuEmitterPool pool, uint column) {
-    uint product_hi;
-    uint product_lo;
-    umulExtended(column, pool.column_stride_bytes, product_hi, product_lo);
-    uint carry;
-    uint lo = uaddCarry(pool.address_lo, product_lo, carry);
-    return uvec2(lo, pool.address_hi + product_hi + carry);
+    return AddressTableRef(uvec2(pool.columns_lo, pool.columns_hi)).addresses[column];
 }
 FloatColumn floatColumn(GpuEmitterPool pool, uint column) { return FloatColumn(columnAddress(pool, column)); }
 UintColumn uintColumn(GpuEmitterPool pool, uint column) { return UintColumn(columnAddress(pool, column)); }
+
+// The emitter's draw record i: in chunk draw_chunk + t / draw_chunk_records at t % that, where
+// t = draw_first_in_chunk + i (32 bits suffice, gpu_sim.h).
+void storeDrawRecord(GpuEmitterPool pool, uint i, DrawRecord record) {
+    uint t = pool.draw_first_in_chunk + i;
+    uint chunk = pool.draw_chunk + t / pool.draw_chunk_records;
+    uvec2 address = AddressTableRef(loadTables().draw_records.xy).addresses[chunk];
+    DrawRecordsRef(address).records[t % pool.draw_chunk_records] = record;
+}
 
 vec4 lutTexel(uint index) { return LutRef(loadTables().lut_mesh_points.xy).texels[index]; }
 

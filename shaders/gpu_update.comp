@@ -1,10 +1,15 @@
 // GPU simulation pass 1 of a step, one emitter (docs/gpu-backend.md): every live particle runs
 // the emitter's resolved ops in compiled order with the kernels the CPU loops call
 // (src/cpu/update_loops.inl), integrates (semi-implicit Euler), runs the collision ops on the
-// moved position and takes the death test. Then compaction: a survivor appends its slot to the
-// alive list of the next step, a dead particle returns its slot to the free list.
+// moved position and takes the death test. Then compaction (gpu_compact.glsl): a survivor appends
+// its slot to the alive list of the next step, a dead particle returns its slot to the free list.
+// The loop steps whole workgroups (invocation k of a group takes entry first + k), because the
+// aggregated appends need every invocation of the group.
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#ifdef SD_SUBGROUP_APPEND
+#extension GL_KHR_shader_subgroup_ballot : require
+#endif
 
 #include "collision.h"
 #include "curl_noise.h"
@@ -12,6 +17,7 @@
 #include "integrate.h"
 #include "lut.h"
 #include "gpu_sim.glsl"
+#include "gpu_compact.glsl"
 
 struct Particle {
     vec3 p;
@@ -131,43 +137,44 @@ void main() {
     bool uses_flags = (step.flags & kGpuStepUsesFlags) != 0u;
     uint contacts = 0u;
 
-    for (uint i = gl_GlobalInvocationID.x; i < count; i += gridStride()) {
-        uint slot = in_list.v[i];
-        Particle q;
-        q.p = vec3(px.v[slot], py.v[slot], pz.v[slot]);
-        q.v = vec3(vx.v[slot], vy.v[slot], vz.v[slot]);
-        q.age = age.v[slot];
-        q.lifetime = lifetime.v[slot];
-        q.rotation = rotation.v[slot];
-        q.flags = flags.v[slot];
+    for (uint first = gl_WorkGroupID.x * gl_WorkGroupSize.x; first < count;
+         first += gridStride()) {
+        uint i = first + gl_LocalInvocationID.x;
+        bool live = i < count;
+        bool dead = false;
+        uint slot = 0u;
+        if (live) {
+            slot = in_list.v[i];
+            Particle q;
+            q.p = vec3(px.v[slot], py.v[slot], pz.v[slot]);
+            q.v = vec3(vx.v[slot], vy.v[slot], vz.v[slot]);
+            q.age = age.v[slot];
+            q.lifetime = lifetime.v[slot];
+            q.rotation = rotation.v[slot];
+            q.flags = flags.v[slot];
 
-        applyVelocityOps(step, q);
-        // Integration (update_loops.inl, integrate): a stuck particle keeps its place.
-        if (uses_flags) q.v = q.v * ((q.flags & kGpuParticleStuck) != 0u ? 0.0 : 1.0);
-        q.p = sdIntegratePosition(q.p, q.v, step.dt);
-        q.age = sdAdvanceAge(q.age, step.dt);
-        if (spins) q.rotation = sdIntegrateRotation(q.rotation, angular.v[slot], step.dt);
-        contacts += applyCollisionOps(step, q, size.v[slot]);
+            applyVelocityOps(step, q);
+            // Integration (update_loops.inl, integrate): a stuck particle keeps its place.
+            if (uses_flags) q.v = q.v * ((q.flags & kGpuParticleStuck) != 0u ? 0.0 : 1.0);
+            q.p = sdIntegratePosition(q.p, q.v, step.dt);
+            q.age = sdAdvanceAge(q.age, step.dt);
+            if (spins) q.rotation = sdIntegrateRotation(q.rotation, angular.v[slot], step.dt);
+            contacts += applyCollisionOps(step, q, size.v[slot]);
 
-        px.v[slot] = q.p.x;
-        py.v[slot] = q.p.y;
-        pz.v[slot] = q.p.z;
-        vx.v[slot] = q.v.x;
-        vy.v[slot] = q.v.y;
-        vz.v[slot] = q.v.z;
-        age.v[slot] = q.age;
-        lifetime.v[slot] = q.lifetime;
-        rotation.v[slot] = q.rotation;
-        flags.v[slot] = q.flags;
+            px.v[slot] = q.p.x;
+            py.v[slot] = q.p.y;
+            pz.v[slot] = q.p.z;
+            vx.v[slot] = q.v.x;
+            vy.v[slot] = q.v.y;
+            vz.v[slot] = q.v.z;
+            age.v[slot] = q.age;
+            lifetime.v[slot] = q.lifetime;
+            rotation.v[slot] = q.rotation;
+            flags.v[slot] = q.flags;
 
-        bool dead = sdIsDead(q.age, q.lifetime) || (q.flags & kGpuParticleKilled) != 0u;
-        if (dead) {
-            free_list.v[atomicAdd(counters.counters[e].free_count, 1u)] = slot;
-        } else if (list_in == 0u) {
-            out_list.v[atomicAdd(counters.counters[e].alive1, 1u)] = slot;
-        } else {
-            out_list.v[atomicAdd(counters.counters[e].alive0, 1u)] = slot;
+            dead = sdIsDead(q.age, q.lifetime) || (q.flags & kGpuParticleKilled) != 0u;
         }
+        compactSlot(e, 1u - list_in, live && !dead, live && dead, slot, out_list, free_list);
     }
     if (contacts != 0u) atomicAdd(counters.counters[e].step_contacts, contacts);
 }

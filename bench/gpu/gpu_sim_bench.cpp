@@ -1,6 +1,16 @@
-// The GPU simulation backend (src/gpu/, issue 5 item 6): one effect, one emitter holding N live
-// particles with the basic stack (gravity + drag + colour/size over life, the CPU benchmark's
-// "basic" effect), filled by bursts in the first steps and then stepped once per iteration.
+// The GPU simulation backend (src/gpu/, issue 5 item 6): one effect, one emitter of capacity N
+// with the basic stack (gravity + drag + colour/size over life, the CPU benchmark's "basic"
+// effect), in two cases:
+//
+//   GpuSimBasic       fresh pool: N particles born by bursts in the first steps, living 1000 s, so
+//                     nothing dies and the alive list stays in slot order;
+//   GpuSimBasicChurn  steady-state churn: a steady rate of 0.8 N per second, lifetimes uniform in
+//                     [0.5, 1.5] s (about 0.8 N live), timed after 3 s of warm-up (180 steps):
+//                     every slot has died and been reborn, deaths are scattered through the pool,
+//                     and the alive list is in birth order, not slot order — what a long-running
+//                     effect looks like. The per-particle figures count the particles updated.
+//
+// Each stepped once per iteration.
 // Device times come from timestamp queries, each figure against a reference measured in the
 // same run (DESIGN rule 8):
 //
@@ -20,11 +30,17 @@
 //
 // Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; "" picks the first discrete
 // GPU). Sizes: SPINDRIFT_SIM_SIZES, comma-separated particle counts with an optional K or M
-// suffix (decimal: 1M = 10^6; default "1M,10M,100M"; on lavapipe pick small ones). A size whose
-// pool passes the backend's 4 GiB - 2 MiB buffer limit is reported and replaced by the largest
-// size that fits. Iterations: SPINDRIFT_SIM_ITERATIONS (default 30). SPINDRIFT_BENCH_VALIDATION
-// set: validation on, and any message fails the case. After timing, the live
-// count must still be N and the sorted keys ascending, else the case fails.
+// suffix (decimal: 1M = 10^6; default "1M,10M,100M"; on lavapipe pick small ones). Every size up
+// to the emitter maximum (2^27) fits: the pool spreads over buffers of at most 4 GiB - 2 MiB
+// (docs/gpu-backend.md, "The pool"); a size past the device's memory is refused with the
+// backend's error. Passes: SPINDRIFT_SIM_PASSES = "update" (update only: no draw records, keys,
+// sort or their buffers) or "all" (default). Cases: SPINDRIFT_SIM_CASES = "fresh", "churn" or
+// "fresh,churn" (default). Iterations: SPINDRIFT_SIM_ITERATIONS (default 30).
+// SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit (GpuConfig::max_buffer_bytes; to
+// check on a small device that split pools and chunked draw records time and sort correctly).
+// SPINDRIFT_BENCH_VALIDATION set: validation on, and any message fails the case. After timing,
+// a fresh pool's live count must still be N, a churning one's within (0, N], and the sorted
+// keys ascending, else the case fails.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -39,14 +55,15 @@
 #include "common/bench_effects.h"
 #include "compiler/compile_effect.h"
 #include "embedded_shaders.h"
+#include "gpu/gpu_buffers.h"
 #include "gpu/gpu_effect.h"
 #include "gpu/gpu_timing.h"
 #include "gpu/pool_layout.h"
 #include "gpu/sort/gpu_radix_sort.h"
 #include "gpu/sort/radix_sort_shared.h"
 #include "gpu/sort/sort_keys_pass.h"
-#include "vulkan/compute.h"
 #include "spindrift/effect_desc.h"
+#include "vulkan/compute.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -59,8 +76,8 @@ namespace {
 // unconditionally) and the slot to the other alive list (4). Angular velocity is read only by
 // spinning emitters; size only by collision ops (its load is passed to applyCollisionOps, which
 // does nothing without one; counted as not read — if the driver does load it, the ratio below
-// understates the pass by 4/88). The one atomicAdd per particle (compaction) moves no particle
-// bytes and is not counted.
+// understates the pass by 4/88). The compaction's atomics (one per subgroup, or per workgroup
+// without ballot: shaders/gpu_compact.glsl) move no particle bytes and are not counted.
 constexpr double kUpdateReadBytes = 44;
 constexpr double kUpdateWrittenBytes = 44;
 constexpr double kUpdateBytes = kUpdateReadBytes + kUpdateWrittenBytes;
@@ -68,32 +85,17 @@ constexpr double kUpdateBytes = kUpdateReadBytes + kUpdateWrittenBytes;
 // count): kUpdateBytes per particle is count = 5.5 per particle.
 constexpr uint64_t kCopyCountPerTwoParticles = 11;
 
-// ---------------------------------------------------------------------------------------------
-// The largest particle count whose pool and draw records pass layoutPool (pure arithmetic).
-uint32_t largestFittingCount(uint32_t wanted) {
-    auto fits = [](uint32_t n) {
-        const std::shared_ptr<const CompiledEffect> compiled =
-            bench::compileOrNull(bench::makeStackEffect(bench::Stack::basic, n));
-        PoolLayout layout;
-        std::vector<Diagnostic> ignored;
-        return compiled && layoutPool(*compiled, kGpuMaxBufferBytes, layout, ignored);
-    };
-    if (fits(wanted)) return wanted;
-    uint32_t lo = 1, hi = wanted; // fits(lo), !fits(hi)
-    while (hi - lo > 1) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        (fits(mid) ? lo : hi) = mid;
-    }
-    return lo;
-}
-
 uvec2 split(VkDeviceAddress a) {
     return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
 }
 
+enum class Churn { fresh, steady };
+
 // Everything one size needs, kept for all its iterations.
 struct SimCase {
-    uint32_t particles = 0;
+    uint32_t particles = 0; // the capacity, N
+    Churn churn = Churn::fresh;
+    bool sort_passes = true; // draw records, keys and sort timed too
     std::unique_ptr<GpuEffect> fx;
     std::unique_ptr<GpuStepTimer> timer;
     std::optional<GpuRadixSort> sort;
@@ -102,8 +104,12 @@ struct SimCase {
     vk::OwnedPipeline copy;
     vk::OwnedQueryPool queries; // 6: draw, keys, sort boundaries; copy begin, end
     vk::Buffer keys, payloads;
-    vk::Buffer copy_src, copy_dst; // two arrays each, of copy_count uints
+    // The copy reference: copy_count uints from each of two arrays, in pieces of at most
+    // piece_count per source and destination buffer pair (each buffer within the 4 GiB - 2 MiB
+    // limit, as the pool's).
+    std::vector<vk::Buffer> copy_src, copy_dst;
     uint64_t copy_count = 0;
+    uint64_t piece_count = 0;
 };
 
 const vk::Device& deviceOf(const SimCase& c) {
@@ -115,43 +121,93 @@ bool fail(std::vector<Diagnostic>& diagnostics, const std::string& message) {
     return false;
 }
 
-bool prepare(uint32_t particles, SimCase& c, std::vector<Diagnostic>& diagnostics) {
+// The basic stack, fresh (bursts, 1000 s lives) or churning (a steady rate, 0.5-1.5 s lives).
+EffectDesc benchEffect(uint32_t particles, Churn churn) {
+    EffectDesc fx = bench::makeStackEffect(bench::Stack::basic, particles);
+    if (churn == Churn::steady) {
+        EmitterDesc& e = fx.emitters[0];
+        e.spawn.bursts.clear();
+        e.spawn.rate_per_s = 0.8f * static_cast<float>(particles);
+        e.init.lifetime_s = {0.5f, 1.5f};
+    }
+    return fx;
+}
+
+// Steps until the fresh pool holds N, or through the churning one's warm-up.
+bool fill(SimCase& c, std::vector<Diagnostic>& diagnostics) {
+    GpuEffect& fx = *c.fx;
+    const int steps = c.churn == Churn::steady ? 180 : 64;
+    for (int step = 0; step < steps; ++step) {
+        if (c.churn == Churn::fresh && liveCount(fx) >= c.particles) break;
+        advanceFrame(fx, fx.effect->effect.fixed_timestep_s);
+        if (!fx.errors.empty()) {
+            diagnostics.insert(diagnostics.end(), fx.errors.begin(), fx.errors.end());
+            return false;
+        }
+    }
+    const uint64_t live = liveCount(fx);
+    const bool ok = c.churn == Churn::fresh ? live == c.particles : live > 0 && live <= c.particles;
+    if (!ok) {
+        return fail(diagnostics, "filled " + std::to_string(live) + " of " +
+                                     std::to_string(c.particles) + " particles");
+    }
+    return true;
+}
+
+// The copy reference's buffers: pieces of at most kGpuMaxBufferBytes per buffer.
+bool createCopyReference(SimCase& c, std::vector<Diagnostic>& diagnostics) {
+    const vk::Device& device = deviceOf(c);
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    c.copy_count = (uint64_t{c.particles} * kCopyCountPerTwoParticles + 1) / 2;
+    c.piece_count = kGpuMaxBufferBytes / (2 * sizeof(uint32_t));
+    for (uint64_t done = 0; done < c.copy_count; done += c.piece_count) {
+        const VkDeviceSize bytes =
+            2 * std::min(c.piece_count, c.copy_count - done) * sizeof(uint32_t);
+        c.copy_src.push_back(vk::createBuffer(device, bytes, usage, vk::MemoryUse::device_local,
+                                              "bench copy source", diagnostics));
+        c.copy_dst.push_back(vk::createBuffer(device, bytes, usage, vk::MemoryUse::device_local,
+                                              "bench copy destination", diagnostics));
+        if (!c.copy_src.back() || !c.copy_dst.back()) return false;
+    }
+    return true;
+}
+
+bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
+             std::vector<Diagnostic>& diagnostics) {
     c.particles = particles;
+    c.churn = churn;
+    c.sort_passes = sort_passes;
     const std::shared_ptr<const CompiledEffect> compiled =
-        bench::compileOrNull(bench::makeStackEffect(bench::Stack::basic, particles));
+        bench::compileOrNull(benchEffect(particles, churn));
     if (!compiled) return fail(diagnostics, "the benchmark effect does not compile");
     GpuConfig config;
     if (const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE")) config.device = device;
     config.validation = std::getenv("SPINDRIFT_BENCH_VALIDATION") != nullptr;
+    if (const char* limit = std::getenv("SPINDRIFT_SIM_MAX_BUFFER_BYTES")) {
+        config.max_buffer_bytes = std::strtoull(limit, nullptr, 10);
+    }
     c.fx = createGpuEffect(compiled, config, diagnostics);
-    if (!c.fx) return false;
-    // Fill: the bursts are born in the first ceil(N / (15 x 2^20)) steps.
-    for (int step = 0; step < 64 && liveCount(*c.fx) < particles; ++step) {
-        advanceFrame(*c.fx, compiled->effect.fixed_timestep_s);
-        if (!c.fx->errors.empty()) {
-            diagnostics.insert(diagnostics.end(), c.fx->errors.begin(), c.fx->errors.end());
-            return false;
-        }
-    }
-    if (liveCount(*c.fx) != particles) {
-        return fail(diagnostics, "filled " + std::to_string(liveCount(*c.fx)) + " of " +
-                                     std::to_string(particles) + " particles");
-    }
+    if (!c.fx || !fill(c, diagnostics)) return false;
     const vk::Device& device = deviceOf(c);
     c.timer = createGpuStepTimer(device, diagnostics);
     if (!c.timer) return false;
     c.fx->step_timer = c.timer.get();
 
-    GpuRadixSortConfig sort_config;
-    sort_config.max_count = particles;
-    c.sort = createGpuRadixSort(device, sort_config, diagnostics);
-    c.keys_pass = createGpuSortKeyPass(device, diagnostics);
-    if (!c.sort || !c.keys_pass) return false;
-    c.copy_layout = vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
+    if (c.sort_passes) {
+        GpuRadixSortConfig sort_config;
+        sort_config.max_count = particles;
+        c.sort = createGpuRadixSort(device, sort_config, diagnostics);
+        c.keys_pass = createGpuSortKeyPass(device, diagnostics);
+        if (!c.sort || !c.keys_pass) return false;
+    }
+    c.copy_layout =
+        vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
     if (!c.copy_layout) return false;
     const shaders::SpirvCode& code = shaders::kSortCopyComp;
-    c.copy = vk::createComputePipeline(device.handle(), c.copy_layout.get(), {code.words, code.word_count},
-                                code.source, nullptr, diagnostics);
+    c.copy =
+        vk::createComputePipeline(device.handle(), c.copy_layout.get(),
+                                  {code.words, code.word_count}, code.source, nullptr, diagnostics);
     if (!c.copy) return false;
 
     VkQueryPoolCreateInfo query_info{};
@@ -165,43 +221,58 @@ bool prepare(uint32_t particles, SimCase& c, std::vector<Diagnostic>& diagnostic
     }
     c.queries = vk::OwnedQueryPool(device.handle(), pool);
 
+    if (!createCopyReference(c, diagnostics)) return false;
+    if (!c.sort_passes) return true;
     const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                      VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     const VkDeviceSize key_bytes = VkDeviceSize{particles} * sizeof(uint32_t);
-    c.copy_count = (uint64_t{particles} * kCopyCountPerTwoParticles + 1) / 2;
-    const VkDeviceSize copy_bytes = 2 * c.copy_count * sizeof(uint32_t);
-    if (copy_bytes > kGpuMaxBufferBytes) return fail(diagnostics, "copy reference too large");
     c.keys = vk::createBuffer(device, key_bytes, usage, vk::MemoryUse::device_local, "bench keys",
                               diagnostics);
     c.payloads = vk::createBuffer(device, key_bytes, usage, vk::MemoryUse::device_local,
                                   "bench payloads", diagnostics);
-    c.copy_src = vk::createBuffer(device, copy_bytes, usage, vk::MemoryUse::device_local,
-                                  "bench copy source", diagnostics);
-    c.copy_dst = vk::createBuffer(device, copy_bytes, usage, vk::MemoryUse::device_local,
-                                  "bench copy destination", diagnostics);
-    return c.keys && c.payloads && c.copy_src && c.copy_dst;
+    return c.keys && c.payloads;
 }
 
+// The copy reference, piece by piece (one dispatch each).
 void recordCopy(VkCommandBuffer cmd, const SimCase& c) {
-    const VkDeviceSize half = c.copy_count * sizeof(uint32_t);
-    RadixSortPush push{};
-    push.src_keys = split(c.copy_src.address);
-    push.src_payloads = split(c.copy_src.address + half);
-    push.dst_keys = split(c.copy_dst.address);
-    push.dst_payloads = split(c.copy_dst.address + half);
-    push.count = static_cast<uint32_t>(c.copy_count);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c.copy.get());
-    vkCmdPushConstants(cmd, c.copy_layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
-                       &push);
-    // As gpu_sort_bench: enough groups to fill any GPU; the shader loops grid-stride.
-    const auto groups =
-        static_cast<uint32_t>(std::min<uint64_t>(c.copy_count / kSortWorkgroupSize + 1, 8192));
-    vkCmdDispatch(cmd, groups, 1, 1);
+    for (size_t k = 0; k < c.copy_src.size(); ++k) {
+        const uint64_t count = std::min(c.piece_count, c.copy_count - k * c.piece_count);
+        const VkDeviceSize half = count * sizeof(uint32_t);
+        RadixSortPush push{};
+        push.src_keys = split(c.copy_src[k].address);
+        push.src_payloads = split(c.copy_src[k].address + half);
+        push.dst_keys = split(c.copy_dst[k].address);
+        push.dst_payloads = split(c.copy_dst[k].address + half);
+        push.count = static_cast<uint32_t>(count);
+        vkCmdPushConstants(cmd, c.copy_layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                           &push);
+        // As gpu_sort_bench: enough groups to fill any GPU; the shader loops grid-stride.
+        const auto groups =
+            static_cast<uint32_t>(std::min<uint64_t>(count / kSortWorkgroupSize + 1, 8192));
+        vkCmdDispatch(cmd, groups, 1, 1);
+    }
+}
+
+// Keys of the emitter's `live` draw records, chunk by chunk (drawRecordRanges): keys and payloads
+// of range r land at r.first_in_emitter. The key pass numbers payloads from 0 per call, so past
+// the first chunk a payload is an index in its chunk; the benchmark only times the sort and
+// checks its keys (a renderer drawing sorted records across chunks needs the chunk too).
+void recordKeys(VkCommandBuffer cmd, const SimCase& c, uint32_t live, vec3 eye) {
+    const GpuEffect& fx = *c.fx;
+    for (uint32_t done = 0; done < live;) {
+        const DrawRecordRange r = drawRecordRangeAt(fx.layout, 0, done);
+        const uint32_t n = std::min(r.count, live - done);
+        recordSortKeys(cmd, *c.keys_pass, drawRecordAddress(fx.buffers, r), n, kSortBackToFront,
+                       eye, c.keys.address + uint64_t{done} * 4,
+                       c.payloads.address + uint64_t{done} * 4);
+        done += n;
+    }
 }
 
 struct Times {
-    double update_ms = 0, draw_ms = 0, keys_ms = 0, sort_ms = 0, copy_ms = 0;
+    double update_ms = 0, draw_ms = 0, keys_ms = 0, sort_ms = 0, copy_ms = 0, updated = 0;
 };
 
 void stamp(VkCommandBuffer cmd, const SimCase& c, uint32_t query) {
@@ -209,9 +280,11 @@ void stamp(VkCommandBuffer cmd, const SimCase& c, uint32_t query) {
 }
 
 // One iteration: a frame of one step (update timed by the hook), then one submission:
-// [q0] draw records [q1] keys [q2] sort [q3], barrier, [q4] copy reference [q5].
+// [q0] draw records [q1] keys [q2] sort [q3], barrier, [q4] copy reference [q5] (without the
+// sort passes, q0..q3 stamp nothing between them). t.updated: the particles the step updated.
 bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
     GpuEffect& fx = *c.fx;
+    t.updated = static_cast<double>(liveCount(fx));
     advanceFrame(fx, fx.effect->effect.fixed_timestep_s);
     if (!fx.errors.empty()) {
         diagnostics.insert(diagnostics.end(), fx.errors.begin(), fx.errors.end());
@@ -232,13 +305,14 @@ bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
             vkCmdResetQueryPool(cmd, c.queries.get(), 0, 6);
             vk::computeBarrier(cmd);
             stamp(cmd, c, 0);
-            recordDrawRecordsPass(fx, cmd);
+            if (c.sort_passes) recordDrawRecordsPass(fx, cmd);
             stamp(cmd, c, 1);
-            recordSortKeys(cmd, *c.keys_pass, fx.buffers.draw_records.address, live,
-                           kSortBackToFront, eye, c.keys.address, c.payloads.address);
+            if (c.sort_passes) recordKeys(cmd, c, live, eye);
             stamp(cmd, c, 2);
-            recorded = recordGpuRadixSort(cmd, *c.sort, c.keys.address, c.payloads.address, live,
-                                          diagnostics);
+            if (c.sort_passes) {
+                recorded = recordGpuRadixSort(cmd, *c.sort, c.keys.address, c.payloads.address,
+                                              live, diagnostics);
+            }
             stamp(cmd, c, 3);
             vk::computeBarrier(cmd);
             stamp(cmd, c, 4);
@@ -262,14 +336,18 @@ bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
     return true;
 }
 
-// The live count is still N and the sorted keys ascend (back to front: far first).
+// A fresh pool's live count is still N (a churning one's in (0, N]) and the sorted keys ascend
+// (back to front: far first).
 bool verify(SimCase& c, std::string& problem, std::vector<Diagnostic>& diagnostics) {
-    if (liveCount(*c.fx) != c.particles) {
-        problem =
-            "live count " + std::to_string(liveCount(*c.fx)) + " != " + std::to_string(c.particles);
+    const uint64_t live = liveCount(*c.fx);
+    if (c.churn == Churn::fresh ? live != c.particles : live == 0 || live > c.particles) {
+        problem = "live count " + std::to_string(live) + " of " + std::to_string(c.particles);
         return true;
     }
-    const VkDeviceSize bytes = VkDeviceSize{c.particles} * sizeof(uint32_t);
+    if (!c.sort_passes) return true;
+    // The keys of the live particles the last iteration sorted (the draw pass ran after its step).
+    const auto sorted = static_cast<uint32_t>(live);
+    const VkDeviceSize bytes = VkDeviceSize{sorted} * sizeof(uint32_t);
     vk::Buffer back = vk::createBuffer(deviceOf(c), bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                        vk::MemoryUse::readback, "bench readback", diagnostics);
     if (!back) return false;
@@ -286,7 +364,7 @@ bool verify(SimCase& c, std::string& problem, std::vector<Diagnostic>& diagnosti
         return false;
     }
     const auto* keys = static_cast<const uint32_t*>(back.mapped);
-    for (uint32_t i = 1; i < c.particles; ++i) {
+    for (uint32_t i = 1; i < sorted; ++i) {
         if (keys[i - 1] > keys[i]) {
             problem = "sorted keys descend at " + std::to_string(i);
             return true;
@@ -301,34 +379,27 @@ double mean(const std::vector<double>& v) {
     return v.empty() ? 0 : sum / static_cast<double>(v.size());
 }
 
-void BM_GpuSimBasic(benchmark::State& state) {
-    const auto wanted = static_cast<uint32_t>(state.range(0));
-    const uint32_t particles = largestFittingCount(wanted);
-    if (particles != wanted) {
-        std::fprintf(stderr,
-                     "gpu_sim_bench: %u particles do not fit the 4 GiB - 2 MiB pool buffer "
-                     "(%d bytes a particle over %d columns); measuring the largest that does: "
-                     "%u\n",
-                     wanted, static_cast<int>(kGpuColumnCount * 4),
-                     static_cast<int>(kGpuColumnCount), particles);
-    }
+void BM_GpuSim(benchmark::State& state, Churn churn, bool sort_passes) {
+    const auto particles = static_cast<uint32_t>(state.range(0));
     std::vector<Diagnostic> diagnostics;
     SimCase c;
-    if (!prepare(particles, c, diagnostics)) {
+    if (!prepare(particles, churn, sort_passes, c, diagnostics)) {
         for (const Diagnostic& d : diagnostics)
             std::fprintf(stderr, "%s\n", formatDiagnostic(d).c_str());
         state.SkipWithError(diagnostics.empty() ? "prepare failed"
                                                 : formatDiagnostic(diagnostics.back()).c_str());
         return;
     }
-    std::fprintf(stderr, "gpu_sim_bench: %u particles on %s\n", particles,
-                 c.fx->gpu->device_name.c_str());
+    std::fprintf(stderr, "gpu_sim_bench: capacity %u, %llu live, on %s (%s compaction)\n",
+                 particles, static_cast<unsigned long long>(liveCount(*c.fx)),
+                 c.fx->gpu->device_name.c_str(),
+                 c.fx->gpu->subgroup_append ? "subgroup" : "portable");
     Times warm;
     if (!runOnce(c, warm, diagnostics)) { // warm-up: first use of each pipeline
         state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
         return;
     }
-    std::vector<double> update, draw, keys, sort, copy;
+    std::vector<double> update, draw, keys, sort, copy, updated;
     for (auto _ : state) {
         Times t;
         if (!runOnce(c, t, diagnostics)) {
@@ -341,6 +412,7 @@ void BM_GpuSimBasic(benchmark::State& state) {
         keys.push_back(t.keys_ms);
         sort.push_back(t.sort_ms);
         copy.push_back(t.copy_ms);
+        updated.push_back(t.updated);
     }
     std::string problem;
     if (!validationMessages(*c.fx).empty()) problem = validationMessages(*c.fx).front();
@@ -352,16 +424,20 @@ void BM_GpuSimBasic(benchmark::State& state) {
         state.SkipWithError(problem.c_str());
         return;
     }
-    const double n = particles;
+    // The update's rate over the particles it updated; the copy's over N particles' bytes.
+    const double n = mean(updated);
     const double update_ms = mean(update), copy_ms = mean(copy);
+    const double update_tbs = kUpdateBytes * n / (update_ms * 1e-3) * 1e-12;
+    const double copy_tbs = kUpdateBytes * particles / (copy_ms * 1e-3) * 1e-12;
     state.counters["particles"] = n;
     state.counters["update_ms"] = update_ms;
     state.counters["update_ms_min"] = *std::min_element(update.begin(), update.end());
     state.counters["Gupd/s"] = n / (update_ms * 1e-3) * 1e-9;
-    state.counters["update_TB/s"] = kUpdateBytes * n / (update_ms * 1e-3) * 1e-12;
+    state.counters["update_TB/s"] = update_tbs;
     state.counters["copy_ms"] = copy_ms;
-    state.counters["copy_TB/s"] = kUpdateBytes * n / (copy_ms * 1e-3) * 1e-12;
-    state.counters["of_copy"] = copy_ms / update_ms;
+    state.counters["copy_TB/s"] = copy_tbs;
+    state.counters["of_copy"] = update_tbs / copy_tbs;
+    if (!sort_passes) return;
     state.counters["draw_ms"] = mean(draw);
     state.counters["keys_ms"] = mean(keys);
     state.counters["sort_ms"] = mean(sort);
@@ -374,11 +450,20 @@ void registerSizes() {
     int iterations = 30;
     if (const char* env = std::getenv("SPINDRIFT_SIM_ITERATIONS")) iterations = std::atoi(env);
     iterations = std::max(iterations, 1);
+    const char* passes = std::getenv("SPINDRIFT_SIM_PASSES");
+    const bool sort_passes = passes == nullptr || std::string(passes) != "update";
+    std::string cases = "fresh,churn";
+    if (const char* env = std::getenv("SPINDRIFT_SIM_CASES")) cases = env;
+    const bool fresh = cases.find("fresh") != std::string::npos;
+    const bool churn = cases.find("churn") != std::string::npos;
     // K and M are decimal here (1M = 10^6), as docs/benchmarks.md reports these sizes.
     for (const uint64_t n : bench::parseCounts(sizes, 1000)) {
         const uint64_t count = std::min<uint64_t>(n, kMaxEmitterCapacity);
-        if (count > 1) {
-            benchmark::RegisterBenchmark("GpuSimBasic", BM_GpuSimBasic)
+        if (count <= 1) continue;
+        for (const Churn c : {Churn::fresh, Churn::steady}) {
+            if (!(c == Churn::fresh ? fresh : churn)) continue;
+            const char* name = c == Churn::fresh ? "GpuSimBasic" : "GpuSimBasicChurn";
+            benchmark::RegisterBenchmark(name, BM_GpuSim, c, sort_passes)
                 ->Arg(static_cast<int64_t>(count))
                 ->Iterations(iterations)
                 ->UseManualTime()

@@ -102,11 +102,13 @@ bool prepare(SortContext& ctx, uint32_t count, SortCase& c, std::vector<Diagnost
     config.max_count = count;
     c.sort = createGpuRadixSort(device, config, diagnostics);
     if (!c.sort) return false;
-    c.copy_layout = vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
+    c.copy_layout =
+        vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
     if (!c.copy_layout) return false;
     const shaders::SpirvCode& code = shaders::kSortCopyComp;
-    c.copy = vk::createComputePipeline(device.handle(), c.copy_layout.get(), {code.words, code.word_count},
-                                code.source, nullptr, diagnostics);
+    c.copy =
+        vk::createComputePipeline(device.handle(), c.copy_layout.get(),
+                                  {code.words, code.word_count}, code.source, nullptr, diagnostics);
     if (!c.copy) return false;
 
     VkQueryPoolCreateInfo query_info{};

@@ -27,14 +27,15 @@ uvec4 pair(VkDeviceAddress a, VkDeviceAddress b) {
 // Byte offsets of the parts of the records buffer; each part at least 16 bytes so every
 // address is valid even for an empty array.
 struct RecordsLayout {
-    uint64_t tables = 0, emitters = 0, ops = 0, lut = 0, mesh_points = 0, pools = 0, bytes = 0;
+    uint64_t tables = 0, emitters = 0, ops = 0, lut = 0, mesh_points = 0, pools = 0, columns = 0,
+             chunks = 0, bytes = 0;
 };
 
 template <typename T> uint64_t bytesOf(const std::vector<T>& v) {
     return std::max<uint64_t>(roundUp16(v.size() * sizeof(T)), 16);
 }
 
-RecordsLayout recordsLayout(const CompiledEffect& e) {
+RecordsLayout recordsLayout(const CompiledEffect& e, const PoolLayout& pool) {
     RecordsLayout r;
     uint64_t at = 0;
     r.tables = at;
@@ -49,6 +50,10 @@ RecordsLayout recordsLayout(const CompiledEffect& e) {
     at += bytesOf(e.mesh_points);
     r.pools = at;
     at += std::max<uint64_t>(e.emitters.size() * sizeof(GpuEmitterPool), 16);
+    r.columns = at; // kGpuColumnCount addresses per emitter
+    at += roundUp16(std::max<uint64_t>(e.emitters.size() * kGpuColumnCount * 8, 16));
+    r.chunks = at; // one address per draw-record chunk
+    at += roundUp16(std::max<uint64_t>(pool.chunk_records.size() * 8, 16));
     r.bytes = at;
     return r;
 }
@@ -80,7 +85,7 @@ template <typename T> void put(unsigned char* base, uint64_t offset, const std::
 bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     const CompiledEffect& e = *fx.effect;
     GpuBuffers& b = fx.buffers;
-    const RecordsLayout r = recordsLayout(e);
+    const RecordsLayout r = recordsLayout(e, fx.layout);
     b.records = vk::createBuffer(*fx.gpu->device, r.bytes, kStorage, vk::MemoryUse::upload,
                                  "GPU effect records", diagnostics);
     if (!b.records) return false;
@@ -90,19 +95,36 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     put(base, r.ops, e.ops);
     put(base, r.lut, e.lut);
     put(base, r.mesh_points, e.mesh_points);
-    std::vector<GpuEmitterPool> pools;
-    for (const EmitterRegion& region : fx.layout.regions) {
-        const VkDeviceAddress at = b.pool.address + region.offset_bytes;
-        pools.push_back({static_cast<uint32_t>(at), static_cast<uint32_t>(at >> 32),
-                         region.capacity, static_cast<uint32_t>(region.column_stride_bytes)});
-    }
-    put(base, r.pools, pools);
     const VkDeviceAddress a = b.records.address;
+    // Addresses are stored as uint64 little-endian: the (low, high) words the shaders read.
+    std::vector<uint64_t> columns;
+    std::vector<GpuEmitterPool> pools;
+    const uint64_t per_chunk = fx.layout.records_per_chunk;
+    for (uint32_t i = 0; i < fx.layout.regions.size(); ++i) {
+        const EmitterRegion& region = fx.layout.regions[i];
+        const VkDeviceAddress table = a + r.columns + uint64_t{i} * kGpuColumnCount * 8;
+        for (const ColumnPlace& c : region.columns) {
+            columns.push_back(b.pool[c.buffer].address + c.offset_bytes);
+        }
+        GpuEmitterPool pool{};
+        pool.columns_lo = static_cast<uint32_t>(table);
+        pool.columns_hi = static_cast<uint32_t>(table >> 32);
+        pool.capacity = region.capacity;
+        pool.draw_chunk_records = static_cast<uint32_t>(per_chunk);
+        pool.draw_chunk = static_cast<uint32_t>(region.first_draw_record / per_chunk);
+        pool.draw_first_in_chunk = static_cast<uint32_t>(region.first_draw_record % per_chunk);
+        pools.push_back(pool);
+    }
+    std::vector<uint64_t> chunks;
+    for (const vk::Buffer& chunk : b.draw_record_chunks) chunks.push_back(chunk.address);
+    put(base, r.columns, columns);
+    put(base, r.chunks, chunks);
+    put(base, r.pools, pools);
     GpuTables tables{};
     tables.emitters_ops = pair(a + r.emitters, a + r.ops);
     tables.lut_mesh_points = pair(a + r.lut, a + r.mesh_points);
     tables.pools_counters = pair(a + r.pools, b.counters.address);
-    tables.draw_records = pair(b.draw_records.address, 0);
+    tables.draw_records = pair(a + r.chunks, 0);
     std::memcpy(base + r.tables, &tables, sizeof(tables));
     b.tables_address = a + r.tables;
     return true;
@@ -110,13 +132,40 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
 
 } // namespace
 
+PoolLimits devicePoolLimits(const vk::Device& device, uint64_t max_buffer_bytes,
+                            uint64_t max_total_bytes) {
+    VkPhysicalDeviceVulkan13Properties p13{};
+    p13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
+    VkPhysicalDeviceVulkan11Properties p11{};
+    p11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
+    p11.pNext = &p13;
+    VkPhysicalDeviceProperties2 properties{};
+    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties.pNext = &p11;
+    vkGetPhysicalDeviceProperties2(device.physical(), &properties);
+    PoolLimits limits;
+    limits.buffer_bytes = std::min(
+        {max_buffer_bytes, uint64_t{p11.maxMemoryAllocationSize}, uint64_t{p13.maxBufferSize}});
+    uint64_t heap = 0;
+    const VkPhysicalDeviceMemoryProperties& memory = device.memory();
+    for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
+        if ((memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) != 0) {
+            heap = std::max<uint64_t>(heap, memory.memoryHeaps[h].size);
+        }
+    }
+    limits.total_bytes = max_total_bytes != 0 ? max_total_bytes : heap;
+    return limits;
+}
+
 bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     const CompiledEffect& e = *fx.effect;
     GpuBuffers& b = fx.buffers;
     const vk::Device& device = *fx.gpu->device;
-    b.pool = vk::createBuffer(device, std::max<uint64_t>(fx.layout.pool_bytes, 16), kStorage,
-                              vk::MemoryUse::device_local, "GPU particle pool", diagnostics);
-    if (!b.pool) return false;
+    for (const uint64_t bytes : fx.layout.buffer_bytes) {
+        b.pool.push_back(vk::createBuffer(device, bytes, kStorage, vk::MemoryUse::device_local,
+                                          "GPU particle pool", diagnostics));
+        if (!b.pool.back()) return false;
+    }
     const uint64_t counter_bytes =
         std::max<uint64_t>(e.emitters.size(), 1) * sizeof(GpuEmitterCounters);
     b.counters = vk::createBuffer(device, counter_bytes,
@@ -130,11 +179,12 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         vk::MemoryUse::readback, "GPU counters readback", diagnostics);
     if (!b.counters_readback) return false;
     std::memset(b.counters_readback.mapped, 0, counter_bytes * kGpuSubmissionsInFlight);
-    b.draw_records =
-        vk::createBuffer(device, std::max<uint64_t>(fx.layout.draw_records, 1) * sizeof(DrawRecord),
-                         kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::device_local,
-                         "GPU draw records", diagnostics);
-    if (!b.draw_records) return false;
+    for (const uint64_t records : fx.layout.chunk_records) {
+        b.draw_record_chunks.push_back(vk::createBuffer(
+            device, records * sizeof(DrawRecord), kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+            vk::MemoryUse::device_local, "GPU draw records", diagnostics));
+        if (!b.draw_record_chunks.back()) return false;
+    }
     b.step_slot_bytes = slotLayout(e).bytes;
     b.step_slots = std::max(fx.config.driver.max_steps_per_frame, 1u) + 1;
     // Each submission in flight has its own slots: the host writes the next submission's while
@@ -143,6 +193,11 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
                                kStorage, vk::MemoryUse::upload, "GPU step uniforms", diagnostics);
     if (!b.steps) return false;
     return uploadRecords(fx, diagnostics);
+}
+
+VkDeviceAddress drawRecordAddress(const GpuBuffers& buffers, const DrawRecordRange& range) {
+    return buffers.draw_record_chunks[range.chunk].address +
+           drawRecordOffsetBytes(range.first_in_chunk);
 }
 
 VkDeviceAddress stepSlotAddress(const GpuBuffers& buffers, uint32_t slot) {

@@ -7,10 +7,21 @@
 
 namespace spindrift::gpu {
 
-// Creates fx.buffers from fx.layout and fx.effect: records (uploaded), pool, counters (zeroed),
-// draw records, per-step uniform slots (config.driver.max_steps_per_frame of them, plus one for
-// the draw pass) and the counters' readback copy. False with an error naming the buffer.
+// The limits layoutPool works within on this device: each buffer at most max_buffer_bytes, the
+// device's maxMemoryAllocationSize and maxBufferSize; everything together at most
+// max_total_bytes, or (0) the size of the device's largest device-local heap.
+PoolLimits devicePoolLimits(const vk::Device& device, uint64_t max_buffer_bytes,
+                            uint64_t max_total_bytes);
+
+// Creates fx.buffers from fx.layout and fx.effect: records (uploaded, with the column and
+// draw-record chunk address tables), pool buffers, counters (zeroed), draw-record chunks, per-step
+// uniform slots (config.driver.max_steps_per_frame of them, plus one for the draw pass) and the
+// counters' readback copy. False with an error naming the buffer.
 bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
+
+// The device address of a draw-record range's first record (its chunk's buffer, offset to
+// range.first_in_chunk): what a draw of that piece reads from.
+VkDeviceAddress drawRecordAddress(const GpuBuffers& buffers, const DrawRecordRange& range);
 
 // The address of step slot `slot`'s GpuStepHeader.
 VkDeviceAddress stepSlotAddress(const GpuBuffers& buffers, uint32_t slot);

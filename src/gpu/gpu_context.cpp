@@ -5,20 +5,21 @@
 #include <span>
 
 #include "embedded_shaders.h"
+#include "gpu/subgroup_support.h"
 #include "vulkan/compute.h"
 
 namespace spindrift::gpu {
 
 namespace {
 
-const shaders::SpirvCode& passCode(Pass pass) {
+const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
     switch (pass) {
     case Pass::pool_reset:
         return shaders::kGpuPoolResetComp;
     case Pass::counters:
         return shaders::kGpuCountersComp;
     case Pass::update:
-        return shaders::kGpuUpdateComp;
+        return subgroup_append ? shaders::kGpuUpdateSubgroupComp : shaders::kGpuUpdateComp;
     case Pass::spawn:
         return shaders::kGpuSpawnComp;
     case Pass::draw_records:
@@ -32,13 +33,16 @@ const shaders::SpirvCode& passCode(Pass pass) {
 
 std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
                                              const std::string& device_request, bool validation,
-                                             std::vector<Diagnostic>& diagnostics) {
+                                             std::vector<Diagnostic>& diagnostics,
+                                             bool force_portable_append) {
     auto gpu = std::make_unique<GpuContext>();
     gpu->vulkan =
         shared ? std::move(shared) : vk::createContext(device_request, validation, diagnostics);
     if (!gpu->vulkan) return nullptr;
     gpu->device = gpu->vulkan->device.get();
     gpu->device_name = gpu->vulkan->physical.name;
+    gpu->subgroup_append =
+        !force_portable_append && subgroupAppendFits(querySubgroups(gpu->device->physical()));
     gpu->runner = vk::CommandRunner::create(*gpu->device, diagnostics, kGpuSubmissionsInFlight);
     if (!gpu->runner) return nullptr;
     const VkDevice device = gpu->device->handle();
@@ -46,7 +50,7 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
                                           diagnostics);
     if (!gpu->layout) return nullptr;
     for (int p = 0; p < static_cast<int>(Pass::count); ++p) {
-        const shaders::SpirvCode& code = passCode(static_cast<Pass>(p));
+        const shaders::SpirvCode& code = passCode(static_cast<Pass>(p), gpu->subgroup_append);
         gpu->pipelines[p] = vk::createComputePipeline(
             device, gpu->layout.get(), std::span<const uint32_t>(code.words, code.word_count),
             code.source, nullptr, diagnostics);

@@ -31,17 +31,23 @@ struct GpuContext {
     vk::Device* device = nullptr;        // vulkan->device
     std::unique_ptr<vk::CommandRunner> runner;
     std::string device_name;
+    // The update pass's compaction appends with one atomic per subgroup (subgroup ballot), else
+    // one per workgroup through shared memory (shaders/gpu_compact.glsl).
+    bool subgroup_append = false;
     vk::OwnedPipelineLayout layout; // push constants only (GpuPushConstants)
     vk::OwnedPipeline pipelines[static_cast<int>(Pass::count)];
 };
 
 // Builds the command pool and the pipelines on `shared` (the renderer's device, so the renderer
 // can draw from the pool) or, when shared is null, on a device of its own: vk::createContext
-// with `device_request` (RendererConfig::device rules) and `validation`. nullptr with the
-// reasons on failure (no Vulkan driver, no device, a failed call).
+// with `device_request` (RendererConfig::device rules) and `validation`. The update pass takes
+// its subgroup variant where the device allows it (subgroup_support.h) unless
+// force_portable_append (tests run both). nullptr with the reasons on failure (no Vulkan driver,
+// no device, a failed call).
 std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
                                              const std::string& device_request, bool validation,
-                                             std::vector<Diagnostic>& diagnostics);
+                                             std::vector<Diagnostic>& diagnostics,
+                                             bool force_portable_append = false);
 
 // Binds the pass's pipeline, pushes the constants and dispatches enough workgroups for
 // `invocations` (capped at kGpuMaxWorkgroups: the passes loop grid-stride). Nothing is recorded

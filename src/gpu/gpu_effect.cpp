@@ -247,7 +247,6 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
                                            std::vector<Diagnostic>& diagnostics) {
     if (!checkGpuSupport(*effect, diagnostics)) return nullptr;
     auto fx = std::make_unique<GpuEffect>();
-    if (!layoutPool(*effect, kGpuMaxBufferBytes, fx->layout, diagnostics)) return nullptr;
     fx->effect = std::move(effect);
     fx->config = config;
     const CompiledEffect& compiled = *fx->effect;
@@ -258,8 +257,12 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     for (const EmitterRecord& e : compiled.emitters) {
         fx->live_windows.push_back(makeLiveWindow(e, compiled.effect.fixed_timestep_s));
     }
-    fx->gpu = createGpuContext(config.shared_device, config.device, config.validation, diagnostics);
+    fx->gpu = createGpuContext(config.shared_device, config.device, config.validation, diagnostics,
+                               config.force_portable_append);
     if (!fx->gpu) return nullptr;
+    const PoolLimits limits =
+        devicePoolLimits(*fx->gpu->device, config.max_buffer_bytes, config.max_pool_bytes);
+    if (!layoutPool(compiled, limits, fx->layout, diagnostics)) return nullptr;
     fx->submissions.resize(fx->gpu->runner->entries());
     fx->sorting.order.resize(compiled.emitters.size());
     if (!createGpuBuffers(*fx, diagnostics)) return nullptr;
@@ -383,11 +386,16 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
                                    std::to_string(fx.layout.regions.size())});
         return false;
     }
-    if (!b.draw_readback) {
-        b.draw_readback =
-            vk::createBuffer(*fx.gpu->device, b.draw_records.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                             vk::MemoryUse::readback, "GPU draw records readback", diagnostics);
-        if (!b.draw_readback) return false;
+    if (b.draw_readback.empty()) {
+        for (const vk::Buffer& chunk : b.draw_record_chunks) {
+            b.draw_readback.push_back(vk::createBuffer(
+                *fx.gpu->device, chunk.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                vk::MemoryUse::readback, "GPU draw records readback", diagnostics));
+            if (!b.draw_readback.back()) {
+                b.draw_readback.clear();
+                return false;
+            }
+        }
     }
     const bool ok = runAndWait(
         fx, "GPU draw records",
@@ -396,22 +404,29 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                               VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                               VK_ACCESS_2_TRANSFER_READ_BIT);
-            VkBufferCopy region{0, 0, b.draw_records.size};
-            vkCmdCopyBuffer(cmd, b.draw_records.get(), b.draw_readback.get(), 1, &region);
+            for (size_t c = 0; c < b.draw_record_chunks.size(); ++c) {
+                VkBufferCopy region{0, 0, b.draw_record_chunks[c].size};
+                vkCmdCopyBuffer(cmd, b.draw_record_chunks[c].get(), b.draw_readback[c].get(), 1,
+                                &region);
+            }
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                               VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
         },
         diagnostics);
     if (!ok) return false;
-    const auto* records = static_cast<const DrawRecord*>(b.draw_readback.mapped);
     size_t packed = 0;
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
-        const uint64_t first = fx.layout.regions[e].first_draw_record;
         const uint64_t live = std::min<uint64_t>(fx.stats[e].live, liveBound(fx.live_windows[e]));
-        std::copy(records + first, records + first + live,
-                  out.begin() + static_cast<ptrdiff_t>(packed));
+        for (uint32_t done = 0; done < live;) {
+            const DrawRecordRange range = drawRecordRangeAt(fx.layout, e, done);
+            const auto* chunk = static_cast<const DrawRecord*>(b.draw_readback[range.chunk].mapped);
+            const uint32_t n = std::min<uint32_t>(range.count, static_cast<uint32_t>(live) - done);
+            std::copy(chunk + range.first_in_chunk, chunk + range.first_in_chunk + n,
+                      out.begin() + static_cast<ptrdiff_t>(packed));
+            packed += n;
+            done += n;
+        }
         emitter_counts[e] = static_cast<uint32_t>(live);
-        packed += live;
     }
     return true;
 }
@@ -432,8 +447,7 @@ void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd) {
     writeStepSlot(fx, slot, fx.world_from_effect);
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
         const uint32_t bound = liveBound(fx.live_windows[e]);
-        const auto first = static_cast<uint32_t>(fx.layout.regions[e].first_draw_record);
-        dispatchPass(*fx.gpu, cmd, Pass::draw_records, pushFor(fx, slot, e, bound, first), bound);
+        dispatchPass(*fx.gpu, cmd, Pass::draw_records, pushFor(fx, slot, e, bound, 0), bound);
     }
 }
 

@@ -52,6 +52,14 @@ struct GpuConfig {
     // steady state of a host that draws from the device.
     bool async_statistics = false;
     DriverConfig driver;
+    // Each pool buffer and draw-record chunk at most this many bytes (and at most the device's
+    // allocation limit); tests force tiny buffers so columns and draw records split.
+    uint64_t max_buffer_bytes = kGpuMaxBufferBytes;
+    // Pool and draw records together at most this many bytes; 0: the device's largest
+    // device-local heap. An effect past it is refused at creation, naming the emitter.
+    uint64_t max_pool_bytes = 0;
+    // Compaction through shared memory even where subgroup ballot exists (tests run both).
+    bool force_portable_append = false;
 };
 
 // Per emitter, as of the end of the last frame (GPU counters).
@@ -65,12 +73,12 @@ struct GpuEmitterStats {
 
 struct GpuBuffers {
     vk::Buffer records;           // tables, emitter and op records, LUT atlas, mesh points
-    vk::Buffer pool;              // every emitter's columns and lists (pool_layout.h)
+    std::vector<vk::Buffer> pool; // the columns and lists, PoolLayout::buffer_bytes (pool_layout.h)
     vk::Buffer counters;          // GpuEmitterCounters per emitter
-    vk::Buffer draw_records;      // DrawRecord per slot of capacity
-    vk::Buffer steps;             // per-step uniforms, one slot per step of a submission
-    vk::Buffer counters_readback; // a copy of the counters per submission in flight
-    vk::Buffer draw_readback;     // made by the first readBackDrawRecordsForTest
+    std::vector<vk::Buffer> draw_record_chunks; // DrawRecord per slot, PoolLayout::chunk_records
+    vk::Buffer steps;                      // per-step uniforms, one slot per step of a submission
+    vk::Buffer counters_readback;          // a copy of the counters per submission in flight
+    std::vector<vk::Buffer> draw_readback; // per chunk, made by the first readBackDrawRecords
     VkDeviceAddress tables_address = 0;
     uint64_t step_slot_bytes = 0;
     uint32_t step_slots = 0; // slots per submission: its steps, the last slot the draw pass's;
@@ -151,9 +159,11 @@ uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 // an error (in diagnostics and fx.errors) on a Vulkan failure.
 bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
                       std::vector<Diagnostic>& diagnostics);
-// Where emitter e's records are after the last submitDrawOutput (on the instance's device). The
-// renderer draws min(*count, max_records) of them.
-GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter);
+// Where emitter e's records are after the last submitDrawOutput (on the instance's device), in
+// drawSourceCount pieces (one unless they straddle draw-record chunks). The renderer draws
+// min(*count - skip, max_records) records of each piece.
+uint32_t drawSourceCount(const GpuEffect& fx, uint32_t emitter);
+GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter, uint32_t piece = 0);
 
 // The path for hosts on another device, and for strips (beams) the renderer builds on the host
 // (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record
@@ -173,10 +183,10 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
 bool readBackDrawRecordsForTest(GpuEffect& fx, std::vector<DrawRecord>& out,
                                 std::vector<Diagnostic>& diagnostics);
 
-// Records the draw-record pass of every emitter (one DrawRecord per live particle, at
-// first_draw_record + alive-list index) into the caller's command buffer, for a host that
-// chains its own work after it (the benchmark's sort). Uses the last step slot; the caller
-// barriers before reading the records.
+// Records the draw-record pass of every emitter (one DrawRecord per live particle: its alive-list
+// index i is the emitter's record i; drawRecordRanges and drawRecordAddress say where) into the
+// caller's command buffer, for a host that chains its own work after it (the benchmark's sort).
+// Uses the last step slot; the caller barriers before reading the records.
 void recordDrawRecordsPass(GpuEffect& fx, VkCommandBuffer cmd);
 
 // Validation-layer messages so far (empty without config.validation).

@@ -46,12 +46,13 @@ struct BillboardPushConstants {
 
 // Push constants of the draw-argument pass (shaders/draw_args.comp): turns a live count the
 // device wrote (at `count`) into a VkDrawIndirectCommand (at `args`) drawing
-// min(count, max_records) quads.
+// min(count - skip, max_records) quads (none when count <= skip): one piece of an emitter's
+// records, `skip` of them before it.
 struct DrawArgsPush {
     uvec2 count; // address of a uint
     uvec2 args;  // address of 4 uints: vertexCount, instanceCount, firstVertex, firstInstance
     uint max_records;
-    uint pad0;
+    uint skip;
     uint pad1;
     uint pad2;
 };

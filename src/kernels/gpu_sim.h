@@ -58,13 +58,21 @@ SD_CONST uint kGpuStepUsesFlags = 2u; // an op may stick or kill particles
 SD_CONST uint kGpuCountersBegin = 0u;  // clear the list this step writes
 SD_CONST uint kGpuCountersFinish = 1u; // commit births, deaths and contacts of the step
 
-// Where one emitter's region is: column c starts at address + c * column_stride_bytes
-// (64-bit arithmetic; the region lies inside one buffer of at most kGpuMaxBufferBytes).
+// Where one emitter's particles and draw records are (src/gpu/pool_layout.h). Column c's
+// address is entry c of the emitter's column table (kGpuColumnCount (low, high) address words,
+// each column inside one buffer of at most the buffer limit). Its draw record i is record
+// (draw_first_in_chunk + i) % draw_chunk_records of chunk
+// draw_chunk + (draw_first_in_chunk + i) / draw_chunk_records (GpuTables::draw_records), all in
+// 32 bits: draw_first_in_chunk < draw_chunk_records <= 2^30 and i < kMaxEmitterCapacity.
 struct GpuEmitterPool {
-    uint address_lo;
-    uint address_hi;
+    uint columns_lo; // the column table's address
+    uint columns_hi;
     uint capacity;
-    uint column_stride_bytes;
+    uint draw_chunk_records;  // records per draw-record chunk (every chunk but the last is full)
+    uint draw_chunk;          // the chunk holding the emitter's first draw record
+    uint draw_first_in_chunk; // and that record's index in it
+    uint pad0;
+    uint pad1;
 };
 
 // One emitter's counters, written only by the GPU. 64-bit totals are (lo, hi) word pairs.
@@ -88,7 +96,7 @@ struct GpuTables {
     uvec4 emitters_ops;    // xy: EmitterRecord[]; zw: OpRecord[] (as compiled)
     uvec4 lut_mesh_points; // xy: the LUT atlas (vec4 texels); zw: MeshPointRecord[]
     uvec4 pools_counters;  // xy: GpuEmitterPool[]; zw: GpuEmitterCounters[]
-    uvec4 draw_records;    // xy: DrawRecord[] (emitter e from the sum of earlier capacities)
+    uvec4 draw_records;    // xy: the draw-record chunks' addresses ((low, high) words each)
 };
 
 // One emitter's uniforms of one step (src/runtime/step_uniforms.h, EmitterStep, and its births
@@ -142,7 +150,7 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(GpuEmitterPool, 16);
+SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 48);
 SD_ASSERT_RECORD(GpuTables, 64);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);

@@ -101,14 +101,16 @@ struct FrameView {
 };
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on
-// rendererContext, gpu::drawSource): the renderer draws min(*count, max_records) of them with an
-// indirect draw, reading nothing back. Addresses are buffer device addresses on the renderer's
-// device; the device work that wrote them must have been submitted before renderFrame.
+// rendererContext, gpu::drawSource): the renderer draws min(*count - skip, max_records) of them
+// (none when *count <= skip) with an indirect draw, reading nothing back. Addresses are buffer
+// device addresses on the renderer's device; the device work that wrote them must have been
+// submitted before renderFrame.
 struct DeviceRecords {
     uint64_t records = 0;     // DrawRecords, world space
     uint64_t count = 0;       // a uint32: how many to draw
     uint64_t order = 0;       // 0, or uint32 indices into records: the draw order
-    uint32_t max_records = 0; // the most *count can be (records and order hold at least this)
+    uint32_t skip = 0;        // records of the same count before these (an emitter's piece)
+    uint32_t max_records = 0; // the most drawn (records and order hold at least this)
 };
 
 // Whether a batch of blend mode `blend` (kBlend*) is drawn through weighted-blended OIT when the

@@ -349,14 +349,19 @@ void appendDeviceBatches(ScenePlayer& player, PlayerInstance& p, const vec3& eye
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
         if (emitter.render_type != kRenderBillboard) continue;
-        const gpu::GpuDrawSource source = gpu::drawSource(fx, e);
-        if (source.max_records == 0) continue;
         const uint32_t texture_index = p.emitter_texture[e];
-        BillboardBatch batch;
-        batch.params = billboardParams(emitter, p.world_from_effect);
-        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
-        batch.device = {source.records, source.count, source.order, source.max_records};
-        player.batches.push_back(batch);
+        const uint32_t pieces = gpu::drawSourceCount(fx, e);
+        for (uint32_t k = 0; k < pieces; ++k) {
+            const gpu::GpuDrawSource source = gpu::drawSource(fx, e, k);
+            if (source.max_records == 0) continue;
+            BillboardBatch batch;
+            batch.params = billboardParams(emitter, p.world_from_effect);
+            batch.texture =
+                texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+            batch.device = {source.records, source.count, source.order, source.skip,
+                            source.max_records};
+            player.batches.push_back(batch);
+        }
         player.particles += fx.stats[e].live;
     }
 }

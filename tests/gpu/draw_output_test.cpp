@@ -70,8 +70,8 @@ TEST(GpuDrawOutput, SortsTheLiveRecordsBackToFrontOnTheDevice) {
     ASSERT_LT(live, source.max_records) << "the test wants records past the live count";
     ASSERT_NE(source.order, 0u);
 
-    const std::vector<unsigned char> record_bytes =
-        readBuffer(*fx, fx->buffers.draw_records.get(), uint64_t{live} * sizeof(DrawRecord));
+    const std::vector<unsigned char> record_bytes = readBuffer(
+        *fx, fx->buffers.draw_record_chunks[0].get(), uint64_t{live} * sizeof(DrawRecord));
     const std::vector<unsigned char> order_bytes = readBuffer(
         *fx, fx->sorting.order[0].get(), uint64_t{source.max_records} * sizeof(uint32_t));
     ASSERT_EQ(record_bytes.size(), size_t{live} * sizeof(DrawRecord));
@@ -119,6 +119,42 @@ TEST(GpuDrawOutput, AsynchronousStatisticsCatchUpWithTheSynchronousOnes) {
     EXPECT_EQ(async_fx->stats[0].deaths, sync_fx->stats[0].deaths);
     EXPECT_GT(async_fx->stats[0].deaths, 0u);
     EXPECT_TRUE(validationMessages(*async_fx).empty()) << joined(validationMessages(*async_fx));
+}
+
+} // namespace
+} // namespace spindrift::gpu::test
+
+namespace spindrift::gpu::test {
+namespace {
+
+// Records that straddle draw-record chunks come as pieces: contiguous, each after the `skip`
+// records before it, none past the live bound; such an emitter is left unsorted (its order
+// would index two buffers).
+TEST(GpuDrawOutput, RecordsInSeveralChunksComeAsContiguousPieces) {
+    std::vector<Diagnostic> d;
+    GpuConfig config = testGpuConfig();
+    config.max_buffer_bytes = 64 * 1024; // 1024 draw records per chunk
+    auto fx = createGpuEffect(compileOrFail(fountainEffect()), config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
+    for (int i = 0; i < 40; ++i) advanceFrame(*fx, dt);
+    GpuDrawRequest request;
+    request.sort_modes = {kSortBackToFront};
+    ASSERT_TRUE(submitDrawOutput(*fx, request, d)) << joinedDiagnostics(d);
+    const uint32_t pieces = drawSourceCount(*fx, 0);
+    ASSERT_GE(pieces, 4u);
+    const uint32_t bound = liveBoundOf(*fx, 0);
+    ASSERT_GT(bound, 1024u);
+    for (uint32_t k = 0; k < pieces; ++k) {
+        const GpuDrawSource s = drawSource(*fx, 0, k);
+        EXPECT_EQ(s.skip, k * 1024u) << "piece " << k;
+        EXPECT_EQ(s.max_records, s.skip < bound ? std::min(1024u, bound - s.skip) : 0u);
+        EXPECT_EQ(s.order, 0u) << "unsorted across chunks";
+        EXPECT_NE(s.records, 0u);
+    }
+    EXPECT_EQ(pieces, (fx->layout.regions[0].capacity + 1023) / 1024);
+    EXPECT_EQ(drawSource(*fx, 0, pieces).records, 0u) << "no piece past the last";
+    EXPECT_TRUE(validationMessages(*fx).empty()) << joined(validationMessages(*fx));
 }
 
 } // namespace

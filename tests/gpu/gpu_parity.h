@@ -107,13 +107,14 @@ inline bool byEmitterAndKey(const DrawRecord& a, const DrawRecord& b) {
 
 // Steps both backends `steps` frames of exactly one fixed step (the transform moving along
 // `path` when given), comparing counts and statistics every frame and draw records at the end.
+// `config` is the GPU backend's (tests force tiny buffers or the portable compaction with it).
 inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint32_t steps,
-                              bool moving = false) {
+                              bool moving = false, const GpuConfig& config = testGpuConfig()) {
     ParityResult result;
     cpu::CpuConfig cpu_config;
     auto cpu_fx = cpu::createCpuEffect(effect, cpu_config);
     std::vector<Diagnostic> diagnostics;
-    auto gpu_fx = createGpuEffect(effect, testGpuConfig(), diagnostics);
+    auto gpu_fx = createGpuEffect(effect, config, diagnostics);
     if (gpu_fx == nullptr) {
         ADD_FAILURE() << "createGpuEffect failed:\n" << joinedDiagnostics(diagnostics);
         return result;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/pool_layout.h"
+#include "kernels/draw_record.h"
 #include "kernels/gpu_sim.h"
 
 namespace spindrift::gpu {
@@ -57,31 +58,180 @@ TEST(LiveBound, LongLivesUseAFixedRingOfBuckets) {
     }
 }
 
+PoolLimits limitOf(uint64_t buffer_bytes, uint64_t total_bytes = ~uint64_t{0}) {
+    PoolLimits limits;
+    limits.buffer_bytes = buffer_bytes;
+    limits.total_bytes = total_bytes;
+    return limits;
+}
+
+// Every column inside its buffer, aligned, and no two columns overlapping.
+void expectColumnsDisjointAndInside(const PoolLayout& layout) {
+    struct Span {
+        uint32_t buffer;
+        uint64_t begin, end;
+    };
+    std::vector<Span> spans;
+    for (const EmitterRegion& region : layout.regions) {
+        for (const ColumnPlace& c : region.columns) {
+            ASSERT_LT(c.buffer, layout.buffer_bytes.size());
+            EXPECT_EQ(c.offset_bytes % kGpuColumnAlignBytes, 0u);
+            EXPECT_LE(c.offset_bytes + region.column_bytes, layout.buffer_bytes[c.buffer]);
+            spans.push_back({c.buffer, c.offset_bytes, c.offset_bytes + region.column_bytes});
+        }
+    }
+    for (size_t a = 0; a < spans.size(); ++a) {
+        for (size_t b = a + 1; b < spans.size(); ++b) {
+            const bool apart = spans[a].buffer != spans[b].buffer ||
+                               spans[a].end <= spans[b].begin || spans[b].end <= spans[a].begin;
+            EXPECT_TRUE(apart) << "columns " << a << " and " << b << " overlap";
+        }
+    }
+}
+
 TEST(PoolLayout, PlacesAlignedColumnsPerEmitterAndDrawRecordsByCapacity) {
     CompiledEffect effect;
     effect.emitters = {emitterWith(1, 1, 10), emitterWith(1, 1, 100)};
     PoolLayout layout;
     std::vector<Diagnostic> d;
-    ASSERT_TRUE(layoutPool(effect, kGpuMaxBufferBytes, layout, d));
+    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, layout, d));
     ASSERT_EQ(layout.regions.size(), 2u);
-    EXPECT_EQ(layout.regions[0].column_stride_bytes, 256u);
-    EXPECT_EQ(layout.regions[1].offset_bytes, 256u * kGpuColumnCount);
-    EXPECT_EQ(layout.regions[1].column_stride_bytes, 512u);
+    EXPECT_EQ(layout.regions[0].column_bytes, 256u);
+    EXPECT_EQ(layout.regions[1].column_bytes, 512u);
+    // A small effect stays in one buffer: emitter 1's columns follow emitter 0's.
+    ASSERT_EQ(layout.buffer_bytes.size(), 1u);
+    EXPECT_EQ(layout.buffer_bytes[0], (256u + 512u) * kGpuColumnCount);
+    EXPECT_EQ(layout.regions[0].columns[3].offset_bytes, 3u * 256u);
+    EXPECT_EQ(layout.regions[1].columns[0].offset_bytes, 256u * kGpuColumnCount);
+    EXPECT_EQ(layout.regions[1].columns[2].offset_bytes, 256u * kGpuColumnCount + 2u * 512u);
     EXPECT_EQ(layout.regions[1].first_draw_record, 10u);
     EXPECT_EQ(layout.draw_records, 110u);
-    EXPECT_EQ(layout.pool_bytes, (256u + 512u) * kGpuColumnCount);
+    ASSERT_EQ(layout.chunk_records.size(), 1u);
+    EXPECT_EQ(layout.chunk_records[0], 110u);
+    EXPECT_EQ(layout.total_bytes, (256u + 512u) * kGpuColumnCount + 110u * sizeof(DrawRecord));
+    expectColumnsDisjointAndInside(layout);
 }
 
-TEST(PoolLayout, RefusesAPoolPastTheBufferLimitNamingTheEmitter) {
+TEST(PoolLayout, SpreadsColumnsOverBuffersOfAtMostTheLimit) {
+    CompiledEffect effect;
+    // Columns of 2048 and 4096 bytes; buffers of at most 5000 hold two and one of them.
+    effect.emitters = {emitterWith(1, 1, 512), emitterWith(1, 1, 1000)};
+    PoolLayout layout;
+    std::vector<Diagnostic> d;
+    ASSERT_TRUE(layoutPool(effect, limitOf(5000), layout, d));
+    for (const uint64_t bytes : layout.buffer_bytes) EXPECT_LE(bytes, 5000u);
+    // 23 columns of 2048 in 12 buffers (the last half full, then the next emitter's 4096 does
+    // not fit beside it), 23 of 4096 in 23 more.
+    EXPECT_EQ(layout.buffer_bytes.size(), 12u + 23u);
+    EXPECT_EQ(layout.regions[0].columns[0].buffer, 0u);
+    EXPECT_EQ(layout.regions[0].columns[1].buffer, 0u);
+    EXPECT_EQ(layout.regions[0].columns[1].offset_bytes, 2048u);
+    EXPECT_EQ(layout.regions[0].columns[2].buffer, 1u);
+    EXPECT_EQ(layout.regions[0].columns[22].buffer, 11u);
+    EXPECT_EQ(layout.regions[1].columns[0].buffer, 12u);
+    EXPECT_EQ(layout.regions[1].columns[22].buffer, 34u);
+    expectColumnsDisjointAndInside(layout);
+    EXPECT_EQ(layout.total_bytes, (23u * 2048u + 23u * 4096u) + 1512u * sizeof(DrawRecord));
+}
+
+TEST(PoolLayout, CutsDrawRecordsIntoChunksAndListsEachEmittersPieces) {
+    CompiledEffect effect;
+    effect.emitters = {emitterWith(1, 1, 100), emitterWith(1, 1, 250), emitterWith(1, 1, 3)};
+    PoolLayout layout;
+    std::vector<Diagnostic> d;
+    // 78 records of 64 bytes fit 5000 bytes; columns of at most 1024 bytes fit too.
+    ASSERT_TRUE(layoutPool(effect, limitOf(5000), layout, d));
+    EXPECT_EQ(layout.records_per_chunk, 78u);
+    EXPECT_EQ(layout.draw_records, 353u);
+    EXPECT_EQ(layout.chunk_records, (std::vector<uint64_t>{78, 78, 78, 78, 41}));
+    // Emitter 1 holds stream records 100..349: chunk 1 from 22, chunks 2 and 3, chunk 4 to 37.
+    const std::vector<DrawRecordRange> r = drawRecordRanges(layout, 1);
+    ASSERT_EQ(r.size(), 4u);
+    EXPECT_EQ(r[0].chunk, 1u);
+    EXPECT_EQ(r[0].first_in_chunk, 22u);
+    EXPECT_EQ(r[0].first_in_emitter, 0u);
+    EXPECT_EQ(r[0].count, 56u);
+    EXPECT_EQ(r[1].chunk, 2u);
+    EXPECT_EQ(r[1].first_in_chunk, 0u);
+    EXPECT_EQ(r[1].first_in_emitter, 56u);
+    EXPECT_EQ(r[1].count, 78u);
+    EXPECT_EQ(r[3].chunk, 4u);
+    EXPECT_EQ(r[3].first_in_emitter, 212u);
+    EXPECT_EQ(r[3].count, 38u);
+    // Every emitter's pieces cover its capacity once, in order, inside their chunks.
+    for (uint32_t e = 0; e < 3; ++e) {
+        uint32_t next = 0;
+        for (const DrawRecordRange& piece : drawRecordRanges(layout, e)) {
+            EXPECT_EQ(piece.first_in_emitter, next);
+            EXPECT_LE(piece.first_in_chunk + piece.count, layout.chunk_records[piece.chunk]);
+            next += piece.count;
+        }
+        EXPECT_EQ(next, layout.regions[e].capacity);
+    }
+    EXPECT_EQ(drawRecordRangeAt(layout, 1, 100).first_in_chunk, 44u);
+    EXPECT_EQ(drawRecordRangeAt(layout, 1, 100).count, 34u);
+}
+
+TEST(PoolLayout, HoldsAHundredMillionParticlesInBuffersUnderTheDefaultLimit) {
+    CompiledEffect effect;
+    effect.emitters = {emitterWith(1, 1, 100'000'000)};
+    PoolLayout layout;
+    std::vector<Diagnostic> d;
+    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, layout, d));
+    for (const uint64_t bytes : layout.buffer_bytes) EXPECT_LE(bytes, kGpuMaxBufferBytes);
+    for (const uint64_t n : layout.chunk_records)
+        EXPECT_LE(n * sizeof(DrawRecord), kGpuMaxBufferBytes);
+    EXPECT_EQ(layout.buffer_bytes.size(), 3u);  // 23 columns of 400 MB, 10 a buffer
+    EXPECT_EQ(layout.chunk_records.size(), 2u); // 6.4 GB of draw records
+    EXPECT_EQ(drawRecordRanges(layout, 0).size(), 2u);
+    expectColumnsDisjointAndInside(layout);
+}
+
+TEST(PoolLayout, RefusesAColumnPastTheBufferLimitNamingTheEmitter) {
     CompiledEffect effect;
     effect.emitters = {emitterWith(1, 1, 1000), emitterWith(1, 1, 1000)};
     effect.emitters[1].source_index = 3;
     PoolLayout layout;
     std::vector<Diagnostic> d;
-    EXPECT_FALSE(layoutPool(effect, 150000, layout, d));
+    EXPECT_FALSE(layoutPool(effect, limitOf(3000), layout, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].path, "$.emitters[0].capacity");
+    EXPECT_NE(d[0].message.find("past the limit of 3000 bytes per buffer"), std::string::npos)
+        << d[0].message;
+}
+
+TEST(PoolLayout, RefusesAPoolPastTheTotalLimitNamingTheEmitter) {
+    CompiledEffect effect;
+    effect.emitters = {emitterWith(1, 1, 1000), emitterWith(1, 1, 1000)};
+    effect.emitters[1].source_index = 3;
+    PoolLayout layout;
+    std::vector<Diagnostic> d;
+    // The first emitter needs 23 x 4096 + 64000 = 158208 bytes; the second passes 200000.
+    EXPECT_FALSE(layoutPool(effect, limitOf(kGpuMaxBufferBytes, 200000), layout, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].path, "$.emitters[3].capacity");
-    EXPECT_NE(d[0].message.find("limit of 150000 bytes"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("316416 bytes"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("limit of 200000 bytes"), std::string::npos) << d[0].message;
+}
+
+TEST(PoolLayout, RefusesMoreBuffersThanTheLimitNamingTheEmitter) {
+    CompiledEffect effect;
+    // Each emitter: 23 columns of 4096 bytes, one a buffer, and 16 chunks of 64 draw records.
+    for (uint32_t e = 0; e < 30; ++e) {
+        effect.emitters.push_back(emitterWith(1, 1, 1024));
+        effect.emitters.back().source_index = e;
+    }
+    PoolLayout layout;
+    std::vector<Diagnostic> d;
+    EXPECT_FALSE(layoutPool(effect, limitOf(4096), layout, d));
+    ASSERT_EQ(d.size(), 1u);
+    // 26 emitters take 26 x 39 = 1014 buffers; the 27th would make 1053.
+    EXPECT_EQ(d[0].path, "$.emitters[26].capacity");
+    EXPECT_NE(d[0].message.find("1053 buffers"), std::string::npos) << d[0].message;
+    effect.emitters.resize(26);
+    d.clear();
+    EXPECT_TRUE(layoutPool(effect, limitOf(4096), layout, d));
+    EXPECT_EQ(layout.buffer_bytes.size() + layout.chunk_records.size(), 1014u);
 }
 
 } // namespace

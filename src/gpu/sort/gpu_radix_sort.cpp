@@ -6,6 +6,7 @@
 
 #include "embedded_shaders.h"
 #include "gpu/sort/radix_sort_shared.h"
+#include "gpu/subgroup_support.h"
 #include "vulkan/compute.h"
 #include "vulkan/vk_error.h"
 
@@ -15,30 +16,6 @@ namespace {
 
 // Each buffer at most 4 GiB - 2 MiB (../shared/gpu-facts.md: larger ones misbehave on the H200).
 constexpr VkDeviceSize kMaxBufferBytes = (VkDeviceSize{4} << 30) - (VkDeviceSize{2} << 20);
-
-struct SubgroupSupport {
-    uint32_t size = 0;   // what SPIR-V 1.5 compute shaders run with
-    bool ballot = false; // basic, ballot and shuffle in the compute stage
-    VkDeviceSize max_allocation_bytes = 0;
-};
-
-SubgroupSupport querySubgroups(VkPhysicalDevice physical) {
-    VkPhysicalDeviceVulkan11Properties p11{};
-    p11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
-    VkPhysicalDeviceProperties2 properties{};
-    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-    properties.pNext = &p11;
-    vkGetPhysicalDeviceProperties2(physical, &properties);
-    SubgroupSupport s;
-    s.size = p11.subgroupSize;
-    const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT |
-                                          VK_SUBGROUP_FEATURE_BALLOT_BIT |
-                                          VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-    s.ballot = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
-               (p11.subgroupSupportedOperations & needed) == needed;
-    s.max_allocation_bytes = p11.maxMemoryAllocationSize;
-    return s;
-}
 
 // The ballot path needs a power-of-two subgroup that divides the workgroup, has 8 lanes or more
 // (at most 32 ranking groups fit the shared counters) and 128 or fewer (a uvec4 ballot).

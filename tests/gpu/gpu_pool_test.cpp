@@ -1,0 +1,130 @@
+// The GPU pool's layout on a device (docs/gpu-backend.md, "The pool"): parity with the CPU when
+// the buffer limit is forced down to a few KiB, so every emitter's columns spread over many pool
+// buffers and its draw records over many chunks, straddling chunk boundaries; the same with the
+// portable (shared-memory) compaction; refusals past the memory limit. Lavapipe, validation on.
+#include "gpu/gpu_parity.h"
+
+#include <cstdio>
+
+#include "cook/effect_file.h"
+
+namespace spindrift::gpu::test {
+namespace {
+
+constexpr uint32_t kSteps = 90;
+
+// Two emitters with short, varied lives and steady rates, so particles die every step and the
+// alive and free lists churn; a burst fills the first emitter to its capacity (drop_new).
+EffectDesc churnEffect() {
+    EffectDesc fx;
+    fx.name = "churn";
+    fx.seed = 19;
+    fx.duration_s = 3;
+    fx.capacity = 600;
+    for (uint32_t k = 0; k < 2; ++k) {
+        EmitterDesc e;
+        e.name = k == 0 ? "fast" : "slow";
+        e.capacity = k == 0 ? 300 : 200;
+        e.spawn.rate_per_s = k == 0 ? 900.0f : 250.0f;
+        Burst burst;
+        burst.time_s = 0.2f;
+        burst.count = {150, 150};
+        if (k == 0) e.spawn.bursts.push_back(burst);
+        e.shape.type = ShapeKind::sphere;
+        e.shape.radius = 0.5f;
+        e.init.lifetime_s = k == 0 ? FloatRange{0.05f, 0.5f} : FloatRange{0.2f, 1.0f};
+        e.init.speed = {0.5f, 3};
+        e.init.size = {0.05f, 0.2f};
+        e.update.push_back(UpdateModule{true, GravityModule{}});
+        e.update.push_back(UpdateModule{true, DragModule{1}});
+        fx.emitters.push_back(e);
+    }
+    return fx;
+}
+
+std::shared_ptr<const CompiledEffect> loadSample(const std::string& name) {
+    auto effect = std::make_shared<CompiledEffect>();
+    std::vector<Diagnostic> diagnostics;
+    const std::string path = std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/" + name;
+    EXPECT_TRUE(loadCompiledEffect(path, *effect, diagnostics)) << joinedDiagnostics(diagnostics);
+    return effect;
+}
+
+GpuConfig tinyBuffers(uint64_t max_buffer_bytes) {
+    GpuConfig config = testGpuConfig();
+    config.max_buffer_bytes = max_buffer_bytes;
+    return config;
+}
+
+// The effect under `config` really splits: several pool buffers and draw-record chunks, each
+// within the limit.
+void expectSplit(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& config) {
+    std::vector<Diagnostic> d;
+    auto fx = createGpuEffect(std::move(effect), config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    EXPECT_GT(fx->buffers.pool.size(), 4u);
+    EXPECT_GT(fx->buffers.draw_record_chunks.size(), 2u);
+    for (const vk::Buffer& b : fx->buffers.pool) EXPECT_LE(b.size, config.max_buffer_bytes);
+    for (const vk::Buffer& b : fx->buffers.draw_record_chunks) {
+        EXPECT_LE(b.size, config.max_buffer_bytes);
+    }
+    std::printf("  %zu pool buffers, %zu draw-record chunks, %s compaction\n",
+                fx->buffers.pool.size(), fx->buffers.draw_record_chunks.size(),
+                fx->gpu->subgroup_append ? "subgroup" : "portable");
+}
+
+void expectParity(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& config) {
+    const ParityResult r = runParity(std::move(effect), kSteps, false, config);
+    std::printf("  %u particles compared, largest difference %g\n",
+                static_cast<unsigned>(r.particles), static_cast<double>(r.max_abs_error));
+    EXPECT_GT(r.particles, 0u);
+}
+
+TEST(GpuPool, MatchesTheCpuWithColumnsAndDrawRecordsSplitOverManyBuffers) {
+    // Columns of 1280 and 1024 bytes, three a buffer at most; 62 draw records a chunk, so the
+    // emitters' records straddle chunks at odd places.
+    const GpuConfig config = tinyBuffers(4000);
+    const auto effect = compileOrFail(churnEffect());
+    expectSplit(effect, config);
+    expectParity(effect, config);
+}
+
+TEST(GpuPool, MatchesTheCpuOnASampleSplitOverManyBuffers) {
+    const GpuConfig config = tinyBuffers(1000); // campfire: columns of 512 and 256 bytes
+    expectSplit(loadSample("campfire.json"), config);
+    expectParity(loadSample("campfire.json"), config);
+}
+
+TEST(GpuPool, MatchesTheCpuWithThePortableCompaction) {
+    GpuConfig config = testGpuConfig();
+    config.force_portable_append = true;
+    std::vector<Diagnostic> d;
+    auto fx = createGpuEffect(compileOrFail(churnEffect()), config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    EXPECT_FALSE(fx->gpu->subgroup_append);
+    expectParity(compileOrFail(churnEffect()), config);
+    config.max_buffer_bytes = 4000;
+    expectParity(compileOrFail(churnEffect()), config);
+}
+
+TEST(GpuPool, RefusesAnEffectPastTheMemoryLimitNamingTheEmitter) {
+    GpuConfig config = testGpuConfig();
+    config.max_pool_bytes = 50000; // "fast" alone needs 23 x 1280 + 300 x 64 = 48640 bytes
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createGpuEffect(compileOrFail(churnEffect()), config, d), nullptr);
+    const std::string text = joinedDiagnostics(d);
+    EXPECT_NE(text.find("emitter 'slow'"), std::string::npos) << text;
+    EXPECT_NE(text.find("$.emitters[1].capacity"), std::string::npos) << text;
+    EXPECT_NE(text.find("limit of 50000 bytes"), std::string::npos) << text;
+}
+
+TEST(GpuPool, RefusesABufferLimitBelowOneColumnNamingTheEmitter) {
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createGpuEffect(compileOrFail(churnEffect()), tinyBuffers(1024), d), nullptr);
+    const std::string text = joinedDiagnostics(d);
+    EXPECT_NE(text.find("emitter 'fast'"), std::string::npos) << text;
+    EXPECT_NE(text.find("past the limit of 1024 bytes per buffer"), std::string::npos) << text;
+}
+
+} // namespace
+} // namespace spindrift::gpu::test
