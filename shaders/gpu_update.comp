@@ -2,7 +2,8 @@
 // the emitter's resolved ops in compiled order with the kernels the CPU loops call
 // (src/cpu/update_loops.inl), integrates (semi-implicit Euler), runs the collision ops on the
 // moved position and takes the death test. Then compaction: a survivor appends its slot to the
-// alive list of the next step, a dead particle returns its slot to the free list.
+// alive list of the next step, a dead particle returns its slot to the free list (except for an
+// emitter keeping birth order: gpu_ordered_compact.comp compacts it next).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -129,6 +130,7 @@ void main() {
     FloatColumn size = floatColumn(pool, kGpuColumnSize);
     bool spins = (step.flags & kGpuStepSpins) != 0u;
     bool uses_flags = (step.flags & kGpuStepUsesFlags) != 0u;
+    bool keeps_order = sdGpuKeepsBirthOrder(emitterRecord());
     uint contacts = 0u;
 
     for (uint i = gl_GlobalInvocationID.x; i < count; i += gridStride()) {
@@ -160,6 +162,8 @@ void main() {
         rotation.v[slot] = q.rotation;
         flags.v[slot] = q.flags;
 
+        // An emitter keeping birth order is compacted by the ordered pass instead.
+        if (keeps_order) continue;
         bool dead = sdIsDead(q.age, q.lifetime) || (q.flags & kGpuParticleKilled) != 0u;
         if (dead) {
             free_list.v[atomicAdd(counters.counters[e].free_count, 1u)] = slot;

@@ -23,6 +23,8 @@ const shaders::SpirvCode& passCode(Pass pass) {
         return shaders::kGpuUpdateComp;
     case Pass::spawn:
         return shaders::kGpuSpawnComp;
+    case Pass::ordered_compact:
+        return shaders::kGpuOrderedCompactComp;
     case Pass::draw_records:
     case Pass::count:
         break;

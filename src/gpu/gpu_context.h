@@ -19,7 +19,15 @@
 namespace spindrift::gpu {
 
 // The passes, one compute pipeline each (docs/gpu-backend.md, "Passes").
-enum class Pass : uint8_t { pool_reset, counters, update, spawn, draw_records, count };
+enum class Pass : uint8_t {
+    pool_reset,
+    counters,
+    update,
+    spawn,
+    draw_records,
+    ordered_compact, // birth-order emitters (ordered_list.h)
+    count
+};
 
 // Declaration order is destruction order reversed: pipelines before the device, the device
 // before the instance.
