@@ -175,6 +175,17 @@ TEST(GpuParity, StableOrderDrawsInBirthOrderWhenParticlesDieOutOfOrder) {
     EXPECT_EQ(r.in_order, r.particles);
 }
 
+// Thousands of particles: the ordered pass walks the list in many chunks of its workgroup.
+TEST(GpuParity, StableOrderWithThousandsOfParticles) {
+    EffectDesc fx = moduleEffect(CurlNoiseModule{4, 1.5f, 3, {0, 0.5f, 0}});
+    fx.capacity = 4096;
+    fx.emitters[0].capacity = 4096;
+    fx.emitters[0].spawn.rate_per_s = 6000;
+    fx.emitters[0].render.stable_order = true;
+    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    EXPECT_GT(r.in_order, 3000u);
+}
+
 // Kills by a collider remove particles from the middle of the list.
 TEST(GpuParity, StableOrderWithKillCollisionsAndAMovingEmitter) {
     CollisionModule m = collisionWith(CollisionResponse::kill);
