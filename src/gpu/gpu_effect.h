@@ -120,11 +120,12 @@ uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 // The interim path from GPU simulation to the renderer, until it draws straight from the
 // device's draw-record buffer (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record
 // pass, waits, and copies every live particle's DrawRecord into out, emitters in compiled order,
-// each emitter's records packed after the previous one's (inside an emitter, alive-list order,
-// not the CPU's slot order). emitter_counts[e] receives emitter e's count. out must have room for
-// Σ emitter capacity records and emitter_counts one entry per emitter, else an error. A
-// synchronous readback, once per frame; after the first call it allocates nothing on the host.
-// False with an error on a Vulkan failure (or after an earlier one: fx.errors).
+// each emitter's records packed after the previous one's (inside an emitter, alive-list order:
+// birth order for a stable-order emitter, as on the CPU; otherwise not the CPU's slot order).
+// emitter_counts[e] receives emitter e's count. out must have room for Σ emitter capacity records
+// and emitter_counts one entry per emitter, else an error. A synchronous readback, once per frame;
+// after the first call it allocates nothing on the host. False with an error on a Vulkan failure
+// (or after an earlier one: fx.errors).
 bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
                          std::span<uint32_t> emitter_counts, std::vector<Diagnostic>& diagnostics);
 
