@@ -73,8 +73,7 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     }
     stampUpdateEnd(fx.step_timer, cmd);
     computeBarrier(cmd);
-    const uint32_t ordered = recordOrderedCompaction(
-        fx, cmd, [&](uint32_t e, uint32_t count) { return pushFor(fx, slot, e, count, 0); });
+    const uint32_t ordered = recordOrderedCompaction(fx, cmd, pushFor(fx, slot, 0, 0, 0));
     if (ordered != 0) computeBarrier(cmd);
     fx.dispatches_last_frame += ordered;
     for (uint32_t e = 0; e < emitters; ++e) {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
 #include <vulkan/vulkan.h>
 
@@ -12,11 +11,10 @@
 
 namespace spindrift::gpu {
 
-// The push constants of a pass over emitter `emitter` with `invocations` needed.
-using PassPush = std::function<GpuPushConstants(uint32_t emitter, uint32_t invocations)>;
-
 // Records the ordered compaction of every birth-order emitter with a non-zero live bound (one
-// workgroup each). Returns the dispatches recorded; the caller barriers after any.
-uint32_t recordOrderedCompaction(GpuEffect& fx, VkCommandBuffer cmd, const PassPush& push);
+// workgroup each). `step` is the step's push constants (addresses, alive list read); the emitter
+// and the invocations needed are filled in per emitter. Returns the dispatches recorded; the
+// caller barriers after any.
+uint32_t recordOrderedCompaction(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step);
 
 } // namespace spindrift::gpu

@@ -371,13 +371,16 @@ TEST(CpuBackend, FullPoolDropsOrReplacesAndCountsIt) {
 TEST(CpuBackend, StableOrderKeepsBirthOrderThroughDeathsAndReplacement) {
     for (const OverflowPolicy policy : {OverflowPolicy::drop_new, OverflowPolicy::replace_oldest}) {
         EffectDesc desc = busyEffect();
+        desc.emitters.resize(1); // the main emitter alone, without its death children
+        desc.emitters[0].sub_emitters.clear();
+        desc.emitters[0].spawn.rate_per_s = 4000;
         desc.emitters[0].render.stable_order = true;
         desc.emitters[0].overflow = policy;
         desc.emitters[0].capacity = 3000; // three chunks
         desc.emitters[0].init.lifetime_s = {0.2f, 1.5f};
         auto fx = makeEffect(desc);
         uint64_t out_of_order_deaths_seen = 0;
-        for (int step = 0; step < 90; ++step) {
+        for (int step = 0; step < 60; ++step) {
             stepOnce(*fx);
             const ParticlePool& pool = fx->pools[0];
             for (uint32_t i = 1; i < pool.count; ++i) {
