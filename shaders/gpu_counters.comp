@@ -1,7 +1,7 @@
 // The GPU simulation's bookkeeping around a step, one invocation per emitter: begin clears the
 // alive list the step writes; finish commits the births (spawn took min(n, capacity - survivors)
-// slots from the end of the free list), and adds the step's deaths, dropped births and contacts
-// to the 64-bit totals. A pass of its own, so no invocation of update or spawn reads a counter
+// slots from the end of the free list), and adds the step's deaths, dropped births, replaced
+// particles and contacts to the 64-bit totals. A pass of its own, so no invocation of update or spawn reads a counter
 // that another is changing.
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -24,6 +24,7 @@ void main() {
     if (push.params.w == kGpuCountersBegin) {
         if (list_in == 0u) c.alive1 = 0u; else c.alive0 = 0u;
         c.step_contacts = 0u;
+        c.step_replaced = 0u;
         ref.counters[e] = c;
         return;
     }
@@ -32,7 +33,9 @@ void main() {
     uint alive_in = list_in == 0u ? c.alive0 : c.alive1;
     uint survivors = list_in == 0u ? c.alive1 : c.alive0;
     uint born = min(step.birth_count, capacity - survivors);
-    add64(c.deaths_lo, c.deaths_hi, alive_in - survivors);
+    // Replaced particles (replace_oldest, ordered pass) left the list without dying.
+    add64(c.deaths_lo, c.deaths_hi, alive_in - survivors - c.step_replaced);
+    add64(c.overflow_replaced_lo, c.overflow_replaced_hi, c.step_replaced);
     add64(c.births_lo, c.births_hi, born);
     add64(c.overflow_dropped_lo, c.overflow_dropped_hi, step.birth_count - born);
     add64(c.overflow_dropped_lo, c.overflow_dropped_hi, step.planned_dropped_lo);

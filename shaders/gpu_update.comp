@@ -2,7 +2,8 @@
 // the emitter's resolved ops in compiled order with the kernels the CPU loops call
 // (src/cpu/update_loops.inl), integrates (semi-implicit Euler), runs the collision ops on the
 // moved position and takes the death test. Then compaction (gpu_compact.glsl): a survivor appends
-// its slot to the alive list of the next step, a dead particle returns its slot to the free list.
+// its slot to the alive list of the next step, a dead particle returns its slot to the free list
+// (except for an emitter keeping birth order: gpu_ordered_compact.comp compacts it next).
 // The loop steps whole workgroups (invocation k of a group takes entry first + k), because the
 // aggregated appends need every invocation of the group.
 #version 460
@@ -135,6 +136,7 @@ void main() {
     FloatColumn size = floatColumn(pool, kGpuColumnSize);
     bool spins = (step.flags & kGpuStepSpins) != 0u;
     bool uses_flags = (step.flags & kGpuStepUsesFlags) != 0u;
+    bool keeps_order = sdGpuKeepsBirthOrder(emitterRecord());
     uint contacts = 0u;
 
     for (uint first = gl_WorkGroupID.x * gl_WorkGroupSize.x; first < count;
@@ -174,7 +176,11 @@ void main() {
 
             dead = sdIsDead(q.age, q.lifetime) || (q.flags & kGpuParticleKilled) != 0u;
         }
-        compactSlot(e, 1u - list_in, live && !dead, live && dead, slot, out_list, free_list);
+        // An emitter keeping birth order is compacted by the ordered pass instead (keeps_order is
+        // the dispatch's emitter's, so the whole group skips the aggregated appends together).
+        if (!keeps_order) {
+            compactSlot(e, 1u - list_in, live && !dead, live && dead, slot, out_list, free_list);
+        }
     }
     if (contacts != 0u) atomicAdd(counters.counters[e].step_contacts, contacts);
 }

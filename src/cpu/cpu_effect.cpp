@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "compiler/structural_hash.h"
+#include "cpu/birth_order.h"
 #include "cpu/events.h"
 #include "cpu/spawn.h"
 #include "cpu/update_ops.h"
@@ -63,8 +64,38 @@ void updateAllChunks(CpuEffect& fx) {
     fx.threads->run(total, job);
 }
 
+// A stable-order emitter: survivors shift down in order (birth_order.h). Each chunk's dead list
+// is ascending and chunks are in slot order, so one cursor walks them as removal asks in order.
+void removeDeadKeepingOrder(CpuEffect& fx, uint32_t e) {
+    ParticlePool& pool = fx.pools[e];
+    EmitterStats& stats = fx.stats[e];
+    const uint32_t first_chunk = fx.chunk_first[e];
+    const uint32_t end_chunk = fx.chunk_first[e + 1];
+    for (uint32_t chunk = first_chunk; chunk < end_chunk; ++chunk) {
+        stats.contacts += fx.chunk_results[chunk].contacts;
+        stats.deaths += fx.chunk_results[chunk].dead_count;
+    }
+    uint32_t chunk = first_chunk;
+    uint32_t at = 0;
+    removeKeepingOrder(pool, fx.trails[e], [&](uint32_t slot) {
+        while (chunk < end_chunk && at == fx.chunk_results[chunk].dead_count) {
+            ++chunk;
+            at = 0;
+        }
+        if (chunk == end_chunk) return false;
+        const uint32_t begin = (chunk - first_chunk) * kChunkParticles;
+        if (pool.dead_slots[begin + at] != slot) return false;
+        ++at;
+        return true;
+    });
+}
+
 void removeDead(CpuEffect& fx) {
     for (uint32_t e = 0; e < fx.pools.size(); ++e) {
+        if (keepsBirthOrder(fx.effect->emitters[e])) {
+            removeDeadKeepingOrder(fx, e);
+            continue;
+        }
         ParticlePool& pool = fx.pools[e];
         TrailStore& trails = fx.trails[e];
         EmitterStats& stats = fx.stats[e];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cpu/birth_order.h"
 #include "cpu/events.h"
 #include "kernels/birth.h"
 #include "kernels/lut.h"
@@ -108,6 +109,17 @@ SlotPlan planSlots(CpuEffect& fx, uint32_t emitter_index, uint32_t count) {
     plan.replaced = std::min(rest, candidates);
     stats.overflow_dropped += rest - plan.replaced;
     stats.overflow_replaced += plan.replaced;
+    if (keepsBirthOrder(fx.effect->emitters[emitter_index])) {
+        // Slot order is birth order: the oldest are the first slots. They leave and the rest
+        // shift down, so every birth appends and the order stays birth order.
+        const uint32_t oldest = plan.replaced;
+        removeKeepingOrder(pool, fx.trails[emitter_index],
+                           [oldest](uint32_t slot) { return slot < oldest; });
+        plan.first_append = pool.count;
+        plan.appended += plan.replaced;
+        plan.replaced = 0;
+        return plan;
+    }
     uint32_t* order = fx.replace_order.data();
     for (uint32_t i = 0; i < candidates; ++i) order[i] = i;
     const uint64_t* ordinal = pool.ordinal.get();

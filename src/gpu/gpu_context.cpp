@@ -22,6 +22,8 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
         return subgroup_append ? shaders::kGpuUpdateSubgroupComp : shaders::kGpuUpdateComp;
     case Pass::spawn:
         return shaders::kGpuSpawnComp;
+    case Pass::ordered_compact:
+        return shaders::kGpuOrderedCompactComp;
     case Pass::draw_records:
     case Pass::count:
         break;

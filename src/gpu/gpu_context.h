@@ -22,7 +22,15 @@ namespace spindrift::gpu {
 inline constexpr uint32_t kGpuSubmissionsInFlight = 2;
 
 // The passes, one compute pipeline each (docs/gpu-backend.md, "Passes").
-enum class Pass : uint8_t { pool_reset, counters, update, spawn, draw_records, count };
+enum class Pass : uint8_t {
+    pool_reset,
+    counters,
+    update,
+    spawn,
+    draw_records,
+    ordered_compact, // birth-order emitters (ordered_list.h)
+    count
+};
 
 // Declaration order is destruction order reversed: pipelines and the command pool before the
 // shared device (which goes with its last user).

@@ -8,6 +8,7 @@
 #include "compiler/capabilities.h"
 #include "gpu/gpu_buffers.h"
 #include "gpu/gpu_timing.h"
+#include "gpu/ordered_list.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -74,6 +75,9 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     }
     stampUpdateEnd(fx.step_timer, cmd);
     computeBarrier(cmd);
+    const uint32_t ordered = recordOrderedCompaction(fx, cmd, pushFor(fx, slot, 0, 0, 0));
+    if (ordered != 0) computeBarrier(cmd);
+    fx.dispatches_last_frame += ordered;
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t births = fx.plan.emitters[e].count;
         if (births == 0) continue;
@@ -123,6 +127,7 @@ void takeStatistics(GpuEffect& fx, uint32_t entry) {
         s.deaths = join(c.deaths_lo, c.deaths_hi);
         s.overflow_dropped = join(c.overflow_dropped_lo, c.overflow_dropped_hi);
         s.contacts = join(c.contacts_lo, c.contacts_hi);
+        s.overflow_replaced = join(c.overflow_replaced_lo, c.overflow_replaced_hi);
     }
 }
 

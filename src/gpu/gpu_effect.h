@@ -68,6 +68,7 @@ struct GpuEmitterStats {
     uint64_t births = 0;
     uint64_t deaths = 0;
     uint64_t overflow_dropped = 0; // births refused because the pool was full (drop_new)
+    uint64_t overflow_replaced = 0; // oldest particles replaced by births (replace_oldest)
     uint64_t contacts = 0;         // collider contacts
 };
 
@@ -168,11 +169,12 @@ GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter, uint32_t piece =
 // The path for hosts on another device, and for strips (beams) the renderer builds on the host
 // (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record
 // pass, waits, and copies every live particle's DrawRecord into out, emitters in compiled order,
-// each emitter's records packed after the previous one's (inside an emitter, alive-list order,
-// not the CPU's slot order). emitter_counts[e] receives emitter e's count. out must have room for
-// Σ emitter capacity records and emitter_counts one entry per emitter, else an error. A
-// synchronous readback, once per frame; after the first call it allocates nothing on the host.
-// False with an error on a Vulkan failure (or after an earlier one: fx.errors).
+// each emitter's records packed after the previous one's (inside an emitter, alive-list order:
+// birth order for a stable-order emitter, as on the CPU; otherwise not the CPU's slot order).
+// emitter_counts[e] receives emitter e's count. out must have room for Σ emitter capacity records
+// and emitter_counts one entry per emitter, else an error. A synchronous readback, once per frame;
+// after the first call it allocates nothing on the host. False with an error on a Vulkan failure
+// (or after an earlier one: fx.errors).
 bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
                          std::span<uint32_t> emitter_counts, std::vector<Diagnostic>& diagnostics);
 

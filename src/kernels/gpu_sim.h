@@ -54,6 +54,15 @@ SD_CONST uint kGpuParticleKilled = 2u;
 SD_CONST uint kGpuStepSpins = 1u;     // integrate rotation
 SD_CONST uint kGpuStepUsesFlags = 2u; // an op may stick or kill particles
 
+// Whether an emitter's alive list is kept in birth order (docs/gpu-backend.md, "Birth order"):
+// stable_order asks for it (draw order = birth order) and replace_oldest needs it (the oldest
+// particles are then the front of the list). Such an emitter is compacted by the ordered pass
+// (gpu_ordered_compact.comp) instead of by atomic appends in the update pass. The host and the
+// shaders both decide with this one function.
+SD_FUNC bool sdGpuKeepsBirthOrder(EmitterRecord e) {
+    return (e.render_flags & kRenderFlagStableOrder) != 0u || e.overflow == kOverflowReplaceOldest;
+}
+
 // Pass modes of gpu_counters.comp (GpuPushConstants.params.w).
 SD_CONST uint kGpuCountersBegin = 0u;  // clear the list this step writes
 SD_CONST uint kGpuCountersFinish = 1u; // commit births, deaths and contacts of the step
@@ -89,6 +98,10 @@ struct GpuEmitterCounters {
     uint overflow_dropped_hi;
     uint contacts_lo;
     uint contacts_hi;
+    uint step_replaced; // oldest particles replaced by this step's births (ordered pass)
+    uint overflow_replaced_lo;
+    uint overflow_replaced_hi;
+    uint pad0;
 };
 
 // Addresses of what does not change while the instance lives (low, high words).
@@ -151,7 +164,7 @@ SD_END_NAMESPACE
 #include <cstddef>
 namespace spindrift {
 SD_ASSERT_RECORD(GpuEmitterPool, 32);
-SD_ASSERT_RECORD(GpuEmitterCounters, 48);
+SD_ASSERT_RECORD(GpuEmitterCounters, 64);
 SD_ASSERT_RECORD(GpuTables, 64);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);
 SD_ASSERT_RECORD(GpuResolvedOp, 80);

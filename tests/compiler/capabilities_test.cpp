@@ -31,13 +31,11 @@ TEST(Capabilities, CpuLacksOnlyDepthBufferCollision) {
               0u);
 }
 
-// The GPU backend's first slice (docs/gpu-backend.md): what it does not run yet.
-TEST(Capabilities, GpuLacksWhatItsFirstSliceDoesNotRunYet) {
+// The GPU backend (docs/gpu-backend.md): what it does not run yet.
+TEST(Capabilities, GpuLacksWhatItDoesNotRunYet) {
     const FeatureSet missing = static_cast<FeatureSet>(Feature::depth_buffer_collision) |
                                static_cast<FeatureSet>(Feature::sub_emitters) |
-                               static_cast<FeatureSet>(Feature::ribbon_render) |
-                               static_cast<FeatureSet>(Feature::stable_order) |
-                               static_cast<FeatureSet>(Feature::overflow_replace_oldest);
+                               static_cast<FeatureSet>(Feature::ribbon_render);
     EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures & ~missing);
     // An emitter may still ask for the GPU backend for any feature it is being built to run.
     EXPECT_EQ(preferableFeatures(Backend::gpu), kAllFeatures);
@@ -66,10 +64,8 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
     EXPECT_TRUE(report[0].backends[0].can_run);
     const BackendVerdict& trail_gpu = report[0].backends[static_cast<int>(Backend::gpu)];
     EXPECT_FALSE(trail_gpu.can_run);
-    ASSERT_EQ(trail_gpu.reasons.size(), 3u);
+    ASSERT_EQ(trail_gpu.reasons.size(), 1u);
     EXPECT_EQ(trail_gpu.reasons[0], "gpu lacks ribbon_render: $.emitters[0].render.type");
-    EXPECT_EQ(trail_gpu.reasons[1], "gpu lacks stable_order: $.emitters[0].render.stable_order");
-    EXPECT_EQ(trail_gpu.reasons[2], "gpu lacks overflow_replace_oldest: $.emitters[0].overflow");
     const EmitterBackends& beam = report[1];
     EXPECT_EQ(beam.name, "beam");
     EXPECT_EQ(beam.source_index, 1u);

@@ -366,6 +366,37 @@ TEST(CpuBackend, FullPoolDropsOrReplacesAndCountsIt) {
     EXPECT_EQ(smallest, 30u);
 }
 
+// stable_order keeps slot order = birth order (ascending ordinals) while particles die out of
+// order (varied lifetimes) and while replace_oldest replaces the oldest.
+TEST(CpuBackend, StableOrderKeepsBirthOrderThroughDeathsAndReplacement) {
+    for (const OverflowPolicy policy : {OverflowPolicy::drop_new, OverflowPolicy::replace_oldest}) {
+        EffectDesc desc = busyEffect();
+        desc.emitters.resize(1); // the main emitter alone, without its death children
+        desc.emitters[0].sub_emitters.clear();
+        desc.emitters[0].spawn.rate_per_s = 4000;
+        desc.emitters[0].render.stable_order = true;
+        desc.emitters[0].overflow = policy;
+        desc.emitters[0].capacity = 3000; // three chunks
+        desc.emitters[0].init.lifetime_s = {0.2f, 1.5f};
+        auto fx = makeEffect(desc);
+        uint64_t out_of_order_deaths_seen = 0;
+        for (int step = 0; step < 60; ++step) {
+            stepOnce(*fx);
+            const ParticlePool& pool = fx->pools[0];
+            for (uint32_t i = 1; i < pool.count; ++i) {
+                ASSERT_LT(pool.ordinal[i - 1], pool.ordinal[i]) << "step " << step << " slot " << i;
+            }
+            // Out-of-order deaths happened when the live particles are not a contiguous run.
+            if (pool.count > 1 && pool.ordinal[pool.count - 1] - pool.ordinal[0] + 1 > pool.count)
+                ++out_of_order_deaths_seen;
+        }
+        EXPECT_GT(out_of_order_deaths_seen, 0u) << "policy " << static_cast<int>(policy);
+        if (policy == OverflowPolicy::replace_oldest) {
+            EXPECT_GT(fx->stats[0].overflow_replaced, 0u);
+        }
+    }
+}
+
 TEST(CpuBackend, LocalParticlesFollowTheEffectWorldParticlesStay) {
     for (SimulationSpace space : {SimulationSpace::world, SimulationSpace::local}) {
         EffectDesc desc = projectile({0, 0, 0});

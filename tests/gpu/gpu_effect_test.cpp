@@ -94,6 +94,52 @@ TEST(GpuEffect, RefusesSubEmittersNamingTheEmitter) {
               "emitter 'puff' uses sub_emitters: not supported by the GPU backend yet");
 }
 
+// Depth-buffer collision stays refused (no depth buffer is bound to the passes; the CPU cannot
+// run it either), with the emitter and the JSON path of the flag.
+TEST(GpuEffect, RefusesDepthBufferCollisionNamingTheEmitter) {
+    EffectDesc fx = burstEffect();
+    CollisionModule collision;
+    collision.depth_buffer = true;
+    fx.emitters[0].backend = BackendPreference::gpu;
+    fx.emitters[0].update.push_back(spindrift::test::module(collision));
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr);
+    ASSERT_EQ(d.size(), 1u) << joinedDiagnostics(d);
+    EXPECT_EQ(d[0].path, "$.emitters[0].update[0].depth_buffer");
+    EXPECT_EQ(d[0].message,
+              "emitter 'puff' uses depth_buffer_collision: not supported by the GPU backend yet");
+}
+
+// Ribbons need GPU trail storage, not written yet: refused with the emitter and the path.
+TEST(GpuEffect, RefusesRibbonsNamingTheEmitter) {
+    EffectDesc fx = burstEffect();
+    fx.emitters[0].render.type = RenderType::ribbon;
+    std::vector<Diagnostic> d;
+    EXPECT_EQ(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr);
+    ASSERT_EQ(d.size(), 1u) << joinedDiagnostics(d);
+    EXPECT_EQ(d[0].path, "$.emitters[0].render.type");
+    EXPECT_EQ(d[0].message,
+              "emitter 'puff' uses ribbon_render: not supported by the GPU backend yet");
+}
+
+// Stable order and replace_oldest run: no refusal, and the replaced count is reported.
+TEST(GpuEffect, RunsStableOrderAndReplaceOldestAndCountsReplacements) {
+    EffectDesc fx = burstEffect();
+    fx.emitters[0].capacity = 64;
+    fx.emitters[0].render.stable_order = true;
+    fx.emitters[0].overflow = OverflowPolicy::replace_oldest;
+    std::vector<Diagnostic> d;
+    auto gpu_fx = createGpuEffect(compileOrFail(fx), testGpuConfig(), d);
+    ASSERT_NE(gpu_fx, nullptr) << joinedDiagnostics(d);
+    advanceFrame(*gpu_fx, static_cast<double>(gpu_fx->effect->effect.fixed_timestep_s));
+    // The driver caps the burst of 100 at the capacity (36 dropped); all 64 are born.
+    EXPECT_EQ(liveCount(*gpu_fx), 64u);
+    EXPECT_EQ(gpu_fx->stats[0].births, 64u);
+    EXPECT_EQ(gpu_fx->stats[0].overflow_dropped, 36u);
+    EXPECT_EQ(gpu_fx->stats[0].overflow_replaced, 0u);
+    EXPECT_TRUE(validationMessages(*gpu_fx).empty()) << joined(validationMessages(*gpu_fx));
+}
+
 TEST(GpuEffect, WithoutAMatchingDeviceGivesAClearError) {
     GpuConfig config = testGpuConfig();
     config.device = "no-such-device-anywhere";

@@ -1,6 +1,7 @@
 // Runs an effect on the CPU and the GPU backends side by side and compares them
 // (docs/gpu-backend.md, "Parity"): live counts and statistics exactly, every frame; draw records
-// matched by (emitter, key) within the documented tolerance.
+// matched by (emitter, key) within the documented tolerance, and in the same order for
+// stable-order emitters.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -53,6 +54,8 @@ inline GpuConfig testGpuConfig() {
 struct ParityResult {
     float max_abs_error = 0; // largest |gpu - cpu| of any compared component
     uint64_t particles = 0;  // compared at the end
+    uint64_t in_order = 0;   // of those, compared in draw order (stable-order emitters)
+    uint64_t replaced = 0;   // particles replace_oldest replaced on the CPU, over the run
 };
 
 inline bool within(float cpu, float gpu) {
@@ -144,6 +147,7 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
             EXPECT_EQ(g.births, c.births) << where;
             EXPECT_EQ(g.deaths, c.deaths) << where;
             EXPECT_EQ(g.overflow_dropped, c.overflow_dropped) << where;
+            EXPECT_EQ(g.overflow_replaced, c.overflow_replaced) << where;
             EXPECT_EQ(g.contacts, c.contacts) << where;
             EXPECT_GE(liveBoundOf(*gpu_fx, e), g.live) << where << ": the live bound is not";
         }
@@ -158,6 +162,17 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
     EXPECT_TRUE(validationMessages(*gpu_fx).empty()) << joined(validationMessages(*gpu_fx));
     EXPECT_EQ(gpu_records.size(), cpu_records.size());
     if (gpu_records.size() != cpu_records.size()) return result;
+    // A stable-order emitter draws in birth order on both backends: its keys come in the same
+    // order (both write emitters in compiled order, so the sequences line up).
+    for (size_t i = 0; i < cpu_records.size(); ++i) {
+        const uint32_t e = cpu_records[i].emitter_index;
+        if ((effect->emitters[e].render_flags & kRenderFlagStableOrder) == 0) continue;
+        EXPECT_EQ(gpu_records[i].emitter_index, e) << "record " << i;
+        EXPECT_EQ(gpu_records[i].key, cpu_records[i].key)
+            << "record " << i << " of stable-order emitter " << e << ": not in birth order";
+        if (::testing::Test::HasFailure()) return result;
+        ++result.in_order;
+    }
     std::sort(cpu_records.begin(), cpu_records.end(), byEmitterAndKey);
     std::sort(gpu_records.begin(), gpu_records.end(), byEmitterAndKey);
     for (size_t i = 0; i < cpu_records.size(); ++i) {
@@ -173,6 +188,7 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
         if (::testing::Test::HasFailure()) return result;
     }
     result.particles = cpu_records.size();
+    for (const cpu::EmitterStats& c : cpu_fx->stats) result.replaced += c.overflow_replaced;
     return result;
 }
 

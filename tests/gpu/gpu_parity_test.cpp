@@ -165,6 +165,71 @@ TEST(GpuParity, FullPoolDropsNewBirths) {
     expectParity(fx);
 }
 
+// stable_order: both backends keep birth order, so records compare in draw order. Lifetimes vary
+// from 0.3 to 1.2 s, so particles die out of birth order throughout the run.
+TEST(GpuParity, StableOrderDrawsInBirthOrderWhenParticlesDieOutOfOrder) {
+    EffectDesc fx = moduleEffect(DragModule{1});
+    fx.emitters[0].render.stable_order = true;
+    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    EXPECT_GT(r.in_order, 100u);
+    EXPECT_EQ(r.in_order, r.particles);
+}
+
+// Thousands of particles: the ordered pass walks the list in many chunks of its workgroup.
+TEST(GpuParity, StableOrderWithThousandsOfParticles) {
+    EffectDesc fx = moduleEffect(CurlNoiseModule{4, 1.5f, 3, {0, 0.5f, 0}});
+    fx.capacity = 4096;
+    fx.emitters[0].capacity = 4096;
+    fx.emitters[0].spawn.rate_per_s = 6000;
+    fx.emitters[0].render.stable_order = true;
+    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    EXPECT_GT(r.in_order, 3000u);
+}
+
+// Kills by a collider remove particles from the middle of the list.
+TEST(GpuParity, StableOrderWithKillCollisionsAndAMovingEmitter) {
+    CollisionModule m = collisionWith(CollisionResponse::kill);
+    m.spheres.push_back({{0.3f, 0, 0}, 0.6f, false});
+    EffectDesc fx = moduleEffect(m);
+    fx.emitters[0].render.stable_order = true;
+    const ParityResult r = runParity(compileOrFail(fx), kSteps, true);
+    EXPECT_GT(r.in_order, 50u);
+}
+
+// replace_oldest: a pool of 64 under 240 births/s and a burst of 40-60 replaces its oldest
+// particles; births, deaths, replaced and dropped counts match every frame.
+TEST(GpuParity, ReplaceOldestReplacesTheSameParticles) {
+    EffectDesc fx = moduleEffect(DragModule{1});
+    fx.emitters[0].capacity = 64;
+    fx.emitters[0].overflow = OverflowPolicy::replace_oldest;
+    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    EXPECT_GT(r.replaced, 0u);
+    EXPECT_EQ(r.particles, 64u);
+}
+
+// The same with stable order: replaced particles leave the front, births append at the back.
+TEST(GpuParity, ReplaceOldestWithStableOrderKeepsBirthOrder) {
+    EffectDesc fx = moduleEffect(DragModule{1});
+    fx.emitters[0].capacity = 48;
+    fx.emitters[0].overflow = OverflowPolicy::replace_oldest;
+    fx.emitters[0].render.stable_order = true;
+    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    EXPECT_GT(r.replaced, 0u);
+    EXPECT_EQ(r.in_order, 48u);
+}
+
+// A burst larger than the pool: the driver drops births past the capacity and replace_oldest
+// replaces every survivor, on both backends alike.
+TEST(GpuParity, ReplaceOldestWithABurstLargerThanThePool) {
+    EffectDesc fx = moduleEffect(GravityModule{});
+    fx.emitters[0].capacity = 32;
+    fx.emitters[0].spawn.rate_per_s = 30;
+    fx.emitters[0].spawn.bursts[0].count = {50, 50};
+    fx.emitters[0].overflow = OverflowPolicy::replace_oldest;
+    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    EXPECT_GT(r.replaced, 0u);
+}
+
 // Mesh-point shape and gradient colour init read the mesh points and the LUT atlas on the GPU.
 TEST(GpuParity, MeshShapeAndGradientColour) {
     EffectDesc fx = moduleEffect(GravityModule{});
