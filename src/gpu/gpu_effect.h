@@ -67,9 +67,9 @@ struct GpuEmitterStats {
     uint64_t live = 0;
     uint64_t births = 0;
     uint64_t deaths = 0;
-    uint64_t overflow_dropped = 0; // births refused because the pool was full (drop_new)
+    uint64_t overflow_dropped = 0;  // births refused because the pool was full (drop_new)
     uint64_t overflow_replaced = 0; // oldest particles replaced by births (replace_oldest)
-    uint64_t contacts = 0;         // collider contacts
+    uint64_t contacts = 0;          // collider contacts
 };
 
 struct GpuBuffers {
