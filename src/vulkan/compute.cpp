@@ -1,6 +1,7 @@
 #include "vulkan/compute.h"
 
 #include "vulkan/commands.h"
+#include "vulkan/pipeline.h"
 #include "vulkan/shader_module.h"
 #include "vulkan/vk_error.h"
 
@@ -9,20 +10,8 @@ namespace spindrift::vk {
 OwnedPipelineLayout createComputeLayout(VkDevice device, uint32_t push_constant_bytes,
                                         std::string_view what,
                                         std::vector<Diagnostic>& diagnostics) {
-    VkPushConstantRange range{};
-    range.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    range.offset = 0;
-    range.size = push_constant_bytes;
-    VkPipelineLayoutCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    info.pushConstantRangeCount = 1;
-    info.pPushConstantRanges = &range;
-    VkPipelineLayout handle = VK_NULL_HANDLE;
-    if (!check(vkCreatePipelineLayout(device, &info, nullptr, &handle), "vkCreatePipelineLayout",
-               diagnostics, what)) {
-        return {};
-    }
-    return OwnedPipelineLayout(device, handle);
+    return createPipelineLayout(device, {}, push_constant_bytes, what, diagnostics,
+                                VK_SHADER_STAGE_COMPUTE_BIT);
 }
 
 OwnedPipeline createComputePipeline(VkDevice device, VkPipelineLayout layout,

@@ -149,9 +149,10 @@ createDescriptorSetLayout(VkDevice device,
 OwnedPipelineLayout createPipelineLayout(VkDevice device,
                                          const std::vector<VkDescriptorSetLayout>& set_layouts,
                                          uint32_t push_constant_bytes, std::string_view what,
-                                         std::vector<Diagnostic>& diagnostics) {
+                                         std::vector<Diagnostic>& diagnostics,
+                                         VkShaderStageFlags push_stages) {
     VkPushConstantRange range{};
-    range.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    range.stageFlags = push_stages;
     range.offset = 0;
     range.size = push_constant_bytes;
     VkPipelineLayoutCreateInfo info{};

@@ -48,9 +48,11 @@ createDescriptorSetLayout(VkDevice device,
                           const std::vector<VkDescriptorSetLayoutBinding>& bindings,
                           std::string_view what, std::vector<Diagnostic>& diagnostics);
 
-OwnedPipelineLayout createPipelineLayout(VkDevice device,
-                                         const std::vector<VkDescriptorSetLayout>& set_layouts,
-                                         uint32_t push_constant_bytes, std::string_view what,
-                                         std::vector<Diagnostic>& diagnostics);
+// A layout of the sets and, when push_constant_bytes > 0, one push-constant range for the
+// stages push_stages (the graphics pipelines' vertex and fragment stages by default).
+OwnedPipelineLayout createPipelineLayout(
+    VkDevice device, const std::vector<VkDescriptorSetLayout>& set_layouts,
+    uint32_t push_constant_bytes, std::string_view what, std::vector<Diagnostic>& diagnostics,
+    VkShaderStageFlags push_stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
 
 } // namespace spindrift::vk
