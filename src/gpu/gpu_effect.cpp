@@ -235,6 +235,8 @@ std::string emitterName(const CompiledEffect& effect, uint32_t e) {
 bool checkGpuSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
     bool ok = true;
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        // An emitter switched off (capacity 0: runOnly, runtime/backend_choice.h) runs nothing.
+        if (effect.emitters[e].capacity == 0) continue;
         for (const FeatureUse& use : emitterFeatureUses(effect, e)) {
             if ((kGpuFeatures & static_cast<FeatureSet>(use.feature)) != 0) continue;
             diagnostics.push_back({Severity::error, "", 0, 0, 0, use.path,

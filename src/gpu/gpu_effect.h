@@ -124,7 +124,8 @@ struct GpuEffect {
 };
 
 // Appends an error per emitter needing a feature the GPU backend does not run yet
-// (kGpuFeatures, src/compiler/capabilities.h), e.g. "emitter 'sparks' uses sub_emitters: not
+// (kGpuFeatures, src/compiler/capabilities.h; emitters of capacity 0 are switched off and
+// skipped), e.g. "emitter 'sparks' uses sub_emitters: not
 // supported by the GPU backend yet", with the JSON path of what needs it. False when any.
 bool checkGpuSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics);
 

@@ -165,67 +165,64 @@ void restartInstance(PlayerInstance& p, const EffectInstanceDesc& desc) {
         gpu::restart(*p.gpu_fx);
         p.gpu_fx->world_from_effect = start;
         p.gpu_fx->next_world_from_effect = start;
-        return;
     }
-    cpu::restart(*p.fx);
-    p.fx->world_from_effect = start;
-    p.fx->next_world_from_effect = start;
-    p.fx->step_start = start;
-    p.fx->step_end = start;
+    if (p.fx) {
+        cpu::restart(*p.fx);
+        p.fx->world_from_effect = start;
+        p.fx->next_world_from_effect = start;
+        p.fx->step_start = start;
+        p.fx->step_end = start;
+    }
 }
 
-// stepInstance for a GPU instance: one host frame per fixed step, so each step gets exactly the
-// transforms at its start and end (advanceFrame would blend one frame's transforms linearly,
-// which is not the motion path). A Vulkan failure stops the instance (fx.errors).
-void stepGpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target) {
+// The GPU part of stepInstance: one host frame per fixed step from step `from`, so each step gets
+// exactly the transforms at its start and end (advanceFrame would blend one frame's transforms
+// linearly, which is not the motion path). A Vulkan failure stops the instance (fx.errors).
+void stepGpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t from,
+                     uint64_t target) {
     gpu::GpuEffect& fx = *p.gpu_fx;
     const double dt = fx.effect->effect.fixed_timestep_s;
-    while (p.steps_done < target && fx.errors.empty()) {
-        if (gpu::finished(fx)) {
-            p.steps_done = target;
-            break;
-        }
-        const double t1 = static_cast<double>(p.steps_done + 1) * dt;
+    for (uint64_t step = from; step < target && fx.errors.empty(); ++step) {
+        if (gpu::finished(fx)) break;
+        const double t1 = static_cast<double>(step + 1) * dt;
         gpu::setTransform(fx, instanceTransform(desc, sceneTime(desc, t1)));
         gpu::advanceFrame(fx, dt);
-        ++p.steps_done;
     }
-    const Rows3x4 now =
-        instanceTransform(desc, sceneTime(desc, static_cast<double>(p.steps_done) * dt));
+    const Rows3x4 now = instanceTransform(desc, sceneTime(desc, static_cast<double>(target) * dt));
     fx.world_from_effect = now;
     fx.next_world_from_effect = now;
-    p.world_from_effect = now;
 }
 
-// Runs the instance's fixed steps up to target, each with the transforms at its start and end.
-void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target) {
-    if (target < p.steps_done) restartInstance(p, desc);
-    if (p.gpu_fx) {
-        stepGpuInstance(p, desc, target);
-        return;
-    }
+// The CPU part of stepInstance, from step `from`.
+void stepCpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t from,
+                     uint64_t target) {
     cpu::CpuEffect& fx = *p.fx;
     const double dt = fx.effect->effect.fixed_timestep_s;
-    while (p.steps_done < target) {
-        if (cpu::finished(fx)) {
-            // A finished effect has no particles and plans no births: the remaining steps
-            // would change nothing.
-            p.steps_done = target;
-            break;
-        }
-        const double t0 = static_cast<double>(p.steps_done) * dt;
+    for (uint64_t step = from; step < target; ++step) {
+        // A finished effect has no particles and plans no births: the remaining steps would
+        // change nothing.
+        if (cpu::finished(fx)) break;
+        const double t0 = static_cast<double>(step) * dt;
         fx.step_start = instanceTransform(desc, sceneTime(desc, t0));
         fx.step_end = instanceTransform(desc, sceneTime(desc, t0 + dt));
         cpu::stepOnce(fx);
-        ++p.steps_done;
     }
-    const Rows3x4 now =
-        instanceTransform(desc, sceneTime(desc, static_cast<double>(p.steps_done) * dt));
+    const Rows3x4 now = instanceTransform(desc, sceneTime(desc, static_cast<double>(target) * dt));
     fx.world_from_effect = now;
     fx.next_world_from_effect = now;
     fx.step_start = now;
     fx.step_end = now;
-    p.world_from_effect = now;
+}
+
+// Runs the instance's fixed steps up to target on its backends (both, when split), each with the
+// transforms at its start and end.
+void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target) {
+    if (target < p.steps_done) restartInstance(p, desc);
+    if (p.gpu_fx) stepGpuInstance(p, desc, p.steps_done, target);
+    if (p.fx) stepCpuInstance(p, desc, p.steps_done, target);
+    p.steps_done = target;
+    p.world_from_effect = instanceTransform(
+        desc, sceneTime(desc, static_cast<double>(target) * p.effect->effect.fixed_timestep_s));
 }
 
 // Lists the strips p appended since first_point / first_segment as one batch.
@@ -240,11 +237,13 @@ void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const Emitte
     player.batches.push_back(batch);
 }
 
-// Whether a GPU instance of effect can be drawn from the device: every emitter it draws is a
-// billboard (beams and ribbons are built into strips on the host).
-bool drawsFromDevice(const CompiledEffect& effect) {
-    for (const EmitterRecord& e : effect.emitters) {
-        if (e.render_type == kRenderBeam || e.render_type == kRenderRibbon) return false;
+// Whether the GPU part of an instance can be drawn from the device: every emitter the GPU runs
+// is drawn as billboards or not at all (beams and ribbons are built into strips on the host).
+bool drawsFromDevice(const CompiledEffect& effect, const BackendChoice& choice) {
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const uint32_t type = effect.emitters[e].render_type;
+        if (choice.emitters[e] != Backend::gpu) continue;
+        if (type == kRenderBeam || type == kRenderRibbon) return false;
     }
     return true;
 }
@@ -258,16 +257,20 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
         diagnostics.push_back({Severity::error, file, 0, 0, 0, "", instance.backend.reason});
         return false;
     }
+    const size_t emitters = instance.effect->emitters.size();
     if (instance.backend.backend == Backend::gpu) {
         gpu::GpuConfig gpu_config;
         gpu_config.device = config.device;
         gpu_config.validation = config.validation;
         if (config.renderer != nullptr) {
             gpu_config.shared_device = rendererContext(*config.renderer);
-            gpu_config.async_statistics = drawsFromDevice(*instance.effect);
+            gpu_config.async_statistics = drawsFromDevice(*instance.effect, instance.backend);
         }
+        std::shared_ptr<const CompiledEffect> gpu_part =
+            runOnly(instance.effect, instance.backend, Backend::gpu);
         std::vector<Diagnostic> gpu_diagnostics;
-        instance.gpu_fx = gpu::createGpuEffect(instance.effect, gpu_config, gpu_diagnostics);
+        instance.gpu_fx = gpu::createGpuEffect(gpu_part ? gpu_part : instance.effect, gpu_config,
+                                               gpu_diagnostics);
         // auto only picked a device it found; one that then cannot start the backend (it lacks
         // a Vulkan 1.3 feature) hands the instance to the CPU and says so.
         const bool fall_back = !instance.gpu_fx && config.backend == BackendRequest::automatic;
@@ -282,39 +285,55 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
                 instance.draw_request.sort_modes.push_back(
                     e.render_type == kRenderBillboard ? e.sort : uint32_t{kSortNone});
             }
-            return true;
+            instance.gpu_records.resize(instance.gpu_fx->layout.draw_records);
+            instance.gpu_emitter_counts.assign(emitters, 0);
+        } else if (!fall_back) {
+            return false;
+        } else {
+            instance.backend = {true, Backend::cpu,
+                                "auto: the GPU backend could not start on device '" + device.name +
+                                    "'",
+                                std::vector<Backend>(emitters, Backend::cpu)};
         }
-        if (!fall_back) return false;
-        instance.backend = {true, Backend::cpu,
-                            "auto: the GPU backend could not start on device '" + device.name +
-                                "'"};
+    }
+    if (std::count(instance.backend.emitters.begin(), instance.backend.emitters.end(),
+                   Backend::cpu) == 0) {
+        return true;
     }
     cpu::CpuConfig cpu_config;
     cpu_config.threads = config.threads;
+    std::shared_ptr<const CompiledEffect> cpu_part =
+        runOnly(instance.effect, instance.backend, Backend::cpu);
     // The CPU backend's own limits (ribbon trail storage) are checked here, not thrown.
     std::vector<Diagnostic> limits;
-    instance.fx = cpu::createCpuEffect(instance.effect, cpu_config, limits);
+    instance.fx = cpu::createCpuEffect(cpu_part ? cpu_part : instance.effect, cpu_config, limits);
     for (Diagnostic& d : limits) {
         if (d.file.empty()) d.file = file;
         diagnostics.push_back(std::move(d));
     }
+    instance.records.resize(instance.effect->effect.capacity);
+    instance.emitter_counts.assign(emitters, 0);
     return instance.fx != nullptr;
 }
 
-// Fills p.records with the instance's draw records and p.emitter_counts with each emitter's
-// count, packed in compiled emitter order. False when a GPU instance failed (reported once in
-// player.errors; it then draws nothing).
+// Fills the host record buffers of the instance's parts: the CPU part's records and counts
+// (p.records, p.emitter_counts) and, for a GPU part not drawn from the device, its read-back
+// records (p.gpu_records, p.gpu_emitter_counts); each packed in compiled emitter order, an
+// emitter the part does not run counting 0. False when the GPU part failed (reported once in
+// player.errors; the instance then draws nothing).
 bool writeInstanceRecords(ScenePlayer& player, PlayerInstance& p) {
     if (p.failed) return false;
-    if (!p.gpu_fx) {
+    if (p.fx) {
         cpu::writeDrawRecords(*p.fx, p.records.data());
         for (uint32_t e = 0; e < p.emitter_counts.size(); ++e)
             p.emitter_counts[e] = p.fx->pools[e].count;
-        return true;
     }
+    if (!p.gpu_fx || p.draws_from_device) return true;
     std::vector<Diagnostic>& errors = player.errors;
     const size_t before = errors.size();
-    if (gpu::readBackDrawRecords(*p.gpu_fx, p.records, p.emitter_counts, errors)) return true;
+    if (gpu::readBackDrawRecords(*p.gpu_fx, p.gpu_records, p.gpu_emitter_counts, errors)) {
+        return true;
+    }
     p.failed = true;
     for (size_t i = before; i < errors.size(); ++i) {
         if (errors[i].file.empty()) errors[i].file = p.effect_file;
@@ -322,10 +341,9 @@ bool writeInstanceRecords(ScenePlayer& player, PlayerInstance& p) {
     return false;
 }
 
-// A GPU instance drawn from the device: submits its draw records and sorted orders, and lists a
-// batch of device records per billboard emitter that may have particles (live bound > 0). A
-// failure stops the instance (reported once in player.errors).
-void appendDeviceBatches(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
+// A GPU part drawn from the device: submits its draw records and sorted orders. A failure stops
+// the instance (reported once in player.errors).
+void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
     if (p.failed) return;
     gpu::GpuEffect& fx = *p.gpu_fx;
     const CompiledEffect& effect = *p.effect;
@@ -339,31 +357,32 @@ void appendDeviceBatches(ScenePlayer& player, PlayerInstance& p, const vec3& eye
         if (!sorts && emitter.sort != kSortNone) player.sort_skipped_records += fx.stats[e].live;
     }
     const size_t before = player.errors.size();
-    if (!gpu::submitDrawOutput(fx, p.draw_request, player.errors)) {
-        p.failed = true;
-        for (size_t i = before; i < player.errors.size(); ++i) {
-            if (player.errors[i].file.empty()) player.errors[i].file = p.effect_file;
-        }
-        return;
+    if (gpu::submitDrawOutput(fx, p.draw_request, player.errors)) return;
+    p.failed = true;
+    for (size_t i = before; i < player.errors.size(); ++i) {
+        if (player.errors[i].file.empty()) player.errors[i].file = p.effect_file;
     }
-    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-        const EmitterRecord& emitter = effect.emitters[e];
-        if (emitter.render_type != kRenderBillboard) continue;
-        const uint32_t texture_index = p.emitter_texture[e];
-        const uint32_t pieces = gpu::drawSourceCount(fx, e);
-        for (uint32_t k = 0; k < pieces; ++k) {
-            const gpu::GpuDrawSource source = gpu::drawSource(fx, e, k);
-            if (source.max_records == 0) continue;
-            BillboardBatch batch;
-            batch.params = billboardParams(emitter, p.world_from_effect);
-            batch.texture =
-                texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
-            batch.device = {source.records, source.count, source.order, source.skip,
-                            source.max_records};
-            player.batches.push_back(batch);
-        }
-        player.particles += fx.stats[e].live;
+}
+
+// The batches of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one per
+// piece of its records that may hold particles.
+void appendDeviceBatches(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
+    const gpu::GpuEffect& fx = *p.gpu_fx;
+    const EmitterRecord& emitter = p.effect->emitters[e];
+    if (emitter.render_type != kRenderBillboard) return;
+    const uint32_t texture_index = p.emitter_texture[e];
+    const uint32_t pieces = gpu::drawSourceCount(fx, e);
+    for (uint32_t k = 0; k < pieces; ++k) {
+        const gpu::GpuDrawSource source = gpu::drawSource(fx, e, k);
+        if (source.max_records == 0) continue;
+        BillboardBatch batch;
+        batch.params = billboardParams(emitter, p.world_from_effect);
+        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+        batch.device = {source.records, source.count, source.order, source.skip,
+                        source.max_records};
+        player.batches.push_back(batch);
     }
+    player.particles += fx.stats[e].live;
 }
 
 float distanceTo(const Float3& a, const Float3& b) {
@@ -465,10 +484,11 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     bool ok = true;
     size_t drawn_emitters = 0;
     // One probe for every instance: a cpu request needs no Vulkan at all.
-    const SimulationDevice device = config.backend == BackendRequest::cpu ? SimulationDevice{}
-                                    : config.renderer != nullptr
-                                        ? simulationDeviceOf(rendererDevice(*config.renderer))
-                                        : probeSimulationDevice(config.device);
+    SimulationDevice device = config.backend == BackendRequest::cpu ? SimulationDevice{}
+                              : config.renderer != nullptr
+                                  ? simulationDeviceOf(rendererDevice(*config.renderer))
+                                  : probeSimulationDevice(config.device);
+    if (config.auto_on_cpu_device && device.kind == DeviceKind::cpu) device.kind = DeviceKind::gpu;
     for (uint32_t i = 0; i < scene.effects.size(); ++i) {
         const uint32_t index = loadEffectFor(*player, scene.effects[i], loaded, diagnostics);
         if (index == kNone) {
@@ -485,11 +505,6 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
             continue;
         }
         instance.emitter_texture = effect.emitter_texture;
-        // The GPU packs each emitter's records after the previous one's, up to the sum of the
-        // emitter capacities; the CPU writes at most the effect's capacity.
-        instance.records.resize(instance.gpu_fx ? instance.gpu_fx->layout.draw_records
-                                                : effect.effect->effect.capacity);
-        instance.emitter_counts.assign(effect.effect->emitters.size(), 0);
         uint64_t strip_points = 0;
         uint64_t strip_segments = 0;
         for (uint32_t e = 0; e < effect.effect->emitters.size(); ++e) {
@@ -563,20 +578,26 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
         const CompiledEffect& effect = *p.effect;
         p.strip_points.clear();
         p.strip_segments.clear();
-        if (p.draws_from_device) {
-            appendDeviceBatches(player, p, eye_v);
-            continue;
-        }
-        if (!writeInstanceRecords(player, p)) continue;
+        if (p.draws_from_device) submitDeviceDraw(player, p, eye_v);
+        if (!writeInstanceRecords(player, p) || p.failed) continue;
         // Simulation time of the state drawn: what a beam's jitter cycle counts from.
         const auto sim_time_s =
             static_cast<float>(double(p.steps_done) * effect.effect.fixed_timestep_s);
-        size_t first = 0;
+        // Each emitter's records come from the part that runs it (the other part counts it 0).
+        size_t cpu_first = 0;
+        size_t gpu_first = 0;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
             const EmitterRecord& emitter = effect.emitters[e];
-            const size_t count = p.emitter_counts[e];
-            const std::span<DrawRecord> records(p.records.data() + first, count);
-            first += count;
+            const bool on_gpu = p.backend.emitters[e] == Backend::gpu;
+            if (on_gpu && p.draws_from_device) {
+                appendDeviceBatches(player, p, e);
+                continue;
+            }
+            const size_t count = on_gpu ? p.gpu_emitter_counts[e] : p.emitter_counts[e];
+            DrawRecord* base =
+                on_gpu ? p.gpu_records.data() + gpu_first : p.records.data() + cpu_first;
+            (on_gpu ? gpu_first : cpu_first) += count;
+            const std::span<DrawRecord> records(base, count);
             if (count == 0) continue;
             const uint32_t texture_index = p.emitter_texture[e];
             const uint32_t texture =
@@ -601,7 +622,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                                  records, p.strip_points, p.strip_segments);
                 appendStripBatch(player, p, emitter, texture, first_point, first_segment);
                 player.particles += count;
-            } else if (emitter.render_type == kRenderRibbon && p.fx) {
+            } else if (emitter.render_type == kRenderRibbon && !on_gpu) {
                 const size_t first_point = p.strip_points.size();
                 const size_t first_segment = p.strip_segments.size();
                 cpu::writeRibbonStrips(*p.fx, e, p.strip_points, p.strip_segments);

@@ -85,6 +85,9 @@ struct PlayerConfig {
     // its own and its draw records are read back every frame (tools and tests without a
     // renderer).
     Renderer* renderer = nullptr;
+    // auto treats a CPU device (lavapipe) as a GPU, so tests on lavapipe exercise what auto does
+    // on a GPU machine (the per-emitter split); never set by the command-line tool.
+    bool auto_on_cpu_device = false;
 };
 
 // One distinct texture file. handle is kNoTexture until uploadTextures gives it one (tests that
@@ -99,10 +102,15 @@ struct PlayerInstance {
     uint32_t scene_index = 0; // index in SceneDesc::effects
     std::string effect_file;  // resolved path of the effect file
     std::shared_ptr<const CompiledEffect> effect;
-    BackendChoice backend;                  // which backend simulates it, and why
-    std::unique_ptr<cpu::CpuEffect> fx;     // set when backend.backend is cpu
-    std::unique_ptr<gpu::GpuEffect> gpu_fx; // set when it is gpu
-    std::vector<uint32_t> emitter_counts;   // GPU: live records per emitter, last readback
+    BackendChoice backend; // which backend simulates it, and why
+    // The parts that simulate it: the CPU backend runs the emitters backend.emitters gives the
+    // CPU, the GPU backend the others (each with the other's emitters switched off: runOnly);
+    // both are set when the choice splits the effect.
+    std::unique_ptr<cpu::CpuEffect> fx;
+    std::unique_ptr<gpu::GpuEffect> gpu_fx;
+    std::vector<uint32_t> emitter_counts;     // CPU part: records per emitter this frame
+    std::vector<DrawRecord> gpu_records;      // GPU part, read back: room for all its records
+    std::vector<uint32_t> gpu_emitter_counts; // GPU part, read back: records per emitter
     // GPU on the renderer's device, with no strip emitter: billboards drawn from the device.
     bool draws_from_device = false;
     gpu::GpuDrawRequest draw_request;      // draws_from_device: eye and per-emitter sort modes

@@ -1,5 +1,7 @@
 #include "runtime/backend_choice.h"
 
+#include <algorithm>
+
 namespace spindrift {
 
 namespace {
@@ -45,8 +47,30 @@ std::string noDevice(const SimulationDevice& device) {
     return "no usable Vulkan device" + (device.why_none.empty() ? "" : ": " + device.why_none);
 }
 
-BackendChoice cpuChoice(std::string reason) {
-    return {true, Backend::cpu, std::move(reason)};
+BackendChoice wholeChoice(bool ok, Backend backend, std::string reason, size_t emitters) {
+    return {ok, backend, std::move(reason), std::vector<Backend>(emitters, backend)};
+}
+
+// The group of each emitter: emitters linked by sub-emitters, transitively, share one (the
+// smallest index among them).
+std::vector<uint32_t> linkGroups(const CompiledEffect& effect) {
+    std::vector<uint32_t> group(effect.emitters.size());
+    for (uint32_t e = 0; e < group.size(); ++e) group[e] = e;
+    auto root = [&](uint32_t e) {
+        while (group[e] != e) e = group[e] = group[group[e]];
+        return e;
+    };
+    for (uint32_t e = 0; e < group.size(); ++e) {
+        const EmitterRecord& emitter = effect.emitters[e];
+        for (uint32_t k = 0; k < emitter.sub_emitter_count; ++k) {
+            const uint32_t child = effect.sub_emitters[emitter.sub_emitter_first + k].emitter;
+            if (child >= group.size()) continue;
+            const uint32_t a = root(e), b = root(child);
+            group[std::max(a, b)] = std::min(a, b);
+        }
+    }
+    for (uint32_t e = 0; e < group.size(); ++e) group[e] = root(e);
+    return group;
 }
 
 } // namespace
@@ -58,41 +82,96 @@ BackendChoice chooseBackend(const CompiledEffect& effect, BackendRequest request
         std::string reason = "cpu requested";
         if (const EmitterRecord* e = firstPreferring(effect, kBackendGpu))
             reason += " (" + emitterLabel(effect, *e) + " prefers gpu)";
-        return cpuChoice(reason);
+        return wholeChoice(true, Backend::cpu, reason, effect.emitters.size());
     }
     case BackendRequest::gpu: {
         if (device.kind == DeviceKind::none)
-            return {false, Backend::gpu, "gpu requested, but there is " + noDevice(device)};
+            return wholeChoice(false, Backend::gpu,
+                               "gpu requested, but there is " + noDevice(device),
+                               effect.emitters.size());
         const std::string gap = firstGpuGap(effect);
-        if (!gap.empty()) return {false, Backend::gpu, "gpu requested, but " + gap};
+        if (!gap.empty()) {
+            return wholeChoice(false, Backend::gpu, "gpu requested, but " + gap,
+                               effect.emitters.size());
+        }
         std::string reason = "gpu requested, on " + deviceLabel(device);
         if (device.kind == DeviceKind::cpu)
             reason += " (a CPU device: slower than the CPU backend)";
         if (const EmitterRecord* e = firstPreferring(effect, kBackendCpu))
             reason += " (" + emitterLabel(effect, *e) + " prefers cpu)";
-        return {true, Backend::gpu, reason};
+        return wholeChoice(true, Backend::gpu, reason, effect.emitters.size());
     }
     case BackendRequest::automatic:
         break;
     }
-    if (device.kind == DeviceKind::none) return cpuChoice("auto: " + noDevice(device));
+    const size_t n = effect.emitters.size();
+    if (device.kind == DeviceKind::none) {
+        return wholeChoice(true, Backend::cpu, "auto: " + noDevice(device), n);
+    }
     if (device.kind == DeviceKind::cpu) {
-        return cpuChoice("auto: " + deviceLabel(device) +
-                         " is a CPU device, where the CPU backend is faster (ask for gpu to use "
-                         "it anyway)");
+        return wholeChoice(true, Backend::cpu,
+                           "auto: " + deviceLabel(device) +
+                               " is a CPU device, where the CPU backend is faster (ask for gpu to "
+                               "use it anyway)",
+                           n);
     }
-    // The first emitter in compiled order that keeps the instance on the CPU, by its preference
-    // or by a feature the GPU backend lacks.
-    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+    // Why each emitter cannot run on the GPU ("" when it can): its preference, else the first
+    // feature the GPU backend lacks. A group goes to the CPU when any member has a reason.
+    std::vector<std::string> why_cpu(n);
+    for (uint32_t e = 0; e < n; ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
-        if (emitter.backend == kBackendCpu)
-            return cpuChoice("auto: " + emitterLabel(effect, emitter) +
-                             " asks for the cpu backend");
-        const std::string gap = gpuGapOf(effect, e);
-        if (!gap.empty()) return cpuChoice("auto: " + gap);
+        why_cpu[e] = emitter.backend == kBackendCpu
+                         ? emitterLabel(effect, emitter) + " asks for the cpu backend"
+                         : gpuGapOf(effect, e);
     }
-    return {true, Backend::gpu,
-            "auto: every emitter can run on the GPU backend, on " + deviceLabel(device)};
+    const std::vector<uint32_t> group = linkGroups(effect);
+    BackendChoice choice{true, Backend::gpu, "", std::vector<Backend>(n, Backend::gpu)};
+    std::string first_reason;
+    std::string left_on_cpu;
+    for (uint32_t e = 0; e < n; ++e) {
+        for (uint32_t m = 0; m < n; ++m) {
+            if (group[m] != group[e] || why_cpu[m].empty()) continue;
+            choice.emitters[e] = Backend::cpu;
+            if (first_reason.empty()) {
+                first_reason = why_cpu[m] + (m == e ? "" : " (linked by sub-emitters)");
+            }
+            break;
+        }
+        if (choice.emitters[e] != Backend::cpu) continue;
+        left_on_cpu += (left_on_cpu.empty() ? "" : ", ") + emitterLabel(effect, effect.emitters[e]);
+    }
+    const auto on_cpu = static_cast<size_t>(
+        std::count(choice.emitters.begin(), choice.emitters.end(), Backend::cpu));
+    if (on_cpu == n) return wholeChoice(true, Backend::cpu, "auto: " + first_reason, n);
+    if (on_cpu == 0) {
+        choice.reason = "auto: every emitter can run on the GPU backend, on " + deviceLabel(device);
+        return choice;
+    }
+    choice.reason = "auto: split: the GPU backend on " + deviceLabel(device) + ", except " +
+                    left_on_cpu + " on the CPU: " + first_reason;
+    return choice;
+}
+
+bool splitsEffect(const BackendChoice& choice) {
+    for (const Backend b : choice.emitters) {
+        if (b != choice.emitters.front()) return true;
+    }
+    return false;
+}
+
+std::shared_ptr<const CompiledEffect> runOnly(std::shared_ptr<const CompiledEffect> effect,
+                                              const BackendChoice& choice, Backend backend) {
+    if (std::count(choice.emitters.begin(), choice.emitters.end(), backend) ==
+        static_cast<std::ptrdiff_t>(choice.emitters.size())) {
+        return nullptr;
+    }
+    auto copy = std::make_shared<CompiledEffect>(*effect);
+    for (uint32_t e = 0; e < copy->emitters.size(); ++e) {
+        if (e < choice.emitters.size() && choice.emitters[e] != backend) {
+            copy->emitters[e].capacity = 0;
+        }
+    }
+    return copy;
 }
 
 std::string_view backendRequestName(BackendRequest request) {

@@ -3,15 +3,19 @@
 // and render, the scene player, later the runtime. It needs no Vulkan: the host says what device
 // it has (render/simulation_device.h probes one).
 //
-// The choice is per instance, not per emitter: one effect runs wholly on one backend. Splitting
-// an effect across both would need the two backends to exchange sub-emitter events and share one
-// draw order every step; until then an emitter that cannot run on the GPU keeps its whole
-// instance on the CPU, and the reason names it.
+// The choice is per emitter under `auto`: the emitters linked by sub-emitters (a group: parents
+// and children, transitively) go together, since their events pass from parent to child every
+// step; each group runs on the GPU when a GPU is present and every member allows it and needs
+// only GPU features, else on the CPU. An effect whose groups land on both backends is split:
+// both backends run the same compiled effect, each with the other's emitters switched off
+// (runOnly), so keys, ordinals and draw order are as if one backend ran it all.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compiler/capabilities.h"
 #include "compiler/compiled_effect.h"
@@ -33,9 +37,23 @@ struct SimulationDevice {
 
 struct BackendChoice {
     bool ok = true; // false: the request cannot be met (an explicit gpu request)
+    // The instance's backend: gpu when any emitter runs on the GPU.
     Backend backend = Backend::cpu;
-    std::string reason; // one line: why this backend, or why the request fails
+    std::string reason; // one line: why this backend (or split), or why the request fails
+    // Per emitter (compiled order), the backend that runs it; every entry is `backend` unless
+    // the effect is split.
+    std::vector<Backend> emitters;
 };
+
+// Whether the choice runs some emitters on each backend.
+bool splitsEffect(const BackendChoice& choice);
+
+// A copy of effect in which only the emitters `choice` gives to `backend` run: every other
+// emitter's capacity is 0, so it holds, spawns, updates and draws nothing (its driver plan still
+// runs, which changes nothing else: keys and ordinals are per emitter). nullptr when no emitter
+// is switched off (use effect itself).
+std::shared_ptr<const CompiledEffect> runOnly(std::shared_ptr<const CompiledEffect> effect,
+                                              const BackendChoice& choice, Backend backend);
 
 // Picks the backend of one instance of effect:
 // - cpu: the CPU backend (the reason notes an emitter that prefers the GPU).
@@ -43,10 +61,12 @@ struct BackendChoice {
 //   emitter needs only features the GPU backend runs (kGpuFeatures); otherwise ok = false and the
 //   reason names the missing device, or the first emitter and feature it lacks. An emitter's own
 //   `backend: cpu` preference does not stop an explicit request; the reason notes it.
-// - automatic: the GPU backend only when the device is a GPU (not a CPU device) and every emitter
-//   both allows it (its preference is auto or gpu) and needs only GPU features; otherwise the CPU
-//   backend, the reason naming the first thing that kept it there (the device, else the first
-//   emitter by compiled order, its preference or its first missing feature with its JSON path).
+// - automatic: per group of sub-emitter-linked emitters, the GPU backend when the device is a GPU
+//   (not a CPU device) and every member both allows it (its preference is auto or gpu) and needs
+//   only GPU features, else the CPU backend. All on the CPU: the reason names the first thing that
+//   kept them there (the device, else the first emitter by compiled order, its preference or its
+//   first missing feature with its JSON path). Split: backend gpu, the reason names the emitters
+//   left on the CPU and the first one's cause.
 BackendChoice chooseBackend(const CompiledEffect& effect, BackendRequest request,
                             const SimulationDevice& device);
 

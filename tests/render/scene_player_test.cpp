@@ -807,6 +807,53 @@ TEST(ScenePlayer, GpuBackendDrawsWhatTheCpuBackendDraws) {
     expectSameFrames(cpu_oit, device_oit);
 }
 
+// auto splits the campfire whose smoke asks for the CPU: flames and embers on the GPU (drawn from
+// the renderer's device), the smoke on the CPU, one draw order; the frames match the CPU
+// backend's render of the same effect within the parity tolerance.
+TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
+    const fs::path dir = scratchDir("split");
+    fs::remove_all(dir);
+    fs::copy(fs::path(SPINDRIFT_SOURCE_DIR) / "examples", dir, fs::copy_options::recursive);
+    const fs::path effect = dir / "effects" / "campfire.json";
+    std::string text;
+    {
+        std::ifstream in(effect);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const std::string smoke = "\"name\": \"smoke\",";
+    ASSERT_NE(text.find(smoke), std::string::npos);
+    text.replace(text.find(smoke), smoke.size(), smoke + " \"backend\": \"cpu\",");
+    writeText(effect, text);
+    const std::string file = (dir / "scenes" / "campfire_night.json").string();
+    SceneDesc scene;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(loadSceneFile(file, scene, diagnostics)) << allMessages(diagnostics);
+    scene.effects.resize(1); // the campfire
+    const std::vector<float> times = {0.5f, 1.25f};
+    const std::vector<Image> cpu_frames =
+        renderWith(scene, file, PlayerConfig{}, times, diagnostics);
+    ASSERT_EQ(cpu_frames.size(), times.size()) << allMessages(diagnostics);
+
+    PlayerConfig split_config;
+    split_config.backend = BackendRequest::automatic;
+    split_config.auto_on_cpu_device = true;
+    split_config.validation = true;
+    auto player = createScenePlayer(scene, file, split_config, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    const PlayerInstance& p = player->instances[0];
+    EXPECT_TRUE(splitsEffect(p.backend)) << p.backend.reason;
+    EXPECT_NE(p.fx, nullptr);
+    EXPECT_NE(p.gpu_fx, nullptr);
+    player.reset();
+    std::vector<uint64_t> device_batches;
+    const std::vector<Image> split_frames =
+        renderWith(scene, file, split_config, times, diagnostics, true, &device_batches);
+    ASSERT_EQ(split_frames.size(), times.size()) << allMessages(diagnostics);
+    EXPECT_FALSE(hasErrors(diagnostics)) << allMessages(diagnostics);
+    for (const uint64_t n : device_batches) EXPECT_EQ(n, 2u) << "flames and embers";
+    expectSameFrames(cpu_frames, split_frames);
+}
+
 TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {
     const std::string file =
         std::string(SPINDRIFT_SOURCE_DIR) + "/examples/scenes/fireworks_show.json";

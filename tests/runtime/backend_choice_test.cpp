@@ -94,14 +94,85 @@ TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
     EXPECT_EQ(feature.backend, Backend::cpu);
     EXPECT_TRUE(mentions(feature, "emitter 'water' uses sub_emitters")) << feature.reason;
 
-    // The first emitter that keeps it on the CPU is named, by compiled order.
+    // Every emitter asking for the CPU: all on the CPU, the first one named.
     CompiledEffect prefers_cpu = campfire;
-    prefers_cpu.emitters[1].backend = kBackendCpu;
-    prefers_cpu.emitters[2].backend = kBackendCpu;
+    for (EmitterRecord& e : prefers_cpu.emitters) e.backend = kBackendCpu;
     const BackendChoice preference = chooseBackend(prefers_cpu, BackendRequest::automatic, kGpu);
     EXPECT_EQ(preference.backend, Backend::cpu);
-    EXPECT_TRUE(mentions(preference, "emitter 'smoke' asks for the cpu backend"))
+    EXPECT_FALSE(splitsEffect(preference));
+    EXPECT_TRUE(mentions(preference, "emitter 'flames' asks for the cpu backend"))
         << preference.reason;
+}
+
+// auto chooses per emitter: the campfire's unlinked emitters go each their own way, and the
+// reason names the ones left on the CPU and why.
+TEST(BackendChoice, AutoSplitsAnEffectWhoseEmittersDisagree) {
+    CompiledEffect campfire = sample("campfire.json");
+    ASSERT_EQ(campfire.emitters.size(), 3u);
+    campfire.emitters[1].backend = kBackendCpu; // smoke
+    const BackendChoice choice = chooseBackend(campfire, BackendRequest::automatic, kGpu);
+    EXPECT_TRUE(choice.ok);
+    EXPECT_EQ(choice.backend, Backend::gpu);
+    EXPECT_TRUE(splitsEffect(choice));
+    EXPECT_EQ(choice.emitters, (std::vector<Backend>{Backend::gpu, Backend::cpu, Backend::gpu}));
+    EXPECT_TRUE(mentions(choice, "split")) << choice.reason;
+    EXPECT_TRUE(mentions(choice, "emitter 'smoke' on the CPU")) << choice.reason;
+    EXPECT_TRUE(mentions(choice, "asks for the cpu backend")) << choice.reason;
+    // An explicit request does not split.
+    EXPECT_FALSE(splitsEffect(chooseBackend(campfire, BackendRequest::gpu, kGpu)));
+    EXPECT_FALSE(splitsEffect(chooseBackend(campfire, BackendRequest::cpu, kGpu)));
+
+    // runOnly: each part keeps its emitters and switches the others off (capacity 0), nothing
+    // else changes.
+    const auto shared = std::make_shared<const CompiledEffect>(campfire);
+    const auto gpu_part = runOnly(shared, choice, Backend::gpu);
+    const auto cpu_part = runOnly(shared, choice, Backend::cpu);
+    ASSERT_NE(gpu_part, nullptr);
+    ASSERT_NE(cpu_part, nullptr);
+    for (uint32_t e = 0; e < 3; ++e) {
+        const bool gpu = choice.emitters[e] == Backend::gpu;
+        EXPECT_EQ(gpu_part->emitters[e].capacity, gpu ? campfire.emitters[e].capacity : 0u);
+        EXPECT_EQ(cpu_part->emitters[e].capacity, gpu ? 0u : campfire.emitters[e].capacity);
+    }
+    EXPECT_EQ(gpu_part->ops.size(), campfire.ops.size());
+    const BackendChoice whole = chooseBackend(campfire, BackendRequest::gpu, kGpu);
+    EXPECT_EQ(runOnly(shared, whole, Backend::gpu), nullptr) << "nothing to switch off";
+}
+
+// Emitters linked by sub-emitters go together: a child the GPU could run stays with a parent it
+// cannot, and a parent with its child.
+TEST(BackendChoice, SubEmitterLinkedEmittersStayOnOneBackend) {
+    CompiledEffect fountain = sample("fountain.json");
+    ASSERT_GE(fountain.emitters.size(), 2u);
+    const BackendChoice choice = chooseBackend(fountain, BackendRequest::automatic, kGpu);
+    std::vector<bool> linked(fountain.emitters.size(), false);
+    for (uint32_t e = 0; e < fountain.emitters.size(); ++e) {
+        const EmitterRecord& r = fountain.emitters[e];
+        for (uint32_t k = 0; k < r.sub_emitter_count; ++k) {
+            linked[e] = true;
+            linked[fountain.sub_emitters[r.sub_emitter_first + k].emitter] = true;
+        }
+    }
+    for (uint32_t e = 0; e < fountain.emitters.size(); ++e) {
+        for (uint32_t m = 0; m < fountain.emitters.size(); ++m) {
+            if (linked[e] && linked[m]) {
+                EXPECT_EQ(choice.emitters[e], choice.emitters[m]);
+            }
+        }
+    }
+    // A child preferring the CPU pulls its parent along.
+    uint32_t child = 0;
+    for (uint32_t e = 0; e < fountain.emitters.size(); ++e) {
+        const EmitterRecord& r = fountain.emitters[e];
+        if (r.sub_emitter_count > 0) child = fountain.sub_emitters[r.sub_emitter_first].emitter;
+    }
+    fountain.emitters[child].backend = kBackendCpu;
+    const BackendChoice pulled = chooseBackend(fountain, BackendRequest::automatic, kGpu);
+    for (uint32_t e = 0; e < fountain.emitters.size(); ++e) {
+        if (linked[e]) {
+            EXPECT_EQ(pulled.emitters[e], Backend::cpu) << "emitter " << e;
+        }
+    }
 }
 
 TEST(BackendChoice, RequestNamesRoundTripAndUnknownOnesAreRefused) {

@@ -234,6 +234,12 @@ int runSimulate(const SimulateOptions& options) {
         printDiagnostics({{Severity::error, options.input, 0, 0, 0, "", choice.reason}});
         return 1;
     }
+    // simulate reports one backend's run (its state hash is the CPU's): an effect auto would
+    // split runs wholly on the CPU here, and the reason says so. The scene player splits it.
+    if (splitsEffect(choice)) {
+        choice = {true, Backend::cpu, choice.reason + "; simulate runs it all on the CPU",
+                  std::vector<Backend>(compiled->emitters.size(), Backend::cpu)};
+    }
 
     // Whole fixed steps up to the requested time: the state at time T is the state after
     // round(T / dt) steps, the same however a host would have paced its frames.
@@ -244,7 +250,8 @@ int runSimulate(const SimulateOptions& options) {
             simulateOnGpu(options, compiled, steps, choice, request == BackendRequest::automatic);
         if (code != kNoGpuInstance) return code;
         choice = {true, Backend::cpu,
-                  "auto: the GPU backend could not start on device '" + device.name + "'"};
+                  "auto: the GPU backend could not start on device '" + device.name + "'",
+                  std::vector<Backend>(compiled->emitters.size(), Backend::cpu)};
     }
     return simulateOnCpu(options, compiled, steps, choice);
 }
