@@ -1,7 +1,8 @@
 // The GPU radix sort on lavapipe (or any device), validation on: results must equal
 // std::stable_sort of (key, payload) pairs, and the key pass + sort must give the CPU sort's
-// draw order. Both ranking paths run (subgroup ballot where the device has it, and the portable
-// one); every test fails on any validation message.
+// draw order. Every combination of ranking path (subgroup ballot where the device has it, and
+// the portable one) and scan (chained look-back, reduce-then-scan) runs; every test fails on any
+// validation message.
 #include "gpu/sort/gpu_radix_sort.h"
 
 #include <algorithm>
@@ -29,12 +30,18 @@ std::string errors(const std::vector<Diagnostic>& d) {
     return s;
 }
 
-// One device and one sort per ranking path for the whole suite (pipelines take a while on
-// lavapipe).
+enum class Path { subgroup, portable };
+enum class Scan { chained, reduce_then_scan };
+struct Variant {
+    Path path;
+    Scan scan;
+};
+
+// One device and one sort per variant for the whole suite (pipelines take a while on lavapipe).
 struct Shared {
     SortContext context;
-    std::optional<GpuRadixSort> subgroup; // absent when the device has no ballot path
-    std::optional<GpuRadixSort> portable;
+    // [path][scan]; the subgroup ones are absent when the device has no ballot path.
+    std::optional<GpuRadixSort> sorts[2][2];
     std::optional<GpuSortKeyPass> keys;
     std::string error;
 };
@@ -47,27 +54,33 @@ Shared& shared() {
             r.error = errors(diagnostics);
             return r;
         }
-        GpuRadixSortConfig config;
-        config.max_count = kMaxCount;
-        r.subgroup = createGpuRadixSort(*r.context.device, config, diagnostics);
-        if (r.subgroup && !r.subgroup->subgroup_ranking) r.subgroup.reset();
-        config.force_portable_ranking = true;
-        r.portable = createGpuRadixSort(*r.context.device, config, diagnostics);
+        for (Path path : {Path::subgroup, Path::portable}) {
+            for (Scan scan : {Scan::chained, Scan::reduce_then_scan}) {
+                GpuRadixSortConfig config;
+                config.max_count = kMaxCount;
+                config.force_portable_ranking = path == Path::portable;
+                config.force_reduce_then_scan = scan == Scan::reduce_then_scan;
+                std::optional<GpuRadixSort>& sort = r.sorts[int(path)][int(scan)];
+                sort = createGpuRadixSort(*r.context.device, config, diagnostics);
+                if (!sort) r.error = errors(diagnostics);
+                if (sort && path == Path::subgroup && !sort->subgroup_ranking) sort.reset();
+                if (sort && sort->chained_scan != (scan == Scan::chained))
+                    r.error += "the sort did not take the scan asked for\n";
+            }
+        }
         r.keys = createGpuSortKeyPass(*r.context.device, diagnostics);
-        if (!r.portable || !r.keys) r.error = errors(diagnostics);
+        if (!r.keys) r.error = errors(diagnostics);
         return r;
     }();
     return s;
 }
 
-enum class Path { subgroup, portable };
-
-class GpuSortTest : public ::testing::TestWithParam<Path> {
+class GpuSortTest : public ::testing::TestWithParam<Variant> {
 protected:
     void SetUp() override {
         Shared& s = shared();
         ASSERT_TRUE(s.error.empty()) << s.error;
-        if (GetParam() == Path::subgroup && !s.subgroup) {
+        if (!s.sorts[int(GetParam().path)][int(GetParam().scan)]) {
             GTEST_SKIP() << "the device has no subgroup-ballot ranking path";
         }
         messages_before_ = s.context.instance->messages().messages().size();
@@ -81,7 +94,7 @@ protected:
         EXPECT_TRUE(text.empty()) << "validation messages:\n" << text;
     }
     const GpuRadixSort& sort() const {
-        return GetParam() == Path::subgroup ? *shared().subgroup : *shared().portable;
+        return *shared().sorts[int(GetParam().path)][int(GetParam().scan)];
     }
 
     // Sorts keys with payload = input index on the device and checks the result equals
@@ -123,6 +136,76 @@ TEST_P(GpuSortTest, SortsRandomKeysOfEveryAwkwardCount) {
     }
 }
 
+TEST_P(GpuSortTest, SortsCountsAroundTileBoundaries) {
+    // kSortTileKeys = 4096: partial last tiles of one key, full last tiles, and enough tiles for
+    // the chained scan's look-back to walk over several.
+    for (size_t n : {8191u, 8192u, 8193u, 3u * 4096u - 1u, 3u * 4096u + 1u, 17u * 4096u}) {
+        SCOPED_TRACE(n);
+        expectStableSort(randomKeys(n, static_cast<uint32_t>(n) * 3u));
+    }
+}
+
+TEST_P(GpuSortTest, SortsKeysThatDifferOnlyInTheTopDigit) {
+    // Passes 0-2 copy (and must still clear the next pass's look-back status), pass 3 sorts.
+    std::vector<uint32_t> keys = randomKeys(50000, 13u, 0xff000000u);
+    for (uint32_t& k : keys) k |= 0x00a5c3e1u;
+    expectStableSort(keys);
+    // Only two values of the top digit: long runs of ties across many tiles.
+    keys = randomKeys(50000, 14u, 0x80000000u);
+    expectStableSort(keys);
+}
+
+TEST_P(GpuSortTest, SortsTwiceInOneSubmission) {
+    // The second sort reuses the scratch (status words, claim counters) the first one left.
+    Shared& s = shared();
+    const vk::Device& device = *s.context.device;
+    const std::vector<uint32_t> first = randomKeys(30000, 21u);
+    const std::vector<uint32_t> second = randomKeys(30000, 22u, 0x00ffff00u);
+    const VkDeviceSize bytes = first.size() * sizeof(uint32_t);
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    std::vector<Diagnostic> diagnostics;
+    vk::Buffer buffers[4];
+    for (vk::Buffer& b : buffers) {
+        b = vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "pairs", diagnostics);
+        ASSERT_TRUE(b) << errors(diagnostics);
+    }
+    std::vector<uint32_t> indices(first.size());
+    std::iota(indices.begin(), indices.end(), 0u);
+    std::memcpy(buffers[0].mapped, first.data(), bytes);
+    std::memcpy(buffers[1].mapped, indices.data(), bytes);
+    std::memcpy(buffers[2].mapped, second.data(), bytes);
+    std::memcpy(buffers[3].mapped, indices.data(), bytes);
+    const uint32_t n = static_cast<uint32_t>(first.size());
+    bool recorded = false;
+    ASSERT_TRUE(s.context.runner->run(
+        "two sorts",
+        [&](VkCommandBuffer cmd) {
+            recorded = recordGpuRadixSort(cmd, sort(), buffers[0].address, buffers[1].address, n,
+                                          diagnostics) &&
+                       recordGpuRadixSort(cmd, sort(), buffers[2].address, buffers[3].address, n,
+                                          diagnostics);
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                              VK_ACCESS_2_HOST_READ_BIT);
+        },
+        diagnostics))
+        << errors(diagnostics);
+    ASSERT_TRUE(recorded) << errors(diagnostics);
+    for (int which = 0; which < 2; ++which) {
+        const std::vector<uint32_t>& keys = which == 0 ? first : second;
+        std::vector<uint32_t> order = indices;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+        const uint32_t* gpu_keys = static_cast<const uint32_t*>(buffers[2 * which].mapped);
+        const uint32_t* gpu_payloads = static_cast<const uint32_t*>(buffers[2 * which + 1].mapped);
+        for (size_t i = 0; i < order.size(); ++i) {
+            ASSERT_EQ(gpu_payloads[i], order[i]) << "sort " << which << " at " << i;
+            ASSERT_EQ(gpu_keys[i], keys[order[i]]) << "sort " << which << " at " << i;
+        }
+    }
+}
+
 TEST_P(GpuSortTest, SortsAMillionRandomKeys) {
     expectStableSort(randomKeys(kMaxCount, 7u));
 }
@@ -158,11 +241,16 @@ TEST_P(GpuSortTest, RejectsMoreKeysThanTheScratchHolds) {
     EXPECT_NE(diagnostics.back().message.find("1048576"), std::string::npos) << errors(diagnostics);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranking, GpuSortTest, ::testing::Values(Path::subgroup, Path::portable),
-                         [](const ::testing::TestParamInfo<Path>& param_info) {
-                             return param_info.param == Path::subgroup ? std::string("Subgroup")
-                                                                       : std::string("Portable");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Variants, GpuSortTest,
+    ::testing::Values(Variant{Path::subgroup, Scan::chained},
+                      Variant{Path::subgroup, Scan::reduce_then_scan},
+                      Variant{Path::portable, Scan::chained},
+                      Variant{Path::portable, Scan::reduce_then_scan}),
+    [](const ::testing::TestParamInfo<Variant>& param_info) {
+        return std::string(param_info.param.path == Path::subgroup ? "Subgroup" : "Portable") +
+               (param_info.param.scan == Scan::chained ? "Chained" : "ReduceThenScan");
+    });
 
 TEST(GpuSortCreate, RejectsAZeroOrHugeMaximum) {
     Shared& s = shared();
