@@ -17,10 +17,6 @@ layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Wr
 
 layout(push_constant, std430) uniform Push { RadixSortPush pc; };
 
-// kSortSpecChainedScan: true, one kernel per pass with decoupled look-back (the histogram kernel
-// clears the first pass's status words); false, reduce-then-scan (upsweep, scan, downsweep).
-layout(constant_id = kSortSpecChainedScan) const bool kChainedScan = true;
-
 // kSortRadix uints of scratch for sortScan256.
 shared uint s_scan[256];
 

@@ -1,28 +1,21 @@
-// Radix sort, per pass (downsweep): each workgroup ranks a tile of kSortTileKeys keys stably by
-// the pass's digit, reorders keys and payloads through shared memory so each digit's run is
-// contiguous, and writes them to the tile's place for that digit.
+// Radix sort, per pass step 4 (downsweep): each workgroup ranks a tile of kSortTileKeys keys
+// stably by the pass's digit, reorders keys and payloads through shared memory so each digit's
+// run is contiguous, and writes them to the tile's place for that digit (from sort_scan.comp).
 //
-// Where a tile's digit runs go (its output position per digit) comes from one of two scans,
-// chosen by the specialisation constant kChainedScan (sort_common.glsl):
-// - chained scan (Onesweep: Adinets and Merrill 2022; decoupled look-back: Merrill and Garland
-//   2016): tiles are claimed in order with an atomic counter; each publishes its digit counts,
-//   then walks back over earlier tiles' published counts until one publishes an inclusive
-//   prefix. One kernel per pass reads the keys once; no upsweep, no scan kernel.
-// - reduce-then-scan: sort_upsweep.comp and sort_scan.comp wrote every tile's positions before
-//   this kernel; the tile's position is loaded before ranking so its latency overlaps it.
+// Memory round trips per tile: keys and payloads are loaded together, and the tile's output
+// positions (one word per digit) are loaded with them, before ranking; the only global accesses
+// after the ranking are the writes. (Before, payloads were loaded after the keys were written:
+// a second dependent round trip per tile, with ~20 barriers between the two.)
 //
-// Ranking (Onesweep's warp-level multi-split): the tile is cut into ranking groups of `width`
-// lanes, each owning kSortKeysPerThread consecutive rows of `width` consecutive keys. Row by row,
-// a lane finds the lanes of its row holding the same digit (its peers): its rank is the group's
-// count of that digit so far plus its earlier peers; the last peer adds the row's count (ballot
-// path: with one shared atomic whose old value a shuffle hands to the peers). Per-group counts are
-// then scanned across groups, which gives every key its stable position in the tile. Counts are
-// 16-bit halves of shared words (a tile's count of a digit is at most 4096), so 32 groups fit in
-// 16 KiB, the size of the reorder buffer they share memory with.
-//
-// Payloads are loaded with the keys (one memory round trip per tile, not two) and leave the same
-// way: through the reorder buffer, so consecutive invocations write consecutive addresses within
-// each digit's run.
+// Ranking (after Adinets and Merrill, "Onesweep", 2022, warp-level multi-split): the tile is cut
+// into ranking groups of `width` lanes, each owning kSortKeysPerThread consecutive rows of
+// `width` consecutive keys. Row by row, a lane finds the lanes of its row holding the same digit
+// (its peers): its rank is the group's count of that digit so far plus its earlier peers; the
+// last peer adds the row's count (ballot path: with one shared atomic whose old value a shuffle
+// hands to the peers). Per-group counts are then scanned across groups, which gives
+// every key its stable position in the tile. Counts are 16-bit halves of shared words (a tile's
+// count of a digit is at most 4096), so 32 groups fit in 16 KiB, the size of the reorder buffer
+// they share memory with.
 //
 // Entry points define SORT_SUBGROUP_RANKING: 1 finds peers with 8 subgroup ballots (a group is a
 // subgroup; its size is a specialisation constant, the device's subgroupSize, which a SPIR-V 1.5
@@ -41,12 +34,11 @@
 layout(constant_id = kSortSpecSubgroupSize) const uint kSubgroupSize = 32u;
 #endif
 
-shared uint s_mem[kSortTileKeys]; // packed per-group digit counts, then the reorder buffer
-shared uint s_digit_start[256];   // the tile's count of each digit, then its first position
-shared uint s_digit_offset[256];  // output position of the digit's first key minus its start
-shared uint s_tile;               // chained scan: the tile this workgroup claimed
+shared uint s_mem[kSortTileKeys];  // packed per-group digit counts, then the reorder buffer
+shared uint s_digit_start[256];    // first position of each digit in the reordered tile
+shared uint s_digit_offset[256];   // output position of the digit's first key minus its start
 #if !SORT_SUBGROUP_RANKING
-shared uint s_match[256]; // the digits of one row, for the portable peer search
+shared uint s_match[256];          // the digits of one row, for the portable peer search
 #endif
 
 struct RankLayout {
@@ -74,8 +66,8 @@ RankLayout rankLayout() {
 
 // The lanes of this row with the same digit: how many come before this lane (earlier), how many
 // there are (peers, this lane included), which lane is the last of them (leader) and whether
-// this lane is it. Invalid lanes (past the end of the tile) are nobody's peers; their own
-// answers are not used.
+// this lane is it. Invalid
+// lanes (past the end of the tile) are nobody's peers; their own answers are not used.
 void findPeers(uint digit, bool valid, RankLayout l, out uint earlier, out uint peers,
                out bool last, out uint leader) {
 #if SORT_SUBGROUP_RANKING
@@ -106,82 +98,12 @@ void findPeers(uint digit, bool valid, RankLayout l, out uint earlier, out uint 
 #endif
 }
 
-// The next tile this workgroup sorts (first: its first). Chained scan: claimed in order from the
-// pass's counter, so a workgroup only ever waits (look-back) on tiles that workgroups already
-// running have claimed: progress needs no more of the scheduler than that a started workgroup
-// keeps running (lavapipe runs workgroups in any order on a few threads; a tile index taken from
-// gl_WorkGroupID could wait on a workgroup not started yet). Reduce-then-scan: grid stride.
-uint nextTile(bool first, uint tile) {
-    if (!kChainedScan) return first ? gl_WorkGroupID.x : tile + gl_NumWorkGroups.x;
-    if (gl_LocalInvocationIndex == 0u) {
-        s_tile = atomicAdd(Words(pc.digit_counts).v[kSortClaimCounters + pc.pass_index], 1u);
-    }
-    barrier();
-    // Every invocation reads s_tile before the next claim rewrites it: the tile's own barriers
-    // (or the loop's exit) separate the two.
-    return s_tile;
-}
-
-// Chained scan: the status words of this pass (kSortStatus*: flag | count, tile-major) and of
-// the next one, which this pass clears (the two alternate; the histogram kernel clears pass 0's).
-uint statusRegion(uint pass_index) {
-    return (pass_index & 1u) * pc.tile_count * 256u;
-}
-
-void clearNextStatus(uint tile) {
-    Words(pc.tile_counts).v[statusRegion(pc.pass_index + 1u) + tile * 256u +
-                            gl_LocalInvocationIndex] = 0u;
-}
-
-// Publishes this tile's count of `digit` (one invocation per digit) for later tiles' look-back.
-// Tile 0 knows its inclusive prefix at once: the keys of smaller digits, from the global
-// histogram (the whole workgroup takes this branch together: it has barriers). Returns the
-// output position of the tile's first key of `digit` when tile 0, else 0.
-uint publishTileCount(uint tile, uint digit, uint count) {
-    Words status = Words(pc.tile_counts);
-    uint at = statusRegion(pc.pass_index) + tile * 256u + digit;
-    if (tile != 0u) {
-        atomicExchange(status.v[at], kSortStatusAggregate | count);
-        return 0u;
-    }
-    uint all_keys;
-    uint below = sortScan256(ReadWords(pc.digit_counts).v[pc.pass_index * 256u + digit], all_keys);
-    atomicExchange(status.v[at], kSortStatusInclusive | (below + count));
-    return below;
-}
-
-// Look-back for tile > 0: sums earlier tiles' counts of `digit` back to the nearest inclusive
-// prefix (tile 0 always publishes one), spinning on tiles not published yet, then publishes this
-// tile's inclusive prefix. Counts stay below 2^30 (kGpuSortMaxCount), under the flag bits.
-uint lookBack(uint tile, uint digit, uint count) {
-    Words status = Words(pc.tile_counts);
-    uint region = statusRegion(pc.pass_index);
-    uint prefix = 0u;
-    uint look = tile - 1u;
-    bool found = false;
-    // No break or continue: one loop condition (lavapipe gave wrong sums for a spin loop that
-    // left through both while its lanes diverged).
-    while (!found) {
-        // An atomic read: the word is written by another workgroup during this dispatch.
-        memoryBarrierBuffer();
-        uint word = atomicCompSwap(status.v[region + look * 256u + digit], 0u, 0u);
-        if (word != 0u) { // else not published yet: read again
-            prefix += word & kSortStatusValueMask;
-            found = (word & kSortStatusInclusive) != 0u;
-            if (!found) --look;
-        }
-    }
-    atomicExchange(status.v[region + tile * 256u + digit], kSortStatusInclusive | (prefix + count));
-    return prefix;
-}
-
 void copyPass() {
     ReadWords src_keys = ReadWords(pc.src_keys);
     ReadWords src_payloads = ReadWords(pc.src_payloads);
     WriteWords dst_keys = WriteWords(pc.dst_keys);
     WriteWords dst_payloads = WriteWords(pc.dst_payloads);
     for (uint tile = gl_WorkGroupID.x; tile < pc.tile_count; tile += gl_NumWorkGroups.x) {
-        if (kChainedScan) clearNextStatus(tile);
         uint begin = tile * kSortTileKeys;
         uint end = min(begin + kSortTileKeys, pc.count);
         for (uint k = begin + gl_LocalInvocationIndex; k < end; k += kSortWorkgroupSize) {
@@ -206,12 +128,12 @@ void main() {
     uint counter_row = l.group * 128u;
     uint group_first = l.group * kSortKeysPerThread * l.width; // in the tile
 
-    for (uint tile = nextTile(true, 0u); tile < pc.tile_count; tile = nextTile(false, tile)) {
+    for (uint tile = gl_WorkGroupID.x; tile < pc.tile_count; tile += gl_NumWorkGroups.x) {
         uint tile_begin = tile * kSortTileKeys;
         uint tile_size = min(kSortTileKeys, pc.count - tile_begin);
-        // Reduce-then-scan: the tile's output position for digit i is known already.
-        uint position = kChainedScan ? 0u : tile_counts.v[i * pc.tile_count + tile];
-        if (kChainedScan) clearNextStatus(tile);
+        // The tile's output position for digit i, loaded now so its latency overlaps the
+        // ranking rather than following it.
+        uint position = tile_counts.v[i * pc.tile_count + tile];
         for (uint j = i; j < l.groups * 128u; j += kSortWorkgroupSize) s_mem[j] = 0u;
 
         uint keys[kSortKeysPerThread];
@@ -263,12 +185,8 @@ void main() {
             s_digit_start[2u * i + 1u] = running >> 16u;
         }
         barrier();
-        uint digit_count = s_digit_start[i];
-        // Published before the tile's own scan, so later tiles' look-backs wait less.
-        if (kChainedScan) position = publishTileCount(tile, i, digit_count);
         uint tile_total;
-        uint start = sortScan256(digit_count, tile_total);
-        if (kChainedScan && tile != 0u) position = lookBack(tile, i, digit_count);
+        uint start = sortScan256(s_digit_start[i], tile_total);
         s_digit_start[i] = start;
         // Unsigned wrap-around is fine: a position in the tile (>= start) is added back.
         s_digit_offset[i] = position - start;
@@ -304,6 +222,6 @@ void main() {
             uint at = i + r * kSortWorkgroupSize;
             if (at < tile_size) dst_payloads.v[keys[r]] = s_mem[at];
         }
-        barrier(); // the next tile clears s_mem and claims through s_tile
+        barrier(); // the next tile clears s_mem
     }
 }

@@ -1,8 +1,7 @@
 // The GPU radix sort on lavapipe (or any device), validation on: results must equal
 // std::stable_sort of (key, payload) pairs, and the key pass + sort must give the CPU sort's
-// draw order. Every combination of ranking path (subgroup ballot where the device has it, and
-// the portable one) and scan (chained look-back, reduce-then-scan) runs; every test fails on any
-// validation message.
+// draw order. Both ranking paths run (subgroup ballot where the device has it, and the portable
+// one); every test fails on any validation message.
 #include "gpu/sort/gpu_radix_sort.h"
 
 #include <algorithm>
@@ -31,17 +30,13 @@ std::string errors(const std::vector<Diagnostic>& d) {
 }
 
 enum class Path { subgroup, portable };
-enum class Scan { chained, reduce_then_scan };
-struct Variant {
-    Path path;
-    Scan scan;
-};
 
-// One device and one sort per variant for the whole suite (pipelines take a while on lavapipe).
+// One device and one sort per ranking path for the whole suite (pipelines take a while on
+// lavapipe).
 struct Shared {
     SortContext context;
-    // [path][scan]; the subgroup ones are absent when the device has no ballot path.
-    std::optional<GpuRadixSort> sorts[2][2];
+    std::optional<GpuRadixSort> subgroup; // absent when the device has no ballot path
+    std::optional<GpuRadixSort> portable;
     std::optional<GpuSortKeyPass> keys;
     std::string error;
 };
@@ -54,33 +49,25 @@ Shared& shared() {
             r.error = errors(diagnostics);
             return r;
         }
-        for (Path path : {Path::subgroup, Path::portable}) {
-            for (Scan scan : {Scan::chained, Scan::reduce_then_scan}) {
-                GpuRadixSortConfig config;
-                config.max_count = kMaxCount;
-                config.force_portable_ranking = path == Path::portable;
-                config.force_reduce_then_scan = scan == Scan::reduce_then_scan;
-                std::optional<GpuRadixSort>& sort = r.sorts[int(path)][int(scan)];
-                sort = createGpuRadixSort(*r.context.device, config, diagnostics);
-                if (!sort) r.error = errors(diagnostics);
-                if (sort && path == Path::subgroup && !sort->subgroup_ranking) sort.reset();
-                if (sort && sort->chained_scan != (scan == Scan::chained))
-                    r.error += "the sort did not take the scan asked for\n";
-            }
-        }
+        GpuRadixSortConfig config;
+        config.max_count = kMaxCount;
+        r.subgroup = createGpuRadixSort(*r.context.device, config, diagnostics);
+        if (r.subgroup && !r.subgroup->subgroup_ranking) r.subgroup.reset();
+        config.force_portable_ranking = true;
+        r.portable = createGpuRadixSort(*r.context.device, config, diagnostics);
         r.keys = createGpuSortKeyPass(*r.context.device, diagnostics);
-        if (!r.keys) r.error = errors(diagnostics);
+        if (!r.portable || !r.keys) r.error = errors(diagnostics);
         return r;
     }();
     return s;
 }
 
-class GpuSortTest : public ::testing::TestWithParam<Variant> {
+class GpuSortTest : public ::testing::TestWithParam<Path> {
 protected:
     void SetUp() override {
         Shared& s = shared();
         ASSERT_TRUE(s.error.empty()) << s.error;
-        if (!s.sorts[int(GetParam().path)][int(GetParam().scan)]) {
+        if (GetParam() == Path::subgroup && !s.subgroup) {
             GTEST_SKIP() << "the device has no subgroup-ballot ranking path";
         }
         messages_before_ = s.context.instance->messages().messages().size();
@@ -94,7 +81,7 @@ protected:
         EXPECT_TRUE(text.empty()) << "validation messages:\n" << text;
     }
     const GpuRadixSort& sort() const {
-        return *shared().sorts[int(GetParam().path)][int(GetParam().scan)];
+        return GetParam() == Path::subgroup ? *shared().subgroup : *shared().portable;
     }
 
     // Sorts keys with payload = input index on the device and checks the result equals
@@ -137,8 +124,7 @@ TEST_P(GpuSortTest, SortsRandomKeysOfEveryAwkwardCount) {
 }
 
 TEST_P(GpuSortTest, SortsCountsAroundTileBoundaries) {
-    // kSortTileKeys = 4096: partial last tiles of one key, full last tiles, and enough tiles for
-    // the chained scan's look-back to walk over several.
+    // kSortTileKeys = 4096: partial last tiles of one key, full last tiles, 17 whole tiles.
     for (size_t n : {8191u, 8192u, 8193u, 3u * 4096u - 1u, 3u * 4096u + 1u, 17u * 4096u}) {
         SCOPED_TRACE(n);
         expectStableSort(randomKeys(n, static_cast<uint32_t>(n) * 3u));
@@ -146,7 +132,7 @@ TEST_P(GpuSortTest, SortsCountsAroundTileBoundaries) {
 }
 
 TEST_P(GpuSortTest, SortsKeysThatDifferOnlyInTheTopDigit) {
-    // Passes 0-2 copy (and must still clear the next pass's look-back status), pass 3 sorts.
+    // Passes 0-2 copy, pass 3 sorts.
     std::vector<uint32_t> keys = randomKeys(50000, 13u, 0xff000000u);
     for (uint32_t& k : keys) k |= 0x00a5c3e1u;
     expectStableSort(keys);
@@ -156,7 +142,7 @@ TEST_P(GpuSortTest, SortsKeysThatDifferOnlyInTheTopDigit) {
 }
 
 TEST_P(GpuSortTest, SortsTwiceInOneSubmission) {
-    // The second sort reuses the scratch (status words, claim counters) the first one left.
+    // The second sort reuses the scratch (histogram, tile counts) the first one left.
     Shared& s = shared();
     const vk::Device& device = *s.context.device;
     const std::vector<uint32_t> first = randomKeys(30000, 21u);
@@ -241,16 +227,11 @@ TEST_P(GpuSortTest, RejectsMoreKeysThanTheScratchHolds) {
     EXPECT_NE(diagnostics.back().message.find("1048576"), std::string::npos) << errors(diagnostics);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Variants, GpuSortTest,
-    ::testing::Values(Variant{Path::subgroup, Scan::chained},
-                      Variant{Path::subgroup, Scan::reduce_then_scan},
-                      Variant{Path::portable, Scan::chained},
-                      Variant{Path::portable, Scan::reduce_then_scan}),
-    [](const ::testing::TestParamInfo<Variant>& param_info) {
-        return std::string(param_info.param.path == Path::subgroup ? "Subgroup" : "Portable") +
-               (param_info.param.scan == Scan::chained ? "Chained" : "ReduceThenScan");
-    });
+INSTANTIATE_TEST_SUITE_P(Ranking, GpuSortTest, ::testing::Values(Path::subgroup, Path::portable),
+                         [](const ::testing::TestParamInfo<Path>& param_info) {
+                             return param_info.param == Path::subgroup ? std::string("Subgroup")
+                                                                       : std::string("Portable");
+                         });
 
 TEST(GpuSortCreate, RejectsAZeroOrHugeMaximum) {
     Shared& s = shared();

@@ -1,9 +1,7 @@
 // GPU radix sort: sorts count 32-bit keys with 32-bit payloads (e.g. record indices) on the
 // device, ascending and stable (equal keys keep their input order), in place. LSD radix sort,
-// 8-bit digits (docs/gpu-sort.md): one histogram sweep, then per pass one kernel that ranks
-// tiles and finds their output positions by a chained scan (decoupled look-back), or, where
-// asked, reduce-then-scan (an upsweep, a scan and a downsweep per pass); a pass whose digit is
-// the same for every key only copies.
+// 8-bit digits, reduce-then-scan (docs/gpu-sort.md): one histogram sweep, then per pass an
+// upsweep, a scan and a downsweep; a pass whose digit is the same for every key only copies.
 //
 // Scratch (a second key and payload buffer, tile counts, the histogram) is sized at creation for
 // max_count keys and reused; recording allocates nothing. The sort records into the caller's
@@ -37,26 +35,21 @@ struct GpuRadixSortConfig {
     // Rank with the portable shared-memory path even where subgroup ballot exists (tests use it
     // to cover the path devices without ballot take).
     bool force_portable_ranking = false;
-    // Find tiles' output positions by reduce-then-scan (upsweep + scan + downsweep per pass)
-    // instead of the chained scan (one kernel per pass). For devices that may not keep started
-    // workgroups running while others wait on them, and for comparison in tests and benchmarks.
-    bool force_reduce_then_scan = false;
 };
 
 struct GpuRadixSort {
     uint32_t max_count = 0;
     bool subgroup_ranking = false; // ballot ranking (else the portable path)
-    bool chained_scan = false;     // one kernel per pass (else reduce-then-scan)
     uint32_t subgroup_size = 0;    // the device's (VkPhysicalDeviceSubgroupProperties)
     vk::OwnedPipelineLayout layout;
     vk::OwnedPipeline histogram;
-    vk::OwnedPipeline upsweep; // reduce-then-scan only
-    vk::OwnedPipeline scan;    // reduce-then-scan only
+    vk::OwnedPipeline upsweep;
+    vk::OwnedPipeline scan;
     vk::OwnedPipeline downsweep;
     vk::Buffer alt_keys;     // max_count uints: odd passes write here
     vk::Buffer alt_payloads; // max_count uints
-    vk::Buffer tile_counts;  // kSortRadix uints per tile (chained scan: two regions of them)
-    vk::Buffer digit_counts; // kSortCounterWords uints: histograms and tile claim counters
+    vk::Buffer tile_counts;  // kSortRadix uints per tile
+    vk::Buffer digit_counts; // kSortPasses * kSortRadix uints
 };
 
 // Pipelines and scratch for sorts of up to config.max_count keys. The ballot path is chosen when
@@ -76,8 +69,7 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
 // False with an error, recording nothing, when count > sort.max_count.
 // Profiling: with a timestamp query pool, query first_query + k is written after phase k:
 // 0 histogram, then per pass p: 1 + 3p upsweep, 2 + 3p scan, 3 + 3p downsweep
-// (kGpuSortPhaseQueries in all; the caller resets them and writes its own start stamp). With the
-// chained scan there is no upsweep or scan: their stamps follow the previous one at once.
+// (kGpuSortPhaseQueries in all; the caller resets them and writes its own start stamp).
 inline constexpr uint32_t kGpuSortPhaseQueries = 13;
 struct GpuSortTimestamps {
     VkQueryPool pool = VK_NULL_HANDLE;

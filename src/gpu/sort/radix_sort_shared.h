@@ -25,19 +25,6 @@ SD_CONST uint kSortHistogramGroups = 1024u;
 
 // Specialisation constant ids.
 SD_CONST uint kSortSpecSubgroupSize = 0u; // the ballot downsweep's ranking width
-SD_CONST uint kSortSpecChainedScan = 1u;  // bool: chained scan (else reduce-then-scan)
-
-// The digit_counts buffer: kSortPasses * kSortRadix histogram words, then one tile counter per
-// pass from which the chained scan's workgroups claim tiles in order.
-SD_CONST uint kSortClaimCounters = 1024u; // kSortPasses * kSortRadix
-SD_CONST uint kSortCounterWords = 1028u;  // kSortClaimCounters + kSortPasses
-
-// Chained scan status word of (tile, digit): 0 = not published yet, else a flag and a count of
-// keys (below 2^30: at most kGpuSortMaxCount). Aggregate: the tile's own count of the digit;
-// inclusive: that digit's keys in this and every earlier tile plus every key of a smaller digit.
-SD_CONST uint kSortStatusAggregate = 0x40000000u;
-SD_CONST uint kSortStatusInclusive = 0x80000000u;
-SD_CONST uint kSortStatusValueMask = 0x3fffffffu;
 
 // Push constants of the histogram, upsweep, scan and downsweep kernels (and the copy reference).
 // Addresses are buffer device addresses split into (low, high) words
@@ -47,11 +34,8 @@ struct RadixSortPush {
     uvec2 src_payloads; // their payloads
     uvec2 dst_keys;     // where the pass writes keys
     uvec2 dst_payloads; // and payloads
-    // Per tile kSortRadix uints. Reduce-then-scan: digit-major (digit * tile_count + tile) counts,
-    // then positions. Chained scan: two regions of status words, tile-major, for even and odd
-    // passes.
-    uvec2 tile_counts;
-    uvec2 digit_counts; // kSortCounterWords: the global histogram of every pass, claim counters
+    uvec2 tile_counts;  // kSortRadix * tile_count uints, digit-major (digit * tile_count + tile)
+    uvec2 digit_counts; // kSortPasses * kSortRadix uints: the global histogram of every pass
     uint count;         // keys to sort
     uint shift;         // bit offset of this pass's digit (0, 8, 16, 24)
     uint pass_index;    // 0..3
@@ -82,9 +66,6 @@ SD_END_NAMESPACE
 namespace spindrift {
 static_assert(kSortTileKeys == kSortWorkgroupSize * kSortKeysPerThread);
 static_assert(kSortRadix == kSortWorkgroupSize, "one invocation per digit in the scans");
-static_assert(kSortClaimCounters == kSortPasses * kSortRadix);
-static_assert(kSortCounterWords == kSortClaimCounters + kSortPasses);
-static_assert((kSortStatusAggregate | kSortStatusInclusive) == ~kSortStatusValueMask);
 static_assert(sizeof(RadixSortPush) == 64 && std::is_trivially_copyable_v<RadixSortPush>);
 static_assert(offsetof(RadixSortPush, digit_counts) == 40);
 static_assert(offsetof(RadixSortPush, count) == 48);
