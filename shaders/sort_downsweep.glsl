@@ -2,6 +2,11 @@
 // stably by the pass's digit, reorders keys and payloads through shared memory so each digit's
 // run is contiguous, and writes them to the tile's place for that digit (from sort_scan.comp).
 //
+// Memory round trips per tile: keys and payloads are loaded together, and the tile's output
+// positions (one word per digit) are loaded with them, before ranking; the only global accesses
+// after the ranking are the writes. (Before, payloads were loaded after the keys were written:
+// a second dependent round trip per tile, with ~20 barriers between the two.)
+//
 // Ranking (after Adinets and Merrill, "Onesweep", 2022, warp-level multi-split): the tile is cut
 // into ranking groups of `width` lanes, each owning kSortKeysPerThread consecutive rows of
 // `width` consecutive keys. Row by row, a lane finds the lanes of its row holding the same digit
@@ -126,15 +131,21 @@ void main() {
     for (uint tile = gl_WorkGroupID.x; tile < pc.tile_count; tile += gl_NumWorkGroups.x) {
         uint tile_begin = tile * kSortTileKeys;
         uint tile_size = min(kSortTileKeys, pc.count - tile_begin);
+        // The tile's output position for digit i, loaded now so its latency overlaps the
+        // ranking rather than following it.
+        uint position = tile_counts.v[i * pc.tile_count + tile];
         for (uint j = i; j < l.groups * 128u; j += kSortWorkgroupSize) s_mem[j] = 0u;
-        barrier();
 
         uint keys[kSortKeysPerThread];
+        uint values[kSortKeysPerThread];
         uint ranks[kSortKeysPerThread];
         for (uint r = 0u; r < kSortKeysPerThread; ++r) {
             uint at = group_first + r * l.width + l.lane;
-            keys[r] = at < tile_size ? src_keys.v[tile_begin + at] : 0u;
+            bool valid = at < tile_size;
+            keys[r] = valid ? src_keys.v[tile_begin + at] : 0u;
+            values[r] = valid ? src_payloads.v[tile_begin + at] : 0u;
         }
+        barrier(); // the counters are cleared
 
         // Rank within the group, row by row.
         for (uint r = 0u; r < kSortKeysPerThread; ++r) {
@@ -178,7 +189,7 @@ void main() {
         uint start = sortScan256(s_digit_start[i], tile_total);
         s_digit_start[i] = start;
         // Unsigned wrap-around is fine: a position in the tile (>= start) is added back.
-        s_digit_offset[i] = tile_counts.v[i * pc.tile_count + tile] - start;
+        s_digit_offset[i] = position - start;
         barrier();
 
         for (uint r = 0u; r < kSortKeysPerThread; ++r) {
@@ -204,8 +215,7 @@ void main() {
         }
         barrier();
         for (uint r = 0u; r < kSortKeysPerThread; ++r) {
-            uint at = group_first + r * l.width + l.lane;
-            if (at < tile_size) s_mem[ranks[r]] = src_payloads.v[tile_begin + at];
+            if (group_first + r * l.width + l.lane < tile_size) s_mem[ranks[r]] = values[r];
         }
         barrier();
         for (uint r = 0u; r < kSortKeysPerThread; ++r) {

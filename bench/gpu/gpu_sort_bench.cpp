@@ -308,6 +308,9 @@ void BM_GpuRadixSort(benchmark::State& state) {
     state.counters["up_ms"] = phases.upsweep_ms;
     state.counters["scan_ms"] = phases.scan_ms;
     state.counters["down_ms"] = phases.downsweep_ms;
+    // One downsweep (a pass's scatter: 16 B a key read + written) against the copy of the same
+    // bytes: 1 would be copy bandwidth.
+    state.counters["down_vs_copy"] = phases.downsweep_ms / kSortPasses / copy_ms;
     state.counters["ballot"] = c.sort->subgroup_ranking ? 1 : 0;
     state.counters["subgroup"] = c.sort->subgroup_size;
 }

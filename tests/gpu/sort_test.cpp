@@ -29,6 +29,8 @@ std::string errors(const std::vector<Diagnostic>& d) {
     return s;
 }
 
+enum class Path { subgroup, portable };
+
 // One device and one sort per ranking path for the whole suite (pipelines take a while on
 // lavapipe).
 struct Shared {
@@ -59,8 +61,6 @@ Shared& shared() {
     }();
     return s;
 }
-
-enum class Path { subgroup, portable };
 
 class GpuSortTest : public ::testing::TestWithParam<Path> {
 protected:
@@ -120,6 +120,75 @@ TEST_P(GpuSortTest, SortsRandomKeysOfEveryAwkwardCount) {
     for (size_t n : {0u, 1u, 2u, 7u, 255u, 256u, 1000u, 4095u, 4096u, 4097u, 65537u}) {
         SCOPED_TRACE(n);
         expectStableSort(randomKeys(n, static_cast<uint32_t>(n) + 1u));
+    }
+}
+
+TEST_P(GpuSortTest, SortsCountsAroundTileBoundaries) {
+    // kSortTileKeys = 4096: partial last tiles of one key, full last tiles, 17 whole tiles.
+    for (size_t n : {8191u, 8192u, 8193u, 3u * 4096u - 1u, 3u * 4096u + 1u, 17u * 4096u}) {
+        SCOPED_TRACE(n);
+        expectStableSort(randomKeys(n, static_cast<uint32_t>(n) * 3u));
+    }
+}
+
+TEST_P(GpuSortTest, SortsKeysThatDifferOnlyInTheTopDigit) {
+    // Passes 0-2 copy, pass 3 sorts.
+    std::vector<uint32_t> keys = randomKeys(50000, 13u, 0xff000000u);
+    for (uint32_t& k : keys) k |= 0x00a5c3e1u;
+    expectStableSort(keys);
+    // Only two values of the top digit: long runs of ties across many tiles.
+    keys = randomKeys(50000, 14u, 0x80000000u);
+    expectStableSort(keys);
+}
+
+TEST_P(GpuSortTest, SortsTwiceInOneSubmission) {
+    // The second sort reuses the scratch (histogram, tile counts) the first one left.
+    Shared& s = shared();
+    const vk::Device& device = *s.context.device;
+    const std::vector<uint32_t> first = randomKeys(30000, 21u);
+    const std::vector<uint32_t> second = randomKeys(30000, 22u, 0x00ffff00u);
+    const VkDeviceSize bytes = first.size() * sizeof(uint32_t);
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    std::vector<Diagnostic> diagnostics;
+    vk::Buffer buffers[4];
+    for (vk::Buffer& b : buffers) {
+        b = vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "pairs", diagnostics);
+        ASSERT_TRUE(b) << errors(diagnostics);
+    }
+    std::vector<uint32_t> indices(first.size());
+    std::iota(indices.begin(), indices.end(), 0u);
+    std::memcpy(buffers[0].mapped, first.data(), bytes);
+    std::memcpy(buffers[1].mapped, indices.data(), bytes);
+    std::memcpy(buffers[2].mapped, second.data(), bytes);
+    std::memcpy(buffers[3].mapped, indices.data(), bytes);
+    const uint32_t n = static_cast<uint32_t>(first.size());
+    bool recorded = false;
+    ASSERT_TRUE(s.context.runner->run(
+        "two sorts",
+        [&](VkCommandBuffer cmd) {
+            recorded = recordGpuRadixSort(cmd, sort(), buffers[0].address, buffers[1].address, n,
+                                          diagnostics) &&
+                       recordGpuRadixSort(cmd, sort(), buffers[2].address, buffers[3].address, n,
+                                          diagnostics);
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                              VK_ACCESS_2_HOST_READ_BIT);
+        },
+        diagnostics))
+        << errors(diagnostics);
+    ASSERT_TRUE(recorded) << errors(diagnostics);
+    for (int which = 0; which < 2; ++which) {
+        const std::vector<uint32_t>& keys = which == 0 ? first : second;
+        std::vector<uint32_t> order = indices;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+        const uint32_t* gpu_keys = static_cast<const uint32_t*>(buffers[2 * which].mapped);
+        const uint32_t* gpu_payloads = static_cast<const uint32_t*>(buffers[2 * which + 1].mapped);
+        for (size_t i = 0; i < order.size(); ++i) {
+            ASSERT_EQ(gpu_payloads[i], order[i]) << "sort " << which << " at " << i;
+            ASSERT_EQ(gpu_keys[i], keys[order[i]]) << "sort " << which << " at " << i;
+        }
     }
 }
 
