@@ -110,16 +110,29 @@ TEST(GpuEffect, RefusesDepthBufferCollisionNamingTheEmitter) {
               "emitter 'puff' uses depth_buffer_collision: not supported by the GPU backend yet");
 }
 
-// Ribbons need GPU trail storage, not written yet: refused with the emitter and the path.
-TEST(GpuEffect, RefusesRibbonsNamingTheEmitter) {
+// Ribbons run (trail rings per slot, docs/gpu-backend.md "Ribbons"), within the CPU backend's
+// limit: Σ capacity x max_points <= kMaxTrailPoints. Past it, creation is refused at the ribbon
+// emitter's max_points with the total, the limit and the backend.
+TEST(GpuEffect, RunsRibbonsAndRefusesTrailStoragePastTheLimit) {
     EffectDesc fx = burstEffect();
     fx.emitters[0].render.type = RenderType::ribbon;
     std::vector<Diagnostic> d;
+    auto gpu = createGpuEffect(compileOrFail(fx), testGpuConfig(), d);
+    ASSERT_NE(gpu, nullptr) << joinedDiagnostics(d);
+    advanceFrame(*gpu, fx.fixed_timestep_s);
+    EXPECT_TRUE(gpu->errors.empty()) << joinedDiagnostics(gpu->errors);
+    EXPECT_GT(liveCount(*gpu), 0u);
+
+    fx.emitters[0].capacity = (1u << 16) + 1;
+    fx.capacity = fx.emitters[0].capacity;
+    fx.emitters[0].render.ribbon.max_points = kMaxRibbonPoints; // 2^24 + 256 points
+    d.clear();
     EXPECT_EQ(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr);
     ASSERT_EQ(d.size(), 1u) << joinedDiagnostics(d);
-    EXPECT_EQ(d[0].path, "$.emitters[0].render.type");
-    EXPECT_EQ(d[0].message,
-              "emitter 'puff' uses ribbon_render: not supported by the GPU backend yet");
+    EXPECT_EQ(d[0].path, "$.emitters[0].render.max_points");
+    EXPECT_NE(d[0].message.find("16777472"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("GPU backend's limit of 16777216"), std::string::npos)
+        << d[0].message;
 }
 
 // Stable order and replace_oldest run: no refusal, and the replaced count is reported.
