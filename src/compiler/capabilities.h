@@ -43,8 +43,8 @@ inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 // What each backend runs today. The CPU backend cannot see the renderer's depth buffer. The GPU
 // backend (src/gpu/, issue 5: docs/gpu-backend.md) runs stable order and replace_oldest on its
 // birth-ordered alive lists and ribbon trails in per-slot rings, but not yet sub-emitter events
-// or depth-buffer collision (no depth buffer is bound to its passes yet); createGpuEffect refuses an emitter
-// needing one of them with a diagnostic naming the emitter and the feature.
+// or depth-buffer collision (no depth buffer is bound to its passes yet); createGpuEffect refuses
+// an emitter needing one of them with a diagnostic naming the emitter and the feature.
 inline constexpr FeatureSet kCpuFeatures =
     kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
 inline constexpr FeatureSet kGpuFeatures =

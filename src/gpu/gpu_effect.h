@@ -176,7 +176,9 @@ GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter, uint32_t piece =
 // each emitter's records packed after the previous one's (inside an emitter, alive-list order:
 // birth order for a stable-order emitter, as on the CPU; otherwise not the CPU's slot order).
 // emitter_counts[e] receives emitter e's count. out must have room for Σ emitter capacity records
-// and emitter_counts one entry per emitter, else an error. A synchronous readback, once per frame;
+// and emitter_counts one entry per emitter, else an error. The same submission gathers every
+// ribbon emitter's trails in record order for gpu::writeRibbonStrips (ribbon_strips.h).
+// A synchronous readback, once per frame;
 // after the first call it allocates nothing on the host. False with an error on a Vulkan failure
 // (or after an earlier one: fx.errors).
 bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,

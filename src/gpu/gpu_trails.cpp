@@ -88,9 +88,9 @@ bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>
                                      vk::MemoryUse::device_local, "GPU ribbon trails", diagnostics);
         if (!trails[e]) return false;
         // Host-visible: the gather pass writes what the host reads, with no copy in between.
-        gather[e] = vk::createBuffer(device, regions[e].gather_bytes, kStorage,
-                                     vk::MemoryUse::readback, "GPU ribbon trails readback",
-                                     diagnostics);
+        gather[e] =
+            vk::createBuffer(device, regions[e].gather_bytes, kStorage, vk::MemoryUse::readback,
+                             "GPU ribbon trails readback", diagnostics);
         if (!gather[e]) return false;
     }
     return true;

@@ -68,8 +68,8 @@ uint64_t writeRibbonStrips(const GpuEffect& fx, uint32_t emitter,
         const GatheredTrail trail = gatheredTrail(fx, emitter, i);
         const DrawRecord& r = records[i];
         appendRibbonPolyline(
-            trail.head_sim, trail.count, [&](uint32_t k) { return trail.point(k); },
-            world_from_sim, record, r.color, r.position_size.w, batch_first, points, segments);
+            trail.head_sim, trail.count, [&](uint32_t k) { return trail.point(k); }, world_from_sim,
+            record, r.color, r.position_size.w, batch_first, points, segments);
     }
     return points.size() - batch_first;
 }

@@ -8,8 +8,8 @@
 #include "cook/effect_file.h"
 #include "cpu/draw_records.h"
 #include "cpu/trails.h"
-#include "image/png_io.h"
 #include "gpu/ribbon_strips.h"
+#include "image/png_io.h"
 #include "render/beam_strips.h"
 #include "render/billboard_params.h"
 #include "render/simulation_device.h"
@@ -612,8 +612,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                 if (p.fx) {
                     cpu::writeRibbonStrips(*p.fx, e, p.strip_points, p.strip_segments);
                 } else {
-                    gpu::writeRibbonStrips(*p.gpu_fx, e, records, p.strip_points,
-                                           p.strip_segments);
+                    gpu::writeRibbonStrips(*p.gpu_fx, e, records, p.strip_points, p.strip_segments);
                 }
                 if (p.strip_segments.size() == first_segment) continue;
                 appendStripBatch(player, p, emitter, texture, first_point, first_segment);

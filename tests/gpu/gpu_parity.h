@@ -56,10 +56,10 @@ inline GpuConfig testGpuConfig() {
 }
 
 struct ParityResult {
-    float max_abs_error = 0; // largest |gpu - cpu| of any compared component
-    uint64_t particles = 0;  // compared at the end
-    uint64_t in_order = 0;   // of those, compared in draw order (stable-order emitters)
-    uint64_t replaced = 0;   // particles replace_oldest replaced on the CPU, over the run
+    float max_abs_error = 0;   // largest |gpu - cpu| of any compared component
+    uint64_t particles = 0;    // compared at the end
+    uint64_t in_order = 0;     // of those, compared in draw order (stable-order emitters)
+    uint64_t replaced = 0;     // particles replace_oldest replaced on the CPU, over the run
     uint64_t trail_points = 0; // recorded ribbon trail points compared, matched by key
     uint64_t strip_points = 0; // ribbon strip points compared, matched by key
 };
@@ -112,21 +112,22 @@ inline float compareVec(vec3 c, vec3 g, const std::string& where) {
     float worst = 0;
     for (int k = 0; k < 3; ++k) {
         worst = std::max(worst, std::fabs(g[k] - c[k]));
-        EXPECT_TRUE(within(c[k], g[k])) << where << " [" << k << "]: cpu " << c[k] << " gpu " << g[k];
+        EXPECT_TRUE(within(c[k], g[k]))
+            << where << " [" << k << "]: cpu " << c[k] << " gpu " << g[k];
     }
     return worst;
 }
 
-inline float compareStripPoints(const StripPoint& c, const StripPoint& g, const std::string& where) {
+inline float compareStripPoints(const StripPoint& c, const StripPoint& g,
+                                const std::string& where) {
     float worst = 0;
     const vec4 cv[] = {c.position_width, c.color, c.tangent_u};
     const vec4 gv[] = {g.position_width, g.color, g.tangent_u};
     for (int v = 0; v < 3; ++v) {
         for (int k = 0; k < 4; ++k) {
             worst = std::max(worst, std::fabs(gv[v][k] - cv[v][k]));
-            EXPECT_TRUE(within(cv[v][k], gv[v][k]))
-                << where << " field " << v << "[" << k << "]: cpu " << cv[v][k] << " gpu "
-                << gv[v][k];
+            EXPECT_TRUE(within(cv[v][k], gv[v][k])) << where << " field " << v << "[" << k
+                                                    << "]: cpu " << cv[v][k] << " gpu " << gv[v][k];
         }
     }
     return worst;
@@ -175,7 +176,8 @@ inline void compareTrails(const CompiledEffect& effect, const cpu::CpuEffect& cp
         for (uint32_t slot = 0; slot < pool.count; ++slot) {
             const vec3 head(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot]);
             cpu_first[slot] = at;
-            cpu_n[slot] = polylinePoints(head, trails.count[slot], cpu::trailPoint(trails, slot, 0));
+            cpu_n[slot] =
+                polylinePoints(head, trails.count[slot], cpu::trailPoint(trails, slot, 0));
             at += cpu_n[slot];
         }
         const bool in_order = (effect.emitters[e].render_flags & kRenderFlagStableOrder) != 0;
@@ -203,10 +205,10 @@ inline void compareTrails(const CompiledEffect& effect, const cpu::CpuEffect& cp
             const uint32_t n = polylinePoints(g.head_sim, g.count, g.count ? g.point(0) : head);
             ASSERT_EQ(n, cpu_n[slot]) << where << ": strip points";
             for (uint32_t k = 0; k < n; ++k) {
-                result.max_abs_error = std::max(
-                    result.max_abs_error,
-                    compareStripPoints(cpu_points[cpu_first[slot] + k], gpu_points[at + k],
-                                       where + " strip point " + std::to_string(k)));
+                result.max_abs_error =
+                    std::max(result.max_abs_error,
+                             compareStripPoints(cpu_points[cpu_first[slot] + k], gpu_points[at + k],
+                                                where + " strip point " + std::to_string(k)));
             }
             at += n;
             result.strip_points += n;
