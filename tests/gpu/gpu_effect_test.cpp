@@ -135,6 +135,45 @@ TEST(GpuEffect, RunsRibbonsAndRefusesTrailStoragePastTheLimit) {
         << d[0].message;
 }
 
+// Trail storage layout (no device needed): a ribbon emitter's buffer holds its points, then a
+// ring per slot; other emitters have none. A buffer past the buffer limit, or trails taking the
+// pool past the total limit, are refused naming the emitter.
+TEST(GpuEffect, LaysOutTrailBuffersWithinTheLimits) {
+    EffectDesc fx = burstEffect();
+    fx.emitters.push_back(fx.emitters[0]);
+    fx.emitters[1].name = "trail";
+    fx.emitters[1].render.type = RenderType::ribbon;
+    fx.emitters[1].render.ribbon.max_points = 10;
+    fx.capacity = 512;
+    const auto compiled = compileOrFail(fx);
+    std::vector<TrailRegion> regions;
+    std::vector<Diagnostic> d;
+    ASSERT_TRUE(layoutTrails(*compiled, PoolLimits{}, 0, regions, d)) << joinedDiagnostics(d);
+    ASSERT_EQ(regions.size(), 2u);
+    EXPECT_FALSE(hasTrails(regions[0]));
+    EXPECT_EQ(regions[0].buffer_bytes, 0u);
+    ASSERT_TRUE(hasTrails(regions[1]));
+    EXPECT_EQ(regions[1].rings_offset_bytes, 256u * 10 * 12); // already a multiple of 256
+    EXPECT_EQ(regions[1].buffer_bytes, 256u * 10 * 12 + 256 * 8);
+    EXPECT_EQ(regions[1].gather_bytes, 256u * 16 + 256 * 10 * 12);
+
+    PoolLimits small;
+    small.buffer_bytes = 4096;
+    EXPECT_FALSE(layoutTrails(*compiled, small, 0, regions, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].path, "$.emitters[1].render.max_points");
+    EXPECT_NE(d[0].message.find("emitter 'trail'"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("buffer limit of 4096 bytes"), std::string::npos) << d[0].message;
+
+    PoolLimits total;
+    total.total_bytes = 100000;
+    d.clear();
+    EXPECT_FALSE(layoutTrails(*compiled, total, 90000, regions, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_NE(d[0].message.find("past the limit of 100000 bytes"), std::string::npos)
+        << d[0].message;
+}
+
 // Stable order and replace_oldest run: no refusal, and the replaced count is reported.
 TEST(GpuEffect, RunsStableOrderAndReplaceOldestAndCountsReplacements) {
     EffectDesc fx = burstEffect();
