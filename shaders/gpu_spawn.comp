@@ -12,6 +12,7 @@
 #include "random.h"
 #include "shape.h"
 #include "gpu_sim.glsl"
+#include "gpu_trail.glsl"
 
 // Past 2^24 births the last fractions would round to 1.0; keep them inside the step
 // (runtime/driver.h, birthFraction).
@@ -37,6 +38,7 @@ void main() {
     uint born = min(n, pool.capacity - survivors);
     UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + list_out);
     UintColumn free_list = uintColumn(pool, kGpuColumnFree);
+    GpuEmitterTrails trails = emitterTrails();
 
     for (uint i = gl_GlobalInvocationID.x; i < born; i += gridStride()) {
         uint slot = free_list.v[free_count - 1u - i];
@@ -80,5 +82,7 @@ void main() {
         uintColumn(pool, kGpuColumnKey).v[slot] = key;
         uintColumn(pool, kGpuColumnOrdinalLo).v[slot] = ordinal_lo;
         uintColumn(pool, kGpuColumnOrdinalHi).v[slot] = ordinal_hi;
+        // A particle born into a reused slot starts a fresh trail.
+        if (hasTrails(trails)) startTrail(trails, slot, position);
     }
 }

@@ -19,6 +19,7 @@
 #include "lut.h"
 #include "gpu_sim.glsl"
 #include "gpu_compact.glsl"
+#include "gpu_trail.glsl"
 
 struct Particle {
     vec3 p;
@@ -137,6 +138,7 @@ void main() {
     bool spins = (step.flags & kGpuStepSpins) != 0u;
     bool uses_flags = (step.flags & kGpuStepUsesFlags) != 0u;
     bool keeps_order = sdGpuKeepsBirthOrder(emitterRecord());
+    GpuEmitterTrails trails = emitterTrails();
     uint contacts = 0u;
 
     for (uint first = gl_WorkGroupID.x * gl_WorkGroupSize.x; first < count;
@@ -173,6 +175,8 @@ void main() {
             lifetime.v[slot] = q.lifetime;
             rotation.v[slot] = q.rotation;
             flags.v[slot] = q.flags;
+            // After collision, where the particle ended the step (the CPU's recordTrails).
+            if (hasTrails(trails)) recordTrailPoint(trails, slot, q.p);
 
             dead = sdIsDead(q.age, q.lifetime) || (q.flags & kGpuParticleKilled) != 0u;
         }

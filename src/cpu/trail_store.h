@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "compiler/compiled_effect.h"
@@ -47,8 +48,10 @@ uint64_t trailPointsNeeded(const EmitterRecord& emitter);
 
 // Checks the sum of trailPointsNeeded over the effect against kMaxTrailPoints. Past it, appends
 // one error at the ribbon emitter that needs the most (its max_points' JSON path, the total, the
-// limit) and returns false.
-bool checkTrailLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics);
+// limit, and `backend`, the backend refusing it: "CPU" or "GPU") and returns false. The GPU
+// backend keeps the same limit (src/gpu/gpu_trails.h).
+bool checkTrailLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics,
+                      std::string_view backend = "CPU");
 
 // Sizes the store for a ribbon emitter (nothing for another render type). The effect must pass
 // checkTrailLimits.

@@ -28,7 +28,7 @@ uvec4 pair(VkDeviceAddress a, VkDeviceAddress b) {
 // address is valid even for an empty array.
 struct RecordsLayout {
     uint64_t tables = 0, emitters = 0, ops = 0, lut = 0, mesh_points = 0, pools = 0, columns = 0,
-             chunks = 0, bytes = 0;
+             chunks = 0, trails = 0, bytes = 0;
 };
 
 template <typename T> uint64_t bytesOf(const std::vector<T>& v) {
@@ -54,6 +54,8 @@ RecordsLayout recordsLayout(const CompiledEffect& e, const PoolLayout& pool) {
     at += roundUp16(std::max<uint64_t>(e.emitters.size() * kGpuColumnCount * 8, 16));
     r.chunks = at; // one address per draw-record chunk
     at += roundUp16(std::max<uint64_t>(pool.chunk_records.size() * 8, 16));
+    r.trails = at; // GpuEmitterTrails per emitter
+    at += std::max<uint64_t>(e.emitters.size() * sizeof(GpuEmitterTrails), 16);
     r.bytes = at;
     return r;
 }
@@ -120,11 +122,17 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     put(base, r.columns, columns);
     put(base, r.chunks, chunks);
     put(base, r.pools, pools);
+    std::vector<GpuEmitterTrails> trails;
+    for (uint32_t i = 0; i < fx.trail_layout.size(); ++i) {
+        trails.push_back(trailRecord(fx.trail_layout[i], b.trails[i], b.trail_gather[i]));
+    }
+    put(base, r.trails, trails);
     GpuTables tables{};
     tables.emitters_ops = pair(a + r.emitters, a + r.ops);
     tables.lut_mesh_points = pair(a + r.lut, a + r.mesh_points);
     tables.pools_counters = pair(a + r.pools, b.counters.address);
     tables.draw_records = pair(a + r.chunks, 0);
+    tables.trails = pair(a + r.trails, 0);
     std::memcpy(base + r.tables, &tables, sizeof(tables));
     b.tables_address = a + r.tables;
     return true;
@@ -192,6 +200,9 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     b.steps = vk::createBuffer(device, b.step_slot_bytes * b.step_slots * kGpuSubmissionsInFlight,
                                kStorage, vk::MemoryUse::upload, "GPU step uniforms", diagnostics);
     if (!b.steps) return false;
+    if (!createTrailBuffers(device, fx.trail_layout, b.trails, b.trail_gather, diagnostics)) {
+        return false;
+    }
     return uploadRecords(fx, diagnostics);
 }
 

@@ -15,8 +15,9 @@ PoolLimits devicePoolLimits(const vk::Device& device, uint64_t max_buffer_bytes,
 
 // Creates fx.buffers from fx.layout and fx.effect: records (uploaded, with the column and
 // draw-record chunk address tables), pool buffers, counters (zeroed), draw-record chunks, per-step
-// uniform slots (config.driver.max_steps_per_frame of them, plus one for the draw pass) and the
-// counters' readback copy. False with an error naming the buffer.
+// uniform slots (config.driver.max_steps_per_frame of them, plus one for the draw pass), the
+// counters' readback copy and each ribbon emitter's trail and gather buffers (fx.trail_layout,
+// gpu_trails.h). False with an error naming the buffer.
 bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 
 // The device address of a draw-record range's first record (its chunk's buffer, offset to

@@ -24,6 +24,8 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
         return shaders::kGpuSpawnComp;
     case Pass::ordered_compact:
         return shaders::kGpuOrderedCompactComp;
+    case Pass::trail_gather:
+        return shaders::kGpuTrailGatherComp;
     case Pass::draw_records:
     case Pass::count:
         break;

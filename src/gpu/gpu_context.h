@@ -29,6 +29,7 @@ enum class Pass : uint8_t {
     spawn,
     draw_records,
     ordered_compact, // birth-order emitters (ordered_list.h)
+    trail_gather,    // ribbon trails for the host (ribbon_strips.h)
     count
 };
 

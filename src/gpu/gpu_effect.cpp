@@ -9,6 +9,7 @@
 #include "gpu/gpu_buffers.h"
 #include "gpu/gpu_timing.h"
 #include "gpu/ordered_list.h"
+#include "gpu/ribbon_strips.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -270,6 +271,9 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     const PoolLimits limits =
         devicePoolLimits(*fx->gpu->device, config.max_buffer_bytes, config.max_pool_bytes);
     if (!layoutPool(compiled, limits, fx->layout, diagnostics)) return nullptr;
+    if (!layoutTrails(compiled, limits, fx->layout.total_bytes, fx->trail_layout, diagnostics)) {
+        return nullptr;
+    }
     fx->submissions.resize(fx->gpu->runner->entries());
     fx->sorting.order.resize(compiled.emitters.size());
     if (!createGpuBuffers(*fx, diagnostics)) return nullptr;
@@ -408,6 +412,8 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
         fx, "GPU draw records",
         [&](VkCommandBuffer cmd) {
             recordDrawRecordsPass(fx, cmd);
+            // Ribbon emitters' trails, gathered in draw-record order (ribbon_strips.h).
+            recordTrailGather(fx, cmd, pushFor(fx, drawSlot(fx), 0, 0, 0));
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                               VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                               VK_ACCESS_2_TRANSFER_READ_BIT);

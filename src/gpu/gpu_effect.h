@@ -26,6 +26,7 @@
 #include "compiler/compiled_effect.h"
 #include "gpu/draw_output.h"
 #include "gpu/gpu_context.h"
+#include "gpu/gpu_trails.h"
 #include "gpu/live_bound.h"
 #include "gpu/pool_layout.h"
 #include "kernels/draw_record.h"
@@ -80,6 +81,8 @@ struct GpuBuffers {
     vk::Buffer steps;                      // per-step uniforms, one slot per step of a submission
     vk::Buffer counters_readback;          // a copy of the counters per submission in flight
     std::vector<vk::Buffer> draw_readback; // per chunk, made by the first readBackDrawRecords
+    std::vector<vk::Buffer> trails;        // per emitter: ribbon trail rings (gpu_trails.h)
+    std::vector<vk::Buffer> trail_gather;  // per emitter: the gather pass's host-visible output
     VkDeviceAddress tables_address = 0;
     uint64_t step_slot_bytes = 0;
     uint32_t step_slots = 0; // slots per submission: its steps, the last slot the draw pass's;
@@ -116,6 +119,7 @@ struct GpuEffect {
     SpawnPlan plan;
     std::vector<float> travel_m;
     PoolLayout layout;
+    std::vector<TrailRegion> trail_layout; // per emitter (gpu_trails.h)
 
     // Declared last: destroyed first (buffers before the device they came from).
     std::unique_ptr<GpuContext> gpu;
@@ -173,7 +177,9 @@ GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter, uint32_t piece =
 // each emitter's records packed after the previous one's (inside an emitter, alive-list order:
 // birth order for a stable-order emitter, as on the CPU; otherwise not the CPU's slot order).
 // emitter_counts[e] receives emitter e's count. out must have room for Σ emitter capacity records
-// and emitter_counts one entry per emitter, else an error. A synchronous readback, once per frame;
+// and emitter_counts one entry per emitter, else an error. The same submission gathers every
+// ribbon emitter's trails in record order for gpu::writeRibbonStrips (ribbon_strips.h).
+// A synchronous readback, once per frame;
 // after the first call it allocates nothing on the host. False with an error on a Vulkan failure
 // (or after an earlier one: fx.errors).
 bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,

@@ -110,6 +110,34 @@ struct GpuTables {
     uvec4 lut_mesh_points; // xy: the LUT atlas (vec4 texels); zw: MeshPointRecord[]
     uvec4 pools_counters;  // xy: GpuEmitterPool[]; zw: GpuEmitterCounters[]
     uvec4 draw_records;    // xy: the draw-record chunks' addresses ((low, high) words each)
+    uvec4 trails;          // xy: GpuEmitterTrails[], one per emitter (src/gpu/gpu_trails.h)
+};
+
+// Where one emitter's ribbon trails are (docs/gpu-backend.md, "Ribbons"); max_points 0 for an
+// emitter without trails. Slot s's ring is points[(s * max_points + entry) * 3 + xyz] with its
+// (first, count) at rings[s] (kernels/ribbon.h), in simulation space like the pool's positions:
+// slots never move on the GPU, so a trail stays where its particle is. The gather pass copies
+// the live particles' trails, in alive-list order (draw-record order), to the host-visible
+// gather buffer: GpuTrailHead[capacity], then capacity x max_points points, newest first. All
+// indices fit 32 bits: capacity x max_points <= kMaxTrailPoints (2^24).
+struct GpuEmitterTrails {
+    uint points_lo; // float[capacity * max_points * 3]
+    uint points_hi;
+    uint rings_lo; // uvec2[capacity]: (first, count) per slot
+    uint rings_hi;
+    uint gather_lo; // GpuTrailHead[capacity], then the gathered points
+    uint gather_hi;
+    uint max_points;             // ring entries per slot; 0: no trails
+    float min_sample_distance_m; // a particle records when it moved at least this far
+};
+
+// One live particle in the gather buffer: its current (head) position in simulation space and
+// how many recorded points follow it there, newest first.
+struct GpuTrailHead {
+    float x;
+    float y;
+    float z;
+    uint count;
 };
 
 // One emitter's uniforms of one step (src/runtime/step_uniforms.h, EmitterStep, and its births
@@ -165,7 +193,9 @@ SD_END_NAMESPACE
 namespace spindrift {
 SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 64);
-SD_ASSERT_RECORD(GpuTables, 64);
+SD_ASSERT_RECORD(GpuTables, 80);
+SD_ASSERT_RECORD(GpuEmitterTrails, 32);
+SD_ASSERT_RECORD(GpuTrailHead, 16);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);
 SD_ASSERT_RECORD(GpuResolvedOp, 80);
 SD_ASSERT_RECORD(GpuStepHeader, 80);

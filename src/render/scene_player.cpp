@@ -8,6 +8,7 @@
 #include "cook/effect_file.h"
 #include "cpu/draw_records.h"
 #include "cpu/trails.h"
+#include "gpu/ribbon_strips.h"
 #include "image/png_io.h"
 #include "render/beam_strips.h"
 #include "render/billboard_params.h"
@@ -54,21 +55,24 @@ bool rendererDraws(uint32_t render_type) {
            render_type == kRenderBeam;
 }
 
-// The most strip points / segments emitter e can append in one frame (a ribbon writes fewer
-// segments than points). Ribbons exist only on the CPU backend (cpu_fx; the GPU refuses them).
-uint64_t stripPointCapacity(const CompiledEffect& effect, const cpu::CpuEffect* cpu_fx,
-                            uint32_t e) {
-    const EmitterRecord& emitter = effect.emitters[e];
-    if (emitter.render_type == kRenderRibbon) return cpu_fx ? cpu::maxRibbonPoints(*cpu_fx, e) : 0;
+// The most ribbon strip points emitter e of the instance can append in one frame (a ribbon
+// writes fewer segments than points), from whichever backend simulates it.
+uint64_t ribbonPointCapacity(const PlayerInstance& p, uint32_t e) {
+    return p.fx ? cpu::maxRibbonPoints(*p.fx, e) : gpu::maxRibbonPoints(*p.gpu_fx, e);
+}
+
+// The most strip points / segments emitter e can append in one frame.
+uint64_t stripPointCapacity(const PlayerInstance& p, uint32_t e) {
+    const EmitterRecord& emitter = p.effect->emitters[e];
+    if (emitter.render_type == kRenderRibbon) return ribbonPointCapacity(p, e);
     if (emitter.render_type == kRenderBeam) {
         return beamPointCapacity(emitter.capacity, emitter.beam_segments);
     }
     return 0;
 }
-uint64_t stripSegmentCapacity(const CompiledEffect& effect, const cpu::CpuEffect* cpu_fx,
-                              uint32_t e) {
-    const EmitterRecord& emitter = effect.emitters[e];
-    if (emitter.render_type == kRenderRibbon) return cpu_fx ? cpu::maxRibbonPoints(*cpu_fx, e) : 0;
+uint64_t stripSegmentCapacity(const PlayerInstance& p, uint32_t e) {
+    const EmitterRecord& emitter = p.effect->emitters[e];
+    if (emitter.render_type == kRenderRibbon) return ribbonPointCapacity(p, e);
     if (emitter.render_type == kRenderBeam) {
         return beamSegmentCapacity(emitter.capacity, emitter.beam_segments);
     }
@@ -509,8 +513,8 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
         uint64_t strip_segments = 0;
         for (uint32_t e = 0; e < effect.effect->emitters.size(); ++e) {
             drawn_emitters += rendererDraws(effect.effect->emitters[e].render_type) ? 1 : 0;
-            strip_points += stripPointCapacity(*effect.effect, instance.fx.get(), e);
-            strip_segments += stripSegmentCapacity(*effect.effect, instance.fx.get(), e);
+            strip_points += stripPointCapacity(instance, e);
+            strip_segments += stripSegmentCapacity(instance, e);
         }
         instance.strip_points.reserve(strip_points);
         instance.strip_segments.reserve(strip_segments);
@@ -622,10 +626,15 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                                  records, p.strip_points, p.strip_segments);
                 appendStripBatch(player, p, emitter, texture, first_point, first_segment);
                 player.particles += count;
-            } else if (emitter.render_type == kRenderRibbon && !on_gpu) {
+            } else if (emitter.render_type == kRenderRibbon) {
                 const size_t first_point = p.strip_points.size();
                 const size_t first_segment = p.strip_segments.size();
-                cpu::writeRibbonStrips(*p.fx, e, p.strip_points, p.strip_segments);
+                // A GPU part's trails were gathered with its records (ribbon_strips.h).
+                if (!on_gpu) {
+                    cpu::writeRibbonStrips(*p.fx, e, p.strip_points, p.strip_segments);
+                } else {
+                    gpu::writeRibbonStrips(*p.gpu_fx, e, records, p.strip_points, p.strip_segments);
+                }
                 if (p.strip_segments.size() == first_segment) continue;
                 appendStripBatch(player, p, emitter, texture, first_point, first_segment);
                 player.particles += count;

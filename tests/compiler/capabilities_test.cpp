@@ -34,8 +34,7 @@ TEST(Capabilities, CpuLacksOnlyDepthBufferCollision) {
 // The GPU backend (docs/gpu-backend.md): what it does not run yet.
 TEST(Capabilities, GpuLacksWhatItDoesNotRunYet) {
     const FeatureSet missing = static_cast<FeatureSet>(Feature::depth_buffer_collision) |
-                               static_cast<FeatureSet>(Feature::sub_emitters) |
-                               static_cast<FeatureSet>(Feature::ribbon_render);
+                               static_cast<FeatureSet>(Feature::sub_emitters);
     EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures & ~missing);
     // An emitter may still ask for the GPU backend for any feature it is being built to run.
     EXPECT_EQ(preferableFeatures(Backend::gpu), kAllFeatures);
@@ -62,10 +61,10 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
     ASSERT_EQ(report.size(), 3u);
     EXPECT_EQ(report[0].name, "trail");
     EXPECT_TRUE(report[0].backends[0].can_run);
+    // Ribbons run on both backends.
     const BackendVerdict& trail_gpu = report[0].backends[static_cast<int>(Backend::gpu)];
-    EXPECT_FALSE(trail_gpu.can_run);
-    ASSERT_EQ(trail_gpu.reasons.size(), 1u);
-    EXPECT_EQ(trail_gpu.reasons[0], "gpu lacks ribbon_render: $.emitters[0].render.type");
+    EXPECT_TRUE(trail_gpu.can_run);
+    EXPECT_TRUE(trail_gpu.reasons.empty());
     const EmitterBackends& beam = report[1];
     EXPECT_EQ(beam.name, "beam");
     EXPECT_EQ(beam.source_index, 1u);

@@ -110,16 +110,68 @@ TEST(GpuEffect, RefusesDepthBufferCollisionNamingTheEmitter) {
               "emitter 'puff' uses depth_buffer_collision: not supported by the GPU backend yet");
 }
 
-// Ribbons need GPU trail storage, not written yet: refused with the emitter and the path.
-TEST(GpuEffect, RefusesRibbonsNamingTheEmitter) {
+// Ribbons run (trail rings per slot, docs/gpu-backend.md "Ribbons"), within the CPU backend's
+// limit: Σ capacity x max_points <= kMaxTrailPoints. Past it, creation is refused at the ribbon
+// emitter's max_points with the total, the limit and the backend.
+TEST(GpuEffect, RunsRibbonsAndRefusesTrailStoragePastTheLimit) {
     EffectDesc fx = burstEffect();
     fx.emitters[0].render.type = RenderType::ribbon;
     std::vector<Diagnostic> d;
+    auto gpu = createGpuEffect(compileOrFail(fx), testGpuConfig(), d);
+    ASSERT_NE(gpu, nullptr) << joinedDiagnostics(d);
+    advanceFrame(*gpu, fx.fixed_timestep_s);
+    EXPECT_TRUE(gpu->errors.empty()) << joinedDiagnostics(gpu->errors);
+    EXPECT_GT(liveCount(*gpu), 0u);
+
+    fx.emitters[0].capacity = (1u << 16) + 1;
+    fx.capacity = fx.emitters[0].capacity;
+    fx.emitters[0].render.ribbon.max_points = kMaxRibbonPoints; // 2^24 + 256 points
+    d.clear();
     EXPECT_EQ(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr);
     ASSERT_EQ(d.size(), 1u) << joinedDiagnostics(d);
-    EXPECT_EQ(d[0].path, "$.emitters[0].render.type");
-    EXPECT_EQ(d[0].message,
-              "emitter 'puff' uses ribbon_render: not supported by the GPU backend yet");
+    EXPECT_EQ(d[0].path, "$.emitters[0].render.max_points");
+    EXPECT_NE(d[0].message.find("16777472"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("GPU backend's limit of 16777216"), std::string::npos)
+        << d[0].message;
+}
+
+// Trail storage layout (no device needed): a ribbon emitter's buffer holds its points, then a
+// ring per slot; other emitters have none. A buffer past the buffer limit, or trails taking the
+// pool past the total limit, are refused naming the emitter.
+TEST(GpuEffect, LaysOutTrailBuffersWithinTheLimits) {
+    EffectDesc fx = burstEffect();
+    fx.emitters.push_back(fx.emitters[0]);
+    fx.emitters[1].name = "trail";
+    fx.emitters[1].render.type = RenderType::ribbon;
+    fx.emitters[1].render.ribbon.max_points = 10;
+    fx.capacity = 512;
+    const auto compiled = compileOrFail(fx);
+    std::vector<TrailRegion> regions;
+    std::vector<Diagnostic> d;
+    ASSERT_TRUE(layoutTrails(*compiled, PoolLimits{}, 0, regions, d)) << joinedDiagnostics(d);
+    ASSERT_EQ(regions.size(), 2u);
+    EXPECT_FALSE(hasTrails(regions[0]));
+    EXPECT_EQ(regions[0].buffer_bytes, 0u);
+    ASSERT_TRUE(hasTrails(regions[1]));
+    EXPECT_EQ(regions[1].rings_offset_bytes, 256u * 10 * 12); // already a multiple of 256
+    EXPECT_EQ(regions[1].buffer_bytes, 256u * 10 * 12 + 256 * 8);
+    EXPECT_EQ(regions[1].gather_bytes, 256u * 16 + 256 * 10 * 12);
+
+    PoolLimits small;
+    small.buffer_bytes = 4096;
+    EXPECT_FALSE(layoutTrails(*compiled, small, 0, regions, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].path, "$.emitters[1].render.max_points");
+    EXPECT_NE(d[0].message.find("emitter 'trail'"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("buffer limit of 4096 bytes"), std::string::npos) << d[0].message;
+
+    PoolLimits total;
+    total.total_bytes = 100000;
+    d.clear();
+    EXPECT_FALSE(layoutTrails(*compiled, total, 90000, regions, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_NE(d[0].message.find("past the limit of 100000 bytes"), std::string::npos)
+        << d[0].message;
 }
 
 // Stable order and replace_oldest run: no refusal, and the replaced count is reported.

@@ -8,14 +8,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "compiler/compile_effect.h"
 #include "cpu/cpu_effect.h"
 #include "cpu/draw_records.h"
+#include "cpu/trails.h"
 #include "gpu/gpu_effect.h"
+#include "gpu/ribbon_strips.h"
 
 namespace spindrift::gpu::test {
 
@@ -52,10 +56,12 @@ inline GpuConfig testGpuConfig() {
 }
 
 struct ParityResult {
-    float max_abs_error = 0; // largest |gpu - cpu| of any compared component
-    uint64_t particles = 0;  // compared at the end
-    uint64_t in_order = 0;   // of those, compared in draw order (stable-order emitters)
-    uint64_t replaced = 0;   // particles replace_oldest replaced on the CPU, over the run
+    float max_abs_error = 0;   // largest |gpu - cpu| of any compared component
+    uint64_t particles = 0;    // compared at the end
+    uint64_t in_order = 0;     // of those, compared in draw order (stable-order emitters)
+    uint64_t replaced = 0;     // particles replace_oldest replaced on the CPU, over the run
+    uint64_t trail_points = 0; // recorded ribbon trail points compared, matched by key
+    uint64_t strip_points = 0; // ribbon strip points compared, matched by key
 };
 
 inline bool within(float cpu, float gpu) {
@@ -100,6 +106,118 @@ inline float compareRecords(const DrawRecord& c, const DrawRecord& g, const std:
     }
     EXPECT_EQ(c.flipbook_frame, g.flipbook_frame) << where;
     return worst;
+}
+
+inline float compareVec(vec3 c, vec3 g, const std::string& where) {
+    float worst = 0;
+    for (int k = 0; k < 3; ++k) {
+        worst = std::max(worst, std::fabs(g[k] - c[k]));
+        EXPECT_TRUE(within(c[k], g[k]))
+            << where << " [" << k << "]: cpu " << c[k] << " gpu " << g[k];
+    }
+    return worst;
+}
+
+inline float compareStripPoints(const StripPoint& c, const StripPoint& g,
+                                const std::string& where) {
+    float worst = 0;
+    const vec4 cv[] = {c.position_width, c.color, c.tangent_u};
+    const vec4 gv[] = {g.position_width, g.color, g.tangent_u};
+    for (int v = 0; v < 3; ++v) {
+        for (int k = 0; k < 4; ++k) {
+            worst = std::max(worst, std::fabs(gv[v][k] - cv[v][k]));
+            EXPECT_TRUE(within(cv[v][k], gv[v][k])) << where << " field " << v << "[" << k
+                                                    << "]: cpu " << cv[v][k] << " gpu " << gv[v][k];
+        }
+    }
+    return worst;
+}
+
+// Points of a particle's strip polyline by the writers' rule (runtime/ribbon_polyline.h): the
+// head and the recorded points, less the newest when it is the head; 0 below 2. Lets a test split
+// a batch into per-particle polylines and match them by key.
+inline uint32_t polylinePoints(vec3 head, uint32_t recorded, vec3 newest) {
+    const uint32_t n = 1 + recorded - (recorded != 0 && newest == head ? 1u : 0u);
+    return n < 2 ? 0 : n;
+}
+
+// Every ribbon emitter's trails and strips, matched by key (gpu_records: the records
+// readBackDrawRecords returned, emitters packed in compiled order, before any sorting):
+// - each live particle's recorded points, newest first: the same count exactly, each point and
+//   the head within the tolerance;
+// - the strips both backends' writeRibbonStrips build: the same number of points and segments,
+//   each particle's polyline point by point within the tolerance; for a stable-order emitter
+//   also in the same order (both draw in birth order).
+inline void compareTrails(const CompiledEffect& effect, const cpu::CpuEffect& cpu_fx,
+                          const GpuEffect& gpu_fx, const std::vector<DrawRecord>& gpu_records,
+                          ParityResult& result) {
+    size_t first = 0;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        size_t count = 0;
+        while (first + count < gpu_records.size() && gpu_records[first + count].emitter_index == e)
+            ++count;
+        const std::span<const DrawRecord> records(gpu_records.data() + first, count);
+        first += count;
+        if (effect.emitters[e].render_type != kRenderRibbon) continue;
+        const cpu::ParticlePool& pool = cpu_fx.pools[e];
+        const cpu::TrailStore& trails = cpu_fx.trails[e];
+        std::map<uint32_t, uint32_t> slot_of; // key -> CPU slot
+        for (uint32_t slot = 0; slot < pool.count; ++slot) slot_of[pool.key[slot]] = slot;
+        // The CPU's polylines per slot, then the GPU's per record, in writing order.
+        std::vector<StripPoint> cpu_points, gpu_points;
+        std::vector<uint32_t> cpu_segments, gpu_segments;
+        cpu::writeRibbonStrips(cpu_fx, e, cpu_points, cpu_segments);
+        writeRibbonStrips(gpu_fx, e, records, gpu_points, gpu_segments);
+        ASSERT_EQ(gpu_points.size(), cpu_points.size()) << "emitter " << e << " strip points";
+        ASSERT_EQ(gpu_segments.size(), cpu_segments.size()) << "emitter " << e << " segments";
+        std::vector<size_t> cpu_first(pool.count);
+        std::vector<uint32_t> cpu_n(pool.count);
+        size_t at = 0;
+        for (uint32_t slot = 0; slot < pool.count; ++slot) {
+            const vec3 head(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot]);
+            cpu_first[slot] = at;
+            cpu_n[slot] =
+                polylinePoints(head, trails.count[slot], cpu::trailPoint(trails, slot, 0));
+            at += cpu_n[slot];
+        }
+        const bool in_order = (effect.emitters[e].render_flags & kRenderFlagStableOrder) != 0;
+        at = 0;
+        for (uint32_t i = 0; i < records.size(); ++i) {
+            const std::string where =
+                "emitter " + std::to_string(e) + " key " + std::to_string(records[i].key);
+            const auto found = slot_of.find(records[i].key);
+            ASSERT_NE(found, slot_of.end()) << where << ": alive on the GPU only";
+            const uint32_t slot = found->second;
+            if (in_order) {
+                EXPECT_EQ(slot, i) << where << ": trail not in birth order";
+            }
+            const GatheredTrail g = gatheredTrail(gpu_fx, e, i);
+            ASSERT_EQ(g.count, trails.count[slot]) << where << ": recorded points";
+            const vec3 head(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot]);
+            result.max_abs_error =
+                std::max(result.max_abs_error, compareVec(head, g.head_sim, where + " head"));
+            for (uint32_t k = 0; k < g.count; ++k) {
+                result.max_abs_error = std::max(
+                    result.max_abs_error, compareVec(cpu::trailPoint(trails, slot, k), g.point(k),
+                                                     where + " point " + std::to_string(k)));
+            }
+            result.trail_points += g.count;
+            const uint32_t n = polylinePoints(g.head_sim, g.count, g.count ? g.point(0) : head);
+            ASSERT_EQ(n, cpu_n[slot]) << where << ": strip points";
+            for (uint32_t k = 0; k < n; ++k) {
+                result.max_abs_error =
+                    std::max(result.max_abs_error,
+                             compareStripPoints(cpu_points[cpu_first[slot] + k], gpu_points[at + k],
+                                                where + " strip point " + std::to_string(k)));
+            }
+            at += n;
+            result.strip_points += n;
+            if (::testing::Test::HasFailure()) return;
+        }
+        if (in_order) {
+            EXPECT_EQ(gpu_segments, cpu_segments) << "emitter " << e;
+        }
+    }
 }
 
 inline bool byEmitterAndKey(const DrawRecord& a, const DrawRecord& b) {
@@ -162,6 +280,8 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
     EXPECT_TRUE(validationMessages(*gpu_fx).empty()) << joined(validationMessages(*gpu_fx));
     EXPECT_EQ(gpu_records.size(), cpu_records.size());
     if (gpu_records.size() != cpu_records.size()) return result;
+    compareTrails(*effect, *cpu_fx, *gpu_fx, gpu_records, result);
+    if (::testing::Test::HasFailure()) return result;
     // A stable-order emitter draws in birth order on both backends: its keys come in the same
     // order (both write emitters in compiled order, so the sequences line up).
     for (size_t i = 0; i < cpu_records.size(); ++i) {

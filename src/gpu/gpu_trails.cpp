@@ -1,0 +1,116 @@
+#include "gpu/gpu_trails.h"
+
+#include <string>
+
+#include "cpu/trail_store.h"
+#include "kernels/ribbon.h"
+
+namespace spindrift::gpu {
+
+namespace {
+
+constexpr VkBufferUsageFlags kStorage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+
+// Bytes of one recorded point: x, y, z floats, as the CPU's TrailPoint.
+constexpr uint64_t kTrailPointBytes = 12;
+
+uint64_t alignColumn(uint64_t bytes) {
+    return (bytes + kGpuColumnAlignBytes - 1) / kGpuColumnAlignBytes * kGpuColumnAlignBytes;
+}
+
+TrailRegion regionFor(const EmitterRecord& e) {
+    TrailRegion r;
+    if (e.render_type != kRenderRibbon) return r;
+    r.capacity = e.capacity;
+    r.max_points = e.ribbon_max_points;
+    r.min_sample_distance_m = e.ribbon_min_sample_distance;
+    const uint64_t points = uint64_t{e.capacity} * e.ribbon_max_points;
+    r.rings_offset_bytes = alignColumn(points * kTrailPointBytes);
+    r.buffer_bytes = r.rings_offset_bytes + uint64_t{e.capacity} * sizeof(uvec2);
+    r.gather_bytes = uint64_t{e.capacity} * sizeof(GpuTrailHead) + points * kTrailPointBytes;
+    return r;
+}
+
+Diagnostic emitterError(const CompiledEffect& effect, uint32_t e, std::string message) {
+    const EmitterRecord& r = effect.emitters[e];
+    Diagnostic d;
+    d.path = "$.emitters[" + std::to_string(r.source_index) + "].render.max_points";
+    d.message = "emitter '" + std::string(stringAt(effect, r.name_offset, r.name_length)) +
+                "' (capacity " + std::to_string(r.capacity) + ", max_points " +
+                std::to_string(r.ribbon_max_points) + "): " + std::move(message);
+    return d;
+}
+
+} // namespace
+
+bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64_t pool_bytes,
+                  std::vector<TrailRegion>& out, std::vector<Diagnostic>& diagnostics) {
+    // The CPU backend's limit and words: kMaxTrailPoints keeps every index below 2^32 here too.
+    if (!cpu::checkTrailLimits(effect, diagnostics, "GPU")) return false;
+    out.clear();
+    uint64_t total = pool_bytes;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        out.push_back(regionFor(effect.emitters[e]));
+        const TrailRegion& r = out.back();
+        if (r.buffer_bytes > limits.buffer_bytes) {
+            diagnostics.push_back(emitterError(
+                effect, e,
+                "its ribbon trails would need a buffer of " + std::to_string(r.buffer_bytes) +
+                    " bytes, past the GPU backend's buffer limit of " +
+                    std::to_string(limits.buffer_bytes) + " bytes; lower capacity or max_points"));
+            return false;
+        }
+        total += r.buffer_bytes;
+        if (total > limits.total_bytes) {
+            diagnostics.push_back(emitterError(
+                effect, e,
+                "the GPU backend would need " + std::to_string(total) +
+                    " bytes of device memory (pool, draw records and ribbon trails) by this "
+                    "emitter, past the limit of " +
+                    std::to_string(limits.total_bytes) + " bytes; lower the capacities"));
+            return false;
+        }
+    }
+    return true;
+}
+
+bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>& regions,
+                        std::vector<vk::Buffer>& trails, std::vector<vk::Buffer>& gather,
+                        std::vector<Diagnostic>& diagnostics) {
+    trails.clear();
+    gather.clear();
+    trails.resize(regions.size());
+    gather.resize(regions.size());
+    for (size_t e = 0; e < regions.size(); ++e) {
+        if (!hasTrails(regions[e])) continue;
+        trails[e] = vk::createBuffer(device, regions[e].buffer_bytes, kStorage,
+                                     vk::MemoryUse::device_local, "GPU ribbon trails", diagnostics);
+        if (!trails[e]) return false;
+        // Host-visible: the gather pass writes what the host reads, with no copy in between.
+        gather[e] =
+            vk::createBuffer(device, regions[e].gather_bytes, kStorage, vk::MemoryUse::readback,
+                             "GPU ribbon trails readback", diagnostics);
+        if (!gather[e]) return false;
+    }
+    return true;
+}
+
+GpuEmitterTrails trailRecord(const TrailRegion& region, const vk::Buffer& trail,
+                             const vk::Buffer& gather) {
+    GpuEmitterTrails t{};
+    if (!hasTrails(region)) return t;
+    const VkDeviceAddress points = trail.address;
+    const VkDeviceAddress rings = trail.address + region.rings_offset_bytes;
+    t.points_lo = static_cast<uint32_t>(points);
+    t.points_hi = static_cast<uint32_t>(points >> 32);
+    t.rings_lo = static_cast<uint32_t>(rings);
+    t.rings_hi = static_cast<uint32_t>(rings >> 32);
+    t.gather_lo = static_cast<uint32_t>(gather.address);
+    t.gather_hi = static_cast<uint32_t>(gather.address >> 32);
+    t.max_points = region.max_points;
+    t.min_sample_distance_m = region.min_sample_distance_m;
+    return t;
+}
+
+} // namespace spindrift::gpu

@@ -1,0 +1,77 @@
+#include "gpu/ribbon_strips.h"
+
+#include <algorithm>
+
+#include "runtime/ribbon_polyline.h"
+#include "vulkan/commands.h"
+
+namespace spindrift::gpu {
+
+namespace {
+
+bool emitterHasTrails(const GpuEffect& fx, uint32_t emitter) {
+    return emitter < fx.trail_layout.size() && hasTrails(fx.trail_layout[emitter]) &&
+           emitter < fx.buffers.trail_gather.size() &&
+           fx.buffers.trail_gather[emitter].mapped != nullptr;
+}
+
+} // namespace
+
+void recordTrailGather(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push) {
+    bool any = false;
+    for (uint32_t e = 0; e < fx.trail_layout.size(); ++e) {
+        if (!hasTrails(fx.trail_layout[e])) continue;
+        const uint32_t bound = liveBound(fx.live_windows[e]);
+        push.params.x = e;
+        push.params.z = bound;
+        dispatchPass(*fx.gpu, cmd, Pass::trail_gather, push, bound);
+        any = true;
+    }
+    if (!any) return;
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+}
+
+uint64_t maxRibbonPoints(const GpuEffect& fx, uint32_t emitter) {
+    if (emitter >= fx.trail_layout.size() || !hasTrails(fx.trail_layout[emitter])) return 0;
+    const TrailRegion& r = fx.trail_layout[emitter];
+    return uint64_t{r.capacity} * (uint64_t{r.max_points} + 1);
+}
+
+GatheredTrail gatheredTrail(const GpuEffect& fx, uint32_t emitter, uint32_t index) {
+    GatheredTrail trail;
+    if (!emitterHasTrails(fx, emitter)) return trail;
+    const TrailRegion& r = fx.trail_layout[emitter];
+    if (index >= r.capacity) return trail;
+    // The gather buffer: GpuTrailHead[capacity], then max_points points (xyz) per particle.
+    const auto* heads = static_cast<const GpuTrailHead*>(fx.buffers.trail_gather[emitter].mapped);
+    const auto* points = reinterpret_cast<const float*>(heads + r.capacity);
+    const GpuTrailHead& head = heads[index];
+    trail.head_sim = vec3(head.x, head.y, head.z);
+    // The device wrote 1..max_points; a clamp keeps a host read in bounds whatever it holds.
+    trail.count = std::min(head.count, r.max_points);
+    trail.newest_first = points + uint64_t{index} * r.max_points * 3;
+    return trail;
+}
+
+uint64_t writeRibbonStrips(const GpuEffect& fx, uint32_t emitter,
+                           std::span<const DrawRecord> records, std::vector<StripPoint>& points,
+                           std::vector<uint32_t>& segments) {
+    if (!emitterHasTrails(fx, emitter)) return 0;
+    const CompiledEffect& effect = *fx.effect;
+    const EmitterRecord& record = effect.emitters[emitter];
+    const Rows3x4 world_from_sim = worldFromSim(fx.world_from_effect, effect.effect.space);
+    const size_t batch_first = points.size();
+    const auto count =
+        static_cast<uint32_t>(std::min<size_t>(records.size(), fx.trail_layout[emitter].capacity));
+    for (uint32_t i = 0; i < count; ++i) {
+        const GatheredTrail trail = gatheredTrail(fx, emitter, i);
+        const DrawRecord& r = records[i];
+        appendRibbonPolyline(
+            trail.head_sim, trail.count, [&](uint32_t k) { return trail.point(k); }, world_from_sim,
+            record, r.color, r.position_size.w, batch_first, points, segments);
+    }
+    return points.size() - batch_first;
+}
+
+} // namespace spindrift::gpu
