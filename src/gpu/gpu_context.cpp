@@ -24,6 +24,10 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
         return shaders::kGpuSpawnComp;
     case Pass::ordered_compact:
         return shaders::kGpuOrderedCompactComp;
+    case Pass::events:
+        return shaders::kGpuEventsComp;
+    case Pass::event_spawn:
+        return shaders::kGpuEventSpawnComp;
     case Pass::draw_records:
     case Pass::count:
         break;

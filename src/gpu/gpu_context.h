@@ -29,6 +29,8 @@ enum class Pass : uint8_t {
     spawn,
     draw_records,
     ordered_compact, // birth-order emitters (ordered_list.h)
+    events,          // the sub-emitter event walker (sub_emitters.h)
+    event_spawn,     // event births of one child emitter (sub_emitters.h)
     count
 };
 

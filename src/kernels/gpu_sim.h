@@ -53,6 +53,19 @@ SD_CONST uint kGpuParticleKilled = 2u;
 // GpuStepEmitter.flags bits.
 SD_CONST uint kGpuStepSpins = 1u;     // integrate rotation
 SD_CONST uint kGpuStepUsesFlags = 2u; // an op may stick or kill particles
+// The emitter's alive list is kept in birth order (src/gpu/ordered_list.h, gpuKeepsBirthOrder:
+// sdGpuKeepsBirthOrder below, or death or collision sub-emitter events). Shaders read this bit;
+// the host decides.
+SD_CONST uint kGpuStepKeepsBirthOrder = 4u;
+
+// The flags column's bits past the particle flags: the update pass records which of the
+// emitter's collision ops (in compiled order, the first kGpuMaxContactOps) a particle touched
+// this step, for collision events (bit kGpuContactMaskShift + k: the k-th collision op); the
+// next update clears them. Between the event walker and the event spawn pass of a step, a slot
+// about to receive an event birth holds the index of its event there instead.
+SD_CONST uint kGpuParticleFlagBits = 0xffu;
+SD_CONST uint kGpuContactMaskShift = 8u;
+SD_CONST uint kGpuMaxContactOps = 24u;
 
 // Whether an emitter's alive list is kept in birth order (docs/gpu-backend.md, "Birth order"):
 // stable_order asks for it (draw order = birth order) and replace_oldest needs it (the oldest
@@ -101,7 +114,7 @@ struct GpuEmitterCounters {
     uint step_replaced; // oldest particles replaced by this step's births (ordered pass)
     uint overflow_replaced_lo;
     uint overflow_replaced_hi;
-    uint pad0;
+    uint step_born; // planned births this step took (finish pass; the event walker reads it)
 };
 
 // Addresses of what does not change while the instance lives (low, high words).
@@ -110,6 +123,49 @@ struct GpuTables {
     uvec4 lut_mesh_points; // xy: the LUT atlas (vec4 texels); zw: MeshPointRecord[]
     uvec4 pools_counters;  // xy: GpuEmitterPool[]; zw: GpuEmitterCounters[]
     uvec4 draw_records;    // xy: the draw-record chunks' addresses ((low, high) words each)
+    uvec4 sub_emitters;    // xy: SubEmitterRecord[]; zw: GpuEventCounters[] (one per emitter)
+    uvec4 event_queue;     // xy: GpuEventQueueHeader then GpuEvent[kGpuMaxEvents] (0: none)
+};
+
+// Sub-emitter events (docs/gpu-backend.md, "Sub-emitters"). At most this many per step for the
+// whole effect, as on the CPU (cpu::kMaxEventsPerStep); the rest are counted as events_dropped.
+SD_CONST uint kGpuMaxEvents = 65536u;
+// Particles per chunk of the CPU step (cpu::kChunkParticles): the CPU gathers death and
+// collision events chunk by chunk (collision events of a chunk, then its death events).
+SD_CONST uint kGpuEventChunk = 1024u;
+
+// Modes of gpu_events.comp (GpuPushConstants.params.w).
+SD_CONST uint kGpuEventsGather = 0u; // death and collision events, before the planned births
+SD_CONST uint kGpuEventsAssign = 1u; // birth events, then every event's children get slots
+
+// One queued event: what spawnEventBirths needs (src/cpu/events.cpp, PendingEvent).
+struct GpuEvent {
+    vec4 position; // xyz, sim space
+    vec4 velocity; // xyz, the inherited share already applied
+    uint key;      // sdEventKey
+    uint link;     // SubEmitterRecord index
+    uint pad0;
+    uint pad1;
+};
+
+struct GpuEventQueueHeader {
+    uint count; // events queued this step
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
+// One emitter's sub-emitter bookkeeping, written only by the GPU (after the GpuEmitterCounters
+// of every emitter in the counters buffer, so the statistics copy takes it along).
+struct GpuEventCounters {
+    uint ordinals_taken_lo; // spawn ordinals event births took, all steps (takeOrdinals)
+    uint ordinals_taken_hi;
+    uint events_dropped_lo; // events of this emitter past kGpuMaxEvents
+    uint events_dropped_hi;
+    uint event_births; // this step's event births still alive: the last ones of the alive list
+    uint ring_head;    // replace_oldest during the walk: where the oldest particle's entry is
+    uint pad0;
+    uint pad1;
 };
 
 // One emitter's uniforms of one step (src/runtime/step_uniforms.h, EmitterStep, and its births
@@ -131,8 +187,8 @@ struct GpuStepEmitter {
     uint first_ordinal_hi;
     uint planned_dropped_lo; // births the driver dropped past the capacity (counted as overflow)
     uint planned_dropped_hi;
-    uint seed; // the effect's
-    uint pad0;
+    uint seed;          // the effect's
+    uint step_index_lo; // the step's index (collision event keys take it)
 };
 
 // A resolved op: the op with its vectors in simulation space (force fields and colliders index
@@ -165,7 +221,10 @@ SD_END_NAMESPACE
 namespace spindrift {
 SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 64);
-SD_ASSERT_RECORD(GpuTables, 64);
+SD_ASSERT_RECORD(GpuTables, 96);
+SD_ASSERT_RECORD(GpuEvent, 48);
+SD_ASSERT_RECORD(GpuEventQueueHeader, 16);
+SD_ASSERT_RECORD(GpuEventCounters, 32);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);
 SD_ASSERT_RECORD(GpuResolvedOp, 80);
 SD_ASSERT_RECORD(GpuStepHeader, 80);

@@ -1,0 +1,39 @@
+// The event births of one child emitter, in parallel (docs/gpu-backend.md, "Sub-emitters"):
+// the walker (gpu_events.comp) left this step's surviving event births as the last
+// event_births entries of the emitter's alive list, each slot holding its event's index (flags
+// column) and its spawn ordinal. Each is written as spawnEventBirths writes it on the CPU:
+// key sdParticleKey(seed, emitter, ordinal), the child's shape centred on the event position,
+// the inherited velocity added, age 0 (gpu_birth.glsl, eventNewborn).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "birth.h"
+#include "lut.h"
+#include "random.h"
+#include "shape.h"
+#include "gpu_sim.glsl"
+#include "gpu_events.glsl"
+#include "gpu_birth.glsl"
+
+void main() {
+    GpuEmitterPool pool = emitterPool();
+    GpuStepEmitter step = stepEmitter();
+    EmitterRecord e = emitterRecord();
+    uint index = emitterIndex();
+    GpuEmitterCounters c = countersRef().counters[index];
+    uint list_out = 1u - push.params.y;
+    uint alive = list_out == 0u ? c.alive0 : c.alive1;
+    // At most the CPU-side bound the dispatch was sized from (push.params.z).
+    uint births = min(eventCountersRef().counters[index].event_births, push.params.z);
+    UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + list_out);
+    EventQueueRef queue = eventQueueRef();
+
+    for (uint j = gl_GlobalInvocationID.x; j < births; j += gridStride()) {
+        uint slot = out_list.v[alive - births + j];
+        GpuEvent ev = queue.events[uintColumn(pool, kGpuColumnFlags).v[slot]];
+        uvec2 ordinal = uvec2(uintColumn(pool, kGpuColumnOrdinalLo).v[slot],
+                              uintColumn(pool, kGpuColumnOrdinalHi).v[slot]);
+        uint key = sdParticleKey(step.seed, index, ordinal.x, ordinal.y);
+        storeNewborn(pool, slot, eventNewborn(e, step, key, ev), 0.0, key, ordinal);
+    }
+}
