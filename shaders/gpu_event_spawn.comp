@@ -4,6 +4,9 @@
 // column) and its spawn ordinal. Each is written as spawnEventBirths writes it on the CPU:
 // key sdParticleKey(seed, emitter, ordinal), the child's shape centred on the event position,
 // the inherited velocity added, age 0 (gpu_birth.glsl, eventNewborn).
+// kGpuEventSpawnBirths also copies a ring's entries (a replace_oldest child whose oldest
+// particles events replaced) in list order into the other alive list, and
+// kGpuEventSpawnUnring, after a barrier, copies them back: the list is birth-ordered again.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -21,19 +24,37 @@ void main() {
     EmitterRecord e = emitterRecord();
     uint index = emitterIndex();
     GpuEmitterCounters c = countersRef().counters[index];
+    GpuEventCounters ec = eventCountersRef().counters[index];
     uint list_out = 1u - push.params.y;
     uint alive = list_out == 0u ? c.alive0 : c.alive1;
-    // At most the CPU-side bound the dispatch was sized from (push.params.z).
-    uint births = min(eventCountersRef().counters[index].event_births, push.params.z);
     UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + list_out);
-    EventQueueRef queue = eventQueueRef();
+    // A ring (replace_oldest, full): entry x of the list is at (head + x) % capacity. The list
+    // this step read is free now and holds the entries in order in between the two modes.
+    UintColumn spare = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
+    uint head = ec.ring_head;
 
+    if (push.params.w == kGpuEventSpawnUnring) {
+        if (head == 0u) return;
+        for (uint x = gl_GlobalInvocationID.x; x < alive; x += gridStride()) {
+            out_list.v[x] = spare.v[x];
+        }
+        return;
+    }
+    // At most the CPU-side bound the dispatch was sized from (push.params.z).
+    uint births = min(ec.event_births, push.params.z);
+    EventQueueRef queue = eventQueueRef();
     for (uint j = gl_GlobalInvocationID.x; j < births; j += gridStride()) {
-        uint slot = out_list.v[alive - births + j];
+        uint at = head + alive - births + j;
+        uint slot = out_list.v[at >= pool.capacity ? at - pool.capacity : at];
         GpuEvent ev = queue.events[uintColumn(pool, kGpuColumnFlags).v[slot]];
         uvec2 ordinal = uvec2(uintColumn(pool, kGpuColumnOrdinalLo).v[slot],
                               uintColumn(pool, kGpuColumnOrdinalHi).v[slot]);
         uint key = sdParticleKey(step.seed, index, ordinal.x, ordinal.y);
         storeNewborn(pool, slot, eventNewborn(e, step, key, ev), 0.0, key, ordinal);
+    }
+    if (head == 0u) return;
+    for (uint x = gl_GlobalInvocationID.x; x < alive; x += gridStride()) {
+        uint at = head + x;
+        spare.v[x] = out_list.v[at >= pool.capacity ? at - pool.capacity : at];
     }
 }

@@ -14,8 +14,12 @@
 // death events (link, then particle) — collectEvents' order.
 // kGpuEventsAssign (after the planned births and the counters' finish pass): the planned births'
 // birth events (emitter, birth, link), then every queued event in order, queueing the birth
-// events of children as they are born; then the alive lists of replace_oldest children are
-// turned back from rings into lists.
+// events of children as they are born. A replace_oldest child's list becomes a ring when
+// events replace its oldest particles; gpu_event_spawn.comp turns it back into a list.
+//
+// Both modes resume from the queue header's cursor: on a device that limits an invocation's
+// loop iterations (lavapipe), the host records several dispatches, each doing at most
+// push.params.z units of work (gpu_sim.h, kGpuWalkBudgetLimited); elsewhere one does all.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -91,67 +95,108 @@ uint collisionOpCount(GpuStepEmitter step) {
     return min(n, kGpuMaxContactOps);
 }
 
-void gather(uint emitters) {
+// The cost of a unit of work in loop iterations, counted generously: what the budget of one
+// dispatch is spent on (gpu_sim.h, kGpuWalkBudgetLimited).
+uint g_spent;
+bool fits(uint cost, uint budget) { return cost <= budget - min(g_spent, budget); }
+
+// Resumes at (emitter, chunk, link pass); a unit is one link's pass over one chunk. Link pass
+// p < links is link p's collision events, p >= links link p - links' death events.
+void gather(uint emitters, uint budget) {
     SubEmittersRef links = subEmittersRef();
-    for (uint e = 0u; e < emitters; ++e) {
+    EventQueueRef queue = eventQueueRef();
+    uint e = queue.header.cursor_emitter;
+    uint begin = queue.header.cursor_index;
+    uint pass = queue.header.cursor_link;
+    while (e < emitters) {
+        g_spent += 1u;
         EmitterRecord r = emitterAt(e);
         GpuStepEmitter step = stepAt(e);
+        uint count = aliveIn(e);
         // Only emitters with death or collision links keep birth order for their events.
-        if (r.sub_emitter_count == 0u || (step.flags & kGpuStepKeepsBirthOrder) == 0u) continue;
+        if (r.sub_emitter_count == 0u || (step.flags & kGpuStepKeepsBirthOrder) == 0u ||
+            begin >= count) {
+            e += 1u;
+            begin = 0u;
+            pass = 0u;
+            continue;
+        }
+        if (pass >= 2u * r.sub_emitter_count) {
+            begin += kGpuEventChunk;
+            pass = 0u;
+            continue;
+        }
+        uint link = r.sub_emitter_first + pass % r.sub_emitter_count;
+        uint event = pass < r.sub_emitter_count ? kEventCollision : kEventDeath;
+        if (links.links[link].event != event) {
+            pass += 1u;
+            continue;
+        }
+        uint end = min(begin + kGpuEventChunk, count);
+        uint collision_ops = event == kEventCollision ? collisionOpCount(step) : 1u;
+        uint cost = collision_ops * (end - begin) + collision_ops + step.op_count + 8u;
+        if (!fits(cost, budget)) break; // the next dispatch resumes here
+        g_spent += cost;
         GpuEmitterPool pool = poolAt(e);
         UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
         UintColumn flags = uintColumn(pool, kGpuColumnFlags);
-        uint count = aliveIn(e);
-        uint collision_ops = collisionOpCount(step);
-        for (uint begin = 0u; begin < count; begin += kGpuEventChunk) {
-            uint end = min(begin + kGpuEventChunk, count);
-            for (uint l = 0u; l < r.sub_emitter_count; ++l) {
-                uint link = r.sub_emitter_first + l;
-                if (links.links[link].event != kEventCollision) continue;
-                for (uint k = 0u; k < collision_ops; ++k) {
-                    uint bit = 1u << (kGpuContactMaskShift + k);
-                    for (uint i = begin; i < end; ++i) {
-                        uint slot = in_list.v[i];
-                        if ((flags.v[slot] & bit) == 0u) continue;
-                        queueSlotEvent(e, pool, link, kEventCollision, slot, step.step_index_lo);
-                    }
-                }
-            }
-            for (uint l = 0u; l < r.sub_emitter_count; ++l) {
-                uint link = r.sub_emitter_first + l;
-                if (links.links[link].event != kEventDeath) continue;
+        if (event == kEventCollision) {
+            for (uint k = 0u; k < collision_ops; ++k) {
+                uint bit = 1u << (kGpuContactMaskShift + k);
                 for (uint i = begin; i < end; ++i) {
                     uint slot = in_list.v[i];
-                    if (survivesStep(pool, slot)) continue;
-                    queueSlotEvent(e, pool, link, kEventDeath, slot, step.step_index_lo);
+                    if ((flags.v[slot] & bit) == 0u) continue;
+                    queueSlotEvent(e, pool, link, kEventCollision, slot, step.step_index_lo);
                 }
             }
+        } else {
+            for (uint i = begin; i < end; ++i) {
+                uint slot = in_list.v[i];
+                if (survivesStep(pool, slot)) continue;
+                queueSlotEvent(e, pool, link, kEventDeath, slot, step.step_index_lo);
+            }
         }
+        pass += 1u;
     }
+    queue.header.cursor_emitter = e;
+    queue.header.cursor_index = begin;
+    queue.header.cursor_link = pass;
 }
 
 // The planned births' birth events (spawnPlanned's writeBirth → queueEvents): emitters in
 // order, births in order, links in order per birth.
-void queuePlannedBirthEvents(uint emitters) {
+// Resumes at (emitter, birth); a unit is one birth's links. Returns true when done.
+bool queuePlannedBirthEvents(uint emitters, uint budget) {
     SubEmittersRef links = subEmittersRef();
-    for (uint e = 0u; e < emitters; ++e) {
+    EventQueueRef queue = eventQueueRef();
+    uint e = queue.header.cursor_emitter;
+    uint i = queue.header.cursor_index;
+    while (e < emitters) {
+        g_spent += 1u;
         EmitterRecord r = emitterAt(e);
-        if (r.sub_emitter_count == 0u) continue;
         uint born = countersRef().counters[e].step_born;
-        if (born == 0u) continue;
+        if (r.sub_emitter_count == 0u || i >= born) {
+            e += 1u;
+            i = 0u;
+            continue;
+        }
+        uint cost = r.sub_emitter_count + 4u;
+        if (!fits(cost, budget)) break;
+        g_spent += cost;
         GpuEmitterPool pool = poolAt(e);
         GpuStepEmitter step = stepAt(e);
         UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
-        uint first = aliveOut(e) - born;
-        for (uint i = 0u; i < born; ++i) {
-            uint slot = out_list.v[first + i];
-            for (uint l = 0u; l < r.sub_emitter_count; ++l) {
-                uint link = r.sub_emitter_first + l;
-                if (links.links[link].event != kEventBirth) continue;
-                queueSlotEvent(e, pool, link, kEventBirth, slot, step.step_index_lo);
-            }
+        uint slot = out_list.v[aliveOut(e) - born + i];
+        for (uint l = 0u; l < r.sub_emitter_count; ++l) {
+            uint link = r.sub_emitter_first + l;
+            if (links.links[link].event != kEventBirth) continue;
+            queueSlotEvent(e, pool, link, kEventBirth, slot, step.step_index_lo);
         }
+        i += 1u;
     }
+    queue.header.cursor_emitter = e;
+    queue.header.cursor_index = i;
+    return e >= emitters;
 }
 
 // A child birth decided: the slot waits for gpu_event_spawn.comp with its event and ordinal.
@@ -242,58 +287,71 @@ void spawnFromEvent(uint event_index, GpuEvent ev, uint c, uint count) {
     ec.counters[c].ring_head = head;
 }
 
-// out_list[a, b) reversed in place.
-void reverseEntries(UintColumn list, uint a, uint b) {
-    while (a + 1u < b) {
-        b -= 1u;
-        uint t = list.v[a];
-        list.v[a] = list.v[b];
-        list.v[b] = t;
-        a += 1u;
-    }
+// How many children an event gets now (planSlots' appended + replaced), without changing
+// anything: the walker checks its budget before it commits the event.
+uint plannedChildren(uint c, uint count) {
+    uint alive = aliveOut(c);
+    uint appended = min(count, poolAt(c).capacity - alive);
+    uint rest = count - appended;
+    if (rest != 0u && emitterAt(c).overflow == kOverflowReplaceOldest) return appended + min(rest, alive);
+    return appended;
 }
 
-void assign(uint emitters) {
+void assign(uint emitters, uint budget) {
     EventCountersRef ec = eventCountersRef();
-    for (uint e = 0u; e < emitters; ++e) {
-        ec.counters[e].event_births = 0u;
-        ec.counters[e].ring_head = 0u;
-    }
-    queuePlannedBirthEvents(emitters);
-    SubEmittersRef links = subEmittersRef();
     EventQueueRef queue = eventQueueRef();
+    if (queue.header.phase == kGpuWalkGather) {
+        for (uint e = 0u; e < emitters; ++e) {
+            ec.counters[e].event_births = 0u;
+            ec.counters[e].ring_head = 0u;
+        }
+        g_spent += emitters;
+        queue.header.phase = kGpuWalkPlanned;
+        queue.header.cursor_emitter = 0u;
+        queue.header.cursor_index = 0u;
+    }
+    if (queue.header.phase == kGpuWalkPlanned) {
+        if (!queuePlannedBirthEvents(emitters, budget)) return;
+        queue.header.phase = kGpuWalkEvents;
+        queue.header.cursor_index = 0u;
+    }
+    if (queue.header.phase != kGpuWalkEvents) return;
+    SubEmittersRef links = subEmittersRef();
     // g_queued grows while children queue their birth events; at most kGpuMaxEvents.
-    for (uint n = 0u; n < g_queued; ++n) {
+    uint n = queue.header.cursor_index;
+    for (; n < g_queued; ++n) {
+        g_spent += 1u;
         GpuEvent ev = queue.events[n];
         SubEmitterRecord sub = links.links[ev.link];
         if (sdRandom01(ev.key, kEventDrawProbability) >= sub.probability) continue;
         uint count = sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
+        uint cost = plannedChildren(sub.emitter, count) * (2u * emitterAt(sub.emitter).sub_emitter_count + 6u) + 8u;
+        if (!fits(cost, budget)) break;
+        g_spent += cost;
         spawnFromEvent(n, ev, sub.emitter, count);
     }
-    // A ring back into a list: rotate left by its head (three reversals; the list is full).
-    for (uint e = 0u; e < emitters; ++e) {
-        uint head = ec.counters[e].ring_head;
-        if (head == 0u) continue;
-        GpuEmitterPool pool = poolAt(e);
-        UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
-        uint n = aliveOut(e);
-        reverseEntries(out_list, 0u, head);
-        reverseEntries(out_list, head, n);
-        reverseEntries(out_list, 0u, n);
-        ec.counters[e].ring_head = 0u;
-    }
+    queue.header.cursor_index = n;
+    if (n >= g_queued) queue.header.phase = kGpuWalkDone;
 }
 
 void main() {
     if (gl_GlobalInvocationID.x != 0u) return;
     uint emitters = push.params.x;
+    uint budget = push.params.z;
     EventQueueRef queue = eventQueueRef();
-    if (push.params.w == kGpuEventsGather) {
-        g_queued = 0u;
-        gather(emitters);
+    g_spent = 0u;
+    if (push.params.w == kGpuEventsBegin) {
+        queue.header.count = 0u;
+        queue.header.phase = kGpuWalkGather;
+        queue.header.cursor_emitter = 0u;
+        queue.header.cursor_index = 0u;
+        queue.header.cursor_link = 0u;
+    }
+    g_queued = queue.header.count;
+    if (push.params.w != kGpuEventsAssign) {
+        gather(emitters, budget);
     } else {
-        g_queued = queue.header.count;
-        assign(emitters);
+        assign(emitters, budget);
     }
     queue.header.count = g_queued;
 }

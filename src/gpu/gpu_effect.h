@@ -119,6 +119,7 @@ struct GpuEffect {
     std::vector<float> travel_m;
     std::vector<uint64_t> event_births; // per emitter: this step's bound (boundEventBirths)
     uint64_t step_events = 0;           // this step's bound on sub-emitter events
+    uint32_t event_walk_budget = 0;     // work units per walker dispatch (sub_emitters.h)
     PoolLayout layout;
 
     // Declared last: destroyed first (buffers before the device they came from).

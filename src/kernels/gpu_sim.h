@@ -137,6 +137,19 @@ SD_CONST uint kGpuEventChunk = 1024u;
 // Modes of gpu_events.comp (GpuPushConstants.params.w).
 SD_CONST uint kGpuEventsGather = 0u; // death and collision events, before the planned births
 SD_CONST uint kGpuEventsAssign = 1u; // birth events, then every event's children get slots
+SD_CONST uint kGpuEventsBegin = 2u;  // the step's first gather dispatch: empties the queue first
+// Walker phases (GpuEventQueueHeader.phase), resumed across dispatches.
+SD_CONST uint kGpuWalkGather = 0u;  // gathering death and collision events
+SD_CONST uint kGpuWalkPlanned = 1u; // queueing the planned births' birth events
+SD_CONST uint kGpuWalkEvents = 2u;  // giving each event's children their slots
+SD_CONST uint kGpuWalkDone = 3u;
+// Modes of gpu_event_spawn.comp (GpuPushConstants.params.w).
+SD_CONST uint kGpuEventSpawnBirths = 0u; // write the newborns; a ring's entries into the other list
+SD_CONST uint kGpuEventSpawnUnring = 1u; // a ring's entries back, in list order
+// Work units one walker dispatch does at most on a device with a loop limit (lavapipe's gallivm
+// stops any invocation after 65535 loop iterations); the largest unit is below half of it.
+SD_CONST uint kGpuWalkBudgetLimited = 60000u;
+SD_CONST uint kGpuWalkLargestUnit = 24608u;
 
 // One queued event: what spawnEventBirths needs (src/cpu/events.cpp, PendingEvent).
 struct GpuEvent {
@@ -148,8 +161,15 @@ struct GpuEvent {
     uint pad1;
 };
 
+// The walker's state between its dispatches: on a device that limits the loop iterations of
+// one invocation (lavapipe: 65535), the host records several dispatches of it, each doing at
+// most GpuPushConstants.params.z units of work and resuming at the cursor.
 struct GpuEventQueueHeader {
-    uint count; // events queued this step
+    uint count;          // events queued this step
+    uint phase;          // kGpuWalk*
+    uint cursor_emitter; // gather: emitter, chunk's first entry, link pass; assign: emitter and
+    uint cursor_index;   // birth (planned-birth events), then event index
+    uint cursor_link;
     uint pad0;
     uint pad1;
     uint pad2;
@@ -223,7 +243,7 @@ SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 64);
 SD_ASSERT_RECORD(GpuTables, 96);
 SD_ASSERT_RECORD(GpuEvent, 48);
-SD_ASSERT_RECORD(GpuEventQueueHeader, 16);
+SD_ASSERT_RECORD(GpuEventQueueHeader, 32);
 SD_ASSERT_RECORD(GpuEventCounters, 32);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);
 SD_ASSERT_RECORD(GpuResolvedOp, 80);
