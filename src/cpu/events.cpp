@@ -24,7 +24,8 @@ void queueEvents(CpuEffect& fx, uint32_t emitter_index, uint32_t event, const ui
             }
             PendingEvent ev;
             ev.link = link;
-            ev.key = sdEventKey(pool.key[slot], link, static_cast<uint32_t>(fx.plan.step_index), event);
+            ev.key =
+                sdEventKey(pool.key[slot], link, static_cast<uint32_t>(fx.plan.step_index), event);
             ev.position =
                 vec4(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot], 0);
             ev.velocity =
@@ -55,8 +56,7 @@ void spawnFromEvents(CpuEffect& fx, size_t first_event) {
         const PendingEvent ev = fx.events[n];
         const SubEmitterRecord& sub = effect.sub_emitters[ev.link];
         if (sdRandom01(ev.key, kEventDrawProbability) >= sub.probability) continue;
-        const uint32_t count =
-            sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
+        const uint32_t count = sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
         spawnEventBirths(fx, sub.emitter, ev, count);
     }
 }

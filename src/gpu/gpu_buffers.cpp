@@ -174,7 +174,8 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         if (!b.pool.back()) return false;
     }
     const uint64_t counter_bytes =
-        eventCountersOffset(e) + std::max<uint64_t>(e.emitters.size(), 1) * sizeof(GpuEventCounters);
+        eventCountersOffset(e) +
+        std::max<uint64_t>(e.emitters.size(), 1) * sizeof(GpuEventCounters);
     b.counters = vk::createBuffer(device, counter_bytes,
                                   kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,

@@ -45,9 +45,8 @@ bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     // split over dispatches there. GPUs have no such limit.
     VkPhysicalDeviceProperties properties{};
     vkGetPhysicalDeviceProperties(fx.gpu->device->physical(), &properties);
-    fx.event_walk_budget = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU
-                               ? kGpuWalkBudgetLimited
-                               : UINT32_MAX;
+    fx.event_walk_budget =
+        properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? kGpuWalkBudgetLimited : UINT32_MAX;
     const uint64_t bytes = sizeof(GpuEventQueueHeader) + uint64_t{kGpuMaxEvents} * sizeof(GpuEvent);
     fx.buffers.events = vk::createBuffer(
         *fx.gpu->device, bytes,
@@ -167,10 +166,10 @@ uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants 
         uint32_t invocations = bound;
         if (effect.emitters[e].overflow == kOverflowReplaceOldest) {
             // A ring's entries are copied too: as many as the list may hold after the step.
-            const uint64_t alive = uint64_t{liveBound(fx.live_windows[e])} +
-                                   fx.plan.emitters[e].count + bound;
-            invocations = static_cast<uint32_t>(
-                std::min<uint64_t>(alive, effect.emitters[e].capacity));
+            const uint64_t alive =
+                uint64_t{liveBound(fx.live_windows[e])} + fx.plan.emitters[e].count + bound;
+            invocations =
+                static_cast<uint32_t>(std::min<uint64_t>(alive, effect.emitters[e].capacity));
             rings = true;
         }
         dispatchPass(*fx.gpu, cmd, Pass::event_spawn, spawn, invocations);

@@ -149,7 +149,7 @@ SD_CONST uint kGpuEventSpawnUnring = 1u; // a ring's entries back, in list order
 // Work units one walker dispatch does at most on a device with a loop limit (lavapipe's gallivm
 // stops any invocation after 65535 loop iterations); the largest unit is below half of it.
 SD_CONST uint kGpuWalkBudgetLimited = 60000u;
-SD_CONST uint kGpuWalkLargestUnit = 24608u;
+SD_CONST uint kGpuWalkLargestUnit = 25000u;
 
 // One queued event: what spawnEventBirths needs (src/cpu/events.cpp, PendingEvent).
 struct GpuEvent {

@@ -52,10 +52,10 @@ inline GpuConfig testGpuConfig() {
 }
 
 struct ParityResult {
-    float max_abs_error = 0; // largest |gpu - cpu| of any compared component
-    uint64_t particles = 0;  // compared at the end
-    uint64_t in_order = 0;   // of those, compared in draw order (stable-order emitters)
-    uint64_t replaced = 0;   // particles replace_oldest replaced on the CPU, over the run
+    float max_abs_error = 0;           // largest |gpu - cpu| of any compared component
+    uint64_t particles = 0;            // compared at the end
+    uint64_t in_order = 0;             // of those, compared in draw order (stable-order emitters)
+    uint64_t replaced = 0;             // particles replace_oldest replaced on the CPU, over the run
     uint64_t events_dropped = 0;       // sub-emitter events past the step limit, over the run
     std::vector<uint64_t> per_emitter; // particles compared per emitter
 };

@@ -25,7 +25,7 @@ bool mentions(const BackendChoice& choice, const std::string& text) {
     return choice.reason.find(text) != std::string::npos;
 }
 
-// campfire runs on the GPU backend; fountain's 'water' has sub-emitters, which it does not.
+// campfire runs on the GPU backend; sword_trail's 'blade' draws ribbons, which it does not.
 TEST(BackendChoice, CpuRequestIsAlwaysTheCpu) {
     const CompiledEffect campfire = sample("campfire.json");
     for (const SimulationDevice& device : {kNoDevice, kLavapipe, kGpu}) {
@@ -65,10 +65,11 @@ TEST(BackendChoice, GpuRequestFailsWithoutADeviceOrForAMissingFeature) {
     EXPECT_FALSE(no_device.ok);
     EXPECT_TRUE(mentions(no_device, "no usable Vulkan device: no Vulkan driver"))
         << no_device.reason;
-    const BackendChoice lacking = chooseBackend(sample("fountain.json"), BackendRequest::gpu, kGpu);
+    const BackendChoice lacking =
+        chooseBackend(sample("sword_trail.json"), BackendRequest::gpu, kGpu);
     EXPECT_FALSE(lacking.ok);
-    EXPECT_TRUE(mentions(lacking, "emitter 'water' uses sub_emitters")) << lacking.reason;
-    EXPECT_TRUE(mentions(lacking, "$.emitters[0].sub_emitters")) << lacking.reason;
+    EXPECT_TRUE(mentions(lacking, "emitter 'blade' uses ribbon_render")) << lacking.reason;
+    EXPECT_TRUE(mentions(lacking, "$.emitters[0].render")) << lacking.reason;
 }
 
 TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
@@ -89,10 +90,10 @@ TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
     EXPECT_TRUE(mentions(none, "no usable Vulkan device")) << none.reason;
 
     const BackendChoice feature =
-        chooseBackend(sample("fountain.json"), BackendRequest::automatic, kGpu);
+        chooseBackend(sample("sword_trail.json"), BackendRequest::automatic, kGpu);
     EXPECT_TRUE(feature.ok);
     EXPECT_EQ(feature.backend, Backend::cpu);
-    EXPECT_TRUE(mentions(feature, "emitter 'water' uses sub_emitters")) << feature.reason;
+    EXPECT_TRUE(mentions(feature, "emitter 'blade' uses ribbon_render")) << feature.reason;
 
     // The first emitter that keeps it on the CPU is named, by compiled order.
     CompiledEffect prefers_cpu = campfire;
