@@ -182,6 +182,39 @@ TEST(GpuSubEmitters, EventsPastTheStepLimitAreDroppedAndCounted) {
     EXPECT_EQ(r.events_dropped, 2u * 70000u - cpu::kMaxEventsPerStep);
 }
 
+// Catch-up frames: several steps in one submission, each with its own event queue, ordinals
+// carried from step to step on the device.
+TEST(GpuSubEmitters, CatchUpFramesOfSeveralStepsKeepTheCounts) {
+    EffectDesc fx = parentAndChild({SubEmitterEvent::death, "", 0.7f, {1, 3}, 0.2f});
+    fx.emitters[1].spawn.rate_per_s = 30;
+    fx.emitters[0].sub_emitters.push_back({SubEmitterEvent::birth, "child", 0.2f, {1, 2}, 1});
+    const auto effect = compileOrFail(fx);
+    auto cpu_fx = cpu::createCpuEffect(effect, cpu::CpuConfig{});
+    std::vector<Diagnostic> diagnostics;
+    auto gpu_fx = createGpuEffect(effect, testGpuConfig(), diagnostics);
+    ASSERT_NE(gpu_fx, nullptr) << joinedDiagnostics(diagnostics);
+    const double frame_s = 3.0 * static_cast<double>(effect->effect.fixed_timestep_s);
+    uint64_t children = 0;
+    for (uint32_t frame = 0; frame < 20; ++frame) {
+        EXPECT_EQ(cpu::advanceFrame(*cpu_fx, frame_s).steps, 3u);
+        EXPECT_EQ(advanceFrame(*gpu_fx, frame_s).steps, 3u);
+        ASSERT_TRUE(gpu_fx->errors.empty()) << joinedDiagnostics(gpu_fx->errors);
+        for (uint32_t e = 0; e < 2; ++e) {
+            const std::string where =
+                "frame " + std::to_string(frame) + " emitter " + std::to_string(e);
+            EXPECT_EQ(gpu_fx->stats[e].live, cpu_fx->pools[e].count) << where;
+            EXPECT_EQ(gpu_fx->stats[e].births, cpu_fx->stats[e].births) << where;
+            EXPECT_EQ(gpu_fx->stats[e].deaths, cpu_fx->stats[e].deaths) << where;
+            EXPECT_EQ(gpu_fx->stats[e].overflow_dropped, cpu_fx->stats[e].overflow_dropped)
+                << where;
+        }
+        children = cpu_fx->stats[1].births;
+        if (::testing::Test::HasFailure()) return;
+    }
+    EXPECT_GT(children, 100u);
+    EXPECT_TRUE(validationMessages(*gpu_fx).empty()) << joined(validationMessages(*gpu_fx));
+}
+
 // The samples with sub-emitters. fountain runs as it is; fireworks' rockets draw ribbons, which
 // the GPU backend does not run yet, so its variant draws them as billboards (same simulation).
 std::shared_ptr<const CompiledEffect> sampleVariant(const std::string& name, bool no_ribbons) {
