@@ -42,6 +42,7 @@ void main() {
     c.overflow_dropped_hi += step.planned_dropped_hi;
     add64(c.contacts_lo, c.contacts_hi, c.step_contacts);
     c.free_count -= born;
+    c.step_born = born;
     if (list_in == 0u) c.alive1 = survivors + born; else c.alive0 = survivors + born;
     ref.counters[e] = c;
 }

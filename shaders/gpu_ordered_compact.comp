@@ -44,14 +44,6 @@ uint lastScanTotal() {
     return total;
 }
 
-// The update pass's death test, on the values it wrote back.
-bool survives(GpuEmitterPool pool, uint slot) {
-    float age = floatColumn(pool, kGpuColumnAge).v[slot];
-    float lifetime = floatColumn(pool, kGpuColumnLifetime).v[slot];
-    uint flags = uintColumn(pool, kGpuColumnFlags).v[slot];
-    return !(sdIsDead(age, lifetime) || (flags & kGpuParticleKilled) != 0u);
-}
-
 void main() {
     if (gl_WorkGroupID.x != 0u) return;
     GpuEmitterPool pool = emitterPool();
@@ -71,7 +63,7 @@ void main() {
     // First walk: how many survive, which decides how many of them births replace.
     uint mine = 0u;
     for (uint i = lane; i < count; i += kGpuWorkgroupSize) {
-        mine += survives(pool, in_list.v[i]) ? 1u : 0u;
+        mine += survivesStep(pool, in_list.v[i]) ? 1u : 0u;
     }
     inclusiveScan(mine);
     uint survivors = lastScanTotal();
@@ -89,7 +81,7 @@ void main() {
     for (uint base = 0u; base < count; base += kGpuWorkgroupSize) {
         uint i = base + lane;
         uint slot = i < count ? in_list.v[i] : 0u;
-        uint lives = (i < count && survives(pool, slot)) ? 1u : 0u;
+        uint lives = (i < count && survivesStep(pool, slot)) ? 1u : 0u;
         uint inclusive = inclusiveScan(lives);
         uint survivor_index = kept_before + inclusive - lives;
         if (i < count) {

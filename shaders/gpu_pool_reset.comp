@@ -4,6 +4,7 @@
 #extension GL_GOOGLE_include_directive : require
 
 #include "gpu_sim.glsl"
+#include "gpu_events.glsl"
 
 void main() {
     GpuEmitterPool pool = emitterPool();
@@ -18,5 +19,8 @@ void main() {
         ref.counters[e].alive1 = 0u;
         ref.counters[e].free_count = pool.capacity;
         ref.counters[e].step_contacts = 0u;
+        // Back to time 0: the driver's ordinals restart, so do those event births took.
+        eventCountersRef().counters[e].ordinals_taken_lo = 0u;
+        eventCountersRef().counters[e].ordinals_taken_hi = 0u;
     }
 }

@@ -7,6 +7,7 @@
 
 #include "draw_record.h"
 #include "gpu_sim.h"
+#include "integrate.h"
 #include "lut.h"
 
 layout(local_size_x = kGpuWorkgroupSize) in;
@@ -98,6 +99,15 @@ float lutScalar(uint row, float t) {
 vec3 rowsVector(vec4 r0, vec4 r1, vec4 r2, vec3 v) {
     return vec3(r0.x * v.x + r0.y * v.y + r0.z * v.z, r1.x * v.x + r1.y * v.y + r1.z * v.z,
                 r2.x * v.x + r2.y * v.y + r2.z * v.z);
+}
+
+// The update pass's death test, on the values it wrote back (the ordered compaction and the
+// event walker ask it after the update).
+bool survivesStep(GpuEmitterPool pool, uint slot) {
+    float age = floatColumn(pool, kGpuColumnAge).v[slot];
+    float lifetime = floatColumn(pool, kGpuColumnLifetime).v[slot];
+    uint flags = uintColumn(pool, kGpuColumnFlags).v[slot];
+    return !(sdIsDead(age, lifetime) || (flags & kGpuParticleKilled) != 0u);
 }
 
 // Grid-stride: invocation g handles g, g + G, g + 2G, ... below push.params.z.

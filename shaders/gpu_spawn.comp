@@ -2,7 +2,8 @@
 // spawnPlanned and writeBirth, on the GPU). Birth i of n sits at sub-step fraction
 // (i + 0.5) / n: the emitter's rows are interpolated there and the newborn is pre-aged by the
 // rest of the step. Its key is sdParticleKey(seed, emitter, ordinal), so it is born with the
-// values the CPU gives it. Births past the free slots are dropped (drop_new); the counters pass
+// values the CPU gives it (its ordinal counts the event births of earlier steps:
+// gpu_events.glsl). Births past the free slots are dropped (drop_new); the counters pass
 // counts them.
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -13,17 +14,12 @@
 #include "shape.h"
 #include "gpu_sim.glsl"
 #include "gpu_trail.glsl"
+#include "gpu_events.glsl"
+#include "gpu_birth.glsl"
 
 // Past 2^24 births the last fractions would round to 1.0; keep them inside the step
 // (runtime/driver.h, birthFraction).
 const float kBelowOne = 0.99999994;
-
-ShapeSample sampleShape(EmitterRecord e, uint key) {
-    if (e.shape_kind != kShapeMesh) return sdSampleShape(e, key);
-    uint index = sdMeshPointIndex(e, key);
-    MeshPointRecord point = MeshPointsRef(loadTables().lut_mesh_points.zw).points[e.mesh_point_first + index];
-    return sdMeshShapeSample(e, key, point.position, point.normal);
-}
 
 void main() {
     GpuEmitterPool pool = emitterPool();
@@ -39,50 +35,30 @@ void main() {
     UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + list_out);
     UintColumn free_list = uintColumn(pool, kGpuColumnFree);
     GpuEmitterTrails trails = emitterTrails();
+    // Event births of earlier steps took ordinals after the driver's (gpu_events.glsl).
+    uvec2 first_ordinal = plannedFirstOrdinal(index, step);
 
     for (uint i = gl_GlobalInvocationID.x; i < born; i += gridStride()) {
         uint slot = free_list.v[free_count - 1u - i];
         out_list.v[survivors + i] = slot;
 
-        uint carry;
-        uint ordinal_lo = uaddCarry(step.first_ordinal_lo, i, carry);
-        uint ordinal_hi = step.first_ordinal_hi + carry;
-        uint key = sdParticleKey(step.seed, index, ordinal_lo, ordinal_hi);
-        Birth b = sdBirth(e, key, sampleShape(e, key));
+        uvec2 ordinal = add64(first_ordinal, i);
+        uint key = sdParticleKey(step.seed, index, ordinal.x, ordinal.y);
+        Newborn nb;
+        nb.b = sdBirth(e, key, sampleShape(e, key));
 
         float u = min((float(i) + 0.5) / float(n), kBelowOne);
         vec4 r0 = step.emitter_start0 * (1.0 - u) + step.emitter_end0 * u;
         vec4 r1 = step.emitter_start1 * (1.0 - u) + step.emitter_end1 * u;
         vec4 r2 = step.emitter_start2 * (1.0 - u) + step.emitter_end2 * u;
         float pre_age = (1.0 - u) * step.dt;
-        vec3 position = rowsVector(r0, r1, r2, b.position) + vec3(0.0);
-        position += vec3(r0.w, r1.w, r2.w);
-        vec3 velocity = rowsVector(r0, r1, r2, b.velocity) + vec3(0.0);
-        position += velocity * pre_age;
-        vec4 color = b.color;
-        if (e.color_mode == kColorModeGradient) color = lutSample(e.color_lut_row, b.color_t);
-
-        floatColumn(pool, kGpuColumnPositionX).v[slot] = position.x;
-        floatColumn(pool, kGpuColumnPositionY).v[slot] = position.y;
-        floatColumn(pool, kGpuColumnPositionZ).v[slot] = position.z;
-        floatColumn(pool, kGpuColumnVelocityX).v[slot] = velocity.x;
-        floatColumn(pool, kGpuColumnVelocityY).v[slot] = velocity.y;
-        floatColumn(pool, kGpuColumnVelocityZ).v[slot] = velocity.z;
-        floatColumn(pool, kGpuColumnAge).v[slot] = pre_age;
-        floatColumn(pool, kGpuColumnLifetime).v[slot] = b.lifetime_s;
-        floatColumn(pool, kGpuColumnRotation).v[slot] = b.rotation_rad;
-        uintColumn(pool, kGpuColumnFlags).v[slot] = 0u;
-        floatColumn(pool, kGpuColumnAngularVelocity).v[slot] = b.angular_velocity_rad_per_s;
-        floatColumn(pool, kGpuColumnSize).v[slot] = b.size;
-        floatColumn(pool, kGpuColumnMass).v[slot] = b.mass;
-        floatColumn(pool, kGpuColumnColorR).v[slot] = color.x;
-        floatColumn(pool, kGpuColumnColorG).v[slot] = color.y;
-        floatColumn(pool, kGpuColumnColorB).v[slot] = color.z;
-        floatColumn(pool, kGpuColumnColorA).v[slot] = color.w;
-        uintColumn(pool, kGpuColumnKey).v[slot] = key;
-        uintColumn(pool, kGpuColumnOrdinalLo).v[slot] = ordinal_lo;
-        uintColumn(pool, kGpuColumnOrdinalHi).v[slot] = ordinal_hi;
+        nb.position = rowsVector(r0, r1, r2, nb.b.position) + vec3(0.0);
+        nb.position += vec3(r0.w, r1.w, r2.w);
+        nb.velocity = rowsVector(r0, r1, r2, nb.b.velocity) + vec3(0.0);
+        nb.position += nb.velocity * pre_age;
+        nb.color = birthColor(e, nb.b);
+        storeNewborn(pool, slot, nb, pre_age, key, ordinal);
         // A particle born into a reused slot starts a fresh trail.
-        if (hasTrails(trails)) startTrail(trails, slot, position);
+        if (hasTrails(trails)) startTrail(trails, slot, nb.position);
     }
 }

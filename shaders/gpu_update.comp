@@ -78,14 +78,16 @@ void applyVelocityOps(GpuStepEmitter step, inout Particle q) {
 }
 
 // Collision ops after the move, in compiled order (update_loops.inl, applyCollision). Returns
-// the contacts made.
+// the contacts made; q.flags records which collision ops touched (kGpuContactMaskShift).
 uint applyCollisionOps(GpuStepEmitter step, inout Particle q, float size) {
     ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
     CollidersRef colliders = CollidersRef(loadStepHeader().force_fields_colliders.zw);
     uint contacts = 0u;
+    uint collision_ops = 0u;
     for (uint k = 0u; k < step.op_count; ++k) {
         GpuResolvedOp r = ops.ops[step.op_first + k];
         if (r.op.op != kOpCollision) continue;
+        uint nth = collision_ops++;
         if ((q.flags & (kGpuParticleStuck | kGpuParticleKilled)) != 0u) continue;
         uint response = r.op.mode;
         float radius = size * r.op.params0.w;
@@ -102,6 +104,8 @@ uint applyCollisionOps(GpuStepEmitter step, inout Particle q, float size) {
             kill = kill || hit.kill;
         }
         if (!contact) continue;
+        // Which collision op touched, for collision events (gpu_sim.h, kGpuContactMaskShift).
+        if (nth < kGpuMaxContactOps) q.flags |= 1u << (kGpuContactMaskShift + nth);
         q.p = p;
         q.v = v;
         q.lifetime = sdLifetimeAfterContact(q.lifetime, r.op.params0.z);
@@ -137,7 +141,7 @@ void main() {
     FloatColumn size = floatColumn(pool, kGpuColumnSize);
     bool spins = (step.flags & kGpuStepSpins) != 0u;
     bool uses_flags = (step.flags & kGpuStepUsesFlags) != 0u;
-    bool keeps_order = sdGpuKeepsBirthOrder(emitterRecord());
+    bool keeps_order = (step.flags & kGpuStepKeepsBirthOrder) != 0u;
     GpuEmitterTrails trails = emitterTrails();
     uint contacts = 0u;
 
@@ -155,7 +159,7 @@ void main() {
             q.age = age.v[slot];
             q.lifetime = lifetime.v[slot];
             q.rotation = rotation.v[slot];
-            q.flags = flags.v[slot];
+            q.flags = flags.v[slot] & kGpuParticleFlagBits; // last step's contacts cleared
 
             applyVelocityOps(step, q);
             // Integration (update_loops.inl, integrate): a stuck particle keeps its place.

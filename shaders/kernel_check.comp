@@ -25,6 +25,7 @@
 #include "shape.h"
 #include "shared_types.h"
 #include "strip.h"
+#include "sub_emitter.h"
 #include "transform.h"
 
 layout(local_size_x = 64) in;

@@ -42,14 +42,14 @@ inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 
 // What each backend runs today. The CPU backend cannot see the renderer's depth buffer. The GPU
 // backend (src/gpu/, issue 5: docs/gpu-backend.md) runs stable order and replace_oldest on its
-// birth-ordered alive lists and ribbon trails in per-slot rings, but not yet sub-emitter events
-// or depth-buffer collision (no depth buffer is bound to its passes yet); createGpuEffect refuses
-// an emitter needing one of them with a diagnostic naming the emitter and the feature.
+// birth-ordered alive lists, sub-emitter events (a serial event walker with the CPU's order) and
+// ribbon trails in per-slot rings, but not yet depth-buffer collision (no depth buffer is bound
+// to its passes yet); createGpuEffect refuses an emitter needing it with a diagnostic naming the
+// emitter and the feature.
 inline constexpr FeatureSet kCpuFeatures =
     kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
 inline constexpr FeatureSet kGpuFeatures =
-    kAllFeatures & ~(static_cast<FeatureSet>(Feature::depth_buffer_collision) |
-                     static_cast<FeatureSet>(Feature::sub_emitters));
+    kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
 // What an emitter may ask a backend for with its `backend` preference (checked when compiling):
 // what the backend runs today and, for the GPU backend, everything issue 5 is building for it.
 // Asking early is never silently wrong: the GPU backend refuses at creation what it cannot run.

@@ -92,7 +92,7 @@ void removeDeadKeepingOrder(CpuEffect& fx, uint32_t e) {
 
 void removeDead(CpuEffect& fx) {
     for (uint32_t e = 0; e < fx.pools.size(); ++e) {
-        if (keepsBirthOrder(fx.effect->emitters[e])) {
+        if (keepsBirthOrder(*fx.effect, e)) {
             removeDeadKeepingOrder(fx, e);
             continue;
         }

@@ -3,20 +3,9 @@
 #include "cpu/spawn.h"
 #include "kernels/effect_records.h"
 #include "kernels/random.h"
+#include "kernels/sub_emitter.h"
 
 namespace spindrift::cpu {
-
-namespace {
-
-uint32_t eventKey(uint32_t particle_key, uint32_t link, uint64_t step_index, uint32_t event) {
-    // Death and birth happen once per particle; collisions may repeat, so their key also takes
-    // the step.
-    uint32_t h = sdHash(particle_key ^ sdHash(link ^ 0x51ED270Bu));
-    if (event == kEventCollision) h = sdHash(h ^ static_cast<uint32_t>(step_index));
-    return h;
-}
-
-} // namespace
 
 void queueEvents(CpuEffect& fx, uint32_t emitter_index, uint32_t event, const uint32_t* slots,
                  uint32_t slot_count) {
@@ -35,7 +24,8 @@ void queueEvents(CpuEffect& fx, uint32_t emitter_index, uint32_t event, const ui
             }
             PendingEvent ev;
             ev.link = link;
-            ev.key = eventKey(pool.key[slot], link, fx.plan.step_index, event);
+            ev.key =
+                sdEventKey(pool.key[slot], link, static_cast<uint32_t>(fx.plan.step_index), event);
             ev.position =
                 vec4(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot], 0);
             ev.velocity =
@@ -65,8 +55,8 @@ void spawnFromEvents(CpuEffect& fx, size_t first_event) {
     for (size_t n = first_event; n < fx.events.size(); ++n) {
         const PendingEvent ev = fx.events[n];
         const SubEmitterRecord& sub = effect.sub_emitters[ev.link];
-        if (sdRandom01(ev.key, 0) >= sub.probability) continue;
-        const uint32_t count = sdRandomCount(ev.key, 1, sub.count_min, sub.count_max);
+        if (sdRandom01(ev.key, kEventDrawProbability) >= sub.probability) continue;
+        const uint32_t count = sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
         spawnEventBirths(fx, sub.emitter, ev, count);
     }
 }

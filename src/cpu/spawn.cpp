@@ -109,7 +109,7 @@ SlotPlan planSlots(CpuEffect& fx, uint32_t emitter_index, uint32_t count) {
     plan.replaced = std::min(rest, candidates);
     stats.overflow_dropped += rest - plan.replaced;
     stats.overflow_replaced += plan.replaced;
-    if (keepsBirthOrder(fx.effect->emitters[emitter_index])) {
+    if (keepsBirthOrder(*fx.effect, emitter_index)) {
         // Slot order is birth order: the oldest are the first slots. They leave and the rest
         // shift down, so every birth appends and the order stays birth order.
         const uint32_t oldest = plan.replaced;

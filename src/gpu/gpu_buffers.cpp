@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gpu/ordered_list.h"
+#include "gpu/sub_emitters.h"
 #include "kernels/gpu_sim.h"
 
 namespace spindrift::gpu {
@@ -28,7 +30,7 @@ uvec4 pair(VkDeviceAddress a, VkDeviceAddress b) {
 // address is valid even for an empty array.
 struct RecordsLayout {
     uint64_t tables = 0, emitters = 0, ops = 0, lut = 0, mesh_points = 0, pools = 0, columns = 0,
-             chunks = 0, trails = 0, bytes = 0;
+             chunks = 0, trails = 0, sub_emitters = 0, bytes = 0;
 };
 
 template <typename T> uint64_t bytesOf(const std::vector<T>& v) {
@@ -56,6 +58,8 @@ RecordsLayout recordsLayout(const CompiledEffect& e, const PoolLayout& pool) {
     at += roundUp16(std::max<uint64_t>(pool.chunk_records.size() * 8, 16));
     r.trails = at; // GpuEmitterTrails per emitter
     at += std::max<uint64_t>(e.emitters.size() * sizeof(GpuEmitterTrails), 16);
+    r.sub_emitters = at;
+    at += bytesOf(e.sub_emitters);
     r.bytes = at;
     return r;
 }
@@ -97,6 +101,7 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     put(base, r.ops, e.ops);
     put(base, r.lut, e.lut);
     put(base, r.mesh_points, e.mesh_points);
+    put(base, r.sub_emitters, e.sub_emitters);
     const VkDeviceAddress a = b.records.address;
     // Addresses are stored as uint64 little-endian: the (low, high) words the shaders read.
     std::vector<uint64_t> columns;
@@ -133,6 +138,8 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     tables.pools_counters = pair(a + r.pools, b.counters.address);
     tables.draw_records = pair(a + r.chunks, 0);
     tables.trails = pair(a + r.trails, 0);
+    tables.sub_emitters = pair(a + r.sub_emitters, b.counters.address + eventCountersOffset(e));
+    tables.event_queue = pair(b.events ? b.events.address : 0, 0);
     std::memcpy(base + r.tables, &tables, sizeof(tables));
     b.tables_address = a + r.tables;
     return true;
@@ -175,7 +182,8 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         if (!b.pool.back()) return false;
     }
     const uint64_t counter_bytes =
-        std::max<uint64_t>(e.emitters.size(), 1) * sizeof(GpuEmitterCounters);
+        eventCountersOffset(e) +
+        std::max<uint64_t>(e.emitters.size(), 1) * sizeof(GpuEventCounters);
     b.counters = vk::createBuffer(device, counter_bytes,
                                   kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -193,6 +201,7 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
             vk::MemoryUse::device_local, "GPU draw records", diagnostics));
         if (!b.draw_record_chunks.back()) return false;
     }
+    if (!createEventQueue(fx, diagnostics)) return false;
     b.step_slot_bytes = slotLayout(e).bytes;
     b.step_slots = std::max(fx.config.driver.max_steps_per_frame, 1u) + 1;
     // Each submission in flight has its own slots: the host writes the next submission's while
@@ -245,13 +254,15 @@ void writeStepSlot(const GpuEffect& fx, uint32_t slot, const Rows3x4& world_from
         g.time_s = step.time_s;
         g.op_first = step.op_first;
         g.op_count = step.op_count;
-        g.flags = (step.spins ? kGpuStepSpins : 0u) | (step.uses_flags ? kGpuStepUsesFlags : 0u);
+        g.flags = (step.spins ? kGpuStepSpins : 0u) | (step.uses_flags ? kGpuStepUsesFlags : 0u) |
+                  (gpuKeepsBirthOrder(e, i) ? kGpuStepKeepsBirthOrder : 0u);
         g.birth_count = spawn.count;
         g.first_ordinal_lo = static_cast<uint32_t>(spawn.first_ordinal);
         g.first_ordinal_hi = static_cast<uint32_t>(spawn.first_ordinal >> 32);
         g.planned_dropped_lo = static_cast<uint32_t>(spawn.dropped);
         g.planned_dropped_hi = static_cast<uint32_t>(spawn.dropped >> 32);
         g.seed = e.effect.seed;
+        g.step_index_lo = static_cast<uint32_t>(fx.plan.step_index);
         std::memcpy(base + s.emitters + i * sizeof(g), &g, sizeof(g));
     }
     for (size_t k = 0; k < fx.scratch.ops.size(); ++k) {

@@ -26,6 +26,10 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
         return shaders::kGpuOrderedCompactComp;
     case Pass::trail_gather:
         return shaders::kGpuTrailGatherComp;
+    case Pass::events:
+        return shaders::kGpuEventsComp;
+    case Pass::event_spawn:
+        return shaders::kGpuEventSpawnComp;
     case Pass::draw_records:
     case Pass::count:
         break;

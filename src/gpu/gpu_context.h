@@ -30,6 +30,8 @@ enum class Pass : uint8_t {
     draw_records,
     ordered_compact, // birth-order emitters (ordered_list.h)
     trail_gather,    // ribbon trails for the host (ribbon_strips.h)
+    events,          // the sub-emitter event walker (sub_emitters.h)
+    event_spawn,     // event births of one child emitter (sub_emitters.h)
     count
 };
 

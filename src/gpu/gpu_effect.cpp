@@ -10,6 +10,7 @@
 #include "gpu/gpu_timing.h"
 #include "gpu/ordered_list.h"
 #include "gpu/ribbon_strips.h"
+#include "gpu/sub_emitters.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -55,6 +56,7 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
         beginLiveWindowStep(fx.live_windows[e]);
         work += liveBound(fx.live_windows[e]) + fx.plan.emitters[e].count;
     }
+    boundStepEvents(fx);
     // Nothing alive and nothing born: an idle effect dispatches nothing (the lists stay as they
     // are; the one read next holds no particle).
     if (work == 0) {
@@ -79,6 +81,10 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     const uint32_t ordered = recordOrderedCompaction(fx, cmd, pushFor(fx, slot, 0, 0, 0));
     if (ordered != 0) computeBarrier(cmd);
     fx.dispatches_last_frame += ordered;
+    // Death and collision events, before the planned births reuse dead slots (sub_emitters.h).
+    const uint32_t gathered = recordEventGather(fx, cmd, pushFor(fx, slot, 0, 0, 0));
+    if (gathered != 0) computeBarrier(cmd);
+    fx.dispatches_last_frame += gathered;
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t births = fx.plan.emitters[e].count;
         if (births == 0) continue;
@@ -90,8 +96,11 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
                  emitters);
     computeBarrier(cmd);
     fx.dispatches_last_frame += 1;
+    const uint32_t event_passes = recordEventBirths(fx, cmd, pushFor(fx, slot, 0, 0, 0));
+    if (event_passes != 0) computeBarrier(cmd);
+    fx.dispatches_last_frame += event_passes;
     for (uint32_t e = 0; e < emitters; ++e) {
-        addLiveWindowBirths(fx.live_windows[e], fx.plan.emitters[e].count);
+        addLiveWindowBirths(fx.live_windows[e], fx.plan.emitters[e].count + eventBirthBound(fx, e));
     }
     fx.list_in ^= 1u;
 }
@@ -130,6 +139,7 @@ void takeStatistics(GpuEffect& fx, uint32_t entry) {
         s.contacts = join(c.contacts_lo, c.contacts_hi);
         s.overflow_replaced = join(c.overflow_replaced_lo, c.overflow_replaced_hi);
     }
+    takeEventStatistics(*fx.effect, copy, fx.stats);
 }
 
 // The first of a submission's step slots (each ring entry has its own set).
@@ -247,7 +257,7 @@ bool checkGpuSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diag
             ok = false;
         }
     }
-    return ok;
+    return checkSubEmitterSupport(effect, diagnostics) && ok;
 }
 
 std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect> effect,
@@ -261,6 +271,7 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     fx->driver = makeDriverState(compiled);
     fx->stats.resize(compiled.emitters.size());
     fx->travel_m.resize(compiled.emitters.size());
+    fx->event_births.resize(compiled.emitters.size());
     allocateStepScratch(compiled, fx->scratch);
     for (const EmitterRecord& e : compiled.emitters) {
         fx->live_windows.push_back(makeLiveWindow(e, compiled.effect.fixed_timestep_s));

@@ -71,12 +71,14 @@ struct GpuEmitterStats {
     uint64_t overflow_dropped = 0;  // births refused because the pool was full (drop_new)
     uint64_t overflow_replaced = 0; // oldest particles replaced by births (replace_oldest)
     uint64_t contacts = 0;          // collider contacts
+    uint64_t events_dropped = 0;    // sub-emitter events past kMaxEventsPerStep
 };
 
 struct GpuBuffers {
     vk::Buffer records;           // tables, emitter and op records, LUT atlas, mesh points
     std::vector<vk::Buffer> pool; // the columns and lists, PoolLayout::buffer_bytes (pool_layout.h)
-    vk::Buffer counters;          // GpuEmitterCounters per emitter
+    vk::Buffer counters; // GpuEmitterCounters per emitter, then GpuEventCounters per emitter
+    vk::Buffer events;   // sub-emitter event queue (sub_emitters.h); none without sub-emitters
     std::vector<vk::Buffer> draw_record_chunks; // DrawRecord per slot, PoolLayout::chunk_records
     vk::Buffer steps;                      // per-step uniforms, one slot per step of a submission
     vk::Buffer counters_readback;          // a copy of the counters per submission in flight
@@ -118,6 +120,9 @@ struct GpuEffect {
     StepScratch scratch;
     SpawnPlan plan;
     std::vector<float> travel_m;
+    std::vector<uint64_t> event_births; // per emitter: this step's bound (boundEventBirths)
+    uint64_t step_events = 0;           // this step's bound on sub-emitter events
+    uint32_t event_walk_budget = 0;     // work units per walker dispatch (sub_emitters.h)
     PoolLayout layout;
     std::vector<TrailRegion> trail_layout; // per emitter (gpu_trails.h)
 

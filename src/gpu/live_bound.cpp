@@ -1,6 +1,7 @@
 #include "gpu/live_bound.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "kernels/birth.h"
@@ -39,6 +40,61 @@ void addLiveWindowBirths(LiveWindow& window, uint32_t births) {
     window.buckets[window.current] += births;
     window.sum += births;
     ++window.steps_in_bucket;
+}
+
+namespace {
+
+uint64_t saturatingMul(uint64_t a, uint64_t b) {
+    if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
+    return a * b;
+}
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+uint64_t collisionOps(const CompiledEffect& effect, const EmitterRecord& e) {
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < e.op_count; ++k) n += effect.ops[e.op_first + k].op == kOpCollision;
+    return n;
+}
+
+} // namespace
+
+uint64_t boundEventBirths(const CompiledEffect& effect, std::span<const LiveWindow> windows,
+                          const SpawnPlan& plan, std::span<uint64_t> event_births) {
+    const auto emitters = static_cast<uint32_t>(effect.emitters.size());
+    constexpr uint64_t kMaxEvents = 1u << 16; // cpu::kMaxEventsPerStep, kGpuMaxEvents
+    uint64_t events = 0;
+    std::fill(event_births.begin(), event_births.end(), 0);
+    // Links form no cycle (validateEffect), so after `emitters` rounds every chain has settled.
+    for (uint32_t round = 0; round <= emitters; ++round) {
+        events = 0;
+        std::array<uint64_t, kMaxEmitters> births{}; // no allocation while stepping
+        for (uint32_t p = 0; p < emitters; ++p) {
+            const EmitterRecord& parent = effect.emitters[p];
+            const uint64_t live = liveBound(windows[p]);
+            for (uint32_t l = 0; l < parent.sub_emitter_count; ++l) {
+                const SubEmitterRecord& sub = effect.sub_emitters[parent.sub_emitter_first + l];
+                uint64_t link_events = live;
+                if (sub.event == kEventCollision) {
+                    link_events = saturatingMul(live, collisionOps(effect, parent));
+                } else if (sub.event == kEventBirth) {
+                    link_events = saturatingAdd(plan.emitters[p].count, event_births[p]);
+                }
+                link_events = std::min(link_events, kMaxEvents);
+                events = saturatingAdd(events, link_events);
+                const uint64_t per_event =
+                    std::min<uint64_t>(sub.count_max, effect.emitters[sub.emitter].capacity);
+                births[sub.emitter] =
+                    saturatingAdd(births[sub.emitter], saturatingMul(link_events, per_event));
+            }
+        }
+        const bool settled = std::equal(event_births.begin(), event_births.end(), births.begin());
+        std::copy(births.begin(), births.begin() + emitters, event_births.begin());
+        if (settled) break;
+    }
+    return std::min(events, kMaxEvents);
 }
 
 void clearLiveWindow(LiveWindow& window) {

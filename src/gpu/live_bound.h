@@ -9,9 +9,11 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "runtime/driver.h"
 
 namespace spindrift::gpu {
 
@@ -38,5 +40,17 @@ uint32_t liveBound(const LiveWindow& window);
 void addLiveWindowBirths(LiveWindow& window, uint32_t births);
 // Back to no births (restart).
 void clearLiveWindow(LiveWindow& window);
+
+// Sub-emitter children (docs/gpu-backend.md, "Sub-emitters"): a conservative bound on this
+// step's events and event births, from the CPU's live bounds and plan alone. Per link, events
+// are at most the parent's live bound (death), its live bound times its collision ops (a
+// particle touches each at most once: collision), or its planned births plus its own event
+// births (birth: chains); at most kMaxEventsPerStep in all. Each event gives at most
+// min(count_max, child capacity) births. windows[e] must have begun the step.
+// event_births[e] receives emitter e's bound (births, not yet clamped to its capacity: each
+// birth of a chain child fires its own birth events even when a later one replaces it); the
+// return value is the bound on the step's events (0: no event can happen).
+uint64_t boundEventBirths(const CompiledEffect& effect, std::span<const LiveWindow> windows,
+                          const SpawnPlan& plan, std::span<uint64_t> event_births);
 
 } // namespace spindrift::gpu

@@ -11,6 +11,11 @@
 
 namespace spindrift::gpu {
 
+// Whether emitter e's alive list is kept in birth order: sdGpuKeepsBirthOrder (stable_order,
+// replace_oldest) or death or collision sub-emitter events (compiler/event_order.h, which the
+// CPU keeps birth order for too). The host writes it into the step's kGpuStepKeepsBirthOrder.
+bool gpuKeepsBirthOrder(const CompiledEffect& effect, uint32_t e);
+
 // Records the ordered compaction of every birth-order emitter with a non-zero live bound (one
 // workgroup each). `step` is the step's push constants (addresses, alive list read); the emitter
 // and the invocations needed are filled in per emitter. Returns the dispatches recorded; the

@@ -53,6 +53,19 @@ SD_CONST uint kGpuParticleKilled = 2u;
 // GpuStepEmitter.flags bits.
 SD_CONST uint kGpuStepSpins = 1u;     // integrate rotation
 SD_CONST uint kGpuStepUsesFlags = 2u; // an op may stick or kill particles
+// The emitter's alive list is kept in birth order (src/gpu/ordered_list.h, gpuKeepsBirthOrder:
+// sdGpuKeepsBirthOrder below, or death or collision sub-emitter events). Shaders read this bit;
+// the host decides.
+SD_CONST uint kGpuStepKeepsBirthOrder = 4u;
+
+// The flags column's bits past the particle flags: the update pass records which of the
+// emitter's collision ops (in compiled order, the first kGpuMaxContactOps) a particle touched
+// this step, for collision events (bit kGpuContactMaskShift + k: the k-th collision op); the
+// next update clears them. Between the event walker and the event spawn pass of a step, a slot
+// about to receive an event birth holds the index of its event there instead.
+SD_CONST uint kGpuParticleFlagBits = 0xffu;
+SD_CONST uint kGpuContactMaskShift = 8u;
+SD_CONST uint kGpuMaxContactOps = 24u;
 
 // Whether an emitter's alive list is kept in birth order (docs/gpu-backend.md, "Birth order"):
 // stable_order asks for it (draw order = birth order) and replace_oldest needs it (the oldest
@@ -101,7 +114,7 @@ struct GpuEmitterCounters {
     uint step_replaced; // oldest particles replaced by this step's births (ordered pass)
     uint overflow_replaced_lo;
     uint overflow_replaced_hi;
-    uint pad0;
+    uint step_born; // planned births this step took (finish pass; the event walker reads it)
 };
 
 // Addresses of what does not change while the instance lives (low, high words).
@@ -111,6 +124,8 @@ struct GpuTables {
     uvec4 pools_counters;  // xy: GpuEmitterPool[]; zw: GpuEmitterCounters[]
     uvec4 draw_records;    // xy: the draw-record chunks' addresses ((low, high) words each)
     uvec4 trails;          // xy: GpuEmitterTrails[], one per emitter (src/gpu/gpu_trails.h)
+    uvec4 sub_emitters;    // xy: SubEmitterRecord[]; zw: GpuEventCounters[] (one per emitter)
+    uvec4 event_queue;     // xy: GpuEventQueueHeader then GpuEvent[kGpuMaxEvents] (0: none)
 };
 
 // Where one emitter's ribbon trails are (docs/gpu-backend.md, "Ribbons"); max_points 0 for an
@@ -140,6 +155,67 @@ struct GpuTrailHead {
     uint count;
 };
 
+// Sub-emitter events (docs/gpu-backend.md, "Sub-emitters"). At most this many per step for the
+// whole effect, as on the CPU (cpu::kMaxEventsPerStep); the rest are counted as events_dropped.
+SD_CONST uint kGpuMaxEvents = 65536u;
+// Particles per chunk of the CPU step (cpu::kChunkParticles): the CPU gathers death and
+// collision events chunk by chunk (collision events of a chunk, then its death events).
+SD_CONST uint kGpuEventChunk = 1024u;
+
+// Modes of gpu_events.comp (GpuPushConstants.params.w).
+SD_CONST uint kGpuEventsGather = 0u; // death and collision events, before the planned births
+SD_CONST uint kGpuEventsAssign = 1u; // birth events, then every event's children get slots
+SD_CONST uint kGpuEventsBegin = 2u;  // the step's first gather dispatch: empties the queue first
+// Walker phases (GpuEventQueueHeader.phase), resumed across dispatches.
+SD_CONST uint kGpuWalkGather = 0u;  // gathering death and collision events
+SD_CONST uint kGpuWalkPlanned = 1u; // queueing the planned births' birth events
+SD_CONST uint kGpuWalkEvents = 2u;  // giving each event's children their slots
+SD_CONST uint kGpuWalkDone = 3u;
+// Modes of gpu_event_spawn.comp (GpuPushConstants.params.w).
+SD_CONST uint kGpuEventSpawnBirths = 0u; // write the newborns; a ring's entries into the other list
+SD_CONST uint kGpuEventSpawnUnring = 1u; // a ring's entries back, in list order
+// Work units one walker dispatch does at most on a device with a loop limit (lavapipe's gallivm
+// stops any invocation after 65535 loop iterations); the largest unit is below half of it.
+SD_CONST uint kGpuWalkBudgetLimited = 60000u;
+SD_CONST uint kGpuWalkLargestUnit = 25000u;
+
+// One queued event: what spawnEventBirths needs (src/cpu/events.cpp, PendingEvent).
+struct GpuEvent {
+    vec4 position; // xyz, sim space
+    vec4 velocity; // xyz, the inherited share already applied
+    uint key;      // sdEventKey
+    uint link;     // SubEmitterRecord index
+    uint pad0;
+    uint pad1;
+};
+
+// The walker's state between its dispatches: on a device that limits the loop iterations of
+// one invocation (lavapipe: 65535), the host records several dispatches of it, each doing at
+// most GpuPushConstants.params.z units of work and resuming at the cursor.
+struct GpuEventQueueHeader {
+    uint count;          // events queued this step
+    uint phase;          // kGpuWalk*
+    uint cursor_emitter; // gather: emitter, chunk's first entry, link pass; assign: emitter and
+    uint cursor_index;   // birth (planned-birth events), then event index
+    uint cursor_link;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
+// One emitter's sub-emitter bookkeeping, written only by the GPU (after the GpuEmitterCounters
+// of every emitter in the counters buffer, so the statistics copy takes it along).
+struct GpuEventCounters {
+    uint ordinals_taken_lo; // spawn ordinals event births took, all steps (takeOrdinals)
+    uint ordinals_taken_hi;
+    uint events_dropped_lo; // events of this emitter past kGpuMaxEvents
+    uint events_dropped_hi;
+    uint event_births; // this step's event births still alive: the last ones of the alive list
+    uint ring_head;    // replace_oldest during the walk: where the oldest particle's entry is
+    uint pad0;
+    uint pad1;
+};
+
 // One emitter's uniforms of one step (src/runtime/step_uniforms.h, EmitterStep, and its births
 // from the driver's SpawnPlan).
 struct GpuStepEmitter {
@@ -159,8 +235,8 @@ struct GpuStepEmitter {
     uint first_ordinal_hi;
     uint planned_dropped_lo; // births the driver dropped past the capacity (counted as overflow)
     uint planned_dropped_hi;
-    uint seed; // the effect's
-    uint pad0;
+    uint seed;          // the effect's
+    uint step_index_lo; // the step's index (collision event keys take it)
 };
 
 // A resolved op: the op with its vectors in simulation space (force fields and colliders index
@@ -193,9 +269,12 @@ SD_END_NAMESPACE
 namespace spindrift {
 SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 64);
-SD_ASSERT_RECORD(GpuTables, 80);
+SD_ASSERT_RECORD(GpuTables, 112);
 SD_ASSERT_RECORD(GpuEmitterTrails, 32);
 SD_ASSERT_RECORD(GpuTrailHead, 16);
+SD_ASSERT_RECORD(GpuEvent, 48);
+SD_ASSERT_RECORD(GpuEventQueueHeader, 32);
+SD_ASSERT_RECORD(GpuEventCounters, 32);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);
 SD_ASSERT_RECORD(GpuResolvedOp, 80);
 SD_ASSERT_RECORD(GpuStepHeader, 80);

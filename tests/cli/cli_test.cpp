@@ -467,11 +467,11 @@ TEST(Cli, SimulateDumpsTheSameColumnsFromTheGpuBackend) {
 }
 
 TEST(Cli, SimulateGpuRequestTheBackendCannotMeetIsAnError) {
-    RunResult sub_emitters =
-        run("simulate " + source("examples/effects/fountain.json") + " --time 1 --backend gpu");
-    EXPECT_EQ(sub_emitters.exit_code, 1);
-    EXPECT_NE(sub_emitters.output.find("emitter 'water' uses sub_emitters"), std::string::npos)
-        << sub_emitters.output;
+    RunResult depth =
+        run("simulate " + source("tests/data/effects/depth_rain.json") + " --time 1 --backend gpu");
+    EXPECT_EQ(depth.exit_code, 1);
+    EXPECT_NE(depth.output.find("emitter 'drops' uses depth_buffer_collision"), std::string::npos)
+        << depth.output;
     ScopedEnv no_driver("VK_ICD_FILENAMES", "/nonexistent");
     RunResult no_device =
         run("simulate " + source("examples/effects/campfire.json") + " --time 1 --backend gpu");
@@ -509,9 +509,9 @@ TEST(Cli, RenderOnTheGpuBackendWritesAStill) {
     ASSERT_EQ(result.exit_code, 0) << result.output;
     EXPECT_TRUE(fs::exists(dir / "gpu.png"));
     EXPECT_NE(result.output.find("gpu backend (gpu requested"), std::string::npos) << result.output;
-    RunResult refused = run("render " + source("examples/effects/fountain.json") + " -o " +
-                            (dir / "fountain.png").string() + " --size 64x48 --backend gpu");
+    RunResult refused = run("render " + source("tests/data/effects/depth_rain.json") + " -o " +
+                            (dir / "depth_rain.png").string() + " --size 64x48 --backend gpu");
     EXPECT_EQ(refused.exit_code, 1);
-    EXPECT_NE(refused.output.find("sub_emitters"), std::string::npos) << refused.output;
-    EXPECT_FALSE(fs::exists(dir / "fountain.png"));
+    EXPECT_NE(refused.output.find("depth_buffer_collision"), std::string::npos) << refused.output;
+    EXPECT_FALSE(fs::exists(dir / "depth_rain.png"));
 }

@@ -79,19 +79,35 @@ TEST(GpuEffect, SeveralStepsPerFrameMatchTheCpu) {
     EXPECT_TRUE(validationMessages(*fx).empty()) << joined(validationMessages(*fx));
 }
 
-TEST(GpuEffect, RefusesSubEmittersNamingTheEmitter) {
+// Collision events are ordered by which collision module a particle touched, recorded in
+// kGpuMaxContactOps bits: an emitter with collision events and more collision modules than that
+// is refused, naming the emitter.
+TEST(GpuEffect, RefusesCollisionEventsPastTheContactMaskNamingTheEmitter) {
     EffectDesc fx = burstEffect();
     fx.capacity = 2048;
     EmitterDesc child;
     child.name = "child";
     fx.emitters.push_back(child);
-    fx.emitters[0].sub_emitters.push_back({SubEmitterEvent::death, "child", 1, {1, 1}, 0});
+    fx.emitters[0].sub_emitters.push_back({SubEmitterEvent::collision, "child", 1, {1, 1}, 0});
+    for (uint32_t k = 0; k <= kGpuMaxContactOps; ++k) {
+        CollisionModule collision;
+        collision.planes.push_back({{0, -1.0f - static_cast<float>(k), 0}, {0, 1, 0}});
+        fx.emitters[0].update.push_back(spindrift::test::module(collision));
+    }
+    const auto compiled = compileOrFail(fx);
+    uint32_t collision_ops = 0;
+    for (const OpRecord& op : compiled->ops) collision_ops += op.op == kOpCollision ? 1u : 0u;
+    ASSERT_GT(collision_ops, kGpuMaxContactOps) << "the compiler fused collision modules";
     std::vector<Diagnostic> d;
-    EXPECT_EQ(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr);
+    EXPECT_EQ(createGpuEffect(compiled, testGpuConfig(), d), nullptr);
     ASSERT_EQ(d.size(), 1u) << joinedDiagnostics(d);
     EXPECT_EQ(d[0].path, "$.emitters[0].sub_emitters");
-    EXPECT_EQ(d[0].message,
-              "emitter 'puff' uses sub_emitters: not supported by the GPU backend yet");
+    EXPECT_NE(d[0].message.find("emitter 'puff'"), std::string::npos) << d[0].message;
+    // One collision module fewer runs.
+    fx.emitters[0].update.pop_back();
+    d.clear();
+    EXPECT_NE(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr)
+        << joinedDiagnostics(d);
 }
 
 // Depth-buffer collision stays refused (no depth buffer is bound to the passes; the CPU cannot

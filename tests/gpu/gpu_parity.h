@@ -56,12 +56,14 @@ inline GpuConfig testGpuConfig() {
 }
 
 struct ParityResult {
-    float max_abs_error = 0;   // largest |gpu - cpu| of any compared component
-    uint64_t particles = 0;    // compared at the end
-    uint64_t in_order = 0;     // of those, compared in draw order (stable-order emitters)
-    uint64_t replaced = 0;     // particles replace_oldest replaced on the CPU, over the run
-    uint64_t trail_points = 0; // recorded ribbon trail points compared, matched by key
-    uint64_t strip_points = 0; // ribbon strip points compared, matched by key
+    float max_abs_error = 0;           // largest |gpu - cpu| of any compared component
+    uint64_t particles = 0;            // compared at the end
+    uint64_t in_order = 0;             // of those, compared in draw order (stable-order emitters)
+    uint64_t replaced = 0;             // particles replace_oldest replaced on the CPU, over the run
+    uint64_t trail_points = 0;         // recorded ribbon trail points compared, matched by key
+    uint64_t strip_points = 0;         // ribbon strip points compared, matched by key
+    uint64_t events_dropped = 0;       // sub-emitter events past the step limit, over the run
+    std::vector<uint64_t> per_emitter; // particles compared per emitter
 };
 
 inline bool within(float cpu, float gpu) {
@@ -267,6 +269,7 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
             EXPECT_EQ(g.overflow_dropped, c.overflow_dropped) << where;
             EXPECT_EQ(g.overflow_replaced, c.overflow_replaced) << where;
             EXPECT_EQ(g.contacts, c.contacts) << where;
+            EXPECT_EQ(g.events_dropped, c.events_dropped) << where;
             EXPECT_GE(liveBoundOf(*gpu_fx, e), g.live) << where << ": the live bound is not";
         }
         EXPECT_EQ(cpu::finished(*cpu_fx), finished(*gpu_fx)) << "frame " << frame;
@@ -308,7 +311,12 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
         if (::testing::Test::HasFailure()) return result;
     }
     result.particles = cpu_records.size();
-    for (const cpu::EmitterStats& c : cpu_fx->stats) result.replaced += c.overflow_replaced;
+    result.per_emitter.assign(emitters, 0);
+    for (const DrawRecord& c : cpu_records) ++result.per_emitter[c.emitter_index];
+    for (const cpu::EmitterStats& c : cpu_fx->stats) {
+        result.replaced += c.overflow_replaced;
+        result.events_dropped += c.events_dropped;
+    }
     return result;
 }
 

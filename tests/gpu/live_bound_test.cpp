@@ -89,6 +89,76 @@ void expectColumnsDisjointAndInside(const PoolLayout& layout) {
     }
 }
 
+// Child bounds (docs/gpu-backend.md, "Sub-emitters"): a hand-built effect of four emitters.
+// parent (live bound 10, 2 collision ops) --death x3--> child, --collision x2--> child;
+// child --birth x5--> grandchild (capacity 4), planned births of child: 7.
+CompiledEffect chainEffect() {
+    CompiledEffect effect;
+    effect.emitters = {emitterWith(1, 1, 100), emitterWith(1, 1, 50), emitterWith(1, 1, 4),
+                       emitterWith(1, 1, 100)};
+    OpRecord collision{};
+    collision.op = kOpCollision;
+    OpRecord gravity{};
+    gravity.op = kOpAcceleration;
+    effect.ops = {collision, gravity, collision};
+    effect.emitters[0].op_first = 0;
+    effect.emitters[0].op_count = 3;
+    SubEmitterRecord death{};
+    death.event = kEventDeath;
+    death.emitter = 1;
+    death.count_min = 1;
+    death.count_max = 3;
+    SubEmitterRecord contact = death;
+    contact.event = kEventCollision;
+    contact.count_max = 2;
+    SubEmitterRecord birth = death;
+    birth.event = kEventBirth;
+    birth.emitter = 2;
+    birth.count_max = 5; // more than the grandchild's capacity: 4 per event
+    effect.sub_emitters = {death, contact, birth};
+    effect.emitters[0].sub_emitter_first = 0;
+    effect.emitters[0].sub_emitter_count = 2;
+    effect.emitters[1].sub_emitter_first = 2;
+    effect.emitters[1].sub_emitter_count = 1;
+    return effect;
+}
+
+TEST(LiveBound, BoundsEventBirthsThroughChains) {
+    const CompiledEffect effect = chainEffect();
+    std::vector<LiveWindow> windows;
+    for (const EmitterRecord& e : effect.emitters) windows.push_back(makeLiveWindow(e, 0.1f));
+    beginLiveWindowStep(windows[0]);
+    addLiveWindowBirths(windows[0], 10);
+    for (LiveWindow& w : windows) beginLiveWindowStep(w);
+    SpawnPlan plan;
+    plan.emitters[1].count = 7;
+    std::vector<uint64_t> births(effect.emitters.size(), 99);
+    const uint64_t events = boundEventBirths(effect, windows, plan, births);
+    // Deaths: 10 events x 3; collisions: 10 x 2 ops = 20 events x 2.
+    EXPECT_EQ(births[1], 10u * 3 + 20u * 2);
+    // The child's births (planned and from events) each fire a birth event of up to 4.
+    EXPECT_EQ(births[2], (7u + 70u) * 4);
+    EXPECT_EQ(births[0], 0u);
+    EXPECT_EQ(births[3], 0u);
+    EXPECT_EQ(events, 10u + 20u + 77u);
+}
+
+TEST(LiveBound, EventBoundsStopAtTheStepLimitAndAreZeroWithoutEvents) {
+    CompiledEffect effect = chainEffect();
+    std::vector<LiveWindow> windows;
+    for (const EmitterRecord& e : effect.emitters) windows.push_back(makeLiveWindow(e, 0.1f));
+    for (LiveWindow& w : windows) beginLiveWindowStep(w);
+    SpawnPlan plan;
+    std::vector<uint64_t> births(effect.emitters.size(), 5);
+    EXPECT_EQ(boundEventBirths(effect, windows, plan, births), 0u);
+    for (const uint64_t b : births) EXPECT_EQ(b, 0u);
+    plan.emitters[1].count = 50;
+    windows[0].capacity = 1u << 20;
+    addLiveWindowBirths(windows[0], 1u << 20);
+    beginLiveWindowStep(windows[0]);
+    EXPECT_EQ(boundEventBirths(effect, windows, plan, births), 1u << 16);
+}
+
 TEST(PoolLayout, PlacesAlignedColumnsPerEmitterAndDrawRecordsByCapacity) {
     CompiledEffect effect;
     effect.emitters = {emitterWith(1, 1, 10), emitterWith(1, 1, 100)};

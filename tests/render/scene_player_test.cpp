@@ -892,30 +892,36 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
 }
 
 TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {
-    const std::string file =
-        std::string(SPINDRIFT_SOURCE_DIR) + "/examples/scenes/fireworks_show.json";
+    // The campfire and rain that collides with the renderer's depth buffer (which the GPU
+    // backend does not run).
+    const std::string file = std::string(SPINDRIFT_SOURCE_DIR) + "/tests/data/scene.json";
     SceneDesc scene;
+    scene.effects.push_back(instanceOf("../../examples/effects/campfire.json"));
+    scene.effects.push_back(instanceOf("effects/depth_rain.json", {2, 0, 0}));
     std::vector<Diagnostic> diagnostics;
-    ASSERT_TRUE(loadSceneFile(file, scene, diagnostics)) << allMessages(diagnostics);
     PlayerConfig config;
     config.backend = BackendRequest::gpu;
     EXPECT_EQ(createScenePlayer(scene, file, config, diagnostics), nullptr);
-    EXPECT_NE(allMessages(diagnostics).find("fireworks.json"), std::string::npos)
+    EXPECT_NE(allMessages(diagnostics).find("depth_rain.json"), std::string::npos)
         << allMessages(diagnostics);
-    EXPECT_NE(allMessages(diagnostics).find("sub_emitters"), std::string::npos)
+    EXPECT_NE(allMessages(diagnostics).find("depth_buffer_collision"), std::string::npos)
         << allMessages(diagnostics);
-    // auto keeps the fireworks (sub-emitters) on the CPU backend, and on a CPU device (lavapipe)
-    // every instance.
-    diagnostics.clear();
-    config.backend = BackendRequest::automatic;
-    auto player = createScenePlayer(scene, file, config, diagnostics);
-    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
-    const bool cpu_device = probeSimulationDevice("").kind != DeviceKind::gpu;
-    for (const PlayerInstance& p : player->instances) {
-        const bool fireworks = p.effect_file.find("fireworks.json") != std::string::npos;
-        EXPECT_EQ(p.fx != nullptr, fireworks || cpu_device) << p.backend.reason;
-        if (fireworks && !cpu_device) {
-            EXPECT_NE(p.backend.reason.find("sub_emitters"), std::string::npos);
+    // auto keeps the rain on the CPU backend, and on a CPU device (lavapipe) every instance;
+    // with lavapipe standing in for a GPU, the campfire goes to the GPU.
+    for (const bool as_gpu : {false, true}) {
+        diagnostics.clear();
+        config.backend = BackendRequest::automatic;
+        config.auto_on_cpu_device = as_gpu;
+        auto player = createScenePlayer(scene, file, config, diagnostics);
+        ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+        const bool cpu_device = !as_gpu && probeSimulationDevice("").kind != DeviceKind::gpu;
+        for (const PlayerInstance& p : player->instances) {
+            const bool rain = p.effect_file.find("depth_rain.json") != std::string::npos;
+            EXPECT_EQ(p.fx != nullptr, rain || cpu_device) << p.backend.reason;
+            EXPECT_EQ(p.gpu_fx != nullptr, !rain && !cpu_device) << p.backend.reason;
+            if (rain && !cpu_device) {
+                EXPECT_NE(p.backend.reason.find("depth_buffer_collision"), std::string::npos);
+            }
         }
     }
 }

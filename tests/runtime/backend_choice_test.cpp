@@ -9,12 +9,17 @@
 namespace spindrift {
 namespace {
 
-CompiledEffect sample(const std::string& name) {
+CompiledEffect sample(const std::string& name, const std::string& folder = "/examples/effects/") {
     CompiledEffect effect;
     std::vector<Diagnostic> diagnostics;
-    EXPECT_TRUE(loadCompiledEffect(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/" + name,
-                                   effect, diagnostics));
+    EXPECT_TRUE(
+        loadCompiledEffect(std::string(SPINDRIFT_SOURCE_DIR) + folder + name, effect, diagnostics));
     return effect;
+}
+
+// Rain that also collides with the renderer's depth buffer: a feature the GPU backend lacks.
+CompiledEffect depthRain() {
+    return sample("depth_rain.json", "/tests/data/effects/");
 }
 
 const SimulationDevice kNoDevice{DeviceKind::none, "", "no Vulkan driver"};
@@ -25,7 +30,7 @@ bool mentions(const BackendChoice& choice, const std::string& text) {
     return choice.reason.find(text) != std::string::npos;
 }
 
-// campfire runs on the GPU backend; fountain's 'water' has sub-emitters, which it does not.
+// campfire runs on the GPU backend; sword_trail's 'blade' draws ribbons, which it does not.
 TEST(BackendChoice, CpuRequestIsAlwaysTheCpu) {
     const CompiledEffect campfire = sample("campfire.json");
     for (const SimulationDevice& device : {kNoDevice, kLavapipe, kGpu}) {
@@ -65,10 +70,10 @@ TEST(BackendChoice, GpuRequestFailsWithoutADeviceOrForAMissingFeature) {
     EXPECT_FALSE(no_device.ok);
     EXPECT_TRUE(mentions(no_device, "no usable Vulkan device: no Vulkan driver"))
         << no_device.reason;
-    const BackendChoice lacking = chooseBackend(sample("fountain.json"), BackendRequest::gpu, kGpu);
+    const BackendChoice lacking = chooseBackend(depthRain(), BackendRequest::gpu, kGpu);
     EXPECT_FALSE(lacking.ok);
-    EXPECT_TRUE(mentions(lacking, "emitter 'water' uses sub_emitters")) << lacking.reason;
-    EXPECT_TRUE(mentions(lacking, "$.emitters[0].sub_emitters")) << lacking.reason;
+    EXPECT_TRUE(mentions(lacking, "emitter 'drops' uses depth_buffer_collision")) << lacking.reason;
+    EXPECT_TRUE(mentions(lacking, "$.emitters[0].update[1].depth_buffer")) << lacking.reason;
 }
 
 TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
@@ -88,11 +93,10 @@ TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
     EXPECT_EQ(none.backend, Backend::cpu);
     EXPECT_TRUE(mentions(none, "no usable Vulkan device")) << none.reason;
 
-    const BackendChoice feature =
-        chooseBackend(sample("fountain.json"), BackendRequest::automatic, kGpu);
+    const BackendChoice feature = chooseBackend(depthRain(), BackendRequest::automatic, kGpu);
     EXPECT_TRUE(feature.ok);
     EXPECT_EQ(feature.backend, Backend::cpu);
-    EXPECT_TRUE(mentions(feature, "emitter 'water' uses sub_emitters")) << feature.reason;
+    EXPECT_TRUE(mentions(feature, "emitter 'drops' uses depth_buffer_collision")) << feature.reason;
 
     // Every emitter asking for the CPU: all on the CPU, the first one named.
     CompiledEffect prefers_cpu = campfire;

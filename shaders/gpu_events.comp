@@ -1,0 +1,357 @@
+// The sub-emitter event walker (docs/gpu-backend.md, "Sub-emitters"): ONE invocation walks the
+// step's events in exactly the CPU's order (src/cpu/events.cpp, spawnFromEvents) and decides
+// every child birth — probability, count, ordinals, slot, drops and replacements — so children
+// get the CPU's keys and counts. It writes no particle: a slot that gets an event birth holds
+// its event index (flags column) and ordinal until gpu_event_spawn.comp writes the newborn in
+// parallel. Serial by nature (each event's children depend on the pool state the earlier ones
+// left); its cost is O(events + births + live particles of emitters with death or collision
+// links) per step, on one invocation.
+//
+// kGpuEventsGather (after the update and the ordered compaction, before the planned births
+// reuse any dead slot): the death and collision events, emitter by emitter, each emitter's
+// alive list (birth order = the CPU's slot order for these emitters) in chunks of
+// kGpuEventChunk: a chunk's collision events (link, then collision op, then particle), then its
+// death events (link, then particle) — collectEvents' order.
+// kGpuEventsAssign (after the planned births and the counters' finish pass): the planned births'
+// birth events (emitter, birth, link), then every queued event in order, queueing the birth
+// events of children as they are born. A replace_oldest child's list becomes a ring when
+// events replace its oldest particles; gpu_event_spawn.comp turns it back into a list.
+//
+// Both modes resume from the queue header's cursor: on a device that limits an invocation's
+// loop iterations (lavapipe), the host records several dispatches, each doing at most
+// push.params.z units of work (gpu_sim.h, kGpuWalkBudgetLimited); elsewhere one does all.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "birth.h"
+#include "lut.h"
+#include "random.h"
+#include "shape.h"
+#include "sub_emitter.h"
+#include "gpu_sim.glsl"
+#include "gpu_events.glsl"
+#include "gpu_birth.glsl"
+
+uint g_queued; // events in the queue
+
+EmitterRecord emitterAt(uint e) { return EmittersRef(loadTables().emitters_ops.xy).emitters[e]; }
+GpuEmitterPool poolAt(uint e) { return PoolsRef(loadTables().pools_counters.xy).pools[e]; }
+GpuStepEmitter stepAt(uint e) { return StepEmittersRef(loadStepHeader().emitters_ops.xy).steps[e]; }
+
+uint aliveIn(uint e) {
+    GpuEmitterCounters c = countersRef().counters[e];
+    return push.params.y == 0u ? c.alive0 : c.alive1;
+}
+uint aliveOut(uint e) {
+    GpuEmitterCounters c = countersRef().counters[e];
+    return push.params.y == 0u ? c.alive1 : c.alive0;
+}
+void setAliveOut(uint e, uint count) {
+    if (push.params.y == 0u) countersRef().counters[e].alive1 = count;
+    else countersRef().counters[e].alive0 = count;
+}
+
+void addTo(inout uint lo, inout uint hi, uint value) {
+    uint carry;
+    lo = uaddCarry(lo, value, carry);
+    hi += carry;
+}
+
+// queueEvents for one particle and one link: the event, or a drop past kGpuMaxEvents.
+void queueEvent(uint emitter, uint link, uint event, uint particle_key, vec3 position,
+                vec3 velocity, uint step_index_lo) {
+    EventCountersRef ec = eventCountersRef();
+    if (g_queued >= kGpuMaxEvents) {
+        addTo(ec.counters[emitter].events_dropped_lo, ec.counters[emitter].events_dropped_hi, 1u);
+        return;
+    }
+    SubEmitterRecord sub = subEmittersRef().links[link];
+    GpuEvent ev;
+    ev.position = vec4(position, 0.0);
+    ev.velocity = vec4(velocity, 0.0) * sub.inherit_velocity;
+    ev.key = sdEventKey(particle_key, link, step_index_lo, event);
+    ev.link = link;
+    ev.pad0 = 0u;
+    ev.pad1 = 0u;
+    eventQueueRef().events[g_queued] = ev;
+    g_queued += 1u;
+}
+
+// The event of a particle in the pool (its values after the update, or a planned newborn's).
+void queueSlotEvent(uint e, GpuEmitterPool pool, uint link, uint event, uint slot, uint step_lo) {
+    vec3 p = vec3(floatColumn(pool, kGpuColumnPositionX).v[slot],
+                  floatColumn(pool, kGpuColumnPositionY).v[slot],
+                  floatColumn(pool, kGpuColumnPositionZ).v[slot]);
+    vec3 v = vec3(floatColumn(pool, kGpuColumnVelocityX).v[slot],
+                  floatColumn(pool, kGpuColumnVelocityY).v[slot],
+                  floatColumn(pool, kGpuColumnVelocityZ).v[slot]);
+    queueEvent(e, link, event, uintColumn(pool, kGpuColumnKey).v[slot], p, v, step_lo);
+}
+
+uint collisionOpCount(GpuStepEmitter step) {
+    ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
+    uint n = 0u;
+    for (uint k = 0u; k < step.op_count; ++k) n += ops.ops[step.op_first + k].op.op == kOpCollision ? 1u : 0u;
+    return min(n, kGpuMaxContactOps);
+}
+
+// The cost of a unit of work in loop iterations, counted generously: what the budget of one
+// dispatch is spent on (gpu_sim.h, kGpuWalkBudgetLimited).
+uint g_spent;
+bool fits(uint cost, uint budget) { return cost <= budget - min(g_spent, budget); }
+
+// Resumes at (emitter, chunk, link pass); a unit is one link's pass over one chunk. Link pass
+// p < links is link p's collision events, p >= links link p - links' death events.
+void gather(uint emitters, uint budget) {
+    SubEmittersRef links = subEmittersRef();
+    EventQueueRef queue = eventQueueRef();
+    uint e = queue.header.cursor_emitter;
+    uint begin = queue.header.cursor_index;
+    uint pass = queue.header.cursor_link;
+    while (e < emitters) {
+        g_spent += 1u;
+        EmitterRecord r = emitterAt(e);
+        GpuStepEmitter step = stepAt(e);
+        uint count = aliveIn(e);
+        // Only emitters with death or collision links keep birth order for their events.
+        if (r.sub_emitter_count == 0u || (step.flags & kGpuStepKeepsBirthOrder) == 0u ||
+            begin >= count) {
+            e += 1u;
+            begin = 0u;
+            pass = 0u;
+            continue;
+        }
+        if (pass >= 2u * r.sub_emitter_count) {
+            begin += kGpuEventChunk;
+            pass = 0u;
+            continue;
+        }
+        uint link = r.sub_emitter_first + pass % r.sub_emitter_count;
+        uint event = pass < r.sub_emitter_count ? kEventCollision : kEventDeath;
+        if (links.links[link].event != event) {
+            pass += 1u;
+            continue;
+        }
+        uint end = min(begin + kGpuEventChunk, count);
+        uint collision_ops = event == kEventCollision ? collisionOpCount(step) : 1u;
+        uint cost = collision_ops * (end - begin) + collision_ops + step.op_count + 8u;
+        if (!fits(cost, budget)) break; // the next dispatch resumes here
+        g_spent += cost;
+        GpuEmitterPool pool = poolAt(e);
+        UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
+        UintColumn flags = uintColumn(pool, kGpuColumnFlags);
+        if (event == kEventCollision) {
+            for (uint k = 0u; k < collision_ops; ++k) {
+                uint bit = 1u << (kGpuContactMaskShift + k);
+                for (uint i = begin; i < end; ++i) {
+                    uint slot = in_list.v[i];
+                    if ((flags.v[slot] & bit) == 0u) continue;
+                    queueSlotEvent(e, pool, link, kEventCollision, slot, step.step_index_lo);
+                }
+            }
+        } else {
+            for (uint i = begin; i < end; ++i) {
+                uint slot = in_list.v[i];
+                if (survivesStep(pool, slot)) continue;
+                queueSlotEvent(e, pool, link, kEventDeath, slot, step.step_index_lo);
+            }
+        }
+        pass += 1u;
+    }
+    queue.header.cursor_emitter = e;
+    queue.header.cursor_index = begin;
+    queue.header.cursor_link = pass;
+}
+
+// The planned births' birth events (spawnPlanned's writeBirth → queueEvents): emitters in
+// order, births in order, links in order per birth.
+// Resumes at (emitter, birth); a unit is one birth's links. Returns true when done.
+bool queuePlannedBirthEvents(uint emitters, uint budget) {
+    SubEmittersRef links = subEmittersRef();
+    EventQueueRef queue = eventQueueRef();
+    uint e = queue.header.cursor_emitter;
+    uint i = queue.header.cursor_index;
+    while (e < emitters) {
+        g_spent += 1u;
+        EmitterRecord r = emitterAt(e);
+        uint born = countersRef().counters[e].step_born;
+        if (r.sub_emitter_count == 0u || i >= born) {
+            e += 1u;
+            i = 0u;
+            continue;
+        }
+        uint cost = r.sub_emitter_count + 4u;
+        if (!fits(cost, budget)) break;
+        g_spent += cost;
+        GpuEmitterPool pool = poolAt(e);
+        GpuStepEmitter step = stepAt(e);
+        UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
+        uint slot = out_list.v[aliveOut(e) - born + i];
+        for (uint l = 0u; l < r.sub_emitter_count; ++l) {
+            uint link = r.sub_emitter_first + l;
+            if (links.links[link].event != kEventBirth) continue;
+            queueSlotEvent(e, pool, link, kEventBirth, slot, step.step_index_lo);
+        }
+        i += 1u;
+    }
+    queue.header.cursor_emitter = e;
+    queue.header.cursor_index = i;
+    return e >= emitters;
+}
+
+// A child birth decided: the slot waits for gpu_event_spawn.comp with its event and ordinal.
+// When the child has birth links of its own, its birth events are queued now (the newborn's
+// values computed here, with the spawn pass's function).
+void assignBirth(uint c, EmitterRecord r, GpuEmitterPool pool, GpuStepEmitter step, uint slot,
+                 uint event_index, GpuEvent ev, uvec2 ordinal) {
+    uintColumn(pool, kGpuColumnFlags).v[slot] = event_index;
+    uintColumn(pool, kGpuColumnOrdinalLo).v[slot] = ordinal.x;
+    uintColumn(pool, kGpuColumnOrdinalHi).v[slot] = ordinal.y;
+    if (r.sub_emitter_count == 0u) return;
+    SubEmittersRef links = subEmittersRef();
+    bool has_birth_links = false;
+    for (uint l = 0u; l < r.sub_emitter_count; ++l) {
+        has_birth_links = has_birth_links || links.links[r.sub_emitter_first + l].event == kEventBirth;
+    }
+    if (!has_birth_links) return;
+    uint key = sdParticleKey(step.seed, c, ordinal.x, ordinal.y);
+    Newborn n = eventNewborn(r, step, key, ev);
+    for (uint l = 0u; l < r.sub_emitter_count; ++l) {
+        uint link = r.sub_emitter_first + l;
+        if (links.links[link].event != kEventBirth) continue;
+        queueEvent(c, link, kEventBirth, key, n.position, n.velocity, step.step_index_lo);
+    }
+}
+
+// spawnEventBirths + planSlots for one event with `count` children of emitter c.
+void spawnFromEvent(uint event_index, GpuEvent ev, uint c, uint count) {
+    EmitterRecord r = emitterAt(c);
+    GpuEmitterPool pool = poolAt(c);
+    GpuStepEmitter step = stepAt(c);
+    CountersRef counters = countersRef();
+    EventCountersRef ec = eventCountersRef();
+    UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
+    UintColumn free_list = uintColumn(pool, kGpuColumnFree);
+
+    // takeOrdinals: after the driver's planned ordinals (born and dropped) and every earlier
+    // event birth's, dropped children included.
+    uvec2 first = plannedFirstOrdinal(c, step);
+    first = add64(first, step.birth_count);
+    first = add64(uvec2(first.x, first.y + step.planned_dropped_hi), step.planned_dropped_lo);
+    addTo(ec.counters[c].ordinals_taken_lo, ec.counters[c].ordinals_taken_hi, count);
+
+    uint alive = aliveOut(c);
+    uint appended = min(count, pool.capacity - alive);
+    uint rest = count - appended;
+    uint replaced = 0u;
+    if (rest != 0u && r.overflow == kOverflowReplaceOldest) replaced = min(rest, alive);
+    GpuEmitterCounters k = counters.counters[c];
+    addTo(k.overflow_dropped_lo, k.overflow_dropped_hi, rest - replaced);
+    addTo(k.overflow_replaced_lo, k.overflow_replaced_hi, replaced);
+    addTo(k.births_lo, k.births_hi, appended + replaced);
+    counters.counters[c].overflow_dropped_lo = k.overflow_dropped_lo;
+    counters.counters[c].overflow_dropped_hi = k.overflow_dropped_hi;
+    counters.counters[c].overflow_replaced_lo = k.overflow_replaced_lo;
+    counters.counters[c].overflow_replaced_hi = k.overflow_replaced_hi;
+    counters.counters[c].births_lo = k.births_lo;
+    counters.counters[c].births_hi = k.births_hi;
+
+    // This step's event births are the newest `kept` entries; replacing the `replaced` oldest
+    // reaches them only past the older ones.
+    uint kept = ec.counters[c].event_births;
+    uint older = alive - kept;
+    uint lost = replaced > older ? replaced - older : 0u;
+    ec.counters[c].event_births = kept - lost + appended + replaced;
+
+    // Appended births take free slots from the end of the free list (only while the list is not
+    // full, so its ring head is still 0).
+    uint free_count = k.free_count;
+    for (uint i = 0u; i < appended; ++i) {
+        free_count -= 1u;
+        uint slot = free_list.v[free_count];
+        out_list.v[alive + i] = slot;
+        assignBirth(c, r, pool, step, slot, event_index, ev, add64(first, i));
+    }
+    counters.counters[c].free_count = free_count;
+    setAliveOut(c, alive + appended);
+    // Replacing births reuse the oldest entries: the list is full, so it is a ring whose head
+    // moves past them, and they become its newest entries in place.
+    uint head = ec.counters[c].ring_head;
+    for (uint i = 0u; i < replaced; ++i) {
+        uint at = head + i;
+        if (at >= pool.capacity) at -= pool.capacity;
+        assignBirth(c, r, pool, step, out_list.v[at], event_index, ev, add64(first, appended + i));
+    }
+    head += replaced;
+    if (head >= pool.capacity) head -= pool.capacity;
+    ec.counters[c].ring_head = head;
+}
+
+// How many children an event gets now (planSlots' appended + replaced), without changing
+// anything: the walker checks its budget before it commits the event.
+uint plannedChildren(uint c, uint count) {
+    uint alive = aliveOut(c);
+    uint appended = min(count, poolAt(c).capacity - alive);
+    uint rest = count - appended;
+    if (rest != 0u && emitterAt(c).overflow == kOverflowReplaceOldest) return appended + min(rest, alive);
+    return appended;
+}
+
+void assign(uint emitters, uint budget) {
+    EventCountersRef ec = eventCountersRef();
+    EventQueueRef queue = eventQueueRef();
+    if (queue.header.phase == kGpuWalkGather) {
+        for (uint e = 0u; e < emitters; ++e) {
+            ec.counters[e].event_births = 0u;
+            ec.counters[e].ring_head = 0u;
+        }
+        g_spent += emitters;
+        queue.header.phase = kGpuWalkPlanned;
+        queue.header.cursor_emitter = 0u;
+        queue.header.cursor_index = 0u;
+    }
+    if (queue.header.phase == kGpuWalkPlanned) {
+        if (!queuePlannedBirthEvents(emitters, budget)) return;
+        queue.header.phase = kGpuWalkEvents;
+        queue.header.cursor_index = 0u;
+    }
+    if (queue.header.phase != kGpuWalkEvents) return;
+    SubEmittersRef links = subEmittersRef();
+    // g_queued grows while children queue their birth events; at most kGpuMaxEvents.
+    uint n = queue.header.cursor_index;
+    for (; n < g_queued; ++n) {
+        g_spent += 1u;
+        GpuEvent ev = queue.events[n];
+        SubEmitterRecord sub = links.links[ev.link];
+        if (sdRandom01(ev.key, kEventDrawProbability) >= sub.probability) continue;
+        uint count = sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
+        uint cost = plannedChildren(sub.emitter, count) * (2u * emitterAt(sub.emitter).sub_emitter_count + 6u) + 8u;
+        if (!fits(cost, budget)) break;
+        g_spent += cost;
+        spawnFromEvent(n, ev, sub.emitter, count);
+    }
+    queue.header.cursor_index = n;
+    if (n >= g_queued) queue.header.phase = kGpuWalkDone;
+}
+
+void main() {
+    if (gl_GlobalInvocationID.x != 0u) return;
+    uint emitters = push.params.x;
+    uint budget = push.params.z;
+    EventQueueRef queue = eventQueueRef();
+    g_spent = 0u;
+    if (push.params.w == kGpuEventsBegin) {
+        queue.header.count = 0u;
+        queue.header.phase = kGpuWalkGather;
+        queue.header.cursor_emitter = 0u;
+        queue.header.cursor_index = 0u;
+        queue.header.cursor_link = 0u;
+    }
+    g_queued = queue.header.count;
+    if (push.params.w != kGpuEventsAssign) {
+        gather(emitters, budget);
+    } else {
+        assign(emitters, budget);
+    }
+    queue.header.count = g_queued;
+}

@@ -1,0 +1,206 @@
+#include "gpu/sub_emitters.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "gpu/live_bound.h"
+#include "kernels/gpu_sim.h"
+
+namespace spindrift::gpu {
+
+uint64_t eventCountersOffset(const CompiledEffect& effect) {
+    return std::max<uint64_t>(effect.emitters.size(), 1) * sizeof(GpuEmitterCounters);
+}
+
+bool checkSubEmitterSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
+    bool ok = true;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const EmitterRecord& r = effect.emitters[e];
+        bool collision_link = false;
+        for (uint32_t l = 0; l < r.sub_emitter_count; ++l) {
+            collision_link = collision_link ||
+                             effect.sub_emitters[r.sub_emitter_first + l].event == kEventCollision;
+        }
+        uint32_t collision_ops = 0;
+        for (uint32_t k = 0; k < r.op_count; ++k) {
+            collision_ops += effect.ops[r.op_first + k].op == kOpCollision ? 1u : 0u;
+        }
+        if (!collision_link || collision_ops <= kGpuMaxContactOps) continue;
+        const std::string name(stringAt(effect, r.name_offset, r.name_length));
+        diagnostics.push_back(
+            {Severity::error, "", 0, 0, 0,
+             "$.emitters[" + std::to_string(r.source_index) + "].sub_emitters",
+             "emitter '" + name + "' has collision sub-emitter events and " +
+                 std::to_string(collision_ops) + " collision modules: the GPU backend orders " +
+                 "collision events for at most " + std::to_string(kGpuMaxContactOps)});
+        ok = false;
+    }
+    return ok;
+}
+
+bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
+    if (fx.effect->sub_emitters.empty()) return true;
+    // lavapipe (gallivm) ends any invocation after 65535 loop iterations: the walker's work is
+    // split over dispatches there. GPUs have no such limit.
+    VkPhysicalDeviceProperties properties{};
+    vkGetPhysicalDeviceProperties(fx.gpu->device->physical(), &properties);
+    fx.event_walk_budget =
+        properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? kGpuWalkBudgetLimited : UINT32_MAX;
+    const uint64_t bytes = sizeof(GpuEventQueueHeader) + uint64_t{kGpuMaxEvents} * sizeof(GpuEvent);
+    fx.buffers.events = vk::createBuffer(
+        *fx.gpu->device, bytes,
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+        vk::MemoryUse::device_local, "GPU sub-emitter event queue", diagnostics);
+    return static_cast<bool>(fx.buffers.events);
+}
+
+void boundStepEvents(GpuEffect& fx) {
+    fx.event_births.resize(fx.effect->emitters.size());
+    fx.step_events = fx.effect->sub_emitters.empty()
+                         ? 0
+                         : boundEventBirths(*fx.effect, fx.live_windows, fx.plan, fx.event_births);
+}
+
+uint32_t eventBirthBound(const GpuEffect& fx, uint32_t e) {
+    if (fx.step_events == 0) return 0;
+    return static_cast<uint32_t>(
+        std::min<uint64_t>(fx.event_births[e], fx.effect->emitters[e].capacity));
+}
+
+namespace {
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+    return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+uint64_t saturatingMul(uint64_t a, uint64_t b) {
+    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+uint64_t collisionOps(const CompiledEffect& effect, const EmitterRecord& e) {
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < e.op_count; ++k) n += effect.ops[e.op_first + k].op == kOpCollision;
+    return std::min<uint64_t>(n, kGpuMaxContactOps);
+}
+
+// Upper bounds on the work units (gpu_events.comp's costs) of the step's gather and assign.
+struct WalkWork {
+    uint64_t gather = 0;
+    uint64_t assign = 0;
+};
+
+WalkWork walkWork(const GpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    WalkWork w;
+    for (uint32_t p = 0; p < effect.emitters.size(); ++p) {
+        const EmitterRecord& r = effect.emitters[p];
+        const uint64_t links = r.sub_emitter_count;
+        w.gather = saturatingAdd(w.gather, 1);
+        w.assign = saturatingAdd(w.assign, 2 + fx.plan.emitters[p].count * (links + 5));
+        if (links == 0) continue;
+        const uint64_t live = liveBound(fx.live_windows[p]);
+        const uint64_t chunks = (live + kGpuEventChunk - 1) / kGpuEventChunk + 1;
+        const uint64_t ops = collisionOps(effect, r);
+        // Every chunk visits 2 * links link passes (+1 to move on), each with its overhead.
+        w.gather = saturatingAdd(w.gather, chunks * (2 * links + 1) * (ops + r.op_count + 10));
+        for (uint32_t l = 0; l < links; ++l) {
+            const SubEmitterRecord& sub = effect.sub_emitters[r.sub_emitter_first + l];
+            w.gather = saturatingAdd(w.gather, saturatingMul(live, std::max<uint64_t>(ops, 1)));
+            const uint64_t child_links = effect.emitters[sub.emitter].sub_emitter_count;
+            const uint64_t per_event =
+                9 + std::min<uint64_t>(sub.count_max, effect.emitters[sub.emitter].capacity) *
+                        (2 * child_links + 6);
+            // Birth links' events are the children's births, counted in the events bound.
+            w.assign = saturatingAdd(w.assign, saturatingMul(fx.step_events, per_event));
+        }
+    }
+    return w;
+}
+
+// Dispatches of one walker mode doing `work` units at most budget per dispatch, each unit at
+// most kGpuWalkLargestUnit: every dispatch but the last does at least budget - largest.
+uint32_t walkDispatches(uint64_t work, uint32_t budget) {
+    if (budget == UINT32_MAX) return 1;
+    const uint64_t progress = budget - kGpuWalkLargestUnit;
+    return static_cast<uint32_t>(std::min<uint64_t>(work / progress + 2, UINT32_MAX));
+}
+
+} // namespace
+
+uint32_t recordEventGather(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    if (fx.step_events == 0) return 0;
+    const uint32_t dispatches = walkDispatches(walkWork(fx).gather, fx.event_walk_budget);
+    step.params.x = static_cast<uint32_t>(fx.effect->emitters.size());
+    step.params.z = fx.event_walk_budget;
+    for (uint32_t d = 0; d < dispatches; ++d) {
+        step.params.w = d == 0 ? kGpuEventsBegin : kGpuEventsGather;
+        if (d != 0) computeBarrier(cmd);
+        dispatchPass(*fx.gpu, cmd, Pass::events, step, 1);
+    }
+    return dispatches;
+}
+
+uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    if (fx.step_events == 0) return 0;
+    const CompiledEffect& effect = *fx.effect;
+    const auto emitters = static_cast<uint32_t>(effect.emitters.size());
+    const uint32_t walks = walkDispatches(walkWork(fx).assign, fx.event_walk_budget);
+    GpuPushConstants walker = step;
+    walker.params.x = emitters;
+    walker.params.z = fx.event_walk_budget;
+    walker.params.w = kGpuEventsAssign;
+    for (uint32_t d = 0; d < walks; ++d) {
+        dispatchPass(*fx.gpu, cmd, Pass::events, walker, 1);
+        computeBarrier(cmd);
+    }
+    uint32_t dispatches = walks;
+    bool rings = false;
+    for (uint32_t e = 0; e < emitters; ++e) {
+        const uint32_t bound = eventBirthBound(fx, e);
+        if (bound == 0) continue;
+        GpuPushConstants spawn = step;
+        spawn.params.x = e;
+        spawn.params.z = bound;
+        spawn.params.w = kGpuEventSpawnBirths;
+        uint32_t invocations = bound;
+        if (effect.emitters[e].overflow == kOverflowReplaceOldest) {
+            // A ring's entries are copied too: as many as the list may hold after the step.
+            const uint64_t alive =
+                uint64_t{liveBound(fx.live_windows[e])} + fx.plan.emitters[e].count + bound;
+            invocations =
+                static_cast<uint32_t>(std::min<uint64_t>(alive, effect.emitters[e].capacity));
+            rings = true;
+        }
+        dispatchPass(*fx.gpu, cmd, Pass::event_spawn, spawn, invocations);
+        ++dispatches;
+    }
+    if (!rings) return dispatches;
+    computeBarrier(cmd);
+    for (uint32_t e = 0; e < emitters; ++e) {
+        const uint32_t bound = eventBirthBound(fx, e);
+        if (bound == 0 || effect.emitters[e].overflow != kOverflowReplaceOldest) continue;
+        GpuPushConstants unring = step;
+        unring.params.x = e;
+        unring.params.z = bound;
+        unring.params.w = kGpuEventSpawnUnring;
+        const uint64_t alive =
+            uint64_t{liveBound(fx.live_windows[e])} + fx.plan.emitters[e].count + bound;
+        dispatchPass(*fx.gpu, cmd, Pass::event_spawn, unring,
+                     static_cast<uint32_t>(std::min<uint64_t>(alive, effect.emitters[e].capacity)));
+        ++dispatches;
+    }
+    return dispatches;
+}
+
+void takeEventStatistics(const CompiledEffect& effect, const unsigned char* counters_copy,
+                         std::vector<GpuEmitterStats>& stats) {
+    const unsigned char* base = counters_copy + eventCountersOffset(effect);
+    for (size_t e = 0; e < stats.size(); ++e) {
+        GpuEventCounters c;
+        std::memcpy(&c, base + e * sizeof(GpuEventCounters), sizeof(c));
+        stats[e].events_dropped = (uint64_t{c.events_dropped_hi} << 32) | c.events_dropped_lo;
+    }
+}
+
+} // namespace spindrift::gpu

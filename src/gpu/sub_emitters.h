@@ -1,0 +1,55 @@
+// Sub-emitter events on the GPU (docs/gpu-backend.md, "Sub-emitters"): a particle's birth,
+// death or collision becomes births of a child emitter with the CPU's keys, ordinals and counts.
+// Per step, around the planned births:
+//   update → ordered compaction → event gather (gpu_events.comp: death and collision events in
+//   the CPU's order, into the event queue) → planned spawn → counters finish → event assign
+//   (the same walker: birth events, then each event's children get their ordinals and slots,
+//   drops and replacements counted) → event spawn (gpu_event_spawn.comp, one dispatch per child,
+//   in parallel).
+// The walker is one invocation: the CPU's event loop is serial (each event's children depend on
+// what earlier events left in the pool), and this is what keeps the results equal. Dispatches
+// are sized from boundEventBirths (live_bound.h); a step in which no event can happen records
+// none of these passes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "gpu/gpu_effect.h"
+
+namespace spindrift::gpu {
+
+// Where the GpuEventCounters start in the counters buffer (after every GpuEmitterCounters).
+uint64_t eventCountersOffset(const CompiledEffect& effect);
+
+// Appends an error per emitter whose collision events the GPU cannot order: one with a collision
+// link and more than kGpuMaxContactOps collision ops. False when any.
+bool checkSubEmitterSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics);
+
+// Creates fx.buffers.events (the event queue, kGpuMaxEvents events) when the effect has any
+// sub-emitter link. False with an error on a Vulkan failure.
+bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
+
+// This step's bounds (fx.event_births, fx.step_events), after every live window began the step
+// and the driver planned it.
+void boundStepEvents(GpuEffect& fx);
+
+// Births emitter e may get from events this step, at most its capacity: what its live window
+// adds and its event spawn dispatch covers.
+uint32_t eventBirthBound(const GpuEffect& fx, uint32_t e);
+
+// Records the gather pass when an event can happen this step. `step` is the step's push
+// constants (addresses, alive list read). Returns the dispatches recorded; the caller barriers.
+uint32_t recordEventGather(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step);
+
+// Records the assign pass and the event spawn passes (with the barrier between them) when an
+// event can happen this step. Returns the dispatches recorded; the caller barriers after any.
+uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step);
+
+// events_dropped of every emitter from a copy of the counters buffer.
+void takeEventStatistics(const CompiledEffect& effect, const unsigned char* counters_copy,
+                         std::vector<GpuEmitterStats>& stats);
+
+} // namespace spindrift::gpu
