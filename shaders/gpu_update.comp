@@ -21,6 +21,11 @@
 #include "gpu_compact.glsl"
 #include "gpu_trail.glsl"
 
+// false for emitters without heavy ops (curl noise, force fields, attractors, collision): the
+// pipeline specialised so drops their code, and with it the registers it needs, so more
+// particles are in flight to hide the memory latency (gpu_context.h, lightUpdate).
+layout(constant_id = 0) const bool kHeavyOps = true;
+
 struct Particle {
     vec3 p;
     vec3 v;
@@ -56,16 +61,16 @@ void applyVelocityOps(GpuStepEmitter step, inout Particle q) {
             q.v = sdWind(q.v, vector, factor);
         } else if (op == kOpSpeedLimit) {
             q.v = sdSpeedLimit(q.v, r.op.params0.x, factor);
-        } else if (op == kOpCurlNoise) {
+        } else if (kHeavyOps && op == kOpCurlNoise) {
             uint octaves = r.op.mode >= 1u && r.op.mode <= 5u ? r.op.mode : 6u;
             vec3 a = sdCurlNoiseAcceleration(q.p, step.time_s, r.op.params0.x, r.op.params0.y,
                                              vector, octaves);
             q.v = sdAcceleration(q.v, a, dt);
-        } else if (op == kOpForceFields) {
+        } else if (kHeavyOps && op == kOpForceFields) {
             for (uint f = 0u; f < r.op.count; ++f) {
                 q.v = sdForceField(fields.fields[r.op.first + f], q.p, q.v, dt);
             }
-        } else if (op == kOpAttractor) {
+        } else if (kHeavyOps && op == kOpAttractor) {
             AttractorResult a = sdAttractor(q.p, vector, r.op.params0.w, r.op.params1.x,
                                             r.op.params1.y);
             q.v = sdAcceleration(q.v, a.acceleration, dt);
@@ -80,6 +85,7 @@ void applyVelocityOps(GpuStepEmitter step, inout Particle q) {
 // Collision ops after the move, in compiled order (update_loops.inl, applyCollision). Returns
 // the contacts made; q.flags records which collision ops touched (kGpuContactMaskShift).
 uint applyCollisionOps(GpuStepEmitter step, inout Particle q, float size) {
+    if (!kHeavyOps) return 0u;
     ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
     CollidersRef colliders = CollidersRef(loadStepHeader().force_fields_colliders.zw);
     uint contacts = 0u;

@@ -34,9 +34,16 @@
 namespace spindrift::gpu {
 namespace {
 
+// The device, opened on first use and closed by main before it returns: a static destroyed after
+// main crashed inside the NVIDIA driver, whose own teardown had already run.
+std::unique_ptr<SortContext>& contextHolder() {
+    static std::unique_ptr<SortContext> holder = std::make_unique<SortContext>();
+    return holder;
+}
+
 SortContext* sharedContext() {
-    static SortContext context;
-    static bool opened = [] {
+    SortContext& context = *contextHolder();
+    static bool opened = [&context] {
         const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE");
         std::vector<Diagnostic> diagnostics;
         bool ok = openSortContext(false, device != nullptr ? device : "", context, diagnostics);
@@ -343,5 +350,6 @@ int main(int argc, char** argv) {
     spindrift::gpu::registerSizes();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    spindrift::gpu::contextHolder().reset();
     return 0;
 }

@@ -37,6 +37,18 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
     return shaders::kGpuDrawRecordsComp;
 }
 
+// Binds the pipeline, pushes the constants and dispatches enough workgroups for `invocations`
+// (capped: the passes loop grid-stride); nothing for 0 invocations.
+void dispatchWith(const GpuContext& gpu, VkCommandBuffer cmd, VkPipeline pipeline,
+                  const GpuPushConstants& push, uint32_t invocations) {
+    if (invocations == 0) return;
+    const uint32_t groups =
+        std::min((invocations + kGpuWorkgroupSize - 1) / kGpuWorkgroupSize, kGpuMaxWorkgroups);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdPushConstants(cmd, gpu.layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    vkCmdDispatch(cmd, groups, 1, 1);
+}
+
 } // namespace
 
 std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
@@ -64,18 +76,40 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
             code.source, nullptr, diagnostics);
         if (!gpu->pipelines[p]) return nullptr;
     }
+    const shaders::SpirvCode& update = passCode(Pass::update, gpu->subgroup_append);
+    const VkBool32 heavy = VK_FALSE;
+    const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
+    VkSpecializationInfo light{1, &entry, sizeof(heavy), &heavy};
+    gpu->light_update = vk::createComputePipeline(
+        device, gpu->layout.get(), std::span<const uint32_t>(update.words, update.word_count),
+        update.source, &light, diagnostics);
+    if (!gpu->light_update) return nullptr;
     return gpu;
+}
+
+bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
+    const EmitterRecord& e = effect.emitters[emitter];
+    for (uint32_t k = 0; k < e.op_count; ++k) {
+        const uint32_t op = effect.ops[e.op_first + k].op;
+        if (op == kOpCurlNoise || op == kOpForceFields || op == kOpAttractor ||
+            op == kOpCollision) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
+                    uint32_t invocations, bool light) {
+    dispatchWith(gpu, cmd,
+                 light ? gpu.light_update.get()
+                       : gpu.pipelines[static_cast<int>(Pass::update)].get(),
+                 push, invocations);
 }
 
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
                   const GpuPushConstants& push, uint32_t invocations) {
-    if (invocations == 0) return;
-    const uint32_t groups =
-        std::min((invocations + kGpuWorkgroupSize - 1) / kGpuWorkgroupSize, kGpuMaxWorkgroups);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
-                      gpu.pipelines[static_cast<int>(pass)].get());
-    vkCmdPushConstants(cmd, gpu.layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-    vkCmdDispatch(cmd, groups, 1, 1);
+    dispatchWith(gpu, cmd, gpu.pipelines[static_cast<int>(pass)].get(), push, invocations);
 }
 
 void computeBarrier(VkCommandBuffer cmd) {

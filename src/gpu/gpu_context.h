@@ -9,6 +9,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "compiler/compiled_effect.h"
 #include "kernels/gpu_sim.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
@@ -47,6 +48,9 @@ struct GpuContext {
     bool subgroup_append = false;
     vk::OwnedPipelineLayout layout; // push constants only (GpuPushConstants)
     vk::OwnedPipeline pipelines[static_cast<int>(Pass::count)];
+    // The update pass specialised for emitters without heavy ops (kHeavyOps false in
+    // gpu_update.comp: no curl noise, force fields, attractors or collision).
+    vk::OwnedPipeline light_update;
 };
 
 // Builds the command pool and the pipelines on `shared` (the renderer's device, so the renderer
@@ -65,6 +69,14 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
 // for 0 invocations.
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
                   const GpuPushConstants& push, uint32_t invocations);
+
+// Whether emitter e of effect runs only light ops (usesHeavyOps false): its update dispatches
+// may use GpuContext::light_update.
+bool updatesLight(const CompiledEffect& effect, uint32_t emitter);
+
+// dispatchPass for the update pass of an emitter, with the light pipeline when `light`.
+void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
+                    uint32_t invocations, bool light);
 
 // Compute writes before compute reads and writes (every pass boundary).
 void computeBarrier(VkCommandBuffer cmd);
