@@ -177,8 +177,10 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     GpuBuffers& b = fx.buffers;
     const vk::Device& device = *fx.gpu->device;
     for (const uint64_t bytes : fx.layout.buffer_bytes) {
-        b.pool.push_back(vk::createBuffer(device, bytes, kStorage, vk::MemoryUse::device_local,
-                                          "GPU particle pool", diagnostics));
+        // Copyable, so tests and tools can read a column back.
+        b.pool.push_back(
+            vk::createBuffer(device, bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                             vk::MemoryUse::device_local, "GPU particle pool", diagnostics));
         if (!b.pool.back()) return false;
     }
     const uint64_t counter_bytes =

@@ -30,6 +30,8 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
         return shaders::kGpuEventsComp;
     case Pass::event_spawn:
         return shaders::kGpuEventSpawnComp;
+    case Pass::list_pad:
+        return shaders::kGpuListPadComp;
     case Pass::draw_records:
     case Pass::count:
         break;

@@ -33,6 +33,7 @@ enum class Pass : uint8_t {
     trail_gather,    // ribbon trails for the host (ribbon_strips.h)
     events,          // the sub-emitter event walker (sub_emitters.h)
     event_spawn,     // event births of one child emitter (sub_emitters.h)
+    list_pad,        // pads an alive list before its slot sort (alive_list_order.h)
     count
 };
 

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "compiler/capabilities.h"
+#include "gpu/alive_list_order.h"
 #include "gpu/gpu_buffers.h"
 #include "gpu/gpu_timing.h"
 #include "gpu/ordered_list.h"
@@ -104,6 +105,7 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
         addLiveWindowBirths(fx.live_windows[e], fx.plan.emitters[e].count + eventBirthBound(fx, e));
     }
     fx.list_in ^= 1u;
+    fx.dispatches_last_frame += recordAliveListSorts(fx, cmd, pushFor(fx, slot, 0, 0, 0));
 }
 
 // Copies the counters into the ring entry's host-visible copy.
@@ -289,6 +291,7 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     fx->submissions.resize(fx->gpu->runner->entries());
     fx->sorting.order.resize(compiled.emitters.size());
     if (!createGpuBuffers(*fx, diagnostics)) return nullptr;
+    if (!prepareAliveListSort(*fx, diagnostics)) return nullptr;
     if (!resetPool(*fx, true, diagnostics)) return nullptr;
     return fx;
 }

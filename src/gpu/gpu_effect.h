@@ -61,6 +61,10 @@ struct GpuConfig {
     uint64_t max_pool_bytes = 0;
     // Compaction through shared memory even where subgroup ballot exists (tests run both).
     bool force_portable_append = false;
+    // Emitters of at least this capacity that do not keep birth order have their alive list
+    // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
+    // (tests), UINT32_MAX none.
+    uint32_t min_sorted_list = 4096;
 };
 
 // Per emitter, as of the end of the last frame (GPU counters).
@@ -129,7 +133,8 @@ struct GpuEffect {
     // Declared last: destroyed first (buffers before the device they came from).
     std::unique_ptr<GpuContext> gpu;
     GpuBuffers buffers;
-    GpuDrawSorting sorting; // made by submitDrawOutput on first need
+    GpuDrawSorting sorting;                // made by submitDrawOutput on first need
+    std::optional<GpuRadixSort> list_sort; // alive lists by slot (alive_list_order.h)
 };
 
 // Appends an error per emitter needing a feature the GPU backend does not run yet

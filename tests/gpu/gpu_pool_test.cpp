@@ -3,6 +3,7 @@
 // buffers and its draw records over many chunks, straddling chunk boundaries; the same with the
 // portable (shared-memory) compaction; refusals past the memory limit. Lavapipe, validation on.
 #include "gpu/gpu_parity.h"
+#include "vulkan/commands.h"
 
 #include <cstdio>
 
@@ -105,6 +106,48 @@ TEST(GpuPool, MatchesTheCpuWithThePortableCompaction) {
     expectParity(compileOrFail(churnEffect()), config);
     config.max_buffer_bytes = 4000;
     expectParity(compileOrFail(churnEffect()), config);
+}
+
+// Alive lists sorted by slot after steps with births (alive_list_order.h): the churning effect
+// and the campfire still match the CPU with every emitter's list sorted, and the list the next
+// step reads is ascending over the live count.
+TEST(GpuPool, AliveListsSortedBySlotUnderChurnKeepParity) {
+    GpuConfig config = testGpuConfig();
+    config.min_sorted_list = 0;
+    expectParity(compileOrFail(churnEffect()), config);
+    expectParity(loadSample("campfire.json"), config);
+
+    std::vector<Diagnostic> d;
+    auto fx = createGpuEffect(compileOrFail(churnEffect()), config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    ASSERT_TRUE(fx->list_sort.has_value());
+    const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
+    for (int i = 0; i < 45; ++i) advanceFrame(*fx, dt);
+    for (uint32_t e = 0; e < 2; ++e) {
+        const uint32_t live = static_cast<uint32_t>(fx->stats[e].live);
+        ASSERT_GT(live, 10u);
+        const ColumnPlace& c = fx->layout.regions[e].columns[kGpuColumnAlive0 + fx->list_in];
+        vk::Buffer staging =
+            vk::createBuffer(*fx->gpu->device, uint64_t{live} * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             vk::MemoryUse::readback, "test readback", d);
+        ASSERT_TRUE(staging) << joinedDiagnostics(d);
+        ASSERT_TRUE(fx->gpu->runner->run(
+            "test readback",
+            [&](VkCommandBuffer cmd) {
+                VkBufferCopy region{c.offset_bytes, 0, uint64_t{live} * 4};
+                vkCmdCopyBuffer(cmd, fx->buffers.pool[c.buffer].get(), staging.get(), 1, &region);
+                vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                  VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+            },
+            d))
+            << joinedDiagnostics(d);
+        const auto* slots = static_cast<const uint32_t*>(staging.mapped);
+        for (uint32_t i = 1; i < live; ++i) {
+            ASSERT_LT(slots[i - 1], slots[i]) << "emitter " << e << " entry " << i;
+        }
+        EXPECT_LT(slots[live - 1], fx->layout.regions[e].capacity);
+    }
+    EXPECT_TRUE(validationMessages(*fx).empty()) << joined(validationMessages(*fx));
 }
 
 TEST(GpuPool, RefusesAnEffectPastTheMemoryLimitNamingTheEmitter) {
