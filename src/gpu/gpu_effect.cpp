@@ -105,7 +105,9 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
         addLiveWindowBirths(fx.live_windows[e], fx.plan.emitters[e].count + eventBirthBound(fx, e));
     }
     fx.list_in ^= 1u;
+    stampOrderBegin(fx.step_timer, cmd);
     fx.dispatches_last_frame += recordAliveListSorts(fx, cmd, pushFor(fx, slot, 0, 0, 0));
+    stampOrderEnd(fx.step_timer, cmd);
 }
 
 // Copies the counters into the ring entry's host-visible copy.

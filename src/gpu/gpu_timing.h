@@ -21,7 +21,7 @@ namespace spindrift::gpu {
 inline constexpr uint32_t kGpuTimedStepsMax = 64;
 
 struct GpuStepTimer {
-    vk::OwnedQueryPool queries; // 2 per step: begin, end
+    vk::OwnedQueryPool queries; // 4 per step: update begin, end; slot order begin, end
     double period_ms = 0;       // one timestamp tick
     uint32_t steps = 0;         // steps stamped since the last takeUpdateTimes
 };
@@ -30,13 +30,17 @@ struct GpuStepTimer {
 std::unique_ptr<GpuStepTimer> createGpuStepTimer(const vk::Device& device,
                                                  std::vector<Diagnostic>& diagnostics);
 
-// Called by recordStep around the update dispatches; a null timer records nothing.
+// Called by recordStep around the update dispatches, then around the alive lists' slot sorts
+// (alive_list_order.h; an empty interval when none sorts); a null timer records nothing.
 void stampUpdateBegin(GpuStepTimer* timer, VkCommandBuffer cmd);
 void stampUpdateEnd(GpuStepTimer* timer, VkCommandBuffer cmd);
+void stampOrderBegin(GpuStepTimer* timer, VkCommandBuffer cmd);
+void stampOrderEnd(GpuStepTimer* timer, VkCommandBuffer cmd);
 
-// After the submission's fence: the device time of each stamped step's update pass in ms (in
-// step order), and the timer ready for the next submission. False with an error on failure.
+// After the submission's fence: the device time of each stamped step's update pass and of its
+// slot sorts, in ms (in step order), and the timer ready for the next submission. False with an
+// error on failure.
 bool takeUpdateTimes(const vk::Device& device, GpuStepTimer& timer, std::vector<double>& ms,
-                     std::vector<Diagnostic>& diagnostics);
+                     std::vector<double>& order_ms, std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift::gpu
