@@ -149,7 +149,12 @@ std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect>
     uint32_t largest = 0;
     for (size_t e = 0; e < emitters; ++e) {
         const uint32_t capacity = compiled.emitters[e].capacity;
-        allocatePool(fx->pools[e], capacity);
+        uint32_t collision_ops = 0;
+        const EmitterRecord& emitter = compiled.emitters[e];
+        for (uint32_t k = 0; k < emitter.op_count; ++k) {
+            collision_ops += compiled.ops[emitter.op_first + k].op == kOpCollision ? 1u : 0u;
+        }
+        allocatePool(fx->pools[e], capacity, collision_ops);
         allocateTrails(fx->trails[e], compiled.emitters[e]);
         max_chunks += chunksFor(capacity);
         largest = std::max(largest, capacity);

@@ -44,7 +44,9 @@ void collectEvents(CpuEffect& fx) {
         for (uint32_t chunk = fx.chunk_first[e]; chunk < fx.chunk_first[e + 1]; ++chunk) {
             const uint32_t begin = (chunk - fx.chunk_first[e]) * kChunkParticles;
             const ChunkResult& r = fx.chunk_results[chunk];
-            queueEvents(fx, e, kEventCollision, pool.contact_slots.get() + begin, r.contact_count);
+            queueEvents(fx, e, kEventCollision,
+                        pool.contact_slots.get() + size_t{begin} * pool.contact_lists,
+                        r.contact_count);
             queueEvents(fx, e, kEventDeath, pool.dead_slots.get() + begin, r.dead_count);
         }
     }

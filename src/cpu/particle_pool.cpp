@@ -1,5 +1,6 @@
 #include "cpu/particle_pool.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <type_traits>
@@ -44,20 +45,26 @@ template <typename Place> void forEachColumnToPlace(ParticlePool& pool, Place&& 
 
 } // namespace
 
-void allocatePool(ParticlePool& pool, uint32_t capacity) {
+void allocatePool(ParticlePool& pool, uint32_t capacity, uint32_t contact_lists) {
     pool.capacity = capacity;
     pool.count = 0;
+    pool.contact_lists = std::max(contact_lists, 1u);
+    // Entries of a column: capacity, contact_lists times that for the contact lists.
+    auto entries = [&](const void* column) {
+        return static_cast<size_t>(capacity) *
+               (column == &pool.contact_slots ? pool.contact_lists : 1u);
+    };
     // First pass measures, second pass places.
     size_t bytes = 0;
     forEachColumnToPlace(pool, [&](auto& column, uint32_t index) {
-        columnStart(bytes, index, static_cast<size_t>(capacity) * sizeof(*column.data));
+        columnStart(bytes, index, entries(&column) * sizeof(*column.data));
     });
     pool.storage.reset(
         static_cast<unsigned char*>(::operator new[](bytes, std::align_val_t(4096))));
     size_t end = 0;
     forEachColumnToPlace(pool, [&](auto& column, uint32_t index) {
         using T = std::remove_reference_t<decltype(*column.data)>;
-        const size_t start = columnStart(end, index, static_cast<size_t>(capacity) * sizeof(T));
+        const size_t start = columnStart(end, index, entries(&column) * sizeof(T));
         column.data = reinterpret_cast<T*>(pool.storage.get() + start);
     });
 }

@@ -50,17 +50,21 @@ struct ParticlePool {
     Column<uint32_t> key;     // sdParticleKey: the particle's random stream
     Column<uint64_t> ordinal; // spawn ordinal within its emitter
 
-    // Work space for one step, never part of the state: per chunk, the slots that died and the
-    // slots that touched a collider, written from the chunk's first slot on.
+    // Work space for one step, never part of the state: per chunk, the slots that died (from the
+    // chunk's first slot on) and the slots that touched a collider, one list per collision op
+    // run after the other, so a chunk's region holds contact_lists entries per slot (a particle
+    // can touch in every collision op): it starts at entry first slot x contact_lists.
     Column<uint32_t> dead_slots;
     Column<uint32_t> contact_slots;
+    uint32_t contact_lists = 1; // the emitter's collision ops, at least 1
 };
 
 // Allocates every column for capacity particles in one block; count = 0. Column k starts 64 * k
 // bytes past a 4 KiB boundary: columns that each began on a page boundary would map the same
 // slot of every column to the same L1 set, and the step's nine streams would evict each other
 // (measured: 2.4 vs 16 GB/s for one pass; docs/benchmarks.md).
-void allocatePool(ParticlePool& pool, uint32_t capacity);
+// contact_lists: the emitter's collision ops (contact_slots holds that many entries per slot).
+void allocatePool(ParticlePool& pool, uint32_t capacity, uint32_t contact_lists = 1);
 
 // Moves the particle in slot from into slot to (every column).
 void moveParticle(ParticlePool& pool, uint32_t from, uint32_t to);

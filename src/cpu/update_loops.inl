@@ -208,7 +208,9 @@ void applyCollision(const StepScratch& scratch, const ResolvedOp& r, const Colum
     const float friction = r.op.params0.y;
     const float lifetime_loss = r.op.params0.z;
     const float radius_scale = r.op.params0.w;
-    uint32_t* contact_out = pool.contact_slots.get() + begin;
+    // The chunk's region of the contact lists (particle_pool.h): room for every particle in
+    // every collision op.
+    uint32_t* contact_out = pool.contact_slots.get() + size_t{begin} * pool.contact_lists;
     for (uint32_t i = begin; i < end; ++i) {
         if ((c.flags[i] & (kParticleStuck | kParticleKilled)) != 0) continue;
         vec3 p = positionAt(c, i);

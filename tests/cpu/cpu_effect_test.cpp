@@ -450,6 +450,44 @@ TEST(CpuBackend, DeathEventsSpawnChildrenWithinTheCountRange) {
     EXPECT_EQ(fx->pools[1].count, fx->stats[1].births);
 }
 
+// Two collision modules, and every particle of two full chunks touches in both in its first
+// step: a chunk's contact lists must hold 2 x 1024 entries (particle_pool.h, contact_lists), and
+// each contact fires a collision event (one child each).
+TEST(CpuBackend, ContactsInSeveralCollisionOpsOfAFullChunkAllFireEvents) {
+    EffectDesc desc = singleEmitterEffect(2048);
+    EmitterDesc& parent = desc.emitters[0];
+    parent.spawn.bursts.push_back(burstAt(0, 2048));
+    parent.init.lifetime_s = {5, 5};
+    parent.init.speed = {0, 0};
+    parent.init.velocity.min = {-1, -1, 0};
+    parent.init.velocity.max = {-1, -1, 0};
+    parent.transform.position = {-0.5f, -0.5f, 0};
+    CollisionModule floor;
+    floor.planes.push_back({{0, 0, 0}, {0, 1, 0}});
+    floor.radius_scale = 0;
+    CollisionModule wall = floor;
+    wall.planes[0].normal = {1, 0, 0};
+    parent.update.push_back(UpdateModule{true, floor});
+    parent.update.push_back(UpdateModule{true, wall});
+    parent.sub_emitters.push_back({SubEmitterEvent::collision, "child", 1, {1, 1}, 0});
+    EmitterDesc child = singleEmitterEffect(8192).emitters[0];
+    child.name = "child";
+    desc.emitters.push_back(child);
+    desc.capacity = 2048 + 8192;
+    auto fx = makeEffect(desc);
+    runSteps(*fx, 2); // born in the first step, below both planes; the second step collides
+    EXPECT_EQ(fx->stats[0].births, 2048u);
+    EXPECT_EQ(fx->stats[0].contacts, 2u * 2048u);
+    EXPECT_EQ(fx->stats[1].births, 2u * 2048u);
+    // Every child is born where its parent touched: on the corner the two planes make.
+    const ParticlePool& children = fx->pools[1];
+    ASSERT_EQ(children.count, 2u * 2048u);
+    for (uint32_t i = 0; i < children.count; ++i) {
+        ASSERT_NEAR(children.position_x[i], 0.0f, 0.02f) << i;
+        ASSERT_NEAR(children.position_y[i], 0.0f, 0.02f) << i;
+    }
+}
+
 TEST(CpuBackend, NonLoopingEffectFinishesWhenTheLastParticleDies) {
     EffectDesc desc = singleEmitterEffect(64);
     desc.looping = false;
