@@ -7,6 +7,7 @@
 
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
+#include "vulkan/commands.h"
 #include "vulkan/device.h"
 #include "vulkan/image.h"
 
@@ -36,5 +37,10 @@ struct FrameTargets {
 std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint32_t width,
                                                  uint32_t height,
                                                  std::vector<Diagnostic>& diagnostics);
+
+// The frame's colour and depth attachments, written by one rendering scope and read and
+// written (blended, tested) by the next, layouts unchanged.
+vk::ImageBarrier colorAttachmentAgain(const FrameTargets& targets);
+vk::ImageBarrier depthAttachmentAgain(const FrameTargets& targets);
 
 } // namespace spindrift::render

@@ -131,15 +131,7 @@ void OitPass::composite(VkCommandBuffer cmd, const FrameTargets& targets) const 
     vk::ImageBarrier weight = accumulation;
     weight.image = weight_.get();
     // The frame colour was written by the particle scope; the composite's blend reads it.
-    vk::ImageBarrier color{targets.color.get(),
-                           VK_IMAGE_ASPECT_COLOR_BIT,
-                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                           VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                           VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                           VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                           VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
-                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+    const vk::ImageBarrier color = colorAttachmentAgain(targets);
     vk::imageBarriers(cmd, {accumulation, weight, color});
 
     VkRenderingAttachmentInfo frame{};

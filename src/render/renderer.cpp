@@ -282,20 +282,6 @@ void recordFrameParticles(const Renderer& r, VkCommandBuffer cmd,
     vkCmdEndRendering(cmd);
 }
 
-// The depth attachment, written by one rendering scope, tested (and kept) by the next.
-vk::ImageBarrier depthAttachmentAgain(const FrameTargets& t) {
-    return {t.depth.get(),
-            VK_IMAGE_ASPECT_DEPTH_BIT,
-            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-            VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
-                VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
-                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
-}
-
 // The OIT phases, after the frame's other particles: accumulate every batch drawn through OIT
 // into the OIT targets (depth-tested against the opaque depth), then composite over the frame.
 void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
@@ -347,15 +333,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
 
     // Opaque -> particles: blending reads the opaque colour, depth testing its depth, the soft
     // fade samples its linear depth.
-    vk::ImageBarrier color_rw{t.color.get(),
-                              VK_IMAGE_ASPECT_COLOR_BIT,
-                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                              VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                              VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                              VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
-                                  VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+    const vk::ImageBarrier color_rw = colorAttachmentAgain(t);
     const vk::ImageBarrier depth_read = depthAttachmentAgain(t);
     vk::ImageBarrier depth_sampled{t.linear_depth.get(),
                                    VK_IMAGE_ASPECT_COLOR_BIT,

@@ -8,18 +8,17 @@
 
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
-#include "vulkan/device.h"
-#include "vulkan/instance.h"
-#include "vulkan/physical_device.h"
+#include "vulkan/context.h"
 
 namespace spindrift::gpu {
 
 struct SortContext {
-    // Declared in creation order: destroyed runner first, instance last.
-    std::unique_ptr<vk::Instance> instance;
-    std::unique_ptr<vk::Device> device;
+    // Declared in creation order: destroyed runner first, the shared context last.
+    std::shared_ptr<vk::Context> vulkan; // vk::createContext
+    vk::Instance* instance = nullptr;    // vulkan->instance
+    vk::Device* device = nullptr;        // vulkan->device
     std::unique_ptr<vk::CommandRunner> runner;
-    vk::PhysicalDevice physical;
+    vk::PhysicalDevice physical; // vulkan->physical
 };
 
 // False with errors when no device matches `device_request` or it lacks what the Vulkan layer
