@@ -196,5 +196,6 @@ void main() {
             compactSlot(e, 1u - list_in, live && !dead, live && dead, slot, out_list, free_list);
         }
     }
+    if (!keeps_order) compactFlush(e, 1u - list_in, out_list, free_list);
     if (contacts != 0u) atomicAdd(counters.counters[e].step_contacts, contacts);
 }

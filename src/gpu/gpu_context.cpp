@@ -40,12 +40,13 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
 }
 
 // Binds the pipeline, pushes the constants and dispatches enough workgroups for `invocations`
-// (capped: the passes loop grid-stride); nothing for 0 invocations.
+// (at most max_groups: the passes loop grid-stride); nothing for 0 invocations.
 void dispatchWith(const GpuContext& gpu, VkCommandBuffer cmd, VkPipeline pipeline,
-                  const GpuPushConstants& push, uint32_t invocations) {
+                  const GpuPushConstants& push, uint32_t invocations,
+                  uint32_t max_groups = kGpuMaxWorkgroups) {
     if (invocations == 0) return;
     const uint32_t groups =
-        std::min((invocations + kGpuWorkgroupSize - 1) / kGpuWorkgroupSize, kGpuMaxWorkgroups);
+        std::min((invocations + kGpuWorkgroupSize - 1) / kGpuWorkgroupSize, max_groups);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdPushConstants(cmd, gpu.layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vkCmdDispatch(cmd, groups, 1, 1);
@@ -106,7 +107,7 @@ void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushCon
     dispatchWith(gpu, cmd,
                  light ? gpu.light_update.get()
                        : gpu.pipelines[static_cast<int>(Pass::update)].get(),
-                 push, invocations);
+                 push, invocations, kGpuUpdateMaxWorkgroups);
 }
 
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
