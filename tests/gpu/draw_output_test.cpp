@@ -17,18 +17,12 @@ namespace {
 // A steady fountain of particles with random lifetimes, so the live count is well below the
 // live bound and the alive list is shuffled by deaths.
 EffectDesc fountainEffect() {
-    EffectDesc fx;
-    fx.name = "fountain";
-    fx.seed = 11;
-    fx.capacity = 4096;
-    EmitterDesc e;
-    e.name = "spray";
-    e.capacity = 4096;
-    e.spawn.rate_per_s = 3000;
-    e.init.lifetime_s = {0.2f, 1.0f};
-    e.init.speed = {1.0f, 4.0f};
-    fx.emitters.push_back(e);
-    return fx;
+    return testEffect({.name = "fountain", .seed = 11, .capacity = 4096},
+                      {sprayEmitter({.name = "spray",
+                                     .capacity = 4096,
+                                     .rate_per_s = 3000,
+                                     .lifetime_s = {0.2f, 1.0f},
+                                     .speed = {1.0f, 4.0f}})});
 }
 
 // Copies `bytes` of a device-local buffer to the host.
@@ -71,12 +65,6 @@ EffectDesc leadAndFountainEffect() {
 constexpr uint64_t kChunkRecords = 1024; // draw records per chunk under kSmallBuffers
 constexpr uint64_t kSmallBuffers = kChunkRecords * sizeof(DrawRecord);
 
-GpuConfig configWithBuffers(uint64_t max_buffer_bytes) {
-    GpuConfig config = testGpuConfig();
-    config.max_buffer_bytes = max_buffer_bytes;
-    return config;
-}
-
 // Emitter e's live records and its sorted order (max_records entries), read back.
 struct DeviceSorted {
     std::vector<DrawRecord> records;
@@ -108,8 +96,7 @@ class GpuDrawOutputSort : public ::testing::TestWithParam<uint64_t> {};
 
 TEST_P(GpuDrawOutputSort, SortsTheLiveRecordsBackToFrontOnTheDevice) {
     std::vector<Diagnostic> d;
-    auto fx =
-        createGpuEffect(compileOrFail(leadAndFountainEffect()), configWithBuffers(GetParam()), d);
+    auto fx = createGpuEffect(compileOrFail(leadAndFountainEffect()), testGpuConfig(GetParam()), d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
     const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
     for (int i = 0; i < 40; ++i) advanceFrame(*fx, dt);
@@ -185,8 +172,8 @@ TEST(GpuDrawOutput, AsynchronousStatisticsCatchUpWithTheSynchronousOnes) {
 // and its whole live bound; sorted or not.
 TEST(GpuDrawOutput, RecordsInSeveralChunksAreOneDrawSource) {
     std::vector<Diagnostic> d;
-    auto fx = createGpuEffect(compileOrFail(leadAndFountainEffect()),
-                              configWithBuffers(kSmallBuffers), d);
+    auto fx =
+        createGpuEffect(compileOrFail(leadAndFountainEffect()), testGpuConfig(kSmallBuffers), d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
     const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
     for (int i = 0; i < 40; ++i) advanceFrame(*fx, dt);
@@ -229,7 +216,7 @@ Image renderFountain(uint64_t max_buffer_bytes, uint32_t mode) {
         e.init.color.b = {0.1f, 0.4f, 1, 0.6f};
         e.init.size = {0.2f, 0.4f};
     }
-    GpuConfig config = configWithBuffers(max_buffer_bytes);
+    GpuConfig config = testGpuConfig(max_buffer_bytes);
     config.shared_device = render::rendererContext(*renderer);
     auto fx = createGpuEffect(compileOrFail(desc), config, d);
     EXPECT_NE(fx, nullptr) << joinedDiagnostics(d);
