@@ -12,9 +12,13 @@ namespace spindrift::gpu {
 
 namespace {
 
-// The emitter's sort mode in the request (kSortNone past its end).
-uint32_t sortModeOf(const GpuDrawRequest& request, uint32_t emitter) {
-    return emitter < request.sort_modes.size() ? request.sort_modes[emitter] : kSortNone;
+// The emitter's sort mode in the request; kSortNone past its end and for an emitter of capacity 0
+// (switched off: runOnly), which has nothing to sort.
+uint32_t sortModeOf(const GpuEffect& fx, const GpuDrawRequest& request, uint32_t emitter) {
+    if (emitter >= request.sort_modes.size() || fx.layout.regions[emitter].capacity == 0) {
+        return kSortNone;
+    }
+    return request.sort_modes[emitter];
 }
 
 // The emitter's live count as the frame's last step left it: the alive list read next.
@@ -31,7 +35,7 @@ bool prepareDrawSorting(GpuEffect& fx, const GpuDrawRequest& request,
     GpuDrawSorting& s = fx.sorting;
     uint32_t largest = 0;
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
-        if (sortModeOf(request, e) == kSortNone) continue;
+        if (sortModeOf(fx, request, e) == kSortNone) continue;
         largest = std::max(largest, fx.layout.regions[e].capacity);
     }
     if (largest > (s.sort ? s.sort->max_count : 0u)) {
@@ -47,7 +51,7 @@ bool prepareDrawSorting(GpuEffect& fx, const GpuDrawRequest& request,
         if (!s.keys) return false;
     }
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
-        if (sortModeOf(request, e) == kSortNone || s.order[e]) continue;
+        if (sortModeOf(fx, request, e) == kSortNone || s.order[e]) continue;
         s.order[e] = vk::createBuffer(
             *fx.gpu->device, uint64_t{fx.layout.regions[e].capacity} * sizeof(uint32_t),
             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
@@ -69,7 +73,7 @@ GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter) {
     source.records.first_in_chunk = first.first_in_chunk;
     source.count = liveCountAddress(fx, emitter);
     source.max_records = liveBoundOf(fx, emitter);
-    if (sortModeOf(fx.draw, emitter) != kSortNone && fx.sorting.order[emitter]) {
+    if (sortModeOf(fx, fx.draw, emitter) != kSortNone && fx.sorting.order[emitter]) {
         source.order = fx.sorting.order[emitter].address;
     }
     return source;
@@ -78,7 +82,7 @@ GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter) {
 void recordDrawSorts(GpuEffect& fx, VkCommandBuffer cmd, std::vector<Diagnostic>& diagnostics) {
     const GpuDrawSorting& s = fx.sorting;
     for (uint32_t e = 0; e < fx.layout.regions.size(); ++e) {
-        const uint32_t mode = sortModeOf(fx.draw, e);
+        const uint32_t mode = sortModeOf(fx, fx.draw, e);
         const uint32_t bound = liveBoundOf(fx, e);
         if (mode == kSortNone || bound == 0 || !s.sort) continue;
         // Payloads are the emitter's record indices over all its chunks: what the vertex
