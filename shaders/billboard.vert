@@ -1,6 +1,7 @@
 // Billboards, vertex-pulled: no vertex buffer. Vertex i of a draw is corner i % 6 of the quad
 // of record i / 6 (or of record order[i / 6] when the batch has a device-sorted order), read
-// through the batch's buffer device address (push constants).
+// through the batch's buffer device address (push constants): one run of records, or a GPU
+// emitter's records over its draw-record chunks (draw_record_fetch.glsl).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -9,10 +10,7 @@
 #include "billboard.h"
 #include "billboard_variant.glsl"
 #include "frame_bindings.glsl"
-
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer DrawRecordRef {
-    DrawRecord records[];
-};
+#include "draw_record_fetch.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer OrderRef {
     uint indices[];
@@ -30,7 +28,7 @@ void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
     if (push.order.xy != uvec2(0u)) record_index = OrderRef(push.order.xy).indices[record_index];
     vec2 corner = sdQuadCorner(uint(gl_VertexIndex) % kBillboardVerticesPerQuad);
-    DrawRecord r = DrawRecordRef(push.records.xy).records[record_index];
+    DrawRecord r = fetchDrawRecord(push.records.xy, push.records.z, push.records.w, record_index);
 
     vec3 eye = frame.eye.xyz;
     BillboardQuad q = sdBillboardQuad(r, variantParams(), eye, frame.camera_right.xyz,

@@ -23,7 +23,7 @@ layout(push_constant, std430) uniform Push { DrawArgsPush pc; };
 
 void main() {
     uint live = CountRef(pc.count).count;
-    uint records = live > pc.skip ? min(live - pc.skip, pc.max_records) : 0u;
+    uint records = min(live, pc.max_records);
     ArgsRef args = ArgsRef(pc.args);
     args.vertex_count = records * kBillboardVerticesPerQuad;
     args.instance_count = 1u;

@@ -74,13 +74,12 @@ uvec2 columnAddress(GpuEmitterPool pool, uint column) {
 FloatColumn floatColumn(GpuEmitterPool pool, uint column) { return FloatColumn(columnAddress(pool, column)); }
 UintColumn uintColumn(GpuEmitterPool pool, uint column) { return UintColumn(columnAddress(pool, column)); }
 
-// The emitter's draw record i: in chunk draw_chunk + t / draw_chunk_records at t % that, where
-// t = draw_first_in_chunk + i (32 bits suffice, gpu_sim.h).
+// The emitter's draw record i, in the chunk sdDrawRecordPlace names counting from draw_chunk.
 void storeDrawRecord(GpuEmitterPool pool, uint i, DrawRecord record) {
-    uint t = pool.draw_first_in_chunk + i;
-    uint chunk = pool.draw_chunk + t / pool.draw_chunk_records;
-    uvec2 address = AddressTableRef(loadTables().draw_records.xy).addresses[chunk];
-    DrawRecordsRef(address).records[t % pool.draw_chunk_records] = record;
+    DrawRecordPlace place = sdDrawRecordPlace(pool.draw_first_in_chunk, pool.draw_chunk_records, i);
+    uvec2 address =
+        AddressTableRef(loadTables().draw_records.xy).addresses[pool.draw_chunk + place.chunk];
+    DrawRecordsRef(address).records[place.index] = record;
 }
 
 vec4 lutTexel(uint index) { return LutRef(loadTables().lut_mesh_points.xy).texels[index]; }

@@ -34,6 +34,7 @@
 #include "common/bench_effects.h"
 #include "gpu/gpu_effect.h"
 #include "render/billboard_params.h"
+#include "render/device_records.h"
 #include "render/renderer.h"
 
 namespace spindrift::render {
@@ -156,14 +157,10 @@ void runCase(benchmark::State& state, Case c, uint32_t particles) {
                 state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
                 return;
             }
-            for (uint32_t k = 0; k < gpu::drawSourceCount(*fx, 0); ++k) {
-                const gpu::GpuDrawSource source = gpu::drawSource(*fx, 0, k);
-                BillboardBatch batch;
-                batch.params = billboardParams(fx->effect->emitters[0], fx->world_from_effect);
-                batch.device = {source.records, source.count, source.order, source.skip,
-                                source.max_records};
-                batches.push_back(batch);
-            }
+            BillboardBatch batch;
+            batch.params = billboardParams(fx->effect->emitters[0], fx->world_from_effect);
+            batch.device = deviceRecords(gpu::drawSource(*fx, 0));
+            batches.push_back(batch);
         }
         if (!renderFrame(*renderer, view, batches, image, stats, diagnostics)) {
             state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());

@@ -255,20 +255,11 @@ void recordCopy(VkCommandBuffer cmd, const SimCase& c) {
     }
 }
 
-// Keys of the emitter's `live` draw records, chunk by chunk (drawRecordRanges): keys and payloads
-// of range r land at r.first_in_emitter. The key pass numbers payloads from 0 per call, so past
-// the first chunk a payload is an index in its chunk; the benchmark only times the sort and
-// checks its keys (a renderer drawing sorted records across chunks needs the chunk too).
+// Keys of the emitter's `live` draw records in one pass over all its draw-record chunks
+// (drawSource): payload i is its record i, whichever chunk holds it, as submitDrawOutput sorts.
 void recordKeys(VkCommandBuffer cmd, const SimCase& c, uint32_t live, vec3 eye) {
-    const GpuEffect& fx = *c.fx;
-    for (uint32_t done = 0; done < live;) {
-        const DrawRecordRange r = drawRecordRangeAt(fx.layout, 0, done);
-        const uint32_t n = std::min(r.count, live - done);
-        recordSortKeys(cmd, *c.keys_pass, drawRecordAddress(fx.buffers, r), n, kSortBackToFront,
-                       eye, c.keys.address + uint64_t{done} * 4,
-                       c.payloads.address + uint64_t{done} * 4);
-        done += n;
-    }
+    recordSortKeys(cmd, *c.keys_pass, drawSource(*c.fx, 0).records, live, kSortBackToFront, eye,
+                   c.keys.address, c.payloads.address);
 }
 
 struct Times {

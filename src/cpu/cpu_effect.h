@@ -86,8 +86,8 @@ struct CpuEffect {
 };
 
 // The CPU backend's own limits on a compiled effect, beyond what the compiler checks: today the
-// trail storage of ribbon emitters (kMaxTrailPoints). Appends an error per excess (with the JSON
-// path of what to lower) and returns false.
+// trail storage of ribbon emitters (kMaxTrailPoints, compiler/trail_limits.h). Appends an error per
+// excess (with the JSON path of what to lower) and returns false.
 bool checkCpuLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics);
 
 // Builds an instance with pools (and ribbon trails) sized from each emitter's capacity.

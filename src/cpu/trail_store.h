@@ -8,20 +8,15 @@
 
 #include <cstdint>
 #include <memory>
-#include <string_view>
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "compiler/trail_limits.h"
 #include "cpu/particle_pool.h"
 #include "kernels/ribbon.h"
 #include "spindrift/diagnostic.h"
 
 namespace spindrift::cpu {
-
-// The most trail points one CPU instance may hold: the sum over its ribbon emitters of
-// capacity x max_points. 2^24 points are 192 MiB of positions (12 bytes each) plus 8 bytes of
-// ring bookkeeping per particle. An effect past it is refused at creation (checkTrailLimits).
-inline constexpr uint64_t kMaxTrailPoints = uint64_t{1} << 24;
 
 // One recorded position, in the effect's simulation space (like the pool's positions).
 struct TrailPoint {
@@ -43,18 +38,8 @@ inline bool hasTrails(const TrailStore& trails) {
     return trails.max_points != 0;
 }
 
-// capacity x max_points for a ribbon emitter, 0 for any other.
-uint64_t trailPointsNeeded(const EmitterRecord& emitter);
-
-// Checks the sum of trailPointsNeeded over the effect against kMaxTrailPoints. Past it, appends
-// one error at the ribbon emitter that needs the most (its max_points' JSON path, the total, the
-// limit, and `backend`, the backend refusing it: "CPU" or "GPU") and returns false. The GPU
-// backend keeps the same limit (src/gpu/gpu_trails.h).
-bool checkTrailLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics,
-                      std::string_view backend = "CPU");
-
 // Sizes the store for a ribbon emitter (nothing for another render type). The effect must pass
-// checkTrailLimits.
+// checkTrailLimits (compiler/trail_limits.h).
 void allocateTrails(TrailStore& trails, const EmitterRecord& emitter);
 
 // The particle just born into slot starts a fresh trail: its birth position is the only point.

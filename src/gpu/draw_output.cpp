@@ -12,16 +12,13 @@ namespace spindrift::gpu {
 
 namespace {
 
-// The emitter's sort mode in the request, kSortNone for an emitter the GPU sort cannot order
-// (records in more than one chunk).
+// The emitter's sort mode in the request; kSortNone past its end and for an emitter of capacity 0
+// (switched off: runOnly), which has nothing to sort.
 uint32_t sortModeOf(const GpuEffect& fx, const GpuDrawRequest& request, uint32_t emitter) {
-    if (emitter >= request.sort_modes.size()) return kSortNone;
-    if (drawSourceCount(fx, emitter) != 1) return kSortNone;
+    if (emitter >= request.sort_modes.size() || fx.layout.regions[emitter].capacity == 0) {
+        return kSortNone;
+    }
     return request.sort_modes[emitter];
-}
-
-VkDeviceAddress recordsAddress(const GpuEffect& fx, uint32_t emitter) {
-    return drawRecordAddress(fx.buffers, drawRecordRangeAt(fx.layout, emitter, 0));
 }
 
 // The emitter's live count as the frame's last step left it: the alive list read next.
@@ -65,28 +62,17 @@ bool prepareDrawSorting(GpuEffect& fx, const GpuDrawRequest& request,
     return true;
 }
 
-uint32_t drawSourceCount(const GpuEffect& fx, uint32_t emitter) {
-    if (emitter >= fx.layout.regions.size()) return 0;
-    const uint32_t capacity = fx.layout.regions[emitter].capacity;
-    uint32_t pieces = 0;
-    for (uint32_t first = 0; first < capacity; ++pieces) {
-        first += drawRecordRangeAt(fx.layout, emitter, first).count;
-    }
-    return pieces;
-}
-
-GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter, uint32_t piece) {
+GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter) {
     GpuDrawSource source;
-    if (piece >= drawSourceCount(fx, emitter)) return source;
-    DrawRecordRange range = drawRecordRangeAt(fx.layout, emitter, 0);
-    for (uint32_t k = 0; k < piece; ++k) {
-        range = drawRecordRangeAt(fx.layout, emitter, range.first_in_emitter + range.count);
+    if (emitter >= fx.layout.regions.size() || fx.layout.regions[emitter].capacity == 0) {
+        return source;
     }
-    const uint32_t bound = liveBoundOf(fx, emitter);
-    source.records = drawRecordAddress(fx.buffers, range);
+    const DrawRecordRange first = drawRecordRangeAt(fx.layout, emitter, 0);
+    source.records.address = fx.buffers.draw_chunk_table + uint64_t{first.chunk} * sizeof(uint64_t);
+    source.records.chunk_records = static_cast<uint32_t>(fx.layout.records_per_chunk);
+    source.records.first_in_chunk = first.first_in_chunk;
     source.count = liveCountAddress(fx, emitter);
-    source.skip = range.first_in_emitter;
-    source.max_records = bound > source.skip ? std::min(range.count, bound - source.skip) : 0;
+    source.max_records = liveBoundOf(fx, emitter);
     if (sortModeOf(fx, fx.draw, emitter) != kSortNone && fx.sorting.order[emitter]) {
         source.order = fx.sorting.order[emitter].address;
     }
@@ -99,7 +85,9 @@ void recordDrawSorts(GpuEffect& fx, VkCommandBuffer cmd, std::vector<Diagnostic>
         const uint32_t mode = sortModeOf(fx, fx.draw, e);
         const uint32_t bound = liveBoundOf(fx, e);
         if (mode == kSortNone || bound == 0 || !s.sort) continue;
-        recordSortKeys(cmd, *s.keys_pass, recordsAddress(fx, e), bound, mode, fx.draw.eye,
+        // Payloads are the emitter's record indices over all its chunks: what the vertex
+        // shader fetches by.
+        recordSortKeys(cmd, *s.keys_pass, drawSource(fx, e).records, bound, mode, fx.draw.eye,
                        s.keys.address, s.order[e].address, liveCountAddress(fx, e));
         recordGpuRadixSort(cmd, *s.sort, s.keys.address, s.order[e].address, bound, diagnostics);
         fx.dispatches_last_frame += 1;

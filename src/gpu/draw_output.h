@@ -27,19 +27,17 @@ struct GpuDrawRequest {
     std::vector<uint32_t> sort_modes;
 };
 
-// Where one piece of emitter e's records lies on the device after the last frame. An emitter's
-// records are one piece unless they straddle draw-record chunks (pool_layout.h: more than
-// 4 GiB / 64 B = 67M records in all), one draw each.
+// Where emitter e's records lie on the device after the last frame, for one draw of all of them:
+// through the table of the draw-record chunks they lie in (pool_layout.h: they straddle chunks
+// past 4 GiB / 64 B = 67M records in all), so a sorted order indexes every chunk.
 struct GpuDrawSource {
-    VkDeviceAddress records = 0; // DrawRecords of this piece, in alive-list order
-    VkDeviceAddress count = 0;   // a uint: the emitter's live count after the frame
-    VkDeviceAddress order = 0;   // 0, or uint indices into records, back to front
-    uint32_t skip = 0;           // the emitter's records before this piece
-    uint32_t max_records = 0;    // the most this piece holds: min(piece, live bound - skip)
+    DeviceDrawRecords records; // in alive-list order; the table starts at the emitter's first chunk
+    VkDeviceAddress count = 0; // a uint: the emitter's live count after the frame
+    VkDeviceAddress order = 0; // 0, or uint record indices over all its chunks, back to front
+    uint32_t max_records = 0;  // the most it holds: the live bound (records and order hold this)
 };
 
 // The sort's work space, made on first need by submitDrawOutput for the largest sorting emitter.
-// An emitter whose records straddle chunks is not sorted (its order would index two buffers).
 struct GpuDrawSorting {
     std::optional<GpuRadixSort> sort;
     std::optional<GpuSortKeyPass> keys_pass;

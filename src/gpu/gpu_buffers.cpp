@@ -142,6 +142,7 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     tables.event_queue = pair(b.events ? b.events.address : 0, 0);
     std::memcpy(base + r.tables, &tables, sizeof(tables));
     b.tables_address = a + r.tables;
+    b.draw_chunk_table = a + r.chunks;
     return true;
 }
 

@@ -84,6 +84,7 @@ struct GpuBuffers {
     vk::Buffer counters; // GpuEmitterCounters per emitter, then GpuEventCounters per emitter
     vk::Buffer events;   // sub-emitter event queue (sub_emitters.h); none without sub-emitters
     std::vector<vk::Buffer> draw_record_chunks; // DrawRecord per slot, PoolLayout::chunk_records
+    VkDeviceAddress draw_chunk_table = 0;       // the chunks' addresses (uint64 each) in `records`
     vk::Buffer steps;                      // per-step uniforms, one slot per step of a submission
     vk::Buffer counters_readback;          // a copy of the counters per submission in flight
     std::vector<vk::Buffer> draw_readback; // per chunk, made by the first readBackDrawRecords
@@ -175,11 +176,11 @@ uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 // an error (in diagnostics and fx.errors) on a Vulkan failure.
 bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
                       std::vector<Diagnostic>& diagnostics);
-// Where emitter e's records are after the last submitDrawOutput (on the instance's device), in
-// drawSourceCount pieces (one unless they straddle draw-record chunks). The renderer draws
-// min(*count - skip, max_records) records of each piece.
-uint32_t drawSourceCount(const GpuEffect& fx, uint32_t emitter);
-GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter, uint32_t piece = 0);
+// Where emitter e's records are after the last submitDrawOutput (on the instance's device), over
+// all the draw-record chunks they lie in: the renderer draws min(*count, max_records) of them in
+// one draw, in the sorted order when there is one. An empty source (max_records 0) for an emitter
+// past the end or of capacity 0.
+GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter);
 
 // The path for hosts on another device, and for strips (beams) the renderer builds on the host
 // (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "cpu/trail_store.h"
+#include "compiler/trail_limits.h"
 #include "kernels/ribbon.h"
 
 namespace spindrift::gpu {
@@ -47,7 +47,7 @@ Diagnostic emitterError(const CompiledEffect& effect, uint32_t e, std::string me
 bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64_t pool_bytes,
                   std::vector<TrailRegion>& out, std::vector<Diagnostic>& diagnostics) {
     // The CPU backend's limit and words: kMaxTrailPoints keeps every index below 2^32 here too.
-    if (!cpu::checkTrailLimits(effect, diagnostics, "GPU")) return false;
+    if (!checkTrailLimits(effect, diagnostics, "GPU")) return false;
     out.clear();
     uint64_t total = pool_bytes;
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {

@@ -3,7 +3,8 @@
 // count), recorded by the spawn and update passes with the CPU's ring maths (kernels/ribbon.h);
 // and one host-visible gather buffer the trail-gather pass copies the live particles' trails
 // into when the host asks for strips (ribbon_strips.h). Same limit as the CPU backend:
-// Σ capacity x max_points <= kMaxTrailPoints (2^24 points) per effect, checked at creation.
+// Σ capacity x max_points <= kMaxTrailPoints (2^24 points) per effect (compiler/trail_limits.h),
+// checked at creation.
 #pragma once
 
 #include <cstdint>

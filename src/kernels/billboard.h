@@ -34,10 +34,12 @@ struct BillboardParams {
 };
 
 // The whole push-constant block of a billboard draw: the emitter's parameters and where its
-// records are. records.xy is the buffer device address (low, high 32 bits) of the batch's first
-// DrawRecord; records.z the batch's record count (0 for a draw from the device, whose count the
-// device wrote); records.w is 0. order.xy is 0, or the address of uint indices: quad i draws
-// records[order[i]] (a GPU-sorted draw order); order.zw are 0.
+// records are. records.xy is a buffer device address (low, high 32 bits): with records.z 0, of
+// the batch's first DrawRecord; otherwise of a table of 64-bit draw-record chunk addresses, each
+// chunk records.z records, record 0 at index records.w of the table's first chunk
+// (sdDrawRecordPlace, shaders/draw_record_fetch.glsl: a GPU emitter's records in one draw, past
+// the buffer limit too). order.xy is 0, or the address of uint indices: quad i draws record
+// order[i] (a GPU-sorted draw order over all the chunks); order.zw are 0.
 struct BillboardPushConstants {
     BillboardParams params;
     uvec4 records;
@@ -46,13 +48,12 @@ struct BillboardPushConstants {
 
 // Push constants of the draw-argument pass (shaders/draw_args.comp): turns a live count the
 // device wrote (at `count`) into a VkDrawIndirectCommand (at `args`) drawing
-// min(count - skip, max_records) quads (none when count <= skip): one piece of an emitter's
-// records, `skip` of them before it.
+// min(count, max_records) quads.
 struct DrawArgsPush {
     uvec2 count; // address of a uint
     uvec2 args;  // address of 4 uints: vertexCount, instanceCount, firstVertex, firstInstance
     uint max_records;
-    uint skip;
+    uint pad0;
     uint pad1;
     uint pad2;
 };

@@ -53,6 +53,25 @@ SD_FUNC float sdFlipbookFrame(EmitterRecord e, float age_n, uint key) {
     return (e.render_flags & kRenderFlagFrameBlend) != 0u ? frame : float(int(frame));
 }
 
+// Where record i of an emitter lies when its draw records are spread over chunks of
+// chunk_records records each (src/gpu/pool_layout.h: no buffer past the buffer limit) and its
+// record 0 is record first_in_chunk of its first chunk: `chunk` chunks after that one, at `index`.
+// The GPU's draw-record pass stores through it, the sort-key pass and the billboard vertex shader
+// fetch through it. All in 32 bits: first_in_chunk < chunk_records <= 2^26 and
+// i < kMaxEmitterCapacity (2^27).
+struct DrawRecordPlace {
+    uint chunk;
+    uint index;
+};
+
+SD_FUNC DrawRecordPlace sdDrawRecordPlace(uint first_in_chunk, uint chunk_records, uint i) {
+    uint t = first_in_chunk + i;
+    DrawRecordPlace place;
+    place.chunk = t / chunk_records;
+    place.index = t % chunk_records;
+    return place;
+}
+
 SD_END_NAMESPACE
 
 #ifdef __cplusplus

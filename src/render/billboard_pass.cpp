@@ -111,14 +111,15 @@ void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
         return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
     };
     if (batch.device.records != 0) {
-        push.records = uvec4(split(batch.device.records), 0u, 0u);
+        push.records = uvec4(split(batch.device.records), batch.device.chunk_records,
+                             batch.device.first_in_chunk);
         push.order = uvec4(split(batch.device.order), 0u, 0u);
         bindings_.push(cmd, &push, sizeof(push));
         vkCmdDrawIndirect(cmd, indirect, indirect_offset, 1, sizeof(VkDrawIndirectCommand));
         return;
     }
     const VkDeviceAddress address = records_.buffer.address + first_record * sizeof(DrawRecord);
-    push.records = uvec4(split(address), static_cast<uint32_t>(count), 0u);
+    push.records = uvec4(split(address), 0u, 0u);
     bindings_.push(cmd, &push, sizeof(push));
     vkCmdDraw(cmd, static_cast<uint32_t>(count * kBillboardVerticesPerQuad), 1, 0, 0);
 }

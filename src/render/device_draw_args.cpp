@@ -58,7 +58,6 @@ void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batc
         push.count = split(b->device.count);
         push.args = split(args_.address + argsOffset(k++));
         push.max_records = b->device.max_records;
-        push.skip = b->device.skip;
         vkCmdPushConstants(cmd, layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
         vkCmdDispatch(cmd, 1, 1, 1);
     }

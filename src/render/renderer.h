@@ -101,15 +101,19 @@ struct FrameView {
 };
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on
-// rendererContext, gpu::drawSource): the renderer draws min(*count - skip, max_records) of them
-// (none when *count <= skip) with an indirect draw, reading nothing back. Addresses are buffer
-// device addresses on the renderer's device; the device work that wrote them must have been
-// submitted before renderFrame.
+// rendererContext, gpu::drawSource): the renderer draws min(*count, max_records) of them with an
+// indirect draw, reading nothing back. Addresses are buffer device addresses on the renderer's
+// device; the device work that wrote them must have been submitted before renderFrame.
 struct DeviceRecords {
-    uint64_t records = 0;     // DrawRecords, world space
+    // DrawRecords, world space: one run at `records` (chunk_records 0), or spread over chunks of
+    // chunk_records records each, `records` then being a table of the chunks' addresses (uint64)
+    // whose first chunk holds record 0 at first_in_chunk (kernels/draw_record.h,
+    // sdDrawRecordPlace). Either way one draw, sorted or not.
+    uint64_t records = 0;
+    uint32_t chunk_records = 0;
+    uint32_t first_in_chunk = 0;
     uint64_t count = 0;       // a uint32: how many to draw
-    uint64_t order = 0;       // 0, or uint32 indices into records: the draw order
-    uint32_t skip = 0;        // records of the same count before these (an emitter's piece)
+    uint64_t order = 0;       // 0, or uint32 record indices: the draw order
     uint32_t max_records = 0; // the most drawn (records and order hold at least this)
 };
 

@@ -12,6 +12,7 @@
 #include "image/png_io.h"
 #include "render/beam_strips.h"
 #include "render/billboard_params.h"
+#include "render/device_records.h"
 #include "render/simulation_device.h"
 #include "render/strip_params.h"
 #include "spindrift/scene_json.h"
@@ -368,22 +369,19 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
     }
 }
 
-// The batches of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one per
-// piece of its records that may hold particles.
-void appendDeviceBatches(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
+// The batch of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one draw
+// over all its draw-record chunks, none when it can hold no particle.
+void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
     const gpu::GpuEffect& fx = *p.gpu_fx;
     const EmitterRecord& emitter = p.effect->emitters[e];
     if (emitter.render_type != kRenderBillboard) return;
     const uint32_t texture_index = p.emitter_texture[e];
-    const uint32_t pieces = gpu::drawSourceCount(fx, e);
-    for (uint32_t k = 0; k < pieces; ++k) {
-        const gpu::GpuDrawSource source = gpu::drawSource(fx, e, k);
-        if (source.max_records == 0) continue;
+    const gpu::GpuDrawSource source = gpu::drawSource(fx, e);
+    if (source.max_records != 0) {
         BillboardBatch batch;
         batch.params = billboardParams(emitter, p.world_from_effect);
         batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
-        batch.device = {source.records, source.count, source.order, source.skip,
-                        source.max_records};
+        batch.device = deviceRecords(source);
         player.batches.push_back(batch);
     }
     player.particles += fx.stats[e].live;
@@ -594,7 +592,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             const EmitterRecord& emitter = effect.emitters[e];
             const bool on_gpu = p.backend.emitters[e] == Backend::gpu;
             if (on_gpu && p.draws_from_device) {
-                appendDeviceBatches(player, p, e);
+                appendDeviceBatch(player, p, e);
                 continue;
             }
             const size_t count = on_gpu ? p.gpu_emitter_counts[e] : p.emitter_counts[e];

@@ -7,22 +7,13 @@ namespace spindrift::gpu::test {
 namespace {
 
 EffectDesc burstEffect() {
-    EffectDesc fx;
-    fx.name = "burst";
-    fx.seed = 5;
-    fx.duration_s = 5;
-    fx.capacity = 256;
-    EmitterDesc e;
-    e.name = "puff";
-    e.capacity = 256;
-    e.spawn.rate_per_s = 0;
-    Burst burst;
-    burst.time_s = 0;
-    burst.count = {100, 100};
-    e.spawn.bursts.push_back(burst);
-    e.init.lifetime_s = {0.1f, 0.2f};
-    fx.emitters.push_back(e);
-    return fx;
+    return testEffect({.name = "burst", .seed = 5, .duration_s = 5, .capacity = 256},
+                      {sprayEmitter({.name = "puff",
+                                     .capacity = 256,
+                                     .rate_per_s = 0,
+                                     .burst_time_s = 0,
+                                     .burst_count = {100, 100},
+                                     .lifetime_s = {0.1f, 0.2f}})});
 }
 
 TEST(GpuEffect, AnIdleEffectDispatchesNothing) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <span>
@@ -19,6 +20,7 @@
 #include "cpu/draw_records.h"
 #include "cpu/trails.h"
 #include "gpu/gpu_effect.h"
+#include "gpu/gpu_test_effects.h"
 #include "gpu/ribbon_strips.h"
 
 namespace spindrift::gpu::test {
@@ -27,15 +29,6 @@ namespace spindrift::gpu::test {
 // (docs/gpu-backend.md says why the GPU may differ at all).
 inline constexpr float kAbsoluteTolerance = 1e-4f;
 inline constexpr float kRelativeTolerance = 1e-4f;
-
-inline std::shared_ptr<const CompiledEffect> compileOrFail(const EffectDesc& desc) {
-    auto compiled = std::make_shared<CompiledEffect>();
-    std::vector<Diagnostic> diagnostics;
-    const bool ok = compileEffect(desc, *compiled, diagnostics);
-    for (const Diagnostic& d : diagnostics) ADD_FAILURE() << formatDiagnostic(d);
-    EXPECT_TRUE(ok);
-    return compiled;
-}
 
 inline std::string joined(const std::vector<std::string>& lines) {
     std::string out;
@@ -49,9 +42,12 @@ inline std::string joinedDiagnostics(const std::vector<Diagnostic>& diagnostics)
     return out;
 }
 
-inline GpuConfig testGpuConfig() {
+// Validation on; each pool buffer and draw-record chunk at most max_buffer_bytes (tests force
+// tiny buffers so columns and draw records split).
+inline GpuConfig testGpuConfig(uint64_t max_buffer_bytes = kGpuMaxBufferBytes) {
     GpuConfig config;
     config.validation = true;
+    config.max_buffer_bytes = max_buffer_bytes;
     return config;
 }
 
@@ -323,6 +319,30 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
         result.events_dropped += c.events_dropped;
     }
     return result;
+}
+
+// Steps in the parity tests of single effects (gpu_parity_test, sub_emitter_parity_test).
+inline constexpr uint32_t kParitySteps = 60;
+
+// Prints what a parity run compared and the largest difference, for the test log.
+inline void printParity(const ParityResult& r) {
+    std::printf("  %u particles, %u trail points, %u strip points compared, largest difference "
+                "%g\n",
+                static_cast<unsigned>(r.particles), static_cast<unsigned>(r.trail_points),
+                static_cast<unsigned>(r.strip_points), static_cast<double>(r.max_abs_error));
+}
+
+// runParity, printed.
+inline ParityResult expectParity(std::shared_ptr<const CompiledEffect> effect, uint32_t steps,
+                                 bool moving = false, const GpuConfig& config = testGpuConfig()) {
+    const ParityResult r = runParity(std::move(effect), steps, moving, config);
+    printParity(r);
+    return r;
+}
+
+// An effect built in code, compiled, kParitySteps steps, printed.
+inline ParityResult expectParity(const EffectDesc& desc, bool moving = false) {
+    return expectParity(compileOrFail(desc), kParitySteps, moving);
 }
 
 } // namespace spindrift::gpu::test

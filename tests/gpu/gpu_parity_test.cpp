@@ -10,7 +10,6 @@
 #include <cstdio>
 
 #include "compiler/sample_effects.h"
-#include "cook/effect_file.h"
 
 namespace spindrift::gpu::test {
 namespace {
@@ -19,50 +18,25 @@ using spindrift::test::curve;
 using spindrift::test::gradient;
 using spindrift::test::module;
 
-constexpr uint32_t kSteps = 60;
-
 // A busy little emitter: a steady rate and a burst, spread in a sphere, moving in all directions,
 // varied lifetimes so particles die throughout the run.
 EffectDesc moduleEffect(UpdateModuleVariant update) {
-    EffectDesc fx;
-    fx.name = "module";
-    fx.seed = 77;
-    fx.duration_s = 2;
-    fx.capacity = 512;
-    EmitterDesc e;
-    e.name = "e";
-    e.capacity = 512;
-    e.spawn.rate_per_s = 240;
-    Burst burst;
-    burst.time_s = 0.1f;
-    burst.count = {40, 60};
-    e.spawn.bursts.push_back(burst);
-    e.shape.type = ShapeKind::sphere;
-    e.shape.radius = 0.5f;
-    e.init.lifetime_s = {0.3f, 1.2f};
-    e.init.speed = {0.5f, 3};
-    e.init.size = {0.05f, 0.2f};
+    EmitterDesc e = sprayEmitter({.name = "e",
+                                  .capacity = 512,
+                                  .rate_per_s = 240,
+                                  .burst_time_s = 0.1f,
+                                  .burst_count = {40, 60},
+                                  .sphere_radius = 0.5f,
+                                  .lifetime_s = {0.3f, 1.2f},
+                                  .speed = {0.5f, 3},
+                                  .size = {0.05f, 0.2f}});
     e.init.rotation_deg = {0, 360};
     e.init.angular_velocity_deg_per_s = {-90, 90};
     e.init.color.mode = ColorMode::random_between;
     e.init.color.a = {1, 0.5f, 0.2f, 1};
     e.init.color.b = {0.2f, 0.5f, 1, 0.5f};
     e.update.push_back(module(std::move(update)));
-    fx.emitters.push_back(e);
-    return fx;
-}
-
-void printResult(const ParityResult& r) {
-    std::printf("  %u particles, %u trail points, %u strip points compared, largest difference "
-                "%g\n",
-                static_cast<unsigned>(r.particles), static_cast<unsigned>(r.trail_points),
-                static_cast<unsigned>(r.strip_points), static_cast<double>(r.max_abs_error));
-}
-
-ParityResult expectParity(const EffectDesc& desc, bool moving = false) {
-    const ParityResult r = runParity(compileOrFail(desc), kSteps, moving);
-    printResult(r);
-    return r;
+    return testEffect({.name = "module", .seed = 77, .duration_s = 2, .capacity = 512}, {e});
 }
 
 TEST(GpuParity, Gravity) {
@@ -179,7 +153,7 @@ TEST(GpuParity, FullPoolDropsNewBirths) {
 TEST(GpuParity, StableOrderDrawsInBirthOrderWhenParticlesDieOutOfOrder) {
     EffectDesc fx = moduleEffect(DragModule{1});
     fx.emitters[0].render.stable_order = true;
-    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    const ParityResult r = runParity(compileOrFail(fx), kParitySteps);
     EXPECT_GT(r.in_order, 100u);
     EXPECT_EQ(r.in_order, r.particles);
 }
@@ -191,7 +165,7 @@ TEST(GpuParity, StableOrderWithThousandsOfParticles) {
     fx.emitters[0].capacity = 4096;
     fx.emitters[0].spawn.rate_per_s = 6000;
     fx.emitters[0].render.stable_order = true;
-    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    const ParityResult r = runParity(compileOrFail(fx), kParitySteps);
     EXPECT_GT(r.in_order, 3000u);
 }
 
@@ -201,7 +175,7 @@ TEST(GpuParity, StableOrderWithKillCollisionsAndAMovingEmitter) {
     m.spheres.push_back({{0.3f, 0, 0}, 0.6f, false});
     EffectDesc fx = moduleEffect(m);
     fx.emitters[0].render.stable_order = true;
-    const ParityResult r = runParity(compileOrFail(fx), kSteps, true);
+    const ParityResult r = runParity(compileOrFail(fx), kParitySteps, true);
     EXPECT_GT(r.in_order, 50u);
 }
 
@@ -211,7 +185,7 @@ TEST(GpuParity, ReplaceOldestReplacesTheSameParticles) {
     EffectDesc fx = moduleEffect(DragModule{1});
     fx.emitters[0].capacity = 64;
     fx.emitters[0].overflow = OverflowPolicy::replace_oldest;
-    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    const ParityResult r = runParity(compileOrFail(fx), kParitySteps);
     EXPECT_GT(r.replaced, 0u);
     EXPECT_EQ(r.particles, 64u);
 }
@@ -222,7 +196,7 @@ TEST(GpuParity, ReplaceOldestWithStableOrderKeepsBirthOrder) {
     fx.emitters[0].capacity = 48;
     fx.emitters[0].overflow = OverflowPolicy::replace_oldest;
     fx.emitters[0].render.stable_order = true;
-    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    const ParityResult r = runParity(compileOrFail(fx), kParitySteps);
     EXPECT_GT(r.replaced, 0u);
     EXPECT_EQ(r.in_order, 48u);
 }
@@ -235,7 +209,7 @@ TEST(GpuParity, ReplaceOldestWithABurstLargerThanThePool) {
     fx.emitters[0].spawn.rate_per_s = 30;
     fx.emitters[0].spawn.bursts[0].count = {50, 50};
     fx.emitters[0].overflow = OverflowPolicy::replace_oldest;
-    const ParityResult r = runParity(compileOrFail(fx), kSteps);
+    const ParityResult r = runParity(compileOrFail(fx), kParitySteps);
     EXPECT_GT(r.replaced, 0u);
 }
 
@@ -306,16 +280,8 @@ TEST(GpuParity, RibbonTrailsRestartWhenReplaceOldestReusesASlot) {
 // listed with their reason below and must be refused with that reason.
 class GpuParitySample : public ::testing::TestWithParam<const char*> {};
 
-std::shared_ptr<const CompiledEffect> loadSample(const std::string& name) {
-    auto effect = std::make_shared<CompiledEffect>();
-    std::vector<Diagnostic> diagnostics;
-    const std::string path = std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/" + name;
-    EXPECT_TRUE(loadCompiledEffect(path, *effect, diagnostics)) << joinedDiagnostics(diagnostics);
-    return effect;
-}
-
 TEST_P(GpuParitySample, MatchesTheCpu) {
-    printResult(runParity(loadSample(GetParam()), kSteps));
+    expectParity(loadSample(GetParam()), kParitySteps);
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, GpuParitySample,

@@ -7,8 +7,6 @@
 
 #include <cstdio>
 
-#include "cook/effect_file.h"
-
 namespace spindrift::gpu::test {
 namespace {
 
@@ -17,44 +15,23 @@ constexpr uint32_t kSteps = 90;
 // Two emitters with short, varied lives and steady rates, so particles die every step and the
 // alive and free lists churn; a burst fills the first emitter to its capacity (drop_new).
 EffectDesc churnEffect() {
-    EffectDesc fx;
-    fx.name = "churn";
-    fx.seed = 19;
-    fx.duration_s = 3;
-    fx.capacity = 600;
+    std::vector<EmitterDesc> emitters;
     for (uint32_t k = 0; k < 2; ++k) {
-        EmitterDesc e;
-        e.name = k == 0 ? "fast" : "slow";
-        e.capacity = k == 0 ? 300 : 200;
-        e.spawn.rate_per_s = k == 0 ? 900.0f : 250.0f;
-        Burst burst;
-        burst.time_s = 0.2f;
-        burst.count = {150, 150};
-        if (k == 0) e.spawn.bursts.push_back(burst);
-        e.shape.type = ShapeKind::sphere;
-        e.shape.radius = 0.5f;
-        e.init.lifetime_s = k == 0 ? FloatRange{0.05f, 0.5f} : FloatRange{0.2f, 1.0f};
-        e.init.speed = {0.5f, 3};
-        e.init.size = {0.05f, 0.2f};
+        EmitterDesc e =
+            sprayEmitter({.name = k == 0 ? "fast" : "slow",
+                          .capacity = k == 0 ? 300u : 200u,
+                          .rate_per_s = k == 0 ? 900.0f : 250.0f,
+                          .burst_time_s = 0.2f,
+                          .burst_count = k == 0 ? CountRange{150, 150} : CountRange{},
+                          .sphere_radius = 0.5f,
+                          .lifetime_s = k == 0 ? FloatRange{0.05f, 0.5f} : FloatRange{0.2f, 1.0f},
+                          .speed = {0.5f, 3},
+                          .size = {0.05f, 0.2f}});
         e.update.push_back(UpdateModule{true, GravityModule{}});
         e.update.push_back(UpdateModule{true, DragModule{1}});
-        fx.emitters.push_back(e);
+        emitters.push_back(e);
     }
-    return fx;
-}
-
-std::shared_ptr<const CompiledEffect> loadSample(const std::string& name) {
-    auto effect = std::make_shared<CompiledEffect>();
-    std::vector<Diagnostic> diagnostics;
-    const std::string path = std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/" + name;
-    EXPECT_TRUE(loadCompiledEffect(path, *effect, diagnostics)) << joinedDiagnostics(diagnostics);
-    return effect;
-}
-
-GpuConfig tinyBuffers(uint64_t max_buffer_bytes) {
-    GpuConfig config = testGpuConfig();
-    config.max_buffer_bytes = max_buffer_bytes;
-    return config;
+    return testEffect({.name = "churn", .seed = 19, .duration_s = 3, .capacity = 600}, emitters);
 }
 
 // The effect under `config` really splits: several pool buffers and draw-record chunks, each
@@ -75,23 +52,20 @@ void expectSplit(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& 
 }
 
 void expectParity(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& config) {
-    const ParityResult r = runParity(std::move(effect), kSteps, false, config);
-    std::printf("  %u particles compared, largest difference %g\n",
-                static_cast<unsigned>(r.particles), static_cast<double>(r.max_abs_error));
-    EXPECT_GT(r.particles, 0u);
+    EXPECT_GT(gpu::test::expectParity(std::move(effect), kSteps, false, config).particles, 0u);
 }
 
 TEST(GpuPool, MatchesTheCpuWithColumnsAndDrawRecordsSplitOverManyBuffers) {
     // Columns of 1280 and 1024 bytes, three a buffer at most; 62 draw records a chunk, so the
     // emitters' records straddle chunks at odd places.
-    const GpuConfig config = tinyBuffers(4000);
+    const GpuConfig config = testGpuConfig(4000);
     const auto effect = compileOrFail(churnEffect());
     expectSplit(effect, config);
     expectParity(effect, config);
 }
 
 TEST(GpuPool, MatchesTheCpuOnASampleSplitOverManyBuffers) {
-    const GpuConfig config = tinyBuffers(1000); // campfire: columns of 512 and 256 bytes
+    const GpuConfig config = testGpuConfig(1000); // campfire: columns of 512 and 256 bytes
     expectSplit(loadSample("campfire.json"), config);
     expectParity(loadSample("campfire.json"), config);
 }
@@ -163,7 +137,7 @@ TEST(GpuPool, RefusesAnEffectPastTheMemoryLimitNamingTheEmitter) {
 
 TEST(GpuPool, RefusesABufferLimitBelowOneColumnNamingTheEmitter) {
     std::vector<Diagnostic> d;
-    EXPECT_EQ(createGpuEffect(compileOrFail(churnEffect()), tinyBuffers(1024), d), nullptr);
+    EXPECT_EQ(createGpuEffect(compileOrFail(churnEffect()), testGpuConfig(1024), d), nullptr);
     const std::string text = joinedDiagnostics(d);
     EXPECT_NE(text.find("emitter 'fast'"), std::string::npos) << text;
     EXPECT_NE(text.find("past the limit of 1024 bytes per buffer"), std::string::npos) << text;

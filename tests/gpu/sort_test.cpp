@@ -292,7 +292,7 @@ std::vector<uint32_t> gpuDrawOrder(const std::vector<DrawRecord>& records, uint3
     bool ran = s.context.runner->run(
         "key pass + sort",
         [&](VkCommandBuffer cmd) {
-            recordSortKeys(cmd, *s.keys, device_records.address, n, sort_mode, eye, keys.address,
+            recordSortKeys(cmd, *s.keys, {device_records.address}, n, sort_mode, eye, keys.address,
                            order.address);
             recorded = recordGpuRadixSort(cmd, sort, keys.address, order.address, n, diagnostics);
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -344,7 +344,7 @@ TEST(GpuSortKeys, MatchTheCpuKernelBitForBit) {
         ASSERT_TRUE(s.context.runner->run(
             "key pass",
             [&](VkCommandBuffer cmd) {
-                recordSortKeys(cmd, *s.keys, device_records.address,
+                recordSortKeys(cmd, *s.keys, {device_records.address},
                                static_cast<uint32_t>(records.size()), mode, eye, keys.address,
                                payloads.address);
                 vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

@@ -20,52 +20,31 @@ using spindrift::test::module;
 static_assert(kGpuMaxEvents == cpu::kMaxEventsPerStep);
 static_assert(kGpuEventChunk == cpu::kChunkParticles);
 
-constexpr uint32_t kSteps = 60;
-
 // A parent with varied lifetimes (deaths throughout the run, out of birth order) and a child.
 EffectDesc parentAndChild(SubEmitterDesc link) {
-    EffectDesc fx;
-    fx.name = "events";
-    fx.seed = 19;
-    fx.duration_s = 2;
-    fx.capacity = 2048;
-    EmitterDesc parent;
-    parent.name = "parent";
-    parent.capacity = 256;
-    parent.spawn.rate_per_s = 120;
-    Burst burst;
-    burst.time_s = 0.1f;
-    burst.count = {20, 30};
-    parent.spawn.bursts.push_back(burst);
-    parent.shape.type = ShapeKind::sphere;
-    parent.shape.radius = 0.3f;
-    parent.init.lifetime_s = {0.2f, 0.6f};
-    parent.init.speed = {1, 3};
-    parent.init.size = {0.05f, 0.1f};
+    EmitterDesc parent = sprayEmitter({.name = "parent",
+                                       .capacity = 256,
+                                       .rate_per_s = 120,
+                                       .burst_time_s = 0.1f,
+                                       .burst_count = {20, 30},
+                                       .sphere_radius = 0.3f,
+                                       .lifetime_s = {0.2f, 0.6f},
+                                       .speed = {1, 3},
+                                       .size = {0.05f, 0.1f}});
     parent.update.push_back(module(GravityModule{}));
     link.emitter = "child";
     parent.sub_emitters.push_back(link);
-    EmitterDesc child;
-    child.name = "child";
-    child.capacity = 1024;
-    child.spawn.rate_per_s = 0;
-    child.shape.type = ShapeKind::sphere;
-    child.shape.radius = 0.05f;
-    child.init.lifetime_s = {0.2f, 0.4f};
-    child.init.speed = {0.5f, 1.5f};
-    child.init.size = {0.02f, 0.04f};
+    EmitterDesc child = sprayEmitter({.name = "child",
+                                      .capacity = 1024,
+                                      .rate_per_s = 0,
+                                      .sphere_radius = 0.05f,
+                                      .lifetime_s = {0.2f, 0.4f},
+                                      .speed = {0.5f, 1.5f},
+                                      .size = {0.02f, 0.04f}});
     child.init.rotation_deg = {0, 360};
     child.update.push_back(module(DragModule{1}));
-    fx.emitters.push_back(parent);
-    fx.emitters.push_back(child);
-    return fx;
-}
-
-ParityResult expectParity(const EffectDesc& desc, bool moving = false) {
-    const ParityResult r = runParity(compileOrFail(desc), kSteps, moving);
-    std::printf("  %u particles compared, largest difference %g\n",
-                static_cast<unsigned>(r.particles), static_cast<double>(r.max_abs_error));
-    return r;
+    return testEffect({.name = "events", .seed = 19, .duration_s = 2, .capacity = 2048},
+                      {parent, child});
 }
 
 uint32_t childrenCompared(const ParityResult& r) {

@@ -51,6 +51,22 @@ constexpr const char* kFollowerEffect = R"({
   ]
 })";
 
+// 400 births per second of still, alpha-blended particles in a 6 m box, sorted back to front.
+constexpr const char* kCloudEffect = R"({
+  "version": 1,
+  "name": "cloud",
+  "emitters": [
+    {
+      "name": "puffs",
+      "capacity": 2000,
+      "spawn": {"rate_per_s": 400},
+      "shape": {"type": "box", "size": [6, 6, 6]},
+      "init": {"lifetime_s": 100, "speed": 0},
+      "render": {"blend": "alpha", "sort": "back_to_front"}
+    }
+  ]
+})";
+
 fs::path scratchDir(const std::string& name) {
     fs::path dir = fs::temp_directory_path() / ("spindrift_player_test_" + name);
     fs::remove_all(dir);
@@ -291,20 +307,7 @@ TEST(ScenePlayer, InstancesFollowTheirMotionPathAndRotation) {
 TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
     const fs::path dir = scratchDir("order");
     writeText(dir / "steady.json", kSteadyEffect);
-    writeText(dir / "cloud.json", R"({
-  "version": 1,
-  "name": "cloud",
-  "emitters": [
-    {
-      "name": "puffs",
-      "capacity": 2000,
-      "spawn": {"rate_per_s": 400},
-      "shape": {"type": "box", "size": [6, 6, 6]},
-      "init": {"lifetime_s": 100, "speed": 0},
-      "render": {"blend": "alpha", "sort": "back_to_front"}
-    }
-  ]
-})");
+    writeText(dir / "cloud.json", kCloudEffect);
     SceneDesc scene;
     scene.effects.push_back(instanceOf("steady.json", {0, 0, 3}));
     scene.effects.push_back(instanceOf("cloud.json", {0, 0, -10}));
@@ -332,20 +335,7 @@ TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
 // renderer the mode.
 TEST(ScenePlayer, WeightedOitSkipsTheSortAndSaysSo) {
     const fs::path dir = scratchDir("oit_order");
-    writeText(dir / "cloud.json", R"({
-  "version": 1,
-  "name": "cloud",
-  "emitters": [
-    {
-      "name": "puffs",
-      "capacity": 2000,
-      "spawn": {"rate_per_s": 400},
-      "shape": {"type": "box", "size": [6, 6, 6]},
-      "init": {"lifetime_s": 100, "speed": 0},
-      "render": {"blend": "alpha", "sort": "back_to_front"}
-    }
-  ]
-})");
+    writeText(dir / "cloud.json", kCloudEffect);
     const Float3 eye{0, 2, 6};
     std::vector<std::vector<DrawRecord>> drawn;
     for (Transparency mode : {Transparency::sorted, Transparency::weighted_oit}) {
@@ -756,6 +746,27 @@ void expectSameFrames(const std::vector<Image>& a_frames, const std::vector<Imag
     }
 }
 
+// Renders scene with config (renderWith) and expects the frames of `expected` within the GPU
+// parity tolerance (expectSameFrames), without errors.
+void expectRendersAs(const std::vector<Image>& expected, const SceneDesc& scene,
+                     const std::string& file, const PlayerConfig& config,
+                     const std::vector<float>& times, std::vector<Diagnostic>& diagnostics,
+                     bool share_device = false, std::vector<uint64_t>* device_batches = nullptr) {
+    const std::vector<Image> frames =
+        renderWith(scene, file, config, times, diagnostics, share_device, device_batches);
+    ASSERT_EQ(frames.size(), times.size()) << allMessages(diagnostics);
+    EXPECT_FALSE(hasErrors(diagnostics)) << allMessages(diagnostics);
+    expectSameFrames(expected, frames);
+}
+
+// The GPU backend on the player's device, validation on.
+PlayerConfig gpuPlayerConfig() {
+    PlayerConfig config;
+    config.backend = BackendRequest::gpu;
+    config.validation = true;
+    return config;
+}
+
 // The scene player with the GPU backend on lavapipe draws what it draws with the CPU backend,
 // both when the GPU instances have a device of their own (draw records read back) and when they
 // share the renderer's and are drawn from the device (indirect draws, the smoke's back-to-front
@@ -771,9 +782,7 @@ TEST(ScenePlayer, GpuBackendDrawsWhatTheCpuBackendDraws) {
     PlayerConfig cpu_config;
     const std::vector<Image> cpu_frames = renderWith(scene, file, cpu_config, times, diagnostics);
     ASSERT_EQ(cpu_frames.size(), times.size()) << allMessages(diagnostics);
-    PlayerConfig gpu_config;
-    gpu_config.backend = BackendRequest::gpu;
-    gpu_config.validation = true;
+    const PlayerConfig gpu_config = gpuPlayerConfig();
     std::vector<Diagnostic> gpu_diagnostics;
     auto player = createScenePlayer(scene, file, gpu_config, gpu_diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(gpu_diagnostics);
@@ -784,27 +793,17 @@ TEST(ScenePlayer, GpuBackendDrawsWhatTheCpuBackendDraws) {
         EXPECT_FALSE(p.draws_from_device); // no renderer given: read back
     }
     player.reset();
-    const std::vector<Image> readback_frames =
-        renderWith(scene, file, gpu_config, times, gpu_diagnostics);
-    ASSERT_EQ(readback_frames.size(), times.size()) << allMessages(gpu_diagnostics);
-    EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
-    expectSameFrames(cpu_frames, readback_frames);
+    expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics);
 
     std::vector<uint64_t> device_batches;
-    const std::vector<Image> device_frames =
-        renderWith(scene, file, gpu_config, times, gpu_diagnostics, true, &device_batches);
-    ASSERT_EQ(device_frames.size(), times.size()) << allMessages(gpu_diagnostics);
-    EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
+    expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics, true,
+                    &device_batches);
     for (const uint64_t n : device_batches) EXPECT_GE(n, 3u) << "drawn from the device";
-    expectSameFrames(cpu_frames, device_frames);
 
     // Weighted-blended OIT: device batches of alpha particles are accumulated (unsorted) too.
     scene.transparency = Transparency::weighted_oit;
     const std::vector<Image> cpu_oit = renderWith(scene, file, cpu_config, times, diagnostics);
-    const std::vector<Image> device_oit =
-        renderWith(scene, file, gpu_config, times, gpu_diagnostics, true);
-    EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
-    expectSameFrames(cpu_oit, device_oit);
+    expectRendersAs(cpu_oit, scene, file, gpu_config, times, gpu_diagnostics, true);
 }
 
 // auto splits the campfire whose smoke asks for the CPU: flames and embers on the GPU (drawn from
@@ -846,12 +845,9 @@ TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
     EXPECT_NE(p.gpu_fx, nullptr);
     player.reset();
     std::vector<uint64_t> device_batches;
-    const std::vector<Image> split_frames =
-        renderWith(scene, file, split_config, times, diagnostics, true, &device_batches);
-    ASSERT_EQ(split_frames.size(), times.size()) << allMessages(diagnostics);
-    EXPECT_FALSE(hasErrors(diagnostics)) << allMessages(diagnostics);
+    expectRendersAs(cpu_frames, scene, file, split_config, times, diagnostics, true,
+                    &device_batches);
     for (const uint64_t n : device_batches) EXPECT_EQ(n, 2u) << "flames and embers";
-    expectSameFrames(cpu_frames, split_frames);
 }
 
 // Ribbons simulated on the GPU backend (docs/gpu-backend.md, "Ribbons"): the sword trail's strips,
@@ -871,9 +867,7 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
     PlayerConfig cpu_config;
     const std::vector<Image> cpu_frames = renderWith(scene, file, cpu_config, times, diagnostics);
     ASSERT_EQ(cpu_frames.size(), times.size()) << allMessages(diagnostics);
-    PlayerConfig gpu_config;
-    gpu_config.backend = BackendRequest::gpu;
-    gpu_config.validation = true;
+    const PlayerConfig gpu_config = gpuPlayerConfig();
     std::vector<Diagnostic> gpu_diagnostics;
     auto player = createScenePlayer(scene, file, gpu_config, gpu_diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(gpu_diagnostics);
@@ -884,11 +878,7 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
     EXPECT_TRUE(player->errors.empty()) << allMessages(player->errors);
     EXPECT_GT(player->strip_segments, 4u) << "the blade's trail is drawn";
     player.reset();
-    const std::vector<Image> gpu_frames =
-        renderWith(scene, file, gpu_config, times, gpu_diagnostics);
-    ASSERT_EQ(gpu_frames.size(), times.size()) << allMessages(gpu_diagnostics);
-    EXPECT_FALSE(hasErrors(gpu_diagnostics)) << allMessages(gpu_diagnostics);
-    expectSameFrames(cpu_frames, gpu_frames);
+    expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics);
 }
 
 TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {

@@ -44,7 +44,10 @@ struct RadixSortPush {
 
 // Push constants of the key pass (shaders/sort_keys.comp).
 struct SortKeyPush {
-    uvec2 records;  // count DrawRecords
+    // count DrawRecords: one run at this address (chunk_records 0), or spread over draw-record
+    // chunks, this the address of a table of the chunks' addresses (sdDrawRecordPlace,
+    // kernels/draw_record.h; shaders/draw_record_fetch.glsl)
+    uvec2 records;
     uvec2 keys;     // count uints written: sdDrawRecordSortKey of each record
     uvec2 payloads; // count uints written: the record's index
     // 0, or the address of a uint the device wrote: only the first min(count, *valid) records
@@ -52,10 +55,10 @@ struct SortKeyPush {
     // key, so a stable ascending sort leaves them after every real record.
     uvec2 valid;
     uint count;
-    uint sort_mode; // kSort*
-    uint pad0;
-    uint pad1;
-    vec4 eye; // xyz the camera eye, w unused
+    uint sort_mode;      // kSort*
+    uint chunk_records;  // records per chunk; 0: one run at `records`
+    uint first_in_chunk; // record 0's index in the table's first chunk
+    vec4 eye;            // xyz the camera eye, w unused
 };
 
 SD_END_NAMESPACE

@@ -23,9 +23,9 @@ std::optional<GpuSortKeyPass> createGpuSortKeyPass(const vk::Device& device,
     return pass;
 }
 
-void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass, VkDeviceAddress records,
-                    uint32_t count, uint32_t sort_mode, vec3 eye, VkDeviceAddress keys,
-                    VkDeviceAddress payloads, VkDeviceAddress valid) {
+void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass,
+                    const DeviceDrawRecords& records, uint32_t count, uint32_t sort_mode, vec3 eye,
+                    VkDeviceAddress keys, VkDeviceAddress payloads, VkDeviceAddress valid) {
     vk::memoryBarrier(cmd,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                       VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -36,7 +36,9 @@ void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass, VkDeviceAdd
         return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
     };
     SortKeyPush push{};
-    push.records = split(records);
+    push.records = split(records.address);
+    push.chunk_records = records.chunk_records;
+    push.first_in_chunk = records.first_in_chunk;
     push.keys = split(keys);
     push.payloads = split(payloads);
     push.valid = split(valid);
