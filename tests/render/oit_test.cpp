@@ -180,7 +180,7 @@ TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
     const std::vector<DrawBatch> batches = {BillboardBatch{alpha, smoke, row, {}},
                                             BillboardBatch{lit, kNoTexture, lit_row, {}},
                                             BillboardBatch{soft, kNoTexture, soft_row, {}},
-                                            StripBatch{strip_params, kNoTexture, points, segments}};
+                                            StripBatch{strip_params, kNoTexture, points, segments, {}}};
     std::vector<PrimitiveDesc> primitives;
     const Image sorted = render(frontView(Transparency::sorted, primitives), batches);
     EXPECT_EQ(stats_.oit_records, 0u);
