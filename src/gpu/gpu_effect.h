@@ -175,9 +175,10 @@ uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 
 // Submits, after the frame's steps, the draw-record pass of every emitter, for each emitter
 // with a sort mode in `request` its back-to-front order (keys of the live records, the GPU
-// radix sort), and with device_strips every ribbon emitter's strips (ribbon_strips.h). Makes the sort's work space on first need (sized for the largest sorting
-// emitter), so later frames allocate nothing. Waits only without async_statistics. False with
-// an error (in diagnostics and fx.errors) on a Vulkan failure.
+// radix sort), and with device_strips every ribbon emitter's strips (ribbon_strips.h). Makes the
+// sort's work space on first need (sized for the largest sorting emitter), so later frames allocate
+// nothing. Waits only without async_statistics. False with an error (in diagnostics and fx.errors)
+// on a Vulkan failure.
 bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
                       std::vector<Diagnostic>& diagnostics);
 // Where emitter e's records are after the last submitDrawOutput (on the instance's device), in

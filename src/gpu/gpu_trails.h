@@ -4,8 +4,9 @@
 // and one host-visible gather buffer the trail-gather pass copies the live particles' trails
 // into when the host asks for strips (ribbon_strips.h); and, for an instance that draws from the
 // device (GpuConfig::device_strips), one device strip buffer the strip pass writes each live
-// particle's strip polyline into (ribbon_strips.h, recordRibbonStrips). Same limit as the CPU backend:
-// Σ capacity x max_points <= kMaxTrailPoints (2^24 points) per effect, checked at creation.
+// particle's strip polyline into (ribbon_strips.h, recordRibbonStrips). Same limit as the CPU
+// backend: Σ capacity x max_points <= kMaxTrailPoints (2^24 points) per effect, checked at
+// creation.
 #pragma once
 
 #include <cstdint>

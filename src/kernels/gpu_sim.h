@@ -148,7 +148,7 @@ struct GpuEmitterTrails {
     uint gather_hi;
     uint max_points;             // ring entries per slot; 0: no trails
     float min_sample_distance_m; // a particle records when it moved at least this far
-    uint strips_lo; // StripPoint[capacity * (max_points + 1)]; 0: no device strips
+    uint strips_lo;              // StripPoint[capacity * (max_points + 1)]; 0: no device strips
     uint strips_hi;
     uint strip_counts_lo; // uint[capacity]: points of block i's polyline
     uint strip_counts_hi;

@@ -50,7 +50,8 @@ std::unique_ptr<DeviceDrawArgs> DeviceDrawArgs::create(const vk::Device& device,
 
 void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batches) const {
     bool any = false;
-    for (const DrawBatch& entry : batches) any = any || deviceDrawOf(entry).vertices_per_record != 0;
+    for (const DrawBatch& entry : batches)
+        any = any || deviceDrawOf(entry).vertices_per_record != 0;
     if (!any) return;
     // The simulation's submission (draw records, orders, counts) and the previous frame's
     // indirect reads of these arguments, before this pass and the frame's vertex shaders.

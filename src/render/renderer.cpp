@@ -99,7 +99,7 @@ struct FrameTotals {
     uint64_t segments = 0;
     uint32_t device_batches = 0; // batches of device records or strips
     uint32_t device_strip_batches = 0;
-    uint64_t oit_records = 0;    // drawn through OIT (drawsThroughOit)
+    uint64_t oit_records = 0; // drawn through OIT (drawsThroughOit)
     uint64_t oit_segments = 0;
     uint32_t oit_device_batches = 0;
 };

@@ -170,8 +170,8 @@ struct FrameStats {
     uint64_t device_batches = 0;  // billboard batches drawn from device records (counts unread)
     uint64_t device_strip_batches = 0; // strip batches drawn from device strips (counts unread)
     uint64_t strip_segments = 0;       // strip segments from the host
-    uint64_t oit_records = 0;     // of particles_drawn, drawn through OIT (drawsThroughOit)
-    uint64_t oit_segments = 0;    // of strip_segments, drawn through OIT
+    uint64_t oit_records = 0;          // of particles_drawn, drawn through OIT (drawsThroughOit)
+    uint64_t oit_segments = 0;         // of strip_segments, drawn through OIT
     uint32_t batches = 0;
     double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
 };
@@ -193,9 +193,9 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // 0, a segment whose index does not leave room for its second point, more than kMaxDrawRecords
 // records, kMaxStripPoints points or kMaxStripSegments segments in all, a batch with both host and
 // device records or device records without a count, device strips without a count or point
-// counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device batches). Synchronous: returns when
-// the frame is in out. Not thread-safe: one thread at a time per renderer. docs/rendering.md
-// describes the passes and equations.
+// counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device batches).
+// Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time per
+// renderer. docs/rendering.md describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
 

@@ -47,10 +47,9 @@ uint32_t appendRibbonPolyline(vec3 head_sim, uint32_t recorded, RecordedPoint&& 
     vec3 previous = sdRibbonWorldPoint(m.rows[0], m.rows[1], m.rows[2], head_sim);
     float distance_m = 0;
     for (uint32_t k = 0; k < n; ++k) {
-        const vec3 world =
-            k == 0 ? previous
-                   : sdRibbonWorldPoint(m.rows[0], m.rows[1], m.rows[2],
-                                        recorded_point(k - 1 + skip_newest));
+        const vec3 world = k == 0 ? previous
+                                  : sdRibbonWorldPoint(m.rows[0], m.rows[1], m.rows[2],
+                                                       recorded_point(k - 1 + skip_newest));
         distance_m = sdRibbonDistanceAlong(distance_m, previous, world);
         out[k].position_width = vec4(world, 0.0f);
         out[k].tangent_u.w = distance_m;
@@ -64,9 +63,9 @@ uint32_t appendRibbonPolyline(vec3 head_sim, uint32_t recorded, RecordedPoint&& 
         const vec3 direction_out =
             k + 1 < n ? sdRibbonSegmentDirection(here, vec3(out[k + 1].position_width))
                       : vec3(0.0f);
-        out[k] = sdRibbonStripPoint(here, out[k].tangent_u.w, length_m, direction_in,
-                                    direction_out, head_width, emitter.ribbon_taper,
-                                    emitter.ribbon_uv_tiling, color);
+        out[k] =
+            sdRibbonStripPoint(here, out[k].tangent_u.w, length_m, direction_in, direction_out,
+                               head_width, emitter.ribbon_taper, emitter.ribbon_uv_tiling, color);
         direction_in = direction_out;
     }
     const auto first = static_cast<uint32_t>(base - batch_first);

@@ -14,7 +14,8 @@ namespace {
 std::shared_ptr<const CompiledEffect> loadSwordTrail() {
     auto effect = std::make_shared<CompiledEffect>();
     std::vector<Diagnostic> diagnostics;
-    const std::string path = std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/sword_trail.json";
+    const std::string path =
+        std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/sword_trail.json";
     EXPECT_TRUE(loadCompiledEffect(path, *effect, diagnostics)) << joinedDiagnostics(diagnostics);
     return effect;
 }

@@ -164,7 +164,8 @@ TEST(GpuEffect, LaysOutTrailBuffersWithinTheLimits) {
     const auto compiled = compileOrFail(fx);
     std::vector<TrailRegion> regions;
     std::vector<Diagnostic> d;
-    ASSERT_TRUE(layoutTrails(*compiled, PoolLimits{}, 0, false, regions, d)) << joinedDiagnostics(d);
+    ASSERT_TRUE(layoutTrails(*compiled, PoolLimits{}, 0, false, regions, d))
+        << joinedDiagnostics(d);
     ASSERT_EQ(regions.size(), 2u);
     EXPECT_FALSE(hasTrails(regions[0]));
     EXPECT_EQ(regions[0].buffer_bytes, 0u);

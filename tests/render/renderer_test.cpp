@@ -509,8 +509,8 @@ TEST_F(RendererTest, StraightStripLandsWhereProjectedWithItsWidth) {
     const std::vector<StripPoint> points =
         polyline({vec3(-1, 0.5f, 0), vec3(0.5f, 0.5f, 0), vec3(2, 0.5f, 0)}, 1.0f, vec4(1));
     const std::vector<uint32_t> segments = segmentsOf(points.size());
-    Image image = renderBatches(frontView(),
-                                {StripBatch{stripParamsFor(kBlendAlpha), white, points, segments, {}}});
+    Image image = renderBatches(
+        frontView(), {StripBatch{stripParamsFor(kBlendAlpha), white, points, segments, {}}});
     Box box = coverage(image, {0, 0, 0});
     EXPECT_NEAR(box.x0, 38, 1);
     EXPECT_NEAR(box.x1, 67, 1);
