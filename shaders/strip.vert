@@ -1,6 +1,9 @@
 // Strips (ribbons and beams), vertex-pulled: no vertex buffer. Vertex i of a draw is corner i % 6
 // of segment i / 6; the segment's first point is points[segments[i / 6]], its second the next
-// point (src/kernels/strip.h), both read through the batch's buffer device addresses.
+// point (src/kernels/strip.h), both read through the batch's buffer device addresses. Drawn from
+// device blocks (kVariantBlocks: a GPU simulation's ribbons, render::DeviceStrips), segment i / 6
+// is found by sdStripBlockSegment, and a segment past its polyline's points is a zero-area
+// triangle pair (every corner at one point outside the clip volume).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -16,6 +19,9 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer St
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer SegmentRef {
     uint segments[];
 };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer PointCountRef {
+    uint counts[];
+};
 
 layout(location = 0) out float out_u;
 layout(location = 1) out float out_across;
@@ -27,7 +33,24 @@ layout(location = 5) out vec3 out_facing;
 void main() {
     uint segment = uint(gl_VertexIndex) / kStripVerticesPerSegment;
     uint corner = uint(gl_VertexIndex) % kStripVerticesPerSegment;
-    uint first = SegmentRef(push.segments.xy).segments[segment];
+    uint first;
+    if (kVariantBlocks != 0u) {
+        uvec2 at = sdStripBlockSegment(segment, push.points.w);
+        uint point_count = PointCountRef(push.segments.xy).counts[at.y];
+        if (!sdStripBlockSegmentDrawn(segment, push.points.w, point_count)) {
+            gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+            out_u = 0.0;
+            out_across = 0.0;
+            out_color = vec4(0.0);
+            out_linear_depth = 0.0;
+            out_side = vec3(0.0);
+            out_facing = vec3(0.0);
+            return;
+        }
+        first = at.x;
+    } else {
+        first = SegmentRef(push.segments.xy).segments[segment];
+    }
     StripPointRef points = StripPointRef(push.points.xy);
     StripVertex v = sdStripVertex(points.points[first], points.points[first + 1u], corner,
                                   frame.eye.xyz, frame.camera_right.xyz, frame.camera_up.xyz,

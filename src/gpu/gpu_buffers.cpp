@@ -129,7 +129,8 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     put(base, r.pools, pools);
     std::vector<GpuEmitterTrails> trails;
     for (uint32_t i = 0; i < fx.trail_layout.size(); ++i) {
-        trails.push_back(trailRecord(fx.trail_layout[i], b.trails[i], b.trail_gather[i]));
+        trails.push_back(
+            trailRecord(fx.trail_layout[i], b.trails[i], b.trail_gather[i], b.strips[i]));
     }
     put(base, r.trails, trails);
     GpuTables tables{};
@@ -212,7 +213,8 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     b.steps = vk::createBuffer(device, b.step_slot_bytes * b.step_slots * kGpuSubmissionsInFlight,
                                kStorage, vk::MemoryUse::upload, "GPU step uniforms", diagnostics);
     if (!b.steps) return false;
-    if (!createTrailBuffers(device, fx.trail_layout, b.trails, b.trail_gather, diagnostics)) {
+    if (!createTrailBuffers(device, fx.trail_layout, b.trails, b.trail_gather, b.strips,
+                            diagnostics)) {
         return false;
     }
     return uploadRecords(fx, diagnostics);

@@ -32,6 +32,8 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
         return shaders::kGpuEventSpawnComp;
     case Pass::list_pad:
         return shaders::kGpuListPadComp;
+    case Pass::ribbon_strips:
+        return shaders::kGpuRibbonStripsComp;
     case Pass::draw_records:
     case Pass::count:
         break;

@@ -34,6 +34,7 @@ enum class Pass : uint8_t {
     events,          // the sub-emitter event walker (sub_emitters.h)
     event_spawn,     // event births of one child emitter (sub_emitters.h)
     list_pad,        // pads an alive list before its slot sort (alive_list_order.h)
+    ribbon_strips,   // ribbon strips for a renderer drawing from the device (ribbon_strips.h)
     count
 };
 

@@ -287,7 +287,8 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     const PoolLimits limits =
         devicePoolLimits(*fx->gpu->device, config.max_buffer_bytes, config.max_pool_bytes);
     if (!layoutPool(compiled, limits, fx->layout, diagnostics)) return nullptr;
-    if (!layoutTrails(compiled, limits, fx->layout.total_bytes, fx->trail_layout, diagnostics)) {
+    if (!layoutTrails(compiled, limits, fx->layout.total_bytes, config.device_strips,
+                      fx->trail_layout, diagnostics)) {
         return nullptr;
     }
     fx->submissions.resize(fx->gpu->runner->entries());
@@ -356,6 +357,9 @@ bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
         if (cmd != VK_NULL_HANDLE) {
             recordDrawRecordsPass(fx, cmd);
             recordDrawSorts(fx, cmd, failure);
+            // Ribbon strips from the records (device_strips; ribbon_strips.h).
+            fx.dispatches_last_frame +=
+                recordRibbonStrips(fx, cmd, pushFor(fx, drawSlot(fx), 0, 0, 0));
             if (endSubmission(fx, cmd, "GPU draw records", !fx.config.async_statistics, failure) &&
                 failure.empty()) {
                 return true;

@@ -65,6 +65,10 @@ struct GpuConfig {
     // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
     // (tests), UINT32_MAX none.
     uint32_t min_sorted_list = 4096;
+    // Makes a device strip buffer per ribbon emitter, which submitDrawOutput fills with every
+    // live particle's strip polyline for a renderer that draws ribbons from the device
+    // (ribbon_strips.h, deviceStripSource). Off: ribbons are read back (readBackDrawRecords).
+    bool device_strips = false;
 };
 
 // Per emitter, as of the end of the last frame (GPU counters).
@@ -90,6 +94,7 @@ struct GpuBuffers {
     std::vector<vk::Buffer> draw_readback; // per chunk, made by the first readBackDrawRecords
     std::vector<vk::Buffer> trails;        // per emitter: ribbon trail rings (gpu_trails.h)
     std::vector<vk::Buffer> trail_gather;  // per emitter: the gather pass's host-visible output
+    std::vector<vk::Buffer> strips;        // per emitter: device ribbon strips (device_strips)
     VkDeviceAddress tables_address = 0;
     uint64_t step_slot_bytes = 0;
     uint32_t step_slots = 0; // slots per submission: its steps, the last slot the draw pass's;
@@ -169,11 +174,12 @@ double simulationTime(const GpuEffect& fx);
 // The conservative live bound the next update dispatch of emitter e is sized from.
 uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 
-// Submits, after the frame's steps, the draw-record pass of every emitter and, for each emitter
-// with a sort mode in `request`, its back-to-front order (keys of the live records, the GPU
-// radix sort). Makes the sort's work space on first need (sized for the largest sorting
-// emitter), so later frames allocate nothing. Waits only without async_statistics. False with
-// an error (in diagnostics and fx.errors) on a Vulkan failure.
+// Submits, after the frame's steps, the draw-record pass of every emitter, for each emitter
+// with a sort mode in `request` its back-to-front order (keys of the live records, the GPU
+// radix sort), and with device_strips every ribbon emitter's strips (ribbon_strips.h). Makes the
+// sort's work space on first need (sized for the largest sorting emitter), so later frames allocate
+// nothing. Waits only without async_statistics. False with an error (in diagnostics and fx.errors)
+// on a Vulkan failure.
 bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
                       std::vector<Diagnostic>& diagnostics);
 // Where emitter e's records are after the last submitDrawOutput (on the instance's device), over

@@ -1,9 +1,11 @@
 #include "gpu/gpu_trails.h"
 
+#include <algorithm>
 #include <string>
 
 #include "compiler/trail_limits.h"
 #include "kernels/ribbon.h"
+#include "kernels/strip.h"
 
 namespace spindrift::gpu {
 
@@ -19,7 +21,7 @@ uint64_t alignColumn(uint64_t bytes) {
     return (bytes + kGpuColumnAlignBytes - 1) / kGpuColumnAlignBytes * kGpuColumnAlignBytes;
 }
 
-TrailRegion regionFor(const EmitterRecord& e) {
+TrailRegion regionFor(const EmitterRecord& e, bool device_strips) {
     TrailRegion r;
     if (e.render_type != kRenderRibbon) return r;
     r.capacity = e.capacity;
@@ -29,6 +31,11 @@ TrailRegion regionFor(const EmitterRecord& e) {
     r.rings_offset_bytes = alignColumn(points * kTrailPointBytes);
     r.buffer_bytes = r.rings_offset_bytes + uint64_t{e.capacity} * sizeof(uvec2);
     r.gather_bytes = uint64_t{e.capacity} * sizeof(GpuTrailHead) + points * kTrailPointBytes;
+    if (device_strips) {
+        const uint64_t strip_points = uint64_t{e.capacity} * (uint64_t{e.ribbon_max_points} + 1);
+        r.strip_counts_offset_bytes = alignColumn(strip_points * sizeof(StripPoint));
+        r.strips_bytes = r.strip_counts_offset_bytes + uint64_t{e.capacity} * sizeof(uint32_t);
+    }
     return r;
 }
 
@@ -45,23 +52,27 @@ Diagnostic emitterError(const CompiledEffect& effect, uint32_t e, std::string me
 } // namespace
 
 bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64_t pool_bytes,
-                  std::vector<TrailRegion>& out, std::vector<Diagnostic>& diagnostics) {
+                  bool device_strips, std::vector<TrailRegion>& out,
+                  std::vector<Diagnostic>& diagnostics) {
     // The CPU backend's limit and words: kMaxTrailPoints keeps every index below 2^32 here too.
     if (!checkTrailLimits(effect, diagnostics, "GPU")) return false;
     out.clear();
     uint64_t total = pool_bytes;
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-        out.push_back(regionFor(effect.emitters[e]));
+        out.push_back(regionFor(effect.emitters[e], device_strips));
         const TrailRegion& r = out.back();
-        if (r.buffer_bytes > limits.buffer_bytes) {
+        const uint64_t largest = std::max(r.buffer_bytes, r.strips_bytes);
+        if (largest > limits.buffer_bytes) {
             diagnostics.push_back(emitterError(
                 effect, e,
-                "its ribbon trails would need a buffer of " + std::to_string(r.buffer_bytes) +
+                std::string(r.strips_bytes > r.buffer_bytes ? "its device ribbon strips"
+                                                            : "its ribbon trails") +
+                    " would need a buffer of " + std::to_string(largest) +
                     " bytes, past the GPU backend's buffer limit of " +
                     std::to_string(limits.buffer_bytes) + " bytes; lower capacity or max_points"));
             return false;
         }
-        total += r.buffer_bytes;
+        total += r.buffer_bytes + r.strips_bytes;
         if (total > limits.total_bytes) {
             diagnostics.push_back(emitterError(
                 effect, e,
@@ -77,11 +88,13 @@ bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64
 
 bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>& regions,
                         std::vector<vk::Buffer>& trails, std::vector<vk::Buffer>& gather,
-                        std::vector<Diagnostic>& diagnostics) {
+                        std::vector<vk::Buffer>& strips, std::vector<Diagnostic>& diagnostics) {
     trails.clear();
     gather.clear();
+    strips.clear();
     trails.resize(regions.size());
     gather.resize(regions.size());
+    strips.resize(regions.size());
     for (size_t e = 0; e < regions.size(); ++e) {
         if (!hasTrails(regions[e])) continue;
         trails[e] = vk::createBuffer(device, regions[e].buffer_bytes, kStorage,
@@ -92,12 +105,18 @@ bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>
             vk::createBuffer(device, regions[e].gather_bytes, kStorage, vk::MemoryUse::readback,
                              "GPU ribbon trails readback", diagnostics);
         if (!gather[e]) return false;
+        if (regions[e].strips_bytes == 0) continue;
+        // Read by the renderer's strip vertex shader; tests copy it out.
+        strips[e] = vk::createBuffer(device, regions[e].strips_bytes,
+                                     kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                     vk::MemoryUse::device_local, "GPU ribbon strips", diagnostics);
+        if (!strips[e]) return false;
     }
     return true;
 }
 
 GpuEmitterTrails trailRecord(const TrailRegion& region, const vk::Buffer& trail,
-                             const vk::Buffer& gather) {
+                             const vk::Buffer& gather, const vk::Buffer& strips) {
     GpuEmitterTrails t{};
     if (!hasTrails(region)) return t;
     const VkDeviceAddress points = trail.address;
@@ -110,6 +129,12 @@ GpuEmitterTrails trailRecord(const TrailRegion& region, const vk::Buffer& trail,
     t.gather_hi = static_cast<uint32_t>(gather.address >> 32);
     t.max_points = region.max_points;
     t.min_sample_distance_m = region.min_sample_distance_m;
+    if (!strips) return t;
+    const VkDeviceAddress counts = strips.address + region.strip_counts_offset_bytes;
+    t.strips_lo = static_cast<uint32_t>(strips.address);
+    t.strips_hi = static_cast<uint32_t>(strips.address >> 32);
+    t.strip_counts_lo = static_cast<uint32_t>(counts);
+    t.strip_counts_hi = static_cast<uint32_t>(counts >> 32);
     return t;
 }
 

@@ -1,8 +1,10 @@
 #include "gpu/ribbon_strips.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "runtime/ribbon_polyline.h"
+#include "vulkan/buffer.h"
 #include "vulkan/commands.h"
 
 namespace spindrift::gpu {
@@ -30,6 +32,72 @@ void recordTrailGather(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstant
     if (!any) return;
     vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+}
+
+uint32_t recordRibbonStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push) {
+    uint32_t dispatches = 0;
+    for (uint32_t e = 0; e < fx.trail_layout.size(); ++e) {
+        if (e >= fx.buffers.strips.size() || !fx.buffers.strips[e]) continue;
+        const uint32_t bound = liveBound(fx.live_windows[e]);
+        if (bound == 0) continue;
+        // The draw-record pass's records (colour, size) before the first strip dispatch.
+        if (dispatches == 0) computeBarrier(cmd);
+        push.params.x = e;
+        push.params.z = bound;
+        dispatchPass(*fx.gpu, cmd, Pass::ribbon_strips, push, bound);
+        ++dispatches;
+    }
+    return dispatches;
+}
+
+GpuStripSource deviceStripSource(const GpuEffect& fx, uint32_t emitter) {
+    GpuStripSource source;
+    if (emitter >= fx.buffers.strips.size() || !fx.buffers.strips[emitter]) return source;
+    const TrailRegion& r = fx.trail_layout[emitter];
+    const vk::Buffer& strips = fx.buffers.strips[emitter];
+    source.points = strips.address;
+    source.point_counts = strips.address + r.strip_counts_offset_bytes;
+    source.count = drawSource(fx, emitter).count;
+    source.points_per_strip = r.max_points + 1;
+    source.max_strips = std::min(r.capacity, liveBoundOf(fx, emitter));
+    return source;
+}
+
+bool readBackDeviceStripsForTest(GpuEffect& fx, uint32_t emitter, std::vector<StripPoint>& points,
+                                 std::vector<uint32_t>& counts,
+                                 std::vector<Diagnostic>& diagnostics) {
+    if (emitter >= fx.buffers.strips.size() || !fx.buffers.strips[emitter]) {
+        diagnostics.push_back({Severity::error, "", 0, 0, 0, "",
+                               "emitter " + std::to_string(emitter) + " has no device strips"});
+        return false;
+    }
+    const TrailRegion& r = fx.trail_layout[emitter];
+    const vk::Buffer& strips = fx.buffers.strips[emitter];
+    vk::Buffer staging =
+        vk::createBuffer(*fx.gpu->device, r.strips_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::readback, "GPU ribbon strips readback", diagnostics);
+    if (!staging) return false;
+    if (!waitForStatistics(fx)) return false;
+    const bool ok = fx.gpu->runner->run(
+        "GPU ribbon strips readback",
+        [&](VkCommandBuffer cmd) {
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                              VK_ACCESS_2_TRANSFER_READ_BIT);
+            VkBufferCopy region{0, 0, r.strips_bytes};
+            vkCmdCopyBuffer(cmd, strips.get(), staging.get(), 1, &region);
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                              VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        },
+        diagnostics);
+    if (!ok) return false;
+    const auto* bytes = static_cast<const unsigned char*>(staging.mapped);
+    points.resize(uint64_t{r.capacity} * (uint64_t{r.max_points} + 1));
+    counts.resize(r.capacity);
+    std::memcpy(points.data(), bytes, points.size() * sizeof(StripPoint));
+    std::memcpy(counts.data(), bytes + r.strip_counts_offset_bytes,
+                counts.size() * sizeof(uint32_t));
+    return true;
 }
 
 uint64_t maxRibbonPoints(const GpuEffect& fx, uint32_t emitter) {

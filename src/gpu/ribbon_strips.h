@@ -1,9 +1,17 @@
-// Ribbon strips of a GPU instance for the renderer's strip pass, which is fed from the host
-// today (docs/gpu-backend.md, "Ribbons"): the GPU twin of cpu::writeRibbonStrips. The trail-gather
-// pass (shaders/gpu_trail_gather.comp) runs with readBackDrawRecords, in the same submission as
-// its draw-record pass, and copies each live particle's head and recorded points into a
-// host-visible buffer in draw-record order; the host then builds the polylines with the CPU
-// backend's own code (runtime/ribbon_polyline.h). Nothing is read back while stepping.
+// Ribbon strips of a GPU instance for the renderer's strip pass (docs/gpu-backend.md, "Ribbons"),
+// two ways:
+// - From the device (a renderer on the same device, GpuConfig::device_strips): submitDrawOutput
+//   runs the strip pass (shaders/gpu_ribbon_strips.comp, recordRibbonStrips) after its
+//   draw-record pass; it writes each live particle's polyline into a fixed block of
+//   max_points + 1 points of the emitter's device strip buffer with the per-point kernels the
+//   host uses (kernels/ribbon.h), and deviceStripSource tells the renderer where they are. Nothing
+//   is read back.
+// - Read back (hosts without a renderer, or on another device): the trail-gather pass
+//   (shaders/gpu_trail_gather.comp) runs with readBackDrawRecords, in the same submission as its
+//   draw-record pass, and copies each live particle's head and recorded points into a
+//   host-visible buffer in draw-record order; the host then builds the polylines with the CPU
+//   backend's own code (runtime/ribbon_polyline.h), the GPU twin of cpu::writeRibbonStrips.
+// Nothing is read back while stepping.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +29,32 @@ namespace spindrift::gpu {
 // trail i belongs to draw record i. push: the draw pass's (its emitter and count are set here).
 // Records nothing for an effect without ribbons.
 void recordTrailGather(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push);
+
+// Records the strip pass of every ribbon emitter with a device strip buffer into cmd: a barrier
+// that makes the draw-record pass's records visible, then per emitter one dispatch over its live
+// bound. Must follow the draw-record pass in the same submission (it reads the same alive list,
+// push.params.y, and the records' colour and size). Records nothing for an effect without device
+// strips. Returns the dispatches recorded.
+uint32_t recordRibbonStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push);
+
+// Where emitter e's device strips are after the last submitDrawOutput: polyline i (its draw
+// record i, i < *count) has point_counts[i] points (0 or >= 2) at points[i x points_per_strip].
+// All zero for an emitter without device strips (not a ribbon, or device_strips off).
+struct GpuStripSource {
+    VkDeviceAddress points = 0;       // StripPoints, world space
+    VkDeviceAddress point_counts = 0; // a uint per polyline
+    VkDeviceAddress count = 0;        // a uint: the emitter's live count (polylines)
+    uint32_t points_per_strip = 0;    // max_points + 1
+    uint32_t max_strips = 0;          // the most drawn: min(capacity, live bound)
+};
+GpuStripSource deviceStripSource(const GpuEffect& fx, uint32_t emitter);
+
+// FOR TESTS ONLY: waits for the device and copies emitter e's device strip buffer out: points
+// (capacity x points_per_strip) and counts (capacity), blocks as deviceStripSource describes.
+// False with an error when the emitter has no device strips or a Vulkan call fails.
+bool readBackDeviceStripsForTest(GpuEffect& fx, uint32_t emitter, std::vector<StripPoint>& points,
+                                 std::vector<uint32_t>& counts,
+                                 std::vector<Diagnostic>& diagnostics);
 
 // The most points writeRibbonStrips can write for this emitter: capacity x (max_points + 1) for a
 // ribbon emitter, 0 for any other (or an index out of range), as cpu::maxRibbonPoints.

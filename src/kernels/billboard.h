@@ -48,13 +48,14 @@ struct BillboardPushConstants {
 
 // Push constants of the draw-argument pass (shaders/draw_args.comp): turns a live count the
 // device wrote (at `count`) into a VkDrawIndirectCommand (at `args`) drawing
-// min(count, max_records) quads.
+// min(count, max_records) records of vertices_per_record vertices each (billboards: a quad per
+// record; device strips, render/device_draw_args.h: a polyline per record).
 struct DrawArgsPush {
     uvec2 count; // address of a uint
     uvec2 args;  // address of 4 uints: vertexCount, instanceCount, firstVertex, firstInstance
     uint max_records;
     uint pad0;
-    uint pad1;
+    uint vertices_per_record; // kBillboardVerticesPerQuad; a device strip's 6 x its segments
     uint pad2;
 };
 

@@ -137,8 +137,12 @@ struct GpuTables {
 // (first, count) at rings[s] (kernels/ribbon.h), in simulation space like the pool's positions:
 // slots never move on the GPU, so a trail stays where its particle is. The gather pass copies
 // the live particles' trails, in alive-list order (draw-record order), to the host-visible
-// gather buffer: GpuTrailHead[capacity], then capacity x max_points points, newest first. All
-// indices fit 32 bits: capacity x max_points <= kMaxTrailPoints (2^24).
+// gather buffer: GpuTrailHead[capacity], then capacity x max_points points, newest first. The
+// strip pass (shaders/gpu_ribbon_strips.comp) writes live particle i's strip polyline to block i
+// of the device strip buffer: StripPoints [i x (max_points + 1), + its point count), the count
+// at strip_counts[i] (0: nothing drawn); strips_lo/hi are 0 where the instance makes no device
+// strips (GpuConfig::device_strips). All indices fit 32 bits: capacity x max_points <=
+// kMaxTrailPoints (2^24).
 struct GpuEmitterTrails {
     uint points_lo; // float[capacity * max_points * 3]
     uint points_hi;
@@ -148,6 +152,10 @@ struct GpuEmitterTrails {
     uint gather_hi;
     uint max_points;             // ring entries per slot; 0: no trails
     float min_sample_distance_m; // a particle records when it moved at least this far
+    uint strips_lo;              // StripPoint[capacity * (max_points + 1)]; 0: no device strips
+    uint strips_hi;
+    uint strip_counts_lo; // uint[capacity]: points of block i's polyline
+    uint strip_counts_hi;
 };
 
 // One live particle in the gather buffer: its current (head) position in simulation space and
@@ -274,7 +282,7 @@ namespace spindrift {
 SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 64);
 SD_ASSERT_RECORD(GpuTables, 112);
-SD_ASSERT_RECORD(GpuEmitterTrails, 32);
+SD_ASSERT_RECORD(GpuEmitterTrails, 48);
 SD_ASSERT_RECORD(GpuTrailHead, 16);
 SD_ASSERT_RECORD(GpuEvent, 48);
 SD_ASSERT_RECORD(GpuEventQueueHeader, 32);

@@ -11,6 +11,8 @@
 #define SPINDRIFT_KERNELS_RIBBON_H
 
 #include "shared_types.h"
+#include "strip.h"
+#include "transform.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -87,6 +89,56 @@ SD_FUNC float sdRibbonWidth(float head_width, float taper, float trail_fraction)
 SD_FUNC float sdRibbonU(float distance_from_head_m, float length_m, float uv_tiling) {
     if (uv_tiling == 0.0f) return sdRibbonTrailFraction(distance_from_head_m, length_m);
     return distance_from_head_m * uv_tiling;
+}
+
+// --- one particle's polyline ------------------------------------------------------------------
+// What both backends' strip writers run per point (runtime/ribbon_polyline.h on the host,
+// shaders/gpu_ribbon_strips.comp on the device). A particle's polyline is its head (current
+// position), then its `recorded` points newest to oldest, less the newest when it is exactly the
+// head (right after it was recorded), so no segment has zero length; with fewer than 2 points it
+// draws nothing. Point k is the head for k = 0, else the (k - 1 + skip_newest)-th newest point.
+
+// 1 when the newest recorded point is left out (it is the head), else 0. newest: the newest
+// recorded point (anything when recorded is 0).
+SD_FUNC uint sdRibbonSkipsNewest(vec3 head, uint recorded, vec3 newest) {
+    return recorded != 0u && newest == head ? 1u : 0u;
+}
+
+// Points of the polyline: 1 + recorded - skip_newest, or 0 when that is below 2.
+SD_FUNC uint sdRibbonPolylinePoints(uint recorded, uint skip_newest) {
+    uint n = 1u + recorded - skip_newest;
+    return n < 2u ? 0u : n;
+}
+
+// A polyline point in world space: the simulation-space point through world_from_sim's rows.
+SD_FUNC vec3 sdRibbonWorldPoint(vec4 row0, vec4 row1, vec4 row2, vec3 point_sim) {
+    return sdTransformPoint(row0, row1, row2, point_sim);
+}
+
+// The distance from the head along the polyline at `here`, from the previous point's.
+SD_FUNC float sdRibbonDistanceAlong(float previous_distance_m, vec3 previous, vec3 here) {
+    return previous_distance_m + length(here - previous);
+}
+
+// The band's full width at the head: the emitter's ribbon_width times the particle's draw size.
+SD_FUNC float sdRibbonHeadWidth(float ribbon_width, float size) {
+    return ribbon_width * size;
+}
+
+// The strip point at world position `world`, distance_from_head_m along a polyline of length
+// length_m, between segments of unit directions direction_in (zero at the head) and
+// direction_out (zero at the tail; sdRibbonSegmentDirection): width tapered from head_width
+// (sdRibbonWidth), the particle's colour, tangent (sdRibbonTangent) and u (sdRibbonU).
+SD_FUNC StripPoint sdRibbonStripPoint(vec3 world, float distance_from_head_m, float length_m,
+                                      vec3 direction_in, vec3 direction_out, float head_width,
+                                      float taper, float uv_tiling, vec4 color) {
+    float fraction = sdRibbonTrailFraction(distance_from_head_m, length_m);
+    StripPoint p;
+    p.position_width = vec4(world, sdRibbonWidth(head_width, taper, fraction));
+    p.color = color;
+    p.tangent_u = vec4(sdRibbonTangent(direction_in, direction_out),
+                       sdRibbonU(distance_from_head_m, length_m, uv_tiling));
+    return p;
 }
 
 SD_END_NAMESPACE

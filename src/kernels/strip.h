@@ -38,6 +38,9 @@ struct StripParams {
 // The whole push-constant block of a strip draw. points.xy / segments.xy are the buffer device
 // addresses (low, high 32 bits) of the batch's first StripPoint and first segment index,
 // points.z / segments.z their counts; .w is 0. Segment indices count from the batch's first point.
+// Drawn from device blocks (kSpecStripBlocks, render::DeviceStrips): points.xy the first block's
+// address, points.w the points per block; segments.xy the address of the per-block point counts;
+// the z fields 0.
 struct StripPushConstants {
     StripParams params;
     uvec4 points;
@@ -51,7 +54,8 @@ SD_CONST uint kSpecStripTextured = 1u; // 0: soft band, 1: texture
 SD_CONST uint kSpecStripLit = 2u;      // 1: kRenderFlagLit
 SD_CONST uint kSpecStripSoftFade = 3u; // 1: soft_fade_distance > 0
 SD_CONST uint kSpecStripOit = 4u;      // 1: writes the OIT targets (kernels/oit.h)
-SD_CONST uint kSpecStripCount = 5u;
+SD_CONST uint kSpecStripBlocks = 5u;   // 1: polylines in fixed blocks on the device
+SD_CONST uint kSpecStripCount = 6u;
 
 // Vertices per segment: two triangles, no index buffer (vertex pulling). Vertex i of a batch's
 // draw is corner i % 6 (sdQuadCorner) of segment i / 6; the corner's x picks the end (-1: the
@@ -95,6 +99,20 @@ SD_FUNC vec2 sdStripDrawnWidth(float width, float pixels_per_metre) {
     float min_width = pixels_per_metre > 0.0f ? kStripMinWidthPixels / pixels_per_metre : 0.0f;
     if (width >= min_width) return vec2(width, 1.0f);
     return vec2(min_width, max(width, 0.0f) / min_width);
+}
+
+// Drawn from fixed blocks of points_per_block points (one polyline each, its point count
+// apart): segment `segment` of the draw is segment segment % (points_per_block - 1) of block
+// segment / (points_per_block - 1); its first point is x of the result, its block y.
+SD_FUNC uvec2 sdStripBlockSegment(uint segment, uint points_per_block) {
+    uint per_block = points_per_block - 1u;
+    uint block = segment / per_block;
+    return uvec2(block * points_per_block + segment % per_block, block);
+}
+
+// Whether that segment is drawn: its second point is one of the block's point_count points.
+SD_FUNC bool sdStripBlockSegmentDrawn(uint segment, uint points_per_block, uint point_count) {
+    return segment % (points_per_block - 1u) + 1u < point_count;
 }
 
 // One vertex of a segment's quad, for the shaders and the CPU-side tests.

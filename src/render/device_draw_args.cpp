@@ -2,6 +2,7 @@
 
 #include "embedded_shaders.h"
 #include "kernels/billboard.h"
+#include "kernels/strip.h"
 #include "vulkan/commands.h"
 #include "vulkan/compute.h"
 
@@ -14,6 +15,18 @@ uvec2 split(uint64_t address) {
 }
 
 } // namespace
+
+DeviceDraw deviceDrawOf(const DrawBatch& batch) {
+    DeviceDraw d;
+    if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batch)) {
+        if (b->device.records == 0) return d;
+        return {b->device.count, b->device.max_records, kBillboardVerticesPerQuad};
+    }
+    const DeviceStrips& s = std::get<StripBatch>(batch).device;
+    if (s.points == 0) return d;
+    // A polyline of points_per_strip points: points_per_strip - 1 segments of 6 vertices.
+    return {s.count, s.max_strips, (s.points_per_strip - 1) * kStripVerticesPerSegment};
+}
 
 std::unique_ptr<DeviceDrawArgs> DeviceDrawArgs::create(const vk::Device& device,
                                                        std::vector<Diagnostic>& diagnostics) {
@@ -37,10 +50,8 @@ std::unique_ptr<DeviceDrawArgs> DeviceDrawArgs::create(const vk::Device& device,
 
 void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batches) const {
     bool any = false;
-    for (const DrawBatch& entry : batches) {
-        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        any = any || (b != nullptr && b->device.records != 0);
-    }
+    for (const DrawBatch& entry : batches)
+        any = any || deviceDrawOf(entry).vertices_per_record != 0;
     if (!any) return;
     // The simulation's submission (draw records, orders, counts) and the previous frame's
     // indirect reads of these arguments, before this pass and the frame's vertex shaders.
@@ -52,12 +63,13 @@ void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batc
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.get());
     uint32_t k = 0;
     for (const DrawBatch& entry : batches) {
-        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        if (b == nullptr || b->device.records == 0) continue;
+        const DeviceDraw draw = deviceDrawOf(entry);
+        if (draw.vertices_per_record == 0) continue;
         DrawArgsPush push{};
-        push.count = split(b->device.count);
+        push.count = split(draw.count);
         push.args = split(args_.address + argsOffset(k++));
-        push.max_records = b->device.max_records;
+        push.max_records = draw.max_records;
+        push.vertices_per_record = draw.vertices_per_record;
         vkCmdPushConstants(cmd, layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
         vkCmdDispatch(cmd, 1, 1, 1);
     }

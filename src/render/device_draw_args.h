@@ -1,7 +1,8 @@
-// The draw-argument pass: for each billboard batch whose records stay on the device (DeviceRecords:
-// a GPU simulation on the renderer's device), one tiny compute dispatch turns the live count the
-// simulation wrote into a VkDrawIndirectCommand, so the batch is drawn with vkCmdDrawIndirect and
-// the host never reads a count back. Recorded before the frame's rendering scope.
+// The draw-argument pass: for each batch whose records stay on the device (a GPU simulation on the
+// renderer's device: billboards' DeviceRecords, strips' DeviceStrips), one tiny compute dispatch
+// turns the live count the simulation wrote into a VkDrawIndirectCommand, so the batch is drawn
+// with vkCmdDrawIndirect and the host never reads a count back. Recorded before the frame's
+// rendering scope.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,15 @@
 #include "vulkan/owned.h"
 
 namespace spindrift::render {
+
+// What the pass needs of a batch drawn from the device; vertices_per_record 0 for a batch drawn
+// from host data. Device batches take argument slots in batch order (argsOffset(k) for the k-th).
+struct DeviceDraw {
+    uint64_t count = 0; // the address of the live count
+    uint32_t max_records = 0;
+    uint32_t vertices_per_record = 0;
+};
+DeviceDraw deviceDrawOf(const DrawBatch& batch);
 
 class DeviceDrawArgs {
 public:

@@ -97,8 +97,9 @@ struct FrameTotals {
     uint64_t records = 0;
     uint64_t points = 0; // of strip batches with segments
     uint64_t segments = 0;
-    uint32_t device_batches = 0; // billboard batches of device records
-    uint64_t oit_records = 0;    // drawn through OIT (drawsThroughOit)
+    uint32_t device_batches = 0; // batches of device records or strips
+    uint32_t device_strip_batches = 0;
+    uint64_t oit_records = 0; // drawn through OIT (drawsThroughOit)
     uint64_t oit_segments = 0;
     uint32_t oit_device_batches = 0;
 };
@@ -176,6 +177,27 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
         if (b.params.blend >= kBlendCount) {
             fail("blend " + std::to_string(b.params.blend) + " is unknown");
         }
+        if (b.device.points != 0) {
+            if (!b.points.empty() || !b.segments.empty()) {
+                fail("has both host points or segments and device strips");
+            }
+            if (b.device.count == 0 || b.device.point_counts == 0) {
+                fail("has device strips but no count or point-count address");
+            }
+            if (b.device.points_per_strip < 2) {
+                fail("has device strips of " + std::to_string(b.device.points_per_strip) +
+                     " points per strip (at least 2)");
+            }
+            if (totals.device_batches == kMaxDeviceBatches) {
+                fail("more than kMaxDeviceBatches (" + std::to_string(kMaxDeviceBatches) +
+                     ") batches from the device in the frame");
+                return false;
+            }
+            ++totals.device_batches;
+            ++totals.device_strip_batches;
+            if (drawsThroughOit(transparency, b.params.blend)) ++totals.oit_device_batches;
+            continue;
+        }
         if (!checkSegments(b, message)) fail(message);
         if (b.segments.empty()) continue;
         if (b.points.size() > kMaxStripPoints - totals.points) {
@@ -249,6 +271,14 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             continue;
         }
         const StripBatch& b = std::get<StripBatch>(entry);
+        if (b.device.points != 0) {
+            const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
+            if (drawsThroughOit(transparency, b.params.blend) == want_oit) {
+                r.strips->drawDevice(cmd, *r.textures, b, transparency, r.draw_args->buffer(), args,
+                                     bound);
+            }
+            continue;
+        }
         if (b.segments.empty()) continue;
         if (drawsThroughOit(transparency, b.params.blend) == want_oit) {
             r.strips->draw(cmd, *r.textures, b, transparency, first_point, first_segment, bound);
@@ -500,7 +530,8 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
     stats.particles_drawn = totals.records;
-    stats.device_batches = totals.device_batches;
+    stats.device_batches = totals.device_batches - totals.device_strip_batches;
+    stats.device_strip_batches = totals.device_strip_batches;
     stats.strip_segments = totals.segments;
     stats.oit_records = totals.oit_records;
     stats.oit_segments = totals.oit_segments;

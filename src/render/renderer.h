@@ -136,17 +136,33 @@ struct BillboardBatch {
     DeviceRecords device;
 };
 
+// Strip polylines that stay on the renderer's device (a GPU simulation's ribbons,
+// gpu::deviceStripSource), in fixed blocks: polyline i (i < min(*count, max_strips)) has
+// point_counts[i] points (fewer than 2: none drawn) at points[i x points_per_strip], head first.
+// The renderer draws points_per_strip - 1 segments per polyline with an indirect draw whose count
+// comes from *count, the segments past a polyline's points as zero-area triangles; it reads
+// nothing back. Addresses as in DeviceRecords.
+struct DeviceStrips {
+    uint64_t points = 0;           // StripPoints, world space
+    uint64_t point_counts = 0;     // a uint per polyline
+    uint64_t count = 0;            // a uint32: how many polylines
+    uint32_t points_per_strip = 0; // >= 2
+    uint32_t max_strips = 0;       // the most drawn (points and point_counts hold at least this)
+};
+
 // One emitter's strips (ribbons or beams): polylines drawn as camera-facing bands
 // (kernels/strip.h). params come from stripParams (render/strip_params.h); the renderer sets
 // params.textured from texture. points hold the polylines, each head first; segments hold, per
 // drawn segment, the index in points of its first point (the segment joins points[i] and
 // points[i + 1]). Segments are drawn in the order given; alpha-blended strips are not sorted.
-// Points are in world space.
+// Points are in world space. A batch either has host points and segments or (device.points != 0,
+// points and segments empty) device strips.
 struct StripBatch {
     StripParams params;
     uint32_t texture = kNoTexture;
     std::span<const StripPoint> points;
     std::span<const uint32_t> segments;
+    DeviceStrips device;
 };
 
 // One entry of a frame's draw list: billboards or strips. renderFrame draws the entries in the
@@ -156,7 +172,8 @@ using DrawBatch = std::variant<BillboardBatch, StripBatch>;
 struct FrameStats {
     uint64_t particles_drawn = 0; // billboard records from the host
     uint64_t device_batches = 0;  // billboard batches drawn from device records (counts unread)
-    uint64_t strip_segments = 0;  // strip segments
+    uint64_t device_strip_batches = 0; // strip batches drawn from device strips (counts unread)
+    uint64_t strip_segments = 0;       // strip segments from the host
     uint64_t oit_records = 0;     // of particles_drawn, drawn through OIT (drawsThroughOit)
     uint64_t oit_segments = 0;    // of strip_segments, drawn through OIT
     uint32_t batches = 0;
@@ -164,7 +181,7 @@ struct FrameStats {
 };
 
 // Per frame, all batches together: the most billboard records, strip points and strip segments
-// from the host, and billboard batches from device records.
+// from the host, and batches from the device (billboard records and strips together).
 inline constexpr uint64_t kMaxDrawRecords = 1u << 24;
 inline constexpr uint32_t kMaxDeviceBatches = 4096;
 inline constexpr uint64_t kMaxStripPoints = 1u << 22;
@@ -179,10 +196,10 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // not 0 < near < far) or a batch is malformed (unknown texture handle or enum, a flipbook count of
 // 0, a segment whose index does not leave room for its second point, more than kMaxDrawRecords
 // records, kMaxStripPoints points or kMaxStripSegments segments in all, a batch with both host and
-// device records or device records without a count, more than kMaxDeviceBatches device
-// batches). Synchronous: returns when
-// the frame is in out. Not thread-safe: one thread at a time per renderer. docs/rendering.md
-// describes the passes and equations.
+// device records or device records without a count, device strips without a count or point
+// counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device batches).
+// Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time per
+// renderer. docs/rendering.md describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
 

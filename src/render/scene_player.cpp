@@ -56,10 +56,12 @@ bool rendererDraws(uint32_t render_type) {
            render_type == kRenderBeam;
 }
 
-// The most ribbon strip points emitter e of the instance can append in one frame (a ribbon
-// writes fewer segments than points), from whichever backend simulates it.
+// The most ribbon strip points emitter e of the instance can append on the host in one frame (a
+// ribbon writes fewer segments than points), from whichever backend simulates it; none when the
+// GPU part draws it from the device.
 uint64_t ribbonPointCapacity(const PlayerInstance& p, uint32_t e) {
-    return p.fx ? cpu::maxRibbonPoints(*p.fx, e) : gpu::maxRibbonPoints(*p.gpu_fx, e);
+    if (p.backend.emitters[e] != Backend::gpu) return cpu::maxRibbonPoints(*p.fx, e);
+    return p.draws_from_device ? 0 : gpu::maxRibbonPoints(*p.gpu_fx, e);
 }
 
 // The most strip points / segments emitter e can append in one frame.
@@ -243,12 +245,12 @@ void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const Emitte
 }
 
 // Whether the GPU part of an instance can be drawn from the device: every emitter the GPU runs
-// is drawn as billboards or not at all (beams and ribbons are built into strips on the host).
+// is drawn as billboards, ribbons (strips the GPU writes, gpu::deviceStripSource) or not at all
+// (beams are built into strips on the host from read-back records).
 bool drawsFromDevice(const CompiledEffect& effect, const BackendChoice& choice) {
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-        const uint32_t type = effect.emitters[e].render_type;
         if (choice.emitters[e] != Backend::gpu) continue;
-        if (type == kRenderBeam || type == kRenderRibbon) return false;
+        if (effect.emitters[e].render_type == kRenderBeam) return false;
     }
     return true;
 }
@@ -270,6 +272,7 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
         if (config.renderer != nullptr) {
             gpu_config.shared_device = rendererContext(*config.renderer);
             gpu_config.async_statistics = drawsFromDevice(*instance.effect, instance.backend);
+            gpu_config.device_strips = gpu_config.async_statistics;
         }
         std::shared_ptr<const CompiledEffect> gpu_part =
             runOnly(instance.effect, instance.backend, Backend::gpu);
@@ -370,12 +373,24 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
 }
 
 // The batch of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one draw
-// over all its draw-record chunks, none when it can hold no particle.
+// over all its draw-record chunks, or one of its ribbon strips; none when it can hold no particle.
 void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
     const gpu::GpuEffect& fx = *p.gpu_fx;
     const EmitterRecord& emitter = p.effect->emitters[e];
-    if (emitter.render_type != kRenderBillboard) return;
     const uint32_t texture_index = p.emitter_texture[e];
+    if (emitter.render_type == kRenderRibbon) {
+        const gpu::GpuStripSource source = gpu::deviceStripSource(fx, e);
+        if (source.max_strips == 0) return;
+        StripBatch batch;
+        batch.params = stripParams(emitter);
+        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+        batch.device = {source.points, source.point_counts, source.count, source.points_per_strip,
+                        source.max_strips};
+        player.batches.push_back(batch);
+        player.particles += fx.stats[e].live;
+        return;
+    }
+    if (emitter.render_type != kRenderBillboard) return;
     const gpu::GpuDrawSource source = gpu::drawSource(fx, e);
     if (source.max_records != 0) {
         BillboardBatch batch;

@@ -25,13 +25,18 @@ std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch,
     v[kSpecStripLit] = (p.render_flags & kRenderFlagLit) != 0 ? 1u : 0u;
     v[kSpecStripSoftFade] = p.soft_fade_distance > 0.0f ? 1u : 0u;
     v[kSpecStripOit] = drawsThroughOit(transparency, p.blend) ? 1u : 0u;
+    v[kSpecStripBlocks] = batch.device.points != 0 ? 1u : 0u;
     return v;
 }
 
-// One number per variant: 2 bits of blend, one per feature and output.
+// One number per variant: 2 bits of blend, one per feature, output and source.
 uint32_t variantKey(const std::array<uint32_t, kSpecStripCount>& v) {
     return v[kSpecStripBlend] | v[kSpecStripTextured] << 2 | v[kSpecStripLit] << 3 |
-           v[kSpecStripSoftFade] << 4 | v[kSpecStripOit] << 5;
+           v[kSpecStripSoftFade] << 4 | v[kSpecStripOit] << 5 | v[kSpecStripBlocks] << 6;
+}
+
+uvec2 split(VkDeviceAddress address) {
+    return uvec2(static_cast<uint32_t>(address), static_cast<uint32_t>(address >> 32));
 }
 
 uvec4 addressCount(VkDeviceAddress address, uint64_t count) {
@@ -58,7 +63,7 @@ bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparenc
                                  std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
         const StripBatch* batch = std::get_if<StripBatch>(&entry);
-        if (batch == nullptr || batch->segments.empty()) continue;
+        if (batch == nullptr || (batch->segments.empty() && batch->device.points == 0)) continue;
         const std::array<uint32_t, kSpecStripCount> values = variantOf(*batch, transparency);
         const uint32_t key = variantKey(values);
         if (pipelines_.count(key) != 0) continue;
@@ -99,19 +104,39 @@ bool StripPass::upload(std::span<const DrawBatch> batches, uint64_t total_points
     return true;
 }
 
-void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                     Transparency transparency, uint64_t first_point, uint64_t first_segment,
-                     VkPipeline& bound) const {
+// Binds the batch's pipeline variant (unless bound already) and texture; the push constants with
+// the batch's parameters.
+StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
+                                        const StripBatch& batch, Transparency transparency,
+                                        VkPipeline& bound) const {
     VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch, transparency))).get();
     if (pipeline != bound) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         bound = pipeline;
     }
     bindings_.bindTexture(cmd, textures.set(batch.texture));
-
     StripPushConstants push{};
     push.params = batch.params;
     push.params.textured = batch.texture == kNoTexture ? 0u : 1u;
+    return push;
+}
+
+void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
+                           const StripBatch& batch, Transparency transparency, VkBuffer args,
+                           VkDeviceSize args_offset, VkPipeline& bound) const {
+    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound);
+    const uvec2 points = split(batch.device.points);
+    const uvec2 counts = split(batch.device.point_counts);
+    push.points = uvec4(points.x, points.y, 0u, batch.device.points_per_strip);
+    push.segments = uvec4(counts.x, counts.y, 0u, 0u);
+    bindings_.push(cmd, &push, sizeof(push));
+    vkCmdDrawIndirect(cmd, args, args_offset, 1, sizeof(VkDrawIndirectCommand));
+}
+
+void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
+                     Transparency transparency, uint64_t first_point, uint64_t first_segment,
+                     VkPipeline& bound) const {
+    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound);
     push.points = addressCount(points_.buffer.address + first_point * sizeof(StripPoint),
                                batch.points.size());
     push.segments = addressCount(segments_.buffer.address + first_segment * sizeof(uint32_t),

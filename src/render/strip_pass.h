@@ -1,7 +1,9 @@
 // The strip pass (ribbons and beams): every strip batch's points and segment indices in two
 // host-visible storage buffers (read through their device addresses), each batch one draw of
 // kStripVerticesPerSegment vertices per segment (vertex pulling, kernels/strip.h), with its
-// pipeline variant, texture and push constants, depth-tested without writing depth. The renderer
+// pipeline variant, texture and push constants, depth-tested without writing depth. A batch of
+// device strips (a GPU simulation's ribbons, in fixed blocks) is read where the simulation wrote
+// it, with an indirect draw (drawDevice). The renderer
 // calls draw() for each strip batch in the frame's batch order, between the billboard pass's
 // draws, inside one rendering scope (renderer.cpp).
 #pragma once
@@ -50,9 +52,19 @@ public:
               Transparency transparency, uint64_t first_point, uint64_t first_segment,
               VkPipeline& bound) const;
 
+    // Records the draw of one batch of device strips (StripBatch::device) with the indirect
+    // arguments the draw-argument pass wrote at args_offset of args (render/device_draw_args.h).
+    // Expects what draw() expects.
+    void drawDevice(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
+                    Transparency transparency, VkBuffer args, VkDeviceSize args_offset,
+                    VkPipeline& bound) const;
+
     size_t pipelineVariants() const { return pipelines_.size(); }
 
 private:
+    StripPushConstants bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
+                                 const StripBatch& batch, Transparency transparency,
+                                 VkPipeline& bound) const;
     StripPass(const vk::Device& device, const ParticleBindings& bindings)
         : device_(device), bindings_(bindings) {}
     const vk::Device& device_;

@@ -155,7 +155,8 @@ TEST(GpuEffect, LaysOutTrailBuffersWithinTheLimits) {
     const auto compiled = compileOrFail(fx);
     std::vector<TrailRegion> regions;
     std::vector<Diagnostic> d;
-    ASSERT_TRUE(layoutTrails(*compiled, PoolLimits{}, 0, regions, d)) << joinedDiagnostics(d);
+    ASSERT_TRUE(layoutTrails(*compiled, PoolLimits{}, 0, false, regions, d))
+        << joinedDiagnostics(d);
     ASSERT_EQ(regions.size(), 2u);
     EXPECT_FALSE(hasTrails(regions[0]));
     EXPECT_EQ(regions[0].buffer_bytes, 0u);
@@ -166,7 +167,7 @@ TEST(GpuEffect, LaysOutTrailBuffersWithinTheLimits) {
 
     PoolLimits small;
     small.buffer_bytes = 4096;
-    EXPECT_FALSE(layoutTrails(*compiled, small, 0, regions, d));
+    EXPECT_FALSE(layoutTrails(*compiled, small, 0, false, regions, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].path, "$.emitters[1].render.max_points");
     EXPECT_NE(d[0].message.find("emitter 'trail'"), std::string::npos) << d[0].message;
@@ -175,7 +176,7 @@ TEST(GpuEffect, LaysOutTrailBuffersWithinTheLimits) {
     PoolLimits total;
     total.total_bytes = 100000;
     d.clear();
-    EXPECT_FALSE(layoutTrails(*compiled, total, 90000, regions, d));
+    EXPECT_FALSE(layoutTrails(*compiled, total, 90000, false, regions, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_NE(d[0].message.find("past the limit of 100000 bytes"), std::string::npos)
         << d[0].message;

@@ -177,10 +177,10 @@ TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
     points[1].tangent_u.w = 1.0f;
     const std::vector<uint32_t> segments = {0};
 
-    const std::vector<DrawBatch> batches = {BillboardBatch{alpha, smoke, row, {}},
-                                            BillboardBatch{lit, kNoTexture, lit_row, {}},
-                                            BillboardBatch{soft, kNoTexture, soft_row, {}},
-                                            StripBatch{strip_params, kNoTexture, points, segments}};
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{alpha, smoke, row, {}}, BillboardBatch{lit, kNoTexture, lit_row, {}},
+        BillboardBatch{soft, kNoTexture, soft_row, {}},
+        StripBatch{strip_params, kNoTexture, points, segments, {}}};
     std::vector<PrimitiveDesc> primitives;
     const Image sorted = render(frontView(Transparency::sorted, primitives), batches);
     EXPECT_EQ(stats_.oit_records, 0u);

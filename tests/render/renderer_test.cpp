@@ -509,8 +509,8 @@ TEST_F(RendererTest, StraightStripLandsWhereProjectedWithItsWidth) {
     const std::vector<StripPoint> points =
         polyline({vec3(-1, 0.5f, 0), vec3(0.5f, 0.5f, 0), vec3(2, 0.5f, 0)}, 1.0f, vec4(1));
     const std::vector<uint32_t> segments = segmentsOf(points.size());
-    Image image = renderBatches(frontView(),
-                                {StripBatch{stripParamsFor(kBlendAlpha), white, points, segments}});
+    Image image = renderBatches(
+        frontView(), {StripBatch{stripParamsFor(kBlendAlpha), white, points, segments, {}}});
     Box box = coverage(image, {0, 0, 0});
     EXPECT_NEAR(box.x0, 38, 1);
     EXPECT_NEAR(box.x1, 67, 1);
@@ -531,7 +531,7 @@ TEST_F(RendererTest, StripSegmentsJoinWithoutAGapAtABend) {
     FrameStats stats;
     std::vector<Diagnostic> d;
     const std::vector<DrawBatch> batches = {
-        StripBatch{stripParamsFor(kBlendAlpha), white, points, segments}};
+        StripBatch{stripParamsFor(kBlendAlpha), white, points, segments, {}}};
     ASSERT_TRUE(renderFrame(*renderer_, frontView(), batches, image, stats, d)) << errors(d);
     EXPECT_EQ(stats.strip_segments, 2u);
     // The apex projects to (48, 43.2); the band covers rows 40.3 .. 46.1 of its column.
@@ -565,7 +565,7 @@ TEST_F(RendererTest, StripBlendModesGiveTheirArithmetic) {
     };
     for (const Case& c : cases) {
         Image image =
-            renderBatches(view, {StripBatch{stripParamsFor(c.blend), half, points, segments}});
+            renderBatches(view, {StripBatch{stripParamsFor(c.blend), half, points, segments, {}}});
         EXPECT_TRUE(
             near(pixel(image, 48, 48), encoded(c.expected.x, c.expected.y, c.expected.z), 2))
             << "blend " << c.blend;
@@ -578,7 +578,7 @@ TEST_F(RendererTest, UntexturedStripIsASoftBandAndTexturesRunAlongIt) {
     const std::vector<StripPoint> wide = polyline({vec3(-3, 0, 0), vec3(3, 0, 0)}, 4.0f, vec4(1));
     const std::vector<uint32_t> one = segmentsOf(2);
     Image image = renderBatches(
-        frontView(), {StripBatch{stripParamsFor(kBlendAdditive), kNoTexture, wide, one}});
+        frontView(), {StripBatch{stripParamsFor(kBlendAdditive), kNoTexture, wide, one, {}}});
     EXPECT_TRUE(near(pixel(image, 48, 48), {255, 255, 255}, 1));
     EXPECT_TRUE(near(pixel(image, 48, 38), encoded(0.5625f, 0.5625f, 0.5625f), 6));
     EXPECT_TRUE(near(pixel(image, 48, 26), {0, 0, 0}, 0));
@@ -589,7 +589,7 @@ TEST_F(RendererTest, UntexturedStripIsASoftBandAndTexturesRunAlongIt) {
     halves.rgba8 = {255, 0, 0, 255, 0, 0, 255, 255, 255, 0, 0, 255, 0, 0, 255, 255};
     uint32_t texture_handle = texture(halves);
     image = renderBatches(frontView(),
-                          {StripBatch{stripParamsFor(kBlendAlpha), texture_handle, wide, one}});
+                          {StripBatch{stripParamsFor(kBlendAlpha), texture_handle, wide, one, {}}});
     EXPECT_TRUE(near(pixel(image, 25, 48), {255, 0, 0}, 0));
     EXPECT_TRUE(near(pixel(image, 71, 48), {0, 0, 255}, 0));
 }
@@ -604,7 +604,7 @@ TEST_F(RendererTest, LitStripIsBrighterOnTheSunSide) {
     lit.render_flags = kRenderFlagLit;
     const std::vector<StripPoint> points = polyline({vec3(-3, 0, 0), vec3(3, 0, 0)}, 2.0f, vec4(1));
     const std::vector<uint32_t> segments = segmentsOf(points.size());
-    Image image = renderBatches(view, {StripBatch{lit, white, points, segments}});
+    Image image = renderBatches(view, {StripBatch{lit, white, points, segments, {}}});
     // The tube's upper half faces the sun (n.y = across), its lower half only the ambient.
     Rgb top = pixel(image, 48, 43);    // across ~ 0.5
     Rgb bottom = pixel(image, 48, 53); // across ~ -0.5
@@ -620,7 +620,7 @@ TEST_F(RendererTest, StripsAndBillboardsAreDrawnInOneOrder) {
         polyline({vec3(-2, 0, 0), vec3(2, 0, 0)}, 1.0f, vec4(0, 0, 1, 1));
     const std::vector<uint32_t> one = segmentsOf(2);
     const DrawBatch billboard = BillboardBatch{paramsFor(kBlendAlpha), white, red, {}};
-    const DrawBatch strip = StripBatch{stripParamsFor(kBlendAlpha), white, blue, one};
+    const DrawBatch strip = StripBatch{stripParamsFor(kBlendAlpha), white, blue, one, {}};
     Image image = renderBatches(frontView(), {billboard, strip});
     EXPECT_TRUE(near(pixel(image, 48, 48), {0, 0, 255}, 0));
     image = renderBatches(frontView(), {strip, billboard, strip, billboard});
@@ -637,7 +637,7 @@ TEST_F(RendererTest, MalformedStripBatchIsAnErrorNotACrash) {
     std::vector<Diagnostic> d;
     std::vector<DrawBatch> batches = {
         BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, {}, {}},
-        StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, past_the_end}};
+        StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, past_the_end, {}}};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_NE(formatDiagnostic(d[0]).find("batch 1: segment 1 starts at point 1, but the batch "
@@ -647,7 +647,7 @@ TEST_F(RendererTest, MalformedStripBatchIsAnErrorNotACrash) {
 
     d.clear();
     const std::vector<uint32_t> fine = {0};
-    batches = {StripBatch{stripParamsFor(7), 9u, points, fine}};
+    batches = {StripBatch{stripParamsFor(7), 9u, points, fine, {}}};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 2u);
     EXPECT_NE(d[0].message.find("unknown texture handle 9"), std::string::npos) << d[0].message;
@@ -657,8 +657,8 @@ TEST_F(RendererTest, MalformedStripBatchIsAnErrorNotACrash) {
     // is checked the same way). Two batches share one 8 MB list of segment indices.
     d.clear();
     const std::vector<uint32_t> many(kMaxStripSegments / 2 + 1, 0u);
-    batches = {StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, many},
-               StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, many}};
+    batches = {StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, many, {}},
+               StripBatch{stripParamsFor(kBlendAlpha), kNoTexture, points, many, {}}};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_NE(d[0].message.find("kMaxStripSegments"), std::string::npos) << d[0].message;

@@ -710,7 +710,9 @@ std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file, P
         Image image;
         FrameStats stats;
         if (!renderFrame(*renderer, view, player->batches, image, stats, diagnostics)) return {};
-        if (device_batches != nullptr) device_batches->push_back(stats.device_batches);
+        if (device_batches != nullptr) {
+            device_batches->push_back(stats.device_batches + stats.device_strip_batches);
+        }
         frames.push_back(std::move(image));
     }
     std::vector<std::string> messages = validationMessages(*renderer);
@@ -851,9 +853,10 @@ TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
 }
 
 // Ribbons simulated on the GPU backend (docs/gpu-backend.md, "Ribbons"): the sword trail's strips,
-// built from trails gathered on the device, draw what the CPU backend's draw, within the same
-// tolerance as billboards; frames forward, then back (a restart), the instance placed and turned
-// away from the origin.
+// built on the host from trails gathered on the device, and written on the device and drawn from
+// it (on the renderer's device), draw what the CPU backend's draw, within the same tolerance as
+// billboards; frames forward, then back (a restart), the instance placed and turned away from
+// the origin.
 TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
     const std::string file = std::string(SPINDRIFT_SOURCE_DIR) + "/examples/scenes/in_code.json";
     SceneDesc scene;
@@ -879,6 +882,37 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
     EXPECT_GT(player->strip_segments, 4u) << "the blade's trail is drawn";
     player.reset();
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics);
+
+    // On the renderer's device the ribbons are drawn from the device too (device strips, no
+    // readback), and still draw what the CPU backend draws.
+    {
+        RendererConfig renderer_config;
+        renderer_config.width = 32;
+        renderer_config.height = 32;
+        RendererPtr renderer = createRenderer(renderer_config, gpu_diagnostics);
+        ASSERT_NE(renderer, nullptr) << allMessages(gpu_diagnostics);
+        PlayerConfig device_config = gpu_config;
+        device_config.renderer = renderer.get();
+        auto device_player = createScenePlayer(scene, file, device_config, gpu_diagnostics);
+        ASSERT_NE(device_player, nullptr) << allMessages(gpu_diagnostics);
+        EXPECT_TRUE(device_player->instances[0].draws_from_device);
+        playFrame(*device_player, times[0], frameView(scene, times[0]).camera.eye);
+        EXPECT_TRUE(device_player->errors.empty()) << allMessages(device_player->errors);
+        size_t device_strips = 0;
+        for (const DrawBatch& b : device_player->batches) {
+            const StripBatch* strip = std::get_if<StripBatch>(&b);
+            if (strip == nullptr) continue;
+            EXPECT_NE(strip->device.points, 0u) << "a strip built on the host";
+            EXPECT_TRUE(strip->points.empty());
+            ++device_strips;
+        }
+        EXPECT_EQ(device_strips, 1u) << "the blade's trail, from the device";
+        EXPECT_EQ(device_player->strip_segments, 0u) << "no segment built on the host";
+    }
+    std::vector<uint64_t> device_batches;
+    expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics, true,
+                    &device_batches);
+    for (const uint64_t n : device_batches) EXPECT_EQ(n, 2u) << "the blade and its sparks";
 }
 
 TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {

@@ -1,0 +1,95 @@
+// Ribbon strips written on the device (src/gpu/ribbon_strips.h, recordRibbonStrips): the particle
+// at alive-list index i (its draw record i, written by gpu_draw_records.comp just before) writes
+// its strip polyline to block i of the emitter's device strip buffer, points
+// [i * (max_points + 1), + n) and n at strip_counts[i] (0: fewer than 2 points, nothing drawn).
+// The same two walks over the same kernels as the host's appendRibbonPolyline
+// (src/runtime/ribbon_polyline.h): positions and distances from the head first, then the strip
+// points once the length is known. The renderer draws the blocks with an indirect draw
+// (shaders/strip.vert, kSpecStripBlocks); nothing is read back.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "gpu_sim.glsl"
+#include "gpu_trail.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer StripPointsRef {
+    StripPoint points[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer StripCountsRef {
+    uint counts[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer DrawRecordsReadRef {
+    DrawRecord records[];
+};
+
+// The emitter's draw record i (storeDrawRecord's place).
+DrawRecord loadDrawRecord(GpuEmitterPool pool, uint i) {
+    uint t = pool.draw_first_in_chunk + i;
+    uint chunk = pool.draw_chunk + t / pool.draw_chunk_records;
+    uvec2 address = AddressTableRef(loadTables().draw_records.xy).addresses[chunk];
+    return DrawRecordsReadRef(address).records[t % pool.draw_chunk_records];
+}
+
+void main() {
+    GpuEmitterTrails t = emitterTrails();
+    if (!hasTrails(t) || (t.strips_lo | t.strips_hi) == 0u) return;
+    GpuEmitterPool pool = emitterPool();
+    EmitterRecord e = emitterRecord();
+    GpuStepHeader header = loadStepHeader();
+    uint index = emitterIndex();
+    uint list = push.params.y;
+    uint alive = list == 0u ? countersRef().counters[index].alive0 : countersRef().counters[index].alive1;
+    uint count = min(alive, push.params.z);
+    UintColumn alive_list = uintColumn(pool, kGpuColumnAlive0 + list);
+    TrailRingsRef rings = trailRings(t);
+    StripPointsRef strips = StripPointsRef(uvec2(t.strips_lo, t.strips_hi));
+    StripCountsRef counts = StripCountsRef(uvec2(t.strip_counts_lo, t.strip_counts_hi));
+    vec4 r0 = header.world_from_sim0;
+    vec4 r1 = header.world_from_sim1;
+    vec4 r2 = header.world_from_sim2;
+
+    for (uint i = gl_GlobalInvocationID.x; i < count; i += gridStride()) {
+        uint slot = alive_list.v[i];
+        uvec2 ring = rings.rings[slot];
+        vec3 head = vec3(floatColumn(pool, kGpuColumnPositionX).v[slot],
+                         floatColumn(pool, kGpuColumnPositionY).v[slot],
+                         floatColumn(pool, kGpuColumnPositionZ).v[slot]);
+        vec3 newest = ring.y != 0u
+                          ? loadTrailPoint(t, slot, sdRibbonRingEntry(ring.x, ring.y, t.max_points, 0u))
+                          : head;
+        uint skip = sdRibbonSkipsNewest(head, ring.y, newest);
+        uint n = sdRibbonPolylinePoints(ring.y, skip);
+        counts.counts[i] = n;
+        if (n == 0u) continue;
+        // 32-bit index: capacity x (max_points + 1) < 2^25 (kMaxTrailPoints).
+        uint block = i * (t.max_points + 1u);
+        vec3 previous = sdRibbonWorldPoint(r0, r1, r2, head);
+        float distance_m = 0.0;
+        for (uint k = 0u; k < n; ++k) {
+            vec3 world = previous;
+            if (k != 0u) {
+                uint entry = sdRibbonRingEntry(ring.x, ring.y, t.max_points, k - 1u + skip);
+                world = sdRibbonWorldPoint(r0, r1, r2, loadTrailPoint(t, slot, entry));
+            }
+            distance_m = sdRibbonDistanceAlong(distance_m, previous, world);
+            strips.points[block + k].position_width = vec4(world, 0.0);
+            strips.points[block + k].tangent_u = vec4(0.0, 0.0, 0.0, distance_m);
+            previous = world;
+        }
+        DrawRecord record = loadDrawRecord(pool, i);
+        float length_m = distance_m;
+        float head_width = sdRibbonHeadWidth(e.ribbon_width, record.position_size.w);
+        vec3 direction_in = vec3(0.0);
+        vec3 here = vec3(strips.points[block].position_width);
+        for (uint k = 0u; k < n; ++k) {
+            float s = strips.points[block + k].tangent_u.w;
+            vec3 next = k + 1u < n ? vec3(strips.points[block + k + 1u].position_width) : here;
+            vec3 direction_out = k + 1u < n ? sdRibbonSegmentDirection(here, next) : vec3(0.0);
+            strips.points[block + k] = sdRibbonStripPoint(here, s, length_m, direction_in, direction_out,
+                                                       head_width, e.ribbon_taper,
+                                                       e.ribbon_uv_tiling, record.color);
+            direction_in = direction_out;
+            here = next;
+        }
+    }
+}

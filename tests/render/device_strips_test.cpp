@@ -1,0 +1,154 @@
+// Ribbons drawn straight from the device (render::DeviceStrips, gpu::deviceStripSource): the
+// renderer draws a GPU instance's strip blocks with an indirect draw whose count is the live count
+// the simulation left on the device. Lavapipe, validation on.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/compile_effect.h"
+#include "gpu/gpu_effect.h"
+#include "gpu/ribbon_strips.h"
+#include "render/renderer.h"
+#include "render/strip_params.h"
+
+namespace spindrift::render {
+namespace {
+
+std::string joinedDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+    std::string out;
+    for (const Diagnostic& d : diagnostics) out += formatDiagnostic(d) + "\n";
+    return out;
+}
+
+// One burst of ribbons at time 0 that all die within 0.3 s, flying out of the origin.
+std::shared_ptr<const CompiledEffect> shortRibbonBurst() {
+    EffectDesc fx;
+    fx.name = "short_ribbons";
+    fx.seed = 3;
+    fx.capacity = 32;
+    fx.duration_s = 2;
+    fx.looping = false;
+    EmitterDesc e;
+    e.name = "trails";
+    e.capacity = 32;
+    e.spawn.rate_per_s = 0;
+    Burst burst;
+    burst.count = {20, 20};
+    e.spawn.bursts.push_back(burst);
+    e.init.lifetime_s = {0.3f, 0.3f};
+    e.init.speed = {1.0f, 2.0f};
+    e.init.size = {1.0f, 1.0f};
+    e.render.type = RenderType::ribbon;
+    e.render.blend = BlendMode::additive;
+    e.render.ribbon.width = 0.2f;
+    e.render.ribbon.taper = 0;
+    e.render.ribbon.max_points = 16;
+    e.render.ribbon.min_sample_distance = 0.01f;
+    fx.emitters.push_back(e);
+    auto compiled = std::make_shared<CompiledEffect>();
+    std::vector<Diagnostic> d;
+    EXPECT_TRUE(compileEffect(fx, *compiled, d)) << joinedDiagnostics(d);
+    return compiled;
+}
+
+FrameView frontView() {
+    FrameView view;
+    view.camera.eye = {0, 0, 4};
+    view.camera.target = {0, 0, 0};
+    view.camera.up = {0, 1, 0};
+    view.ground.enabled = false;
+    return view;
+}
+
+uint64_t differingChannels(const Image& a, const Image& b) {
+    uint64_t n = 0;
+    for (size_t i = 0; i < a.rgba8.size(); ++i) n += a.rgba8[i] != b.rgba8[i] ? 1 : 0;
+    return n;
+}
+
+// The strip batch of the emitter's device strips; max_strips as given (the live bound, or more).
+StripBatch deviceBatch(const gpu::GpuEffect& fx, uint32_t max_strips) {
+    const gpu::GpuStripSource s = gpu::deviceStripSource(fx, 0);
+    StripBatch batch;
+    batch.params = stripParams(fx.effect->emitters[0]);
+    batch.device = {s.points, s.point_counts, s.count, s.points_per_strip, max_strips};
+    return batch;
+}
+
+// While the ribbons live their strips are drawn from the device; once every particle is dead the
+// same batch draws nothing, even over every block of the capacity, whose stale polylines are
+// still in the buffer: the draw count comes from the live count on the device.
+TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
+    RendererConfig config;
+    config.width = 96;
+    config.height = 64;
+    config.validation = true;
+    std::vector<Diagnostic> d;
+    RendererPtr renderer = createRenderer(config, d);
+    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
+    gpu::GpuConfig gpu_config;
+    gpu_config.shared_device = rendererContext(*renderer);
+    gpu_config.device_strips = true;
+    const auto effect = shortRibbonBurst();
+    auto fx = gpu::createGpuEffect(effect, gpu_config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    const double dt = effect->effect.fixed_timestep_s;
+
+    Image empty;
+    FrameStats stats;
+    ASSERT_TRUE(renderFrame(*renderer, frontView(), {}, empty, stats, d)) << joinedDiagnostics(d);
+
+    for (int frame = 0; frame < 8; ++frame) gpu::advanceFrame(*fx, dt);
+    ASSERT_EQ(fx->stats[0].live, 20u);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
+    const StripBatch live = deviceBatch(*fx, gpu::deviceStripSource(*fx, 0).max_strips);
+    ASSERT_GE(live.device.max_strips, 20u);
+    Image drawn;
+    std::vector<DrawBatch> batches = {live};
+    ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, drawn, stats, d))
+        << joinedDiagnostics(d);
+    EXPECT_EQ(stats.device_strip_batches, 1u);
+    EXPECT_EQ(stats.device_batches, 0u);
+    EXPECT_EQ(stats.strip_segments, 0u) << "no segment came from the host";
+    EXPECT_GT(differingChannels(drawn, empty), 100u) << "the ribbons are drawn";
+
+    for (int frame = 0; frame < 30 && fx->stats[0].live != 0; ++frame) gpu::advanceFrame(*fx, dt);
+    ASSERT_EQ(fx->stats[0].live, 0u);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
+    Image none;
+    batches = {deviceBatch(*fx, 32)};
+    ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, none, stats, d))
+        << joinedDiagnostics(d);
+    EXPECT_EQ(stats.device_strip_batches, 1u);
+    EXPECT_EQ(differingChannels(none, empty), 0u) << "no live particle, nothing drawn";
+    EXPECT_TRUE(validationMessages(*renderer).empty()) << validationMessages(*renderer).front();
+}
+
+// A device strip batch the renderer cannot draw is an error naming it, never a crash.
+TEST(DeviceStrips, MalformedDeviceStripBatchIsAnError) {
+    RendererConfig config;
+    config.width = 32;
+    config.height = 32;
+    std::vector<Diagnostic> setup;
+    RendererPtr renderer = createRenderer(config, setup);
+    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(setup);
+    StripBatch batch;
+    batch.device = {0x1000, 0x2000, 0, 9, 4}; // no count address
+    std::vector<Diagnostic> d;
+    Image image;
+    FrameStats stats;
+    std::vector<DrawBatch> batches = {batch};
+    EXPECT_FALSE(renderFrame(*renderer, frontView(), batches, image, stats, d));
+    EXPECT_NE(joinedDiagnostics(d).find("no count"), std::string::npos) << joinedDiagnostics(d);
+    batch.device = {0x1000, 0x2000, 0x3000, 1, 4}; // a block of one point has no segment
+    batches = {batch};
+    d.clear();
+    EXPECT_FALSE(renderFrame(*renderer, frontView(), batches, image, stats, d));
+    EXPECT_NE(joinedDiagnostics(d).find("at least 2"), std::string::npos) << joinedDiagnostics(d);
+}
+
+} // namespace
+} // namespace spindrift::render
