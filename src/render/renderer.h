@@ -174,8 +174,8 @@ struct FrameStats {
     uint64_t device_batches = 0;  // billboard batches drawn from device records (counts unread)
     uint64_t device_strip_batches = 0; // strip batches drawn from device strips (counts unread)
     uint64_t strip_segments = 0;       // strip segments from the host
-    uint64_t oit_records = 0;     // of particles_drawn, drawn through OIT (drawsThroughOit)
-    uint64_t oit_segments = 0;    // of strip_segments, drawn through OIT
+    uint64_t oit_records = 0;          // of particles_drawn, drawn through OIT (drawsThroughOit)
+    uint64_t oit_segments = 0;         // of strip_segments, drawn through OIT
     uint32_t batches = 0;
     double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
 };
