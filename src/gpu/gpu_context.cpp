@@ -105,11 +105,11 @@ bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
 }
 
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
-                    uint32_t invocations, bool light) {
+                    uint32_t invocations, bool light, uint32_t max_groups) {
     dispatchWith(gpu, cmd,
                  light ? gpu.light_update.get()
                        : gpu.pipelines[static_cast<int>(Pass::update)].get(),
-                 push, invocations, kGpuUpdateMaxWorkgroups);
+                 push, invocations, std::clamp(max_groups, 1u, kGpuMaxWorkgroups));
 }
 
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,

@@ -76,9 +76,10 @@ void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
 // may use GpuContext::light_update.
 bool updatesLight(const CompiledEffect& effect, uint32_t emitter);
 
-// dispatchPass for the update pass of an emitter, with the light pipeline when `light`.
+// dispatchPass for the update pass of an emitter, with the light pipeline when `light`, in at
+// most max_groups workgroups (at least 1; GpuConfig::update_max_workgroups).
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
-                    uint32_t invocations, bool light);
+                    uint32_t invocations, bool light, uint32_t max_groups);
 
 // Compute writes before compute reads and writes (every pass boundary).
 void computeBarrier(VkCommandBuffer cmd);

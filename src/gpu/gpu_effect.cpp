@@ -74,8 +74,8 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t bound = liveBound(fx.live_windows[e]);
         if (bound == 0) continue;
-        dispatchUpdate(gpu, cmd, pushFor(fx, slot, e, bound, 0), bound,
-                       updatesLight(*fx.effect, e));
+        dispatchUpdate(gpu, cmd, pushFor(fx, slot, e, bound, 0), bound, updatesLight(*fx.effect, e),
+                       fx.config.update_max_workgroups);
         fx.dispatches_last_frame += 1;
     }
     stampUpdateEnd(fx.step_timer, cmd);

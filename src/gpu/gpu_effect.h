@@ -65,6 +65,9 @@ struct GpuConfig {
     // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
     // (tests), UINT32_MAX none.
     uint32_t min_sorted_list = 4096;
+    // Workgroups of the update pass at most (kGpuUpdateMaxWorkgroups): tests lower it so each
+    // invocation loops over many particles and the staged compaction flushes many times.
+    uint32_t update_max_workgroups = kGpuUpdateMaxWorkgroups;
     // Makes a device strip buffer per ribbon emitter, which submitDrawOutput fills with every
     // live particle's strip polyline for a renderer that draws ribbons from the device
     // (ribbon_strips.h, deviceStripSource). Off: ribbons are read back (readBackDrawRecords).
