@@ -265,6 +265,13 @@ bool checkGpuSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diag
     return checkSubEmitterSupport(effect, diagnostics) && ok;
 }
 
+GpuEffect::~GpuEffect() {
+    if (gpu == nullptr || gpu->runner == nullptr) return;
+    // A failure here (device lost, timeout) leaves nothing better to do than go on destroying.
+    std::vector<Diagnostic> ignored;
+    (void)gpu->runner->waitAll(ignored);
+}
+
 std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect> effect,
                                            const GpuConfig& config,
                                            std::vector<Diagnostic>& diagnostics) {

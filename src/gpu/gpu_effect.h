@@ -111,6 +111,13 @@ struct GpuSubmission {
 };
 
 struct GpuEffect {
+    GpuEffect() = default;
+    // Waits for the instance's pending submissions before its buffers go (frames drawn from the
+    // device are submitted without waiting).
+    ~GpuEffect();
+    GpuEffect(const GpuEffect&) = delete;
+    GpuEffect& operator=(const GpuEffect&) = delete;
+
     std::shared_ptr<const CompiledEffect> effect;
     GpuConfig config;
     DriverState driver;

@@ -96,6 +96,19 @@ bool CommandRunner::wait(uint32_t index, std::vector<Diagnostic>& diagnostics) {
     return check(vkResetFences(device_.handle(), 1, &fence), "vkResetFences", diagnostics);
 }
 
+bool CommandRunner::waitAll(std::vector<Diagnostic>& diagnostics) {
+    for (uint32_t k = 0; k < entries(); ++k) {
+        if (!wait(k, diagnostics)) return false;
+    }
+    return true;
+}
+
+CommandRunner::~CommandRunner() {
+    // A failure here (device lost, timeout) leaves nothing better to do than go on destroying.
+    std::vector<Diagnostic> ignored;
+    (void)waitAll(ignored);
+}
+
 bool CommandRunner::poll(uint32_t index, std::vector<Diagnostic>& diagnostics) {
     Entry& entry = entries_[index];
     if (!entry.pending) return true;

@@ -28,6 +28,11 @@ public:
     // entries >= 1 command buffers in the ring.
     static std::unique_ptr<CommandRunner>
     create(const Device& device, std::vector<Diagnostic>& diagnostics, uint32_t entries = 1);
+    // Waits for every pending submission: its command buffers and whatever they read must
+    // outlive the work (lavapipe crashed reading a buffer freed under a pending submission).
+    ~CommandRunner();
+    CommandRunner(const CommandRunner&) = delete;
+    CommandRunner& operator=(const CommandRunner&) = delete;
 
     // Moves to the next entry of the ring, waits for its previous submission if it is still
     // pending (the caller reads that submission's results first: see pending/wait), resets its
@@ -51,6 +56,8 @@ public:
     bool pending(uint32_t entry) const { return entries_[entry].pending; }
     // Waits for the entry's submission (nothing when it is not pending).
     bool wait(uint32_t entry, std::vector<Diagnostic>& diagnostics);
+    // Waits for every pending entry. False with an error on the first failure.
+    bool waitAll(std::vector<Diagnostic>& diagnostics);
     // Whether the entry's submission has finished, without waiting: true (and no longer
     // pending) once it has, or when nothing is pending. False with no error while it runs.
     bool poll(uint32_t entry, std::vector<Diagnostic>& diagnostics);
