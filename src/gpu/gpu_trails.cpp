@@ -115,10 +115,9 @@ bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>
     for (size_t e = 0; e < regions.size(); ++e) {
         if (hasDeviceStrips(regions[e])) {
             // Read by the renderer's strip vertex shader; tests copy it out.
-            strips[e] = vk::createBuffer(device, regions[e].strips_bytes,
-                                         kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                         vk::MemoryUse::device_local, "GPU device strips",
-                                         diagnostics);
+            strips[e] = vk::createBuffer(
+                device, regions[e].strips_bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                vk::MemoryUse::device_local, "GPU device strips", diagnostics);
             if (!strips[e]) return false;
         }
         if (!hasTrails(regions[e])) continue;

@@ -46,10 +46,10 @@ inline bool hasDeviceStrips(const TrailRegion& region) {
 }
 
 // The trail storage of every emitter of the effect (one entry each), with device strip buffers
-// for ribbon and beam emitters when device_strips. False with an error when the effect passes kMaxTrailPoints (at the emitter
-// needing the most, as the CPU backend says it), when one emitter's trail or strip buffer would
-// pass limits.buffer_bytes, or when they together with the pool (pool_bytes) would pass
-// limits.total_bytes (naming the emitter).
+// for ribbon and beam emitters when device_strips. False with an error when the effect passes
+// kMaxTrailPoints (at the emitter needing the most, as the CPU backend says it), when one emitter's
+// trail or strip buffer would pass limits.buffer_bytes, or when they together with the pool
+// (pool_bytes) would pass limits.total_bytes (naming the emitter).
 bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64_t pool_bytes,
                   bool device_strips, std::vector<TrailRegion>& out,
                   std::vector<Diagnostic>& diagnostics);

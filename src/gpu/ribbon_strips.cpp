@@ -35,9 +35,8 @@ void recordTrailGather(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstant
 }
 
 bool createBeamFrames(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
-    if (std::none_of(fx.trail_layout.begin(), fx.trail_layout.end(), [](const TrailRegion& r) {
-            return hasDeviceStrips(r) && !hasTrails(r);
-        })) {
+    if (std::none_of(fx.trail_layout.begin(), fx.trail_layout.end(),
+                     [](const TrailRegion& r) { return hasDeviceStrips(r) && !hasTrails(r); })) {
         return true;
     }
     const uint64_t bytes =
@@ -84,9 +83,8 @@ uint32_t recordDeviceStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushCon
             // A beam: its frame in this submission's entry (the host has waited for the entry's
             // previous submission), one invocation per point (the buffer limit keeps the count
             // below 2^32).
-            const uint64_t at =
-                (uint64_t{fx.gpu->runner->current()} * fx.trail_layout.size() + e) *
-                sizeof(BeamFrame);
+            const uint64_t at = (uint64_t{fx.gpu->runner->current()} * fx.trail_layout.size() + e) *
+                                sizeof(BeamFrame);
             std::memcpy(static_cast<unsigned char*>(fx.buffers.beam_frames.mapped) + at,
                         &fx.draw.beams[e], sizeof(BeamFrame));
             const VkDeviceAddress frame = fx.buffers.beam_frames.address + at;
