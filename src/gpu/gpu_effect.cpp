@@ -299,6 +299,13 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     return fx;
 }
 
+GpuEffect::~GpuEffect() {
+    if (!gpu || !gpu->runner) return;
+    // A failed wait (a lost device) leaves nothing better to do than go on destroying.
+    std::vector<Diagnostic> ignored;
+    for (uint32_t e = 0; e < gpu->runner->entries(); ++e) (void)gpu->runner->wait(e, ignored);
+}
+
 void setTransform(GpuEffect& fx, const Rows3x4& world_from_effect) {
     fx.next_world_from_effect = world_from_effect;
 }

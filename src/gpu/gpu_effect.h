@@ -110,6 +110,13 @@ struct GpuSubmission {
 };
 
 struct GpuEffect {
+    GpuEffect() = default;
+    GpuEffect(const GpuEffect&) = delete;
+    GpuEffect& operator=(const GpuEffect&) = delete;
+    // Waits for the instance's submissions still in flight (asynchronous statistics) before its
+    // buffers go: on a shared device nothing else would, and the device would still read them.
+    ~GpuEffect();
+
     std::shared_ptr<const CompiledEffect> effect;
     GpuConfig config;
     DriverState driver;
