@@ -1,16 +1,22 @@
-// Ribbon strips written on the device (src/gpu/ribbon_strips.h, recordRibbonStrips): the particle
-// at alive-list index i (its draw record i, written by gpu_draw_records.comp just before) writes
-// its strip polyline to block i of the emitter's device strip buffer, points
-// [i * (max_points + 1), + n) and n at strip_counts[i] (0: fewer than 2 points, nothing drawn).
-// The same two walks over the same kernels as the host's appendRibbonPolyline
-// (src/runtime/ribbon_polyline.h): positions and distances from the head first, then the strip
-// points once the length is known. The renderer draws the blocks with an indirect draw
-// (shaders/strip.vert, kSpecStripBlocks); nothing is read back.
+// Strips written on the device (src/gpu/ribbon_strips.h, recordDeviceStrips): the particle at
+// alive-list index i (its draw record i, written by gpu_draw_records.comp just before) writes its
+// strip polyline to block i of the emitter's device strip buffer and its point count n to
+// strip_counts[i]. The renderer draws the blocks with an indirect draw (shaders/strip.vert,
+// kSpecStripBlocks); nothing is read back. Two modes (push.params.w):
+// - kGpuStripsRibbon: points [i * (max_points + 1), + n) from the particle's trail (n = 0: fewer
+//   than 2 points, nothing drawn), the same two walks over the same kernels as the host's
+//   appendRibbonPolyline (src/runtime/ribbon_polyline.h): positions and distances from the head
+//   first, then the strip points once the length is known.
+// - kGpuStripsBeam: points [i * (segments + 1), + segments + 1), point k by sdBeamPoint
+//   (kernels/beam.h) with the record's key and colour and the frame's curve and jitter cycle
+//   (BeamFrame at push.addresses.zw), as the host's appendBeamStrips (src/render/beam_strips.h).
+//   One invocation per point: a beam has up to 257 points and an emitter few beams.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
 #include "gpu_sim.glsl"
 #include "gpu_trail.glsl"
+#include "beam.h"
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer StripPointsRef {
     StripPoint points[];
@@ -21,6 +27,9 @@ layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer St
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer DrawRecordsReadRef {
     DrawRecord records[];
 };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer BeamFrameRef {
+    BeamFrame frame;
+};
 
 // The emitter's draw record i (storeDrawRecord's place).
 DrawRecord loadDrawRecord(GpuEmitterPool pool, uint i) {
@@ -30,16 +39,45 @@ DrawRecord loadDrawRecord(GpuEmitterPool pool, uint i) {
     return DrawRecordsReadRef(address).records[t % pool.draw_chunk_records];
 }
 
-void main() {
+// The emitter's live particles this pass draws: min(alive count, live bound).
+uint drawnCount(uint list) {
+    uint index = emitterIndex();
+    uint alive = list == 0u ? countersRef().counters[index].alive0 : countersRef().counters[index].alive1;
+    return min(alive, push.params.z);
+}
+
+void writeBeamStrips() {
+    GpuEmitterTrails t = emitterTrails();
+    if ((t.strips_lo | t.strips_hi) == 0u) return;
+    GpuEmitterPool pool = emitterPool();
+    EmitterRecord e = emitterRecord();
+    BeamFrame frame = BeamFrameRef(push.addresses.zw).frame;
+    // The block size is the buffer's (gpu_trails.cpp), whatever segments the host's curve says.
+    BeamCurve curve = frame.curve;
+    curve.segments = max(e.beam_segments, 1u);
+    uint block_points = curve.segments + 1u;
+    uint count = drawnCount(push.params.y);
+    StripPointsRef strips = StripPointsRef(uvec2(t.strips_lo, t.strips_hi));
+    StripCountsRef counts = StripCountsRef(uvec2(t.strip_counts_lo, t.strip_counts_hi));
+    // 32-bit index: the strip buffer is below the buffer limit, so under 2^32 / 48 points.
+    uint points = count * block_points;
+    for (uint j = gl_GlobalInvocationID.x; j < points; j += gridStride()) {
+        uint i = j / block_points;
+        uint k = j - i * block_points;
+        DrawRecord record = loadDrawRecord(pool, i);
+        strips.points[j] = sdBeamPoint(curve, record.key, frame.jitter_cycle, k, record.color);
+        if (k == 0u) counts.counts[i] = block_points;
+    }
+}
+
+void writeRibbonStrips() {
     GpuEmitterTrails t = emitterTrails();
     if (!hasTrails(t) || (t.strips_lo | t.strips_hi) == 0u) return;
     GpuEmitterPool pool = emitterPool();
     EmitterRecord e = emitterRecord();
     GpuStepHeader header = loadStepHeader();
-    uint index = emitterIndex();
     uint list = push.params.y;
-    uint alive = list == 0u ? countersRef().counters[index].alive0 : countersRef().counters[index].alive1;
-    uint count = min(alive, push.params.z);
+    uint count = drawnCount(list);
     UintColumn alive_list = uintColumn(pool, kGpuColumnAlive0 + list);
     TrailRingsRef rings = trailRings(t);
     StripPointsRef strips = StripPointsRef(uvec2(t.strips_lo, t.strips_hi));
@@ -91,5 +129,13 @@ void main() {
             direction_in = direction_out;
             here = next;
         }
+    }
+}
+
+void main() {
+    if (push.params.w == kGpuStripsBeam) {
+        writeBeamStrips();
+    } else {
+        writeRibbonStrips();
     }
 }

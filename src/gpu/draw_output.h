@@ -14,6 +14,7 @@
 
 #include "gpu/sort/gpu_radix_sort.h"
 #include "gpu/sort/sort_keys_pass.h"
+#include "kernels/beam.h"
 #include "kernels/shared_types.h"
 #include "vulkan/buffer.h"
 
@@ -25,6 +26,10 @@ struct GpuDrawRequest {
     // Per emitter: its sort mode (kSort*, kernels/sort_key.h); kSortNone (or a short vector)
     // leaves the emitter in alive-list order.
     std::vector<uint32_t> sort_modes;
+    // Per emitter: the curve and jitter cycle a beam emitter with device strips is drawn with
+    // this frame (render::beamCurve, sdBeamJitterCycle); ignored for other emitters. Must reach
+    // every such emitter.
+    std::vector<BeamFrame> beams;
 };
 
 // Where emitter e's records lie on the device after the last frame, for one draw of all of them:

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "gpu/ordered_list.h"
+#include "gpu/ribbon_strips.h"
 #include "gpu/sub_emitters.h"
 #include "kernels/gpu_sim.h"
 
@@ -214,7 +215,8 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
                                kStorage, vk::MemoryUse::upload, "GPU step uniforms", diagnostics);
     if (!b.steps) return false;
     if (!createTrailBuffers(device, fx.trail_layout, b.trails, b.trail_gather, b.strips,
-                            diagnostics)) {
+                            diagnostics) ||
+        !createBeamFrames(fx, diagnostics)) {
         return false;
     }
     return uploadRecords(fx, diagnostics);

@@ -16,8 +16,9 @@ PoolLimits devicePoolLimits(const vk::Device& device, uint64_t max_buffer_bytes,
 // Creates fx.buffers from fx.layout and fx.effect: records (uploaded, with the column and
 // draw-record chunk address tables), pool buffers, counters (zeroed), draw-record chunks, per-step
 // uniform slots (config.driver.max_steps_per_frame of them, plus one for the draw pass), the
-// counters' readback copy and each ribbon emitter's trail and gather buffers (fx.trail_layout,
-// gpu_trails.h). False with an error naming the buffer.
+// counters' readback copy, each ribbon emitter's trail and gather buffers and each device strip
+// buffer (fx.trail_layout, gpu_trails.h), and the beam frames (ribbon_strips.h). False with an
+// error naming the buffer.
 bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 
 // The device address of a draw-record range's first record (its chunk's buffer, offset to

@@ -358,15 +358,15 @@ bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
         return false;
     }
     std::vector<Diagnostic> failure;
-    if (prepareDrawSorting(fx, request, failure)) {
+    if (checkBeamFrames(fx, request.beams, failure) && prepareDrawSorting(fx, request, failure)) {
         fx.draw = request;
         VkCommandBuffer cmd = beginSubmission(fx, failure);
         if (cmd != VK_NULL_HANDLE) {
             recordDrawRecordsPass(fx, cmd);
             recordDrawSorts(fx, cmd, failure);
-            // Ribbon strips from the records (device_strips; ribbon_strips.h).
+            // Ribbon and beam strips from the records (device_strips; ribbon_strips.h).
             fx.dispatches_last_frame +=
-                recordRibbonStrips(fx, cmd, pushFor(fx, drawSlot(fx), 0, 0, 0));
+                recordDeviceStrips(fx, cmd, pushFor(fx, drawSlot(fx), 0, 0, 0));
             if (endSubmission(fx, cmd, "GPU draw records", !fx.config.async_statistics, failure) &&
                 failure.empty()) {
                 return true;

@@ -68,9 +68,10 @@ struct GpuConfig {
     // Workgroups of the update pass at most (kGpuUpdateMaxWorkgroups): tests lower it so each
     // invocation loops over many particles and the staged compaction flushes many times.
     uint32_t update_max_workgroups = kGpuUpdateMaxWorkgroups;
-    // Makes a device strip buffer per ribbon emitter, which submitDrawOutput fills with every
-    // live particle's strip polyline for a renderer that draws ribbons from the device
-    // (ribbon_strips.h, deviceStripSource). Off: ribbons are read back (readBackDrawRecords).
+    // Makes a device strip buffer per ribbon and beam emitter, which submitDrawOutput fills with
+    // every live particle's strip polyline for a renderer that draws strips from the device
+    // (ribbon_strips.h, deviceStripSource). Off: ribbon trails and beam records are read back
+    // (readBackDrawRecords).
     bool device_strips = false;
 };
 
@@ -97,7 +98,8 @@ struct GpuBuffers {
     std::vector<vk::Buffer> draw_readback; // per chunk, made by the first readBackDrawRecords
     std::vector<vk::Buffer> trails;        // per emitter: ribbon trail rings (gpu_trails.h)
     std::vector<vk::Buffer> trail_gather;  // per emitter: the gather pass's host-visible output
-    std::vector<vk::Buffer> strips;        // per emitter: device ribbon strips (device_strips)
+    std::vector<vk::Buffer> strips;        // per emitter: device ribbon/beam strips (device_strips)
+    vk::Buffer beam_frames; // a BeamFrame per emitter per ring entry (device beam strips only)
     VkDeviceAddress tables_address = 0;
     uint64_t step_slot_bytes = 0;
     uint32_t step_slots = 0; // slots per submission: its steps, the last slot the draw pass's;
@@ -112,8 +114,8 @@ struct GpuSubmission {
 
 struct GpuEffect {
     GpuEffect() = default;
-    // Waits for the instance's pending submissions before its buffers go (frames drawn from the
-    // device are submitted without waiting).
+    // Waits for the instance's submissions still in flight (asynchronous statistics) before its
+    // buffers go: on a shared device nothing else would, and the device would still read them.
     ~GpuEffect();
     GpuEffect(const GpuEffect&) = delete;
     GpuEffect& operator=(const GpuEffect&) = delete;
@@ -186,7 +188,8 @@ uint32_t liveBoundOf(const GpuEffect& fx, uint32_t emitter);
 
 // Submits, after the frame's steps, the draw-record pass of every emitter, for each emitter
 // with a sort mode in `request` its back-to-front order (keys of the live records, the GPU
-// radix sort), and with device_strips every ribbon emitter's strips (ribbon_strips.h). Makes the
+// radix sort), and with device_strips every ribbon and beam emitter's strips (ribbon_strips.h;
+// a beam emitter's curve from request.beams, an error when it is missing). Makes the
 // sort's work space on first need (sized for the largest sorting emitter), so later frames allocate
 // nothing. Waits only without async_statistics. False with an error (in diagnostics and fx.errors)
 // on a Vulkan failure.
@@ -198,7 +201,7 @@ bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
 // past the end or of capacity 0.
 GpuDrawSource drawSource(const GpuEffect& fx, uint32_t emitter);
 
-// The path for hosts on another device, and for strips (beams) the renderer builds on the host
+// The path for hosts on another device, and for beams the renderer builds on the host
 // (docs/gpu-backend.md, "Choosing a backend"): runs the draw-record
 // pass, waits, and copies every live particle's DrawRecord into out, emitters in compiled order,
 // each emitter's records packed after the previous one's (inside an emitter, alive-list order:

@@ -21,8 +21,21 @@ uint64_t alignColumn(uint64_t bytes) {
     return (bytes + kGpuColumnAlignBytes - 1) / kGpuColumnAlignBytes * kGpuColumnAlignBytes;
 }
 
+// The device strip buffer: capacity blocks of block_points StripPoints, then a count per block.
+void addDeviceStrips(TrailRegion& r, uint32_t capacity, uint32_t block_points) {
+    r.capacity = capacity;
+    r.strip_block_points = block_points;
+    r.strip_counts_offset_bytes =
+        alignColumn(uint64_t{capacity} * block_points * sizeof(StripPoint));
+    r.strips_bytes = r.strip_counts_offset_bytes + uint64_t{capacity} * sizeof(uint32_t);
+}
+
 TrailRegion regionFor(const EmitterRecord& e, bool device_strips) {
     TrailRegion r;
+    // A beam has no trails: every point is derived from the curve each frame (kernels/beam.h).
+    if (e.render_type == kRenderBeam && device_strips) {
+        addDeviceStrips(r, e.capacity, std::max(e.beam_segments, 1u) + 1);
+    }
     if (e.render_type != kRenderRibbon) return r;
     r.capacity = e.capacity;
     r.max_points = e.ribbon_max_points;
@@ -31,21 +44,21 @@ TrailRegion regionFor(const EmitterRecord& e, bool device_strips) {
     r.rings_offset_bytes = alignColumn(points * kTrailPointBytes);
     r.buffer_bytes = r.rings_offset_bytes + uint64_t{e.capacity} * sizeof(uvec2);
     r.gather_bytes = uint64_t{e.capacity} * sizeof(GpuTrailHead) + points * kTrailPointBytes;
-    if (device_strips) {
-        const uint64_t strip_points = uint64_t{e.capacity} * (uint64_t{e.ribbon_max_points} + 1);
-        r.strip_counts_offset_bytes = alignColumn(strip_points * sizeof(StripPoint));
-        r.strips_bytes = r.strip_counts_offset_bytes + uint64_t{e.capacity} * sizeof(uint32_t);
-    }
+    if (device_strips) addDeviceStrips(r, e.capacity, e.ribbon_max_points + 1);
     return r;
 }
 
 Diagnostic emitterError(const CompiledEffect& effect, uint32_t e, std::string message) {
     const EmitterRecord& r = effect.emitters[e];
+    const bool beam = r.render_type == kRenderBeam;
     Diagnostic d;
-    d.path = "$.emitters[" + std::to_string(r.source_index) + "].render.max_points";
+    d.path = "$.emitters[" + std::to_string(r.source_index) + "].render." +
+             (beam ? "segments" : "max_points");
     d.message = "emitter '" + std::string(stringAt(effect, r.name_offset, r.name_length)) +
-                "' (capacity " + std::to_string(r.capacity) + ", max_points " +
-                std::to_string(r.ribbon_max_points) + "): " + std::move(message);
+                "' (capacity " + std::to_string(r.capacity) +
+                (beam ? ", segments " + std::to_string(r.beam_segments)
+                      : ", max_points " + std::to_string(r.ribbon_max_points)) +
+                "): " + std::move(message);
     return d;
 }
 
@@ -62,14 +75,18 @@ bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64
         out.push_back(regionFor(effect.emitters[e], device_strips));
         const TrailRegion& r = out.back();
         const uint64_t largest = std::max(r.buffer_bytes, r.strips_bytes);
+        // Within the buffer limit (< 2^32 bytes) every strip point index fits 32 bits.
         if (largest > limits.buffer_bytes) {
+            const bool beam = effect.emitters[e].render_type == kRenderBeam;
+            const char* what = r.strips_bytes <= r.buffer_bytes ? "its ribbon trails"
+                               : beam                           ? "its device beam strips"
+                                                                : "its device ribbon strips";
             diagnostics.push_back(emitterError(
                 effect, e,
-                std::string(r.strips_bytes > r.buffer_bytes ? "its device ribbon strips"
-                                                            : "its ribbon trails") +
-                    " would need a buffer of " + std::to_string(largest) +
+                std::string(what) + " would need a buffer of " + std::to_string(largest) +
                     " bytes, past the GPU backend's buffer limit of " +
-                    std::to_string(limits.buffer_bytes) + " bytes; lower capacity or max_points"));
+                    std::to_string(limits.buffer_bytes) + " bytes; lower capacity or " +
+                    (beam ? "segments" : "max_points")));
             return false;
         }
         total += r.buffer_bytes + r.strips_bytes;
@@ -77,7 +94,7 @@ bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64
             diagnostics.push_back(emitterError(
                 effect, e,
                 "the GPU backend would need " + std::to_string(total) +
-                    " bytes of device memory (pool, draw records and ribbon trails) by this "
+                    " bytes of device memory (pool, draw records, trails and strips) by this "
                     "emitter, past the limit of " +
                     std::to_string(limits.total_bytes) + " bytes; lower the capacities"));
             return false;
@@ -96,6 +113,13 @@ bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>
     gather.resize(regions.size());
     strips.resize(regions.size());
     for (size_t e = 0; e < regions.size(); ++e) {
+        if (hasDeviceStrips(regions[e])) {
+            // Read by the renderer's strip vertex shader; tests copy it out.
+            strips[e] = vk::createBuffer(
+                device, regions[e].strips_bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                vk::MemoryUse::device_local, "GPU device strips", diagnostics);
+            if (!strips[e]) return false;
+        }
         if (!hasTrails(regions[e])) continue;
         trails[e] = vk::createBuffer(device, regions[e].buffer_bytes, kStorage,
                                      vk::MemoryUse::device_local, "GPU ribbon trails", diagnostics);
@@ -105,12 +129,6 @@ bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>
             vk::createBuffer(device, regions[e].gather_bytes, kStorage, vk::MemoryUse::readback,
                              "GPU ribbon trails readback", diagnostics);
         if (!gather[e]) return false;
-        if (regions[e].strips_bytes == 0) continue;
-        // Read by the renderer's strip vertex shader; tests copy it out.
-        strips[e] = vk::createBuffer(device, regions[e].strips_bytes,
-                                     kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                     vk::MemoryUse::device_local, "GPU ribbon strips", diagnostics);
-        if (!strips[e]) return false;
     }
     return true;
 }
@@ -118,6 +136,13 @@ bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>
 GpuEmitterTrails trailRecord(const TrailRegion& region, const vk::Buffer& trail,
                              const vk::Buffer& gather, const vk::Buffer& strips) {
     GpuEmitterTrails t{};
+    if (strips) {
+        const VkDeviceAddress counts = strips.address + region.strip_counts_offset_bytes;
+        t.strips_lo = static_cast<uint32_t>(strips.address);
+        t.strips_hi = static_cast<uint32_t>(strips.address >> 32);
+        t.strip_counts_lo = static_cast<uint32_t>(counts);
+        t.strip_counts_hi = static_cast<uint32_t>(counts >> 32);
+    }
     if (!hasTrails(region)) return t;
     const VkDeviceAddress points = trail.address;
     const VkDeviceAddress rings = trail.address + region.rings_offset_bytes;
@@ -129,12 +154,6 @@ GpuEmitterTrails trailRecord(const TrailRegion& region, const vk::Buffer& trail,
     t.gather_hi = static_cast<uint32_t>(gather.address >> 32);
     t.max_points = region.max_points;
     t.min_sample_distance_m = region.min_sample_distance_m;
-    if (!strips) return t;
-    const VkDeviceAddress counts = strips.address + region.strip_counts_offset_bytes;
-    t.strips_lo = static_cast<uint32_t>(strips.address);
-    t.strips_hi = static_cast<uint32_t>(strips.address >> 32);
-    t.strip_counts_lo = static_cast<uint32_t>(counts);
-    t.strip_counts_hi = static_cast<uint32_t>(counts >> 32);
     return t;
 }
 

@@ -34,17 +34,68 @@ void recordTrailGather(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstant
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
 }
 
-uint32_t recordRibbonStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push) {
-    uint32_t dispatches = 0;
+bool createBeamFrames(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
+    if (std::none_of(fx.trail_layout.begin(), fx.trail_layout.end(),
+                     [](const TrailRegion& r) { return hasDeviceStrips(r) && !hasTrails(r); })) {
+        return true;
+    }
+    const uint64_t bytes =
+        uint64_t{fx.gpu->runner->entries()} * fx.trail_layout.size() * sizeof(BeamFrame);
+    fx.buffers.beam_frames = vk::createBuffer(
+        *fx.gpu->device, bytes,
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+        vk::MemoryUse::upload, "GPU beam frames", diagnostics);
+    return static_cast<bool>(fx.buffers.beam_frames);
+}
+
+bool checkBeamFrames(const GpuEffect& fx, std::span<const BeamFrame> beams,
+                     std::vector<Diagnostic>& diagnostics) {
     for (uint32_t e = 0; e < fx.trail_layout.size(); ++e) {
-        if (e >= fx.buffers.strips.size() || !fx.buffers.strips[e]) continue;
+        const TrailRegion& r = fx.trail_layout[e];
+        if (!hasDeviceStrips(r) || hasTrails(r) || e < beams.size()) continue;
+        const EmitterRecord& record = fx.effect->emitters[e];
+        diagnostics.push_back(
+            {Severity::error, "", 0, 0, 0, "",
+             "submitDrawOutput: beam emitter '" +
+                 std::string(stringAt(*fx.effect, record.name_offset, record.name_length)) +
+                 "' is drawn from the device but the request has no beam curve for it (" +
+                 std::to_string(beams.size()) + " given)"});
+        return false;
+    }
+    return true;
+}
+
+uint32_t recordDeviceStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push) {
+    uint32_t dispatches = 0;
+    const GpuPushConstants base = push;
+    for (uint32_t e = 0; e < fx.trail_layout.size(); ++e) {
+        const TrailRegion& r = fx.trail_layout[e];
+        if (!hasDeviceStrips(r)) continue;
         const uint32_t bound = liveBound(fx.live_windows[e]);
         if (bound == 0) continue;
-        // The draw-record pass's records (colour, size) before the first strip dispatch.
+        // The draw-record pass's records (key, colour, size) before the first strip dispatch.
         if (dispatches == 0) computeBarrier(cmd);
+        push = base;
         push.params.x = e;
         push.params.z = bound;
-        dispatchPass(*fx.gpu, cmd, Pass::ribbon_strips, push, bound);
+        uint32_t invocations = bound;
+        if (!hasTrails(r)) {
+            // A beam: its frame in this submission's entry (the host has waited for the entry's
+            // previous submission), one invocation per point (the buffer limit keeps the count
+            // below 2^32).
+            const uint64_t at = (uint64_t{fx.gpu->runner->current()} * fx.trail_layout.size() + e) *
+                                sizeof(BeamFrame);
+            std::memcpy(static_cast<unsigned char*>(fx.buffers.beam_frames.mapped) + at,
+                        &fx.draw.beams[e], sizeof(BeamFrame));
+            const VkDeviceAddress frame = fx.buffers.beam_frames.address + at;
+            push.addresses.z = static_cast<uint32_t>(frame);
+            push.addresses.w = static_cast<uint32_t>(frame >> 32);
+            push.params.w = kGpuStripsBeam;
+            invocations = bound * r.strip_block_points;
+        } else {
+            push.params.w = kGpuStripsRibbon;
+        }
+        dispatchPass(*fx.gpu, cmd, Pass::ribbon_strips, push, invocations);
         ++dispatches;
     }
     return dispatches;
@@ -58,7 +109,7 @@ GpuStripSource deviceStripSource(const GpuEffect& fx, uint32_t emitter) {
     source.points = strips.address;
     source.point_counts = strips.address + r.strip_counts_offset_bytes;
     source.count = drawSource(fx, emitter).count;
-    source.points_per_strip = r.max_points + 1;
+    source.points_per_strip = r.strip_block_points;
     source.max_strips = std::min(r.capacity, liveBoundOf(fx, emitter));
     return source;
 }
@@ -75,11 +126,11 @@ bool readBackDeviceStripsForTest(GpuEffect& fx, uint32_t emitter, std::vector<St
     const vk::Buffer& strips = fx.buffers.strips[emitter];
     vk::Buffer staging =
         vk::createBuffer(*fx.gpu->device, r.strips_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                         vk::MemoryUse::readback, "GPU ribbon strips readback", diagnostics);
+                         vk::MemoryUse::readback, "GPU device strips readback", diagnostics);
     if (!staging) return false;
     if (!waitForStatistics(fx)) return false;
     const bool ok = fx.gpu->runner->run(
-        "GPU ribbon strips readback",
+        "GPU device strips readback",
         [&](VkCommandBuffer cmd) {
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                               VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
@@ -92,7 +143,7 @@ bool readBackDeviceStripsForTest(GpuEffect& fx, uint32_t emitter, std::vector<St
         diagnostics);
     if (!ok) return false;
     const auto* bytes = static_cast<const unsigned char*>(staging.mapped);
-    points.resize(uint64_t{r.capacity} * (uint64_t{r.max_points} + 1));
+    points.resize(uint64_t{r.capacity} * r.strip_block_points);
     counts.resize(r.capacity);
     std::memcpy(points.data(), bytes, points.size() * sizeof(StripPoint));
     std::memcpy(counts.data(), bytes + r.strip_counts_offset_bytes,

@@ -1,16 +1,19 @@
-// Ribbon strips of a GPU instance for the renderer's strip pass (docs/gpu-backend.md, "Ribbons"),
-// two ways:
+// Strips of a GPU instance for the renderer's strip pass (docs/gpu-backend.md, "Ribbons" and
+// "Beams"), two ways:
 // - From the device (a renderer on the same device, GpuConfig::device_strips): submitDrawOutput
-//   runs the strip pass (shaders/gpu_ribbon_strips.comp, recordRibbonStrips) after its
-//   draw-record pass; it writes each live particle's polyline into a fixed block of
-//   max_points + 1 points of the emitter's device strip buffer with the per-point kernels the
-//   host uses (kernels/ribbon.h), and deviceStripSource tells the renderer where they are. Nothing
-//   is read back.
+//   runs the strip pass (shaders/gpu_ribbon_strips.comp, recordDeviceStrips) after its
+//   draw-record pass; it writes each live particle's polyline into a fixed block of the emitter's
+//   device strip buffer (a ribbon: max_points + 1 points, from its trail with the per-point
+//   kernels the host uses, kernels/ribbon.h; a beam: segments + 1 points, sdBeamPoint of
+//   kernels/beam.h with the curve and jitter cycle the host passes per frame in
+//   GpuDrawRequest::beams), and deviceStripSource tells the renderer where they are. Nothing is
+//   read back.
 // - Read back (hosts without a renderer, or on another device): the trail-gather pass
 //   (shaders/gpu_trail_gather.comp) runs with readBackDrawRecords, in the same submission as its
 //   draw-record pass, and copies each live particle's head and recorded points into a
 //   host-visible buffer in draw-record order; the host then builds the polylines with the CPU
 //   backend's own code (runtime/ribbon_polyline.h), the GPU twin of cpu::writeRibbonStrips.
+//   Beams are built on the host from the read-back records (render/beam_strips.h).
 // Nothing is read back while stepping.
 #pragma once
 
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "gpu/gpu_effect.h"
+#include "kernels/beam.h"
 #include "kernels/strip.h"
 
 namespace spindrift::gpu {
@@ -30,21 +34,34 @@ namespace spindrift::gpu {
 // Records nothing for an effect without ribbons.
 void recordTrailGather(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push);
 
-// Records the strip pass of every ribbon emitter with a device strip buffer into cmd: a barrier
-// that makes the draw-record pass's records visible, then per emitter one dispatch over its live
-// bound. Must follow the draw-record pass in the same submission (it reads the same alive list,
-// push.params.y, and the records' colour and size). Records nothing for an effect without device
-// strips. Returns the dispatches recorded.
-uint32_t recordRibbonStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push);
+// Makes fx.buffers.beam_frames when an emitter has device beam strips: a host-visible BeamFrame
+// per emitter per submission in flight, so the host writes the next frame's curves while the
+// device still reads the previous one's. False with an error when the buffer cannot be made.
+bool createBeamFrames(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
+
+// True when `beams` has a BeamFrame for every beam emitter with device strips (the strip pass
+// needs its curve); else false with an error naming the emitter.
+bool checkBeamFrames(const GpuEffect& fx, std::span<const BeamFrame> beams,
+                     std::vector<Diagnostic>& diagnostics);
+
+// Records the strip pass of every emitter with a device strip buffer into cmd: a barrier that
+// makes the draw-record pass's records visible, then per emitter one dispatch over its live
+// bound (a beam: over its live bound's points). Beams draw fx.draw.beams[e] (checkBeamFrames
+// first), written into the current submission's entry of fx.buffers.beam_frames. Must follow the
+// draw-record pass in the same submission (it reads the same alive list, push.params.y, and the
+// records' key, colour and size). Records nothing for an effect without device strips. Returns
+// the dispatches recorded.
+uint32_t recordDeviceStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants push);
 
 // Where emitter e's device strips are after the last submitDrawOutput: polyline i (its draw
 // record i, i < *count) has point_counts[i] points (0 or >= 2) at points[i x points_per_strip].
-// All zero for an emitter without device strips (not a ribbon, or device_strips off).
+// All zero for an emitter without device strips (neither a ribbon nor a beam, or device_strips
+// off).
 struct GpuStripSource {
     VkDeviceAddress points = 0;       // StripPoints, world space
     VkDeviceAddress point_counts = 0; // a uint per polyline
     VkDeviceAddress count = 0;        // a uint: the emitter's live count (polylines)
-    uint32_t points_per_strip = 0;    // max_points + 1
+    uint32_t points_per_strip = 0;    // a ribbon's max_points + 1, a beam's segments + 1
     uint32_t max_strips = 0;          // the most drawn: min(capacity, live bound)
 };
 GpuStripSource deviceStripSource(const GpuEffect& fx, uint32_t emitter);

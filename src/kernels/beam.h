@@ -41,6 +41,17 @@ struct BeamCurve {
     uint pad2;
 };
 
+// What the GPU strip pass reads per beam emitter and frame (shaders/gpu_ribbon_strips.comp, beam
+// mode): the curve and jitter cycle the host's appendBeamStrips takes (render/beam_strips.h).
+// std430 layout (96 bytes), written by the host into a host-visible buffer.
+struct BeamFrame {
+    BeamCurve curve;
+    uint jitter_cycle; // sdBeamJitterCycle of the simulation time drawn
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
 // Keeps jitter keys apart from particle, burst and draw keys (random.h). Frozen.
 SD_CONST uint kBeamJitterDomain = 0x27D4EB2Fu;
 // The coarse octave: knots along the beam (t = j / kBeamJitterKnots) and its share of the jitter.
@@ -179,6 +190,8 @@ SD_ASSERT_RECORD(BeamCurve, 80);
 static_assert(offsetof(BeamCurve, control1_sag) == 16);
 static_assert(offsetof(BeamCurve, end_frequency) == 48);
 static_assert(offsetof(BeamCurve, segments) == 64);
+SD_ASSERT_RECORD(BeamFrame, 96);
+static_assert(offsetof(BeamFrame, jitter_cycle) == 80);
 } // namespace spindrift
 #endif
 

@@ -145,7 +145,8 @@ struct GpuTables {
 // of the device strip buffer: StripPoints [i x (max_points + 1), + its point count), the count
 // at strip_counts[i] (0: nothing drawn); strips_lo/hi are 0 where the instance makes no device
 // strips (GpuConfig::device_strips). All indices fit 32 bits: capacity x max_points <=
-// kMaxTrailPoints (2^24).
+// kMaxTrailPoints (2^24). A beam emitter has only the strip fields (max_points 0): its blocks
+// hold segments + 1 points (kernels/beam.h), indices below 2^32 by the buffer limit.
 struct GpuEmitterTrails {
     uint points_lo; // float[capacity * max_points * 3]
     uint points_hi;
@@ -160,6 +161,10 @@ struct GpuEmitterTrails {
     uint strip_counts_lo; // uint[capacity]: points of block i's polyline
     uint strip_counts_hi;
 };
+
+// Modes of gpu_ribbon_strips.comp (GpuPushConstants.params.w): which emitters' strips it writes.
+SD_CONST uint kGpuStripsRibbon = 0u; // from the trails
+SD_CONST uint kGpuStripsBeam = 1u;   // from the beam curve (push.addresses.zw: its BeamFrame)
 
 // One live particle in the gather buffer: its current (head) position in simulation space and
 // how many recorded points follow it there, newest first.

@@ -56,17 +56,23 @@ bool rendererDraws(uint32_t render_type) {
            render_type == kRenderBeam;
 }
 
-// The most ribbon strip points emitter e of the instance can append on the host in one frame (a
-// ribbon writes fewer segments than points), from whichever backend simulates it; none when the
-// GPU part draws it from the device.
-uint64_t ribbonPointCapacity(const PlayerInstance& p, uint32_t e) {
-    if (p.backend.emitters[e] != Backend::gpu) return cpu::maxRibbonPoints(*p.fx, e);
-    return p.draws_from_device ? 0 : gpu::maxRibbonPoints(*p.gpu_fx, e);
+// Whether emitter e's strips are built on the host: a CPU emitter's, or a GPU emitter's whose
+// part is read back (not drawn from the device).
+bool stripsOnHost(const PlayerInstance& p, uint32_t e) {
+    return p.backend.emitters[e] != Backend::gpu || !p.draws_from_device;
 }
 
-// The most strip points / segments emitter e can append in one frame.
+// The most ribbon strip points emitter e of the instance can append on the host in one frame (a
+// ribbon writes fewer segments than points), from whichever backend simulates it.
+uint64_t ribbonPointCapacity(const PlayerInstance& p, uint32_t e) {
+    if (p.backend.emitters[e] != Backend::gpu) return cpu::maxRibbonPoints(*p.fx, e);
+    return gpu::maxRibbonPoints(*p.gpu_fx, e);
+}
+
+// The most strip points / segments emitter e can append on the host in one frame.
 uint64_t stripPointCapacity(const PlayerInstance& p, uint32_t e) {
     const EmitterRecord& emitter = p.effect->emitters[e];
+    if (!stripsOnHost(p, e)) return 0;
     if (emitter.render_type == kRenderRibbon) return ribbonPointCapacity(p, e);
     if (emitter.render_type == kRenderBeam) {
         return beamPointCapacity(emitter.capacity, emitter.beam_segments);
@@ -75,6 +81,7 @@ uint64_t stripPointCapacity(const PlayerInstance& p, uint32_t e) {
 }
 uint64_t stripSegmentCapacity(const PlayerInstance& p, uint32_t e) {
     const EmitterRecord& emitter = p.effect->emitters[e];
+    if (!stripsOnHost(p, e)) return 0;
     if (emitter.render_type == kRenderRibbon) return ribbonPointCapacity(p, e);
     if (emitter.render_type == kRenderBeam) {
         return beamSegmentCapacity(emitter.capacity, emitter.beam_segments);
@@ -244,17 +251,6 @@ void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const Emitte
     player.batches.push_back(batch);
 }
 
-// Whether the GPU part of an instance can be drawn from the device: every emitter the GPU runs
-// is drawn as billboards, ribbons (strips the GPU writes, gpu::deviceStripSource) or not at all
-// (beams are built into strips on the host from read-back records).
-bool drawsFromDevice(const CompiledEffect& effect, const BackendChoice& choice) {
-    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-        if (choice.emitters[e] != Backend::gpu) continue;
-        if (effect.emitters[e].render_type == kRenderBeam) return false;
-    }
-    return true;
-}
-
 // Creates the instance's simulation on the backend chooseBackend picks. False after appending
 // the error (a gpu request that cannot be met, a backend that fails to start).
 bool createSimulation(PlayerInstance& instance, const std::string& file, const PlayerConfig& config,
@@ -269,10 +265,13 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
         gpu::GpuConfig gpu_config;
         gpu_config.device = config.device;
         gpu_config.validation = config.validation;
+        // On the renderer's device every emitter the renderer draws is drawn from the device:
+        // billboards from their records, ribbons and beams from strips the GPU writes
+        // (gpu::deviceStripSource).
         if (config.renderer != nullptr) {
             gpu_config.shared_device = rendererContext(*config.renderer);
-            gpu_config.async_statistics = drawsFromDevice(*instance.effect, instance.backend);
-            gpu_config.device_strips = gpu_config.async_statistics;
+            gpu_config.async_statistics = true;
+            gpu_config.device_strips = true;
         }
         std::shared_ptr<const CompiledEffect> gpu_part =
             runOnly(instance.effect, instance.backend, Backend::gpu);
@@ -293,6 +292,7 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
                 instance.draw_request.sort_modes.push_back(
                     e.render_type == kRenderBillboard ? e.sort : uint32_t{kSortNone});
             }
+            instance.draw_request.beams.resize(emitters);
             instance.gpu_records.resize(instance.gpu_fx->layout.draw_records);
             instance.gpu_emitter_counts.assign(emitters, 0);
         } else if (!fall_back) {
@@ -349,13 +349,27 @@ bool writeInstanceRecords(ScenePlayer& player, PlayerInstance& p) {
     return false;
 }
 
-// A GPU part drawn from the device: submits its draw records and sorted orders. A failure stops
-// the instance (reported once in player.errors).
+// Simulation time of the state drawn: what a beam's jitter cycle counts from.
+float drawnSimulationTime(const PlayerInstance& p) {
+    return static_cast<float>(double(p.steps_done) * p.effect->effect.fixed_timestep_s);
+}
+
+// A GPU part drawn from the device: submits its draw records, sorted orders and strips, beams
+// with this frame's curve and jitter cycle, as the host path's appendBeamStrips takes them. A
+// failure stops the instance (reported once in player.errors).
 void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
     if (p.failed) return;
     gpu::GpuEffect& fx = *p.gpu_fx;
     const CompiledEffect& effect = *p.effect;
     p.draw_request.eye = eye;
+    const float sim_time_s = drawnSimulationTime(p);
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const EmitterRecord& emitter = effect.emitters[e];
+        if (emitter.render_type != kRenderBeam) continue;
+        BeamFrame& beam = p.draw_request.beams[e];
+        beam.curve = beamCurve(emitter, p.world_from_effect);
+        beam.jitter_cycle = sdBeamJitterCycle(sim_time_s, beam.curve.end_frequency.w);
+    }
     // Emitters drawn through OIT need no order: their sort would be wasted GPU work.
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
@@ -373,12 +387,13 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
 }
 
 // The batch of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one draw
-// over all its draw-record chunks, or one of its ribbon strips; none when it can hold no particle.
+// over all its draw-record chunks, or one of its ribbon or beam strips; none when it can hold no
+// particle.
 void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
     const gpu::GpuEffect& fx = *p.gpu_fx;
     const EmitterRecord& emitter = p.effect->emitters[e];
     const uint32_t texture_index = p.emitter_texture[e];
-    if (emitter.render_type == kRenderRibbon) {
+    if (emitter.render_type == kRenderRibbon || emitter.render_type == kRenderBeam) {
         const gpu::GpuStripSource source = gpu::deviceStripSource(fx, e);
         if (source.max_strips == 0) return;
         StripBatch batch;
@@ -597,9 +612,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
         p.strip_segments.clear();
         if (p.draws_from_device) submitDeviceDraw(player, p, eye_v);
         if (!writeInstanceRecords(player, p) || p.failed) continue;
-        // Simulation time of the state drawn: what a beam's jitter cycle counts from.
-        const auto sim_time_s =
-            static_cast<float>(double(p.steps_done) * effect.effect.fixed_timestep_s);
+        const float sim_time_s = drawnSimulationTime(p);
         // Each emitter's records come from the part that runs it (the other part counts it 0).
         size_t cpu_first = 0;
         size_t gpu_first = 0;

@@ -36,16 +36,16 @@
 // dropped silently.
 //
 // GPU-simulated instances (PlayerConfig::backend gpu, or auto on a GPU device). With
-// PlayerConfig::renderer they run on the renderer's Vulkan device, and an instance whose emitters
-// are all billboards or ribbons (or not drawn) is drawn from the device: each frame, after its
-// steps, it submits its draw records, for sorting emitters a GPU-sorted back-to-front order and
-// for ribbon emitters their strips (gpu::submitDrawOutput), and its batches carry DeviceRecords /
-// DeviceStrips instead of host data; the renderer draws them indirectly. No particle and no count
-// is read back, and its statistics are asynchronous (a frame or two late). Such an emitter counts
-// in `particles` with its last known live count (its segments are not counted in
-// `strip_segments`: they are never known on the host). An instance with beams (their strips are
-// built on the host), or any GPU instance without a renderer, reads its draw records (and ribbon
-// trails) back each frame (gpu::readBackDrawRecords) and goes on as a CPU instance.
+// PlayerConfig::renderer they run on the renderer's Vulkan device and are drawn from the device:
+// each frame, after its steps, the instance submits its draw records, for sorting emitters a
+// GPU-sorted back-to-front order and for ribbon and beam emitters their strips (beams with the
+// frame's beamCurve and jitter cycle; gpu::submitDrawOutput), and its batches carry
+// DeviceRecords / DeviceStrips instead of host data; the renderer draws them indirectly. No
+// particle and no count is read back, and its statistics are asynchronous (a frame or two late).
+// Such an emitter counts in `particles` with its last known live count (its segments are not
+// counted in `strip_segments`: they are never known on the host). A GPU instance without a
+// renderer reads its draw records (and ribbon trails) back each frame (gpu::readBackDrawRecords)
+// and goes on as a CPU instance.
 //
 // Allocation: everything is sized at load (records, strip points and segments for the most every
 // ribbon and beam emitter can write, batches); playing frames reuses the buffers, so frames
@@ -112,10 +112,10 @@ struct PlayerInstance {
     std::vector<uint32_t> emitter_counts;     // CPU part: records per emitter this frame
     std::vector<DrawRecord> gpu_records;      // GPU part, read back: room for all its records
     std::vector<uint32_t> gpu_emitter_counts; // GPU part, read back: records per emitter
-    // GPU on the renderer's device, with no beam emitter: billboards and ribbons drawn from the
-    // device.
+    // GPU on the renderer's device: billboards, ribbons and beams drawn from the device.
     bool draws_from_device = false;
-    gpu::GpuDrawRequest draw_request;      // draws_from_device: eye and per-emitter sort modes
+    // draws_from_device: eye, per-emitter sort modes and beam frames
+    gpu::GpuDrawRequest draw_request;
     bool failed = false;                   // GPU: a Vulkan failure stopped it (player.errors)
     std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
     std::vector<DrawRecord> records;       // room for every particle the effect can hold

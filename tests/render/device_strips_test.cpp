@@ -1,6 +1,6 @@
-// Ribbons drawn straight from the device (render::DeviceStrips, gpu::deviceStripSource): the
-// renderer draws a GPU instance's strip blocks with an indirect draw whose count is the live count
-// the simulation left on the device. Lavapipe, validation on.
+// Ribbons and beams drawn straight from the device (render::DeviceStrips, gpu::deviceStripSource):
+// the renderer draws a GPU instance's strip blocks with an indirect draw whose count is the live
+// count the simulation left on the device. Lavapipe, validation on.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -47,6 +47,38 @@ std::shared_ptr<const CompiledEffect> shortRibbonBurst() {
     e.render.ribbon.taper = 0;
     e.render.ribbon.max_points = 16;
     e.render.ribbon.min_sample_distance = 0.01f;
+    fx.emitters.push_back(e);
+    auto compiled = std::make_shared<CompiledEffect>();
+    std::vector<Diagnostic> d;
+    EXPECT_TRUE(compileEffect(fx, *compiled, d)) << joinedDiagnostics(d);
+    return compiled;
+}
+
+// One burst of beams at time 0 that all die within 0.3 s, across the view.
+std::shared_ptr<const CompiledEffect> shortBeamBurst() {
+    EffectDesc fx;
+    fx.name = "short_beams";
+    fx.seed = 4;
+    fx.capacity = 16;
+    fx.duration_s = 2;
+    fx.looping = false;
+    EmitterDesc e;
+    e.name = "arcs";
+    e.capacity = 16;
+    e.spawn.rate_per_s = 0;
+    Burst burst;
+    burst.count = {6, 6};
+    e.spawn.bursts.push_back(burst);
+    e.init.lifetime_s = {0.3f, 0.3f};
+    e.init.speed = {0, 0};
+    e.render.type = RenderType::beam;
+    e.render.blend = BlendMode::additive;
+    e.render.beam.start = {-1.5f, -0.5f, 0};
+    e.render.beam.end = {1.5f, 0.5f, 0};
+    e.render.beam.segments = 12;
+    e.render.beam.width = 0.15f;
+    e.render.beam.sag = 0.3f;
+    e.render.beam.jitter = 0.2f;
     fx.emitters.push_back(e);
     auto compiled = std::make_shared<CompiledEffect>();
     std::vector<Diagnostic> d;
@@ -120,6 +152,58 @@ TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
     ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
     Image none;
     batches = {deviceBatch(*fx, 32)};
+    ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, none, stats, d))
+        << joinedDiagnostics(d);
+    EXPECT_EQ(stats.device_strip_batches, 1u);
+    EXPECT_EQ(differingChannels(none, empty), 0u) << "no live particle, nothing drawn";
+    EXPECT_TRUE(validationMessages(*renderer).empty()) << validationMessages(*renderer).front();
+}
+
+// Beams written on the device show while they live; once every particle is dead the same batch
+// over every block of the capacity (stale beams still in the buffer) draws nothing.
+TEST(DeviceStrips, BeamsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
+    RendererConfig config;
+    config.width = 96;
+    config.height = 64;
+    config.validation = true;
+    std::vector<Diagnostic> d;
+    RendererPtr renderer = createRenderer(config, d);
+    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
+    gpu::GpuConfig gpu_config;
+    gpu_config.shared_device = rendererContext(*renderer);
+    gpu_config.device_strips = true;
+    const auto effect = shortBeamBurst();
+    auto fx = gpu::createGpuEffect(effect, gpu_config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    const double dt = effect->effect.fixed_timestep_s;
+    gpu::GpuDrawRequest request;
+    request.beams.resize(1);
+    request.beams[0].curve = beamCurve(effect->emitters[0], Rows3x4{});
+    request.beams[0].jitter_cycle = 3;
+
+    Image empty;
+    FrameStats stats;
+    ASSERT_TRUE(renderFrame(*renderer, frontView(), {}, empty, stats, d)) << joinedDiagnostics(d);
+
+    for (int frame = 0; frame < 4; ++frame) gpu::advanceFrame(*fx, dt);
+    ASSERT_EQ(fx->stats[0].live, 6u);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, request, d)) << joinedDiagnostics(d);
+    const StripBatch live = deviceBatch(*fx, gpu::deviceStripSource(*fx, 0).max_strips);
+    ASSERT_GE(live.device.max_strips, 6u);
+    EXPECT_EQ(live.device.points_per_strip, 13u);
+    Image drawn;
+    std::vector<DrawBatch> batches = {live};
+    ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, drawn, stats, d))
+        << joinedDiagnostics(d);
+    EXPECT_EQ(stats.device_strip_batches, 1u);
+    EXPECT_EQ(stats.strip_segments, 0u) << "no segment came from the host";
+    EXPECT_GT(differingChannels(drawn, empty), 100u) << "the beams are drawn";
+
+    for (int frame = 0; frame < 30 && fx->stats[0].live != 0; ++frame) gpu::advanceFrame(*fx, dt);
+    ASSERT_EQ(fx->stats[0].live, 0u);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, request, d)) << joinedDiagnostics(d);
+    Image none;
+    batches = {deviceBatch(*fx, 16)};
     ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, none, stats, d))
         << joinedDiagnostics(d);
     EXPECT_EQ(stats.device_strip_batches, 1u);
