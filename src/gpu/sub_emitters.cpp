@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "gpu/gpu_timing.h"
 #include "gpu/live_bound.h"
 #include "kernels/gpu_sim.h"
 
@@ -126,9 +127,7 @@ uint32_t walkDispatches(uint64_t work, uint32_t budget) {
     return static_cast<uint32_t>(std::min<uint64_t>(work / progress + 2, UINT32_MAX));
 }
 
-} // namespace
-
-uint32_t recordEventGather(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+uint32_t recordGatherPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
     if (fx.step_events == 0) return 0;
     const uint32_t dispatches = walkDispatches(walkWork(fx).gather, fx.event_walk_budget);
     step.params.x = static_cast<uint32_t>(fx.effect->emitters.size());
@@ -141,7 +140,7 @@ uint32_t recordEventGather(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants 
     return dispatches;
 }
 
-uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+uint32_t recordBirthPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
     if (fx.step_events == 0) return 0;
     const CompiledEffect& effect = *fx.effect;
     const auto emitters = static_cast<uint32_t>(effect.emitters.size());
@@ -190,6 +189,22 @@ uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants 
                      static_cast<uint32_t>(std::min<uint64_t>(alive, effect.emitters[e].capacity)));
         ++dispatches;
     }
+    return dispatches;
+}
+
+} // namespace
+
+uint32_t recordEventGather(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_gather_begin);
+    const uint32_t dispatches = recordGatherPasses(fx, cmd, step);
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_gather_end);
+    return dispatches;
+}
+
+uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_births_begin);
+    const uint32_t dispatches = recordBirthPasses(fx, cmd, step);
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_births_end);
     return dispatches;
 }
 
