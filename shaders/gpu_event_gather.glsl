@@ -67,20 +67,32 @@ struct GatherChunk {
     uint end;   // past the last
 };
 
-// Chunk g of the step's numbering; false past the last. The same for a whole workgroup.
+shared uvec4 s_chunk; // locateChunk's answer: emitter, begin, end, found
+
+// Chunk g of the step's numbering; false past the last. Invocation 0 walks the emitters and
+// tells the workgroup (every invocation must call it: it has barriers).
 bool locateChunk(uint g, out GatherChunk chunk) {
-    uint first = 0u;
-    for (uint e = 0u; e < push.params.x; ++e) {
-        uint n = gatherChunks(e);
-        if (g < first + n) {
-            chunk.emitter = e;
-            chunk.begin = (g - first) * kGpuEventChunk;
-            chunk.end = min(chunk.begin + kGpuEventChunk, aliveIn(e));
-            return true;
+    if (gl_LocalInvocationID.x == 0u) {
+        uvec4 found = uvec4(0u);
+        uint first = 0u;
+        for (uint e = 0u; e < push.params.x; ++e) {
+            uint n = gatherChunks(e);
+            if (g < first + n) {
+                uint begin = (g - first) * kGpuEventChunk;
+                found = uvec4(e, begin, min(begin + kGpuEventChunk, aliveIn(e)), 1u);
+                break;
+            }
+            first += n;
         }
-        first += n;
+        s_chunk = found;
     }
-    return false;
+    barrier();
+    uvec4 found = s_chunk;
+    barrier();
+    chunk.emitter = found.x;
+    chunk.begin = found.y;
+    chunk.end = found.z;
+    return found.w != 0u;
 }
 
 // The collision ops a chunk's events list (0 without collision links).

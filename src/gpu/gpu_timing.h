@@ -60,7 +60,8 @@ void stampEvents(GpuStepTimer* timer, VkCommandBuffer cmd, GpuStamp which);
 struct GpuStepTimes {
     std::vector<double> update_ms; // the update(+compaction) dispatches
     std::vector<double> order_ms;  // the alive lists' slot sorts
-    std::vector<double> events_ms; // the sub-emitter passes: event gather + event births
+    std::vector<double> gather_ms; // the sub-emitter event gather
+    std::vector<double> births_ms; // the sub-emitter event births (assignment and spawn)
     std::vector<double> step_ms;   // from before the update to after the slot sorts
 };
 
