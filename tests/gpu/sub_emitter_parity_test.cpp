@@ -251,9 +251,8 @@ TEST(GpuSubEmitters, ThousandsOfDeathsIntoAReplaceOldestChild) {
     parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.9f, {1, 3}, 0.2f});
     EmitterDesc child = massChild("child", 1000, {0.3f, 0.5f});
     child.overflow = OverflowPolicy::replace_oldest;
-    const EffectDesc fx =
-        testEffect({.name = "mass_replace", .seed = 37, .duration_s = 2, .capacity = 8192},
-                   {parent, child});
+    const EffectDesc fx = testEffect(
+        {.name = "mass_replace", .seed = 37, .duration_s = 2, .capacity = 8192}, {parent, child});
     const auto effect = compileOrFail(fx);
     EXPECT_FALSE(assignsInParallel(*effect));
     const ParityResult r = expectParity(effect, 20);
