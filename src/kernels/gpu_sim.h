@@ -209,15 +209,16 @@ struct GpuEvent {
     uint pad1;
 };
 
-// The walker's state between its dispatches: on a device that limits the loop iterations of
-// one invocation (lavapipe: 65535), the host records several dispatches of it, each doing at
-// most GpuPushConstants.params.z units of work and resuming at the cursor.
+// The queue's count (written by the gather's scan) and the serial walker's state between its
+// dispatches: on a device that limits the loop iterations of one invocation (lavapipe: 65535),
+// the host records several dispatches of it, each doing at most GpuPushConstants.params.z units
+// of work and resuming at the cursor.
 struct GpuEventQueueHeader {
     uint count;          // events queued this step
     uint phase;          // kGpuWalk*
-    uint cursor_emitter; // gather: emitter, chunk's first entry, link pass; assign: emitter and
-    uint cursor_index;   // birth (planned-birth events), then event index
-    uint cursor_link;
+    uint cursor_emitter; // emitter and birth (planned-birth events), then event index
+    uint cursor_index;
+    uint cursor_link; // unused since the gather is parallel (0)
     uint pad0;
     uint pad1;
     uint pad2;
