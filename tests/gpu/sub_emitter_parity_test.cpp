@@ -206,6 +206,24 @@ TEST(GpuSubEmitters, ThousandsOfDeathsInOneStepIntoTwoChildren) {
     EXPECT_EQ(r.per_emitter[2], 500u);
 }
 
+// Two parents of several chunks each feeding one child: the gather numbers the chunks emitter by
+// emitter (the second parent's events after all of the first's), and the child's prefix sum
+// runs over both.
+TEST(GpuSubEmitters, ThousandsOfDeathsOfTwoParentsIntoOneChild) {
+    EmitterDesc first = massParent(3000, {0.1f, 0.15f});
+    first.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.6f, {1, 2}, 0.5f});
+    EmitterDesc second = massParent(2500, {0.1f, 0.2f});
+    second.name = "second";
+    second.transform.position = {1, 0, 0};
+    second.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.8f, {1, 3}, 0});
+    const EffectDesc fx =
+        testEffect({.name = "two_parents", .seed = 41, .duration_s = 2, .capacity = 32768},
+                   {first, second, massChild("child", 16000, {0.2f, 0.4f})});
+    const ParityResult r = expectParity(compileOrFail(fx), 20);
+    ASSERT_EQ(r.per_emitter.size(), 3u);
+    EXPECT_GT(r.per_emitter[2], 3000u);
+}
+
 // Collision events from two collision modules and death events of thousands of particles: a
 // chunk's (link, module) segments and its death segment in the CPU's order.
 TEST(GpuSubEmitters, ThousandsOfCollisionAndDeathEventsInOneStep) {
