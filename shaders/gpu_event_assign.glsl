@@ -1,18 +1,78 @@
 // The parallel assignment of gpu_events.comp (docs/gpu-backend.md, "Sub-emitters"), for steps
-// whose children cannot interact: every link's child is drop_new and no link is a birth link, so
-// no event queues events and no child replaces another. Then event n's children of emitter c
-// depend only on R(n), the children requested of c by the events before n (the probability and
-// count draws are pure functions of the event key), because planSlots' drop_new rule is a clamp:
-// appended so far = min(R, room), so event n appends min(R(n) + count, room) - min(R(n), room)
-// children, its ordinals start at R(n) past the first (dropped children take ordinals too, as on
-// the CPU), its slots come from the free list's end in order. Per child emitter (params.x):
+// whose children cannot interact: every link's child is drop_new and has no birth link, so no
+// child's birth queues events and no child replaces another. Then the queue is fixed before the
+// assignment starts — the gathered events, then the planned births' birth events (emitter,
+// birth, link: a closed-form position, written by kGpuEventsQueueBirths) — and event n's
+// children of emitter c depend only on R(n), the children requested of c by the events before
+// n (the probability and count draws are pure functions of the event key), because planSlots'
+// drop_new rule is a clamp: appended so far = min(R, room), so event n appends
+// min(R(n) + count, room) - min(R(n), room) children, its ordinals start at R(n) past the first
+// (dropped children take ordinals too, as on the CPU), its slots come from the free list's end
+// in order. Per child emitter (params.x; params.z: the effect's emitters):
 //   kGpuEventsAssignCount    one workgroup per chunk of kGpuEventChunk queued events: the
 //                            children the chunk requests; workgroup 0 also snapshots the child's
 //                            counters (alive, free count, first ordinal) for the scatter;
 //   kGpuEventsAssignScatter  one workgroup per chunk: R(n) from the earlier chunks' sums and a
 //                            prefix sum over the invocations, then the slots; workgroup 0 moves
 //                            the child's counters past all of it (the others read the snapshot).
-// Include after gpu_event_gather.glsl (its shared arrays and kEntriesPerInvocation).
+// Include after gpu_event_gather.glsl (its shared arrays, kEntriesPerInvocation, writeEvent).
+
+uint birthLinks(EmitterRecord r) {
+    SubEmittersRef links = subEmittersRef();
+    uint n = 0u;
+    for (uint l = 0u; l < r.sub_emitter_count; ++l) {
+        n += links.links[r.sub_emitter_first + l].event == kEventBirth ? 1u : 0u;
+    }
+    return n;
+}
+
+// The planned births' birth events of the emitters before e.
+uint plannedBirthEventsBefore(uint e) {
+    uint n = 0u;
+    for (uint k = 0u; k < e; ++k) {
+        n = saturatingAdd(n, countersRef().counters[k].step_born * birthLinks(emitterAt(k)));
+    }
+    return n;
+}
+
+// The queue the parallel assignment walks: the gathered events (the scan's count), then every
+// planned birth's birth events; at most kGpuMaxEvents.
+uint queuedEvents() {
+    uint gathered = eventQueueRef().header.count;
+    return min(saturatingAdd(gathered, plannedBirthEventsBefore(push.params.z)), kGpuMaxEvents);
+}
+
+// kGpuEventsQueueBirths for emitter params.x: birth i's events (one per birth link, in link
+// order) at the gathered count + the earlier emitters' + i x its birth links; the ones at or
+// past kGpuMaxEvents dropped and counted, as queueEvents does.
+void queuePlannedBirthEventsInParallel() {
+    uint e = push.params.x;
+    EmitterRecord r = emitterAt(e);
+    uint links_per_birth = birthLinks(r);
+    uint born = countersRef().counters[e].step_born;
+    uint first = saturatingAdd(eventQueueRef().header.count, plannedBirthEventsBefore(e));
+    if (gl_GlobalInvocationID.x == 0u) {
+        uint events = born * links_per_birth;
+        uint kept = first >= kGpuMaxEvents ? 0u : min(events, kGpuMaxEvents - first);
+        EventCountersRef ec = eventCountersRef();
+        addTo(ec.counters[e].events_dropped_lo, ec.counters[e].events_dropped_hi, events - kept);
+    }
+    if (first >= kGpuMaxEvents) return;
+    SubEmittersRef links = subEmittersRef();
+    GpuEmitterPool pool = poolAt(e);
+    GpuStepEmitter step = stepAt(e);
+    UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
+    uint newest = aliveOut(e) - born;
+    for (uint i = gl_GlobalInvocationID.x; i < born; i += gridStride()) {
+        uint at = first + i * links_per_birth;
+        for (uint l = 0u; l < r.sub_emitter_count && at < kGpuMaxEvents; ++l) {
+            uint link = r.sub_emitter_first + l;
+            if (links.links[link].event != kEventBirth) continue;
+            writeEvent(at, pool, out_list.v[newest + i], link, kEventBirth, step.step_index_lo);
+            at += 1u;
+        }
+    }
+}
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer AssignChildRef {
     GpuEventAssignChild child;
@@ -32,16 +92,14 @@ uint requestedChildren(GpuEvent ev, uint c) {
     return sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
 }
 
-uint queuedEventChunks() {
-    return (eventQueueRef().header.count + kGpuEventChunk - 1u) / kGpuEventChunk;
-}
+uint queuedEventChunks() { return (queuedEvents() + kGpuEventChunk - 1u) / kGpuEventChunk; }
 
 void countRequestedChildren() {
     uint c = push.params.x;
     uint t = gl_LocalInvocationID.x;
     AssignChildRef child = assignChildRef(c);
     EventQueueRef queue = eventQueueRef();
-    uint events = queue.header.count;
+    uint events = queuedEvents();
     if (gl_WorkGroupID.x == 0u && t == 0u) {
         // takeOrdinals: after the driver's planned ordinals (born and dropped), as spawnFromEvent.
         GpuStepEmitter step = stepAt(c);
@@ -72,7 +130,7 @@ void assignChildren() {
     uint t = gl_LocalInvocationID.x;
     AssignChildRef child = assignChildRef(c);
     EventQueueRef queue = eventQueueRef();
-    uint events = queue.header.count;
+    uint events = queuedEvents();
     uint chunks = queuedEventChunks();
     GpuEmitterPool pool = poolAt(c);
     uint alive = child.child.alive;

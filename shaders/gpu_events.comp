@@ -20,9 +20,9 @@
 //   limits an invocation's loop iterations (lavapipe), the host records several dispatches,
 //   each doing at most push.params.z units of work (gpu_sim.h, kGpuWalkBudgetLimited);
 //   elsewhere one does all.
-// - kGpuEventsAssignCount and kGpuEventsAssignScatter (gpu_event_assign.glsl), in parallel, per
-//   child emitter, when no event can affect another's children (drop_new children only, no
-//   birth links).
+// - kGpuEventsQueueBirths, kGpuEventsAssignCount and kGpuEventsAssignScatter
+//   (gpu_event_assign.glsl), in parallel, when no event can affect another's children (drop_new
+//   children without birth links of their own).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -289,6 +289,10 @@ void main() {
     }
     if (mode == kGpuEventsScatter) {
         scatterChunkEvents();
+        return;
+    }
+    if (mode == kGpuEventsQueueBirths) {
+        queuePlannedBirthEventsInParallel();
         return;
     }
     if (mode == kGpuEventsAssignCount) {

@@ -27,6 +27,13 @@ bool gathersEvents(const CompiledEffect& effect, const EmitterRecord& e) {
     return false;
 }
 
+bool hasBirthLink(const CompiledEffect& effect, const EmitterRecord& e) {
+    for (uint32_t l = 0; l < e.sub_emitter_count; ++l) {
+        if (effect.sub_emitters[e.sub_emitter_first + l].event == kEventBirth) return true;
+    }
+    return false;
+}
+
 uint64_t chunksOf(uint64_t entries) {
     return (entries + kGpuEventChunk - 1) / kGpuEventChunk;
 }
@@ -95,8 +102,8 @@ void boundStepEvents(GpuEffect& fx) {
 
 bool assignsInParallel(const CompiledEffect& effect) {
     for (const SubEmitterRecord& sub : effect.sub_emitters) {
-        if (sub.event == kEventBirth) return false;
-        if (effect.emitters[sub.emitter].overflow != kOverflowDropNew) return false;
+        const EmitterRecord& child = effect.emitters[sub.emitter];
+        if (child.overflow != kOverflowDropNew || hasBirthLink(effect, child)) return false;
     }
     return true;
 }
@@ -195,15 +202,26 @@ uint32_t recordSerialAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants
     return walks;
 }
 
-// Per child emitter: the children each chunk of events requests, then (after a barrier) their
-// ordinals and slots (gpu_event_assign.glsl).
+// The planned births' birth events after the gathered ones (one dispatch per emitter with
+// births and birth links), then per child emitter the children each chunk of events requests,
+// then (after a barrier) their ordinals and slots (gpu_event_assign.glsl).
 uint32_t recordParallelAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
     const CompiledEffect& effect = *fx.effect;
     const auto emitters = static_cast<uint32_t>(effect.emitters.size());
     const uint64_t events = std::min<uint64_t>(fx.step_events, kGpuMaxEvents);
     const auto invocations =
         static_cast<uint32_t>(std::max<uint64_t>(chunksOf(events), 1) * kGpuWorkgroupSize);
+    step.params.z = emitters;
     uint32_t dispatches = 0;
+    for (uint32_t e = 0; e < emitters; ++e) {
+        const uint32_t births = fx.plan.emitters[e].count;
+        if (births == 0 || !hasBirthLink(effect, effect.emitters[e])) continue;
+        step.params.x = e;
+        step.params.w = kGpuEventsQueueBirths;
+        dispatchPass(*fx.gpu, cmd, Pass::events, step, births);
+        ++dispatches;
+    }
+    if (dispatches != 0) computeBarrier(cmd);
     for (const uint32_t mode : {kGpuEventsAssignCount, kGpuEventsAssignScatter}) {
         for (uint32_t c = 0; c < emitters; ++c) {
             if (eventBirthBound(fx, c) == 0) continue;

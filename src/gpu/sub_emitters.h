@@ -9,8 +9,8 @@
 // The assignment is a serial walker (one invocation) where events interact — the CPU's event
 // loop is serial because a child's birth events join the queue and a replace_oldest child's
 // births replace earlier ones — and parallel where they cannot (assignsInParallel: drop_new
-// children, no birth links), through a prefix sum per child. Dispatches are sized from
-// boundEventBirths (live_bound.h); a step in which no event can happen records none of these
+// children without birth links of their own), through a prefix sum per child. Dispatches are sized
+// from boundEventBirths (live_bound.h); a step in which no event can happen records none of these
 // passes.
 #pragma once
 
@@ -39,7 +39,8 @@ bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 void boundStepEvents(GpuEffect& fx);
 
 // Whether the effect's event births are assigned in parallel: every link's child is drop_new
-// and no link is a birth link (so no event queues events and no child replaces another).
+// and has no birth link of its own (so no child's birth queues events and no child replaces
+// another).
 bool assignsInParallel(const CompiledEffect& effect);
 
 // Births emitter e may get from events this step, at most its capacity: what its live window

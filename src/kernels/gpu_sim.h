@@ -181,11 +181,14 @@ SD_CONST uint kGpuEventsCount = 0u;   // per chunk: its death and collision even
 SD_CONST uint kGpuEventsAssign = 1u;  // the serial walker: birth events, then children's slots
 SD_CONST uint kGpuEventsScan = 2u;    // chunk bases; the queue's count, the walker's cursors
 SD_CONST uint kGpuEventsScatter = 3u; // per chunk: its events into the queue, drops counted
-// The parallel assignment (drop_new children only, no birth links in the effect): per child
-// emitter (params.x), the children each chunk of kGpuEventChunk events asks for, then their
-// ordinals and slots from a prefix sum over those (planSlots' drop_new rule is a clamp).
+// The parallel assignment (drop_new children without birth links of their own): the planned
+// births' birth events queued after the gathered ones (per emitter with birth links, params.x),
+// then per child emitter (params.x) the children each chunk of kGpuEventChunk events asks for,
+// then their ordinals and slots from a prefix sum over those (planSlots' drop_new rule is a
+// clamp). params.z: the effect's emitters.
 SD_CONST uint kGpuEventsAssignCount = 4u;
 SD_CONST uint kGpuEventsAssignScatter = 5u;
+SD_CONST uint kGpuEventsQueueBirths = 6u;
 // Walker phases (GpuEventQueueHeader.phase), resumed across dispatches.
 SD_CONST uint kGpuWalkGather = 0u;  // events gathered (the scan pass): the assign starts here
 SD_CONST uint kGpuWalkPlanned = 1u; // queueing the planned births' birth events

@@ -262,6 +262,31 @@ TEST(GpuSubEmitters, StepLimitInsideAChunkKeepsTheSameEvents) {
     EXPECT_GT(r.per_emitter[1], 500u);
 }
 
+// 80 000 birth events in one step (a burst of 40 000 with two birth links) after the step's
+// death events: the planned births' events are queued in parallel after the gathered ones, and
+// the ones past kMaxEventsPerStep dropped and counted, as on the CPU.
+TEST(GpuSubEmitters, BirthEventsOfABurstPastTheStepLimitAreDroppedAndCounted) {
+    EmitterDesc parent = massParent(42000, {0.1f, 0.1f});
+    parent.spawn.bursts[0].count = {40000, 40000};
+    Burst late;
+    late.time_s = 0.1f;
+    late.count = {2000, 2000};
+    parent.spawn.bursts.push_back(late);
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.05f, {1, 1}, 0});
+    parent.sub_emitters.push_back({SubEmitterEvent::birth, "child", 0.01f, {1, 2}, 1});
+    parent.sub_emitters.push_back({SubEmitterEvent::birth, "child", 0.01f, {1, 1}, 0});
+    const EffectDesc fx =
+        testEffect({.name = "birth_limit", .seed = 43, .duration_s = 2, .capacity = 48000},
+                   {parent, massChild("child", 4096, {0.3f, 0.5f})});
+    const auto effect = compileOrFail(fx);
+    EXPECT_TRUE(assignsInParallel(*effect));
+    const ParityResult r = expectParity(effect, 12);
+    // Only the burst's step passes the limit (the deaths and the late burst: 44 000 events).
+    EXPECT_EQ(r.events_dropped, 2u * 40000u - cpu::kMaxEventsPerStep);
+    ASSERT_EQ(r.per_emitter.size(), 2u);
+    EXPECT_GT(r.per_emitter[1], 500u);
+}
+
 // Thousands of deaths into a replace_oldest child: the parallel gather feeds the serial walker,
 // whose later events replace earlier events' children.
 TEST(GpuSubEmitters, ThousandsOfDeathsIntoAReplaceOldestChild) {
@@ -277,7 +302,9 @@ TEST(GpuSubEmitters, ThousandsOfDeathsIntoAReplaceOldestChild) {
     EXPECT_GT(r.replaced, 1000u);
 }
 
-// The parallel assignment is chosen only where events cannot interact.
+// The parallel assignment is chosen only where events cannot interact: a child's birth link
+// would queue events while the queue is walked, a replace_oldest child replaces earlier events'
+// children.
 TEST(GpuSubEmitters, ParallelAssignmentOnlyForDropNewChildrenWithoutBirthLinks) {
     EffectDesc fx = parentAndChild({SubEmitterEvent::death, "", 1, {1, 2}, 0});
     EXPECT_TRUE(assignsInParallel(*compileOrFail(fx)));
@@ -286,7 +313,7 @@ TEST(GpuSubEmitters, ParallelAssignmentOnlyForDropNewChildrenWithoutBirthLinks) 
     EXPECT_FALSE(assignsInParallel(*compileOrFail(replacing)));
     EffectDesc births = fx;
     births.emitters[0].sub_emitters[0].event = SubEmitterEvent::birth;
-    EXPECT_FALSE(assignsInParallel(*compileOrFail(births)));
+    EXPECT_TRUE(assignsInParallel(*compileOrFail(births)));
     EffectDesc chain = fx;
     chain.emitters.push_back(fx.emitters[1]);
     chain.emitters[2].name = "grandchild";
