@@ -20,19 +20,23 @@
 #include "gpu_trail.glsl"
 
 void main() {
-    GpuEmitterPool pool = emitterPool();
-    GpuStepEmitter step = stepEmitter();
-    EmitterRecord e = emitterRecord();
     uint index = emitterIndex();
     GpuEmitterCounters c = countersRef().counters[index];
     GpuEventCounters ec = eventCountersRef().counters[index];
     uint list_out = 1u - push.params.y;
     uint alive = list_out == 0u ? c.alive0 : c.alive1;
+    // The dispatch is sized from a loose CPU-side bound: an invocation with neither a birth nor
+    // a ring entry to copy leaves before it loads the emitter's records.
+    uint id = gl_GlobalInvocationID.x;
+    uint head = ec.ring_head;
+    if (id >= min(ec.event_births, push.params.z) && (head == 0u || id >= alive)) return;
+    GpuEmitterPool pool = emitterPool();
+    GpuStepEmitter step = stepEmitter();
+    EmitterRecord e = emitterRecord();
     UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + list_out);
     // A ring (replace_oldest, full): entry x of the list is at (head + x) % capacity. The list
     // this step read is free now and holds the entries in order in between the two modes.
     UintColumn spare = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
-    uint head = ec.ring_head;
 
     if (push.params.w == kGpuEventSpawnUnring) {
         if (head == 0u) return;

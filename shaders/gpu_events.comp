@@ -1,25 +1,28 @@
-// The sub-emitter event walker (docs/gpu-backend.md, "Sub-emitters"): ONE invocation walks the
-// step's events in exactly the CPU's order (src/cpu/events.cpp, spawnFromEvents) and decides
-// every child birth — probability, count, ordinals, slot, drops and replacements — so children
-// get the CPU's keys and counts. It writes no particle: a slot that gets an event birth holds
-// its event index (flags column) and ordinal until gpu_event_spawn.comp writes the newborn in
-// parallel. Serial by nature (each event's children depend on the pool state the earlier ones
-// left); its cost is O(events + births + live particles of emitters with death or collision
-// links) per step, on one invocation.
+// The sub-emitter event passes (docs/gpu-backend.md, "Sub-emitters"), one pipeline, the mode in
+// push.params.w:
 //
-// kGpuEventsGather (after the update and the ordered compaction, before the planned births
-// reuse any dead slot): the death and collision events, emitter by emitter, each emitter's
-// alive list (birth order = the CPU's slot order for these emitters) in chunks of
-// kGpuEventChunk: a chunk's collision events (link, then collision op, then particle), then its
-// death events (link, then particle) — collectEvents' order.
-// kGpuEventsAssign (after the planned births and the counters' finish pass): the planned births'
-// birth events (emitter, birth, link), then every queued event in order, queueing the birth
-// events of children as they are born. A replace_oldest child's list becomes a ring when
-// events replace its oldest particles; gpu_event_spawn.comp turns it back into a list.
+// The gather (kGpuEventsCount, kGpuEventsScan, kGpuEventsScatter; gpu_event_gather.glsl), after
+// the update and the ordered compaction, before the planned births reuse any dead slot: the
+// death and collision events, in parallel, in exactly the CPU's order (src/cpu/events.cpp,
+// collectEvents), into the event queue.
 //
-// Both modes resume from the queue header's cursor: on a device that limits an invocation's
-// loop iterations (lavapipe), the host records several dispatches, each doing at most
-// push.params.z units of work (gpu_sim.h, kGpuWalkBudgetLimited); elsewhere one does all.
+// The assignment decides every child birth — probability, count, ordinals, slot, drops and
+// replacements — so children get the CPU's keys and counts. It writes no particle: a slot that
+// gets an event birth holds its event index (flags column) and ordinal until
+// gpu_event_spawn.comp writes the newborn in parallel. Two forms:
+// - kGpuEventsAssign, the serial walker (ONE invocation, after the planned births and the
+//   counters' finish pass): the planned births' birth events (emitter, birth, link), then every
+//   queued event in order, queueing the birth events of children as they are born. Serial by
+//   nature when events interact (a child's birth events join the queue; a replace_oldest child
+//   replaces earlier children): O(events + births) per step on one invocation. A replace_oldest
+//   child's list becomes a ring when events replace its oldest particles; gpu_event_spawn.comp
+//   turns it back into a list. It resumes from the queue header's cursor: on a device that
+//   limits an invocation's loop iterations (lavapipe), the host records several dispatches,
+//   each doing at most push.params.z units of work (gpu_sim.h, kGpuWalkBudgetLimited);
+//   elsewhere one does all.
+// - kGpuEventsQueueBirths, kGpuEventsAssignCount and kGpuEventsAssignScatter
+//   (gpu_event_assign.glsl), in parallel, when no event can affect another's children (drop_new
+//   children without birth links of their own).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -99,69 +102,6 @@ uint collisionOpCount(GpuStepEmitter step) {
 // dispatch is spent on (gpu_sim.h, kGpuWalkBudgetLimited).
 uint g_spent;
 bool fits(uint cost, uint budget) { return cost <= budget - min(g_spent, budget); }
-
-// Resumes at (emitter, chunk, link pass); a unit is one link's pass over one chunk. Link pass
-// p < links is link p's collision events, p >= links link p - links' death events.
-void gather(uint emitters, uint budget) {
-    SubEmittersRef links = subEmittersRef();
-    EventQueueRef queue = eventQueueRef();
-    uint e = queue.header.cursor_emitter;
-    uint begin = queue.header.cursor_index;
-    uint pass = queue.header.cursor_link;
-    while (e < emitters) {
-        g_spent += 1u;
-        EmitterRecord r = emitterAt(e);
-        GpuStepEmitter step = stepAt(e);
-        uint count = aliveIn(e);
-        // Only emitters with death or collision links keep birth order for their events.
-        if (r.sub_emitter_count == 0u || (step.flags & kGpuStepKeepsBirthOrder) == 0u ||
-            begin >= count) {
-            e += 1u;
-            begin = 0u;
-            pass = 0u;
-            continue;
-        }
-        if (pass >= 2u * r.sub_emitter_count) {
-            begin += kGpuEventChunk;
-            pass = 0u;
-            continue;
-        }
-        uint link = r.sub_emitter_first + pass % r.sub_emitter_count;
-        uint event = pass < r.sub_emitter_count ? kEventCollision : kEventDeath;
-        if (links.links[link].event != event) {
-            pass += 1u;
-            continue;
-        }
-        uint end = min(begin + kGpuEventChunk, count);
-        uint collision_ops = event == kEventCollision ? collisionOpCount(step) : 1u;
-        uint cost = collision_ops * (end - begin) + collision_ops + step.op_count + 8u;
-        if (!fits(cost, budget)) break; // the next dispatch resumes here
-        g_spent += cost;
-        GpuEmitterPool pool = poolAt(e);
-        UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
-        UintColumn flags = uintColumn(pool, kGpuColumnFlags);
-        if (event == kEventCollision) {
-            for (uint k = 0u; k < collision_ops; ++k) {
-                uint bit = 1u << (kGpuContactMaskShift + k);
-                for (uint i = begin; i < end; ++i) {
-                    uint slot = in_list.v[i];
-                    if ((flags.v[slot] & bit) == 0u) continue;
-                    queueSlotEvent(e, pool, link, kEventCollision, slot, step.step_index_lo);
-                }
-            }
-        } else {
-            for (uint i = begin; i < end; ++i) {
-                uint slot = in_list.v[i];
-                if (survivesStep(pool, slot)) continue;
-                queueSlotEvent(e, pool, link, kEventDeath, slot, step.step_index_lo);
-            }
-        }
-        pass += 1u;
-    }
-    queue.header.cursor_emitter = e;
-    queue.header.cursor_index = begin;
-    queue.header.cursor_link = pass;
-}
 
 // The planned births' birth events (spawnPlanned's writeBirth → queueEvents): emitters in
 // order, births in order, links in order per birth.
@@ -334,24 +274,40 @@ void assign(uint emitters, uint budget) {
     if (n >= g_queued) queue.header.phase = kGpuWalkDone;
 }
 
+#include "gpu_event_gather.glsl"
+#include "gpu_event_assign.glsl"
+
 void main() {
+    uint mode = push.params.w;
+    if (mode == kGpuEventsCount) {
+        countChunkEvents();
+        return;
+    }
+    if (mode == kGpuEventsScan) {
+        scanChunks();
+        return;
+    }
+    if (mode == kGpuEventsScatter) {
+        scatterChunkEvents();
+        return;
+    }
+    if (mode == kGpuEventsQueueBirths) {
+        queuePlannedBirthEventsInParallel();
+        return;
+    }
+    if (mode == kGpuEventsAssignCount) {
+        countRequestedChildren();
+        return;
+    }
+    if (mode == kGpuEventsAssignScatter) {
+        assignChildren();
+        return;
+    }
+    // kGpuEventsAssign: the serial walker, one invocation.
     if (gl_GlobalInvocationID.x != 0u) return;
-    uint emitters = push.params.x;
-    uint budget = push.params.z;
     EventQueueRef queue = eventQueueRef();
     g_spent = 0u;
-    if (push.params.w == kGpuEventsBegin) {
-        queue.header.count = 0u;
-        queue.header.phase = kGpuWalkGather;
-        queue.header.cursor_emitter = 0u;
-        queue.header.cursor_index = 0u;
-        queue.header.cursor_link = 0u;
-    }
     g_queued = queue.header.count;
-    if (push.params.w != kGpuEventsAssign) {
-        gather(emitters, budget);
-    } else {
-        assign(emitters, budget);
-    }
+    assign(push.params.x, push.params.z);
     queue.header.count = g_queued;
 }

@@ -1,6 +1,7 @@
 #include "gpu/gpu_timing.h"
 
 #include <string>
+#include <utility>
 
 #include "vulkan/vk_error.h"
 
@@ -16,7 +17,7 @@ std::unique_ptr<GpuStepTimer> createGpuStepTimer(const vk::Device& device,
     VkQueryPoolCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 4 * kGpuTimedStepsMax;
+    info.queryCount = kGpuStampsPerStep * kGpuTimedStepsMax;
     VkQueryPool pool = VK_NULL_HANDLE;
     if (!vk::check(vkCreateQueryPool(device.handle(), &info, nullptr, &pool), "vkCreateQueryPool",
                    diagnostics)) {
@@ -30,11 +31,19 @@ std::unique_ptr<GpuStepTimer> createGpuStepTimer(const vk::Device& device,
 
 namespace {
 
-// Writes the step's stamp k (0 update begin, 1 update end, 2 order begin, 3 order end).
-void stamp(GpuStepTimer* timer, VkCommandBuffer cmd, uint32_t k) {
+// Writes the current step's stamp `which`.
+void stamp(GpuStepTimer* timer, VkCommandBuffer cmd, GpuStamp which) {
     if (timer == nullptr || timer->steps >= kGpuTimedStepsMax) return;
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, timer->queries.get(),
-                         4 * timer->steps + k);
+                         kGpuStampsPerStep * timer->steps + static_cast<uint32_t>(which));
+}
+
+double interval(const std::vector<uint64_t>& stamps, uint32_t step, GpuStamp begin, GpuStamp end,
+                double period_ms) {
+    const size_t base = size_t{kGpuStampsPerStep} * step;
+    return static_cast<double>(stamps[base + static_cast<uint32_t>(end)] -
+                               stamps[base + static_cast<uint32_t>(begin)]) *
+           period_ms;
 }
 
 } // namespace
@@ -42,43 +51,64 @@ void stamp(GpuStepTimer* timer, VkCommandBuffer cmd, uint32_t k) {
 void stampUpdateBegin(GpuStepTimer* timer, VkCommandBuffer cmd) {
     if (timer == nullptr || timer->steps >= kGpuTimedStepsMax) return;
     // Each pair is reset just before it is written, so a submission needs no separate reset.
-    vkCmdResetQueryPool(cmd, timer->queries.get(), 4 * timer->steps, 4);
-    stamp(timer, cmd, 0);
+    vkCmdResetQueryPool(cmd, timer->queries.get(), kGpuStampsPerStep * timer->steps,
+                        kGpuStampsPerStep);
+    stamp(timer, cmd, GpuStamp::update_begin);
 }
 
 void stampUpdateEnd(GpuStepTimer* timer, VkCommandBuffer cmd) {
-    stamp(timer, cmd, 1);
+    stamp(timer, cmd, GpuStamp::update_end);
 }
 
 void stampOrderBegin(GpuStepTimer* timer, VkCommandBuffer cmd) {
-    stamp(timer, cmd, 2);
+    stamp(timer, cmd, GpuStamp::order_begin);
 }
 
 void stampOrderEnd(GpuStepTimer* timer, VkCommandBuffer cmd) {
-    stamp(timer, cmd, 3);
+    stamp(timer, cmd, GpuStamp::order_end);
     if (timer != nullptr && timer->steps < kGpuTimedStepsMax) timer->steps += 1;
+}
+
+void stampEvents(GpuStepTimer* timer, VkCommandBuffer cmd, GpuStamp which) {
+    stamp(timer, cmd, which);
+}
+
+bool takeStepTimes(const vk::Device& device, GpuStepTimer& timer, GpuStepTimes& times,
+                   std::vector<Diagnostic>& diagnostics) {
+    times = GpuStepTimes{};
+    const uint32_t steps = timer.steps;
+    timer.steps = 0;
+    if (steps == 0) return true;
+    std::vector<uint64_t> stamps(size_t{kGpuStampsPerStep} * steps);
+    if (!vk::check(vkGetQueryPoolResults(
+                       device.handle(), timer.queries.get(), 0, kGpuStampsPerStep * steps,
+                       stamps.size() * sizeof(uint64_t), stamps.data(), sizeof(uint64_t),
+                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                   "vkGetQueryPoolResults", diagnostics)) {
+        return false;
+    }
+    const double p = timer.period_ms;
+    for (uint32_t s = 0; s < steps; ++s) {
+        times.update_ms.push_back(
+            interval(stamps, s, GpuStamp::update_begin, GpuStamp::update_end, p));
+        times.order_ms.push_back(
+            interval(stamps, s, GpuStamp::order_begin, GpuStamp::order_end, p));
+        times.gather_ms.push_back(
+            interval(stamps, s, GpuStamp::event_gather_begin, GpuStamp::event_gather_end, p));
+        times.births_ms.push_back(
+            interval(stamps, s, GpuStamp::event_births_begin, GpuStamp::event_births_end, p));
+        times.step_ms.push_back(
+            interval(stamps, s, GpuStamp::update_begin, GpuStamp::order_end, p));
+    }
+    return true;
 }
 
 bool takeUpdateTimes(const vk::Device& device, GpuStepTimer& timer, std::vector<double>& ms,
                      std::vector<double>& order_ms, std::vector<Diagnostic>& diagnostics) {
-    ms.clear();
-    order_ms.clear();
-    const uint32_t steps = timer.steps;
-    timer.steps = 0;
-    if (steps == 0) return true;
-    std::vector<uint64_t> stamps(4 * size_t{steps});
-    if (!vk::check(vkGetQueryPoolResults(device.handle(), timer.queries.get(), 0, 4 * steps,
-                                         stamps.size() * sizeof(uint64_t), stamps.data(),
-                                         sizeof(uint64_t),
-                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                   "vkGetQueryPoolResults", diagnostics)) {
-        return false;
-    }
-    for (uint32_t s = 0; s < steps; ++s) {
-        ms.push_back(static_cast<double>(stamps[4 * s + 1] - stamps[4 * s]) * timer.period_ms);
-        order_ms.push_back(static_cast<double>(stamps[4 * s + 3] - stamps[4 * s + 2]) *
-                           timer.period_ms);
-    }
+    GpuStepTimes times;
+    if (!takeStepTimes(device, timer, times, diagnostics)) return false;
+    ms = std::move(times.update_ms);
+    order_ms = std::move(times.order_ms);
     return true;
 }
 

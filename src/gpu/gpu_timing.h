@@ -2,7 +2,10 @@
 // simulation benchmark (bench/gpu/gpu_sim_bench.cpp) times the pass with. Off unless a host sets
 // GpuEffect::step_timer; then recordStep stamps before the first and after the last update
 // dispatch of each step (ALL_COMMANDS stamps: the begin waits for the counters pass before it,
-// the end for every update dispatch). Costs nothing when unset: two null checks per step.
+// the end for every update dispatch), around the slot sorts, and the sub-emitter passes
+// (sub_emitters.h) around the event gather and around the event births, so the sub-emitter
+// benchmark (bench/gpu/gpu_sub_emitter_bench.cpp) can set the events against the whole step.
+// Costs nothing when unset: a few null checks per step.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +23,21 @@ namespace spindrift::gpu {
 // Steps one submission can time; later steps of the same submission are not stamped.
 inline constexpr uint32_t kGpuTimedStepsMax = 64;
 
+// The stamps of one step, in the order they are written.
+enum class GpuStamp : uint32_t {
+    update_begin = 0,
+    update_end = 1,
+    event_gather_begin = 2, // empty intervals when the step records no event pass
+    event_gather_end = 3,
+    event_births_begin = 4,
+    event_births_end = 5,
+    order_begin = 6,
+    order_end = 7,
+};
+inline constexpr uint32_t kGpuStampsPerStep = 8;
+
 struct GpuStepTimer {
-    vk::OwnedQueryPool queries; // 4 per step: update begin, end; slot order begin, end
+    vk::OwnedQueryPool queries; // kGpuStampsPerStep per step (GpuStamp)
     double period_ms = 0;       // one timestamp tick
     uint32_t steps = 0;         // steps stamped since the last takeUpdateTimes
 };
@@ -36,10 +52,25 @@ void stampUpdateBegin(GpuStepTimer* timer, VkCommandBuffer cmd);
 void stampUpdateEnd(GpuStepTimer* timer, VkCommandBuffer cmd);
 void stampOrderBegin(GpuStepTimer* timer, VkCommandBuffer cmd);
 void stampOrderEnd(GpuStepTimer* timer, VkCommandBuffer cmd);
+// Called by the sub-emitter passes (sub_emitters.cpp) with the event_* stamps, every step (also
+// when no event pass is recorded, so every query is written).
+void stampEvents(GpuStepTimer* timer, VkCommandBuffer cmd, GpuStamp which);
 
-// After the submission's fence: the device time of each stamped step's update pass and of its
-// slot sorts, in ms (in step order), and the timer ready for the next submission. False with an
-// error on failure.
+// The device times of one submission's stamped steps, in ms, in step order.
+struct GpuStepTimes {
+    std::vector<double> update_ms; // the update(+compaction) dispatches
+    std::vector<double> order_ms;  // the alive lists' slot sorts
+    std::vector<double> gather_ms; // the sub-emitter event gather
+    std::vector<double> births_ms; // the sub-emitter event births (assignment and spawn)
+    std::vector<double> step_ms;   // from before the update to after the slot sorts
+};
+
+// After the submission's fence: every stamped step's times, and the timer ready for the next
+// submission. False with an error on failure.
+bool takeStepTimes(const vk::Device& device, GpuStepTimer& timer, GpuStepTimes& times,
+                   std::vector<Diagnostic>& diagnostics);
+
+// takeStepTimes' update and slot-sort times only.
 bool takeUpdateTimes(const vk::Device& device, GpuStepTimer& timer, std::vector<double>& ms,
                      std::vector<double>& order_ms, std::vector<Diagnostic>& diagnostics);
 

@@ -4,10 +4,41 @@
 #include <cstring>
 #include <string>
 
+#include "gpu/gpu_timing.h"
 #include "gpu/live_bound.h"
 #include "kernels/gpu_sim.h"
 
 namespace spindrift::gpu {
+
+// The event buffer's layout, as the shaders compute it (gpu_sim.h).
+static_assert(kGpuEventAssignOffset ==
+              sizeof(GpuEventQueueHeader) + uint64_t{kGpuMaxEvents} * sizeof(GpuEvent));
+static_assert(kGpuEventAssignChildBytes == sizeof(GpuEventAssignChild));
+static_assert(kGpuEventChunk % kGpuWorkgroupSize == 0);
+
+namespace {
+
+// Whether emitter e has a death or collision link: the emitters whose alive lists the gather
+// reads, chunk by chunk.
+bool gathersEvents(const CompiledEffect& effect, const EmitterRecord& e) {
+    for (uint32_t l = 0; l < e.sub_emitter_count; ++l) {
+        if (effect.sub_emitters[e.sub_emitter_first + l].event != kEventBirth) return true;
+    }
+    return false;
+}
+
+bool hasBirthLink(const CompiledEffect& effect, const EmitterRecord& e) {
+    for (uint32_t l = 0; l < e.sub_emitter_count; ++l) {
+        if (effect.sub_emitters[e.sub_emitter_first + l].event == kEventBirth) return true;
+    }
+    return false;
+}
+
+uint64_t chunksOf(uint64_t entries) {
+    return (entries + kGpuEventChunk - 1) / kGpuEventChunk;
+}
+
+} // namespace
 
 uint64_t eventCountersOffset(const CompiledEffect& effect) {
     return std::max<uint64_t>(effect.emitters.size(), 1) * sizeof(GpuEmitterCounters);
@@ -47,7 +78,14 @@ bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     vkGetPhysicalDeviceProperties(fx.gpu->device->physical(), &properties);
     fx.event_walk_budget =
         properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? kGpuWalkBudgetLimited : UINT32_MAX;
-    const uint64_t bytes = sizeof(GpuEventQueueHeader) + uint64_t{kGpuMaxEvents} * sizeof(GpuEvent);
+    const CompiledEffect& effect = *fx.effect;
+    uint64_t chunks = 0;
+    for (const EmitterRecord& r : effect.emitters) {
+        if (gathersEvents(effect, r)) chunks += chunksOf(r.capacity);
+    }
+    const uint64_t bytes = kGpuEventAssignOffset +
+                           uint64_t{kGpuEventAssignChildBytes} * effect.emitters.size() +
+                           chunks * 2 * sizeof(uint32_t);
     fx.buffers.events = vk::createBuffer(
         *fx.gpu->device, bytes,
         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
@@ -60,6 +98,14 @@ void boundStepEvents(GpuEffect& fx) {
     fx.step_events = fx.effect->sub_emitters.empty()
                          ? 0
                          : boundEventBirths(*fx.effect, fx.live_windows, fx.plan, fx.event_births);
+}
+
+bool assignsInParallel(const CompiledEffect& effect) {
+    for (const SubEmitterRecord& sub : effect.sub_emitters) {
+        const EmitterRecord& child = effect.emitters[sub.emitter];
+        if (child.overflow != kOverflowDropNew || hasBirthLink(effect, child)) return false;
+    }
+    return true;
 }
 
 uint32_t eventBirthBound(const GpuEffect& fx, uint32_t e) {
@@ -78,44 +124,37 @@ uint64_t saturatingMul(uint64_t a, uint64_t b) {
     return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
-uint64_t collisionOps(const CompiledEffect& effect, const EmitterRecord& e) {
-    uint64_t n = 0;
-    for (uint32_t k = 0; k < e.op_count; ++k) n += effect.ops[e.op_first + k].op == kOpCollision;
-    return std::min<uint64_t>(n, kGpuMaxContactOps);
+// The gather's chunks this step, at most: every live entry of every gathering emitter.
+uint32_t gatherChunkBound(const GpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    uint64_t chunks = 0;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        const EmitterRecord& r = effect.emitters[e];
+        if (!gathersEvents(effect, r)) continue;
+        chunks += chunksOf(std::min<uint64_t>(liveBound(fx.live_windows[e]), r.capacity));
+    }
+    return static_cast<uint32_t>(chunks);
 }
 
-// Upper bounds on the work units (gpu_events.comp's costs) of the step's gather and assign.
-struct WalkWork {
-    uint64_t gather = 0;
-    uint64_t assign = 0;
-};
-
-WalkWork walkWork(const GpuEffect& fx) {
+// Upper bound on the work units (gpu_events.comp's costs) of the step's serial assign.
+uint64_t walkWork(const GpuEffect& fx) {
     const CompiledEffect& effect = *fx.effect;
-    WalkWork w;
+    uint64_t work = 0;
     for (uint32_t p = 0; p < effect.emitters.size(); ++p) {
         const EmitterRecord& r = effect.emitters[p];
         const uint64_t links = r.sub_emitter_count;
-        w.gather = saturatingAdd(w.gather, 1);
-        w.assign = saturatingAdd(w.assign, 2 + fx.plan.emitters[p].count * (links + 5));
-        if (links == 0) continue;
-        const uint64_t live = liveBound(fx.live_windows[p]);
-        const uint64_t chunks = (live + kGpuEventChunk - 1) / kGpuEventChunk + 1;
-        const uint64_t ops = collisionOps(effect, r);
-        // Every chunk visits 2 * links link passes (+1 to move on), each with its overhead.
-        w.gather = saturatingAdd(w.gather, chunks * (2 * links + 1) * (ops + r.op_count + 10));
+        work = saturatingAdd(work, 2 + fx.plan.emitters[p].count * (links + 5));
         for (uint32_t l = 0; l < links; ++l) {
             const SubEmitterRecord& sub = effect.sub_emitters[r.sub_emitter_first + l];
-            w.gather = saturatingAdd(w.gather, saturatingMul(live, std::max<uint64_t>(ops, 1)));
             const uint64_t child_links = effect.emitters[sub.emitter].sub_emitter_count;
             const uint64_t per_event =
                 9 + std::min<uint64_t>(sub.count_max, effect.emitters[sub.emitter].capacity) *
                         (2 * child_links + 6);
             // Birth links' events are the children's births, counted in the events bound.
-            w.assign = saturatingAdd(w.assign, saturatingMul(fx.step_events, per_event));
+            work = saturatingAdd(work, saturatingMul(fx.step_events, per_event));
         }
     }
-    return w;
+    return work;
 }
 
 // Dispatches of one walker mode doing `work` units at most budget per dispatch, each unit at
@@ -126,35 +165,82 @@ uint32_t walkDispatches(uint64_t work, uint32_t budget) {
     return static_cast<uint32_t>(std::min<uint64_t>(work / progress + 2, UINT32_MAX));
 }
 
-} // namespace
-
-uint32_t recordEventGather(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+// Count, scan, scatter (gpu_event_gather.glsl), one workgroup per chunk; the scan also runs
+// when nothing is gathered (birth links only): it empties the queue for the step.
+uint32_t recordGatherPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
     if (fx.step_events == 0) return 0;
-    const uint32_t dispatches = walkDispatches(walkWork(fx).gather, fx.event_walk_budget);
+    const uint32_t chunks = gatherChunkBound(fx);
     step.params.x = static_cast<uint32_t>(fx.effect->emitters.size());
-    step.params.z = fx.event_walk_budget;
-    for (uint32_t d = 0; d < dispatches; ++d) {
-        step.params.w = d == 0 ? kGpuEventsBegin : kGpuEventsGather;
-        if (d != 0) computeBarrier(cmd);
-        dispatchPass(*fx.gpu, cmd, Pass::events, step, 1);
+    uint32_t dispatches = 1;
+    if (chunks != 0) {
+        step.params.w = kGpuEventsCount;
+        dispatchPass(*fx.gpu, cmd, Pass::events, step, chunks * kGpuWorkgroupSize);
+        computeBarrier(cmd);
+        ++dispatches;
+    }
+    step.params.w = kGpuEventsScan;
+    dispatchPass(*fx.gpu, cmd, Pass::events, step, kGpuWorkgroupSize);
+    if (chunks != 0) {
+        computeBarrier(cmd);
+        step.params.w = kGpuEventsScatter;
+        dispatchPass(*fx.gpu, cmd, Pass::events, step, chunks * kGpuWorkgroupSize);
+        ++dispatches;
     }
     return dispatches;
 }
 
-uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+// The serial walker, in as many dispatches as its work needs on a device with a loop limit.
+uint32_t recordSerialAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    const uint32_t walks = walkDispatches(walkWork(fx), fx.event_walk_budget);
+    step.params.x = static_cast<uint32_t>(fx.effect->emitters.size());
+    step.params.z = fx.event_walk_budget;
+    step.params.w = kGpuEventsAssign;
+    for (uint32_t d = 0; d < walks; ++d) {
+        dispatchPass(*fx.gpu, cmd, Pass::events, step, 1);
+        computeBarrier(cmd);
+    }
+    return walks;
+}
+
+// The planned births' birth events after the gathered ones (one dispatch per emitter with
+// births and birth links), then per child emitter the children each chunk of events requests,
+// then (after a barrier) their ordinals and slots (gpu_event_assign.glsl).
+uint32_t recordParallelAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    const CompiledEffect& effect = *fx.effect;
+    const auto emitters = static_cast<uint32_t>(effect.emitters.size());
+    const uint64_t events = std::min<uint64_t>(fx.step_events, kGpuMaxEvents);
+    const auto invocations =
+        static_cast<uint32_t>(std::max<uint64_t>(chunksOf(events), 1) * kGpuWorkgroupSize);
+    step.params.z = emitters;
+    uint32_t dispatches = 0;
+    for (uint32_t e = 0; e < emitters; ++e) {
+        const uint32_t births = fx.plan.emitters[e].count;
+        if (births == 0 || !hasBirthLink(effect, effect.emitters[e])) continue;
+        step.params.x = e;
+        step.params.w = kGpuEventsQueueBirths;
+        dispatchPass(*fx.gpu, cmd, Pass::events, step, births);
+        ++dispatches;
+    }
+    if (dispatches != 0) computeBarrier(cmd);
+    for (const uint32_t mode : {kGpuEventsAssignCount, kGpuEventsAssignScatter}) {
+        for (uint32_t c = 0; c < emitters; ++c) {
+            if (eventBirthBound(fx, c) == 0) continue;
+            step.params.x = c;
+            step.params.w = mode;
+            dispatchPass(*fx.gpu, cmd, Pass::events, step, invocations);
+            ++dispatches;
+        }
+        computeBarrier(cmd);
+    }
+    return dispatches;
+}
+
+uint32_t recordBirthPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
     if (fx.step_events == 0) return 0;
     const CompiledEffect& effect = *fx.effect;
     const auto emitters = static_cast<uint32_t>(effect.emitters.size());
-    const uint32_t walks = walkDispatches(walkWork(fx).assign, fx.event_walk_budget);
-    GpuPushConstants walker = step;
-    walker.params.x = emitters;
-    walker.params.z = fx.event_walk_budget;
-    walker.params.w = kGpuEventsAssign;
-    for (uint32_t d = 0; d < walks; ++d) {
-        dispatchPass(*fx.gpu, cmd, Pass::events, walker, 1);
-        computeBarrier(cmd);
-    }
-    uint32_t dispatches = walks;
+    uint32_t dispatches = assignsInParallel(effect) ? recordParallelAssign(fx, cmd, step)
+                                                    : recordSerialAssign(fx, cmd, step);
     bool rings = false;
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t bound = eventBirthBound(fx, e);
@@ -190,6 +276,22 @@ uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants 
                      static_cast<uint32_t>(std::min<uint64_t>(alive, effect.emitters[e].capacity)));
         ++dispatches;
     }
+    return dispatches;
+}
+
+} // namespace
+
+uint32_t recordEventGather(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_gather_begin);
+    const uint32_t dispatches = recordGatherPasses(fx, cmd, step);
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_gather_end);
+    return dispatches;
+}
+
+uint32_t recordEventBirths(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_births_begin);
+    const uint32_t dispatches = recordBirthPasses(fx, cmd, step);
+    stampEvents(fx.step_timer, cmd, GpuStamp::event_births_end);
     return dispatches;
 }
 

@@ -2,14 +2,16 @@
 // death or collision becomes births of a child emitter with the CPU's keys, ordinals and counts.
 // Per step, around the planned births:
 //   update → ordered compaction → event gather (gpu_events.comp: death and collision events in
-//   the CPU's order, into the event queue) → planned spawn → counters finish → event assign
-//   (the same walker: birth events, then each event's children get their ordinals and slots,
-//   drops and replacements counted) → event spawn (gpu_event_spawn.comp, one dispatch per child,
-//   in parallel).
-// The walker is one invocation: the CPU's event loop is serial (each event's children depend on
-// what earlier events left in the pool), and this is what keeps the results equal. Dispatches
-// are sized from boundEventBirths (live_bound.h); a step in which no event can happen records
-// none of these passes.
+//   the CPU's order, into the event queue; in parallel: per-chunk counts, a scan, an ordered
+//   scatter) → planned spawn → counters finish → event assign (birth events, then each event's
+//   children get their ordinals and slots, drops and replacements counted) → event spawn
+//   (gpu_event_spawn.comp, one dispatch per child, in parallel).
+// The assignment is a serial walker (one invocation) where events interact — the CPU's event
+// loop is serial because a child's birth events join the queue and a replace_oldest child's
+// births replace earlier ones — and parallel where they cannot (assignsInParallel: drop_new
+// children without birth links of their own), through a prefix sum per child. Dispatches are sized
+// from boundEventBirths (live_bound.h); a step in which no event can happen records none of these
+// passes.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +37,11 @@ bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 // This step's bounds (fx.event_births, fx.step_events), after every live window began the step
 // and the driver planned it.
 void boundStepEvents(GpuEffect& fx);
+
+// Whether the effect's event births are assigned in parallel: every link's child is drop_new
+// and has no birth link of its own (so no child's birth queues events and no child replaces
+// another).
+bool assignsInParallel(const CompiledEffect& effect);
 
 // Births emitter e may get from events this step, at most its capacity: what its live window
 // adds and its event spawn dispatch covers.

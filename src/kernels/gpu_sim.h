@@ -132,7 +132,7 @@ struct GpuTables {
     uvec4 draw_records;    // xy: the draw-record chunks' addresses ((low, high) words each)
     uvec4 trails;          // xy: GpuEmitterTrails[], one per emitter (src/gpu/gpu_trails.h)
     uvec4 sub_emitters;    // xy: SubEmitterRecord[]; zw: GpuEventCounters[] (one per emitter)
-    uvec4 event_queue;     // xy: GpuEventQueueHeader then GpuEvent[kGpuMaxEvents] (0: none)
+    uvec4 event_queue;     // xy: the event buffer (kGpuEventAssignOffset says what) (0: none)
 };
 
 // Where one emitter's ribbon trails are (docs/gpu-backend.md, "Ribbons"); max_points 0 for an
@@ -182,12 +182,23 @@ SD_CONST uint kGpuMaxEvents = 65536u;
 // collision events chunk by chunk (collision events of a chunk, then its death events).
 SD_CONST uint kGpuEventChunk = 1024u;
 
-// Modes of gpu_events.comp (GpuPushConstants.params.w).
-SD_CONST uint kGpuEventsGather = 0u; // death and collision events, before the planned births
-SD_CONST uint kGpuEventsAssign = 1u; // birth events, then every event's children get slots
-SD_CONST uint kGpuEventsBegin = 2u;  // the step's first gather dispatch: empties the queue first
+// Modes of gpu_events.comp (GpuPushConstants.params.w). The gather is parallel and keeps the
+// CPU's order: a count pass (each chunk's events), a scan (one workgroup: each chunk's first
+// event index, the queue header) and a scatter pass (each chunk writes its events there).
+SD_CONST uint kGpuEventsCount = 0u;   // per chunk: its death and collision events
+SD_CONST uint kGpuEventsAssign = 1u;  // the serial walker: birth events, then children's slots
+SD_CONST uint kGpuEventsScan = 2u;    // chunk bases; the queue's count, the walker's cursors
+SD_CONST uint kGpuEventsScatter = 3u; // per chunk: its events into the queue, drops counted
+// The parallel assignment (drop_new children without birth links of their own): the planned
+// births' birth events queued after the gathered ones (per emitter with birth links, params.x),
+// then per child emitter (params.x) the children each chunk of kGpuEventChunk events asks for,
+// then their ordinals and slots from a prefix sum over those (planSlots' drop_new rule is a
+// clamp). params.z: the effect's emitters.
+SD_CONST uint kGpuEventsAssignCount = 4u;
+SD_CONST uint kGpuEventsAssignScatter = 5u;
+SD_CONST uint kGpuEventsQueueBirths = 6u;
 // Walker phases (GpuEventQueueHeader.phase), resumed across dispatches.
-SD_CONST uint kGpuWalkGather = 0u;  // gathering death and collision events
+SD_CONST uint kGpuWalkGather = 0u;  // events gathered (the scan pass): the assign starts here
 SD_CONST uint kGpuWalkPlanned = 1u; // queueing the planned births' birth events
 SD_CONST uint kGpuWalkEvents = 2u;  // giving each event's children their slots
 SD_CONST uint kGpuWalkDone = 3u;
@@ -209,19 +220,39 @@ struct GpuEvent {
     uint pad1;
 };
 
-// The walker's state between its dispatches: on a device that limits the loop iterations of
-// one invocation (lavapipe: 65535), the host records several dispatches of it, each doing at
-// most GpuPushConstants.params.z units of work and resuming at the cursor.
+// The queue's count (written by the gather's scan) and the serial walker's state between its
+// dispatches: on a device that limits the loop iterations of one invocation (lavapipe: 65535),
+// the host records several dispatches of it, each doing at most GpuPushConstants.params.z units
+// of work and resuming at the cursor.
 struct GpuEventQueueHeader {
     uint count;          // events queued this step
     uint phase;          // kGpuWalk*
-    uint cursor_emitter; // gather: emitter, chunk's first entry, link pass; assign: emitter and
-    uint cursor_index;   // birth (planned-birth events), then event index
-    uint cursor_link;
+    uint cursor_emitter; // emitter and birth (planned-birth events), then event index
+    uint cursor_index;
+    uint cursor_link; // unused since the gather is parallel (0)
     uint pad0;
     uint pad1;
     uint pad2;
 };
+
+// The parallel assignment's state of one child emitter for one step (kGpuEventsAssign*): a
+// snapshot of its counters before the step's event births, and the children requested by each
+// chunk of kGpuEventChunk queued events.
+SD_CONST uint kGpuAssignChunks = kGpuMaxEvents / kGpuEventChunk;
+struct GpuEventAssignChild {
+    uint alive;            // entries of the alive list written this step, before the event births
+    uint free_count;       // free slots, before the event births
+    uint first_ordinal_lo; // the first event birth's spawn ordinal
+    uint first_ordinal_hi;
+    uint requested[kGpuAssignChunks];
+};
+SD_CONST uint kGpuEventAssignChildBytes = 16u + 4u * kGpuAssignChunks;
+
+// The event buffer (GpuTables.event_queue.xy): the GpuEventQueueHeader, kGpuMaxEvents
+// GpuEvents, a GpuEventAssignChild per emitter (at kGpuEventAssignOffset), then the gather's
+// chunks: (events, first event index) per chunk of kGpuEventChunk alive-list entries of the
+// emitters with death or collision links, in the CPU's order (emitter, then chunk).
+SD_CONST uint kGpuEventAssignOffset = 32u + kGpuMaxEvents * 48u;
 
 // One emitter's sub-emitter bookkeeping, written only by the GPU (after the GpuEmitterCounters
 // of every emitter in the counters buffer, so the statistics copy takes it along).
@@ -295,6 +326,7 @@ SD_ASSERT_RECORD(GpuTrailHead, 16);
 SD_ASSERT_RECORD(GpuEvent, 48);
 SD_ASSERT_RECORD(GpuEventQueueHeader, 32);
 SD_ASSERT_RECORD(GpuEventCounters, 32);
+SD_ASSERT_RECORD(GpuEventAssignChild, 272);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);
 SD_ASSERT_RECORD(GpuResolvedOp, 80);
 SD_ASSERT_RECORD(GpuStepHeader, 80);

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "compiler/sample_effects.h"
+#include "gpu/sub_emitters.h"
 #include "kernels/gpu_sim.h"
 #include "spindrift/effect_json.h"
 
@@ -159,6 +160,166 @@ TEST(GpuSubEmitters, EventsPastTheStepLimitAreDroppedAndCounted) {
     const ParityResult r = runParity(compileOrFail(fx), 12);
     // 140000 death events in one step (a lifetime of exactly 0.1 s): the last 74464 dropped.
     EXPECT_EQ(r.events_dropped, 2u * 70000u - cpu::kMaxEventsPerStep);
+}
+
+// Many events a step (the parallel gather: per-chunk counts, a scan, an ordered scatter).
+// A parent of `count` born at once whose lifetimes end within a few steps: thousands of deaths
+// in one step, over several chunks of kGpuEventChunk and out of birth order inside them.
+EmitterDesc massParent(uint32_t count, FloatRange lifetime_s) {
+    EmitterDesc parent = sprayEmitter({.name = "parent",
+                                       .capacity = count,
+                                       .rate_per_s = 0,
+                                       .burst_time_s = 0,
+                                       .burst_count = {count, count},
+                                       .sphere_radius = 0.3f,
+                                       .lifetime_s = lifetime_s,
+                                       .speed = {1, 3},
+                                       .size = {0.05f, 0.1f}});
+    parent.update.push_back(module(GravityModule{}));
+    return parent;
+}
+
+EmitterDesc massChild(const char* name, uint32_t capacity, FloatRange lifetime_s) {
+    return sprayEmitter({.name = name,
+                         .capacity = capacity,
+                         .rate_per_s = 0,
+                         .sphere_radius = 0.05f,
+                         .lifetime_s = lifetime_s,
+                         .speed = {0.5f, 1.5f},
+                         .size = {0.02f, 0.04f}});
+}
+
+// Two death links into two drop_new children, the events of both interleaved in the queue: each
+// child's ordinals and slots come from its own prefix sum; the small one fills mid-event.
+TEST(GpuSubEmitters, ThousandsOfDeathsInOneStepIntoTwoChildren) {
+    EmitterDesc parent = massParent(5000, {0.1f, 0.15f});
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "sparks", 0.7f, {1, 3}, 0.5f});
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "embers", 1, {2, 4}, 0});
+    const EffectDesc fx = testEffect(
+        {.name = "mass_deaths", .seed = 23, .duration_s = 2, .capacity = 32768},
+        {parent, massChild("sparks", 20000, {0.2f, 0.4f}), massChild("embers", 500, {1, 1})});
+    const auto effect = compileOrFail(fx);
+    EXPECT_TRUE(assignsInParallel(*effect));
+    const ParityResult r = expectParity(effect, 20);
+    ASSERT_EQ(r.per_emitter.size(), 3u);
+    EXPECT_GT(r.per_emitter[1], 3000u);
+    EXPECT_EQ(r.per_emitter[2], 500u);
+}
+
+// Two parents of several chunks each feeding one child: the gather numbers the chunks emitter by
+// emitter (the second parent's events after all of the first's), and the child's prefix sum
+// runs over both.
+TEST(GpuSubEmitters, ThousandsOfDeathsOfTwoParentsIntoOneChild) {
+    EmitterDesc first = massParent(3000, {0.1f, 0.15f});
+    first.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.6f, {1, 2}, 0.5f});
+    EmitterDesc second = massParent(2500, {0.1f, 0.2f});
+    second.name = "second";
+    second.transform.position = {1, 0, 0};
+    second.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.8f, {1, 3}, 0});
+    const EffectDesc fx =
+        testEffect({.name = "two_parents", .seed = 41, .duration_s = 2, .capacity = 32768},
+                   {first, second, massChild("child", 16000, {0.2f, 0.4f})});
+    const ParityResult r = expectParity(compileOrFail(fx), 20);
+    ASSERT_EQ(r.per_emitter.size(), 3u);
+    EXPECT_GT(r.per_emitter[2], 3000u);
+}
+
+// Collision events from two collision modules and death events of thousands of particles: a
+// chunk's (link, module) segments and its death segment in the CPU's order.
+TEST(GpuSubEmitters, ThousandsOfCollisionAndDeathEventsInOneStep) {
+    EmitterDesc parent = massParent(3000, {0.1f, 0.3f});
+    CollisionModule floor;
+    floor.response = CollisionResponse::bounce;
+    floor.bounce = 0.5f;
+    floor.planes.push_back({{0, -0.1f, 0}, {0, 1, 0}});
+    CollisionModule wall = floor;
+    wall.planes[0] = {{0.1f, 0, 0}, {-1, 0, 0}};
+    parent.update.push_back(module(floor));
+    parent.update.push_back(module(wall));
+    parent.sub_emitters.push_back({SubEmitterEvent::collision, "child", 0.8f, {1, 2}, 0.3f});
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.5f, {1, 1}, 0});
+    const EffectDesc fx =
+        testEffect({.name = "mass_contacts", .seed = 29, .duration_s = 2, .capacity = 32768},
+                   {parent, massChild("child", 16000, {0.2f, 0.4f})});
+    const ParityResult r = expectParity(compileOrFail(fx), 20);
+    ASSERT_EQ(r.per_emitter.size(), 2u);
+    EXPECT_GT(r.per_emitter[1], 1000u);
+}
+
+// 75 000 death events in one step (three links, 3072 events a chunk): kMaxEventsPerStep falls
+// inside a chunk, whose first events are kept and the rest dropped, as on the CPU.
+TEST(GpuSubEmitters, StepLimitInsideAChunkKeepsTheSameEvents) {
+    EmitterDesc parent = massParent(25000, {0.1f, 0.1f});
+    for (int l = 0; l < 3; ++l) {
+        parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.02f, {1, 2}, 0});
+    }
+    const EffectDesc fx =
+        testEffect({.name = "limit", .seed = 31, .duration_s = 2, .capacity = 32768},
+                   {parent, massChild("child", 4096, {0.3f, 0.5f})});
+    const ParityResult r = expectParity(compileOrFail(fx), 12);
+    EXPECT_EQ(r.events_dropped, 3u * 25000u - cpu::kMaxEventsPerStep);
+    ASSERT_EQ(r.per_emitter.size(), 2u);
+    EXPECT_GT(r.per_emitter[1], 500u);
+}
+
+// 80 000 birth events in one step (a burst of 40 000 with two birth links) after the step's
+// death events: the planned births' events are queued in parallel after the gathered ones, and
+// the ones past kMaxEventsPerStep dropped and counted, as on the CPU.
+TEST(GpuSubEmitters, BirthEventsOfABurstPastTheStepLimitAreDroppedAndCounted) {
+    EmitterDesc parent = massParent(42000, {0.1f, 0.1f});
+    parent.spawn.bursts[0].count = {40000, 40000};
+    Burst late;
+    late.time_s = 0.1f;
+    late.count = {2000, 2000};
+    parent.spawn.bursts.push_back(late);
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.05f, {1, 1}, 0});
+    parent.sub_emitters.push_back({SubEmitterEvent::birth, "child", 0.01f, {1, 2}, 1});
+    parent.sub_emitters.push_back({SubEmitterEvent::birth, "child", 0.01f, {1, 1}, 0});
+    const EffectDesc fx =
+        testEffect({.name = "birth_limit", .seed = 43, .duration_s = 2, .capacity = 48000},
+                   {parent, massChild("child", 4096, {0.3f, 0.5f})});
+    const auto effect = compileOrFail(fx);
+    EXPECT_TRUE(assignsInParallel(*effect));
+    const ParityResult r = expectParity(effect, 12);
+    // Only the burst's step passes the limit (the deaths and the late burst: 44 000 events).
+    EXPECT_EQ(r.events_dropped, 2u * 40000u - cpu::kMaxEventsPerStep);
+    ASSERT_EQ(r.per_emitter.size(), 2u);
+    EXPECT_GT(r.per_emitter[1], 500u);
+}
+
+// Thousands of deaths into a replace_oldest child: the parallel gather feeds the serial walker,
+// whose later events replace earlier events' children.
+TEST(GpuSubEmitters, ThousandsOfDeathsIntoAReplaceOldestChild) {
+    EmitterDesc parent = massParent(4000, {0.1f, 0.15f});
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.9f, {1, 3}, 0.2f});
+    EmitterDesc child = massChild("child", 1000, {0.3f, 0.5f});
+    child.overflow = OverflowPolicy::replace_oldest;
+    const EffectDesc fx = testEffect(
+        {.name = "mass_replace", .seed = 37, .duration_s = 2, .capacity = 8192}, {parent, child});
+    const auto effect = compileOrFail(fx);
+    EXPECT_FALSE(assignsInParallel(*effect));
+    const ParityResult r = expectParity(effect, 20);
+    EXPECT_GT(r.replaced, 1000u);
+}
+
+// The parallel assignment is chosen only where events cannot interact: a child's birth link
+// would queue events while the queue is walked, a replace_oldest child replaces earlier events'
+// children.
+TEST(GpuSubEmitters, ParallelAssignmentOnlyForDropNewChildrenWithoutBirthLinks) {
+    EffectDesc fx = parentAndChild({SubEmitterEvent::death, "", 1, {1, 2}, 0});
+    EXPECT_TRUE(assignsInParallel(*compileOrFail(fx)));
+    EffectDesc replacing = fx;
+    replacing.emitters[1].overflow = OverflowPolicy::replace_oldest;
+    EXPECT_FALSE(assignsInParallel(*compileOrFail(replacing)));
+    EffectDesc births = fx;
+    births.emitters[0].sub_emitters[0].event = SubEmitterEvent::birth;
+    EXPECT_TRUE(assignsInParallel(*compileOrFail(births)));
+    EffectDesc chain = fx;
+    chain.emitters.push_back(fx.emitters[1]);
+    chain.emitters[2].name = "grandchild";
+    chain.emitters[2].capacity = 256;
+    chain.emitters[1].sub_emitters.push_back({SubEmitterEvent::birth, "grandchild", 1, {1, 1}, 0});
+    EXPECT_FALSE(assignsInParallel(*compileOrFail(chain)));
 }
 
 // Catch-up frames: several steps in one submission, each with its own event queue, ordinals
