@@ -10,12 +10,7 @@
 #include "integrate.h"
 #include "lut.h"
 
-// The update pass (SD_UPDATE_PASS) runs larger workgroups: its compaction flushes per workgroup.
-#ifdef SD_UPDATE_PASS
-layout(local_size_x = kGpuUpdateWorkgroupSize) in;
-#else
 layout(local_size_x = kGpuWorkgroupSize) in;
-#endif
 
 layout(push_constant) uniform Push { GpuPushConstants push; };
 

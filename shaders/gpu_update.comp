@@ -17,7 +17,6 @@
 #include "forces.h"
 #include "integrate.h"
 #include "lut.h"
-#define SD_UPDATE_PASS 1
 #include "gpu_sim.glsl"
 #include "gpu_compact.glsl"
 #include "gpu_trail.glsl"

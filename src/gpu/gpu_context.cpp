@@ -45,10 +45,10 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
 // (at most max_groups: the passes loop grid-stride); nothing for 0 invocations.
 void dispatchWith(const GpuContext& gpu, VkCommandBuffer cmd, VkPipeline pipeline,
                   const GpuPushConstants& push, uint32_t invocations,
-                  uint32_t max_groups = kGpuMaxWorkgroups,
-                  uint32_t group_size = kGpuWorkgroupSize) {
+                  uint32_t max_groups = kGpuMaxWorkgroups) {
     if (invocations == 0) return;
-    const uint32_t groups = std::min((invocations + group_size - 1) / group_size, max_groups);
+    const uint32_t groups =
+        std::min((invocations + kGpuWorkgroupSize - 1) / kGpuWorkgroupSize, max_groups);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdPushConstants(cmd, gpu.layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vkCmdDispatch(cmd, groups, 1, 1);
@@ -106,10 +106,10 @@ bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
 
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
                     uint32_t invocations, bool light, uint32_t max_groups) {
-    dispatchWith(
-        gpu, cmd,
-        light ? gpu.light_update.get() : gpu.pipelines[static_cast<int>(Pass::update)].get(), push,
-        invocations, std::clamp(max_groups, 1u, kGpuMaxWorkgroups), kGpuUpdateWorkgroupSize);
+    dispatchWith(gpu, cmd,
+                 light ? gpu.light_update.get()
+                       : gpu.pipelines[static_cast<int>(Pass::update)].get(),
+                 push, invocations, std::clamp(max_groups, 1u, kGpuMaxWorkgroups));
 }
 
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,

@@ -18,13 +18,10 @@ SD_BEGIN_NAMESPACE
 SD_CONST uint kGpuWorkgroupSize = 64u;
 // Workgroups per dispatch at most: the portable limit in x. Passes loop grid-stride beyond it.
 SD_CONST uint kGpuMaxWorkgroups = 65535u;
-// Invocations per workgroup of the update pass: its compaction flushes once per workgroup, so a
-// larger group takes fewer same-address atomics (shaders/gpu_compact.glsl).
-SD_CONST uint kGpuUpdateWorkgroupSize = 256u;
 // Workgroups of the update pass at most: about what a large GPU keeps resident (the H200: 132
-// SMs x 2048 invocations), so each invocation loops over many particles and the compaction's
-// staged appends flush rarely (docs/gpu-backend.md, "Compaction").
-SD_CONST uint kGpuUpdateMaxWorkgroups = 1024u;
+// SMs x 32 groups of 64), so each invocation loops over many particles and the compaction's
+// staged appends flush rarely (shaders/gpu_compact.glsl; docs/gpu-backend.md, "Compaction").
+SD_CONST uint kGpuUpdateMaxWorkgroups = 4096u;
 
 // The columns of one emitter's region of the pool, each capacity 32-bit words long, in this
 // order (the state columns match src/cpu/particle_pool.h; the three lists are the GPU's own).
