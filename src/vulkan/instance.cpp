@@ -88,6 +88,8 @@ bool hasInstanceExtension(const char* layer, const char* name,
 } // namespace
 
 std::unique_ptr<Instance> Instance::create(bool validation, std::vector<Diagnostic>& diagnostics) {
+    // Before any Vulkan call: the enumerations below already load the drivers and layers.
+    const std::vector<std::string> libraries_before = loadedLibraries();
     uint32_t loader_version = VK_API_VERSION_1_0;
     if (!check(vkEnumerateInstanceVersion(&loader_version), "vkEnumerateInstanceVersion",
                diagnostics)) {
@@ -166,8 +168,7 @@ std::unique_ptr<Instance> Instance::create(bool validation, std::vector<Diagnost
         instance->instance_ = VK_NULL_HANDLE;
         return nullptr;
     }
-
-    keepVulkanLibrariesLoadedForLeakChecks();
+    keepLibrariesLoadedSince(libraries_before);
 
     if (validation) {
         auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(

@@ -1,12 +1,15 @@
 #include "vulkan/instance.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "vulkan/device.h"
+#include "vulkan/keep_libraries.h"
 #include "vulkan/physical_device.h"
 #include "vulkan/scoped_env.h"
 
@@ -17,6 +20,30 @@ std::string errors(const std::vector<Diagnostic>& d) {
     std::string s;
     for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
     return s;
+}
+
+// The libraries an instance brought in (the driver, its dependencies, the layer) stay loaded after
+// it is destroyed (keep_libraries.h: the NVIDIA driver fails to load after 29 unload cycles in
+// one process). CTest runs each test in its own process, so this instance is the process's first
+// and the driver comes in with it.
+TEST(Instance, TheDriverStaysLoadedAfterTheInstanceIsDestroyed) {
+    const std::vector<std::string> before = loadedLibraries();
+    std::vector<std::string> during;
+    {
+        std::vector<Diagnostic> d;
+        std::unique_ptr<Instance> instance = Instance::create(true, d);
+        ASSERT_NE(instance, nullptr) << errors(d);
+        during = loadedLibraries();
+    }
+    const std::vector<std::string> after = loadedLibraries();
+    size_t brought = 0;
+    for (const std::string& name : during) {
+        if (std::find(before.begin(), before.end(), name) != before.end()) continue;
+        ++brought;
+        EXPECT_NE(std::find(after.begin(), after.end(), name), after.end())
+            << name << " was unloaded with the instance";
+    }
+    EXPECT_GT(brought, 0u) << "the instance loaded no driver or layer library";
 }
 
 TEST(Instance, ValidationMessagesAreRecorded) {
