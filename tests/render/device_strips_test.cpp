@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/compile_effect.h"
@@ -21,6 +22,15 @@ std::string joinedDiagnostics(const std::vector<Diagnostic>& diagnostics) {
     std::string out;
     for (const Diagnostic& d : diagnostics) out += formatDiagnostic(d) + "\n";
     return out;
+}
+
+// fx with the one emitter e, compiled (a failure fails the test).
+std::shared_ptr<const CompiledEffect> compileOneEmitter(EffectDesc fx, EmitterDesc e) {
+    fx.emitters.push_back(std::move(e));
+    auto compiled = std::make_shared<CompiledEffect>();
+    std::vector<Diagnostic> d;
+    EXPECT_TRUE(compileEffect(fx, *compiled, d)) << joinedDiagnostics(d);
+    return compiled;
 }
 
 // One burst of ribbons at time 0 that all die within 0.3 s, flying out of the origin.
@@ -47,11 +57,7 @@ std::shared_ptr<const CompiledEffect> shortRibbonBurst() {
     e.render.ribbon.taper = 0;
     e.render.ribbon.max_points = 16;
     e.render.ribbon.min_sample_distance = 0.01f;
-    fx.emitters.push_back(e);
-    auto compiled = std::make_shared<CompiledEffect>();
-    std::vector<Diagnostic> d;
-    EXPECT_TRUE(compileEffect(fx, *compiled, d)) << joinedDiagnostics(d);
-    return compiled;
+    return compileOneEmitter(std::move(fx), std::move(e));
 }
 
 // One burst of beams at time 0 that all die within 0.3 s, across the view.
@@ -79,11 +85,7 @@ std::shared_ptr<const CompiledEffect> shortBeamBurst() {
     e.render.beam.width = 0.15f;
     e.render.beam.sag = 0.3f;
     e.render.beam.jitter = 0.2f;
-    fx.emitters.push_back(e);
-    auto compiled = std::make_shared<CompiledEffect>();
-    std::vector<Diagnostic> d;
-    EXPECT_TRUE(compileEffect(fx, *compiled, d)) << joinedDiagnostics(d);
-    return compiled;
+    return compileOneEmitter(std::move(fx), std::move(e));
 }
 
 FrameView frontView() {
@@ -110,10 +112,13 @@ StripBatch deviceBatch(const gpu::GpuEffect& fx, uint32_t max_strips) {
     return batch;
 }
 
-// While the ribbons live their strips are drawn from the device; once every particle is dead the
-// same batch draws nothing, even over every block of the capacity, whose stale polylines are
-// still in the buffer: the draw count comes from the live count on the device.
-TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
+// While the effect's one emitter lives (`live` particles after `frames` frames) its strips are
+// drawn from the device, `points_per_strip` points a block; once every particle is dead the same
+// batch draws nothing, even over every block of the capacity, whose stale polylines are still in
+// the buffer: the draw count comes from the live count on the device.
+void expectDrawnFromTheDeviceThenNothing(const std::shared_ptr<const CompiledEffect>& effect,
+                                         const gpu::GpuDrawRequest& request, int frames,
+                                         uint64_t live_count, uint32_t points_per_strip) {
     RendererConfig config;
     config.width = 96;
     config.height = 64;
@@ -124,7 +129,6 @@ TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
     gpu::GpuConfig gpu_config;
     gpu_config.shared_device = rendererContext(*renderer);
     gpu_config.device_strips = true;
-    const auto effect = shortRibbonBurst();
     auto fx = gpu::createGpuEffect(effect, gpu_config, d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
     const double dt = effect->effect.fixed_timestep_s;
@@ -133,11 +137,12 @@ TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
     FrameStats stats;
     ASSERT_TRUE(renderFrame(*renderer, frontView(), {}, empty, stats, d)) << joinedDiagnostics(d);
 
-    for (int frame = 0; frame < 8; ++frame) gpu::advanceFrame(*fx, dt);
-    ASSERT_EQ(fx->stats[0].live, 20u);
-    ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
+    for (int frame = 0; frame < frames; ++frame) gpu::advanceFrame(*fx, dt);
+    ASSERT_EQ(fx->stats[0].live, live_count);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, request, d)) << joinedDiagnostics(d);
     const StripBatch live = deviceBatch(*fx, gpu::deviceStripSource(*fx, 0).max_strips);
-    ASSERT_GE(live.device.max_strips, 20u);
+    ASSERT_GE(live.device.max_strips, live_count);
+    EXPECT_EQ(live.device.points_per_strip, points_per_strip);
     Image drawn;
     std::vector<DrawBatch> batches = {live};
     ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, drawn, stats, d))
@@ -145,13 +150,13 @@ TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
     EXPECT_EQ(stats.device_strip_batches, 1u);
     EXPECT_EQ(stats.device_batches, 0u);
     EXPECT_EQ(stats.strip_segments, 0u) << "no segment came from the host";
-    EXPECT_GT(differingChannels(drawn, empty), 100u) << "the ribbons are drawn";
+    EXPECT_GT(differingChannels(drawn, empty), 100u) << "the strips are drawn";
 
     for (int frame = 0; frame < 30 && fx->stats[0].live != 0; ++frame) gpu::advanceFrame(*fx, dt);
     ASSERT_EQ(fx->stats[0].live, 0u);
-    ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, request, d)) << joinedDiagnostics(d);
     Image none;
-    batches = {deviceBatch(*fx, 32)};
+    batches = {deviceBatch(*fx, effect->emitters[0].capacity)};
     ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, none, stats, d))
         << joinedDiagnostics(d);
     EXPECT_EQ(stats.device_strip_batches, 1u);
@@ -159,56 +164,19 @@ TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
     EXPECT_TRUE(validationMessages(*renderer).empty()) << validationMessages(*renderer).front();
 }
 
-// Beams written on the device show while they live; once every particle is dead the same batch
-// over every block of the capacity (stale beams still in the buffer) draws nothing.
+TEST(DeviceStrips, RibbonsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
+    // 20 ribbons of max_points 16: blocks of 17 points.
+    expectDrawnFromTheDeviceThenNothing(shortRibbonBurst(), gpu::GpuDrawRequest{}, 8, 20, 17);
+}
+
 TEST(DeviceStrips, BeamsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
-    RendererConfig config;
-    config.width = 96;
-    config.height = 64;
-    config.validation = true;
-    std::vector<Diagnostic> d;
-    RendererPtr renderer = createRenderer(config, d);
-    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
-    gpu::GpuConfig gpu_config;
-    gpu_config.shared_device = rendererContext(*renderer);
-    gpu_config.device_strips = true;
     const auto effect = shortBeamBurst();
-    auto fx = gpu::createGpuEffect(effect, gpu_config, d);
-    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
-    const double dt = effect->effect.fixed_timestep_s;
     gpu::GpuDrawRequest request;
     request.beams.resize(1);
     request.beams[0].curve = beamCurve(effect->emitters[0], Rows3x4{});
     request.beams[0].jitter_cycle = 3;
-
-    Image empty;
-    FrameStats stats;
-    ASSERT_TRUE(renderFrame(*renderer, frontView(), {}, empty, stats, d)) << joinedDiagnostics(d);
-
-    for (int frame = 0; frame < 4; ++frame) gpu::advanceFrame(*fx, dt);
-    ASSERT_EQ(fx->stats[0].live, 6u);
-    ASSERT_TRUE(gpu::submitDrawOutput(*fx, request, d)) << joinedDiagnostics(d);
-    const StripBatch live = deviceBatch(*fx, gpu::deviceStripSource(*fx, 0).max_strips);
-    ASSERT_GE(live.device.max_strips, 6u);
-    EXPECT_EQ(live.device.points_per_strip, 13u);
-    Image drawn;
-    std::vector<DrawBatch> batches = {live};
-    ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, drawn, stats, d))
-        << joinedDiagnostics(d);
-    EXPECT_EQ(stats.device_strip_batches, 1u);
-    EXPECT_EQ(stats.strip_segments, 0u) << "no segment came from the host";
-    EXPECT_GT(differingChannels(drawn, empty), 100u) << "the beams are drawn";
-
-    for (int frame = 0; frame < 30 && fx->stats[0].live != 0; ++frame) gpu::advanceFrame(*fx, dt);
-    ASSERT_EQ(fx->stats[0].live, 0u);
-    ASSERT_TRUE(gpu::submitDrawOutput(*fx, request, d)) << joinedDiagnostics(d);
-    Image none;
-    batches = {deviceBatch(*fx, 16)};
-    ASSERT_TRUE(renderFrame(*renderer, frontView(), batches, none, stats, d))
-        << joinedDiagnostics(d);
-    EXPECT_EQ(stats.device_strip_batches, 1u);
-    EXPECT_EQ(differingChannels(none, empty), 0u) << "no live particle, nothing drawn";
-    EXPECT_TRUE(validationMessages(*renderer).empty()) << validationMessages(*renderer).front();
+    // 6 beams of 12 segments: blocks of 13 points.
+    expectDrawnFromTheDeviceThenNothing(effect, request, 4, 6, 13);
 }
 
 // A device strip batch the renderer cannot draw is an error naming it, never a crash.

@@ -852,6 +852,47 @@ TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
     for (const uint64_t n : device_batches) EXPECT_EQ(n, 2u) << "flames and embers";
 }
 
+// One frame of a player on a small renderer's device (its GPU instances drawn from the device):
+// the strip batches it made, each checked to come from the device (device points, no host
+// points) with no segment built on the host, and how many other batches it made.
+struct DeviceFrame {
+    std::vector<StripBatch> strips;
+    size_t other_batches = 0;
+    bool strip_points_empty = false; // the instance built no strip point on the host
+};
+DeviceFrame playOnTheRenderersDevice(const SceneDesc& scene, const std::string& file,
+                                     PlayerConfig config, float t) {
+    DeviceFrame frame;
+    std::vector<Diagnostic> diagnostics;
+    RendererConfig renderer_config;
+    renderer_config.width = 32;
+    renderer_config.height = 32;
+    RendererPtr renderer = createRenderer(renderer_config, diagnostics);
+    EXPECT_NE(renderer, nullptr) << allMessages(diagnostics);
+    if (!renderer) return frame;
+    config.renderer = renderer.get();
+    auto player = createScenePlayer(scene, file, config, diagnostics);
+    EXPECT_NE(player, nullptr) << allMessages(diagnostics);
+    if (!player) return frame;
+    EXPECT_NE(player->instances[0].gpu_fx, nullptr);
+    EXPECT_TRUE(player->instances[0].draws_from_device);
+    playFrame(*player, t, frameView(scene, t).camera.eye);
+    EXPECT_TRUE(player->errors.empty()) << allMessages(player->errors);
+    for (const DrawBatch& b : player->batches) {
+        const StripBatch* strip = std::get_if<StripBatch>(&b);
+        if (strip == nullptr) {
+            ++frame.other_batches;
+            continue;
+        }
+        EXPECT_NE(strip->device.points, 0u) << "a strip built on the host";
+        EXPECT_TRUE(strip->points.empty());
+        frame.strips.push_back(*strip);
+    }
+    EXPECT_EQ(player->strip_segments, 0u) << "no segment built on the host";
+    frame.strip_points_empty = player->instances[0].strip_points.empty();
+    return frame;
+}
+
 // Ribbons simulated on the GPU backend (docs/gpu-backend.md, "Ribbons"): the sword trail's strips,
 // built on the host from trails gathered on the device, and written on the device and drawn from
 // it (on the renderer's device), draw what the CPU backend's draw, within the same tolerance as
@@ -885,30 +926,8 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
 
     // On the renderer's device the ribbons are drawn from the device too (device strips, no
     // readback), and still draw what the CPU backend draws.
-    {
-        RendererConfig renderer_config;
-        renderer_config.width = 32;
-        renderer_config.height = 32;
-        RendererPtr renderer = createRenderer(renderer_config, gpu_diagnostics);
-        ASSERT_NE(renderer, nullptr) << allMessages(gpu_diagnostics);
-        PlayerConfig device_config = gpu_config;
-        device_config.renderer = renderer.get();
-        auto device_player = createScenePlayer(scene, file, device_config, gpu_diagnostics);
-        ASSERT_NE(device_player, nullptr) << allMessages(gpu_diagnostics);
-        EXPECT_TRUE(device_player->instances[0].draws_from_device);
-        playFrame(*device_player, times[0], frameView(scene, times[0]).camera.eye);
-        EXPECT_TRUE(device_player->errors.empty()) << allMessages(device_player->errors);
-        size_t device_strips = 0;
-        for (const DrawBatch& b : device_player->batches) {
-            const StripBatch* strip = std::get_if<StripBatch>(&b);
-            if (strip == nullptr) continue;
-            EXPECT_NE(strip->device.points, 0u) << "a strip built on the host";
-            EXPECT_TRUE(strip->points.empty());
-            ++device_strips;
-        }
-        EXPECT_EQ(device_strips, 1u) << "the blade's trail, from the device";
-        EXPECT_EQ(device_player->strip_segments, 0u) << "no segment built on the host";
-    }
+    const DeviceFrame device = playOnTheRenderersDevice(scene, file, gpu_config, times[0]);
+    EXPECT_EQ(device.strips.size(), 1u) << "the blade's trail, from the device";
     std::vector<uint64_t> device_batches;
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics, true,
                     &device_batches);
@@ -939,35 +958,15 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameBeamsAsTheCpuBackend) {
     std::vector<Diagnostic> gpu_diagnostics;
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics);
 
-    {
-        RendererConfig renderer_config;
-        renderer_config.width = 32;
-        renderer_config.height = 32;
-        RendererPtr renderer = createRenderer(renderer_config, gpu_diagnostics);
-        ASSERT_NE(renderer, nullptr) << allMessages(gpu_diagnostics);
-        PlayerConfig device_config = gpu_config;
-        device_config.renderer = renderer.get();
-        auto device_player = createScenePlayer(scene, file, device_config, gpu_diagnostics);
-        ASSERT_NE(device_player, nullptr) << allMessages(gpu_diagnostics);
-        ASSERT_NE(device_player->instances[0].gpu_fx, nullptr);
-        EXPECT_TRUE(device_player->instances[0].draws_from_device);
-        playFrame(*device_player, times[0], frameView(scene, times[0]).camera.eye);
-        EXPECT_TRUE(device_player->errors.empty()) << allMessages(device_player->errors);
-        size_t device_strips = 0;
-        for (const DrawBatch& b : device_player->batches) {
-            const StripBatch* strip = std::get_if<StripBatch>(&b);
-            ASSERT_NE(strip, nullptr) << "lightning draws only beams";
-            EXPECT_GE(strip->device.max_strips, 1u) << "a bolt lives";
-            EXPECT_NE(strip->device.points, 0u) << "a beam built on the host";
-            EXPECT_EQ(strip->device.points_per_strip, 49u) << "48 segments";
-            EXPECT_TRUE(strip->points.empty());
-            EXPECT_TRUE(strip->segments.empty());
-            ++device_strips;
-        }
-        EXPECT_EQ(device_strips, 1u) << "the bolt, from the device";
-        EXPECT_EQ(device_player->strip_segments, 0u) << "no segment built on the host";
-        EXPECT_TRUE(device_player->instances[0].strip_points.empty());
+    const DeviceFrame device = playOnTheRenderersDevice(scene, file, gpu_config, times[0]);
+    EXPECT_EQ(device.other_batches, 0u) << "lightning draws only beams";
+    EXPECT_EQ(device.strips.size(), 1u) << "the bolt, from the device";
+    for (const StripBatch& strip : device.strips) {
+        EXPECT_GE(strip.device.max_strips, 1u) << "a bolt lives";
+        EXPECT_EQ(strip.device.points_per_strip, 49u) << "48 segments";
+        EXPECT_TRUE(strip.segments.empty());
     }
+    EXPECT_TRUE(device.strip_points_empty);
     std::vector<uint64_t> device_batches;
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics, true,
                     &device_batches);
