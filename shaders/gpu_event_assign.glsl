@@ -152,14 +152,7 @@ void assignChildren() {
         for (uint n = first_event; n < last; ++n) mine += requestedChildren(queue.events[n], c);
         s_sum[t] = mine;
         barrier();
-        if (t == 0u) {
-            uint running = 0u;
-            for (uint k = 0u; k < kGpuWorkgroupSize; ++k) {
-                uint v = s_sum[k];
-                s_sum[k] = running;
-                running += v;
-            }
-        }
+        if (t == 0u) scanInvocationSums(false);
         barrier();
         uint requested = before + s_sum[t];
         for (uint n = first_event; n < last; ++n) {

@@ -39,6 +39,18 @@ EventChunksRef eventChunksRef() {
 
 uint saturatingAdd(uint a, uint b) { return b > 0xffffffffu - a ? 0xffffffffu : a + b; }
 
+// Run by one invocation between two barriers: s_sum (one value per invocation) becomes its
+// exclusive prefix sum, saturating at 0xffffffff when `saturating`; returns the total.
+uint scanInvocationSums(bool saturating) {
+    uint running = 0u;
+    for (uint k = 0u; k < kGpuWorkgroupSize; ++k) {
+        uint v = s_sum[k];
+        s_sum[k] = running;
+        running = saturating ? saturatingAdd(running, v) : running + v;
+    }
+    return running;
+}
+
 // An emitter's gathering links: (collision links, death links).
 uvec2 gatherLinks(EmitterRecord r) {
     SubEmittersRef links = subEmittersRef();
@@ -157,12 +169,7 @@ void scanChunks() {
     s_sum[t] = sum;
     barrier();
     if (t == 0u) {
-        uint running = 0u;
-        for (uint k = 0u; k < kGpuWorkgroupSize; ++k) {
-            uint v = s_sum[k];
-            s_sum[k] = running;
-            running = saturatingAdd(running, v);
-        }
+        uint running = scanInvocationSums(true);
         EventQueueRef queue = eventQueueRef();
         queue.header.count = min(running, kGpuMaxEvents);
         queue.header.phase = kGpuWalkGather;
@@ -207,15 +214,7 @@ void scanSegments(uint segments) {
     for (uint k = 0u; k < segments; ++k) sum += s_scan[first + k];
     s_sum[t] = sum;
     barrier();
-    if (t == 0u) {
-        uint running = 0u;
-        for (uint k = 0u; k < kGpuWorkgroupSize; ++k) {
-            uint v = s_sum[k];
-            s_sum[k] = running;
-            running += v;
-        }
-        s_total[0] = running;
-    }
+    if (t == 0u) s_total[0] = scanInvocationSums(false);
     barrier();
     uint running = s_sum[t];
     for (uint k = 0u; k < segments; ++k) {
