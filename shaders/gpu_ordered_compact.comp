@@ -10,16 +10,37 @@
 // Their slots go to the free list after the dead ones, the spawn pass reuses them, and the
 // counters pass counts them as replaced, not as deaths (they fire no death event).
 //
-// One workgroup walks the list in chunks of kGpuWorkgroupSize with a shared-memory scan: work
-// O(live), span O(live / 64). Emitters that need birth order are the small ones (trails, stable
-// sprites); a multi-workgroup scan is the next step if a large one needs it.
+// A stable compaction in three dispatches (params.w), all over chunks of kGpuOrderedChunk list
+// entries, the chunk's running numbers kept in the emitter's GpuOrderedScratch:
+//   kGpuOrderedCount    one workgroup per chunk (grid stride): its survivors;
+//   kGpuOrderedScan     one workgroup: each chunk's first survivor index (an exclusive prefix
+//                       sum), the step's totals, replaced survivors, and the counters;
+//   kGpuOrderedScatter  one workgroup per chunk: survivor k goes to the new list at
+//                       k - replaced (or, k < replaced, to the free list after the dead), the
+//                       j-th dead particle frees its slot at free_base + j.
+// Work O(live), span O(live / chunks): a million-particle trail emitter is as parallel as the
+// update. Survival is asked twice (count and scatter) rather than stored: the flag column is
+// read anyway, and a per-entry flag buffer would cost more bytes than it saves.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
 #include "integrate.h"
 #include "gpu_sim.glsl"
 
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer OrderedScratchRef {
+    GpuOrderedScratch header;
+    uint chunks[]; // survivors per chunk, then (scan) the chunk's first survivor index
+};
+
+// List entries each invocation places in the scatter: a contiguous run, so its survivors and
+// its dead each follow one another.
+const uint kEntriesPerInvocation = kGpuOrderedChunk / kGpuWorkgroupSize;
+// An entry's place in s_place: a new-list index, or this bit and a free-list index.
+const uint kPlaceFree = 0x80000000u; // indices stay below kMaxEmitterCapacity (2^27)
+
 shared uint s_scan[kGpuWorkgroupSize];
+shared uint s_slot[kGpuOrderedChunk];
+shared uint s_place[kGpuOrderedChunk];
 
 // Inclusive prefix sum of value over the workgroup (Hillis-Steele; every invocation calls it).
 uint inclusiveScan(uint value) {
@@ -44,65 +65,146 @@ uint lastScanTotal() {
     return total;
 }
 
-void main() {
-    if (gl_WorkGroupID.x != 0u) return;
-    GpuEmitterPool pool = emitterPool();
-    GpuStepEmitter step = stepEmitter();
-    EmitterRecord e = emitterRecord();
-    CountersRef counters = countersRef();
+OrderedScratchRef orderedScratch(GpuEmitterPool pool) {
+    return OrderedScratchRef(uvec2(pool.ordered_lo, pool.ordered_hi));
+}
+
+uint listIn() { return push.params.y; }
+
+// Entries of the list read this step: the device's count, within the host's bound.
+uint entriesRead(CountersRef counters) {
     uint index = emitterIndex();
-    uint list_in = push.params.y;
-    uint alive = list_in == 0u ? counters.counters[index].alive0 : counters.counters[index].alive1;
-    uint count = min(alive, push.params.z);
-    uint free_base = counters.counters[index].free_count;
-    UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + list_in);
-    UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - list_in));
-    UintColumn free_list = uintColumn(pool, kGpuColumnFree);
+    uint alive = listIn() == 0u ? counters.counters[index].alive0 : counters.counters[index].alive1;
+    return min(alive, push.params.z);
+}
+
+uint chunksOf(uint entries) { return (entries + kGpuOrderedChunk - 1u) / kGpuOrderedChunk; }
+
+void countSurvivors() {
+    GpuEmitterPool pool = emitterPool();
+    OrderedScratchRef scratch = orderedScratch(pool);
+    UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + listIn());
+    uint count = entriesRead(countersRef());
     uint lane = gl_LocalInvocationID.x;
-
-    // First walk: how many survive, which decides how many of them births replace.
-    uint mine = 0u;
-    for (uint i = lane; i < count; i += kGpuWorkgroupSize) {
-        mine += survivesStep(pool, in_list.v[i]) ? 1u : 0u;
+    for (uint g = gl_WorkGroupID.x; g < chunksOf(count); g += gl_NumWorkGroups.x) {
+        uint begin = g * kGpuOrderedChunk;
+        uint end = min(begin + kGpuOrderedChunk, count);
+        uint mine = 0u;
+        // Strided: a count needs no order, and neighbours read neighbouring entries.
+        for (uint i = begin + lane; i < end; i += kGpuWorkgroupSize) {
+            mine += survivesStep(pool, in_list.v[i]) ? 1u : 0u;
+        }
+        inclusiveScan(mine);
+        uint survivors = lastScanTotal();
+        if (lane == 0u) scratch.chunks[g] = survivors;
     }
-    inclusiveScan(mine);
+}
+
+void scanChunks() {
+    GpuEmitterPool pool = emitterPool();
+    OrderedScratchRef scratch = orderedScratch(pool);
+    CountersRef counters = countersRef();
+    uint count = entriesRead(counters);
+    uint chunks = chunksOf(count);
+    uint lane = gl_LocalInvocationID.x;
+    // Invocation t owns a contiguous run of chunks: a sum, one workgroup scan, then its run.
+    uint per = (chunks + kGpuWorkgroupSize - 1u) / kGpuWorkgroupSize;
+    uint begin = min(lane * per, chunks);
+    uint end = min(begin + per, chunks);
+    uint sum = 0u;
+    for (uint g = begin; g < end; ++g) sum += scratch.chunks[g];
+    uint running = inclusiveScan(sum) - sum;
     uint survivors = lastScanTotal();
-    uint replaced = 0u;
-    if (e.overflow == kOverflowReplaceOldest) {
-        uint room = pool.capacity - survivors;
-        uint rest = step.birth_count > room ? step.birth_count - room : 0u;
-        replaced = min(rest, survivors);
+    for (uint g = begin; g < end; ++g) {
+        uint n = scratch.chunks[g];
+        scratch.chunks[g] = running;
+        running += n;
     }
-    uint dead_total = count - survivors;
+    if (lane != 0u) return;
+    uint index = emitterIndex();
+    uint replaced = 0u;
+    if (emitterRecord().overflow == kOverflowReplaceOldest) {
+        uint room = pool.capacity - survivors;
+        uint births = stepEmitter().birth_count;
+        replaced = min(births > room ? births - room : 0u, survivors);
+    }
+    GpuOrderedScratch header;
+    header.free_base = counters.counters[index].free_count;
+    header.survivors = survivors;
+    header.replaced = replaced;
+    header.dead_total = count - survivors;
+    scratch.header = header;
+    if (listIn() == 0u) {
+        counters.counters[index].alive1 = survivors - replaced;
+    } else {
+        counters.counters[index].alive0 = survivors - replaced;
+    }
+    counters.counters[index].free_count = header.free_base + header.dead_total + replaced;
+    counters.counters[index].step_replaced = replaced;
+}
 
-    // Second walk, in order: survivor k (k-th in birth order) is replaced when k < replaced,
-    // else kept at k - replaced; the j-th dead particle frees its slot at j.
-    uint kept_before = 0u;
-    for (uint base = 0u; base < count; base += kGpuWorkgroupSize) {
-        uint i = base + lane;
-        uint slot = i < count ? in_list.v[i] : 0u;
-        uint lives = (i < count && survivesStep(pool, slot)) ? 1u : 0u;
-        uint inclusive = inclusiveScan(lives);
-        uint survivor_index = kept_before + inclusive - lives;
-        if (i < count) {
-            if (lives == 0u) {
-                uint dead_index = i - survivor_index;
-                free_list.v[free_base + dead_index] = slot;
-            } else if (survivor_index < replaced) {
-                free_list.v[free_base + dead_total + survivor_index] = slot;
+void scatterChunks() {
+    GpuEmitterPool pool = emitterPool();
+    OrderedScratchRef scratch = orderedScratch(pool);
+    GpuOrderedScratch header = scratch.header;
+    UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + listIn());
+    UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - listIn()));
+    UintColumn free_list = uintColumn(pool, kGpuColumnFree);
+    uint count = entriesRead(countersRef());
+    uint lane = gl_LocalInvocationID.x;
+    for (uint g = gl_WorkGroupID.x; g < chunksOf(count); g += gl_NumWorkGroups.x) {
+        uint begin = g * kGpuOrderedChunk;
+        uint end = min(begin + kGpuOrderedChunk, count);
+        // Coalesced load: entry e of the chunk, its slot and whether it lives (s_place, for now).
+        for (uint e = lane; e < kGpuOrderedChunk; e += kGpuWorkgroupSize) {
+            uint i = begin + e;
+            uint slot = i < end ? in_list.v[i] : 0u;
+            s_slot[e] = slot;
+            s_place[e] = (i < end && survivesStep(pool, slot)) ? 1u : 0u;
+        }
+        barrier();
+        uint first = lane * kEntriesPerInvocation;
+        uint lives = 0u;
+        for (uint j = 0u; j < kEntriesPerInvocation; ++j) lives += s_place[first + j];
+        // Survivors before this run: earlier chunks' (the scan) and earlier runs' of this chunk;
+        // entries before it minus those are the dead before it.
+        uint survivor = scratch.chunks[g] + inclusiveScan(lives) - lives;
+        uint dead = begin + first - survivor;
+        for (uint j = 0u; j < kEntriesPerInvocation; ++j) {
+            uint e = first + j;
+            if (begin + e >= end) break;
+            if (s_place[e] == 0u) {
+                s_place[e] = kPlaceFree | (header.free_base + dead);
+                dead += 1u;
             } else {
-                out_list.v[survivor_index - replaced] = slot;
+                s_place[e] = survivor < header.replaced
+                                 ? kPlaceFree | (header.free_base + header.dead_total + survivor)
+                                 : survivor - header.replaced;
+                survivor += 1u;
             }
         }
-        kept_before += lastScanTotal();
-    }
-    if (lane == 0u) {
-        if (list_in == 0u) {
-            counters.counters[index].alive1 = survivors - replaced;
-        } else {
-            counters.counters[index].alive0 = survivors - replaced;
+        barrier();
+        // Coalesced store: neighbouring survivors land on neighbouring entries of the new list.
+        for (uint e = lane; e < kGpuOrderedChunk; e += kGpuWorkgroupSize) {
+            if (begin + e >= end) break;
+            uint place = s_place[e];
+            if ((place & kPlaceFree) != 0u) {
+                free_list.v[place & ~kPlaceFree] = s_slot[e];
+            } else {
+                out_list.v[place] = s_slot[e];
+            }
         }
-        counters.counters[index].free_count = free_base + dead_total + replaced;
-        counters.counters[index].step_replaced = replaced;
+        barrier();
+    }
+}
+
+void main() {
+    uint mode = push.params.w;
+    if (mode == kGpuOrderedCount) {
+        countSurvivors();
+    } else if (mode == kGpuOrderedScan) {
+        if (gl_WorkGroupID.x == 0u) scanChunks();
+    } else {
+        scatterChunks();
     }
 }

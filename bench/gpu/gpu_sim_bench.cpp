@@ -1,6 +1,6 @@
 // The GPU simulation backend (src/gpu/, issue 5 item 6): one effect, one emitter of capacity N
 // with the basic stack (gravity + drag + colour/size over life, the CPU benchmark's "basic"
-// effect), in two cases:
+// effect), in three cases:
 //
 //   GpuSimBasic       fresh pool: N particles born by bursts in the first steps, living 1000 s, so
 //                     nothing dies and the alive list stays in slot order;
@@ -9,12 +9,15 @@
 //                     every slot has died and been reborn, deaths are scattered through the pool,
 //                     and the alive list is in birth order, not slot order — what a long-running
 //                     effect looks like. The per-particle figures count the particles updated.
+//   GpuSimStableChurn the same churn with stable_order: the alive list is kept in birth order by
+//                     the ordered compaction (gpu_ordered_compact.comp), timed with the update.
 //
 // Each stepped once per iteration.
 // Device times come from timestamp queries, each figure against a reference measured in the
 // same run (DESIGN rule 8):
 //
-//   update_ms   the update(+compaction) pass of one step (gpu_timing.h's hook in recordStep);
+//   update_ms   the update pass of one step with its compaction (the ordered compaction's passes
+//               for a birth-order emitter; gpu_timing.h's hooks in recordStep);
 //   copy_ms     sort_copy.comp (a compute copy, not vkCmdCopyBuffer: gpu-facts.md) of exactly
 //               the bytes the update pass moves for this stack, kUpdateBytes per particle;
 //   of_copy     copy_ms / update_ms: the fraction of copy bandwidth the update reaches (the
@@ -34,9 +37,9 @@
 // to the emitter maximum (2^27) fits: the pool spreads over buffers of at most 4 GiB - 2 MiB
 // (docs/gpu-backend.md, "The pool"); a size past the device's memory is refused with the
 // backend's error. Passes: SPINDRIFT_SIM_PASSES = "update" (update only: no draw records, keys,
-// sort or their buffers) or "all" (default). Cases: SPINDRIFT_SIM_CASES = "fresh", "churn" or
-// "fresh,churn" (default). Iterations: SPINDRIFT_SIM_ITERATIONS (default 30).
-// SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit (GpuConfig::max_buffer_bytes; to
+// sort or their buffers) or "all" (default). Cases: SPINDRIFT_SIM_CASES, a comma-separated subset
+// of "fresh,churn,stable" (default "fresh,churn"). Iterations: SPINDRIFT_SIM_ITERATIONS (default
+// 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit (GpuConfig::max_buffer_bytes; to
 // check on a small device that split pools and chunked draw records time and sort correctly).
 // SPINDRIFT_BENCH_VALIDATION set: validation on, and any message fails the case. After timing,
 // a fresh pool's live count must still be N, a churning one's within (0, N], and the sorted
@@ -89,7 +92,7 @@ uvec2 split(VkDeviceAddress a) {
     return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
 }
 
-enum class Churn { fresh, steady };
+enum class Churn { fresh, steady, steady_stable };
 
 // Everything one size needs, kept for all its iterations.
 struct SimCase {
@@ -121,14 +124,16 @@ bool fail(std::vector<Diagnostic>& diagnostics, const std::string& message) {
     return false;
 }
 
-// The basic stack, fresh (bursts, 1000 s lives) or churning (a steady rate, 0.5-1.5 s lives).
+// The basic stack, fresh (bursts, 1000 s lives) or churning (a steady rate, 0.5-1.5 s lives),
+// in birth order for steady_stable.
 EffectDesc benchEffect(uint32_t particles, Churn churn) {
     EffectDesc fx = bench::makeStackEffect(bench::Stack::basic, particles);
-    if (churn == Churn::steady) {
+    if (churn != Churn::fresh) {
         EmitterDesc& e = fx.emitters[0];
         e.spawn.bursts.clear();
         e.spawn.rate_per_s = 0.8f * static_cast<float>(particles);
         e.init.lifetime_s = {0.5f, 1.5f};
+        e.render.stable_order = churn == Churn::steady_stable;
     }
     return fx;
 }
@@ -136,7 +141,7 @@ EffectDesc benchEffect(uint32_t particles, Churn churn) {
 // Steps until the fresh pool holds N, or through the churning one's warm-up.
 bool fill(SimCase& c, std::vector<Diagnostic>& diagnostics) {
     GpuEffect& fx = *c.fx;
-    const int steps = c.churn == Churn::steady ? 180 : 64;
+    const int steps = c.churn != Churn::fresh ? 180 : 64;
     for (int step = 0; step < steps; ++step) {
         if (c.churn == Churn::fresh && liveCount(fx) >= c.particles) break;
         advanceFrame(fx, fx.effect->effect.fixed_timestep_s);
@@ -451,16 +456,21 @@ void registerSizes() {
     const bool sort_passes = passes == nullptr || std::string(passes) != "update";
     std::string cases = "fresh,churn";
     if (const char* env = std::getenv("SPINDRIFT_SIM_CASES")) cases = env;
-    const bool fresh = cases.find("fresh") != std::string::npos;
-    const bool churn = cases.find("churn") != std::string::npos;
+    struct Case {
+        Churn churn;
+        const char* option;
+        const char* name;
+    };
+    const Case all[] = {{Churn::fresh, "fresh", "GpuSimBasic"},
+                        {Churn::steady, "churn", "GpuSimBasicChurn"},
+                        {Churn::steady_stable, "stable", "GpuSimStableChurn"}};
     // K and M are decimal here (1M = 10^6), as docs/benchmarks.md reports these sizes.
     for (const uint64_t n : bench::parseCounts(sizes, 1000)) {
         const uint64_t count = std::min<uint64_t>(n, kMaxEmitterCapacity);
         if (count <= 1) continue;
-        for (const Churn c : {Churn::fresh, Churn::steady}) {
-            if (!(c == Churn::fresh ? fresh : churn)) continue;
-            const char* name = c == Churn::fresh ? "GpuSimBasic" : "GpuSimBasicChurn";
-            benchmark::RegisterBenchmark(name, BM_GpuSim, c, sort_passes)
+        for (const Case& c : all) {
+            if (cases.find(c.option) == std::string::npos) continue;
+            benchmark::RegisterBenchmark(c.name, BM_GpuSim, c.churn, sort_passes)
                 ->Arg(static_cast<int64_t>(count))
                 ->Iterations(iterations)
                 ->UseManualTime()

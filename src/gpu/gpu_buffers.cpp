@@ -108,6 +108,7 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     std::vector<uint64_t> columns;
     std::vector<GpuEmitterPool> pools;
     const uint64_t per_chunk = fx.layout.records_per_chunk;
+    const OrderedScratchLayout ordered = orderedScratchLayout(e);
     for (uint32_t i = 0; i < fx.layout.regions.size(); ++i) {
         const EmitterRegion& region = fx.layout.regions[i];
         const VkDeviceAddress table = a + r.columns + uint64_t{i} * kGpuColumnCount * 8;
@@ -121,6 +122,11 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         pool.draw_chunk_records = static_cast<uint32_t>(per_chunk);
         pool.draw_chunk = static_cast<uint32_t>(region.first_draw_record / per_chunk);
         pool.draw_first_in_chunk = static_cast<uint32_t>(region.first_draw_record % per_chunk);
+        if (ordered.offsets[i] != kNoOrderedScratch) {
+            const VkDeviceAddress scratch = b.ordered.address + ordered.offsets[i];
+            pool.ordered_lo = static_cast<uint32_t>(scratch);
+            pool.ordered_hi = static_cast<uint32_t>(scratch >> 32);
+        }
         pools.push_back(pool);
     }
     std::vector<uint64_t> chunks;
@@ -207,6 +213,11 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         if (!b.draw_record_chunks.back()) return false;
     }
     if (!createEventQueue(fx, diagnostics)) return false;
+    if (const uint64_t bytes = orderedScratchLayout(e).bytes; bytes != 0) {
+        b.ordered = vk::createBuffer(device, bytes, kStorage, vk::MemoryUse::device_local,
+                                     "GPU ordered compaction scratch", diagnostics);
+        if (!b.ordered) return false;
+    }
     b.step_slot_bytes = slotLayout(e).bytes;
     b.step_slots = std::max(fx.config.driver.max_steps_per_frame, 1u) + 1;
     // Each submission in flight has its own slots: the host writes the next submission's while

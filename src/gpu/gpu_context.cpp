@@ -113,8 +113,9 @@ void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushCon
 }
 
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
-                  const GpuPushConstants& push, uint32_t invocations) {
-    dispatchWith(gpu, cmd, gpu.pipelines[static_cast<int>(pass)].get(), push, invocations);
+                  const GpuPushConstants& push, uint32_t invocations, uint32_t max_groups) {
+    dispatchWith(gpu, cmd, gpu.pipelines[static_cast<int>(pass)].get(), push, invocations,
+                 std::clamp(max_groups, 1u, kGpuMaxWorkgroups));
 }
 
 void computeBarrier(VkCommandBuffer cmd) {

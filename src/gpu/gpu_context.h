@@ -67,10 +67,11 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
                                              bool force_portable_append = false);
 
 // Binds the pass's pipeline, pushes the constants and dispatches enough workgroups for
-// `invocations` (capped at kGpuMaxWorkgroups: the passes loop grid-stride). Nothing is recorded
-// for 0 invocations.
+// `invocations`, capped at max_groups (within 1..kGpuMaxWorkgroups: the passes loop grid-stride).
+// Nothing is recorded for 0 invocations.
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
-                  const GpuPushConstants& push, uint32_t invocations);
+                  const GpuPushConstants& push, uint32_t invocations,
+                  uint32_t max_groups = kGpuMaxWorkgroups);
 
 // Whether emitter e of effect runs only light ops (usesHeavyOps false): its update dispatches
 // may use GpuContext::light_update.

@@ -78,11 +78,12 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
                        fx.config.update_max_workgroups);
         fx.dispatches_last_frame += 1;
     }
-    stampUpdateEnd(fx.step_timer, cmd);
     computeBarrier(cmd);
+    // The birth-order emitters' compaction, timed with the update: it is theirs.
     const uint32_t ordered = recordOrderedCompaction(fx, cmd, pushFor(fx, slot, 0, 0, 0));
     if (ordered != 0) computeBarrier(cmd);
     fx.dispatches_last_frame += ordered;
+    stampUpdateEnd(fx.step_timer, cmd);
     // Death and collision events, before the planned births reuse dead slots (sub_emitters.h).
     const uint32_t gathered = recordEventGather(fx, cmd, pushFor(fx, slot, 0, 0, 0));
     if (gathered != 0) computeBarrier(cmd);

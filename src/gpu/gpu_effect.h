@@ -68,6 +68,9 @@ struct GpuConfig {
     // Workgroups of the update pass at most (kGpuUpdateMaxWorkgroups): tests lower it so each
     // invocation loops over many particles and the staged compaction flushes many times.
     uint32_t update_max_workgroups = kGpuUpdateMaxWorkgroups;
+    // Workgroups of the ordered compaction's chunk passes at most (ordered_list.h): tests lower
+    // it so one workgroup loops over many chunks.
+    uint32_t ordered_max_workgroups = kGpuMaxWorkgroups;
     // Makes a device strip buffer per ribbon and beam emitter, which submitDrawOutput fills with
     // every live particle's strip polyline for a renderer that draws strips from the device
     // (ribbon_strips.h, deviceStripSource). Off: ribbon trails and beam records are read back
@@ -91,6 +94,8 @@ struct GpuBuffers {
     std::vector<vk::Buffer> pool; // the columns and lists, PoolLayout::buffer_bytes (pool_layout.h)
     vk::Buffer counters; // GpuEmitterCounters per emitter, then GpuEventCounters per emitter
     vk::Buffer events;   // sub-emitter event queue (sub_emitters.h); none without sub-emitters
+    vk::Buffer ordered;  // the ordered compaction's scratch (ordered_list.h); none without
+                         // birth-order emitters
     std::vector<vk::Buffer> draw_record_chunks; // DrawRecord per slot, PoolLayout::chunk_records
     VkDeviceAddress draw_chunk_table = 0;       // the chunks' addresses (uint64 each) in `records`
     vk::Buffer steps;                      // per-step uniforms, one slot per step of a submission

@@ -46,8 +46,9 @@ struct GpuStepTimer {
 std::unique_ptr<GpuStepTimer> createGpuStepTimer(const vk::Device& device,
                                                  std::vector<Diagnostic>& diagnostics);
 
-// Called by recordStep around the update dispatches, then around the alive lists' slot sorts
-// (alive_list_order.h; an empty interval when none sorts); a null timer records nothing.
+// Called by recordStep around the update dispatches and the ordered compaction (ordered_list.h),
+// then around the alive lists' slot sorts (alive_list_order.h; an empty interval when none
+// sorts); a null timer records nothing.
 void stampUpdateBegin(GpuStepTimer* timer, VkCommandBuffer cmd);
 void stampUpdateEnd(GpuStepTimer* timer, VkCommandBuffer cmd);
 void stampOrderBegin(GpuStepTimer* timer, VkCommandBuffer cmd);

@@ -80,6 +80,24 @@ SD_FUNC bool sdGpuKeepsBirthOrder(EmitterRecord e) {
     return (e.render_flags & kRenderFlagStableOrder) != 0u || e.overflow == kOverflowReplaceOldest;
 }
 
+// The ordered compaction (gpu_ordered_compact.comp) is parallel and stable: the alive list is cut
+// into chunks of kGpuOrderedChunk entries; a count pass writes each chunk's survivors, a scan
+// (one workgroup) turns them into each chunk's first survivor index and settles the step's
+// totals, and a scatter pass writes every chunk's survivors and freed slots in list order.
+SD_CONST uint kGpuOrderedChunk = 1024u;
+SD_CONST uint kGpuOrderedCount = 0u; // modes (GpuPushConstants.params.w)
+SD_CONST uint kGpuOrderedScan = 1u;
+SD_CONST uint kGpuOrderedScatter = 2u;
+
+// A birth-order emitter's scratch (GpuEmitterPool.ordered_lo/hi): this header, then one uint per
+// chunk of its capacity (the count pass's survivors, which the scan makes exclusive bases).
+struct GpuOrderedScratch {
+    uint free_base;  // free-list entries before the step's deaths
+    uint survivors;  // live entries that survive the step
+    uint replaced;   // of them, the oldest ones that births replace (replace_oldest)
+    uint dead_total; // entries that died
+};
+
 // Pass modes of gpu_counters.comp (GpuPushConstants.params.w).
 SD_CONST uint kGpuCountersBegin = 0u;  // clear the list this step writes
 SD_CONST uint kGpuCountersFinish = 1u; // commit births, deaths and contacts of the step
@@ -97,8 +115,8 @@ struct GpuEmitterPool {
     uint draw_chunk_records;  // records per draw-record chunk (every chunk but the last is full)
     uint draw_chunk;          // the chunk holding the emitter's first draw record
     uint draw_first_in_chunk; // and that record's index in it
-    uint pad0;
-    uint pad1;
+    uint ordered_lo; // birth-order emitters: the ordered compaction's scratch (GpuOrderedScratch)
+    uint ordered_hi; // (0 for the others)
 };
 
 // One emitter's counters, written only by the GPU. 64-bit totals are (lo, hi) word pairs.
@@ -317,6 +335,7 @@ SD_END_NAMESPACE
 namespace spindrift {
 SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 64);
+SD_ASSERT_RECORD(GpuOrderedScratch, 16);
 SD_ASSERT_RECORD(GpuTables, 112);
 SD_ASSERT_RECORD(GpuEmitterTrails, 48);
 SD_ASSERT_RECORD(GpuTrailHead, 16);

@@ -144,6 +144,50 @@ TEST(GpuPool, MatchesTheCpuWhenTheCompactionFlushesManyTimesInOneDispatch) {
     EXPECT_LT(sorted.back(), 3000u);
 }
 
+// The ordered compaction (gpu_ordered_compact.comp) over many chunks of kGpuOrderedChunk
+// entries: a stable_order emitter dying all through its list, and a full replace_oldest emitter
+// whose burst replaces thousands of its oldest particles in one step, so the replaced run, the
+// dead and the kept survivors all cross chunk boundaries. The same with one workgroup looping
+// over every chunk. Counts, state and draw order must match the CPU.
+TEST(GpuPool, TheOrderedCompactionMatchesTheCpuAcrossManyChunks) {
+    EmitterDesc stable = sprayEmitter({.name = "stable",
+                                       .capacity = 6000u,
+                                       .rate_per_s = 9000.0f,
+                                       .burst_time_s = 0.3f,
+                                       .burst_count = CountRange{2500, 2500},
+                                       .sphere_radius = 0.5f,
+                                       .lifetime_s = FloatRange{0.05f, 0.6f},
+                                       .speed = {0.5f, 3},
+                                       .size = {0.05f, 0.2f}});
+    stable.render.stable_order = true;
+    EmitterDesc oldest = sprayEmitter({.name = "oldest",
+                                       .capacity = 5000u,
+                                       .rate_per_s = 9000.0f,
+                                       .burst_time_s = 0.75f,
+                                       .burst_count = CountRange{3000, 3000},
+                                       .sphere_radius = 0.5f,
+                                       .lifetime_s = FloatRange{0.3f, 2.0f},
+                                       .speed = {0.5f, 3},
+                                       .size = {0.05f, 0.2f}});
+    oldest.overflow = OverflowPolicy::replace_oldest;
+    for (EmitterDesc* e : {&stable, &oldest})
+        e->update.push_back(UpdateModule{true, DragModule{1}});
+    const auto effect = compileOrFail(
+        testEffect({.name = "ordered", .seed = 23, .duration_s = 3, .capacity = 11000},
+                   std::vector<EmitterDesc>{stable, oldest}));
+    GpuConfig config = testGpuConfig();
+    for (const uint32_t groups : {kGpuMaxWorkgroups, 1u}) {
+        SCOPED_TRACE(groups);
+        config.ordered_max_workgroups = groups;
+        const ParityResult r = gpu::test::expectParity(effect, kSteps, false, config);
+        EXPECT_GT(r.replaced, 3000u) << "the burst replaced particles of several chunks";
+        ASSERT_EQ(r.per_emitter.size(), 2u);
+        EXPECT_GT(r.per_emitter[0], 2u * kGpuOrderedChunk);
+        EXPECT_EQ(r.per_emitter[1], 5000u);
+        EXPECT_EQ(r.in_order, r.per_emitter[0]) << "the stable emitter compared in draw order";
+    }
+}
+
 // Alive lists sorted by slot after steps with births (alive_list_order.h): the churning effect
 // and the campfire still match the CPU with every emitter's list sorted, and the list the next
 // step reads is ascending over the live count.
