@@ -41,6 +41,8 @@
 // of "fresh,churn,stable" (default "fresh,churn"). Iterations: SPINDRIFT_SIM_ITERATIONS (default
 // 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit (GpuConfig::max_buffer_bytes; to
 // check on a small device that split pools and chunked draw records time and sort correctly).
+// SPINDRIFT_SIM_UPDATE_GROUPS: the update dispatch's workgroup cap (GpuConfig::
+// update_max_workgroups, default kGpuUpdateMaxWorkgroups; for sweeps).
 // SPINDRIFT_BENCH_VALIDATION set: validation on, and any message fails the case. After timing,
 // a fresh pool's live count must still be N, a churning one's within (0, N], and the sorted
 // keys ascending, else the case fails.
@@ -191,6 +193,9 @@ bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
     config.validation = std::getenv("SPINDRIFT_BENCH_VALIDATION") != nullptr;
     if (const char* limit = std::getenv("SPINDRIFT_SIM_MAX_BUFFER_BYTES")) {
         config.max_buffer_bytes = std::strtoull(limit, nullptr, 10);
+    }
+    if (const char* groups = std::getenv("SPINDRIFT_SIM_UPDATE_GROUPS")) {
+        config.update_max_workgroups = static_cast<uint32_t>(std::strtoul(groups, nullptr, 10));
     }
     c.fx = createGpuEffect(compiled, config, diagnostics);
     if (!c.fx || !fill(c, diagnostics)) return false;
@@ -388,10 +393,13 @@ void BM_GpuSim(benchmark::State& state, Churn churn, bool sort_passes) {
                                                 : formatDiagnostic(diagnostics.back()).c_str());
         return;
     }
-    std::fprintf(stderr, "gpu_sim_bench: capacity %u, %llu live, on %s (%s compaction)\n",
+    std::fprintf(stderr,
+                 "gpu_sim_bench: capacity %u, %llu live, on %s (%s compaction, update in at most "
+                 "%u groups)\n",
                  particles, static_cast<unsigned long long>(liveCount(*c.fx)),
                  c.fx->gpu->device_name.c_str(),
-                 c.fx->gpu->subgroup_append ? "subgroup" : "portable");
+                 c.fx->gpu->subgroup_append ? "subgroup" : "portable",
+                 c.fx->config.update_max_workgroups);
     Times warm;
     if (!runOnce(c, warm, diagnostics)) { // warm-up: first use of each pipeline
         state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
