@@ -38,8 +38,8 @@
 // that kind. Iterations: SPINDRIFT_STRIP_ITERATIONS (default 30). SPINDRIFT_BENCH_VALIDATION set:
 // validation on, and any message fails the case. After timing, the case fails unless the live
 // count is still N (the twin's too), every live particle's strip has at least 2 points and at most
-// its block (a beam: exactly S + 1), the first and last strips' points are finite with positive
-// widths, and the times are positive.
+// its block (a beam: exactly S + 1), the first and last strips' points are finite with widths
+// >= 0, and the times are positive.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -301,7 +301,7 @@ bool finitePoint(const StripPoint& p) {
                             p.position_width.w, p.color.x,          p.tangent_u.w};
     return std::all_of(std::begin(values), std::end(values),
                        [](float v) { return std::isfinite(v); }) &&
-           p.position_width.w > 0;
+           p.position_width.w >= 0; // a tapered ribbon's tail has width 0
 }
 
 // After timing: the live counts, and the strips of the last frame (see the header). written:
@@ -338,7 +338,7 @@ bool verify(StripCase& c, uint64_t& written, std::string& problem,
         for (uint32_t k = 0; k < counts[i]; ++k) {
             if (!finitePoint(points[uint64_t{i} * block + k])) {
                 problem = "strip " + std::to_string(i) + " point " + std::to_string(k) +
-                          " is not finite or has no width";
+                          " is not finite or has a negative width";
                 return true;
             }
         }
