@@ -58,8 +58,8 @@
 #include <vector>
 
 #include "common/bench_effects.h"
+#include "common/gpu_copy_reference.h"
 #include "compiler/compile_effect.h"
-#include "embedded_shaders.h"
 #include "gpu/gpu_buffers.h"
 #include "gpu/gpu_effect.h"
 #include "gpu/gpu_timing.h"
@@ -90,10 +90,6 @@ constexpr double kUpdateBytes = kUpdateReadBytes + kUpdateWrittenBytes;
 // count): kUpdateBytes per particle is count = 5.5 per particle.
 constexpr uint64_t kCopyCountPerTwoParticles = 11;
 
-uvec2 split(VkDeviceAddress a) {
-    return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
-}
-
 enum class Churn { fresh, steady, steady_stable };
 
 // Everything one size needs, kept for all its iterations.
@@ -105,16 +101,9 @@ struct SimCase {
     std::unique_ptr<GpuStepTimer> timer;
     std::optional<GpuRadixSort> sort;
     std::optional<GpuSortKeyPass> keys_pass;
-    vk::OwnedPipelineLayout copy_layout;
-    vk::OwnedPipeline copy;
+    bench::GpuCopyReference copy; // of kUpdateBytes per particle
     vk::OwnedQueryPool queries; // 6: draw, keys, sort boundaries; copy begin, end
     vk::Buffer keys, payloads;
-    // The copy reference: copy_count uints from each of two arrays, in pieces of at most
-    // piece_count per source and destination buffer pair (each buffer within the 4 GiB - 2 MiB
-    // limit, as the pool's).
-    std::vector<vk::Buffer> copy_src, copy_dst;
-    uint64_t copy_count = 0;
-    uint64_t piece_count = 0;
 };
 
 const vk::Device& deviceOf(const SimCase& c) {
@@ -161,25 +150,6 @@ bool fill(SimCase& c, std::vector<Diagnostic>& diagnostics) {
     return true;
 }
 
-// The copy reference's buffers: pieces of at most kGpuMaxBufferBytes per buffer.
-bool createCopyReference(SimCase& c, std::vector<Diagnostic>& diagnostics) {
-    const vk::Device& device = deviceOf(c);
-    const VkBufferUsageFlags usage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-    c.copy_count = (uint64_t{c.particles} * kCopyCountPerTwoParticles + 1) / 2;
-    c.piece_count = kGpuMaxBufferBytes / (2 * sizeof(uint32_t));
-    for (uint64_t done = 0; done < c.copy_count; done += c.piece_count) {
-        const VkDeviceSize bytes =
-            2 * std::min(c.piece_count, c.copy_count - done) * sizeof(uint32_t);
-        c.copy_src.push_back(vk::createBuffer(device, bytes, usage, vk::MemoryUse::device_local,
-                                              "bench copy source", diagnostics));
-        c.copy_dst.push_back(vk::createBuffer(device, bytes, usage, vk::MemoryUse::device_local,
-                                              "bench copy destination", diagnostics));
-        if (!c.copy_src.back() || !c.copy_dst.back()) return false;
-    }
-    return true;
-}
-
 bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
              std::vector<Diagnostic>& diagnostics) {
     c.particles = particles;
@@ -211,15 +181,6 @@ bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
         c.keys_pass = createGpuSortKeyPass(device, diagnostics);
         if (!c.sort || !c.keys_pass) return false;
     }
-    c.copy_layout =
-        vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
-    if (!c.copy_layout) return false;
-    const shaders::SpirvCode& code = shaders::kSortCopyComp;
-    c.copy =
-        vk::createComputePipeline(device.handle(), c.copy_layout.get(),
-                                  {code.words, code.word_count}, code.source, nullptr, diagnostics);
-    if (!c.copy) return false;
-
     VkQueryPoolCreateInfo query_info{};
     query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -231,7 +192,8 @@ bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
     }
     c.queries = vk::OwnedQueryPool(device.handle(), pool);
 
-    if (!createCopyReference(c, diagnostics)) return false;
+    const uint64_t copy_count = (uint64_t{particles} * kCopyCountPerTwoParticles + 1) / 2;
+    if (!bench::createGpuCopyReference(device, copy_count, c.copy, diagnostics)) return false;
     if (!c.sort_passes) return true;
     const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                      VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
@@ -242,27 +204,6 @@ bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
     c.payloads = vk::createBuffer(device, key_bytes, usage, vk::MemoryUse::device_local,
                                   "bench payloads", diagnostics);
     return c.keys && c.payloads;
-}
-
-// The copy reference, piece by piece (one dispatch each).
-void recordCopy(VkCommandBuffer cmd, const SimCase& c) {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c.copy.get());
-    for (size_t k = 0; k < c.copy_src.size(); ++k) {
-        const uint64_t count = std::min(c.piece_count, c.copy_count - k * c.piece_count);
-        const VkDeviceSize half = count * sizeof(uint32_t);
-        RadixSortPush push{};
-        push.src_keys = split(c.copy_src[k].address);
-        push.src_payloads = split(c.copy_src[k].address + half);
-        push.dst_keys = split(c.copy_dst[k].address);
-        push.dst_payloads = split(c.copy_dst[k].address + half);
-        push.count = static_cast<uint32_t>(count);
-        vkCmdPushConstants(cmd, c.copy_layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
-                           &push);
-        // As gpu_sort_bench: enough groups to fill any GPU; the shader loops grid-stride.
-        const auto groups =
-            static_cast<uint32_t>(std::min<uint64_t>(count / kSortWorkgroupSize + 1, 8192));
-        vkCmdDispatch(cmd, groups, 1, 1);
-    }
 }
 
 // Keys of the emitter's `live` draw records in one pass over all its draw-record chunks
@@ -319,7 +260,7 @@ bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
             stamp(cmd, c, 3);
             vk::computeBarrier(cmd);
             stamp(cmd, c, 4);
-            recordCopy(cmd, c);
+            bench::recordGpuCopyReference(cmd, c.copy);
             stamp(cmd, c, 5);
         },
         diagnostics);

@@ -363,11 +363,15 @@ bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,
         fx.draw = request;
         VkCommandBuffer cmd = beginSubmission(fx, failure);
         if (cmd != VK_NULL_HANDLE) {
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::draw_begin);
             recordDrawRecordsPass(fx, cmd);
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::draw_end);
             recordDrawSorts(fx, cmd, failure);
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::strips_begin);
             // Ribbon and beam strips from the records (device_strips; ribbon_strips.h).
             fx.dispatches_last_frame +=
                 recordDeviceStrips(fx, cmd, pushFor(fx, drawSlot(fx), 0, 0, 0));
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::strips_end);
             if (endSubmission(fx, cmd, "GPU draw records", !fx.config.async_statistics, failure) &&
                 failure.empty()) {
                 return true;

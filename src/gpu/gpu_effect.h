@@ -137,7 +137,7 @@ struct GpuEffect {
     uint32_t list_in = 0;                   // the alive list the next step reads (0 or 1)
     uint64_t dispatches_last_frame = 0;     // compute dispatches the last frame recorded
     std::vector<Diagnostic> errors;         // Vulkan failures while stepping; the instance stops
-    GpuStepTimer* step_timer = nullptr;     // benchmarks: timestamps around update (gpu_timing.h)
+    GpuStepTimer* step_timer = nullptr;     // benchmarks: step and output stamps (gpu_timing.h)
     GpuDrawRequest draw;                    // of the last submitDrawOutput
     std::vector<GpuSubmission> submissions; // per entry of the command ring
     uint64_t last_sequence = 0;             // of the newest submission

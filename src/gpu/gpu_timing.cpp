@@ -17,7 +17,7 @@ std::unique_ptr<GpuStepTimer> createGpuStepTimer(const vk::Device& device,
     VkQueryPoolCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = kGpuStampsPerStep * kGpuTimedStepsMax;
+    info.queryCount = kGpuStampsPerStep * kGpuTimedStepsMax + kGpuOutputStamps;
     VkQueryPool pool = VK_NULL_HANDLE;
     if (!vk::check(vkCreateQueryPool(device.handle(), &info, nullptr, &pool), "vkCreateQueryPool",
                    diagnostics)) {
@@ -37,6 +37,9 @@ void stamp(GpuStepTimer* timer, VkCommandBuffer cmd, GpuStamp which) {
     vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, timer->queries.get(),
                          kGpuStampsPerStep * timer->steps + static_cast<uint32_t>(which));
 }
+
+// The first output query, after every step's.
+constexpr uint32_t kGpuOutputBase = kGpuStampsPerStep * kGpuTimedStepsMax;
 
 double interval(const std::vector<uint64_t>& stamps, uint32_t step, GpuStamp begin, GpuStamp end,
                 double period_ms) {
@@ -71,6 +74,44 @@ void stampOrderEnd(GpuStepTimer* timer, VkCommandBuffer cmd) {
 
 void stampEvents(GpuStepTimer* timer, VkCommandBuffer cmd, GpuStamp which) {
     stamp(timer, cmd, which);
+}
+
+void stampOutput(GpuStepTimer* timer, VkCommandBuffer cmd, GpuOutputStamp which) {
+    if (timer == nullptr) return;
+    const auto index = static_cast<uint32_t>(which);
+    if (which == GpuOutputStamp::draw_begin) {
+        vkCmdResetQueryPool(cmd, timer->queries.get(), kGpuOutputBase, kGpuOutputStamps);
+    }
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, timer->queries.get(),
+                         kGpuOutputBase + index);
+    if (which == GpuOutputStamp::strips_end) timer->output_stamped = true;
+}
+
+bool takeOutputTimes(const vk::Device& device, GpuStepTimer& timer, GpuOutputTimes& times,
+                     std::vector<Diagnostic>& diagnostics) {
+    times = GpuOutputTimes{};
+    if (!timer.output_stamped) {
+        diagnostics.push_back(
+            {Severity::error, "", 0, 0, 0, "", "no draw output stamped since the last times"});
+        return false;
+    }
+    timer.output_stamped = false;
+    uint64_t s[kGpuOutputStamps] = {};
+    if (!vk::check(vkGetQueryPoolResults(device.handle(), timer.queries.get(), kGpuOutputBase,
+                                         kGpuOutputStamps, sizeof s, s, sizeof(uint64_t),
+                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                   "vkGetQueryPoolResults", diagnostics)) {
+        return false;
+    }
+    const auto ms = [&](GpuOutputStamp begin, GpuOutputStamp end) {
+        return static_cast<double>(s[static_cast<uint32_t>(end)] -
+                                   s[static_cast<uint32_t>(begin)]) *
+               timer.period_ms;
+    };
+    times.draw_ms = ms(GpuOutputStamp::draw_begin, GpuOutputStamp::draw_end);
+    times.sorts_ms = ms(GpuOutputStamp::draw_end, GpuOutputStamp::strips_begin);
+    times.strips_ms = ms(GpuOutputStamp::strips_begin, GpuOutputStamp::strips_end);
+    return true;
 }
 
 bool takeStepTimes(const vk::Device& device, GpuStepTimer& timer, GpuStepTimes& times,

@@ -5,7 +5,10 @@
 // the end for every update dispatch), around the slot sorts, and the sub-emitter passes
 // (sub_emitters.h) around the event gather and around the event births, so the sub-emitter
 // benchmark (bench/gpu/gpu_sub_emitter_bench.cpp) can set the events against the whole step.
-// Costs nothing when unset: a few null checks per step.
+// submitDrawOutput stamps its own submission (the draw-record pass, the draw sorts, the strip
+// pass) into queries after the steps', so the strip benchmark (bench/gpu/gpu_strip_bench.cpp) can
+// set the strip pass against the step that fed it. Costs nothing when unset: a few null checks
+// per step.
 #pragma once
 
 #include <cstdint>
@@ -36,10 +39,21 @@ enum class GpuStamp : uint32_t {
 };
 inline constexpr uint32_t kGpuStampsPerStep = 8;
 
+// The stamps of one submitDrawOutput, in the order they are written (after the steps' queries).
+enum class GpuOutputStamp : uint32_t {
+    draw_begin = 0, // before the draw-record pass
+    draw_end = 1,   // after it, before the draw sorts (an empty interval to strips_begin without)
+    strips_begin = 2,
+    strips_end = 3, // after the strip pass (an empty interval without device strips)
+};
+inline constexpr uint32_t kGpuOutputStamps = 4;
+
 struct GpuStepTimer {
-    vk::OwnedQueryPool queries; // kGpuStampsPerStep per step (GpuStamp)
+    // kGpuStampsPerStep per step (GpuStamp), then kGpuOutputStamps (GpuOutputStamp).
+    vk::OwnedQueryPool queries;
     double period_ms = 0;       // one timestamp tick
     uint32_t steps = 0;         // steps stamped since the last takeUpdateTimes
+    bool output_stamped = false; // a submitDrawOutput stamped since the last takeOutputTimes
 };
 
 // nullptr with an error when the device's queue writes no timestamps.
@@ -56,6 +70,10 @@ void stampOrderEnd(GpuStepTimer* timer, VkCommandBuffer cmd);
 // Called by the sub-emitter passes (sub_emitters.cpp) with the event_* stamps, every step (also
 // when no event pass is recorded, so every query is written).
 void stampEvents(GpuStepTimer* timer, VkCommandBuffer cmd, GpuStamp which);
+
+// Called by submitDrawOutput with each GpuOutputStamp in order (draw_begin first: it resets the
+// output queries); a null timer records nothing.
+void stampOutput(GpuStepTimer* timer, VkCommandBuffer cmd, GpuOutputStamp which);
 
 // The device times of one submission's stamped steps, in ms, in step order.
 struct GpuStepTimes {
@@ -74,5 +92,17 @@ bool takeStepTimes(const vk::Device& device, GpuStepTimer& timer, GpuStepTimes& 
 // takeStepTimes' update and slot-sort times only.
 bool takeUpdateTimes(const vk::Device& device, GpuStepTimer& timer, std::vector<double>& ms,
                      std::vector<double>& order_ms, std::vector<Diagnostic>& diagnostics);
+
+// The device times of the last stamped submitDrawOutput, in ms.
+struct GpuOutputTimes {
+    double draw_ms = 0;   // the draw-record pass
+    double sorts_ms = 0;  // the draw sorts (keys and radix sort of the sorting emitters)
+    double strips_ms = 0; // the strip pass (ribbon_strips.h, recordDeviceStrips)
+};
+
+// After that submission's fence: its times, and the timer ready for the next one. False with an
+// error when no submitDrawOutput was stamped since the last call, or on failure.
+bool takeOutputTimes(const vk::Device& device, GpuStepTimer& timer, GpuOutputTimes& times,
+                     std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift::gpu
