@@ -194,10 +194,12 @@ double periodMs(const SortContext& ctx) {
     return ctx.device->support().timestamp_period_ns * 1e-6;
 }
 
-bool readStamps(SortContext& ctx, const SortCase& c, uint32_t count, uint64_t* stamps,
-                std::vector<Diagnostic>& diagnostics) {
-    return vk::check(vkGetQueryPoolResults(ctx.device->handle(), c.queries.get(), 0, count,
-                                           count * sizeof(uint64_t), stamps, sizeof(uint64_t),
+// Queries first .. first + count - 1 into stamps[first ..]; every one must have been written.
+bool readStamps(SortContext& ctx, const SortCase& c, uint32_t first, uint32_t count,
+                uint64_t* stamps, std::vector<Diagnostic>& diagnostics) {
+    return vk::check(vkGetQueryPoolResults(ctx.device->handle(), c.queries.get(), first, count,
+                                           count * sizeof(uint64_t), stamps + first,
+                                           sizeof(uint64_t),
                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
                      "vkGetQueryPoolResults", diagnostics);
 }
@@ -234,7 +236,7 @@ bool runOnce(SortContext& ctx, SortCase& c, double (&sort_ms)[kScanCount], doubl
     };
     if (!ctx.runner->run("sort bench", record, diagnostics) || !recorded) return false;
     uint64_t stamps[kPhaseQuery] = {};
-    if (!readStamps(ctx, c, kPhaseQuery, stamps, diagnostics)) return false;
+    if (!readStamps(ctx, c, 0, kPhaseQuery, stamps, diagnostics)) return false;
     const double period_ms = periodMs(ctx);
     for (uint32_t s = 0; s < kScanCount; ++s) {
         sort_ms[s] = static_cast<double>(stamps[2 * s + 1] - stamps[2 * s]) * period_ms;
@@ -257,7 +259,11 @@ bool profileOnce(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
     };
     if (!ctx.runner->run("sort bench profile", record, diagnostics) || !recorded) return false;
     uint64_t stamps[kQueryCount] = {};
-    if (!readStamps(ctx, c, kQueryCount, stamps, diagnostics)) return false;
+    // Queries 1 .. kPhaseQuery - 1 are not written by this run.
+    if (!readStamps(ctx, c, 0, 1, stamps, diagnostics) ||
+        !readStamps(ctx, c, kPhaseQuery, kGpuSortPhaseQueries, stamps, diagnostics)) {
+        return false;
+    }
     const double period_ms = periodMs(ctx);
     auto span = [&](uint32_t from, uint32_t to) {
         return static_cast<double>(stamps[to] - stamps[from]) * period_ms;
