@@ -17,6 +17,18 @@ layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Wr
 
 layout(push_constant, std430) uniform Push { RadixSortPush pc; };
 
+// kSortSpecChainedScan: true, one kernel per pass finds its tiles' output positions by a chained
+// scan (sort_chained_scan.glsl; the histogram kernel clears the first pass's status words);
+// false, reduce-then-scan (sort_upsweep.comp, sort_scan.comp, then the downsweep).
+layout(constant_id = kSortSpecChainedScan) const bool kChainedScan = false;
+
+// Chained scan: the status word of (tile, digit) for pass pass_index. Two regions alternate
+// (even and odd passes), so a pass clears the next pass's words while it uses its own. Below
+// 2^28: no overflow.
+uint sortStatusIndex(uint pass_index, uint tile, uint digit) {
+    return ((pass_index & 1u) * pc.tile_count + tile) * kSortRadix + digit;
+}
+
 // kSortRadix uints of scratch for sortScan256.
 shared uint s_scan[256];
 

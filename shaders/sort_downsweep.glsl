@@ -1,11 +1,17 @@
-// Radix sort, per pass step 4 (downsweep): each workgroup ranks a tile of kSortTileKeys keys
-// stably by the pass's digit, reorders keys and payloads through shared memory so each digit's
-// run is contiguous, and writes them to the tile's place for that digit (from sort_scan.comp).
+// Radix sort, per pass (downsweep): each workgroup ranks a tile of kSortTileKeys keys stably by
+// the pass's digit, reorders keys and payloads through shared memory so each digit's run is
+// contiguous, and writes them to the tile's place for that digit.
 //
-// Memory round trips per tile: keys and payloads are loaded together, and the tile's output
-// positions (one word per digit) are loaded with them, before ranking; the only global accesses
-// after the ranking are the writes. (Before, payloads were loaded after the keys were written:
-// a second dependent round trip per tile, with ~20 barriers between the two.)
+// Where a tile's digit runs go (its output position per digit) comes from one of two scans,
+// chosen by the specialisation constant kChainedScan (sort_common.glsl):
+// - chained scan (sort_chained_scan.glsl): tiles are claimed in order; after ranking, each
+//   publishes its digit counts and looks back over earlier tiles' published counts. One kernel
+//   per pass, which reads the keys once: no upsweep, no scan kernel.
+// - reduce-then-scan: sort_upsweep.comp and sort_scan.comp wrote every tile's positions before
+//   this kernel; they are loaded with the keys, before ranking, so their latency overlaps it.
+//
+// Memory round trips per tile: keys and payloads are loaded together before ranking; after it,
+// the only global accesses are the look-back's (chained scan) and the writes.
 //
 // Ranking (after Adinets and Merrill, "Onesweep", 2022, warp-level multi-split): the tile is cut
 // into ranking groups of `width` lanes, each owning kSortKeysPerThread consecutive rows of
@@ -27,6 +33,7 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
 #include "sort_common.glsl"
+#include "sort_chained_scan.glsl"
 
 #if SORT_SUBGROUP_RANKING
 // kSortSpecSubgroupSize: the device's subgroup size, 8 to 128 (the host checks), so at most 32
@@ -104,6 +111,7 @@ void copyPass() {
     WriteWords dst_keys = WriteWords(pc.dst_keys);
     WriteWords dst_payloads = WriteWords(pc.dst_payloads);
     for (uint tile = gl_WorkGroupID.x; tile < pc.tile_count; tile += gl_NumWorkGroups.x) {
+        if (kChainedScan) clearNextPassStatus(tile);
         uint begin = tile * kSortTileKeys;
         uint end = min(begin + kSortTileKeys, pc.count);
         for (uint k = begin + gl_LocalInvocationIndex; k < end; k += kSortWorkgroupSize) {
@@ -127,13 +135,22 @@ void main() {
     RankLayout l = rankLayout();
     uint counter_row = l.group * 128u;
     uint group_first = l.group * kSortKeysPerThread * l.width; // in the tile
+    // Chained scan: the keys of digits below i in the whole pass (the same for every tile).
+    uint digit_base = 0u;
+    if (kChainedScan) {
+        uint all_keys;
+        digit_base = sortScan256(ReadWords(pc.digit_counts).v[pc.pass_index * 256u + i], all_keys);
+    }
 
-    for (uint tile = gl_WorkGroupID.x; tile < pc.tile_count; tile += gl_NumWorkGroups.x) {
+    // Chained scan: tiles claimed in order (sort_chained_scan.glsl); else grid stride.
+    for (uint tile = kChainedScan ? claimTile() : gl_WorkGroupID.x; tile < pc.tile_count;
+         tile = kChainedScan ? claimTile() : tile + gl_NumWorkGroups.x) {
         uint tile_begin = tile * kSortTileKeys;
         uint tile_size = min(kSortTileKeys, pc.count - tile_begin);
-        // The tile's output position for digit i, loaded now so its latency overlaps the
-        // ranking rather than following it.
-        uint position = tile_counts.v[i * pc.tile_count + tile];
+        // Reduce-then-scan: the tile's output position for digit i, loaded now so its latency
+        // overlaps the ranking rather than following it.
+        uint position = kChainedScan ? 0u : tile_counts.v[i * pc.tile_count + tile];
+        if (kChainedScan) clearNextPassStatus(tile);
         for (uint j = i; j < l.groups * 128u; j += kSortWorkgroupSize) s_mem[j] = 0u;
 
         uint keys[kSortKeysPerThread];
@@ -185,8 +202,23 @@ void main() {
             s_digit_start[2u * i + 1u] = running >> 16u;
         }
         barrier();
+        uint digit_count = s_digit_start[i];
+        // Published before this tile's own scan, so later tiles' look-backs wait less. Tile 0's
+        // count is already its inclusive one.
+        if (kChainedScan) {
+            publishStatus(tile, i,
+                          (tile == 0u ? kSortStatusInclusive : kSortStatusAggregate) | digit_count);
+        }
         uint tile_total;
-        uint start = sortScan256(s_digit_start[i], tile_total);
+        uint start = sortScan256(digit_count, tile_total);
+        if (kChainedScan) {
+            uint earlier = 0u;
+            if (tile != 0u) { // uniform: the whole workgroup looks back together
+                earlier = lookBack(tile);
+                publishStatus(tile, i, kSortStatusInclusive | (earlier + digit_count));
+            }
+            position = digit_base + earlier;
+        }
         s_digit_start[i] = start;
         // Unsigned wrap-around is fine: a position in the tile (>= start) is added back.
         s_digit_offset[i] = position - start;

@@ -1,6 +1,7 @@
 // Radix sort, step 1 (once per sort): the global digit histogram of all four passes, read from
 // the keys in one sweep. digit_counts (kSortPasses * kSortRadix) must be zero beforehand; each
-// workgroup adds its shared counts with one atomic per non-zero digit.
+// workgroup adds its shared counts with one atomic per non-zero digit. With the chained scan it
+// also clears the first pass's status words (each pass clears the next one's).
 #version 460
 #include "sort_common.glsl"
 
@@ -12,6 +13,11 @@ void main() {
     barrier();
     ReadWords keys = ReadWords(pc.src_keys);
     uint stride = gl_NumWorkGroups.x * 256u;
+    if (kChainedScan) {
+        WriteWords status = WriteWords(pc.tile_counts);
+        uint words = pc.tile_count * kSortRadix; // below 2^28: no wrap
+        for (uint k = gl_WorkGroupID.x * 256u + i; k < words; k += stride) status.v[k] = 0u;
+    }
     for (uint k = gl_WorkGroupID.x * 256u + i; k < pc.count; k += stride) {
         uint key = keys.v[k];
         atomicAdd(s_counts[key & 0xffu], 1u);

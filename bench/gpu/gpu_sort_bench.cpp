@@ -7,6 +7,12 @@
 // below the memory's bandwidth on the H200. `vs_copy` = sort time / copy time: an LSD sort of
 // 4 passes moves about 4.25 such copies, so a sort bound by bandwidth shows about 4.3.
 //
+// Both scans run in every iteration, in the same submission (each on a fresh copy of the
+// input): the chained scan (the default; `sort_ms`) and reduce-then-scan (`rts_ms`), with
+// `chained_vs_rts` = sort_ms / rts_ms (below 1: the chained scan is faster). `fallbacks`: the
+// look-back fallbacks of one chained sort (predecessor tiles counted from their keys).
+// SPINDRIFT_SORT_SPINS sets the chained scan's look_back_spins (default: the device's).
+//
 // Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; empty picks the first GPU,
 // else lavapipe). Sizes: SPINDRIFT_SORT_SIZES, comma-separated key counts (suffix K or M, powers
 // of two: 1M = 2^20; default "1M,16M,100M" where 100M = 10^8 and is skipped when device memory
@@ -72,10 +78,18 @@ uvec2 split(VkDeviceAddress a) {
     return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
 }
 
+// The scans compared, in the order of their timestamps; the first is the default.
+constexpr GpuSortScan kScans[] = {GpuSortScan::chained, GpuSortScan::reduce_then_scan};
+constexpr uint32_t kScanCount = 2;
+// Timestamps: a pair around each scan's sort, a pair around the copy, then one sort's phases.
+constexpr uint32_t kCopyQuery = 2 * kScanCount;
+constexpr uint32_t kPhaseQuery = kCopyQuery + 2;
+constexpr uint32_t kQueryCount = kPhaseQuery + kGpuSortPhaseQueries;
+
 // Everything one size needs, kept for all its iterations.
 struct SortCase {
     uint32_t count = 0;
-    std::optional<GpuRadixSort> sort;
+    std::optional<GpuRadixSort> sorts[kScanCount]; // as kScans
     vk::OwnedPipelineLayout copy_layout;
     vk::OwnedPipeline copy;
     vk::OwnedQueryPool queries;
@@ -105,10 +119,16 @@ void recordCopy(VkCommandBuffer cmd, const SortCase& c, VkDeviceAddress src_keys
 bool prepare(SortContext& ctx, uint32_t count, SortCase& c, std::vector<Diagnostic>& diagnostics) {
     const vk::Device& device = *ctx.device;
     c.count = count;
-    GpuRadixSortConfig config;
-    config.max_count = count;
-    c.sort = createGpuRadixSort(device, config, diagnostics);
-    if (!c.sort) return false;
+    for (uint32_t s = 0; s < kScanCount; ++s) {
+        GpuRadixSortConfig config;
+        config.max_count = count;
+        config.scan = kScans[s];
+        if (const char* spins = std::getenv("SPINDRIFT_SORT_SPINS")) {
+            config.look_back_spins = static_cast<uint32_t>(std::strtoul(spins, nullptr, 10));
+        }
+        c.sorts[s] = createGpuRadixSort(device, config, diagnostics);
+        if (!c.sorts[s]) return false;
+    }
     c.copy_layout =
         vk::createComputeLayout(device.handle(), sizeof(RadixSortPush), "copy", diagnostics);
     if (!c.copy_layout) return false;
@@ -121,7 +141,7 @@ bool prepare(SortContext& ctx, uint32_t count, SortCase& c, std::vector<Diagnost
     VkQueryPoolCreateInfo query_info{};
     query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    query_info.queryCount = 4 + kGpuSortPhaseQueries;
+    query_info.queryCount = kQueryCount;
     VkQueryPool pool = VK_NULL_HANDLE;
     if (!vk::check(vkCreateQueryPool(device.handle(), &query_info, nullptr, &pool),
                    "vkCreateQueryPool", diagnostics)) {
@@ -165,58 +185,120 @@ bool prepare(SortContext& ctx, uint32_t count, SortCase& c, std::vector<Diagnost
     return true;
 }
 
-// Device time of the sort's phases in one profiled run (timestamps between every dispatch).
+// Device time of one sort's phases in one profiled run (timestamps between every dispatch).
 struct Phases {
     double histogram_ms = 0, upsweep_ms = 0, scan_ms = 0, downsweep_ms = 0;
 };
 
-// One submission: restore the input, then [t0] sort [t1], then [t2] reference copy [t3]. With
-// phases, the sort also stamps after each dispatch (queries 4..16).
-bool runOnce(SortContext& ctx, SortCase& c, double& sort_ms, double& copy_ms,
-             std::vector<Diagnostic>& diagnostics, Phases* phases = nullptr) {
+double periodMs(const SortContext& ctx) {
+    return ctx.device->support().timestamp_period_ns * 1e-6;
+}
+
+// Queries first .. first + count - 1 into stamps[first ..]; every one must have been written.
+bool readStamps(SortContext& ctx, const SortCase& c, uint32_t first, uint32_t count,
+                uint64_t* stamps, std::vector<Diagnostic>& diagnostics) {
+    return vk::check(vkGetQueryPoolResults(ctx.device->handle(), c.queries.get(), first, count,
+                                           count * sizeof(uint64_t), stamps + first,
+                                           sizeof(uint64_t),
+                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                     "vkGetQueryPoolResults", diagnostics);
+}
+
+// Restores the unsorted input into the buffers the sorts sort in place.
+void recordRestore(VkCommandBuffer cmd, const SortCase& c) {
+    recordCopy(cmd, c, c.source_keys.address, c.source_payloads.address, c.keys.address,
+               c.payloads.address);
+    vk::computeBarrier(cmd);
+}
+
+// One submission: per scan, restore the input then [t 2s] sort [t 2s+1]; then [t4] reference
+// copy [t5]. The last scan's result stays in c.keys.
+bool runOnce(SortContext& ctx, SortCase& c, double (&sort_ms)[kScanCount], double& copy_ms,
+             std::vector<Diagnostic>& diagnostics) {
     bool recorded = true;
-    const uint32_t query_count = 4 + kGpuSortPhaseQueries;
-    GpuSortTimestamps stamps_at;
-    if (phases != nullptr) stamps_at = {c.queries.get(), 4};
     auto record = [&](VkCommandBuffer cmd) {
-        vkCmdResetQueryPool(cmd, c.queries.get(), 0, query_count);
-        recordCopy(cmd, c, c.source_keys.address, c.source_payloads.address, c.keys.address,
-                   c.payloads.address);
-        vk::computeBarrier(cmd);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 0);
-        recorded = recordGpuRadixSort(cmd, *c.sort, c.keys.address, c.payloads.address, c.count,
-                                      diagnostics, stamps_at);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 1);
-        vk::computeBarrier(cmd);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 2);
+        vkCmdResetQueryPool(cmd, c.queries.get(), 0, kQueryCount);
+        for (uint32_t s = 0; s < kScanCount; ++s) {
+            recordRestore(cmd, c);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 2 * s);
+            recorded = recorded && recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address,
+                                                      c.payloads.address, c.count, diagnostics);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(),
+                                 2 * s + 1);
+            vk::computeBarrier(cmd);
+        }
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(),
+                             kCopyQuery);
         recordCopy(cmd, c, c.source_keys.address, c.source_payloads.address, c.copy_keys.address,
                    c.copy_payloads.address);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 3);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(),
+                             kCopyQuery + 1);
     };
     if (!ctx.runner->run("sort bench", record, diagnostics) || !recorded) return false;
-    uint64_t stamps[4 + kGpuSortPhaseQueries] = {};
-    const uint32_t read_count = phases != nullptr ? query_count : 4u;
-    if (!vk::check(vkGetQueryPoolResults(ctx.device->handle(), c.queries.get(), 0, read_count,
-                                         read_count * sizeof(uint64_t), stamps, sizeof(uint64_t),
-                                         VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                   "vkGetQueryPoolResults", diagnostics)) {
+    uint64_t stamps[kPhaseQuery] = {};
+    if (!readStamps(ctx, c, 0, kPhaseQuery, stamps, diagnostics)) return false;
+    const double period_ms = periodMs(ctx);
+    for (uint32_t s = 0; s < kScanCount; ++s) {
+        sort_ms[s] = static_cast<double>(stamps[2 * s + 1] - stamps[2 * s]) * period_ms;
+    }
+    copy_ms = static_cast<double>(stamps[kCopyQuery + 1] - stamps[kCopyQuery]) * period_ms;
+    return true;
+}
+
+// One submission: restore, [t0] the sort of scan s with a stamp after every dispatch. Its result
+// stays in c.keys.
+bool profileOnce(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
+                 std::vector<Diagnostic>& diagnostics) {
+    bool recorded = true;
+    auto record = [&](VkCommandBuffer cmd) {
+        vkCmdResetQueryPool(cmd, c.queries.get(), 0, kQueryCount);
+        recordRestore(cmd, c);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 0);
+        recorded = recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address, c.count,
+                                      diagnostics, {c.queries.get(), kPhaseQuery});
+    };
+    if (!ctx.runner->run("sort bench profile", record, diagnostics) || !recorded) return false;
+    uint64_t stamps[kQueryCount] = {};
+    // Queries 1 .. kPhaseQuery - 1 are not written by this run.
+    if (!readStamps(ctx, c, 0, 1, stamps, diagnostics) ||
+        !readStamps(ctx, c, kPhaseQuery, kGpuSortPhaseQueries, stamps, diagnostics)) {
         return false;
     }
-    const double period_ms = ctx.device->support().timestamp_period_ns * 1e-6;
-    sort_ms = static_cast<double>(stamps[1] - stamps[0]) * period_ms;
-    copy_ms = static_cast<double>(stamps[3] - stamps[2]) * period_ms;
-    if (phases != nullptr) {
-        auto span = [&](uint32_t from, uint32_t to) {
-            return static_cast<double>(stamps[to] - stamps[from]) * period_ms;
-        };
-        phases->histogram_ms = span(0, 4);
-        for (uint32_t pass = 0; pass < kSortPasses; ++pass) {
-            const uint32_t before = 4 + 3 * pass; // the stamp ending the previous phase
-            phases->upsweep_ms += span(before, before + 1);
-            phases->scan_ms += span(before + 1, before + 2);
-            phases->downsweep_ms += span(before + 2, before + 3);
-        }
+    const double period_ms = periodMs(ctx);
+    auto span = [&](uint32_t from, uint32_t to) {
+        return static_cast<double>(stamps[to] - stamps[from]) * period_ms;
+    };
+    phases = {};
+    phases.histogram_ms = span(0, kPhaseQuery);
+    for (uint32_t pass = 0; pass < kSortPasses; ++pass) {
+        const uint32_t before = kPhaseQuery + 3 * pass; // the stamp ending the previous phase
+        phases.upsweep_ms += span(before, before + 1);
+        phases.scan_ms += span(before + 1, before + 2);
+        phases.downsweep_ms += span(before + 2, before + 3);
     }
+    return true;
+}
+
+// The chained sort's counter of look-back fallbacks (its last sort's).
+bool readFallbacks(SortContext& ctx, const GpuRadixSort& sort, uint32_t& fallbacks,
+                   std::vector<Diagnostic>& diagnostics) {
+    vk::Buffer back =
+        vk::createBuffer(*ctx.device, sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::readback, "bench fallbacks", diagnostics);
+    if (!back) return false;
+    if (!ctx.runner->run(
+            "bench fallbacks",
+            [&](VkCommandBuffer cmd) {
+                VkBufferCopy region{kSortFallbackWord * sizeof(uint32_t), 0, sizeof(uint32_t)};
+                vkCmdCopyBuffer(cmd, sort.digit_counts.get(), back.get(), 1, &region);
+                vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+                                  VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                                  VK_ACCESS_2_HOST_READ_BIT);
+            },
+            diagnostics)) {
+        return false;
+    }
+    std::memcpy(&fallbacks, back.mapped, sizeof fallbacks);
     return true;
 }
 
@@ -261,8 +343,8 @@ void BM_GpuRadixSort(benchmark::State& state) {
         return;
     }
     const uint32_t count = static_cast<uint32_t>(state.range(0));
-    // Six key-sized buffers here plus the sort's two and its tile counts, with headroom.
-    const VkDeviceSize need = VkDeviceSize{count} * 4 * 9;
+    // Six key-sized buffers here plus each sort's two and its tile counts, with headroom.
+    const VkDeviceSize need = VkDeviceSize{count} * 4 * 11;
     if (need > deviceLocalBytes(*ctx->device) / 10 * 8) {
         state.SkipWithError("not enough device memory for this size");
         return;
@@ -273,53 +355,63 @@ void BM_GpuRadixSort(benchmark::State& state) {
         state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
         return;
     }
-    double sort_total = 0, copy_total = 0;
+    double sort_total[kScanCount] = {}, copy_total = 0;
     std::vector<double> sorts;
     for (auto _ : state) {
-        double sort_ms = 0, copy_ms = 0;
+        double sort_ms[kScanCount] = {}, copy_ms = 0;
         if (!runOnce(*ctx, c, sort_ms, copy_ms, diagnostics)) {
             state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
             return;
         }
-        state.SetIterationTime(sort_ms * 1e-3);
-        sort_total += sort_ms;
+        state.SetIterationTime(sort_ms[0] * 1e-3);
+        for (uint32_t s = 0; s < kScanCount; ++s) sort_total[s] += sort_ms[s];
         copy_total += copy_ms;
-        sorts.push_back(sort_ms);
+        sorts.push_back(sort_ms[0]);
     }
-    Phases phases;
-    double profiled_sort_ms = 0, profiled_copy_ms = 0;
-    if (!runOnce(*ctx, c, profiled_sort_ms, profiled_copy_ms, diagnostics, &phases)) {
-        state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
-        return;
-    }
-    std::string problem;
-    if (!verify(*ctx, c, problem, diagnostics)) {
-        state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
-        return;
-    }
-    if (!problem.empty()) {
-        state.SkipWithError(problem.c_str());
-        return;
+    // Per scan: one profiled run (a timestamp between every dispatch), then its result checked.
+    Phases phases[kScanCount];
+    uint32_t fallbacks = 0;
+    for (uint32_t s = 0; s < kScanCount; ++s) {
+        std::string problem;
+        if (!profileOnce(*ctx, c, s, phases[s], diagnostics) ||
+            (s == 0 && !readFallbacks(*ctx, *c.sorts[0], fallbacks, diagnostics)) ||
+            !verify(*ctx, c, problem, diagnostics)) {
+            state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
+            return;
+        }
+        if (!problem.empty()) {
+            problem += s == 0 ? " (chained scan)" : " (reduce-then-scan)";
+            state.SkipWithError(problem.c_str());
+            return;
+        }
     }
     const double n = static_cast<double>(state.iterations());
     std::sort(sorts.begin(), sorts.end());
-    const double sort_ms = sort_total / n, copy_ms = copy_total / n;
+    const double sort_ms = sort_total[0] / n, rts_ms = sort_total[1] / n, copy_ms = copy_total / n;
     state.counters["sort_ms"] = sort_ms;
     state.counters["sort_ms_min"] = sorts.front();
     state.counters["Gkeys/s"] = count / (sort_ms * 1e-3) * 1e-9;
     state.counters["copy_ms"] = copy_ms;
     state.counters["copy_TB/s"] = 16.0 * count / (copy_ms * 1e-3) * 1e-12;
     state.counters["vs_copy"] = sort_ms / copy_ms;
-    // One profiled run (a timestamp between every dispatch): where the time goes.
-    state.counters["hist_ms"] = phases.histogram_ms;
-    state.counters["up_ms"] = phases.upsweep_ms;
-    state.counters["scan_ms"] = phases.scan_ms;
-    state.counters["down_ms"] = phases.downsweep_ms;
+    state.counters["rts_ms"] = rts_ms;
+    state.counters["rts_vs_copy"] = rts_ms / copy_ms;
+    state.counters["chained_vs_rts"] = sort_ms / rts_ms;
+    // One profiled run of each (a timestamp between every dispatch): where the time goes. The
+    // chained scan's downsweep includes its look-back; it has no upsweep or scan.
+    state.counters["hist_ms"] = phases[0].histogram_ms;
+    state.counters["down_ms"] = phases[0].downsweep_ms;
+    state.counters["rts_up_ms"] = phases[1].upsweep_ms;
+    state.counters["rts_scan_ms"] = phases[1].scan_ms;
+    state.counters["rts_down_ms"] = phases[1].downsweep_ms;
     // One downsweep (a pass's scatter: 16 B a key read + written) against the copy of the same
     // bytes: 1 would be copy bandwidth.
-    state.counters["down_vs_copy"] = phases.downsweep_ms / kSortPasses / copy_ms;
-    state.counters["ballot"] = c.sort->subgroup_ranking ? 1 : 0;
-    state.counters["subgroup"] = c.sort->subgroup_size;
+    state.counters["down_vs_copy"] = phases[0].downsweep_ms / kSortPasses / copy_ms;
+    state.counters["rts_down_vs_copy"] = phases[1].downsweep_ms / kSortPasses / copy_ms;
+    state.counters["fallbacks"] = fallbacks;
+    state.counters["spins"] = c.sorts[0]->look_back_spins;
+    state.counters["ballot"] = c.sorts[0]->subgroup_ranking ? 1 : 0;
+    state.counters["subgroup"] = c.sorts[0]->subgroup_size;
 }
 
 void registerSizes() {

@@ -1,18 +1,23 @@
 // The GPU radix sort on lavapipe (or any device), validation on: results must equal
 // std::stable_sort of (key, payload) pairs, and the key pass + sort must give the CPU sort's
 // draw order. Both ranking paths run (subgroup ballot where the device has it, and the portable
-// one); every test fails on any validation message.
+// one), each with both scans (chained, reduce-then-scan) and with the chained scan's fallback
+// forced (every tile counts its predecessor's keys itself, and no spins: any unpublished word
+// is counted too); every test fails on any validation message.
 #include "gpu/sort/gpu_radix_sort.h"
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "gpu/sort/radix_sort_shared.h"
 #include "gpu/sort/sort_context.h"
 #include "gpu/sort/sort_keys_pass.h"
 #include "kernels/sort_key.h"
@@ -29,14 +34,42 @@ std::string errors(const std::vector<Diagnostic>& d) {
     return s;
 }
 
-enum class Path { subgroup, portable };
+// A ranking path and a scan: the sort's configuration a test runs with.
+enum class Variant {
+    subgroup_chained,
+    portable_chained,
+    subgroup_reduce_then_scan,
+    portable_reduce_then_scan,
+    subgroup_fallback, // chained scan, fallback forced
+    portable_fallback,
+};
+constexpr Variant kVariants[] = {
+    Variant::subgroup_chained,          Variant::portable_chained,
+    Variant::subgroup_reduce_then_scan, Variant::portable_reduce_then_scan,
+    Variant::subgroup_fallback,         Variant::portable_fallback};
+constexpr size_t kVariantCount = std::size(kVariants);
 
-// One device and one sort per ranking path for the whole suite (pipelines take a while on
-// lavapipe).
+bool portable(Variant v) {
+    return v == Variant::portable_chained || v == Variant::portable_reduce_then_scan ||
+           v == Variant::portable_fallback;
+}
+bool forcedFallback(Variant v) {
+    return v == Variant::subgroup_fallback || v == Variant::portable_fallback;
+}
+bool reduceThenScan(Variant v) {
+    return v == Variant::subgroup_reduce_then_scan || v == Variant::portable_reduce_then_scan;
+}
+
+std::string variantName(Variant v) {
+    const char* names[] = {"SubgroupChained",        "PortableChained",  "SubgroupReduceThenScan",
+                           "PortableReduceThenScan", "SubgroupFallback", "PortableFallback"};
+    return names[static_cast<size_t>(v)];
+}
+
+// One device and one sort per variant for the whole suite (pipelines take a while on lavapipe).
 struct Shared {
     SortContext context;
-    std::optional<GpuRadixSort> subgroup; // absent when the device has no ballot path
-    std::optional<GpuRadixSort> portable;
+    std::optional<GpuRadixSort> sorts[kVariantCount]; // subgroup ones absent without ballot
     std::optional<GpuSortKeyPass> keys;
     std::string error;
 };
@@ -49,25 +82,57 @@ Shared& shared() {
             r.error = errors(diagnostics);
             return r;
         }
-        GpuRadixSortConfig config;
-        config.max_count = kMaxCount;
-        r.subgroup = createGpuRadixSort(*r.context.device, config, diagnostics);
-        if (r.subgroup && !r.subgroup->subgroup_ranking) r.subgroup.reset();
-        config.force_portable_ranking = true;
-        r.portable = createGpuRadixSort(*r.context.device, config, diagnostics);
+        for (Variant v : kVariants) {
+            GpuRadixSortConfig config;
+            config.max_count = kMaxCount;
+            config.force_portable_ranking = portable(v);
+            config.scan = reduceThenScan(v) ? GpuSortScan::reduce_then_scan : GpuSortScan::chained;
+            if (forcedFallback(v)) {
+                config.force_look_back_fallback = true;
+                config.look_back_spins = 0;
+            }
+            std::optional<GpuRadixSort>& sort = r.sorts[static_cast<size_t>(v)];
+            sort = createGpuRadixSort(*r.context.device, config, diagnostics);
+            if (!sort) r.error = errors(diagnostics);
+            if (sort && !portable(v) && !sort->subgroup_ranking) sort.reset();
+        }
         r.keys = createGpuSortKeyPass(*r.context.device, diagnostics);
-        if (!r.portable || !r.keys) r.error = errors(diagnostics);
+        if (!r.keys) r.error = errors(diagnostics);
         return r;
     }();
     return s;
 }
 
-class GpuSortTest : public ::testing::TestWithParam<Path> {
+// The look-back fallbacks the last sort with `sort` ran (its counter word, read back).
+uint32_t lastSortFallbacks(const GpuRadixSort& sort) {
+    Shared& s = shared();
+    std::vector<Diagnostic> diagnostics;
+    vk::Buffer back =
+        vk::createBuffer(*s.context.device, sizeof(uint32_t), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::readback, "fallbacks", diagnostics);
+    EXPECT_TRUE(back) << errors(diagnostics);
+    if (!back) return 0;
+    const bool ran = s.context.runner->run(
+        "read fallbacks",
+        [&](VkCommandBuffer cmd) {
+            VkBufferCopy region{kSortFallbackWord * sizeof(uint32_t), 0, sizeof(uint32_t)};
+            vkCmdCopyBuffer(cmd, sort.digit_counts.get(), back.get(), 1, &region);
+            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                              VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        },
+        diagnostics);
+    EXPECT_TRUE(ran) << errors(diagnostics);
+    uint32_t fallbacks = 0;
+    std::memcpy(&fallbacks, back.mapped, sizeof fallbacks);
+    return fallbacks;
+}
+
+class GpuSortTest : public ::testing::TestWithParam<Variant> {
 protected:
     void SetUp() override {
         Shared& s = shared();
         ASSERT_TRUE(s.error.empty()) << s.error;
-        if (GetParam() == Path::subgroup && !s.subgroup) {
+        if (!s.sorts[static_cast<size_t>(GetParam())]) {
             GTEST_SKIP() << "the device has no subgroup-ballot ranking path";
         }
         messages_before_ = s.context.instance->messages().messages().size();
@@ -80,9 +145,7 @@ protected:
         for (size_t i = messages_before_; i < m.size(); ++i) text += m[i] + "\n";
         EXPECT_TRUE(text.empty()) << "validation messages:\n" << text;
     }
-    const GpuRadixSort& sort() const {
-        return GetParam() == Path::subgroup ? *shared().subgroup : *shared().portable;
-    }
+    const GpuRadixSort& sort() const { return *shared().sorts[static_cast<size_t>(GetParam())]; }
 
     // Sorts keys with payload = input index on the device and checks the result equals
     // std::stable_sort of the pairs by key.
@@ -227,11 +290,37 @@ TEST_P(GpuSortTest, RejectsMoreKeysThanTheScratchHolds) {
     EXPECT_NE(diagnostics.back().message.find("1048576"), std::string::npos) << errors(diagnostics);
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranking, GpuSortTest, ::testing::Values(Path::subgroup, Path::portable),
-                         [](const ::testing::TestParamInfo<Path>& param_info) {
-                             return param_info.param == Path::subgroup ? std::string("Subgroup")
-                                                                       : std::string("Portable");
+TEST_P(GpuSortTest, CountsLookBackFallbacksOnlyWhereTheChainedScanRuns) {
+    // 17 tiles of random keys: every pass sorts, so with the fallback forced each of tiles 1..16
+    // counts its predecessor at least once per pass; reduce-then-scan never looks back.
+    expectStableSort(randomKeys(17u * 4096u, 31u));
+    const uint32_t fallbacks = lastSortFallbacks(sort());
+    if (forcedFallback(GetParam())) {
+        EXPECT_GE(fallbacks, 4u * 16u);
+    }
+    if (reduceThenScan(GetParam())) {
+        EXPECT_EQ(fallbacks, 0u);
+    }
+    EXPECT_EQ(sort().chained_scan, !reduceThenScan(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sort, GpuSortTest, ::testing::ValuesIn(kVariants),
+                         [](const ::testing::TestParamInfo<Variant>& param_info) {
+                             return variantName(param_info.param);
                          });
+
+TEST(GpuSortCreate, RejectsTooManyLookBackSpins) {
+    Shared& s = shared();
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    std::vector<Diagnostic> diagnostics;
+    GpuRadixSortConfig config;
+    config.max_count = 1000;
+    config.look_back_spins = kGpuSortLookBackSpinsMax + 1u;
+    EXPECT_FALSE(createGpuRadixSort(*s.context.device, config, diagnostics));
+    ASSERT_EQ(diagnostics.size(), 1u);
+    EXPECT_NE(diagnostics[0].message.find("look_back_spins"), std::string::npos)
+        << errors(diagnostics);
+}
 
 TEST(GpuSortCreate, RejectsAZeroOrHugeMaximum) {
     Shared& s = shared();

@@ -1,7 +1,9 @@
 #include "gpu/sort/gpu_radix_sort.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 #include "embedded_shaders.h"
@@ -13,6 +15,9 @@
 namespace spindrift::gpu {
 
 namespace {
+
+// The chained scan's status words hold counts of keys below 2^30, under their flag bits.
+static_assert(kGpuSortMaxCount <= kSortStatusValueMask);
 
 // Each buffer at most 4 GiB - 2 MiB (../shared/gpu-facts.md: larger ones misbehave on the H200).
 constexpr VkDeviceSize kMaxBufferBytes = (VkDeviceSize{4} << 30) - (VkDeviceSize{2} << 20);
@@ -70,11 +75,27 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
                                       " is outside 1.." + std::to_string(kGpuSortMaxCount)));
         return std::nullopt;
     }
+    if (config.look_back_spins != kGpuSortLookBackSpinsAuto &&
+        config.look_back_spins > kGpuSortLookBackSpinsMax) {
+        diagnostics.push_back(vk::vulkanSetupError(
+            "createGpuRadixSort", "look_back_spins " + std::to_string(config.look_back_spins) +
+                                      " is above " + std::to_string(kGpuSortLookBackSpinsMax)));
+        return std::nullopt;
+    }
     const SubgroupSupport subgroups = querySubgroups(device.physical());
     GpuRadixSort sort;
     sort.max_count = config.max_count;
     sort.subgroup_size = subgroups.size;
     sort.subgroup_ranking = !config.force_portable_ranking && ballotRankingFits(subgroups);
+    sort.chained_scan = config.scan == GpuSortScan::chained;
+    sort.look_back_spins = config.look_back_spins;
+    if (sort.look_back_spins == kGpuSortLookBackSpinsAuto) {
+        VkPhysicalDeviceProperties properties{};
+        vkGetPhysicalDeviceProperties(device.physical(), &properties);
+        sort.look_back_spins = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU
+                                   ? kGpuSortLookBackSpinsCpu
+                                   : kGpuSortLookBackSpinsGpu;
+    }
 
     VkDevice d = device.handle();
     sort.layout = vk::createComputeLayout(d, sizeof(RadixSortPush), "radix sort", diagnostics);
@@ -86,17 +107,33 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
         vk::OwnedPipeline* pipeline;
         const shaders::SpirvCode* code;
     };
-    // Only the ballot downsweep declares the constant; the others ignore the entry.
-    const VkSpecializationMapEntry entry{kSortSpecSubgroupSize, 0, sizeof(uint32_t)};
+    // Every module gets every constant; a module ignores the ones it does not declare.
+    struct SpecializationData {
+        uint32_t subgroup_size;
+        VkBool32 chained_scan;
+        uint32_t look_back_spins;
+        VkBool32 force_fallback;
+    };
+    const SpecializationData data{sort.subgroup_size, sort.chained_scan ? VK_TRUE : VK_FALSE,
+                                  sort.look_back_spins,
+                                  config.force_look_back_fallback ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry entries[] = {
+        {kSortSpecSubgroupSize, offsetof(SpecializationData, subgroup_size), sizeof(uint32_t)},
+        {kSortSpecChainedScan, offsetof(SpecializationData, chained_scan), sizeof(VkBool32)},
+        {kSortSpecLookBackSpins, offsetof(SpecializationData, look_back_spins), sizeof(uint32_t)},
+        {kSortSpecForceFallback, offsetof(SpecializationData, force_fallback), sizeof(VkBool32)}};
     VkSpecializationInfo specialization{};
-    specialization.mapEntryCount = 1;
-    specialization.pMapEntries = &entry;
-    specialization.dataSize = sizeof(uint32_t);
-    specialization.pData = &sort.subgroup_size;
-    for (Stage stage :
-         {Stage{&sort.histogram, &shaders::kSortHistogramComp},
-          Stage{&sort.upsweep, &shaders::kSortUpsweepComp},
-          Stage{&sort.scan, &shaders::kSortScanComp}, Stage{&sort.downsweep, &downsweep}}) {
+    specialization.mapEntryCount = static_cast<uint32_t>(std::size(entries));
+    specialization.pMapEntries = entries;
+    specialization.dataSize = sizeof data;
+    specialization.pData = &data;
+    std::vector<Stage> stages = {Stage{&sort.histogram, &shaders::kSortHistogramComp},
+                                 Stage{&sort.downsweep, &downsweep}};
+    if (!sort.chained_scan) {
+        stages.push_back(Stage{&sort.upsweep, &shaders::kSortUpsweepComp});
+        stages.push_back(Stage{&sort.scan, &shaders::kSortScanComp});
+    }
+    for (Stage stage : stages) {
         *stage.pipeline =
             vk::createComputePipeline(d, sort.layout.get(), words(*stage.code), stage.code->source,
                                       &specialization, diagnostics);
@@ -105,8 +142,9 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
 
     const VkDeviceSize limit = std::min(kMaxBufferBytes, subgroups.max_allocation_bytes);
     const VkDeviceSize pair_bytes = VkDeviceSize{config.max_count} * sizeof(uint32_t);
-    const VkDeviceSize tile_bytes =
-        VkDeviceSize{tilesFor(config.max_count)} * kSortRadix * sizeof(uint32_t);
+    // The chained scan alternates two regions of status words (even and odd passes).
+    const VkDeviceSize tile_bytes = VkDeviceSize{tilesFor(config.max_count)} * kSortRadix *
+                                    sizeof(uint32_t) * (sort.chained_scan ? 2 : 1);
     sort.alt_keys = scratchBuffer(device, pair_bytes, 0, limit, "sort keys", diagnostics);
     if (!sort.alt_keys) return std::nullopt;
     sort.alt_payloads = scratchBuffer(device, pair_bytes, 0, limit, "sort payloads", diagnostics);
@@ -114,8 +152,9 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
     sort.tile_counts = scratchBuffer(device, tile_bytes, 0, limit, "sort tile counts", diagnostics);
     if (!sort.tile_counts) return std::nullopt;
     sort.digit_counts =
-        scratchBuffer(device, VkDeviceSize{kSortPasses} * kSortRadix * sizeof(uint32_t),
-                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, limit, "sort histogram", diagnostics);
+        scratchBuffer(device, VkDeviceSize{kSortCounterWords} * sizeof(uint32_t),
+                      VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, limit,
+                      "sort counters", diagnostics);
     if (!sort.digit_counts) return std::nullopt;
     return sort;
 }
@@ -178,12 +217,17 @@ bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceA
         push.dst_payloads = from_user ? alt_payloads : user_payloads;
         push.shift = pass * kSortRadixBits;
         push.pass_index = pass;
-        dispatch(cmd, sort, sort.upsweep, push, tile_groups);
-        stamp();
-        vk::computeBarrier(cmd);
-        dispatch(cmd, sort, sort.scan, push, kSortRadix);
-        stamp();
-        vk::computeBarrier(cmd);
+        if (!sort.chained_scan) {
+            dispatch(cmd, sort, sort.upsweep, push, tile_groups);
+            stamp();
+            vk::computeBarrier(cmd);
+            dispatch(cmd, sort, sort.scan, push, kSortRadix);
+            stamp();
+            vk::computeBarrier(cmd);
+        } else {
+            stamp(); // no upsweep
+            stamp(); // no scan
+        }
         dispatch(cmd, sort, sort.downsweep, push, tile_groups);
         stamp();
         if (pass + 1 < kSortPasses) vk::computeBarrier(cmd);

@@ -1,7 +1,9 @@
 // GPU radix sort: sorts count 32-bit keys with 32-bit payloads (e.g. record indices) on the
 // device, ascending and stable (equal keys keep their input order), in place. LSD radix sort,
-// 8-bit digits, reduce-then-scan (docs/gpu-sort.md): one histogram sweep, then per pass an
-// upsweep, a scan and a downsweep; a pass whose digit is the same for every key only copies.
+// 8-bit digits (docs/gpu-sort.md): one histogram sweep, then per pass one kernel that ranks tiles
+// and finds their output positions by a chained scan (decoupled look-back with fallback), or,
+// where asked, reduce-then-scan (an upsweep, a scan and a downsweep per pass); a pass whose digit
+// is the same for every key only copies.
 //
 // Scratch (a second key and payload buffer, tile counts, the histogram) is sized at creation for
 // max_count keys and reused; recording allocates nothing. The sort records into the caller's
@@ -30,33 +32,59 @@ namespace spindrift::gpu {
 // 4 GiB - 2 MiB (larger buffers misbehave on the H200; ../shared/gpu-facts.md).
 inline constexpr uint32_t kGpuSortMaxCount = (4u << 28) - (1u << 19); // 2^30 - 2^19
 
+enum class GpuSortScan : uint8_t { chained = 0, reduce_then_scan = 1 };
+
+inline constexpr uint32_t kGpuSortLookBackSpinsAuto = UINT32_MAX;
+inline constexpr uint32_t kGpuSortLookBackSpinsGpu = 64;
+// Fewer on a CPU device (lavapipe): a predecessor whose thread the OS has descheduled is
+// milliseconds away, while counting its 4096 keys takes microseconds.
+inline constexpr uint32_t kGpuSortLookBackSpinsCpu = 16;
+// Above this, a look-back could exceed lavapipe's 65 535 loop iterations per invocation.
+inline constexpr uint32_t kGpuSortLookBackSpinsMax = 4096;
+
 struct GpuRadixSortConfig {
     uint32_t max_count = 0; // 1..kGpuSortMaxCount; scratch is sized for it
     // Rank with the portable shared-memory path even where subgroup ballot exists (tests use it
     // to cover the path devices without ballot take).
     bool force_portable_ranking = false;
+    // How tiles find their output positions: the chained scan (one kernel per pass; correct on
+    // any device, since no tile ever waits on another without a bound) or reduce-then-scan
+    // (upsweep + scan + downsweep per pass), kept for comparison (gpu_sort_bench runs both).
+    GpuSortScan scan = GpuSortScan::chained;
+    // Chained scan: reads of a predecessor's unpublished status word a tile makes (in all, per
+    // tile) before it counts that predecessor's digits itself. kGpuSortLookBackSpinsAuto: the
+    // device's default (kGpuSortLookBackSpinsGpu, or kGpuSortLookBackSpinsCpu on a CPU device).
+    uint32_t look_back_spins = kGpuSortLookBackSpinsAuto;
+    // Tests: every tile counts its nearest predecessor's digits itself (the fallback path).
+    bool force_look_back_fallback = false;
 };
 
 struct GpuRadixSort {
     uint32_t max_count = 0;
     bool subgroup_ranking = false; // ballot ranking (else the portable path)
     uint32_t subgroup_size = 0;    // the device's (VkPhysicalDeviceSubgroupProperties)
+    bool chained_scan = false;     // else reduce-then-scan
+    uint32_t look_back_spins = 0;  // chained scan: as resolved from the config
     vk::OwnedPipelineLayout layout;
     vk::OwnedPipeline histogram;
-    vk::OwnedPipeline upsweep;
-    vk::OwnedPipeline scan;
+    vk::OwnedPipeline upsweep; // reduce-then-scan only
+    vk::OwnedPipeline scan;    // reduce-then-scan only
     vk::OwnedPipeline downsweep;
     vk::Buffer alt_keys;     // max_count uints: odd passes write here
     vk::Buffer alt_payloads; // max_count uints
-    vk::Buffer tile_counts;  // kSortRadix uints per tile
-    vk::Buffer digit_counts; // kSortPasses * kSortRadix uints
+    vk::Buffer tile_counts;  // kSortRadix uints per tile (chained scan: twice that)
+    // kSortCounterWords uints (radix_sort_shared.h): histograms, tickets, and at
+    // kSortFallbackWord the look-back fallbacks of the last sort (transfer source: tests and the
+    // benchmark read it back)
+    vk::Buffer digit_counts;
 };
 
 // Pipelines and scratch for sorts of up to config.max_count keys. The ballot path is chosen when
 // the device's compute stage has basic, ballot and shuffle subgroup operations and its subgroup
 // size is a power of two from 8 to 128; otherwise (or when forced) the portable path. std::nullopt
-// with an error when max_count is 0 or above kGpuSortMaxCount, a scratch buffer exceeds the
-// device's allocation limit, or a Vulkan call fails.
+// with an error when max_count is 0 or above kGpuSortMaxCount, look_back_spins is above
+// kGpuSortLookBackSpinsMax (and not auto), a scratch buffer exceeds the device's allocation
+// limit, or a Vulkan call fails.
 std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
                                                const GpuRadixSortConfig& config,
                                                std::vector<Diagnostic>& diagnostics);
@@ -69,7 +97,8 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
 // False with an error, recording nothing, when count > sort.max_count.
 // Profiling: with a timestamp query pool, query first_query + k is written after phase k:
 // 0 histogram, then per pass p: 1 + 3p upsweep, 2 + 3p scan, 3 + 3p downsweep
-// (kGpuSortPhaseQueries in all; the caller resets them and writes its own start stamp).
+// (kGpuSortPhaseQueries in all; the caller resets them and writes its own start stamp). The
+// chained scan has no upsweep or scan: their stamps follow the previous phase's at once.
 inline constexpr uint32_t kGpuSortPhaseQueries = 13;
 struct GpuSortTimestamps {
     VkQueryPool pool = VK_NULL_HANDLE;

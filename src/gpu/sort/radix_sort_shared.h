@@ -24,7 +24,26 @@ SD_CONST uint kSortMaxGroups = 65535u;
 SD_CONST uint kSortHistogramGroups = 1024u;
 
 // Specialisation constant ids.
-SD_CONST uint kSortSpecSubgroupSize = 0u; // the ballot downsweep's ranking width
+SD_CONST uint kSortSpecSubgroupSize = 0u;  // the ballot downsweep's ranking width
+SD_CONST uint kSortSpecChainedScan = 1u;   // bool: chained scan (else reduce-then-scan)
+SD_CONST uint kSortSpecLookBackSpins = 2u; // chained scan: reads of unpublished words per tile
+SD_CONST uint kSortSpecForceFallback = 3u; // bool, tests: every tile recounts its predecessor
+
+// The counters buffer (push constant digit_counts): the global histogram of every pass, then the
+// chained scan's tile ticket of each pass, then how many look-back fallbacks the sort ran. All
+// zero at the start of a sort (one vkCmdFillBuffer).
+SD_CONST uint kSortTicketWord = 1024u;   // kSortPasses * kSortRadix: + pass_index
+SD_CONST uint kSortFallbackWord = 1028u; // kSortTicketWord + kSortPasses
+SD_CONST uint kSortCounterWords = 1029u;
+
+// Chained scan status words (one per tile and digit, in the tile_counts buffer): flag bits and a
+// count in one 32-bit word, so one atomic writes or reads both. 0 = not published yet. The
+// count excludes the keys of smaller digits (the global histogram adds those): aggregate = the
+// tile's count of the digit; inclusive = the count in this tile and every earlier one. Counts
+// stay below 2^30 (kGpuSortMaxCount), under the flags.
+SD_CONST uint kSortStatusAggregate = 0x40000000u;
+SD_CONST uint kSortStatusInclusive = 0x80000000u;
+SD_CONST uint kSortStatusValueMask = 0x3fffffffu;
 
 // Push constants of the histogram, upsweep, scan and downsweep kernels (and the copy reference).
 // Addresses are buffer device addresses split into (low, high) words
@@ -34,8 +53,10 @@ struct RadixSortPush {
     uvec2 src_payloads; // their payloads
     uvec2 dst_keys;     // where the pass writes keys
     uvec2 dst_payloads; // and payloads
-    uvec2 tile_counts;  // kSortRadix * tile_count uints, digit-major (digit * tile_count + tile)
-    uvec2 digit_counts; // kSortPasses * kSortRadix uints: the global histogram of every pass
+    // reduce-then-scan: kSortRadix * tile_count uints, digit-major (digit * tile_count + tile);
+    // chained scan: two regions of tile_count * kSortRadix status words, tile-major
+    uvec2 tile_counts;
+    uvec2 digit_counts; // kSortCounterWords uints: histograms, tickets, fallbacks
     uint count;         // keys to sort
     uint shift;         // bit offset of this pass's digit (0, 8, 16, 24)
     uint pass_index;    // 0..3
@@ -69,6 +90,11 @@ SD_END_NAMESPACE
 namespace spindrift {
 static_assert(kSortTileKeys == kSortWorkgroupSize * kSortKeysPerThread);
 static_assert(kSortRadix == kSortWorkgroupSize, "one invocation per digit in the scans");
+static_assert(kSortTicketWord == kSortPasses * kSortRadix);
+static_assert(kSortFallbackWord == kSortTicketWord + kSortPasses);
+static_assert(kSortCounterWords == kSortFallbackWord + 1u);
+static_assert((kSortStatusAggregate & kSortStatusValueMask) == 0 &&
+              (kSortStatusInclusive & kSortStatusValueMask) == 0);
 static_assert(sizeof(RadixSortPush) == 64 && std::is_trivially_copyable_v<RadixSortPush>);
 static_assert(offsetof(RadixSortPush, digit_counts) == 40);
 static_assert(offsetof(RadixSortPush, count) == 48);
