@@ -87,14 +87,14 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
     sort.max_count = config.max_count;
     sort.subgroup_size = subgroups.size;
     sort.subgroup_ranking = !config.force_portable_ranking && ballotRankingFits(subgroups);
-    sort.chained_scan = config.scan == GpuSortScan::chained;
+    VkPhysicalDeviceProperties properties{};
+    vkGetPhysicalDeviceProperties(device.physical(), &properties);
+    const bool cpu_device = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    sort.chained_scan =
+        config.scan == GpuSortScan::automatic ? cpu_device : config.scan == GpuSortScan::chained;
     sort.look_back_spins = config.look_back_spins;
     if (sort.look_back_spins == kGpuSortLookBackSpinsAuto) {
-        VkPhysicalDeviceProperties properties{};
-        vkGetPhysicalDeviceProperties(device.physical(), &properties);
-        sort.look_back_spins = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU
-                                   ? kGpuSortLookBackSpinsCpu
-                                   : kGpuSortLookBackSpinsGpu;
+        sort.look_back_spins = cpu_device ? kGpuSortLookBackSpinsCpu : kGpuSortLookBackSpinsGpu;
     }
 
     VkDevice d = device.handle();

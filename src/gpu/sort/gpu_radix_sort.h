@@ -32,7 +32,11 @@ namespace spindrift::gpu {
 // 4 GiB - 2 MiB (larger buffers misbehave on the H200; ../shared/gpu-facts.md).
 inline constexpr uint32_t kGpuSortMaxCount = (4u << 28) - (1u << 19); // 2^30 - 2^19
 
-enum class GpuSortScan : uint8_t { chained = 0, reduce_then_scan = 1 };
+// automatic: reduce-then-scan on a GPU, the chained scan on a CPU device. Measured in the same
+// runs (docs/benchmarks.md, "GPU radix sort"): on the H200 the chained scan's look-back, exposed
+// at two workgroups per SM, makes 16M keys 1.09x slower (1.06 against 0.97 ms); on lavapipe,
+// where the scan kernels' dispatches and barriers dominate, it takes 0.36-0.84x the time.
+enum class GpuSortScan : uint8_t { chained = 0, reduce_then_scan = 1, automatic = 2 };
 
 inline constexpr uint32_t kGpuSortLookBackSpinsAuto = UINT32_MAX;
 inline constexpr uint32_t kGpuSortLookBackSpinsGpu = 64;
@@ -49,8 +53,8 @@ struct GpuRadixSortConfig {
     bool force_portable_ranking = false;
     // How tiles find their output positions: the chained scan (one kernel per pass; correct on
     // any device, since no tile ever waits on another without a bound) or reduce-then-scan
-    // (upsweep + scan + downsweep per pass), kept for comparison (gpu_sort_bench runs both).
-    GpuSortScan scan = GpuSortScan::chained;
+    // (upsweep + scan + downsweep per pass); gpu_sort_bench runs both.
+    GpuSortScan scan = GpuSortScan::automatic;
     // Chained scan: reads of a predecessor's unpublished status word a tile makes (in all, per
     // tile) before it counts that predecessor's digits itself. kGpuSortLookBackSpinsAuto: the
     // device's default (kGpuSortLookBackSpinsGpu, or kGpuSortLookBackSpinsCpu on a CPU device).
