@@ -42,7 +42,7 @@
 // 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit (GpuConfig::max_buffer_bytes; to
 // check on a small device that split pools and chunked draw records time and sort correctly).
 // SPINDRIFT_SIM_UPDATE_GROUPS: the update dispatch's workgroup cap (GpuConfig::
-// update_max_workgroups, default kGpuUpdateMaxWorkgroups; for sweeps).
+// update_max_workgroups; default 0, by the live bound: updateWorkgroupCap; for sweeps).
 // SPINDRIFT_BENCH_VALIDATION set: validation on, and any message fails the case. After timing,
 // a fresh pool's live count must still be N, a churning one's within (0, N], and the sorted
 // keys ascending, else the case fails.
@@ -102,7 +102,7 @@ struct SimCase {
     std::optional<GpuRadixSort> sort;
     std::optional<GpuSortKeyPass> keys_pass;
     bench::GpuCopyReference copy; // of kUpdateBytes per particle
-    vk::OwnedQueryPool queries; // 6: draw, keys, sort boundaries; copy begin, end
+    vk::OwnedQueryPool queries;   // 6: draw, keys, sort boundaries; copy begin, end
     vk::Buffer keys, payloads;
 };
 
@@ -340,7 +340,8 @@ void BM_GpuSim(benchmark::State& state, Churn churn, bool sort_passes) {
                  particles, static_cast<unsigned long long>(liveCount(*c.fx)),
                  c.fx->gpu->device_name.c_str(),
                  c.fx->gpu->subgroup_append ? "subgroup" : "portable",
-                 c.fx->config.update_max_workgroups);
+                 c.fx->config.update_max_workgroups != 0 ? c.fx->config.update_max_workgroups
+                                                         : updateWorkgroupCap(particles));
     Times warm;
     if (!runOnce(c, warm, diagnostics)) { // warm-up: first use of each pipeline
         state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());

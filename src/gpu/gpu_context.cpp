@@ -104,6 +104,10 @@ bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
     return true;
 }
 
+uint32_t updateWorkgroupCap(uint32_t live_bound) {
+    return live_bound > kGpuUpdateLargeBound ? kGpuUpdateLargeWorkgroups : kGpuUpdateMaxWorkgroups;
+}
+
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
                     uint32_t invocations, bool light, uint32_t max_groups) {
     dispatchWith(gpu, cmd,

@@ -74,8 +74,11 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t bound = liveBound(fx.live_windows[e]);
         if (bound == 0) continue;
+        const uint32_t groups = fx.config.update_max_workgroups != 0
+                                    ? fx.config.update_max_workgroups
+                                    : updateWorkgroupCap(bound);
         dispatchUpdate(gpu, cmd, pushFor(fx, slot, e, bound, 0), bound, updatesLight(*fx.effect, e),
-                       fx.config.update_max_workgroups);
+                       groups);
         fx.dispatches_last_frame += 1;
     }
     computeBarrier(cmd);

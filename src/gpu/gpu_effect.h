@@ -65,9 +65,10 @@ struct GpuConfig {
     // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
     // (tests), UINT32_MAX none.
     uint32_t min_sorted_list = 4096;
-    // Workgroups of the update pass at most (kGpuUpdateMaxWorkgroups): tests lower it so each
-    // invocation loops over many particles and the staged compaction flushes many times.
-    uint32_t update_max_workgroups = kGpuUpdateMaxWorkgroups;
+    // Workgroups of the update pass at most; 0: by the emitter's live bound
+    // (updateWorkgroupCap). Tests lower it so each invocation loops over many particles and the
+    // staged compaction flushes many times; benchmarks sweep it.
+    uint32_t update_max_workgroups = 0;
     // Workgroups of the ordered compaction's chunk passes at most (ordered_list.h): tests lower
     // it so one workgroup loops over many chunks.
     uint32_t ordered_max_workgroups = kGpuMaxWorkgroups;

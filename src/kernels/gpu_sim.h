@@ -22,6 +22,12 @@ SD_CONST uint kGpuMaxWorkgroups = 65535u;
 // SMs x 32 groups of 64), so each invocation loops over many particles and the compaction's
 // staged appends flush rarely (shaders/gpu_compact.glsl; docs/gpu-backend.md, "Compaction").
 SD_CONST uint kGpuUpdateMaxWorkgroups = 4096u;
+// Past this live bound the update takes kGpuUpdateLargeWorkgroups instead: on the H200 a fresh
+// 100M pool updated by 2048 or more groups ran either at ~3.3 or at ~6 ms per step (a mean of
+// 0.50-0.52 of the copy bandwidth), by 1024 groups steadily at 0.75, while at 1M and 10M 1024
+// groups lose (0.72 and 0.68 against 0.77 and 0.74; docs/benchmarks.md, the group sweep).
+SD_CONST uint kGpuUpdateLargeBound = 1u << 25;
+SD_CONST uint kGpuUpdateLargeWorkgroups = 1024u;
 
 // The columns of one emitter's region of the pool, each capacity 32-bit words long, in this
 // order (the state columns match src/cpu/particle_pool.h; the three lists are the GPU's own).
