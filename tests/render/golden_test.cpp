@@ -96,7 +96,7 @@ protected:
             return false;
         }
         auto player = createScenePlayer(scene, file, PlayerConfig{}, diagnostics);
-        if (!player || !uploadTextures(*player, *renderer_, diagnostics)) {
+        if (!player || !uploadAssets(*player, *renderer_, diagnostics)) {
             error = errors(diagnostics);
             return false;
         }

@@ -701,7 +701,7 @@ std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file, P
     if (!renderer) return {};
     if (share_device) config.renderer = renderer.get();
     auto player = createScenePlayer(scene, file, config, diagnostics);
-    if (!player || !uploadTextures(*player, *renderer, diagnostics)) return {};
+    if (!player || !uploadAssets(*player, *renderer, diagnostics)) return {};
     std::vector<Image> frames;
     for (const float t : times) {
         const FrameView view = frameView(player->scene, t);
