@@ -237,6 +237,18 @@ bool buildTriangles(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::
     auto smoothKey = [](unsigned group, int position) {
         return uint64_t{group} << 32 | static_cast<uint32_t>(position);
     };
+    // The scan accepted each number as a finite decimal; tinyobjloader's own conversion can
+    // still differ on the edges (it reads "0.e7996" as 0 x 10^7996, NaN), so check what it read.
+    for (const auto* values : {&attrib.vertices, &attrib.normals}) {
+        for (size_t i = 0; i < values->size(); ++i) {
+            if (std::isfinite((*values)[i])) continue;
+            const char* what = values == &attrib.vertices ? "position " : "normal ";
+            diagnostics.push_back(objError(file, 0,
+                                           std::string(what) + std::to_string(i / 3 + 1) +
+                                               " reads as a number that is not finite"));
+            return false;
+        }
+    }
     std::unordered_map<uint64_t, vec3> smooth;
     std::vector<Triangle> triangles;
     for (const tinyobj::shape_t& shape : shapes) {

@@ -226,12 +226,11 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // an error diagnostic if a Vulkan call fails, the view is invalid (fov outside [1, 179], near/far
 // not 0 < near < far) or a batch is malformed (unknown texture handle or enum, a flipbook count of
 // 0, a segment whose index does not leave room for its second point, an unknown mesh handle,
-// more than kMaxDrawRecords
-// records, kMaxStripPoints points or kMaxStripSegments segments in all, a batch with both host and
-// device records or device records without a count, device strips without a count or point
-// counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device batches).
-// Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time per
-// renderer. docs/rendering.md describes the passes and equations.
+// more than kMaxDrawRecords records, kMaxStripPoints points or kMaxStripSegments segments in all, a
+// batch with both host and device records or device records without a count, device strips without
+// a count or point counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device
+// batches). Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time
+// per renderer. docs/rendering.md describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
 

@@ -91,59 +91,60 @@ std::string emitterName(const CompiledEffect& effect, const EmitterRecord& e) {
     return std::string(stringAt(effect, e.name_offset, e.name_length));
 }
 
-// Index of the texture at path in player.textures, loading it the first time. kNone on failure
-// (one error naming the effect, the emitter and the file).
-uint32_t textureFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
-                    std::vector<Diagnostic>& diagnostics) {
-    const std::string authored(stringAt(*loaded.effect, e.texture_offset, e.texture_length));
+// Index in `assets` (PlayerTexture or PlayerMesh) of the file an emitter names at
+// [offset, offset + length) of the string table, relative to the effect file, reading it with
+// read(path, asset.<data>, diagnostics) the first time. kNone on failure, after one error at
+// $.emitters[i].render.<leaf> naming the effect, the emitter, the path as written and as looked
+// for, and what the reader said (with its line, where it has one).
+template <typename Asset, typename Read>
+uint32_t assetFor(std::vector<Asset>& assets, const LoadedEffect& loaded, const EmitterRecord& e,
+                  uint32_t offset, uint32_t length, const char* leaf, Read read,
+                  std::vector<Diagnostic>& diagnostics) {
+    const std::string authored(stringAt(*loaded.effect, offset, length));
     const std::string path = (fs::path(loaded.file).parent_path() / authored).string();
     const std::string key = normalisedPath(path);
-    for (uint32_t i = 0; i < player.textures.size(); ++i) {
-        if (normalisedPath(player.textures[i].path) == key) return i;
+    for (uint32_t i = 0; i < assets.size(); ++i) {
+        if (normalisedPath(assets[i].path) == key) return i;
     }
-    PlayerTexture texture;
-    texture.path = path;
-    std::vector<Diagnostic> png_diagnostics;
-    if (!readPng(path, texture.image, png_diagnostics)) {
-        std::string why = png_diagnostics.empty() ? "unreadable" : png_diagnostics[0].message;
-        diagnostics.push_back(
-            {Severity::error, loaded.file, 0, 0, 0, emitterPath(e, "render.texture"),
-             "emitter '" + emitterName(*loaded.effect, e) + "': cannot load texture '" + authored +
-                 "' (looked for '" + path + "', relative to the effect file): " + why});
-        return kNone;
-    }
-    player.textures.push_back(std::move(texture));
-    return static_cast<uint32_t>(player.textures.size() - 1);
-}
-
-// Index of the mesh at path in player.meshes, loading it the first time. kNone on failure (one
-// error naming the effect, the emitter, the file and, for a malformed file, the line).
-uint32_t meshFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
-                 std::vector<Diagnostic>& diagnostics) {
-    const std::string authored(stringAt(*loaded.effect, e.mesh_offset, e.mesh_length));
-    const std::string path = (fs::path(loaded.file).parent_path() / authored).string();
-    const std::string key = normalisedPath(path);
-    for (uint32_t i = 0; i < player.meshes.size(); ++i) {
-        if (normalisedPath(player.meshes[i].path) == key) return i;
-    }
-    PlayerMesh mesh;
-    mesh.path = path;
-    std::vector<Diagnostic> obj_diagnostics;
-    if (!readObj(path, mesh.mesh, obj_diagnostics)) {
+    Asset asset;
+    asset.path = path;
+    std::vector<Diagnostic> reader_diagnostics;
+    if (!read(path, asset, reader_diagnostics)) {
         std::string why = "unreadable";
-        if (!obj_diagnostics.empty()) {
-            const Diagnostic& d = obj_diagnostics[0];
+        if (!reader_diagnostics.empty()) {
+            const Diagnostic& d = reader_diagnostics[0];
             why =
                 (d.line != 0 ? "line " + std::to_string(d.line) + ": " : std::string()) + d.message;
         }
-        diagnostics.push_back({Severity::error, loaded.file, 0, 0, 0, emitterPath(e, "render.mesh"),
-                               "emitter '" + emitterName(*loaded.effect, e) +
-                                   "': cannot load mesh '" + authored + "' (looked for '" + path +
+        diagnostics.push_back({Severity::error, loaded.file, 0, 0, 0,
+                               emitterPath(e, (std::string("render.") + leaf).c_str()),
+                               "emitter '" + emitterName(*loaded.effect, e) + "': cannot load " +
+                                   leaf + " '" + authored + "' (looked for '" + path +
                                    "', relative to the effect file): " + why});
         return kNone;
     }
-    player.meshes.push_back(std::move(mesh));
-    return static_cast<uint32_t>(player.meshes.size() - 1);
+    assets.push_back(std::move(asset));
+    return static_cast<uint32_t>(assets.size() - 1);
+}
+
+// Index of the emitter's texture (PNG) in player.textures; kNone on failure (assetFor).
+uint32_t textureFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
+                    std::vector<Diagnostic>& diagnostics) {
+    auto read = [](const std::string& path, PlayerTexture& t, std::vector<Diagnostic>& d) {
+        return readPng(path, t.image, d);
+    };
+    return assetFor(player.textures, loaded, e, e.texture_offset, e.texture_length, "texture", read,
+                    diagnostics);
+}
+
+// Index of the emitter's mesh (OBJ) in player.meshes; kNone on failure (assetFor).
+uint32_t meshFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
+                 std::vector<Diagnostic>& diagnostics) {
+    auto read = [](const std::string& path, PlayerMesh& m, std::vector<Diagnostic>& d) {
+        return readObj(path, m.mesh, d);
+    };
+    return assetFor(player.meshes, loaded, e, e.mesh_offset, e.mesh_length, "mesh", read,
+                    diagnostics);
 }
 
 // Loads (once per distinct file) the effect of one instance. Returns its index in loaded, or

@@ -146,7 +146,7 @@ struct ScenePlayer {
     // The last frame, valid until the next playFrame. Batch records, points and segments point
     // into the instances.
     std::vector<DrawBatch> batches;
-    uint64_t particles = 0;      // particles drawn: billboard records and beam particles
+    uint64_t particles = 0;      // particles drawn: billboard, mesh and strip particles
     uint64_t strip_segments = 0; // segments in the strip batches built on the host
     // Records of sorting emitters left in backend order because they draw through weighted OIT
     // (scene.transparency; drawsThroughOit), where order does not change the image.

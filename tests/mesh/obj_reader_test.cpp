@@ -109,6 +109,10 @@ TEST(ObjReader, ReportsEachKindOfMalformedFile) {
     expectError("v 0 0 0\nv 1 inf 0\n", 2, "not a finite number");
     expectError("v 0 0 1e39\n", 1, "not a finite number");
     expectError("v 0 0 zero\n", 1, "'zero' is not a finite number");
+    // A decimal the scan accepts as 0 that tinyobjloader reads as 0 x 10^7996 (NaN): found by
+    // obj_reader_fuzz.
+    expectError("v 0 0 0\nv -0.e7996 0 0\nv 0 1 0\nf 1 2 3\n", 0,
+                "position 2 reads as a number that is not finite");
     expectError("v 0 0\n", 1, "has 2 numbers; expected 3 to 7");
     expectError("vn 0 0 1 0\n", 1, "expected 3");
     expectError("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", 4,
