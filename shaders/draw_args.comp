@@ -1,6 +1,6 @@
-// The renderer's draw-argument pass: a billboard, strip or mesh batch whose records stay on the device
-// (a GPU simulation's) is drawn with vkCmdDrawIndirect; this writes its arguments from the live
-// count the simulation left on the device, so the host never reads the count back.
+// The renderer's draw-argument pass: a billboard, strip or mesh batch whose records stay on the
+// device (a GPU simulation's) is drawn with vkCmdDrawIndirect; this writes its arguments from the
+// live count the simulation left on the device, so the host never reads the count back.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
