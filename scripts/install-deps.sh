@@ -8,6 +8,7 @@ packages=(
     clang libclang-rt-14-dev          # libFuzzer targets
     clang-format
     libgtest-dev libgmock-dev libbenchmark-dev
+    libtinyobjloader-dev                       # OBJ meshes of mesh particles
     nlohmann-json3-dev libcli11-dev libglm-dev libpng-dev
     python3 python3-jsonschema
     mesa-vulkan-drivers libvulkan-dev glslc    # the renderer; lavapipe runs it without a GPU

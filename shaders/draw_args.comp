@@ -1,6 +1,6 @@
-// The renderer's draw-argument pass: a billboard or strip batch whose records stay on the device
-// (a GPU simulation's) is drawn with vkCmdDrawIndirect; this writes its arguments from the live
-// count the simulation left on the device, so the host never reads the count back.
+// The renderer's draw-argument pass: a billboard, strip or mesh batch whose records stay on the
+// device (a GPU simulation's) is drawn with vkCmdDrawIndirect; this writes its arguments from the
+// live count the simulation left on the device, so the host never reads the count back.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -25,8 +25,9 @@ void main() {
     uint live = CountRef(pc.count).count;
     uint records = min(live, pc.max_records);
     ArgsRef args = ArgsRef(pc.args);
-    args.vertex_count = records * pc.vertices_per_record;
-    args.instance_count = 1u;
+    bool instanced = pc.instanced != 0u;
+    args.vertex_count = instanced ? pc.vertices_per_record : records * pc.vertices_per_record;
+    args.instance_count = instanced ? records : 1u;
     args.first_vertex = 0u;
     args.first_instance = 0u;
 }

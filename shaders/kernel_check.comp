@@ -18,6 +18,7 @@
 #include "integrate.h"
 #include "lighting.h"
 #include "lut.h"
+#include "mesh.h"
 #include "oit.h"
 #include "opaque_geometry.h"
 #include "random.h"
@@ -48,6 +49,8 @@ layout(std430, set = 0, binding = 12) writeonly buffer Sink { uint sink[]; };
 layout(std430, set = 0, binding = 13) readonly buffer StripPoints { StripPoint strip_points[]; };
 layout(std430, set = 0, binding = 14) readonly buffer StripPushes { StripPushConstants strip_pushes[]; };
 layout(std430, set = 0, binding = 15) readonly buffer BeamCurves { BeamCurve beam_curves[]; };
+layout(std430, set = 0, binding = 16) readonly buffer MeshVertices { MeshVertex mesh_vertices[]; };
+layout(std430, set = 0, binding = 17) readonly buffer MeshPushes { MeshPushConstants mesh_pushes[]; };
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
@@ -57,5 +60,6 @@ void main() {
               draw_records[i].emitter_index + opaque_draws[i].kind +
               billboard_pushes[i].params.alignment + uint(frame.viewport.x) +
               uint(strip_points[i].tangent_u.w) + strip_pushes[i].params.blend +
-              beam_curves[i].segments;
+              beam_curves[i].segments + uint(mesh_vertices[i].normal.x) +
+              mesh_pushes[i].params.vertex_count;
 }

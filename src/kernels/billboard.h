@@ -49,12 +49,13 @@ struct BillboardPushConstants {
 // Push constants of the draw-argument pass (shaders/draw_args.comp): turns a live count the
 // device wrote (at `count`) into a VkDrawIndirectCommand (at `args`) drawing
 // min(count, max_records) records of vertices_per_record vertices each (billboards: a quad per
-// record; device strips, render/device_draw_args.h: a polyline per record).
+// record; device strips, render/device_draw_args.h: a polyline per record), or with `instanced`
+// one instance of vertices_per_record vertices per record (meshes: the mesh's vertex count).
 struct DrawArgsPush {
     uvec2 count; // address of a uint
     uvec2 args;  // address of 4 uints: vertexCount, instanceCount, firstVertex, firstInstance
     uint max_records;
-    uint pad0;
+    uint instanced; // 0: records x vertices_per_record vertices, 1 instance; 1: an instance each
     uint vertices_per_record; // kBillboardVerticesPerQuad; a device strip's 6 x its segments
     uint pad2;
 };

@@ -84,10 +84,10 @@ bool BillboardPass::upload(std::span<const DrawBatch> batches, uint64_t total_re
     auto* out = static_cast<DrawRecord*>(records_.buffer.mapped);
     uint64_t offset = 0;
     for (const DrawBatch& entry : batches) {
-        const BillboardBatch* batch = std::get_if<BillboardBatch>(&entry);
-        if (batch == nullptr || batch->records.empty()) continue;
-        std::memcpy(out + offset, batch->records.data(), batch->records.size_bytes());
-        offset += batch->records.size();
+        const std::span<const DrawRecord> records = hostRecords(entry);
+        if (records.empty()) continue;
+        std::memcpy(out + offset, records.data(), records.size_bytes());
+        offset += records.size();
     }
     return true;
 }
@@ -118,7 +118,7 @@ void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
         vkCmdDrawIndirect(cmd, indirect, indirect_offset, 1, sizeof(VkDrawIndirectCommand));
         return;
     }
-    const VkDeviceAddress address = records_.buffer.address + first_record * sizeof(DrawRecord);
+    const VkDeviceAddress address = recordsAddress(first_record);
     push.records = uvec4(split(address), 0u, 0u);
     bindings_.push(cmd, &push, sizeof(push));
     vkCmdDraw(cmd, static_cast<uint32_t>(count * kBillboardVerticesPerQuad), 1, 0, 0);

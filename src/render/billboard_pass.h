@@ -29,7 +29,8 @@ public:
                                                  const ParticleBindings& bindings,
                                                  std::vector<Diagnostic>& diagnostics);
 
-    // Copies the records of every billboard batch, in order, into the draw buffer. The buffer
+    // Copies the host records of every billboard and mesh batch, in order, into the draw buffer
+    // (the mesh pass reads its records there too: recordsAddress). The buffer
     // grows (to at least double, at most kMaxDrawRecords records) only when the frame has more
     // records than it holds; otherwise nothing is allocated. The caller has checked the total
     // against kMaxDrawRecords. False with an error when growing fails.
@@ -56,6 +57,10 @@ public:
               VkDeviceSize indirect_offset, VkPipeline& bound) const;
 
     uint64_t capacityRecords() const { return records_.capacity; }
+    // The device address of uploaded record first_record.
+    uint64_t recordsAddress(uint64_t first_record) const {
+        return records_.buffer.address + first_record * sizeof(DrawRecord);
+    }
     size_t pipelineVariants() const { return pipelines_.size(); }
 
 private:

@@ -16,16 +16,20 @@ uvec2 split(uint64_t address) {
 
 } // namespace
 
-DeviceDraw deviceDrawOf(const DrawBatch& batch) {
+DeviceDraw deviceDrawOf(const DrawBatch& batch, const MeshStore& meshes) {
     DeviceDraw d;
     if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batch)) {
         if (b->device.records == 0) return d;
-        return {b->device.count, b->device.max_records, kBillboardVerticesPerQuad};
+        return {b->device.count, b->device.max_records, kBillboardVerticesPerQuad, false};
+    }
+    if (const MeshBatch* m = std::get_if<MeshBatch>(&batch)) {
+        if (m->device.records == 0) return d;
+        return {m->device.count, m->device.max_records, meshes.vertexCount(m->mesh), true};
     }
     const DeviceStrips& s = std::get<StripBatch>(batch).device;
     if (s.points == 0) return d;
     // A polyline of points_per_strip points: points_per_strip - 1 segments of 6 vertices.
-    return {s.count, s.max_strips, (s.points_per_strip - 1) * kStripVerticesPerSegment};
+    return {s.count, s.max_strips, (s.points_per_strip - 1) * kStripVerticesPerSegment, false};
 }
 
 std::unique_ptr<DeviceDrawArgs> DeviceDrawArgs::create(const vk::Device& device,
@@ -48,10 +52,11 @@ std::unique_ptr<DeviceDrawArgs> DeviceDrawArgs::create(const vk::Device& device,
     return pass;
 }
 
-void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batches) const {
+void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                            const MeshStore& meshes) const {
     bool any = false;
     for (const DrawBatch& entry : batches)
-        any = any || deviceDrawOf(entry).vertices_per_record != 0;
+        any = any || deviceDrawOf(entry, meshes).vertices_per_record != 0;
     if (!any) return;
     // The simulation's submission (draw records, orders, counts) and the previous frame's
     // indirect reads of these arguments, before this pass and the frame's vertex shaders.
@@ -63,13 +68,14 @@ void DeviceDrawArgs::record(VkCommandBuffer cmd, std::span<const DrawBatch> batc
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_.get());
     uint32_t k = 0;
     for (const DrawBatch& entry : batches) {
-        const DeviceDraw draw = deviceDrawOf(entry);
+        const DeviceDraw draw = deviceDrawOf(entry, meshes);
         if (draw.vertices_per_record == 0) continue;
         DrawArgsPush push{};
         push.count = split(draw.count);
         push.args = split(args_.address + argsOffset(k++));
         push.max_records = draw.max_records;
         push.vertices_per_record = draw.vertices_per_record;
+        push.instanced = draw.instanced ? 1u : 0u;
         vkCmdPushConstants(cmd, layout_.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
         vkCmdDispatch(cmd, 1, 1, 1);
     }

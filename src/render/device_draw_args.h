@@ -1,7 +1,7 @@
 // The draw-argument pass: for each batch whose records stay on the device (a GPU simulation on the
-// renderer's device: billboards' DeviceRecords, strips' DeviceStrips), one tiny compute dispatch
-// turns the live count the simulation wrote into a VkDrawIndirectCommand, so the batch is drawn
-// with vkCmdDrawIndirect and the host never reads a count back. Recorded before the frame's
+// renderer's device: billboards' and meshes' DeviceRecords, strips' DeviceStrips), one tiny compute
+// dispatch turns the live count the simulation wrote into a VkDrawIndirectCommand, so the batch is
+// drawn with vkCmdDrawIndirect and the host never reads a count back. Recorded before the frame's
 // rendering scope.
 #pragma once
 
@@ -12,6 +12,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "render/mesh_store.h"
 #include "render/renderer.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
@@ -26,8 +27,10 @@ struct DeviceDraw {
     uint64_t count = 0; // the address of the live count
     uint32_t max_records = 0;
     uint32_t vertices_per_record = 0;
+    bool instanced = false; // one instance of vertices_per_record vertices per record (meshes)
 };
-DeviceDraw deviceDrawOf(const DrawBatch& batch);
+// A mesh batch draws its mesh (meshes: where its vertex count is) once per record.
+DeviceDraw deviceDrawOf(const DrawBatch& batch, const MeshStore& meshes);
 
 class DeviceDrawArgs {
 public:
@@ -39,7 +42,8 @@ public:
     // (the simulation's submission) against this pass's reads and the vertex shader's; after,
     // these writes against the indirect draws. Records nothing when no batch has device records.
     // The caller has checked there are at most kMaxDeviceBatches.
-    void record(VkCommandBuffer cmd, std::span<const DrawBatch> batches) const;
+    void record(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                const MeshStore& meshes) const;
 
     VkBuffer buffer() const { return args_.get(); }
     static VkDeviceSize argsOffset(uint32_t device_batch) {

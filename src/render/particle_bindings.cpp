@@ -84,7 +84,8 @@ void ParticleBindings::push(VkCommandBuffer cmd, const void* data, uint32_t byte
 vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShaderModule fragment,
                                                   std::span<const uint32_t> values, uint32_t blend,
                                                   ParticleOutput output, std::string_view what,
-                                                  std::vector<Diagnostic>& diagnostics) const {
+                                                  std::vector<Diagnostic>& diagnostics,
+                                                  bool cull_back_faces) const {
     std::vector<VkSpecializationMapEntry> entries(values.size());
     for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
     VkSpecializationInfo specialization{};
@@ -109,6 +110,7 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     desc.depth_format = kDepthFormat;
     desc.depth_test = true;
     desc.depth_write = false;
+    desc.cull_back_faces = cull_back_faces;
     desc.specialization = &specialization;
     return vk::createGraphicsPipeline(device_.handle(), desc, what, diagnostics);
 }

@@ -1,8 +1,8 @@
-// What every particle pass (billboards, strips) binds, made once: the frame set (frame globals and
-// the opaque pass's linear depth, for the soft fade), one pipeline layout (set kSetFrame, set
-// kSetTexture and a push-constant range that holds either pass's block) and the pipeline variants
-// built on it. Sharing the layout is what lets billboard and strip draws interleave in the
-// caller's batch order with the frame set bound once per frame.
+// What every particle pass (billboards, strips, meshes) binds, made once: the frame set (frame
+// globals and the opaque pass's linear depth, for the soft fade), one pipeline layout (set
+// kSetFrame, set kSetTexture and a push-constant range that holds either pass's block) and the
+// pipeline variants built on it. Sharing the layout is what lets billboard and strip draws
+// interleave in the caller's batch order with the frame set bound once per frame.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <vulkan/vulkan.h>
 
 #include "kernels/billboard.h"
+#include "kernels/mesh.h"
 #include "kernels/strip.h"
 #include "render/frame_targets.h"
 #include "render/texture_store.h"
@@ -24,9 +25,9 @@
 
 namespace spindrift::render {
 
-// The push-constant range of the particle pipeline layout: the larger of the two passes' blocks.
-inline constexpr uint32_t kParticlePushConstantBytes =
-    static_cast<uint32_t>(std::max(sizeof(BillboardPushConstants), sizeof(StripPushConstants)));
+// The push-constant range of the particle pipeline layout: the largest of the passes' blocks.
+inline constexpr uint32_t kParticlePushConstantBytes = static_cast<uint32_t>(std::max(
+    {sizeof(BillboardPushConstants), sizeof(StripPushConstants), sizeof(MeshPushConstants)}));
 
 // Where a particle pipeline draws: the frame's colour target with its batch's blend mode, or the
 // weighted-blended OIT targets (render/oit_pass.h).
@@ -53,12 +54,14 @@ public:
     // values[id] (ids 0..n-1); depth tested, not written, against the frame's depth format.
     // ParticleOutput::frame: drawing into the frame's colour with the blend state of blend
     // (kBlend*). ParticleOutput::oit: drawing into the two OIT targets (colour summed, alpha
-    // multiplied by 1 - source alpha; kernels/oit.h), whatever blend is. Empty and an error
-    // naming `what` when it cannot be created.
+    // multiplied by 1 - source alpha; kernels/oit.h), whatever blend is. cull_back_faces: for
+    // closed meshes (mesh particles). Empty and an error naming `what` when it cannot be
+    // created.
     vk::OwnedPipeline createVariant(VkShaderModule vertex, VkShaderModule fragment,
                                     std::span<const uint32_t> values, uint32_t blend,
                                     ParticleOutput output, std::string_view what,
-                                    std::vector<Diagnostic>& diagnostics) const;
+                                    std::vector<Diagnostic>& diagnostics,
+                                    bool cull_back_faces = false) const;
 
 private:
     explicit ParticleBindings(const vk::Device& device) : device_(device) {}

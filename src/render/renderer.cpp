@@ -10,6 +10,8 @@
 #include "render/billboard_pass.h"
 #include "render/device_draw_args.h"
 #include "render/frame_targets.h"
+#include "render/mesh_pass.h"
+#include "render/mesh_store.h"
 #include "render/oit_pass.h"
 #include "render/opaque_pass.h"
 #include "render/particle_bindings.h"
@@ -35,11 +37,13 @@ public:
     std::unique_ptr<vk::CommandRunner> runner;
     std::unique_ptr<FrameTargets> targets;
     std::unique_ptr<TextureStore> textures;
+    std::unique_ptr<MeshStore> meshes;
     std::unique_ptr<OpaquePass> opaque;
     std::unique_ptr<ParticleBindings> particle_bindings;
     std::unique_ptr<BillboardPass> billboards;
     std::unique_ptr<DeviceDrawArgs> draw_args;
     std::unique_ptr<StripPass> strips;
+    std::unique_ptr<MeshPass> mesh_pass;
     std::unique_ptr<OitPass> oit;  // made by the first frame that draws a batch through OIT
     vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
 };
@@ -99,7 +103,9 @@ struct FrameTotals {
     uint64_t segments = 0;
     uint32_t device_batches = 0; // batches of device records or strips
     uint32_t device_strip_batches = 0;
-    uint64_t oit_records = 0; // drawn through OIT (drawsThroughOit)
+    uint32_t device_mesh_batches = 0;
+    uint64_t mesh_records = 0; // of records, in mesh batches
+    uint64_t oit_records = 0;  // drawn through OIT (drawsThroughOit)
     uint64_t oit_segments = 0;
     uint32_t oit_device_batches = 0;
 };
@@ -169,6 +175,40 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
             totals.records += b->records.size();
             if (drawsThroughOit(transparency, b->params.blend)) {
                 totals.oit_records += b->records.size();
+            }
+            continue;
+        }
+        if (const MeshBatch* m = std::get_if<MeshBatch>(&batches[i])) {
+            if (!r.meshes->valid(m->mesh)) {
+                fail("unknown mesh handle " + std::to_string(m->mesh) + " (" +
+                     std::to_string(r.meshes->count()) + " meshes loaded)");
+                continue; // the draw would read its vertex count
+            }
+            if (m->params.blend >= kBlendCount) {
+                fail("blend " + std::to_string(m->params.blend) + " is unknown");
+            }
+            if (m->device.records != 0) {
+                if (!m->records.empty()) fail("has both host records and device records");
+                if (m->device.count == 0) fail("has device records but no count address");
+                if (totals.device_batches == kMaxDeviceBatches) {
+                    fail("more than kMaxDeviceBatches (" + std::to_string(kMaxDeviceBatches) +
+                         ") batches of device records in the frame");
+                    return false;
+                }
+                ++totals.device_batches;
+                ++totals.device_mesh_batches;
+                if (drawsThroughOit(transparency, m->params.blend)) ++totals.oit_device_batches;
+                continue;
+            }
+            if (m->records.size() > kMaxDrawRecords - totals.records) {
+                fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
+                     ") draw records in the frame");
+                return false;
+            }
+            totals.records += m->records.size();
+            totals.mesh_records += m->records.size();
+            if (drawsThroughOit(transparency, m->params.blend)) {
+                totals.oit_records += m->records.size();
             }
             continue;
         }
@@ -270,6 +310,25 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             first_record += b->records.size();
             continue;
         }
+        if (const MeshBatch* m = std::get_if<MeshBatch>(&entry)) {
+            const bool draw_here = drawsThroughOit(transparency, m->params.blend) == want_oit;
+            if (m->device.records != 0) {
+                const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
+                if (draw_here) {
+                    r.mesh_pass->draw(cmd, *r.meshes, *m, transparency, 0, r.draw_args->buffer(),
+                                      args, bound);
+                }
+                continue;
+            }
+            if (m->records.empty()) continue;
+            if (draw_here) {
+                r.mesh_pass->draw(cmd, *r.meshes, *m, transparency,
+                                  r.billboards->recordsAddress(first_record), VK_NULL_HANDLE, 0,
+                                  bound);
+            }
+            first_record += m->records.size();
+            continue;
+        }
         const StripBatch& b = std::get<StripBatch>(entry);
         if (b.device.points != 0) {
             const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
@@ -357,7 +416,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT};
     vk::imageBarriers(cmd, {color, linear_depth, depth});
-    r.draw_args->record(cmd, batches);
+    r.draw_args->record(cmd, batches, *r.meshes);
 
     r.opaque->record(cmd, t, view);
 
@@ -418,6 +477,12 @@ double readGpuMs(const Renderer& r, std::vector<Diagnostic>& diagnostics) {
 
 } // namespace
 
+std::span<const DrawRecord> hostRecords(const DrawBatch& batch) {
+    if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batch)) return b->records;
+    if (const MeshBatch* m = std::get_if<MeshBatch>(&batch)) return m->records;
+    return {};
+}
+
 bool drawsThroughOit(Transparency transparency, uint32_t blend) {
     return transparency == Transparency::weighted_oit &&
            (blend == kBlendAlpha || blend == kBlendPremultiplied);
@@ -461,6 +526,7 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     if (!r->targets) return nullptr;
     r->textures = TextureStore::create(*r->device, *r->runner, kMaxTextures, diagnostics);
     if (!r->textures) return nullptr;
+    r->meshes = std::make_unique<MeshStore>(*r->device, kMaxMeshes);
     r->opaque = OpaquePass::create(*r->device, *r->targets, diagnostics);
     if (!r->opaque) return nullptr;
     r->particle_bindings =
@@ -472,6 +538,8 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     if (!r->draw_args) return nullptr;
     r->strips = StripPass::create(*r->device, *r->particle_bindings, diagnostics);
     if (!r->strips) return nullptr;
+    r->mesh_pass = MeshPass::create(*r->device, *r->particle_bindings, diagnostics);
+    if (!r->mesh_pass) return nullptr;
     if (r->device->support().timestamps) {
         r->timestamps = createTimestampPool(*r->device, diagnostics);
         if (!r->timestamps) return nullptr;
@@ -489,6 +557,11 @@ const DeviceInfo& rendererDevice(const Renderer& renderer) {
 
 const std::vector<std::string>& validationMessages(const Renderer& renderer) {
     return renderer.vulkan ? renderer.vulkan->instance->messages().messages() : kNoMessages;
+}
+
+uint32_t addMesh(Renderer& renderer, std::span<const MeshVertex> vertices, const std::string& label,
+                 std::vector<Diagnostic>& diagnostics) {
+    return renderer.meshes->add(vertices, label, diagnostics);
 }
 
 uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
@@ -512,6 +585,9 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
         return false;
     }
     if (!renderer.strips->preparePipelines(batches, view.transparency, diagnostics)) return false;
+    if (!renderer.mesh_pass->preparePipelines(batches, view.transparency, diagnostics)) {
+        return false;
+    }
     if (!renderer.billboards->upload(batches, totals.records, diagnostics)) return false;
     if (!renderer.strips->upload(batches, totals.points, totals.segments, diagnostics)) {
         return false;
@@ -529,8 +605,11 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
-    stats.particles_drawn = totals.records;
-    stats.device_batches = totals.device_batches - totals.device_strip_batches;
+    stats.particles_drawn = totals.records - totals.mesh_records;
+    stats.mesh_particles = totals.mesh_records;
+    stats.device_batches =
+        totals.device_batches - totals.device_strip_batches - totals.device_mesh_batches;
+    stats.device_mesh_batches = totals.device_mesh_batches;
     stats.device_strip_batches = totals.device_strip_batches;
     stats.strip_segments = totals.segments;
     stats.oit_records = totals.oit_records;

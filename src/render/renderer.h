@@ -21,6 +21,7 @@
 #include "image/image.h"
 #include "kernels/billboard.h"
 #include "kernels/draw_record.h"
+#include "kernels/mesh.h"
 #include "kernels/strip.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
@@ -82,6 +83,16 @@ inline constexpr uint32_t kMaxTextures = 256;
 // e.g. the file path) when the image is malformed or kMaxTextures are already loaded.
 uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
                     std::vector<Diagnostic>& diagnostics);
+
+// Meshes (triangle lists, kernels/mesh.h) are uploaded once and named by a handle.
+inline constexpr uint32_t kNoMesh = 0xffffffffu;
+inline constexpr uint32_t kMaxMeshes = 256;
+// Uploads a mesh (mesh/obj_reader.h gives one: 1..kMaxMeshTriangles triangles, finite, unit
+// normals). Returns its handle, or kNoMesh and an error naming label (e.g. the file path) when
+// the vertex count is 0 or not a multiple of 3, kMaxMeshes are already loaded, or a Vulkan call
+// fails.
+uint32_t addMesh(Renderer& renderer, std::span<const MeshVertex> vertices, const std::string& label,
+                 std::vector<Diagnostic>& diagnostics);
 
 // What the frame looks at and is lit by.
 struct FrameView {
@@ -165,23 +176,43 @@ struct StripBatch {
     DeviceStrips device;
 };
 
-// One entry of a frame's draw list: billboards or strips. renderFrame draws the entries in the
-// order given, whatever their kind.
-using DrawBatch = std::variant<BillboardBatch, StripBatch>;
+// One emitter's mesh particles: every record draws the mesh `mesh` (addMesh), placed by
+// sdMeshPlacement (kernels/mesh.h: position, size x scale, tumble), coloured by the record's
+// colour, lit by the sun and ambient when params.render_flags has kRenderFlagLit, with
+// params.blend; back faces culled, depth tested and not written. params come from meshParams
+// (render/mesh_params.h); the renderer sets params.vertex_count from the mesh. Records are drawn
+// in the order given (sorted by the caller when the emitter sorts), in world space; a batch
+// either has host records or (device.records != 0, records empty) device records.
+struct MeshBatch {
+    MeshParams params;
+    uint32_t mesh = kNoMesh;
+    std::span<const DrawRecord> records;
+    DeviceRecords device;
+};
+
+// One entry of a frame's draw list: billboards, strips or meshes. renderFrame draws the entries
+// in the order given, whatever their kind.
+using DrawBatch = std::variant<BillboardBatch, StripBatch, MeshBatch>;
+
+// The host draw records of a batch (billboards, meshes); empty for strips and device batches.
+std::span<const DrawRecord> hostRecords(const DrawBatch& batch);
 
 struct FrameStats {
     uint64_t particles_drawn = 0; // billboard records from the host
     uint64_t device_batches = 0;  // billboard batches drawn from device records (counts unread)
     uint64_t device_strip_batches = 0; // strip batches drawn from device strips (counts unread)
     uint64_t strip_segments = 0;       // strip segments from the host
-    uint64_t oit_records = 0;          // of particles_drawn, drawn through OIT (drawsThroughOit)
+    uint64_t oit_records = 0;          // of particles_drawn and mesh_particles, drawn through OIT
     uint64_t oit_segments = 0;         // of strip_segments, drawn through OIT
+    uint64_t mesh_particles = 0;       // mesh records from the host (each draws its mesh)
+    uint64_t device_mesh_batches = 0;  // mesh batches drawn from device records (counts unread)
     uint32_t batches = 0;
     double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
 };
 
-// Per frame, all batches together: the most billboard records, strip points and strip segments
-// from the host, and batches from the device (billboard records and strips together).
+// Per frame, all batches together: the most draw records (billboards and meshes), strip points
+// and strip segments from the host, and batches from the device (billboard records, strips and
+// meshes together).
 inline constexpr uint64_t kMaxDrawRecords = 1u << 24;
 inline constexpr uint32_t kMaxDeviceBatches = 4096;
 inline constexpr uint64_t kMaxStripPoints = 1u << 22;
@@ -194,12 +225,12 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // (docs/rendering.md, "Transparency"). out is width x height, see Colour above. Returns false with
 // an error diagnostic if a Vulkan call fails, the view is invalid (fov outside [1, 179], near/far
 // not 0 < near < far) or a batch is malformed (unknown texture handle or enum, a flipbook count of
-// 0, a segment whose index does not leave room for its second point, more than kMaxDrawRecords
-// records, kMaxStripPoints points or kMaxStripSegments segments in all, a batch with both host and
-// device records or device records without a count, device strips without a count or point
-// counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device batches).
-// Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time per
-// renderer. docs/rendering.md describes the passes and equations.
+// 0, a segment whose index does not leave room for its second point, an unknown mesh handle,
+// more than kMaxDrawRecords records, kMaxStripPoints points or kMaxStripSegments segments in all, a
+// batch with both host and device records or device records without a count, device strips without
+// a count or point counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device
+// batches). Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time
+// per renderer. docs/rendering.md describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
 

@@ -10,9 +10,11 @@
 #include "cpu/trails.h"
 #include "gpu/ribbon_strips.h"
 #include "image/png_io.h"
+#include "mesh/obj_reader.h"
 #include "render/beam_strips.h"
 #include "render/billboard_params.h"
 #include "render/device_records.h"
+#include "render/mesh_params.h"
 #include "render/simulation_device.h"
 #include "render/strip_params.h"
 #include "spindrift/scene_json.h"
@@ -32,28 +34,13 @@ struct LoadedEffect {
     std::string file;
     std::shared_ptr<const CompiledEffect> effect;
     std::vector<uint32_t> emitter_texture;
+    std::vector<uint32_t> emitter_mesh;
 };
 
-const char* renderTypeName(uint32_t type) {
-    switch (type) {
-    case kRenderBillboard:
-        return "billboard";
-    case kRenderRibbon:
-        return "ribbon";
-    case kRenderBeam:
-        return "beam";
-    case kRenderMesh:
-        return "mesh";
-    default:
-        return "unknown";
-    }
-}
-
-// Render types the renderer draws: billboards, and ribbons and beams as strips. Meshes are
-// simulated but not drawn yet.
-bool rendererDraws(uint32_t render_type) {
-    return render_type == kRenderBillboard || render_type == kRenderRibbon ||
-           render_type == kRenderBeam;
+// Render types drawn from their draw records one by one (sorted by the emitter's sort mode):
+// billboards and meshes. Ribbons and beams are drawn as strips.
+bool drawsRecords(uint32_t render_type) {
+    return render_type == kRenderBillboard || render_type == kRenderMesh;
 }
 
 // Whether emitter e's strips are built on the host: a CPU emitter's, or a GPU emitter's whose
@@ -104,29 +91,60 @@ std::string emitterName(const CompiledEffect& effect, const EmitterRecord& e) {
     return std::string(stringAt(effect, e.name_offset, e.name_length));
 }
 
-// Index of the texture at path in player.textures, loading it the first time. kNone on failure
-// (one error naming the effect, the emitter and the file).
-uint32_t textureFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
-                    std::vector<Diagnostic>& diagnostics) {
-    const std::string authored(stringAt(*loaded.effect, e.texture_offset, e.texture_length));
+// Index in `assets` (PlayerTexture or PlayerMesh) of the file an emitter names at
+// [offset, offset + length) of the string table, relative to the effect file, reading it with
+// read(path, asset.<data>, diagnostics) the first time. kNone on failure, after one error at
+// $.emitters[i].render.<leaf> naming the effect, the emitter, the path as written and as looked
+// for, and what the reader said (with its line, where it has one).
+template <typename Asset, typename Read>
+uint32_t assetFor(std::vector<Asset>& assets, const LoadedEffect& loaded, const EmitterRecord& e,
+                  uint32_t offset, uint32_t length, const char* leaf, Read read,
+                  std::vector<Diagnostic>& diagnostics) {
+    const std::string authored(stringAt(*loaded.effect, offset, length));
     const std::string path = (fs::path(loaded.file).parent_path() / authored).string();
     const std::string key = normalisedPath(path);
-    for (uint32_t i = 0; i < player.textures.size(); ++i) {
-        if (normalisedPath(player.textures[i].path) == key) return i;
+    for (uint32_t i = 0; i < assets.size(); ++i) {
+        if (normalisedPath(assets[i].path) == key) return i;
     }
-    PlayerTexture texture;
-    texture.path = path;
-    std::vector<Diagnostic> png_diagnostics;
-    if (!readPng(path, texture.image, png_diagnostics)) {
-        std::string why = png_diagnostics.empty() ? "unreadable" : png_diagnostics[0].message;
-        diagnostics.push_back(
-            {Severity::error, loaded.file, 0, 0, 0, emitterPath(e, "render.texture"),
-             "emitter '" + emitterName(*loaded.effect, e) + "': cannot load texture '" + authored +
-                 "' (looked for '" + path + "', relative to the effect file): " + why});
+    Asset asset;
+    asset.path = path;
+    std::vector<Diagnostic> reader_diagnostics;
+    if (!read(path, asset, reader_diagnostics)) {
+        std::string why = "unreadable";
+        if (!reader_diagnostics.empty()) {
+            const Diagnostic& d = reader_diagnostics[0];
+            why =
+                (d.line != 0 ? "line " + std::to_string(d.line) + ": " : std::string()) + d.message;
+        }
+        diagnostics.push_back({Severity::error, loaded.file, 0, 0, 0,
+                               emitterPath(e, (std::string("render.") + leaf).c_str()),
+                               "emitter '" + emitterName(*loaded.effect, e) + "': cannot load " +
+                                   leaf + " '" + authored + "' (looked for '" + path +
+                                   "', relative to the effect file): " + why});
         return kNone;
     }
-    player.textures.push_back(std::move(texture));
-    return static_cast<uint32_t>(player.textures.size() - 1);
+    assets.push_back(std::move(asset));
+    return static_cast<uint32_t>(assets.size() - 1);
+}
+
+// Index of the emitter's texture (PNG) in player.textures; kNone on failure (assetFor).
+uint32_t textureFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
+                    std::vector<Diagnostic>& diagnostics) {
+    auto read = [](const std::string& path, PlayerTexture& t, std::vector<Diagnostic>& d) {
+        return readPng(path, t.image, d);
+    };
+    return assetFor(player.textures, loaded, e, e.texture_offset, e.texture_length, "texture", read,
+                    diagnostics);
+}
+
+// Index of the emitter's mesh (OBJ) in player.meshes; kNone on failure (assetFor).
+uint32_t meshFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
+                 std::vector<Diagnostic>& diagnostics) {
+    auto read = [](const std::string& path, PlayerMesh& m, std::vector<Diagnostic>& d) {
+        return readObj(path, m.mesh, d);
+    };
+    return assetFor(player.meshes, loaded, e, e.mesh_offset, e.mesh_length, "mesh", read,
+                    diagnostics);
 }
 
 // Loads (once per distinct file) the effect of one instance. Returns its index in loaded, or
@@ -146,22 +164,20 @@ uint32_t loadEffectFor(ScenePlayer& player, const EffectInstanceDesc& instance,
     if (ok) {
         entry.effect = compiled;
         entry.emitter_texture.assign(compiled->emitters.size(), kNone);
-        bool textures_ok = true;
+        entry.emitter_mesh.assign(compiled->emitters.size(), kNone);
+        bool assets_ok = true;
         for (uint32_t e = 0; e < compiled->emitters.size(); ++e) {
             const EmitterRecord& emitter = compiled->emitters[e];
-            if (!rendererDraws(emitter.render_type)) {
-                diagnostics.push_back(
-                    {Severity::warning, file, 0, 0, 0, emitterPath(emitter, "render.type"),
-                     "emitter '" + emitterName(*compiled, emitter) + "' has render type '" +
-                         renderTypeName(emitter.render_type) +
-                         "', which the renderer does not draw yet: it is simulated, not shown"});
+            if (emitter.render_type == kRenderMesh) {
+                entry.emitter_mesh[e] = meshFor(player, entry, emitter, diagnostics);
+                if (entry.emitter_mesh[e] == kNone) assets_ok = false;
                 continue;
             }
             if (emitter.texture_length == 0) continue;
             entry.emitter_texture[e] = textureFor(player, entry, emitter, diagnostics);
-            if (entry.emitter_texture[e] == kNone) textures_ok = false;
+            if (entry.emitter_texture[e] == kNone) assets_ok = false;
         }
-        if (!textures_ok) entry.effect = nullptr;
+        if (!assets_ok) entry.effect = nullptr;
     }
     loaded.push_back(std::move(entry));
     return loaded.back().effect ? static_cast<uint32_t>(loaded.size() - 1) : kNone;
@@ -290,7 +306,7 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
             instance.draws_from_device = gpu_config.async_statistics;
             for (const EmitterRecord& e : instance.effect->emitters) {
                 instance.draw_request.sort_modes.push_back(
-                    e.render_type == kRenderBillboard ? e.sort : uint32_t{kSortNone});
+                    drawsRecords(e.render_type) ? e.sort : uint32_t{kSortNone});
             }
             instance.draw_request.beams.resize(emitters);
             instance.gpu_records.resize(instance.gpu_fx->layout.draw_records);
@@ -373,7 +389,7 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
     // Emitters drawn through OIT need no order: their sort would be wasted GPU work.
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
-        const bool sorts = emitter.render_type == kRenderBillboard &&
+        const bool sorts = drawsRecords(emitter.render_type) &&
                            !drawsThroughOit(player.scene.transparency, emitter.blend);
         p.draw_request.sort_modes[e] = sorts ? emitter.sort : uint32_t{kSortNone};
         if (!sorts && emitter.sort != kSortNone) player.sort_skipped_records += fx.stats[e].live;
@@ -387,8 +403,8 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
 }
 
 // The batch of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one draw
-// over all its draw-record chunks, or one of its ribbon or beam strips; none when it can hold no
-// particle.
+// over all its draw-record chunks (billboards, meshes), or one of its ribbon or beam strips; none
+// when it can hold no particle.
 void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
     const gpu::GpuEffect& fx = *p.gpu_fx;
     const EmitterRecord& emitter = p.effect->emitters[e];
@@ -405,9 +421,14 @@ void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e)
         player.particles += fx.stats[e].live;
         return;
     }
-    if (emitter.render_type != kRenderBillboard) return;
     const gpu::GpuDrawSource source = gpu::drawSource(fx, e);
-    if (source.max_records != 0) {
+    if (source.max_records != 0 && emitter.render_type == kRenderMesh) {
+        MeshBatch batch;
+        batch.params = meshParams(emitter);
+        batch.mesh = player.meshes[p.emitter_mesh[e]].handle;
+        batch.device = deviceRecords(source);
+        player.batches.push_back(batch);
+    } else if (source.max_records != 0) {
         BillboardBatch batch;
         batch.params = billboardParams(emitter, p.world_from_effect);
         batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
@@ -537,10 +558,11 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
             continue;
         }
         instance.emitter_texture = effect.emitter_texture;
+        instance.emitter_mesh = effect.emitter_mesh;
         uint64_t strip_points = 0;
         uint64_t strip_segments = 0;
         for (uint32_t e = 0; e < effect.effect->emitters.size(); ++e) {
-            drawn_emitters += rendererDraws(effect.effect->emitters[e].render_type) ? 1 : 0;
+            ++drawn_emitters;
             strip_points += stripPointCapacity(instance, e);
             strip_segments += stripSegmentCapacity(instance, e);
         }
@@ -565,11 +587,16 @@ void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<s
     }
 }
 
-bool uploadTextures(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics) {
+bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics) {
     for (PlayerTexture& texture : player.textures) {
         if (texture.handle != kNoTexture) continue;
         texture.handle = addTexture(renderer, texture.image, texture.path, diagnostics);
         if (texture.handle == kNoTexture) return false;
+    }
+    for (PlayerMesh& mesh : player.meshes) {
+        if (mesh.handle != kNoMesh) continue;
+        mesh.handle = addMesh(renderer, mesh.mesh.vertices, mesh.path, diagnostics);
+        if (mesh.handle == kNoMesh) return false;
     }
     return true;
 }
@@ -632,15 +659,20 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             const uint32_t texture_index = p.emitter_texture[e];
             const uint32_t texture =
                 texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
-            if (emitter.render_type == kRenderBillboard) {
+            if (drawsRecords(emitter.render_type)) {
                 // Through OIT the order does not change the image: sorting would be waste.
                 if (!drawsThroughOit(player.scene.transparency, emitter.blend)) {
                     sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
                 } else if (sortReorders(emitter.sort)) {
                     player.sort_skipped_records += count;
                 }
-                player.batches.push_back(BillboardBatch{
-                    billboardParams(emitter, p.world_from_effect), texture, records, {}});
+                if (emitter.render_type == kRenderMesh) {
+                    player.batches.push_back(MeshBatch{
+                        meshParams(emitter), player.meshes[p.emitter_mesh[e]].handle, records, {}});
+                } else {
+                    player.batches.push_back(BillboardBatch{
+                        billboardParams(emitter, p.world_from_effect), texture, records, {}});
+                }
                 player.particles += count;
             } else if (emitter.render_type == kRenderBeam) {
                 // The vectors were reserved at load for every strip emitter's most: appending

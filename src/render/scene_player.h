@@ -31,9 +31,9 @@
 // instance's placement at the frame) with its own jitter (its DrawRecord key) and colour; the
 // jitter cycle counts from the instance's simulation time, steps_done x fixed_timestep_s.
 //
-// Mesh emitters are simulated (their sub-emitters fire) but not drawn yet: each is reported
-// once, at load, as a warning naming the effect file, emitter and render type. Nothing is
-// dropped silently.
+// Meshes: each mesh emitter's OBJ file is read (relative to the effect file, one mesh per distinct
+// file; mesh/obj_reader.h) at load, and each live particle draws it (a MeshBatch with meshParams,
+// sorted like billboards).
 //
 // GPU-simulated instances (PlayerConfig::backend gpu, or auto on a GPU device). With
 // PlayerConfig::renderer they run on the renderer's Vulkan device and are drawn from the device:
@@ -64,6 +64,7 @@
 #include "cpu/cpu_effect.h"
 #include "gpu/gpu_effect.h"
 #include "image/image.h"
+#include "mesh/obj_reader.h"
 #include "render/particle_sort.h"
 #include "render/renderer.h"
 #include "runtime/backend_choice.h"
@@ -91,12 +92,19 @@ struct PlayerConfig {
     bool auto_on_cpu_device = false;
 };
 
-// One distinct texture file. handle is kNoTexture until uploadTextures gives it one (tests that
+// One distinct texture file. handle is kNoTexture until uploadAssets gives it one (tests that
 // run without a GPU may set handles by hand).
 struct PlayerTexture {
     std::string path; // as opened: the effect file's directory joined with the authored path
     Image image;
     uint32_t handle = kNoTexture;
+};
+
+// One distinct mesh file. handle is kNoMesh until uploadAssets gives it one.
+struct PlayerMesh {
+    std::string path; // as opened: the effect file's directory joined with the authored path
+    MeshData mesh;
+    uint32_t handle = kNoMesh;
 };
 
 struct PlayerInstance {
@@ -118,6 +126,7 @@ struct PlayerInstance {
     gpu::GpuDrawRequest draw_request;
     bool failed = false;                   // GPU: a Vulkan failure stopped it (player.errors)
     std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
+    std::vector<uint32_t> emitter_mesh;    // per compiled emitter: index in meshes, or kNone
     std::vector<DrawRecord> records;       // room for every particle the effect can hold
     std::vector<StripPoint> strip_points;  // this frame's beams and ribbons (capacity: their most)
     std::vector<uint32_t> strip_segments;  // segment indices, each batch's from its first point
@@ -132,11 +141,12 @@ struct ScenePlayer {
     PlayerConfig config;
     std::vector<PlayerInstance> instances;
     std::vector<PlayerTexture> textures;
+    std::vector<PlayerMesh> meshes;
 
     // The last frame, valid until the next playFrame. Batch records, points and segments point
     // into the instances.
     std::vector<DrawBatch> batches;
-    uint64_t particles = 0;      // particles drawn: billboard records and beam particles
+    uint64_t particles = 0;      // particles drawn: billboard, mesh and strip particles
     uint64_t strip_segments = 0; // segments in the strip batches built on the host
     // Records of sorting emitters left in backend order because they draw through weighted OIT
     // (scene.transparency; drawsThroughOit), where order does not change the image.
@@ -159,8 +169,9 @@ struct ScenePlayer {
 // scene_file is the path its effect paths are relative to (resolveEffectPath). Returns nullptr
 // when any error was found: an effect that does not load or compile (its diagnostics), a texture
 // that is missing or not a valid PNG (an error at the effect file and
-// "$.emitters[i].render.texture", naming the emitter and the path looked for). Warnings (emitters
-// the renderer cannot draw yet) are appended either way.
+// "$.emitters[i].render.texture", naming the emitter and the path looked for), a mesh that is
+// missing or not a valid OBJ (likewise at "$.emitters[i].render.mesh", with the OBJ's line where
+// it has one). Warnings (a GPU fallback) are appended either way.
 std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
                                                const std::string& scene_file,
                                                const PlayerConfig& config,
@@ -170,9 +181,9 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
 // or without GPU instances), appended to out.
 void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<std::string>& out);
 
-// Uploads every texture once (addTexture) and records its handle. Returns false, with the
-// renderer's error, when one fails.
-bool uploadTextures(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics);
+// Uploads every texture (addTexture) and mesh (addMesh) once and records its handle. Returns
+// false, with the renderer's error, when one fails.
+bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics);
 
 // Steps every instance to scene time time_s (see the top of this file) and builds the frame's
 // batches in draw order into player.batches (empty emitters are left out). eye is the camera eye

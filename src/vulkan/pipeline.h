@@ -35,8 +35,10 @@ struct GraphicsPipelineDesc {
     bool depth_write = true;
     // Specialisation constants for both stages; null for none.
     const VkSpecializationInfo* specialization = nullptr;
-    // Triangle lists, no culling (billboards and decals are seen from both sides), viewport and
-    // scissor dynamic, one sample.
+    // Back faces (clockwise on screen) culled: closed meshes. Off by default: billboards and
+    // decals are seen from both sides.
+    bool cull_back_faces = false;
+    // Triangle lists, counter-clockwise fronts, viewport and scissor dynamic, one sample.
 };
 
 // An empty owner and an error naming `what` on failure.

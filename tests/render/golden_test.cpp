@@ -56,6 +56,7 @@ const char* const kScenes[] = {
     "beam",
     "ribbon",
     "transparency_weighted_oit",
+    "mesh_rocks",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
@@ -96,7 +97,7 @@ protected:
             return false;
         }
         auto player = createScenePlayer(scene, file, PlayerConfig{}, diagnostics);
-        if (!player || !uploadTextures(*player, *renderer_, diagnostics)) {
+        if (!player || !uploadAssets(*player, *renderer_, diagnostics)) {
             error = errors(diagnostics);
             return false;
         }
@@ -112,7 +113,7 @@ protected:
             error = errors(diagnostics);
             return false;
         }
-        if (stats.particles_drawn == 0 && stats.strip_segments == 0) {
+        if (stats.particles_drawn == 0 && stats.strip_segments == 0 && stats.mesh_particles == 0) {
             error = file + ": drew no particles at t = " + std::to_string(t);
             return false;
         }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -363,15 +364,18 @@ TEST(ScenePlayer, WeightedOitSkipsTheSortAndSaysSo) {
     EXPECT_FALSE(same_order);
 }
 
-TEST(ScenePlayer, WarnsOnceForEachEmitterTheRendererCannotDraw) {
+// Mesh emitters are drawn (no warning any more): one mesh batch per emitter with meshParams and
+// the mesh loaded once for both instances, in authored order with the billboards.
+TEST(ScenePlayer, MeshEmittersBecomeMeshBatchesWithTheirMeshLoadedOnce) {
     const fs::path dir = scratchDir("mesh");
+    writeText(dir / "rock.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\n");
     writeText(dir / "rocks.json", R"({
   "version": 1,
   "name": "rocks",
   "emitters": [
     {
       "name": "rock",
-      "render": {"type": "mesh", "mesh": "rock.obj"}
+      "render": {"type": "mesh", "mesh": "rock.obj", "scale": 0.5, "tumble_deg_per_s": 90}
     },
     {
       "name": "glints"
@@ -384,17 +388,59 @@ TEST(ScenePlayer, WarnsOnceForEachEmitterTheRendererCannotDraw) {
     std::vector<Diagnostic> diagnostics;
     auto player = makePlayer(scene, dir, diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(diagnostics);
-    ASSERT_EQ(diagnostics.size(), 1u) << allMessages(diagnostics);
-    const Diagnostic& d = diagnostics[0];
-    EXPECT_EQ(d.severity, Severity::warning);
-    EXPECT_NE(d.file.find("rocks.json"), std::string::npos);
-    EXPECT_EQ(d.path, "$.emitters[0].render.type");
-    EXPECT_NE(d.message.find("'rock'"), std::string::npos) << d.message;
-    EXPECT_NE(d.message.find("'mesh'"), std::string::npos) << d.message;
+    EXPECT_TRUE(diagnostics.empty()) << allMessages(diagnostics);
+    ASSERT_EQ(player->meshes.size(), 1u);
+    EXPECT_EQ(player->meshes[0].mesh.vertices.size(), 6u);
+    player->meshes[0].handle = 0; // as uploadAssets would
     playFrame(*player, 1.0f, {0, 2, 6});
-    for (const BillboardBatch& b : billboards(*player))
-        EXPECT_EQ(b.records[0].emitter_index, 1u) << "only the billboard emitter is drawn";
-    EXPECT_EQ(player->batches.size(), 2u);
+    ASSERT_EQ(player->batches.size(), 4u);
+    for (size_t i = 0; i < 4; i += 2) {
+        const MeshBatch* mesh = std::get_if<MeshBatch>(&player->batches[i]);
+        ASSERT_NE(mesh, nullptr) << "batch " << i << ": the mesh emitter, first";
+        EXPECT_EQ(mesh->mesh, 0u);
+        EXPECT_FLOAT_EQ(mesh->params.scale, 0.5f);
+        EXPECT_NEAR(mesh->params.tumble_rad_per_s, 0.5f * 3.14159265f, 1e-5f);
+        ASSERT_FALSE(mesh->records.empty());
+        for (const DrawRecord& r : mesh->records) EXPECT_EQ(r.emitter_index, 0u);
+        EXPECT_TRUE(std::holds_alternative<BillboardBatch>(player->batches[i + 1]));
+    }
+}
+
+// A missing or malformed mesh is an error at the effect file and $.emitters[i].render.mesh that
+// names the emitter, the path as written and the path looked for (and the OBJ's line).
+TEST(ScenePlayer, MissingOrMalformedMeshIsAnErrorNamingEffectEmitterAndPath) {
+    const fs::path dir = scratchDir("missing_mesh");
+    writeText(dir / "fx/meshes/bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n");
+    const char* kEffect = R"({
+  "version": 1,
+  "name": "rocks",
+  "emitters": [
+    {"name": "glints"},
+    {"name": "boulder", "render": {"type": "mesh", "mesh": "meshes/%s"}}
+  ]
+})";
+    for (const std::string name : {"nope.obj", "bad.obj"}) {
+        char text[512];
+        std::snprintf(text, sizeof(text), kEffect, name.c_str());
+        writeText(dir / "fx/rocks.json", text);
+        SceneDesc scene;
+        scene.effects.push_back(instanceOf("fx/rocks.json"));
+        std::vector<Diagnostic> diagnostics;
+        EXPECT_EQ(makePlayer(scene, dir, diagnostics), nullptr);
+        ASSERT_EQ(diagnostics.size(), 1u) << allMessages(diagnostics);
+        const Diagnostic& d = diagnostics[0];
+        EXPECT_EQ(d.severity, Severity::error);
+        EXPECT_NE(d.file.find("fx/rocks.json"), std::string::npos) << d.file;
+        EXPECT_EQ(d.path, "$.emitters[1].render.mesh");
+        EXPECT_NE(d.message.find("emitter 'boulder'"), std::string::npos) << d.message;
+        EXPECT_NE(d.message.find("cannot load mesh 'meshes/" + name + "'"), std::string::npos)
+            << d.message;
+        EXPECT_NE(d.message.find((dir / "fx/meshes" / name).string()), std::string::npos)
+            << d.message;
+        const char* why = name == "nope.obj" ? "cannot open the OBJ file"
+                                             : "line 4: position index 7 is out of range";
+        EXPECT_NE(d.message.find(why), std::string::npos) << d.message;
+    }
 }
 
 // A ribbon particle flying along +X, two beams between fixed points, and a billboard, in that
@@ -701,7 +747,7 @@ std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file, P
     if (!renderer) return {};
     if (share_device) config.renderer = renderer.get();
     auto player = createScenePlayer(scene, file, config, diagnostics);
-    if (!player || !uploadTextures(*player, *renderer, diagnostics)) return {};
+    if (!player || !uploadAssets(*player, *renderer, diagnostics)) return {};
     std::vector<Image> frames;
     for (const float t : times) {
         const FrameView view = frameView(player->scene, t);
@@ -711,7 +757,8 @@ std::vector<Image> renderWith(const SceneDesc& scene, const std::string& file, P
         FrameStats stats;
         if (!renderFrame(*renderer, view, player->batches, image, stats, diagnostics)) return {};
         if (device_batches != nullptr) {
-            device_batches->push_back(stats.device_batches + stats.device_strip_batches);
+            device_batches->push_back(stats.device_batches + stats.device_strip_batches +
+                                      stats.device_mesh_batches);
         }
         frames.push_back(std::move(image));
     }
@@ -971,6 +1018,29 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameBeamsAsTheCpuBackend) {
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics, true,
                     &device_batches);
     for (const uint64_t n : device_batches) EXPECT_EQ(n, 1u) << "the bolt, drawn from the device";
+}
+
+// Mesh particles simulated on the GPU backend draw what the CPU backend's draw: read back, and
+// drawn from the renderer's device (an instanced indirect draw per mesh emitter, its records
+// sorted back to front on the GPU). Frames forward, then back.
+TEST(ScenePlayer, GpuBackendDrawsTheSameMeshesAsTheCpuBackend) {
+    const std::string file = std::string(SPINDRIFT_SOURCE_DIR) + "/examples/scenes/in_code.json";
+    SceneDesc scene;
+    scene.camera.position = {0, 1.4f, 3.2f};
+    scene.camera.target = {0, 0.6f, 0};
+    scene.effects.push_back(instanceOf("../effects/rockfall.json", {0.2f, 0, -0.3f}));
+    const std::vector<float> times = {0.5f, 1.0f, 0.7f};
+    std::vector<Diagnostic> diagnostics;
+    PlayerConfig cpu_config;
+    const std::vector<Image> cpu_frames = renderWith(scene, file, cpu_config, times, diagnostics);
+    ASSERT_EQ(cpu_frames.size(), times.size()) << allMessages(diagnostics);
+    const PlayerConfig gpu_config = gpuPlayerConfig();
+    std::vector<Diagnostic> gpu_diagnostics;
+    expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics);
+    std::vector<uint64_t> device_batches;
+    expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics, true,
+                    &device_batches);
+    for (const uint64_t n : device_batches) EXPECT_EQ(n, 1u) << "the rocks, from the device";
 }
 
 TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {

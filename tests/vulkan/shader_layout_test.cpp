@@ -16,6 +16,7 @@
 #include "kernels/draw_record.h"
 #include "kernels/effect_records.h"
 #include "kernels/frame_globals.h"
+#include "kernels/mesh.h"
 #include "kernels/opaque_geometry.h"
 #include "kernels/strip.h"
 
@@ -140,6 +141,9 @@ TEST(ShaderLayout, SharedRecordsHaveTheSameLayoutInGlslAsInCpp) {
         {"StripParams", sizeof(StripParams)},
         {"StripPushConstants", sizeof(StripPushConstants)},
         {"BeamCurve", sizeof(BeamCurve)},
+        {"MeshVertex", sizeof(MeshVertex)},
+        {"MeshParams", sizeof(MeshParams)},
+        {"MeshPushConstants", sizeof(MeshPushConstants)},
     };
     std::map<std::string, int> seen;
     for (const auto& [id, members] : m.structs) {

@@ -333,7 +333,7 @@ int runRender(const RenderOptions& options) {
     }
 
     diagnostics.clear();
-    if (!render::uploadTextures(*player, *renderer, diagnostics)) {
+    if (!render::uploadAssets(*player, *renderer, diagnostics)) {
         printDiagnostics(diagnostics);
         return 1;
     }

@@ -1,0 +1,37 @@
+// Mesh particles: the record's colour, lit by the scene's sun and ambient when the emitter is lit
+// (the one lighting model, src/kernels/lighting.h), and the blend-mode output
+// (sdMeshOutput); the pipeline's blend state does the rest.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "mesh.h"
+#include "mesh_variant.glsl"
+#include "frame_bindings.glsl"
+#include "lighting.h"
+#include "oit.h"
+
+layout(location = 0) flat in vec4 in_color;
+layout(location = 1) in vec3 in_normal;
+layout(location = 2) in float in_linear_depth;
+
+// Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
+// weight target; a sorted pipeline has no attachment there and the write is discarded.
+layout(location = 0) out vec4 out_color;
+layout(location = 1) out vec4 out_weight;
+
+void main() {
+    vec4 tint = in_color;
+    if (kVariantLit != 0u) {
+        // Interpolated normals shorten between vertices: renormalise.
+        vec3 n = sdUnitOr(in_normal, -frame.camera_forward.xyz);
+        tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
+                                 frame.ambient.xyz);
+    }
+    vec4 color = sdMeshOutput(tint, kVariantBlend);
+    if (kVariantOit != 0u) {
+        out_color = sdOitAccumulation(color, kVariantBlend, in_linear_depth);
+        out_weight = sdOitWeightOutput(color, in_linear_depth);
+    } else {
+        out_color = color;
+    }
+}

@@ -1,0 +1,38 @@
+// Mesh particles, vertex-pulled and instanced: instance i of a draw is the particle of record i
+// (or of record order[i] when the batch has a device-sorted order), vertex j is vertex j of the
+// batch's mesh (a triangle list, MeshVertex), both read through buffer device addresses (push
+// constants). Placement: sdMeshPlacement (src/kernels/mesh.h).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#include "mesh.h"
+#include "mesh_variant.glsl"
+#include "frame_bindings.glsl"
+#include "draw_record_fetch.glsl"
+
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer OrderRef {
+    uint indices[];
+};
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer MeshVertexRef {
+    MeshVertex vertices[];
+};
+
+layout(location = 0) flat out vec4 out_color;
+layout(location = 1) out vec3 out_normal;
+layout(location = 2) out float out_linear_depth;
+
+void main() {
+    uint record_index = uint(gl_InstanceIndex);
+    if (push.order.xy != uvec2(0u)) record_index = OrderRef(push.order.xy).indices[record_index];
+    DrawRecord r = fetchDrawRecord(push.records.xy, push.records.z, push.records.w, record_index);
+    MeshVertex v = MeshVertexRef(push.vertices.xy).vertices[gl_VertexIndex];
+
+    MeshPlacement m = sdMeshPlacement(r, push.params);
+    vec3 p = sdMeshPoint(m, v.position.xyz);
+    gl_Position = clipFromWorld() * vec4(p, 1.0);
+    out_color = r.color;
+    out_normal = kVariantLit != 0u ? sdMeshRotate(m, v.normal.xyz) : vec3(0.0);
+    out_linear_depth = linearDepth(p);
+}

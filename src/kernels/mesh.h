@@ -1,0 +1,147 @@
+// Mesh particles: each live particle of a mesh emitter draws the emitter's mesh (an OBJ file read
+// by src/mesh/obj_reader.h), placed as
+//
+//     world = position + R(axis, angle) * (size * scale * local)
+//
+// with a tumble axis drawn once per particle from its key (kDrawTumbleAxis0/1, uniform on the
+// sphere) and angle = the record's rotation + tumble_rad_per_s * age. The record carries the
+// normalised age only; the age is normalized_age * lifetime, the lifetime being re-drawn from the
+// particle's key exactly as at its birth (sdBirth), so DrawRecord needs no field for it and both
+// backends' records give the same placement. Written once in the C++/GLSL subset: the mesh
+// shaders and the C++ tests run this text (docs/rendering.md, "Meshes").
+//
+// FROZEN: MeshVertex is a std430 buffer layout; MeshParams and MeshPushConstants are a
+// push-constant block (std430 offsets == C++ offsets, pinned below).
+#ifndef SPINDRIFT_KERNELS_MESH_H
+#define SPINDRIFT_KERNELS_MESH_H
+
+#include "billboard.h"
+#include "birth.h"
+#include "draw_record.h"
+#include "random.h"
+#include "sd_math.h"
+#include "shared_types.h"
+
+SD_BEGIN_NAMESPACE
+
+// One vertex of a mesh's triangle list (three per triangle, no index buffer): position in the
+// mesh's own space (the author's origin is the particle's position), unit normal.
+struct MeshVertex {
+    vec4 position; // xyz; w = 1
+    vec4 normal;   // xyz unit; w = 0
+};
+
+// What the mesh shaders read for one batch (an emitter).
+struct MeshParams {
+    uint blend;        // kBlend*
+    uint render_flags; // kRenderFlag* (only kRenderFlagLit matters to a mesh)
+    float scale;       // render.scale: multiplies the particle's size
+    float tumble_rad_per_s;
+    float lifetime_min_s; // the emitter's lifetime range: the age of a record (sdMeshAge)
+    float lifetime_max_s;
+    uint vertex_count; // of the mesh: 3 per triangle
+    uint pad0;
+};
+
+// The whole push-constant block of a mesh draw. records / order as BillboardPushConstants
+// (records.xy the address of the first DrawRecord, or with records.z != 0 of a chunk table;
+// order.xy 0 or uint record indices). vertices.xy is the address of the mesh's first MeshVertex;
+// vertices.zw are 0. Instance i of the draw is record i (or order[i]); vertex j is mesh vertex j.
+struct MeshPushConstants {
+    MeshParams params;
+    uvec4 records;
+    uvec4 order;
+    uvec4 vertices;
+};
+
+// Specialisation-constant ids of the mesh shaders (all uint), as for billboards (billboard.h).
+SD_CONST uint kSpecMeshBlend = 0u; // kBlend*
+SD_CONST uint kSpecMeshLit = 1u;   // 1: kRenderFlagLit
+SD_CONST uint kSpecMeshOit = 2u;   // 1: writes the OIT targets (kernels/oit.h)
+SD_CONST uint kSpecMeshCount = 3u;
+
+// A particle's placement: world = center + rotation * (local * scale), rotation as three
+// columns (an orthonormal matrix: normals turn with it unchanged by the uniform scale).
+struct MeshPlacement {
+    vec3 center;
+    vec3 column0;
+    vec3 column1;
+    vec3 column2;
+    float scale;
+};
+
+// The particle's age in seconds: normalized_age times its lifetime, drawn from its key as sdBirth
+// draws it (same range, same draw index, same lower bound).
+SD_FUNC float sdMeshAge(DrawRecord r, MeshParams p) {
+    float lifetime =
+        max(sdRandomRange(r.key, kDrawLifetime, p.lifetime_min_s, p.lifetime_max_s), kMinLifetimeS);
+    return r.normalized_age * lifetime;
+}
+
+// The particle's tumble axis: uniform on the unit sphere, from its key.
+SD_FUNC vec3 sdTumbleAxis(uint key) {
+    return sdRandomUnitVector(key, kDrawTumbleAxis0);
+}
+
+// The rotation by angle_rad about the unit axis (Rodrigues), counter-clockwise when the axis
+// points at the viewer.
+SD_FUNC MeshPlacement sdAxisRotation(vec3 axis, float angle_rad) {
+    float s;
+    float c;
+    sdSinCos(angle_rad, s, c);
+    float t = 1.0f - c;
+    MeshPlacement m;
+    m.center = vec3(0.0f);
+    m.scale = 1.0f;
+    m.column0 = vec3(t * axis.x * axis.x + c, t * axis.x * axis.y + s * axis.z,
+                     t * axis.x * axis.z - s * axis.y);
+    m.column1 = vec3(t * axis.x * axis.y - s * axis.z, t * axis.y * axis.y + c,
+                     t * axis.y * axis.z + s * axis.x);
+    m.column2 = vec3(t * axis.x * axis.z + s * axis.y, t * axis.y * axis.z - s * axis.x,
+                     t * axis.z * axis.z + c);
+    return m;
+}
+
+// Where a record's mesh is: at its position, scaled by size * scale, turned about its tumble axis
+// by its rotation plus tumble_rad_per_s * its age.
+SD_FUNC MeshPlacement sdMeshPlacement(DrawRecord r, MeshParams p) {
+    float angle = r.velocity_rotation.w + p.tumble_rad_per_s * sdMeshAge(r, p);
+    MeshPlacement m = sdAxisRotation(sdTumbleAxis(r.key), angle);
+    m.center = vec3(r.position_size);
+    m.scale = r.position_size.w * p.scale;
+    return m;
+}
+
+SD_FUNC vec3 sdMeshRotate(MeshPlacement m, vec3 v) {
+    return m.column0 * v.x + m.column1 * v.y + m.column2 * v.z;
+}
+
+// World position of a mesh-space point.
+SD_FUNC vec3 sdMeshPoint(MeshPlacement m, vec3 local) {
+    return m.center + sdMeshRotate(m, local * m.scale);
+}
+
+// What a mesh fragment writes (the pipeline's blend state finishes it): the colour, lit or not,
+// with straight alpha, as a billboard's untextured texel would be for the same blend mode (an
+// opaque white texel): additive adds rgb * a, alpha blends rgb over the frame by a.
+SD_FUNC vec4 sdMeshOutput(vec4 color, uint blend) {
+    return sdBillboardOutput(vec4(1.0f), color, blend, 1.0f);
+}
+
+SD_END_NAMESPACE
+
+#ifdef __cplusplus
+#include <cstddef>
+namespace spindrift {
+SD_ASSERT_RECORD(MeshVertex, 32);
+SD_ASSERT_RECORD(MeshParams, 32);
+static_assert(offsetof(MeshParams, lifetime_min_s) == 16);
+static_assert(offsetof(MeshParams, vertex_count) == 24);
+SD_ASSERT_RECORD(MeshPushConstants, 80);
+static_assert(offsetof(MeshPushConstants, records) == 32);
+static_assert(offsetof(MeshPushConstants, order) == 48);
+static_assert(offsetof(MeshPushConstants, vertices) == 64);
+} // namespace spindrift
+#endif
+
+#endif // SPINDRIFT_KERNELS_MESH_H
