@@ -61,15 +61,11 @@ bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transpa
         const BillboardBatch* batch = std::get_if<BillboardBatch>(&entry);
         if (batch == nullptr || (batch->records.empty() && batch->device.records == 0)) continue;
         const std::array<uint32_t, kSpecBillboardCount> values = variantOf(*batch, transparency);
-        const uint32_t key = variantKey(values);
-        if (pipelines_.count(key) != 0) continue;
-        const ParticleOutput output =
-            values[kSpecBillboardOit] != 0 ? ParticleOutput::oit : ParticleOutput::frame;
-        vk::OwnedPipeline pipeline = bindings_.createVariant(
-            vertex_.get(), fragment_.get(), values, values[kSpecBillboardBlend], output,
-            "the billboard pipeline variant " + std::to_string(key), diagnostics);
-        if (!pipeline) return false;
-        pipelines_.emplace(key, std::move(pipeline));
+        if (!bindings_.ensureVariant(pipelines_, variantKey(values), vertex_.get(), fragment_.get(),
+                                     values, kSpecBillboardBlend, kSpecBillboardOit, "billboard",
+                                     diagnostics)) {
+            return false;
+        }
     }
     return true;
 }

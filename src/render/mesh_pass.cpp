@@ -49,15 +49,11 @@ bool MeshPass::preparePipelines(std::span<const DrawBatch> batches, Transparency
         const MeshBatch* batch = std::get_if<MeshBatch>(&entry);
         if (batch == nullptr || (batch->records.empty() && batch->device.records == 0)) continue;
         const std::array<uint32_t, kSpecMeshCount> values = variantOf(*batch, transparency);
-        const uint32_t key = variantKey(values);
-        if (pipelines_.count(key) != 0) continue;
-        const ParticleOutput output =
-            values[kSpecMeshOit] != 0 ? ParticleOutput::oit : ParticleOutput::frame;
-        vk::OwnedPipeline pipeline = bindings_.createVariant(
-            vertex_.get(), fragment_.get(), values, values[kSpecMeshBlend], output,
-            "the mesh pipeline variant " + std::to_string(key), diagnostics, true);
-        if (!pipeline) return false;
-        pipelines_.emplace(key, std::move(pipeline));
+        if (!bindings_.ensureVariant(pipelines_, variantKey(values), vertex_.get(), fragment_.get(),
+                                     values, kSpecMeshBlend, kSpecMeshOit, "mesh", diagnostics,
+                                     true)) {
+            return false;
+        }
     }
     return true;
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -62,6 +63,16 @@ public:
                                     ParticleOutput output, std::string_view what,
                                     std::vector<Diagnostic>& diagnostics,
                                     bool cull_back_faces = false) const;
+
+    // Adds the variant of `values` to `variants` under `key` unless it is there: createVariant
+    // with blend values[blend_id], drawing into the OIT targets where values[oit_id] is set;
+    // errors name "the <kind> pipeline variant <key>". False when it cannot be created. What
+    // every particle pass's preparePipelines does for each batch it draws.
+    bool ensureVariant(std::map<uint32_t, vk::OwnedPipeline>& variants, uint32_t key,
+                       VkShaderModule vertex, VkShaderModule fragment,
+                       std::span<const uint32_t> values, uint32_t blend_id, uint32_t oit_id,
+                       std::string_view kind, std::vector<Diagnostic>& diagnostics,
+                       bool cull_back_faces = false) const;
 
 private:
     explicit ParticleBindings(const vk::Device& device) : device_(device) {}

@@ -65,15 +65,11 @@ bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparenc
         const StripBatch* batch = std::get_if<StripBatch>(&entry);
         if (batch == nullptr || (batch->segments.empty() && batch->device.points == 0)) continue;
         const std::array<uint32_t, kSpecStripCount> values = variantOf(*batch, transparency);
-        const uint32_t key = variantKey(values);
-        if (pipelines_.count(key) != 0) continue;
-        const ParticleOutput output =
-            values[kSpecStripOit] != 0 ? ParticleOutput::oit : ParticleOutput::frame;
-        vk::OwnedPipeline pipeline = bindings_.createVariant(
-            vertex_.get(), fragment_.get(), values, values[kSpecStripBlend], output,
-            "the strip pipeline variant " + std::to_string(key), diagnostics);
-        if (!pipeline) return false;
-        pipelines_.emplace(key, std::move(pipeline));
+        if (!bindings_.ensureVariant(pipelines_, variantKey(values), vertex_.get(), fragment_.get(),
+                                     values, kSpecStripBlend, kSpecStripOit, "strip",
+                                     diagnostics)) {
+            return false;
+        }
     }
     return true;
 }
