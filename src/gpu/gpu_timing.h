@@ -51,8 +51,8 @@ inline constexpr uint32_t kGpuOutputStamps = 4;
 struct GpuStepTimer {
     // kGpuStampsPerStep per step (GpuStamp), then kGpuOutputStamps (GpuOutputStamp).
     vk::OwnedQueryPool queries;
-    double period_ms = 0;       // one timestamp tick
-    uint32_t steps = 0;         // steps stamped since the last takeUpdateTimes
+    double period_ms = 0;        // one timestamp tick
+    uint32_t steps = 0;          // steps stamped since the last takeUpdateTimes
     bool output_stamped = false; // a submitDrawOutput stamped since the last takeOutputTimes
 };
 
