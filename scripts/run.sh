@@ -17,10 +17,10 @@ for effect in examples/effects/*.json; do
     "$cli" cook "$effect" -o "build/cooked/$(basename "${effect%.json}").sfx"
 done
 
-# The samples the renderer draws: billboards, ribbons (sword_trail, fireworks' rocket trails) and
-# beams (lightning).
+# The samples the renderer draws: billboards, ribbons (sword_trail, fireworks' rocket trails),
+# beams (lightning) and meshes (rockfall).
 samples=(campfire smoke_plume spark_burst magic_orb portal_ring fountain snowfall fireworks
-    lightning sword_trail)
+    lightning sword_trail rockfall)
 for name in "${samples[@]}"; do
     echo "render: $name"
     "$cli" render "examples/effects/$name.json" -o "out/$name.png" --contact-sheet 9 \
