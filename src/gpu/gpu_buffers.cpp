@@ -89,7 +89,8 @@ template <typename T> void put(unsigned char* base, uint64_t offset, const std::
     if (!v.empty()) std::memcpy(base + offset, v.data(), v.size() * sizeof(T));
 }
 
-bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
+bool uploadRecords(GpuEffect& fx, const OrderedScratchLayout& ordered,
+                   std::vector<Diagnostic>& diagnostics) {
     const CompiledEffect& e = *fx.effect;
     GpuBuffers& b = fx.buffers;
     const RecordsLayout r = recordsLayout(e, fx.layout);
@@ -108,7 +109,6 @@ bool uploadRecords(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     std::vector<uint64_t> columns;
     std::vector<GpuEmitterPool> pools;
     const uint64_t per_chunk = fx.layout.records_per_chunk;
-    const OrderedScratchLayout ordered = orderedScratchLayout(e);
     for (uint32_t i = 0; i < fx.layout.regions.size(); ++i) {
         const EmitterRegion& region = fx.layout.regions[i];
         const VkDeviceAddress table = a + r.columns + uint64_t{i} * kGpuColumnCount * 8;
@@ -213,8 +213,9 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         if (!b.draw_record_chunks.back()) return false;
     }
     if (!createEventQueue(fx, diagnostics)) return false;
-    if (const uint64_t bytes = orderedScratchLayout(e).bytes; bytes != 0) {
-        b.ordered = vk::createBuffer(device, bytes, kStorage, vk::MemoryUse::device_local,
+    const OrderedScratchLayout ordered = orderedScratchLayout(e);
+    if (ordered.bytes != 0) {
+        b.ordered = vk::createBuffer(device, ordered.bytes, kStorage, vk::MemoryUse::device_local,
                                      "GPU ordered compaction scratch", diagnostics);
         if (!b.ordered) return false;
     }
@@ -230,7 +231,7 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         !createBeamFrames(fx, diagnostics)) {
         return false;
     }
-    return uploadRecords(fx, diagnostics);
+    return uploadRecords(fx, ordered, diagnostics);
 }
 
 VkDeviceAddress drawRecordAddress(const GpuBuffers& buffers, const DrawRecordRange& range) {

@@ -104,7 +104,8 @@ bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
     return true;
 }
 
-uint32_t updateWorkgroupCap(uint32_t live_bound) {
+uint32_t updateWorkgroupCap(uint32_t configured, uint32_t live_bound) {
+    if (configured != 0) return configured;
     return live_bound > kGpuUpdateLargeBound ? kGpuUpdateLargeWorkgroups : kGpuUpdateMaxWorkgroups;
 }
 

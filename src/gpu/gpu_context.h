@@ -77,13 +77,13 @@ void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
 // may use GpuContext::light_update.
 bool updatesLight(const CompiledEffect& effect, uint32_t emitter);
 
-// The update's workgroup cap for an emitter with this live bound: kGpuUpdateMaxWorkgroups, or
+// The update's workgroup cap for an emitter with this live bound: `configured`
+// (GpuConfig::update_max_workgroups) when not 0, else kGpuUpdateMaxWorkgroups, or
 // kGpuUpdateLargeWorkgroups past kGpuUpdateLargeBound (src/kernels/gpu_sim.h says why).
-uint32_t updateWorkgroupCap(uint32_t live_bound);
+uint32_t updateWorkgroupCap(uint32_t configured, uint32_t live_bound);
 
 // dispatchPass for the update pass of an emitter, with the light pipeline when `light`, in at
-// most max_groups workgroups (at least 1; GpuConfig::update_max_workgroups, or updateWorkgroupCap
-// when that is 0).
+// most max_groups workgroups (at least 1; updateWorkgroupCap).
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
                     uint32_t invocations, bool light, uint32_t max_groups);
 

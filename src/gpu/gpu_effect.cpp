@@ -74,11 +74,8 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t bound = liveBound(fx.live_windows[e]);
         if (bound == 0) continue;
-        const uint32_t groups = fx.config.update_max_workgroups != 0
-                                    ? fx.config.update_max_workgroups
-                                    : updateWorkgroupCap(bound);
         dispatchUpdate(gpu, cmd, pushFor(fx, slot, e, bound, 0), bound, updatesLight(*fx.effect, e),
-                       groups);
+                       updateWorkgroupCap(fx.config.update_max_workgroups, bound));
         fx.dispatches_last_frame += 1;
     }
     computeBarrier(cmd);
