@@ -7,6 +7,7 @@
 #include "gpu/gpu_timing.h"
 #include "gpu/live_bound.h"
 #include "kernels/gpu_sim.h"
+#include "vulkan/physical_device.h"
 
 namespace spindrift::gpu {
 
@@ -74,10 +75,8 @@ bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     if (fx.effect->sub_emitters.empty()) return true;
     // lavapipe (gallivm) ends any invocation after 65535 loop iterations: the walker's work is
     // split over dispatches there. GPUs have no such limit.
-    VkPhysicalDeviceProperties properties{};
-    vkGetPhysicalDeviceProperties(fx.gpu->device->physical(), &properties);
     fx.event_walk_budget =
-        properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? kGpuWalkBudgetLimited : UINT32_MAX;
+        vk::isCpuDevice(fx.gpu->device->physical()) ? kGpuWalkBudgetLimited : UINT32_MAX;
     const CompiledEffect& effect = *fx.effect;
     uint64_t chunks = 0;
     for (const EmitterRecord& r : effect.emitters) {

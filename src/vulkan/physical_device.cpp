@@ -47,6 +47,12 @@ std::string versionText(uint32_t v) {
 
 } // namespace
 
+bool isCpuDevice(VkPhysicalDevice device) {
+    VkPhysicalDeviceProperties properties{};
+    vkGetPhysicalDeviceProperties(device, &properties);
+    return properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
 std::vector<PhysicalDevice> enumeratePhysicalDevices(VkInstance instance,
                                                      std::vector<Diagnostic>& diagnostics) {
     uint32_t count = 0;

@@ -34,6 +34,10 @@ std::optional<size_t> selectPhysicalDevice(const std::vector<PhysicalDevice>& de
                                            const std::string& request,
                                            std::vector<Diagnostic>& diagnostics);
 
+// Whether the device is a CPU implementation (lavapipe): slower than the CPU backend, and with
+// per-invocation loop budgets the GPU passes split their work for.
+bool isCpuDevice(VkPhysicalDevice device);
+
 // What the renderer needs of a device: Vulkan 1.3, dynamicRendering, synchronization2,
 // bufferDeviceAddress, a queue family with graphics (and so transfer). Appends an error naming
 // each missing feature and returns false when one is missing.

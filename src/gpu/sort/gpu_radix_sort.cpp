@@ -10,6 +10,7 @@
 #include "gpu/sort/radix_sort_shared.h"
 #include "gpu/subgroup_support.h"
 #include "vulkan/compute.h"
+#include "vulkan/physical_device.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::gpu {
@@ -87,9 +88,7 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
     sort.max_count = config.max_count;
     sort.subgroup_size = subgroups.size;
     sort.subgroup_ranking = !config.force_portable_ranking && ballotRankingFits(subgroups);
-    VkPhysicalDeviceProperties properties{};
-    vkGetPhysicalDeviceProperties(device.physical(), &properties);
-    const bool cpu_device = properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    const bool cpu_device = vk::isCpuDevice(device.physical());
     sort.chained_scan =
         config.scan == GpuSortScan::automatic ? cpu_device : config.scan == GpuSortScan::chained;
     sort.look_back_spins = config.look_back_spins;
