@@ -4,6 +4,14 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
+// Entry points for devices with subgroup arithmetic define this 1 (sortScan256 below).
+#ifndef SORT_SUBGROUP_SCAN
+#define SORT_SUBGROUP_SCAN 0
+#endif
+#if SORT_SUBGROUP_SCAN
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 
 #include "../src/gpu/sort/radix_sort_shared.h"
 
@@ -33,11 +41,31 @@ uint sortStatusIndex(uint pass_index, uint tile, uint digit) {
 shared uint s_scan[256];
 
 // Exclusive prefix sum over one value per invocation (256 invocations), returned to each;
-// total receives the sum of all. Hillis-Steele in shared memory: portable, 8 steps. (Measured
-// on lavapipe, it beats a scan by 16 serial rows, whose masked loops a CPU device runs for
-// every invocation.) Must be reached by the whole workgroup (it has barriers).
+// total receives the sum of all. Must be reached by the whole workgroup (it has barriers), and
+// ends with one, so the caller may reuse s_scan.
+//
+// SORT_SUBGROUP_SCAN 1 (entry points for devices with subgroup arithmetic): each subgroup scans
+// its values, then every invocation adds the totals of the subgroups before its own: two
+// barriers. On the H200 this took the downsweeps from 0.765 to 0.722 ms at 16M keys (same run),
+// since a tile's scans sit on its critical path. Else Hillis-Steele in shared memory: portable,
+// 8 steps, 17 barriers. (Measured on lavapipe, it beats a scan by 16 serial rows, whose masked
+// loops a CPU device runs for every invocation.)
 uint sortScan256(uint value, out uint total) {
     uint i = gl_LocalInvocationIndex;
+#if SORT_SUBGROUP_SCAN
+    uint inclusive = subgroupInclusiveAdd(value);
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_scan[gl_SubgroupID] = inclusive;
+    barrier();
+    uint before = 0u;
+    total = 0u;
+    for (uint s = 0u; s < gl_NumSubgroups; ++s) { // uniform: every invocation reads the same
+        uint subgroup_total = s_scan[s];
+        before += s < gl_SubgroupID ? subgroup_total : 0u;
+        total += subgroup_total;
+    }
+    barrier();
+    return before + inclusive - value;
+#else
     s_scan[i] = value;
     barrier();
     for (uint offset = 1u; offset < 256u; offset <<= 1u) {
@@ -50,6 +78,7 @@ uint sortScan256(uint value, out uint total) {
     uint inclusive = s_scan[i];
     barrier(); // s_scan may be reused by the caller's next scan
     return inclusive - value;
+#endif
 }
 
 // A pass whose digit is the same for every key is the identity permutation (the sort is stable):

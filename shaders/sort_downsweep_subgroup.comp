@@ -1,4 +1,6 @@
-// The downsweep with subgroup-ballot ranking (devices with subgroup ballot and shuffle).
+// The downsweep with subgroup-ballot ranking and subgroup scans (devices with subgroup ballot,
+// shuffle and arithmetic).
 #version 460
 #define SORT_SUBGROUP_RANKING 1
+#define SORT_SUBGROUP_SCAN 1
 #include "sort_downsweep.glsl"

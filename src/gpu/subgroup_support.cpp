@@ -14,8 +14,11 @@ SubgroupSupport querySubgroups(VkPhysicalDevice physical) {
     const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT |
                                           VK_SUBGROUP_FEATURE_BALLOT_BIT |
                                           VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
-    s.ballot = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
-               (p11.subgroupSupportedOperations & needed) == needed;
+    const bool compute = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
+    const VkSubgroupFeatureFlags arithmetic =
+        VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+    s.ballot = compute && (p11.subgroupSupportedOperations & needed) == needed;
+    s.arithmetic = compute && (p11.subgroupSupportedOperations & arithmetic) == arithmetic;
     s.max_allocation_bytes = p11.maxMemoryAllocationSize;
     return s;
 }

@@ -11,8 +11,9 @@
 namespace spindrift::gpu {
 
 struct SubgroupSupport {
-    uint32_t size = 0;   // what SPIR-V 1.5 compute shaders run with
-    bool ballot = false; // basic, ballot and shuffle in the compute stage
+    uint32_t size = 0;       // what SPIR-V 1.5 compute shaders run with
+    bool ballot = false;     // basic, ballot and shuffle in the compute stage
+    bool arithmetic = false; // basic and arithmetic (subgroupInclusiveAdd) in the compute stage
     VkDeviceSize max_allocation_bytes = 0;
 };
 

@@ -20,6 +20,7 @@
 #include "gpu/sort/radix_sort_shared.h"
 #include "gpu/sort/sort_context.h"
 #include "gpu/sort/sort_keys_pass.h"
+#include "gpu/subgroup_support.h"
 #include "kernels/sort_key.h"
 #include "render/particle_sort.h"
 
@@ -308,6 +309,20 @@ INSTANTIATE_TEST_SUITE_P(Sort, GpuSortTest, ::testing::ValuesIn(kVariants),
                          [](const ::testing::TestParamInfo<Variant>& param_info) {
                              return variantName(param_info.param);
                          });
+
+// The subgroup variants skip on a device without the subgroup path; lavapipe (CI) has ballot,
+// shuffle and arithmetic, so there they must run, or the subgroup scans and ranking go untested.
+TEST(GpuSortCreate, PicksTheSubgroupPathWhereTheDeviceHasIt) {
+    Shared& s = shared();
+    ASSERT_TRUE(s.error.empty()) << s.error;
+    const SubgroupSupport support = querySubgroups(s.context.device->physical());
+    const bool fits = support.ballot && support.arithmetic && support.size >= 8 &&
+                      support.size <= 128 && (support.size & (support.size - 1)) == 0;
+    EXPECT_EQ(s.sorts[static_cast<size_t>(Variant::subgroup_chained)].has_value(), fits);
+    if (s.context.physical.name.find("llvmpipe") != std::string::npos) {
+        EXPECT_TRUE(fits);
+    }
+}
 
 TEST(GpuSortCreate, RejectsTooManyLookBackSpins) {
     Shared& s = shared();

@@ -23,11 +23,12 @@ static_assert(kGpuSortMaxCount <= kSortStatusValueMask);
 // Each buffer at most 4 GiB - 2 MiB (../shared/gpu-facts.md: larger ones misbehave on the H200).
 constexpr VkDeviceSize kMaxBufferBytes = (VkDeviceSize{4} << 30) - (VkDeviceSize{2} << 20);
 
-// The ballot path needs a power-of-two subgroup that divides the workgroup, has 8 lanes or more
-// (at most 32 ranking groups fit the shared counters) and 128 or fewer (a uvec4 ballot).
-bool ballotRankingFits(const SubgroupSupport& s) {
+// The subgroup path (ballot ranking, subgroup scans) needs ballot, shuffle and arithmetic, and a
+// power-of-two subgroup that divides the workgroup, has 8 lanes or more (at most 32 ranking
+// groups fit the shared counters) and 128 or fewer (a uvec4 ballot).
+bool subgroupPathFits(const SubgroupSupport& s) {
     const bool power_of_two = s.size != 0 && (s.size & (s.size - 1)) == 0;
-    return s.ballot && power_of_two && s.size >= 8 && s.size <= 128;
+    return s.ballot && s.arithmetic && power_of_two && s.size >= 8 && s.size <= 128;
 }
 
 uvec2 splitAddress(VkDeviceAddress address) {
@@ -87,7 +88,7 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
     GpuRadixSort sort;
     sort.max_count = config.max_count;
     sort.subgroup_size = subgroups.size;
-    sort.subgroup_ranking = !config.force_portable_ranking && ballotRankingFits(subgroups);
+    sort.subgroup_ranking = !config.force_portable_ranking && subgroupPathFits(subgroups);
     const bool cpu_device = vk::isCpuDevice(device.physical());
     sort.chained_scan =
         config.scan == GpuSortScan::automatic ? cpu_device : config.scan == GpuSortScan::chained;
@@ -130,7 +131,8 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
                                  Stage{&sort.downsweep, &downsweep}};
     if (!sort.chained_scan) {
         stages.push_back(Stage{&sort.upsweep, &shaders::kSortUpsweepComp});
-        stages.push_back(Stage{&sort.scan, &shaders::kSortScanComp});
+        stages.push_back(Stage{&sort.scan, sort.subgroup_ranking ? &shaders::kSortScanSubgroupComp
+                                                                 : &shaders::kSortScanComp});
     }
     for (Stage stage : stages) {
         *stage.pipeline =

@@ -65,7 +65,7 @@ struct GpuRadixSortConfig {
 
 struct GpuRadixSort {
     uint32_t max_count = 0;
-    bool subgroup_ranking = false; // ballot ranking (else the portable path)
+    bool subgroup_ranking = false; // ballot ranking and subgroup scans (else the portable path)
     uint32_t subgroup_size = 0;    // the device's (VkPhysicalDeviceSubgroupProperties)
     bool chained_scan = false;     // else reduce-then-scan
     uint32_t look_back_spins = 0;  // chained scan: as resolved from the config
