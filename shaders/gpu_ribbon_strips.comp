@@ -13,6 +13,16 @@
 //   One invocation per point: a beam has up to 257 points and an emitter few beams.
 #version 460
 #extension GL_GOOGLE_include_directive : require
+// SD_SUBGROUP_STRIPS 1 (gpu_ribbon_strips_subgroup.comp, devices with subgroup arithmetic): one
+// subgroup per ribbon, one lane per point (writeRibbonStripsBySubgroup). 0: one invocation per
+// ribbon walking its polyline (writeRibbonStrips), for any device.
+#ifndef SD_SUBGROUP_STRIPS
+#define SD_SUBGROUP_STRIPS 0
+#endif
+#if SD_SUBGROUP_STRIPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 
 #include "gpu_sim.glsl"
 #include "gpu_trail.glsl"
@@ -132,10 +142,116 @@ void writeRibbonStrips() {
     }
 }
 
+#if SD_SUBGROUP_STRIPS
+// Point k of the polyline in world space: the head (k = 0), then the recorded points newest
+// first, the newest left out when it is the head (skip).
+vec3 ribbonPoint(GpuEmitterTrails t, uint slot, uvec2 ring, uint skip, vec3 head_world, uint k,
+                 vec4 r0, vec4 r1, vec4 r2) {
+    if (k == 0u) return head_world;
+    uint entry = sdRibbonRingEntry(ring.x, ring.y, t.max_points, k - 1u + skip);
+    return sdRibbonWorldPoint(r0, r1, r2, loadTrailPoint(t, slot, entry));
+}
+
+// Distance from the head of point k (< n) of the round starting at `first`, given the distance
+// carried from earlier rounds; carry receives the distance after the round. The lengths are
+// summed by a subgroup scan, so they may differ from the CPU's running sum in the last bits
+// (within the parity tolerance); both rounds below call this with the same inputs, so they agree
+// with each other bit for bit.
+float ribbonDistance(vec3 previous, vec3 here, uint k, uint n, inout float carry) {
+    float segment = k != 0u && k < n ? length(here - previous) : 0.0;
+    float distance_m = carry + subgroupInclusiveAdd(segment);
+    carry += subgroupAdd(segment);
+    return distance_m;
+}
+
+// The ribbon mode with one subgroup per particle: its lanes take the polyline's points in rounds
+// of the subgroup's size, so consecutive lanes read consecutive trail entries and write
+// consecutive strip points (one invocation walking a whole polyline wrote 48-byte points a block
+// apart across its subgroup). Two walks, as the portable path: the length first (the taper
+// needs it), then the points. Same kernels, same per-point values, the distances summed by scan.
+void writeRibbonStripsBySubgroup() {
+    GpuEmitterTrails t = emitterTrails();
+    if (!hasTrails(t) || (t.strips_lo | t.strips_hi) == 0u) return;
+    GpuEmitterPool pool = emitterPool();
+    EmitterRecord e = emitterRecord();
+    GpuStepHeader header = loadStepHeader();
+    uint count = drawnCount(push.params.y);
+    UintColumn alive_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
+    TrailRingsRef rings = trailRings(t);
+    StripPointsRef strips = StripPointsRef(uvec2(t.strips_lo, t.strips_hi));
+    StripCountsRef counts = StripCountsRef(uvec2(t.strip_counts_lo, t.strip_counts_hi));
+    vec4 r0 = header.world_from_sim0;
+    vec4 r1 = header.world_from_sim1;
+    vec4 r2 = header.world_from_sim2;
+    uint lane = gl_SubgroupInvocationID;
+    uint subgroups = gl_NumWorkGroups.x * gl_NumSubgroups;
+
+    // Uniform per subgroup: every lane works on the same particle.
+    for (uint i = gl_WorkGroupID.x * gl_NumSubgroups + gl_SubgroupID; i < count; i += subgroups) {
+        uint slot = alive_list.v[i];
+        uvec2 ring = rings.rings[slot];
+        vec3 head = vec3(floatColumn(pool, kGpuColumnPositionX).v[slot],
+                         floatColumn(pool, kGpuColumnPositionY).v[slot],
+                         floatColumn(pool, kGpuColumnPositionZ).v[slot]);
+        vec3 newest = ring.y != 0u
+                          ? loadTrailPoint(t, slot, sdRibbonRingEntry(ring.x, ring.y, t.max_points, 0u))
+                          : head;
+        uint skip = sdRibbonSkipsNewest(head, ring.y, newest);
+        uint n = sdRibbonPolylinePoints(ring.y, skip);
+        if (lane == 0u) counts.counts[i] = n;
+        if (n == 0u) continue;
+        vec3 head_world = sdRibbonWorldPoint(r0, r1, r2, head);
+
+        // The length: the distance of the last point (k = n - 1; distances are >= 0, so the max
+        // over lanes is that lane's value).
+        float carry = 0.0;
+        float length_m = 0.0;
+        for (uint first = 0u; first < n; first += gl_SubgroupSize) {
+            uint k = first + lane;
+            vec3 here = k < n ? ribbonPoint(t, slot, ring, skip, head_world, k, r0, r1, r2) : head_world;
+            vec3 previous = k != 0u && k < n
+                                ? ribbonPoint(t, slot, ring, skip, head_world, k - 1u, r0, r1, r2)
+                                : here;
+            float distance_m = ribbonDistance(previous, here, k, n, carry);
+            length_m = max(length_m, subgroupMax(k == n - 1u ? distance_m : 0.0));
+        }
+
+        DrawRecord record = loadDrawRecord(pool, i);
+        float head_width = sdRibbonHeadWidth(e.ribbon_width, record.position_size.w);
+        // 32-bit index: capacity x (max_points + 1) < 2^25 (kMaxTrailPoints).
+        uint block = i * (t.max_points + 1u);
+        carry = 0.0;
+        for (uint first = 0u; first < n; first += gl_SubgroupSize) {
+            uint k = first + lane;
+            vec3 here = k < n ? ribbonPoint(t, slot, ring, skip, head_world, k, r0, r1, r2) : head_world;
+            vec3 previous = k != 0u && k < n
+                                ? ribbonPoint(t, slot, ring, skip, head_world, k - 1u, r0, r1, r2)
+                                : here;
+            float distance_m = ribbonDistance(previous, here, k, n, carry);
+            if (k < n) {
+                vec3 direction_in = k != 0u ? sdRibbonSegmentDirection(previous, here) : vec3(0.0);
+                vec3 direction_out = vec3(0.0);
+                if (k + 1u < n) {
+                    vec3 next = ribbonPoint(t, slot, ring, skip, head_world, k + 1u, r0, r1, r2);
+                    direction_out = sdRibbonSegmentDirection(here, next);
+                }
+                strips.points[block + k] =
+                    sdRibbonStripPoint(here, distance_m, length_m, direction_in, direction_out,
+                                       head_width, e.ribbon_taper, e.ribbon_uv_tiling, record.color);
+            }
+        }
+    }
+}
+#endif
+
 void main() {
     if (push.params.w == kGpuStripsBeam) {
         writeBeamStrips();
     } else {
+#if SD_SUBGROUP_STRIPS
+        writeRibbonStripsBySubgroup();
+#else
         writeRibbonStrips();
+#endif
     }
 }

@@ -36,7 +36,8 @@
 // "10Kx16"; N x P at most 2^24, kMaxTrailPoints) and SPINDRIFT_STRIP_BEAMS, "BxS" (B beams, S
 // segments, 1..256; default "10Kx64,100Kx128", on a CPU device "1Kx32"); "none" runs no case of
 // that kind. Iterations: SPINDRIFT_STRIP_ITERATIONS (default 30). SPINDRIFT_BENCH_VALIDATION set:
-// validation on, and any message fails the case. After timing, the case fails unless the live
+// validation on, and any message fails the case. SPINDRIFT_STRIP_PORTABLE set: the ribbon strip
+// pass's portable variant (one invocation per ribbon) even where the subgroup one runs. After timing, the case fails unless the live
 // count is still N (the twin's too), every live particle's strip has at least 2 points and at most
 // its block (a beam: exactly S + 1), the first and last strips' points are finite with widths
 // >= 0, and the times are positive.
@@ -167,6 +168,7 @@ std::unique_ptr<GpuEffect> createInstance(const StripSize& size, bool twin,
     GpuConfig config;
     config.shared_device = contextHolder();
     config.device_strips = !twin;
+    config.force_portable_strips = std::getenv("SPINDRIFT_STRIP_PORTABLE") != nullptr;
     return createGpuEffect(compiled, config, diagnostics);
 }
 

@@ -12,14 +12,14 @@ namespace spindrift::gpu {
 
 namespace {
 
-const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
+const shaders::SpirvCode& passCode(Pass pass, const GpuContext& gpu) {
     switch (pass) {
     case Pass::pool_reset:
         return shaders::kGpuPoolResetComp;
     case Pass::counters:
         return shaders::kGpuCountersComp;
     case Pass::update:
-        return subgroup_append ? shaders::kGpuUpdateSubgroupComp : shaders::kGpuUpdateComp;
+        return gpu.subgroup_append ? shaders::kGpuUpdateSubgroupComp : shaders::kGpuUpdateComp;
     case Pass::spawn:
         return shaders::kGpuSpawnComp;
     case Pass::ordered_compact:
@@ -33,7 +33,8 @@ const shaders::SpirvCode& passCode(Pass pass, bool subgroup_append) {
     case Pass::list_pad:
         return shaders::kGpuListPadComp;
     case Pass::ribbon_strips:
-        return shaders::kGpuRibbonStripsComp;
+        return gpu.subgroup_strips ? shaders::kGpuRibbonStripsSubgroupComp
+                                   : shaders::kGpuRibbonStripsComp;
     case Pass::draw_records:
     case Pass::count:
         break;
@@ -59,15 +60,17 @@ void dispatchWith(const GpuContext& gpu, VkCommandBuffer cmd, VkPipeline pipelin
 std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
                                              const std::string& device_request, bool validation,
                                              std::vector<Diagnostic>& diagnostics,
-                                             bool force_portable_append) {
+                                             PortableVariants portable) {
     auto gpu = std::make_unique<GpuContext>();
     gpu->vulkan =
         shared ? std::move(shared) : vk::createContext(device_request, validation, diagnostics);
     if (!gpu->vulkan) return nullptr;
     gpu->device = gpu->vulkan->device.get();
     gpu->device_name = gpu->vulkan->physical.name;
-    gpu->subgroup_append =
-        !force_portable_append && subgroupAppendFits(querySubgroups(gpu->device->physical()));
+    const SubgroupSupport subgroups = querySubgroups(gpu->device->physical());
+    gpu->subgroup_append = !portable.append && subgroupAppendFits(subgroups);
+    gpu->subgroup_strips = !portable.strips && subgroups.arithmetic && subgroups.size != 0;
+    gpu->subgroup_size = subgroups.size;
     gpu->runner = vk::CommandRunner::create(*gpu->device, diagnostics, kGpuSubmissionsInFlight);
     if (!gpu->runner) return nullptr;
     const VkDevice device = gpu->device->handle();
@@ -75,13 +78,13 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
                                           diagnostics);
     if (!gpu->layout) return nullptr;
     for (int p = 0; p < static_cast<int>(Pass::count); ++p) {
-        const shaders::SpirvCode& code = passCode(static_cast<Pass>(p), gpu->subgroup_append);
+        const shaders::SpirvCode& code = passCode(static_cast<Pass>(p), *gpu);
         gpu->pipelines[p] = vk::createComputePipeline(
             device, gpu->layout.get(), std::span<const uint32_t>(code.words, code.word_count),
             code.source, nullptr, diagnostics);
         if (!gpu->pipelines[p]) return nullptr;
     }
-    const shaders::SpirvCode& update = passCode(Pass::update, gpu->subgroup_append);
+    const shaders::SpirvCode& update = passCode(Pass::update, *gpu);
     const VkBool32 heavy = VK_FALSE;
     const VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
     VkSpecializationInfo light{1, &entry, sizeof(heavy), &heavy};

@@ -48,6 +48,10 @@ struct GpuContext {
     // The update pass's compaction appends with one atomic per subgroup (subgroup ballot), else
     // one per workgroup through shared memory (shaders/gpu_compact.glsl).
     bool subgroup_append = false;
+    // The ribbon strip pass gives each ribbon a subgroup, one lane per point (subgroup
+    // arithmetic), else one invocation per ribbon (shaders/gpu_ribbon_strips.comp).
+    bool subgroup_strips = false;
+    uint32_t subgroup_size = 0;     // the device's, for sizing the subgroup strip pass
     vk::OwnedPipelineLayout layout; // push constants only (GpuPushConstants)
     vk::OwnedPipeline pipelines[static_cast<int>(Pass::count)];
     // The update pass specialised for emitters without heavy ops (kHeavyOps false in
@@ -57,14 +61,18 @@ struct GpuContext {
 
 // Builds the command pool and the pipelines on `shared` (the renderer's device, so the renderer
 // can draw from the pool) or, when shared is null, on a device of its own: vk::createContext
-// with `device_request` (RendererConfig::device rules) and `validation`. The update pass takes
-// its subgroup variant where the device allows it (subgroup_support.h) unless
-// force_portable_append (tests run both). nullptr with the reasons on failure (no Vulkan driver,
-// no device, a failed call).
+// with `device_request` (RendererConfig::device rules) and `validation`. The update and ribbon
+// strip passes take their subgroup variants where the device allows them (subgroup_support.h)
+// unless `portable` forces the portable ones (tests run both). nullptr with the reasons on
+// failure (no Vulkan driver, no device, a failed call).
+struct PortableVariants {
+    bool append = false; // the update pass's compaction through shared memory
+    bool strips = false; // the ribbon strip pass with one invocation per ribbon
+};
 std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
                                              const std::string& device_request, bool validation,
                                              std::vector<Diagnostic>& diagnostics,
-                                             bool force_portable_append = false);
+                                             PortableVariants portable = {});
 
 // Binds the pass's pipeline, pushes the constants and dispatches enough workgroups for
 // `invocations`, capped at max_groups (within 1..kGpuMaxWorkgroups: the passes loop grid-stride).

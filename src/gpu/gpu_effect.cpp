@@ -290,7 +290,7 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
         fx->live_windows.push_back(makeLiveWindow(e, compiled.effect.fixed_timestep_s));
     }
     fx->gpu = createGpuContext(config.shared_device, config.device, config.validation, diagnostics,
-                               config.force_portable_append);
+                               {config.force_portable_append, config.force_portable_strips});
     if (!fx->gpu) return nullptr;
     const PoolLimits limits =
         devicePoolLimits(*fx->gpu->device, config.max_buffer_bytes, config.max_pool_bytes);

@@ -61,6 +61,9 @@ struct GpuConfig {
     uint64_t max_pool_bytes = 0;
     // Compaction through shared memory even where subgroup ballot exists (tests run both).
     bool force_portable_append = false;
+    // Ribbon strips with one invocation per ribbon even where subgroup arithmetic exists (tests
+    // run both).
+    bool force_portable_strips = false;
     // Emitters of at least this capacity that do not keep birth order have their alive list
     // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
     // (tests), UINT32_MAX none.

@@ -1,6 +1,7 @@
 #include "gpu/ribbon_strips.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "runtime/ribbon_polyline.h"
@@ -94,6 +95,12 @@ uint32_t recordDeviceStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushCon
             invocations = bound * r.strip_block_points;
         } else {
             push.params.w = kGpuStripsRibbon;
+            // The subgroup variant: one subgroup per ribbon (the pass loops grid-stride over
+            // ribbons by subgroup, so a capped dispatch still covers them all).
+            if (fx.gpu->subgroup_strips) {
+                invocations = static_cast<uint32_t>(
+                    std::min<uint64_t>(uint64_t{bound} * fx.gpu->subgroup_size, UINT32_MAX));
+            }
         }
         dispatchPass(*fx.gpu, cmd, Pass::ribbon_strips, push, invocations);
         ++dispatches;

@@ -20,9 +20,12 @@ std::shared_ptr<const CompiledEffect> loadSwordTrail() {
     return effect;
 }
 
-GpuConfig deviceStripsConfig() {
+// portable: the strip pass with one invocation per ribbon, else the subgroup variant (one
+// subgroup per ribbon) where the device has subgroup arithmetic, as lavapipe does.
+GpuConfig deviceStripsConfig(bool portable) {
     GpuConfig config = testGpuConfig();
     config.device_strips = true;
+    config.force_portable_strips = portable;
     return config;
 }
 
@@ -53,14 +56,18 @@ struct StripComparison {
 // key) and the host's own from the trails gathered on the device (same order), the same point
 // count exactly and each point within the parity tolerance.
 StripComparison expectDeviceStrips(const std::shared_ptr<const CompiledEffect>& effect,
-                                   uint32_t frames) {
+                                   uint32_t frames, bool portable) {
     StripComparison result;
     auto cpu_fx = cpu::createCpuEffect(effect, cpu::CpuConfig{});
     std::vector<Diagnostic> d;
-    auto gpu_fx = createGpuEffect(effect, deviceStripsConfig(), d);
+    auto gpu_fx = createGpuEffect(effect, deviceStripsConfig(portable), d);
     if (gpu_fx == nullptr) {
         ADD_FAILURE() << joinedDiagnostics(d);
         return result;
+    }
+    // Lavapipe (CI) has subgroup arithmetic: both variants must really run there.
+    if (gpu_fx->gpu->device_name.find("llvmpipe") != std::string::npos) {
+        EXPECT_EQ(gpu_fx->gpu->subgroup_strips, !portable);
     }
     runBoth(*cpu_fx, *gpu_fx, frames);
     if (::testing::Test::HasFailure()) return result;
@@ -148,37 +155,42 @@ StripComparison expectDeviceStrips(const std::shared_ptr<const CompiledEffect>& 
 }
 
 TEST(DeviceStrips, SwordTrailStripsWrittenOnTheDeviceEqualTheHostBuiltOnes) {
-    const StripComparison r = expectDeviceStrips(loadSwordTrail(), 28);
-    EXPECT_GT(r.points, 20u) << "strip points compared";
-    EXPECT_GT(r.longest, 4u) << "a trail of several points";
+    for (const bool portable : {false, true}) {
+        const StripComparison r = expectDeviceStrips(loadSwordTrail(), 28, portable);
+        EXPECT_GT(r.points, 20u) << "strip points compared, portable " << portable;
+        EXPECT_GT(r.longest, 4u) << "a trail of several points, portable " << portable;
+    }
 }
 
-// Many particles, rings that wrap (8 points), slow particles that skip steps, a taper, stable
-// order with uv_tiling: blocks are found by alive-list index whatever the slots.
+// Many particles, rings that wrap (12 points), slow particles that skip steps, a taper, stable
+// order with uv_tiling: blocks are found by alive-list index whatever the slots. Polylines of up
+// to 13 points take two rounds of lavapipe's 8-lane subgroups in the subgroup variant (the
+// distance carried from one round to the next).
 TEST(DeviceStrips, BusyRibbonStripsWrittenOnTheDeviceEqualTheHostBuiltOnes) {
-    for (const bool stable : {false, true}) {
-        EffectDesc fx;
-        fx.name = "busy_ribbons";
-        fx.seed = 5;
-        fx.capacity = 128;
-        EmitterDesc e;
-        e.name = "trails";
-        e.capacity = 128;
-        e.spawn.rate_per_s = 90;
-        e.init.lifetime_s = {0.5f, 1.5f};
-        e.init.speed = {0.1f, 3};
-        e.update.push_back(UpdateModule{true, GravityModule{}});
-        e.render.type = RenderType::ribbon;
-        e.render.stable_order = stable;
-        e.render.ribbon.max_points = 8;
-        e.render.ribbon.min_sample_distance = 0.01f;
-        e.render.ribbon.taper = 0.5f;
-        e.render.ribbon.uv_tiling = stable ? 2.0f : 0.0f;
-        fx.emitters.push_back(e);
-        const StripComparison r = expectDeviceStrips(compileOrFail(fx), 60);
-        EXPECT_GT(r.particles, 40u) << "stable " << stable;
-        EXPECT_GE(r.longest, 8u) << "full rings";
-    }
+    for (const bool stable : {false, true})
+        for (const bool portable : {false, true}) {
+            EffectDesc fx;
+            fx.name = "busy_ribbons";
+            fx.seed = 5;
+            fx.capacity = 128;
+            EmitterDesc e;
+            e.name = "trails";
+            e.capacity = 128;
+            e.spawn.rate_per_s = 90;
+            e.init.lifetime_s = {0.5f, 1.5f};
+            e.init.speed = {0.1f, 3};
+            e.update.push_back(UpdateModule{true, GravityModule{}});
+            e.render.type = RenderType::ribbon;
+            e.render.stable_order = stable;
+            e.render.ribbon.max_points = 12;
+            e.render.ribbon.min_sample_distance = 0.01f;
+            e.render.ribbon.taper = 0.5f;
+            e.render.ribbon.uv_tiling = stable ? 2.0f : 0.0f;
+            fx.emitters.push_back(e);
+            const StripComparison r = expectDeviceStrips(compileOrFail(fx), 60, portable);
+            EXPECT_GT(r.particles, 40u) << "stable " << stable << ", portable " << portable;
+            EXPECT_GE(r.longest, 12u) << "full rings, portable " << portable;
+        }
 }
 
 // Without device_strips no strip buffer is made, and the strip pass records nothing.
