@@ -37,9 +37,10 @@
 // segments, 1..256; default "10Kx64,100Kx128", on a CPU device "1Kx32"); "none" runs no case of
 // that kind. Iterations: SPINDRIFT_STRIP_ITERATIONS (default 30). SPINDRIFT_BENCH_VALIDATION set:
 // validation on, and any message fails the case. SPINDRIFT_STRIP_PORTABLE set: the ribbon strip
-// pass's portable variant (one invocation per ribbon) even where the subgroup one runs. After timing, the case fails unless the live
-// count is still N (the twin's too), every live particle's strip has at least 2 points and at most
-// its block (a beam: exactly S + 1), the first and last strips' points are finite with widths
+// pass's portable variant (one invocation per ribbon) even where the subgroup one runs.
+// After timing, the case fails unless the live count is still N (the twin's too), every live
+// particle's strip has at least 2 points and at most its block (a beam: exactly S + 1), the first
+// and last strips' points are finite with widths
 // >= 0, and the times are positive.
 #include <benchmark/benchmark.h>
 
