@@ -40,8 +40,7 @@
 // pass's portable variant (one invocation per ribbon) even where the subgroup one runs.
 // After timing, the case fails unless the live count is still N (the twin's too), every live
 // particle's strip has at least 2 points and at most its block (a beam: exactly S + 1), the first
-// and last strips' points are finite with widths
-// >= 0, and the times are positive.
+// and last strips' points are finite with widths of 0 or more, and the times are positive.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
