@@ -364,7 +364,8 @@ struct UpdateModule {
 // Render stage.
 
 enum class RenderType : uint8_t { billboard = 0, ribbon = 1, beam = 2, mesh = 3 };
-enum class BlendMode : uint8_t { additive = 0, premultiplied = 1, alpha = 2 };
+// opaque: meshes only (no blending, depth written).
+enum class BlendMode : uint8_t { additive = 0, premultiplied = 1, alpha = 2, opaque = 3 };
 enum class Alignment : uint8_t { camera = 0, velocity_stretch = 1, axis = 2, fixed = 3 };
 enum class SortMode : uint8_t {
     none = 0,

@@ -176,6 +176,10 @@ void validateRender(const RuleChecker& c, const std::string& path, const RenderD
     } else {
         unused(r.beam == BeamDesc{}, "beam");
     }
+    if (r.blend == BlendMode::opaque && r.type != RenderType::mesh) {
+        c.error(at(path, "blend"), "blend 'opaque' is only for mesh emitters; " + type_text +
+                                       " blends (additive, premultiplied or alpha)");
+    }
     if (r.type == RenderType::mesh) {
         c.filePath(at(path, "mesh"), r.mesh.mesh, true);
         c.above(at(path, "scale"), r.mesh.scale, 0);

@@ -43,7 +43,8 @@ constexpr EnumName<RenderType> kRender[] = {{"billboard", RenderType::billboard}
                                             {"mesh", RenderType::mesh}};
 constexpr EnumName<BlendMode> kBlend[] = {{"additive", BlendMode::additive},
                                           {"premultiplied", BlendMode::premultiplied},
-                                          {"alpha", BlendMode::alpha}};
+                                          {"alpha", BlendMode::alpha},
+                                          {"opaque", BlendMode::opaque}};
 constexpr EnumName<Alignment> kAlignment[] = {{"camera", Alignment::camera},
                                               {"velocity_stretch", Alignment::velocity_stretch},
                                               {"axis", Alignment::axis},

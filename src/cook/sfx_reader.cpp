@@ -472,6 +472,9 @@ private:
                                                  ? "a mesh render needs a mesh path"
                                                  : "only a mesh render has a mesh path");
         }
+        if (r.blend == kBlendOpaque && r.render_type != kRenderMesh) {
+            c.fail(offsetof(T, blend), "only a mesh render can be opaque");
+        }
         c.count(SPINDRIFT_FIELD(flipbook_columns), 1, kMaxFlipbookCells);
         c.count(SPINDRIFT_FIELD(flipbook_rows), 1, kMaxFlipbookCells);
         const uint64_t cells = uint64_t{r.flipbook_columns} * r.flipbook_rows;

@@ -123,8 +123,10 @@ SD_FUNC vec3 sdMeshPoint(MeshPlacement m, vec3 local) {
 
 // What a mesh fragment writes (the pipeline's blend state finishes it): the colour, lit or not,
 // with straight alpha, as a billboard's untextured texel would be for the same blend mode (an
-// opaque white texel): additive adds rgb * a, alpha blends rgb over the frame by a.
+// opaque white texel): additive adds rgb * a, alpha blends rgb over the frame by a. Opaque
+// replaces the frame's colour with rgb (alpha 1: the particle's alpha is ignored).
 SD_FUNC vec4 sdMeshOutput(vec4 color, uint blend) {
+    if (blend == kBlendOpaque) return vec4(vec3(color), 1.0f);
     return sdBillboardOutput(vec4(1.0f), color, blend, 1.0f);
 }
 

@@ -18,6 +18,8 @@ vk::BlendState blendState(uint32_t blend) {
         return vk::BlendState::premultiplied;
     case kBlendAlpha:
         return vk::BlendState::alpha;
+    case kBlendOpaque:
+        return vk::BlendState::none;
     default:
         return vk::BlendState::additive;
     }
@@ -109,7 +111,9 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     }
     desc.depth_format = kDepthFormat;
     desc.depth_test = true;
-    desc.depth_write = false;
+    // Opaque meshes write depth, so they hide one another and every particle drawn after them
+    // (the renderer draws them first); everything else only tests it.
+    desc.depth_write = output == ParticleOutput::frame && blend == kBlendOpaque;
     desc.cull_back_faces = cull_back_faces;
     desc.specialization = &specialization;
     return vk::createGraphicsPipeline(device_.handle(), desc, what, diagnostics);

@@ -132,6 +132,14 @@ bool checkSegments(const StripBatch& b, std::string& message) {
 }
 
 // A batch the renderer cannot draw is an error naming the batch, never a crash or a silent skip.
+// Why a batch's blend mode cannot be drawn, or empty: it must be known, and only a mesh can be
+// opaque (depth written: a flat billboard or strip has no depth of its own to write).
+std::string blendProblem(uint32_t blend, bool mesh) {
+    if (blend >= kBlendCount) return "blend " + std::to_string(blend) + " is unknown";
+    if (blend == kBlendOpaque && !mesh) return "blend opaque is only for mesh batches";
+    return {};
+}
+
 bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transparency transparency,
                   FrameTotals& totals, std::vector<Diagnostic>& diagnostics) {
     totals = FrameTotals{};
@@ -145,9 +153,8 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
         std::string message;
         if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batches[i])) {
             if (!checkTexture(r, b->texture, message)) fail(message);
-            if (b->params.blend >= kBlendCount) {
-                fail("blend " + std::to_string(b->params.blend) + " is unknown");
-            }
+            if (std::string why = blendProblem(b->params.blend, false); !why.empty())
+                fail(std::move(why));
             if (b->params.alignment >= kAlignCount) {
                 fail("alignment " + std::to_string(b->params.alignment) + " is unknown");
             }
@@ -184,9 +191,8 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
                      std::to_string(r.meshes->count()) + " meshes loaded)");
                 continue; // the draw would read its vertex count
             }
-            if (m->params.blend >= kBlendCount) {
-                fail("blend " + std::to_string(m->params.blend) + " is unknown");
-            }
+            if (std::string why = blendProblem(m->params.blend, true); !why.empty())
+                fail(std::move(why));
             if (m->device.records != 0) {
                 if (!m->records.empty()) fail("has both host records and device records");
                 if (m->device.count == 0) fail("has device records but no count address");
@@ -214,9 +220,8 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
         }
         const StripBatch& b = std::get<StripBatch>(batches[i]);
         if (!checkTexture(r, b.texture, message)) fail(message);
-        if (b.params.blend >= kBlendCount) {
-            fail("blend " + std::to_string(b.params.blend) + " is unknown");
-        }
+        if (std::string why = blendProblem(b.params.blend, false); !why.empty())
+            fail(std::move(why));
         if (b.device.points != 0) {
             if (!b.points.empty() || !b.segments.empty()) {
                 fail("has both host points or segments and device strips");
@@ -282,10 +287,27 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 // colour), in the order given, inside a rendering scope the caller began. Offsets into each
 // pass's buffers advance over every batch, drawn here or not, as the passes' upload() placed
 // them: only non-empty batches were copied.
+// Which batches a recordParticleDraws call draws: the opaque meshes (first, so that what they hide
+// stays hidden), the rest of the frame's, or those drawn through OIT.
+enum class DrawPhase : uint8_t { opaque_meshes, frame, oit };
+
+bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
+    switch (phase) {
+    case DrawPhase::opaque_meshes:
+        return blend == kBlendOpaque;
+    case DrawPhase::frame:
+        return blend != kBlendOpaque && !drawsThroughOit(transparency, blend);
+    case DrawPhase::oit:
+        return drawsThroughOit(transparency, blend);
+    }
+    return false;
+}
+
+// Draws the batches of `phase` in the order given; the others only advance the offsets of their
+// records, points and segments in the frame's shared buffers.
 void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
-                         Transparency transparency, ParticleOutput output) {
+                         Transparency transparency, DrawPhase phase) {
     r.particle_bindings->bindFrame(cmd);
-    const bool want_oit = output == ParticleOutput::oit;
     VkPipeline bound = VK_NULL_HANDLE;
     uint64_t first_record = 0;
     uint64_t first_point = 0;
@@ -293,7 +315,7 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     uint32_t device_batch = 0;
     for (const DrawBatch& entry : batches) {
         if (const BillboardBatch* b = std::get_if<BillboardBatch>(&entry)) {
-            const bool draw_here = drawsThroughOit(transparency, b->params.blend) == want_oit;
+            const bool draw_here = drawsIn(phase, transparency, b->params.blend);
             if (b->device.records != 0) {
                 const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
                 if (draw_here) {
@@ -311,7 +333,7 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             continue;
         }
         if (const MeshBatch* m = std::get_if<MeshBatch>(&entry)) {
-            const bool draw_here = drawsThroughOit(transparency, m->params.blend) == want_oit;
+            const bool draw_here = drawsIn(phase, transparency, m->params.blend);
             if (m->device.records != 0) {
                 const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
                 if (draw_here) {
@@ -332,14 +354,14 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
         const StripBatch& b = std::get<StripBatch>(entry);
         if (b.device.points != 0) {
             const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
-            if (drawsThroughOit(transparency, b.params.blend) == want_oit) {
+            if (drawsIn(phase, transparency, b.params.blend)) {
                 r.strips->drawDevice(cmd, *r.textures, b, transparency, r.draw_args->buffer(), args,
                                      bound);
             }
             continue;
         }
         if (b.segments.empty()) continue;
-        if (drawsThroughOit(transparency, b.params.blend) == want_oit) {
+        if (drawsIn(phase, transparency, b.params.blend)) {
             r.strips->draw(cmd, *r.textures, b, transparency, first_point, first_segment, bound);
         }
         first_point += b.points.size();
@@ -348,8 +370,8 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
 }
 
 // The particle phase on the frame: every batch not drawn through OIT (all of them in sorted
-// mode), in one rendering scope on the opaque pass's colour and depth (loaded, depth not
-// written).
+// mode), in one rendering scope on the opaque pass's colour and depth (loaded; only opaque
+// meshes write depth, and they draw first).
 void recordFrameParticles(const Renderer& r, VkCommandBuffer cmd,
                           std::span<const DrawBatch> batches, Transparency transparency) {
     const FrameTargets& t = *r.targets;
@@ -367,7 +389,8 @@ void recordFrameParticles(const Renderer& r, VkCommandBuffer cmd,
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
 
     vk::beginRendering(cmd, t.color.extent, color, &depth);
-    recordParticleDraws(r, cmd, batches, transparency, ParticleOutput::frame);
+    recordParticleDraws(r, cmd, batches, transparency, DrawPhase::opaque_meshes);
+    recordParticleDraws(r, cmd, batches, transparency, DrawPhase::frame);
     vkCmdEndRendering(cmd);
 }
 
@@ -379,7 +402,7 @@ void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const 
     // The frame particle scope stored the depth attachment; this scope tests against it.
     vk::imageBarriers(cmd, {depthAttachmentAgain(t)});
     r.oit->beginAccumulation(cmd, t);
-    recordParticleDraws(r, cmd, batches, transparency, ParticleOutput::oit);
+    recordParticleDraws(r, cmd, batches, transparency, DrawPhase::oit);
     vkCmdEndRendering(cmd);
     r.oit->composite(cmd, t);
 }

@@ -156,6 +156,19 @@ TEST(EffectValidate, RenderSettingsOfAnotherTypeMustKeepTheirDefaults) {
     expectOne(e, "$.emitters[0].render.mesh", "expected a non-empty path");
 }
 
+// Opaque (no blending, depth written) is for meshes only.
+TEST(EffectValidate, OnlyMeshEmittersAreOpaque) {
+    EffectDesc e = minimalEffect();
+    e.emitters[0].render.blend = BlendMode::opaque;
+    expectOne(e, "$.emitters[0].render.blend",
+              "blend 'opaque' is only for mesh emitters; render type 'billboard' blends");
+    e.emitters[0].render.type = RenderType::ribbon;
+    expectOne(e, "$.emitters[0].render.blend", "render type 'ribbon' blends");
+    e.emitters[0].render.type = RenderType::mesh;
+    e.emitters[0].render.mesh.mesh = "rock.obj";
+    EXPECT_TRUE(validate(e).empty());
+}
+
 TEST(EffectValidate, ColourModeUsesOnlyItsOwnFields) {
     EffectDesc e = minimalEffect();
     e.emitters[0].init.color.b = {0, 0, 0, 1};

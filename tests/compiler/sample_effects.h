@@ -156,7 +156,7 @@ inline EffectDesc everythingEffect() {
     rocks.render.mesh.mesh = "meshes/rock.obj";
     rocks.render.mesh.tumble_deg_per_s = 90;
     rocks.render.lit = true;
-    rocks.render.blend = BlendMode::alpha;
+    rocks.render.blend = BlendMode::opaque;
     rocks.update.push_back(
         module(RotationOverLifeModule{curve(Interpolation::linear, {{0, 180}})}));
     rocks.sub_emitters.push_back({SubEmitterEvent::collision, "beam", 0.5f, {1, 2}, 0});

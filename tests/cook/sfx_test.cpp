@@ -259,7 +259,9 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
         {"bounds", [&](auto& c) { c.effect.bounds_center.y = inf; }, "bounds_center.y is inf"},
         {"blend", [](auto& c) { c.emitters[1].blend = 7; }, "section 'emitters' record 1 (byte "},
         {"blend message", [](auto& c) { c.emitters[1].blend = 7; },
-         "blend 7 is not a blend mode (0..2)"},
+         "blend 7 is not a blend mode (0..3)"},
+        {"opaque billboard", [](auto& c) { c.emitters[0].blend = kBlendOpaque; },
+         "only a mesh render can be opaque"},
         {"render type", [](auto& c) { c.emitters[0].render_type = 4; }, "render_type 4 is not"},
         {"alignment", [](auto& c) { c.emitters[0].alignment = 9; }, "alignment 9 is not"},
         {"sort", [](auto& c) { c.emitters[0].sort = 5; }, "sort 5 is not a sort mode (0..4)"},
@@ -405,7 +407,7 @@ TEST(Sfx, NamesTheByteOffsetOfTheBadField) {
                               offsetof(EmitterRecord, blend);
     expectRejected(bytes,
                    "section 'emitters' record 1 (byte " + std::to_string(expected) +
-                       "): blend 7 is not a blend mode (0..2)",
+                       "): blend 7 is not a blend mode (0..3)",
                    expected);
 }
 

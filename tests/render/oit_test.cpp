@@ -136,6 +136,7 @@ TEST(Transparency, OnlyAlphaAndPremultipliedDrawThroughOitInOitMode) {
     EXPECT_TRUE(drawsThroughOit(Transparency::weighted_oit, kBlendAlpha));
     EXPECT_TRUE(drawsThroughOit(Transparency::weighted_oit, kBlendPremultiplied));
     EXPECT_FALSE(drawsThroughOit(Transparency::weighted_oit, kBlendAdditive));
+    EXPECT_FALSE(drawsThroughOit(Transparency::weighted_oit, kBlendOpaque));
     for (uint32_t blend = 0; blend < kBlendCount; ++blend) {
         EXPECT_FALSE(drawsThroughOit(Transparency::sorted, blend)) << blend;
     }

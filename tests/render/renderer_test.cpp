@@ -779,6 +779,46 @@ TEST_F(MeshRendererTest, RotationTurnsTheMeshAboutItsTumbleAxis) {
     EXPECT_LT(shown, 64u);
 }
 
+// Opaque meshes write depth and replace the frame's colour (their alpha is ignored): the nearer
+// of two overlapping squares shows, in whichever order the batches come.
+TEST_F(MeshRendererTest, OpaqueMeshesWriteDepthSoTheNearerShowsInEitherOrder) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const uint32_t square = mesh(squareMesh());
+    const std::vector<DrawRecord> near_red = {particle(vec3(0, 0, 1), 1.0f, vec4(1, 0, 0, 0.3f))};
+    const std::vector<DrawRecord> far_green = {particle(vec3(0, 0, -1), 2.0f, vec4(0, 1, 0, 0.3f))};
+    const MeshBatch near_batch{meshParamsFor(kBlendOpaque, 1.0f), square, near_red, {}};
+    const MeshBatch far_batch{meshParamsFor(kBlendOpaque, 1.0f), square, far_green, {}};
+    for (const bool near_first : {true, false}) {
+        const Image image =
+            renderBatches(frontView(), near_first ? std::vector<DrawBatch>{near_batch, far_batch}
+                                                  : std::vector<DrawBatch>{far_batch, near_batch});
+        // Centre: the near square (a 2 m side at 4 m: 12 px each way); 14 px out: only the far
+        // one (a 4 m side at 6 m: 16 px each way).
+        EXPECT_TRUE(near(pixel(image, 48, 48), encoded(1, 0, 0), 0)) << "near first " << near_first;
+        EXPECT_TRUE(near(pixel(image, 48 + 14, 48), encoded(0, 1, 0), 0))
+            << "near first " << near_first;
+    }
+}
+
+// Opaque meshes draw before every blended batch, whatever the batch order: a half-transparent
+// billboard in front, listed first, still blends over the mesh behind it; one behind, listed
+// after, is hidden by the mesh's depth.
+TEST_F(MeshRendererTest, OpaqueMeshesDrawFirstAndHideWhatIsBehindThem) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const uint32_t square = mesh(squareMesh());
+    const uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    const std::vector<DrawRecord> blue = {particle(vec3(0), 2.0f, vec4(0, 0, 1, 1))};
+    const std::vector<DrawRecord> veil = {particle(vec3(0, 0, 1), 1.0f, vec4(1, 1, 1, 0.5f))};
+    const std::vector<DrawRecord> behind = {particle(vec3(0, 0, -1), 1.0f, vec4(1, 0, 0, 1))};
+    const MeshBatch mesh_batch{meshParamsFor(kBlendOpaque, 1.0f), square, blue, {}};
+    const Image in_front = renderBatches(
+        frontView(), {BillboardBatch{paramsFor(kBlendAlpha), white, veil, {}}, mesh_batch});
+    EXPECT_TRUE(near(pixel(in_front, 48, 48), encoded(0.5f, 0.5f, 1.0f), 1));
+    const Image hidden = renderBatches(
+        frontView(), {mesh_batch, BillboardBatch{paramsFor(kBlendAlpha), white, behind, {}}});
+    EXPECT_TRUE(near(pixel(hidden, 48, 48), encoded(0, 0, 1), 0));
+}
+
 TEST_F(MeshRendererTest, MalformedMeshesAndBatchesAreErrors) {
     ASSERT_NO_FATAL_FAILURE(create());
     std::vector<Diagnostic> d;
@@ -805,6 +845,21 @@ TEST_F(MeshRendererTest, MalformedMeshesAndBatchesAreErrors) {
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_NE(d[0].message.find("blend 9 is unknown"), std::string::npos) << d[0].message;
+
+    // Only meshes can be opaque: a billboard or strip has no depth of its own to write.
+    d.clear();
+    const std::vector<StripPoint> points(2);
+    const std::vector<uint32_t> segment = {0};
+    batches = {BillboardBatch{paramsFor(kBlendOpaque), kNoTexture, records, {}},
+               StripBatch{stripParamsFor(kBlendOpaque), kNoTexture, points, segment, {}}};
+    EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
+    ASSERT_EQ(d.size(), 2u);
+    EXPECT_NE(formatDiagnostic(d[0]).find("batch 0: blend opaque is only for mesh batches"),
+              std::string::npos)
+        << formatDiagnostic(d[0]);
+    EXPECT_NE(formatDiagnostic(d[1]).find("batch 1: blend opaque is only for mesh batches"),
+              std::string::npos)
+        << formatDiagnostic(d[1]);
 }
 
 TEST(RendererSetup, SelectsTheDeviceByIndexAndByName) {
