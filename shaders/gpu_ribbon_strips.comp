@@ -143,22 +143,34 @@ void writeRibbonStrips() {
 }
 
 #if SD_SUBGROUP_STRIPS
-// Point k of the polyline in world space: the head (k = 0), then the recorded points newest
-// first, the newest left out when it is the head (skip).
-vec3 ribbonPoint(GpuEmitterTrails t, uint slot, uvec2 ring, uint skip, vec3 head_world, uint k,
-                 vec4 r0, vec4 r1, vec4 r2) {
-    if (k == 0u) return head_world;
-    uint entry = sdRibbonRingEntry(ring.x, ring.y, t.max_points, k - 1u + skip);
-    return sdRibbonWorldPoint(r0, r1, r2, loadTrailPoint(t, slot, entry));
+// One particle's polyline as the subgroup walks it.
+struct RibbonWalk {
+    GpuEmitterTrails trails;
+    uint slot;
+    uvec2 ring;      // first entry, recorded points
+    uint skip;       // 1 when the newest recorded point is the head (sdRibbonSkipsNewest)
+    uint n;          // points of the polyline (sdRibbonPolylinePoints)
+    vec3 head_world; // point 0
+    vec4 r0, r1, r2; // world_from_sim
+};
+
+// Point k (< n) in world space: the head, then the recorded points newest first.
+vec3 ribbonPoint(RibbonWalk w, uint k) {
+    if (k == 0u) return w.head_world;
+    uint entry = sdRibbonRingEntry(w.ring.x, w.ring.y, w.trails.max_points, k - 1u + w.skip);
+    return sdRibbonWorldPoint(w.r0, w.r1, w.r2, loadTrailPoint(w.trails, w.slot, entry));
 }
 
-// Distance from the head of point k (< n) of the round starting at `first`, given the distance
-// carried from earlier rounds; carry receives the distance after the round. The lengths are
-// summed by a subgroup scan, so they may differ from the CPU's running sum in the last bits
-// (within the parity tolerance); both rounds below call this with the same inputs, so they agree
-// with each other bit for bit.
-float ribbonDistance(vec3 previous, vec3 here, uint k, uint n, inout float carry) {
-    float segment = k != 0u && k < n ? length(here - previous) : 0.0;
+// This lane's point k of a round (here; the head past the end) and the one before it, and its
+// distance from the head given the distance carried from earlier rounds; carry receives the
+// distance after the round. The segment lengths are summed by a subgroup scan, so distances may
+// differ from the host's running sum in the last bits (within the parity tolerance); both walks
+// call this with the same inputs, so they agree with each other bit for bit.
+float ribbonDistance(RibbonWalk w, uint k, inout float carry, out vec3 here, out vec3 previous) {
+    bool inside = k < w.n;
+    here = inside ? ribbonPoint(w, k) : w.head_world;
+    previous = inside && k != 0u ? ribbonPoint(w, k - 1u) : here;
+    float segment = length(here - previous);
     float distance_m = carry + subgroupInclusiveAdd(segment);
     carry += subgroupAdd(segment);
     return distance_m;
@@ -180,40 +192,39 @@ void writeRibbonStripsBySubgroup() {
     TrailRingsRef rings = trailRings(t);
     StripPointsRef strips = StripPointsRef(uvec2(t.strips_lo, t.strips_hi));
     StripCountsRef counts = StripCountsRef(uvec2(t.strip_counts_lo, t.strip_counts_hi));
-    vec4 r0 = header.world_from_sim0;
-    vec4 r1 = header.world_from_sim1;
-    vec4 r2 = header.world_from_sim2;
+    RibbonWalk w;
+    w.trails = t;
+    w.r0 = header.world_from_sim0;
+    w.r1 = header.world_from_sim1;
+    w.r2 = header.world_from_sim2;
     uint lane = gl_SubgroupInvocationID;
     uint subgroups = gl_NumWorkGroups.x * gl_NumSubgroups;
 
     // Uniform per subgroup: every lane works on the same particle.
     for (uint i = gl_WorkGroupID.x * gl_NumSubgroups + gl_SubgroupID; i < count; i += subgroups) {
-        uint slot = alive_list.v[i];
-        uvec2 ring = rings.rings[slot];
-        vec3 head = vec3(floatColumn(pool, kGpuColumnPositionX).v[slot],
-                         floatColumn(pool, kGpuColumnPositionY).v[slot],
-                         floatColumn(pool, kGpuColumnPositionZ).v[slot]);
-        vec3 newest = ring.y != 0u
-                          ? loadTrailPoint(t, slot, sdRibbonRingEntry(ring.x, ring.y, t.max_points, 0u))
+        w.slot = alive_list.v[i];
+        w.ring = rings.rings[w.slot];
+        vec3 head = vec3(floatColumn(pool, kGpuColumnPositionX).v[w.slot],
+                         floatColumn(pool, kGpuColumnPositionY).v[w.slot],
+                         floatColumn(pool, kGpuColumnPositionZ).v[w.slot]);
+        vec3 newest = w.ring.y != 0u
+                          ? loadTrailPoint(t, w.slot, sdRibbonRingEntry(w.ring.x, w.ring.y, t.max_points, 0u))
                           : head;
-        uint skip = sdRibbonSkipsNewest(head, ring.y, newest);
-        uint n = sdRibbonPolylinePoints(ring.y, skip);
-        if (lane == 0u) counts.counts[i] = n;
-        if (n == 0u) continue;
-        vec3 head_world = sdRibbonWorldPoint(r0, r1, r2, head);
+        w.skip = sdRibbonSkipsNewest(head, w.ring.y, newest);
+        w.n = sdRibbonPolylinePoints(w.ring.y, w.skip);
+        if (lane == 0u) counts.counts[i] = w.n;
+        if (w.n == 0u) continue;
+        w.head_world = sdRibbonWorldPoint(w.r0, w.r1, w.r2, head);
 
         // The length: the distance of the last point (k = n - 1; distances are >= 0, so the max
         // over lanes is that lane's value).
         float carry = 0.0;
         float length_m = 0.0;
-        for (uint first = 0u; first < n; first += gl_SubgroupSize) {
+        vec3 here, previous;
+        for (uint first = 0u; first < w.n; first += gl_SubgroupSize) {
             uint k = first + lane;
-            vec3 here = k < n ? ribbonPoint(t, slot, ring, skip, head_world, k, r0, r1, r2) : head_world;
-            vec3 previous = k != 0u && k < n
-                                ? ribbonPoint(t, slot, ring, skip, head_world, k - 1u, r0, r1, r2)
-                                : here;
-            float distance_m = ribbonDistance(previous, here, k, n, carry);
-            length_m = max(length_m, subgroupMax(k == n - 1u ? distance_m : 0.0));
+            float distance_m = ribbonDistance(w, k, carry, here, previous);
+            length_m = max(length_m, subgroupMax(k == w.n - 1u ? distance_m : 0.0));
         }
 
         DrawRecord record = loadDrawRecord(pool, i);
@@ -221,20 +232,14 @@ void writeRibbonStripsBySubgroup() {
         // 32-bit index: capacity x (max_points + 1) < 2^25 (kMaxTrailPoints).
         uint block = i * (t.max_points + 1u);
         carry = 0.0;
-        for (uint first = 0u; first < n; first += gl_SubgroupSize) {
+        for (uint first = 0u; first < w.n; first += gl_SubgroupSize) {
             uint k = first + lane;
-            vec3 here = k < n ? ribbonPoint(t, slot, ring, skip, head_world, k, r0, r1, r2) : head_world;
-            vec3 previous = k != 0u && k < n
-                                ? ribbonPoint(t, slot, ring, skip, head_world, k - 1u, r0, r1, r2)
-                                : here;
-            float distance_m = ribbonDistance(previous, here, k, n, carry);
-            if (k < n) {
+            float distance_m = ribbonDistance(w, k, carry, here, previous);
+            if (k < w.n) {
                 vec3 direction_in = k != 0u ? sdRibbonSegmentDirection(previous, here) : vec3(0.0);
-                vec3 direction_out = vec3(0.0);
-                if (k + 1u < n) {
-                    vec3 next = ribbonPoint(t, slot, ring, skip, head_world, k + 1u, r0, r1, r2);
-                    direction_out = sdRibbonSegmentDirection(here, next);
-                }
+                vec3 direction_out = k + 1u < w.n
+                                         ? sdRibbonSegmentDirection(here, ribbonPoint(w, k + 1u))
+                                         : vec3(0.0);
                 strips.points[block + k] =
                     sdRibbonStripPoint(here, distance_m, length_m, direction_in, direction_out,
                                        head_width, e.ribbon_taper, e.ribbon_uv_tiling, record.color);
