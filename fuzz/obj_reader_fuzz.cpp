@@ -38,8 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check(!mesh.vertices.empty() && mesh.vertices.size() % 3 == 0);
     check(mesh.vertices.size() <= size_t{spindrift::kMaxMeshTriangles} * 3);
     for (const spindrift::MeshVertex& v : mesh.vertices) {
-        check(finite(v.position) && finite(v.normal));
-        check(std::fabs(spindrift::length(spindrift::vec3(v.normal)) - 1.0f) < 1e-3f);
+        check(finite(v.position_u) && finite(v.normal_v));
+        check(std::fabs(spindrift::length(spindrift::vec3(v.normal_v)) - 1.0f) < 1e-3f);
     }
     return 0;
 }

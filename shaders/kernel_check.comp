@@ -60,6 +60,6 @@ void main() {
               draw_records[i].emitter_index + opaque_draws[i].kind +
               billboard_pushes[i].params.alignment + uint(frame.viewport.x) +
               uint(strip_points[i].tangent_u.w) + strip_pushes[i].params.blend +
-              beam_curves[i].segments + uint(mesh_vertices[i].normal.x) +
+              beam_curves[i].segments + uint(mesh_vertices[i].normal_v.x) +
               mesh_pushes[i].params.vertex_count;
 }

@@ -1,6 +1,7 @@
-// Mesh particles: the record's colour, lit by the scene's sun and ambient when the emitter is lit
-// (the one lighting model, src/kernels/lighting.h), and the blend-mode output
-// (sdMeshOutput); the pipeline's blend state does the rest.
+// Mesh particles: the texture at the vertex's (u, v) when the batch has one, times the record's
+// colour, lit by the scene's sun and ambient when the emitter is lit (the one lighting model,
+// src/kernels/lighting.h), and the blend-mode output (sdMeshOutput); the pipeline's blend state
+// does the rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -13,6 +14,9 @@
 layout(location = 0) flat in vec4 in_color;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in float in_linear_depth;
+layout(location = 3) in vec2 in_uv;
+
+layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D mesh_texture;
 
 // Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
 // weight target; a sorted pipeline has no attachment there and the write is discarded.
@@ -27,7 +31,8 @@ void main() {
         tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
                                  frame.ambient.xyz);
     }
-    vec4 color = sdMeshOutput(tint, kVariantBlend);
+    vec4 texel = kVariantTextured != 0u ? texture(mesh_texture, in_uv) : vec4(1.0);
+    vec4 color = sdMeshOutput(texel, tint, kVariantBlend);
     if (kVariantOit != 0u) {
         out_color = sdOitAccumulation(color, kVariantBlend, in_linear_depth);
         out_weight = sdOitWeightOutput(color, in_linear_depth);

@@ -22,6 +22,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Me
 layout(location = 0) flat out vec4 out_color;
 layout(location = 1) out vec3 out_normal;
 layout(location = 2) out float out_linear_depth;
+layout(location = 3) out vec2 out_uv;
 
 void main() {
     uint record_index = uint(gl_InstanceIndex);
@@ -30,9 +31,10 @@ void main() {
     MeshVertex v = MeshVertexRef(push.vertices.xy).vertices[gl_VertexIndex];
 
     MeshPlacement m = sdMeshPlacement(r, push.params);
-    vec3 p = sdMeshPoint(m, v.position.xyz);
+    vec3 p = sdMeshPoint(m, v.position_u.xyz);
     gl_Position = clipFromWorld() * vec4(p, 1.0);
     out_color = r.color;
-    out_normal = kVariantLit != 0u ? sdMeshRotate(m, v.normal.xyz) : vec3(0.0);
+    out_normal = kVariantLit != 0u ? sdMeshRotate(m, v.normal_v.xyz) : vec3(0.0);
     out_linear_depth = linearDepth(p);
+    out_uv = vec2(v.position_u.w, v.normal_v.w);
 }

@@ -25,10 +25,12 @@
 SD_BEGIN_NAMESPACE
 
 // One vertex of a mesh's triangle list (three per triangle, no index buffer): position in the
-// mesh's own space (the author's origin is the particle's position), unit normal.
+// mesh's own space (the author's origin is the particle's position), unit normal, and texture
+// coordinate (u, v) in image terms: (0, 0) the top-left corner of the texture, (1, 1) the
+// bottom-right (the OBJ reader flips OBJ's bottom-up v).
 struct MeshVertex {
-    vec4 position; // xyz; w = 1
-    vec4 normal;   // xyz unit; w = 0
+    vec4 position_u; // xyz position; w = u
+    vec4 normal_v;   // xyz unit normal; w = v
 };
 
 // What the mesh shaders read for one batch (an emitter).
@@ -55,10 +57,11 @@ struct MeshPushConstants {
 };
 
 // Specialisation-constant ids of the mesh shaders (all uint), as for billboards (billboard.h).
-SD_CONST uint kSpecMeshBlend = 0u; // kBlend*
-SD_CONST uint kSpecMeshLit = 1u;   // 1: kRenderFlagLit
-SD_CONST uint kSpecMeshOit = 2u;   // 1: writes the OIT targets (kernels/oit.h)
-SD_CONST uint kSpecMeshCount = 3u;
+SD_CONST uint kSpecMeshBlend = 0u;    // kBlend*
+SD_CONST uint kSpecMeshLit = 1u;      // 1: kRenderFlagLit
+SD_CONST uint kSpecMeshOit = 2u;      // 1: writes the OIT targets (kernels/oit.h)
+SD_CONST uint kSpecMeshTextured = 3u; // 1: samples the batch's texture at the vertex's (u, v)
+SD_CONST uint kSpecMeshCount = 4u;
 
 // A particle's placement: world = center + rotation * (local * scale), rotation as three
 // columns (an orthonormal matrix: normals turn with it unchanged by the uniform scale).
@@ -121,13 +124,15 @@ SD_FUNC vec3 sdMeshPoint(MeshPlacement m, vec3 local) {
     return m.center + sdMeshRotate(m, local * m.scale);
 }
 
-// What a mesh fragment writes (the pipeline's blend state finishes it): the colour, lit or not,
-// with straight alpha, as a billboard's untextured texel would be for the same blend mode (an
-// opaque white texel): additive adds rgb * a, alpha blends rgb over the frame by a. Opaque
-// replaces the frame's colour with rgb (alpha 1: the particle's alpha is ignored).
-SD_FUNC vec4 sdMeshOutput(vec4 color, uint blend) {
-    if (blend == kBlendOpaque) return vec4(vec3(color), 1.0f);
-    return sdBillboardOutput(vec4(1.0f), color, blend, 1.0f);
+// What a mesh fragment writes (the pipeline's blend state finishes it): the texel (white for an
+// untextured mesh; textures follow the billboards' convention, premultiplied for additive and
+// premultiplied blending, straight alpha for alpha) times the colour, lit or not, as a
+// billboard's output for the same blend mode (sdBillboardOutput): additive adds rgb * a, alpha
+// blends rgb over the frame by a. Opaque replaces the frame's colour with rgb (alpha 1: the
+// texel's and the particle's alpha are ignored).
+SD_FUNC vec4 sdMeshOutput(vec4 texel, vec4 color, uint blend) {
+    if (blend == kBlendOpaque) return vec4(vec3(texel) * vec3(color), 1.0f);
+    return sdBillboardOutput(texel, color, blend, 1.0f);
 }
 
 SD_END_NAMESPACE

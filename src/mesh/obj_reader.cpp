@@ -216,7 +216,8 @@ vec3 unitOr(vec3 v, vec3 fallback) {
 
 struct Corner {
     int position;
-    int normal; // -1: none
+    int normal;   // -1: none
+    int texcoord; // -1: none
 };
 
 // The triangles of every face (fans around each polygon's first vertex), with their normals.
@@ -224,6 +225,7 @@ bool buildTriangles(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::
                     std::string_view file, MeshData& out, std::vector<Diagnostic>& diagnostics) {
     const int positions = static_cast<int>(attrib.vertices.size() / 3);
     const int normals = static_cast<int>(attrib.normals.size() / 3);
+    const int texcoords = static_cast<int>(attrib.texcoords.size() / 2); // (u, v) each
     struct Triangle {
         Corner corners[3];
         unsigned smoothing_group;
@@ -239,12 +241,16 @@ bool buildTriangles(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::
     };
     // The scan accepted each number as a finite decimal; tinyobjloader's own conversion can
     // still differ on the edges (it reads "0.e7996" as 0 x 10^7996, NaN), so check what it read.
-    for (const auto* values : {&attrib.vertices, &attrib.normals}) {
+    for (const auto* values : {&attrib.vertices, &attrib.normals, &attrib.texcoords}) {
         for (size_t i = 0; i < values->size(); ++i) {
             if (std::isfinite((*values)[i])) continue;
-            const char* what = values == &attrib.vertices ? "position " : "normal ";
+            const bool uv = values == &attrib.texcoords;
+            const char* what = values == &attrib.vertices ? "position "
+                               : uv                       ? "texture coordinate "
+                                                          : "normal ";
             diagnostics.push_back(objError(file, 0,
-                                           std::string(what) + std::to_string(i / 3 + 1) +
+                                           std::string(what) +
+                                               std::to_string(i / (uv ? 2 : 3) + 1) +
                                                " reads as a number that is not finite"));
             return false;
         }
@@ -264,7 +270,8 @@ bool buildTriangles(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::
             for (size_t k = 0; k < n; ++k) {
                 const tinyobj::index_t& i = mesh.indices[offset + k];
                 if (i.vertex_index < 0 || i.vertex_index >= positions || i.normal_index < -1 ||
-                    i.normal_index >= normals) {
+                    i.normal_index >= normals || i.texcoord_index < -1 ||
+                    i.texcoord_index >= texcoords) {
                     return fail("a face index is out of range");
                 }
             }
@@ -272,7 +279,7 @@ bool buildTriangles(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::
                 f < mesh.smoothing_group_ids.size() ? mesh.smoothing_group_ids[f] : 0u;
             auto corner = [&](size_t k) {
                 const tinyobj::index_t& i = mesh.indices[offset + k];
-                return Corner{i.vertex_index, i.normal_index};
+                return Corner{i.vertex_index, i.normal_index, i.texcoord_index};
             };
             vec3 face_normal(0.0f);
             for (size_t k = 1; k + 1 < n; ++k) {
@@ -309,7 +316,13 @@ bool buildTriangles(const tinyobj::attrib_t& attrib, const std::vector<tinyobj::
             } else if (t.smoothing_group != 0) {
                 n = unitOr(smooth[smoothKey(t.smoothing_group, t.corners[k].position)], flat);
             }
-            out.vertices.push_back({vec4(p[k], 1.0f), vec4(n, 0.0f)});
+            // OBJ's v runs up the image; the texture's rows run down (MeshVertex).
+            vec2 uv(0.0f);
+            if (t.corners[k].texcoord >= 0) {
+                const size_t at = size_t(t.corners[k].texcoord) * 2;
+                uv = vec2(attrib.texcoords[at], 1.0f - attrib.texcoords[at + 1]);
+            }
+            out.vertices.push_back({vec4(p[k], uv.x), vec4(n, uv.y)});
         }
     }
     return true;

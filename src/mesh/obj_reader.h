@@ -2,8 +2,9 @@
 // untrusted input: every problem is returned as an error value, never a crash, an exception or a
 // hang.
 //
-// What is read: positions (`v`), normals (`vn`) and faces (`f`); texture coordinates are parsed
-// and ignored, and so are materials, groups, lines and points. Polygons are split into a fan of
+// What is read: positions (`v`), normals (`vn`), texture coordinates (`vt`, u and v; a w is
+// ignored) and faces (`f`); materials, groups, lines and points are parsed and ignored. A face
+// corner without a texture coordinate gets (0, 0). Polygons are split into a fan of
 // triangles around their first vertex (quads into two), so a polygon should be convex. The
 // author's origin is kept: it is the point the particle's position places.
 //

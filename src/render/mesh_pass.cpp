@@ -16,12 +16,14 @@ std::array<uint32_t, kSpecMeshCount> variantOf(const MeshBatch& batch, Transpare
     v[kSpecMeshBlend] = batch.params.blend;
     v[kSpecMeshLit] = (batch.params.render_flags & kRenderFlagLit) != 0 ? 1u : 0u;
     v[kSpecMeshOit] = drawsThroughOit(transparency, batch.params.blend) ? 1u : 0u;
+    v[kSpecMeshTextured] = batch.texture == kNoTexture ? 0u : 1u;
     return v;
 }
 
 // One number per variant: 2 bits of blend, one per feature and output.
 uint32_t variantKey(const std::array<uint32_t, kSpecMeshCount>& v) {
-    return v[kSpecMeshBlend] | v[kSpecMeshLit] << 2 | v[kSpecMeshOit] << 3;
+    return v[kSpecMeshBlend] | v[kSpecMeshLit] << 2 | v[kSpecMeshOit] << 3 |
+           v[kSpecMeshTextured] << 4;
 }
 
 uvec2 split(uint64_t a) {
@@ -58,14 +60,16 @@ bool MeshPass::preparePipelines(std::span<const DrawBatch> batches, Transparency
     return true;
 }
 
-void MeshPass::draw(VkCommandBuffer cmd, const MeshStore& meshes, const MeshBatch& batch,
-                    Transparency transparency, uint64_t records, VkBuffer indirect,
-                    VkDeviceSize indirect_offset, VkPipeline& bound) const {
+void MeshPass::draw(VkCommandBuffer cmd, const MeshStore& meshes, const TextureStore& textures,
+                    const MeshBatch& batch, Transparency transparency, uint64_t records,
+                    VkBuffer indirect, VkDeviceSize indirect_offset, VkPipeline& bound) const {
     VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch, transparency))).get();
     if (pipeline != bound) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         bound = pipeline;
     }
+    // Every pipeline's layout has the texture set; an untextured variant never samples it.
+    bindings_.bindTexture(cmd, textures.set(batch.texture));
     MeshPushConstants push{};
     push.params = batch.params;
     push.params.vertex_count = meshes.vertexCount(batch.mesh);

@@ -17,6 +17,7 @@
 #include "render/mesh_store.h"
 #include "render/particle_bindings.h"
 #include "render/renderer.h"
+#include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/device.h"
 #include "vulkan/owned.h"
@@ -39,9 +40,9 @@ public:
     // device address `records` (count batch.records.size()), or device records (batch.device)
     // drawn indirectly with the arguments at indirect + indirect_offset (DeviceDrawArgs). Expects
     // what BillboardPass::draw expects; bound likewise.
-    void draw(VkCommandBuffer cmd, const MeshStore& meshes, const MeshBatch& batch,
-              Transparency transparency, uint64_t records, VkBuffer indirect,
-              VkDeviceSize indirect_offset, VkPipeline& bound) const;
+    void draw(VkCommandBuffer cmd, const MeshStore& meshes, const TextureStore& textures,
+              const MeshBatch& batch, Transparency transparency, uint64_t records,
+              VkBuffer indirect, VkDeviceSize indirect_offset, VkPipeline& bound) const;
 
     size_t pipelineVariants() const { return pipelines_.size(); }
 

@@ -191,6 +191,7 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
                      std::to_string(r.meshes->count()) + " meshes loaded)");
                 continue; // the draw would read its vertex count
             }
+            if (!checkTexture(r, m->texture, message)) fail(message);
             if (std::string why = blendProblem(m->params.blend, true); !why.empty())
                 fail(std::move(why));
             if (m->device.records != 0) {
@@ -337,14 +338,14 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             if (m->device.records != 0) {
                 const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
                 if (draw_here) {
-                    r.mesh_pass->draw(cmd, *r.meshes, *m, transparency, 0, r.draw_args->buffer(),
-                                      args, bound);
+                    r.mesh_pass->draw(cmd, *r.meshes, *r.textures, *m, transparency, 0,
+                                      r.draw_args->buffer(), args, bound);
                 }
                 continue;
             }
             if (m->records.empty()) continue;
             if (draw_here) {
-                r.mesh_pass->draw(cmd, *r.meshes, *m, transparency,
+                r.mesh_pass->draw(cmd, *r.meshes, *r.textures, *m, transparency,
                                   r.billboards->recordsAddress(first_record), VK_NULL_HANDLE, 0,
                                   bound);
             }

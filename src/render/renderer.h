@@ -188,6 +188,9 @@ struct MeshBatch {
     uint32_t mesh = kNoMesh;
     std::span<const DrawRecord> records;
     DeviceRecords device;
+    // From addTexture, sampled at each vertex's (u, v) and multiplied by the particle's colour;
+    // kNoTexture: the colour alone.
+    uint32_t texture = kNoTexture;
 };
 
 // One entry of a frame's draw list: billboards, strips or meshes. renderFrame draws the entries

@@ -171,7 +171,6 @@ uint32_t loadEffectFor(ScenePlayer& player, const EffectInstanceDesc& instance,
             if (emitter.render_type == kRenderMesh) {
                 entry.emitter_mesh[e] = meshFor(player, entry, emitter, diagnostics);
                 if (entry.emitter_mesh[e] == kNone) assets_ok = false;
-                continue;
             }
             if (emitter.texture_length == 0) continue;
             entry.emitter_texture[e] = textureFor(player, entry, emitter, diagnostics);
@@ -427,6 +426,7 @@ void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e)
         batch.params = meshParams(emitter);
         batch.mesh = player.meshes[p.emitter_mesh[e]].handle;
         batch.device = deviceRecords(source);
+        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
         player.batches.push_back(batch);
     } else if (source.max_records != 0) {
         BillboardBatch batch;
@@ -667,8 +667,11 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                     player.sort_skipped_records += count;
                 }
                 if (emitter.render_type == kRenderMesh) {
-                    player.batches.push_back(MeshBatch{
-                        meshParams(emitter), player.meshes[p.emitter_mesh[e]].handle, records, {}});
+                    player.batches.push_back(MeshBatch{meshParams(emitter),
+                                                       player.meshes[p.emitter_mesh[e]].handle,
+                                                       records,
+                                                       {},
+                                                       texture});
                 } else {
                     player.batches.push_back(BillboardBatch{
                         billboardParams(emitter, p.world_from_effect), texture, records, {}});

@@ -46,6 +46,24 @@ void expectVec(const vec4& v, float x, float y, float z) {
     EXPECT_NEAR(v.z, z, 1e-6f);
 }
 
+// Texture coordinates: u as written, v flipped (OBJ's v runs up the image, the texture's rows
+// down), per corner, in the forms v/vt and v/vt/vn; a w is ignored.
+TEST(ObjReader, ReadsTextureCoordinatesWithVFlipped) {
+    const Parsed p = parse("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n"
+                           "vt 0 0\nvt 1 0 0.5\nvt 1 1\nvt 0.25 0.75\n"
+                           "vn 0 0 1\n"
+                           "f 1/1 2/2 3/3\nf 1/1/1 3/3/1 4/4/1\n");
+    ASSERT_TRUE(p.ok) << (p.diagnostics.empty() ? "" : p.diagnostics[0].message);
+    ASSERT_EQ(p.mesh.vertices.size(), 6u);
+    const float expected[6][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 1}, {1, 0}, {0.25f, 0.25f}};
+    for (int k = 0; k < 6; ++k) {
+        EXPECT_EQ(p.mesh.vertices[k].position_u.w, expected[k][0]) << "corner " << k;
+        EXPECT_EQ(p.mesh.vertices[k].normal_v.w, expected[k][1]) << "corner " << k;
+    }
+    expectVec(p.mesh.vertices[5].position_u, 0, 1, 0);
+    expectVec(p.mesh.vertices[5].normal_v, 0, 0, 1);
+}
+
 TEST(ObjReader, ReadsATriangleWithAuthoredNormalsKeepingTheOrigin) {
     const Parsed p = parse("# a triangle\n"
                            "v 1 0 0\nv 2 0 0\nv 1 3 0\n"
@@ -53,11 +71,12 @@ TEST(ObjReader, ReadsATriangleWithAuthoredNormalsKeepingTheOrigin) {
                            "f 1//1 2//2 3//1\n");
     ASSERT_TRUE(p.ok);
     ASSERT_EQ(p.mesh.vertices.size(), 3u);
-    expectVec(p.mesh.vertices[0].position, 1, 0, 0); // not recentred
-    expectVec(p.mesh.vertices[2].position, 1, 3, 0);
-    EXPECT_EQ(p.mesh.vertices[0].position.w, 1.0f);
-    expectVec(p.mesh.vertices[0].normal, 0, 0, 1); // normalised
-    expectVec(p.mesh.vertices[1].normal, 0, 1, 0);
+    expectVec(p.mesh.vertices[0].position_u, 1, 0, 0); // not recentred
+    expectVec(p.mesh.vertices[2].position_u, 1, 3, 0);
+    EXPECT_EQ(p.mesh.vertices[0].position_u.w, 0.0f) << "no texture coordinate: (0, 0)";
+    EXPECT_EQ(p.mesh.vertices[0].normal_v.w, 0.0f);
+    expectVec(p.mesh.vertices[0].normal_v, 0, 0, 1); // normalised
+    expectVec(p.mesh.vertices[1].normal_v, 0, 1, 0);
 }
 
 TEST(ObjReader, ComputesFlatNormalsOutsideSmoothingGroups) {
@@ -67,7 +86,7 @@ TEST(ObjReader, ComputesFlatNormalsOutsideSmoothingGroups) {
     ASSERT_TRUE(p.ok);
     ASSERT_EQ(p.mesh.vertices.size(), 6u);
     const float h = std::sqrt(0.5f);
-    for (int k = 0; k < 6; ++k) expectVec(p.mesh.vertices[k].normal, -h, h, 0);
+    for (int k = 0; k < 6; ++k) expectVec(p.mesh.vertices[k].normal_v, -h, h, 0);
 }
 
 TEST(ObjReader, AveragesNormalsOverASmoothingGroup) {
@@ -78,10 +97,10 @@ TEST(ObjReader, AveragesNormalsOverASmoothingGroup) {
     ASSERT_TRUE(p.ok);
     ASSERT_EQ(p.mesh.vertices.size(), 12u);
     const float h = std::sqrt(0.5f);
-    expectVec(p.mesh.vertices[0].normal, -h, h, 0); // position 1: only the first face
-    expectVec(p.mesh.vertices[1].normal, 0, 1, 0);  // position 2: shared
-    expectVec(p.mesh.vertices[2].normal, 0, 1, 0);  // position 4: shared
-    expectVec(p.mesh.vertices[7].normal, h, h, 0);  // position 3: only the second face
+    expectVec(p.mesh.vertices[0].normal_v, -h, h, 0); // position 1: only the first face
+    expectVec(p.mesh.vertices[1].normal_v, 0, 1, 0);  // position 2: shared
+    expectVec(p.mesh.vertices[2].normal_v, 0, 1, 0);  // position 4: shared
+    expectVec(p.mesh.vertices[7].normal_v, h, h, 0);  // position 3: only the second face
 }
 
 TEST(ObjReader, SplitsQuadsAndPolygonsIntoFans) {
@@ -90,10 +109,10 @@ TEST(ObjReader, SplitsQuadsAndPolygonsIntoFans) {
     ASSERT_TRUE(p.ok);
     ASSERT_EQ(p.mesh.vertices.size(), 12u); // a quad: 2 triangles, a pentagon-ish quad: 2
     // Fan of the first quad: (1 2 3) and (1 3 4).
-    expectVec(p.mesh.vertices[3].position, 0, 0, 0);
-    expectVec(p.mesh.vertices[4].position, 1, 1, 0);
-    expectVec(p.mesh.vertices[5].position, 0, 1, 0);
-    for (const MeshVertex& v : p.mesh.vertices) expectVec(v.normal, 0, 0, 1);
+    expectVec(p.mesh.vertices[3].position_u, 0, 0, 0);
+    expectVec(p.mesh.vertices[4].position_u, 1, 1, 0);
+    expectVec(p.mesh.vertices[5].position_u, 0, 1, 0);
+    for (const MeshVertex& v : p.mesh.vertices) expectVec(v.normal_v, 0, 0, 1);
 }
 
 TEST(ObjReader, AcceptsNegativeIndicesTexcoordsGroupsAndMaterials) {
@@ -124,6 +143,9 @@ TEST(ObjReader, ReportsEachKindOfMalformedFile) {
     expectError("v 0 0 0\nv 1 0 0\nf 1 2\n", 3, "a face (f) has 2 vertices; it needs at least 3");
     expectError("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 x\n", 4, "'x' is not an integer");
     expectError("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3/1/1/1\n", 4, "more than three parts");
+    expectError("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/2 3/1\n", 5,
+                "texture coordinate index 2 is out of range");
+    expectError("vt 0 nan\n", 1, "not a finite number");
     expectError("v 0 0 0\nv 1 0 0\nv 0 1 0\n", 0, "no triangles");
     expectError("", 0, "no triangles");
     expectError("v 0 0 0\ncurv 0 1 1 2\n", 2, "unknown statement 'curv'");
@@ -169,16 +191,16 @@ TEST(ObjReader, ReadsTheSampleMesh) {
         << (diagnostics.empty() ? "" : diagnostics[0].message);
     EXPECT_GE(mesh.vertices.size(), 3u * 8);
     for (const MeshVertex& v : mesh.vertices) {
-        EXPECT_NEAR(length(vec3(v.normal)), 1.0f, 1e-5f);
-        EXPECT_LE(length(vec3(v.position)), 1.0001f); // the sample rock fits the unit sphere
+        EXPECT_NEAR(length(vec3(v.normal_v)), 1.0f, 1e-5f);
+        EXPECT_LE(length(vec3(v.position_u)), 1.0001f); // the sample rock fits the unit sphere
     }
     // Counter-clockwise outside: every face's normal points away from the rock's centre (the
     // renderer culls back faces).
     for (size_t t = 0; t + 2 < mesh.vertices.size(); t += 3) {
-        const vec3 centroid = vec3(mesh.vertices[t].position + mesh.vertices[t + 1].position +
-                                   mesh.vertices[t + 2].position) /
+        const vec3 centroid = vec3(mesh.vertices[t].position_u + mesh.vertices[t + 1].position_u +
+                                   mesh.vertices[t + 2].position_u) /
                               3.0f;
-        EXPECT_GT(dot(vec3(mesh.vertices[t].normal), centroid), 0.0f) << "triangle " << t / 3;
+        EXPECT_GT(dot(vec3(mesh.vertices[t].normal_v), centroid), 0.0f) << "triangle " << t / 3;
     }
 }
 

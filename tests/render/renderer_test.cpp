@@ -779,6 +779,51 @@ TEST_F(MeshRendererTest, RotationTurnsTheMeshAboutItsTumbleAxis) {
     EXPECT_LT(shown, 64u);
 }
 
+// A square whose texture coordinates span the texture: (0, 0) at its top-left corner.
+std::vector<MeshVertex> texturedSquareMesh() {
+    std::vector<MeshVertex> v = squareMesh();
+    for (MeshVertex& x : v) {
+        x.position_u.w = (x.position_u.x + 1.0f) / 2.0f;
+        x.normal_v.w = (1.0f - x.position_u.y) / 2.0f;
+    }
+    return v;
+}
+
+// A textured mesh shows its texture, as mapped by its vertices' (u, v), times its colour, in
+// every blend mode; an unknown texture handle is an error.
+TEST_F(MeshRendererTest, TexturedMeshShowsItsTextureWhereItsCoordinatesPlaceIt) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const uint32_t square = mesh(texturedSquareMesh());
+    Image red_green; // left texel red, right texel green
+    red_green.width = 2;
+    red_green.height = 1;
+    red_green.rgba8 = {255, 0, 0, 255, 0, 255, 0, 255};
+    const uint32_t texture_handle = texture(red_green);
+    const std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1, 1, 0.5f, 1))};
+    for (const uint32_t blend : {kBlendAlpha, kBlendOpaque}) {
+        MeshBatch batch{meshParamsFor(blend, 1.0f), square, records, {}};
+        batch.texture = texture_handle;
+        const Image image = renderBatches(frontView(), {batch});
+        // The square spans 48 +- 9.6 px; 7 px either side of the centre is u ~ 0.14 or 0.86,
+        // past the texel centres (linear filter, clamped to the edge): pure red, pure green.
+        EXPECT_TRUE(near(pixel(image, 41, 48), encoded(1, 0, 0), 0)) << "blend " << blend;
+        EXPECT_TRUE(near(pixel(image, 55, 48), encoded(0, 1, 0), 0)) << "blend " << blend;
+        // Untextured: the colour alone.
+        batch.texture = kNoTexture;
+        const Image plain = renderBatches(frontView(), {batch});
+        EXPECT_TRUE(near(pixel(plain, 41, 48), encoded(1, 1, 0.5f), 1)) << "blend " << blend;
+    }
+    Image image;
+    FrameStats stats;
+    std::vector<Diagnostic> d;
+    MeshBatch unknown{meshParamsFor(kBlendAlpha, 1.0f), square, records, {}};
+    unknown.texture = 42;
+    const std::vector<DrawBatch> batches = {unknown};
+    EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_NE(d[0].message.find("unknown texture handle 42"), std::string::npos) << d[0].message;
+}
+
 // Opaque meshes write depth and replace the frame's colour (their alpha is ignored): the nearer
 // of two overlapping squares shows, in whichever order the batches come.
 TEST_F(MeshRendererTest, OpaqueMeshesWriteDepthSoTheNearerShowsInEitherOrder) {

@@ -369,13 +369,16 @@ TEST(ScenePlayer, WeightedOitSkipsTheSortAndSaysSo) {
 TEST(ScenePlayer, MeshEmittersBecomeMeshBatchesWithTheirMeshLoadedOnce) {
     const fs::path dir = scratchDir("mesh");
     writeText(dir / "rock.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\n");
+    fs::copy_file(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/textures/spark.png",
+                  dir / "spark.png", fs::copy_options::overwrite_existing);
     writeText(dir / "rocks.json", R"({
   "version": 1,
   "name": "rocks",
   "emitters": [
     {
       "name": "rock",
-      "render": {"type": "mesh", "mesh": "rock.obj", "scale": 0.5, "tumble_deg_per_s": 90}
+      "render": {"type": "mesh", "mesh": "rock.obj", "texture": "spark.png", "scale": 0.5,
+                 "tumble_deg_per_s": 90}
     },
     {
       "name": "glints"
@@ -392,12 +395,15 @@ TEST(ScenePlayer, MeshEmittersBecomeMeshBatchesWithTheirMeshLoadedOnce) {
     ASSERT_EQ(player->meshes.size(), 1u);
     EXPECT_EQ(player->meshes[0].mesh.vertices.size(), 6u);
     player->meshes[0].handle = 0; // as uploadAssets would
+    ASSERT_EQ(player->textures.size(), 1u) << "the mesh's texture, loaded once";
+    player->textures[0].handle = 7;
     playFrame(*player, 1.0f, {0, 2, 6});
     ASSERT_EQ(player->batches.size(), 4u);
     for (size_t i = 0; i < 4; i += 2) {
         const MeshBatch* mesh = std::get_if<MeshBatch>(&player->batches[i]);
         ASSERT_NE(mesh, nullptr) << "batch " << i << ": the mesh emitter, first";
         EXPECT_EQ(mesh->mesh, 0u);
+        EXPECT_EQ(mesh->texture, 7u);
         EXPECT_FLOAT_EQ(mesh->params.scale, 0.5f);
         EXPECT_NEAR(mesh->params.tumble_rad_per_s, 0.5f * 3.14159265f, 1e-5f);
         ASSERT_FALSE(mesh->records.empty());
