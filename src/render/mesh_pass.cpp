@@ -68,8 +68,9 @@ void MeshPass::draw(VkCommandBuffer cmd, const MeshStore& meshes, const TextureS
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         bound = pipeline;
     }
-    // Every pipeline's layout has the texture set; an untextured variant never samples it.
-    bindings_.bindTexture(cmd, textures.set(batch.texture));
+    // Every pipeline's layout has the texture set; an untextured variant never samples it. Mesh
+    // UVs may tile: the texture repeats.
+    bindings_.bindTexture(cmd, textures.set(batch.texture, vk::Wrap::repeat));
     MeshPushConstants push{};
     push.params = batch.params;
     push.params.vertex_count = meshes.vertexCount(batch.mesh);

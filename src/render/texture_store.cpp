@@ -1,6 +1,7 @@
 #include "render/texture_store.h"
 
 #include <cstring>
+#include <utility>
 
 #include "kernels/frame_globals.h"
 #include "render/renderer.h"
@@ -31,6 +32,9 @@ std::unique_ptr<TextureStore> TextureStore::create(const vk::Device& device,
 
     store->sampler_ = vk::createSampler(device, vk::Filter::linear, diagnostics);
     if (!store->sampler_) return nullptr;
+    store->repeat_sampler_ =
+        vk::createSampler(device, vk::Filter::linear, diagnostics, vk::Wrap::repeat);
+    if (!store->repeat_sampler_) return nullptr;
 
     VkDescriptorSetLayoutBinding binding{};
     binding.binding = kBindingTexture;
@@ -41,14 +45,16 @@ std::unique_ptr<TextureStore> TextureStore::create(const vk::Device& device,
         vk::createDescriptorSetLayout(d, {binding}, "the texture set layout", diagnostics);
     if (!store->layout_) return nullptr;
 
-    store->pool_ = vk::createDescriptorPool(d, capacity + 1, 0, capacity + 1, diagnostics);
+    // Two sets (wrap modes) per texture and the blank one.
+    store->pool_ =
+        vk::createDescriptorPool(d, 2 * (capacity + 1), 0, 2 * (capacity + 1), diagnostics);
     if (!store->pool_) return nullptr;
 
     Image white;
     white.width = 1;
     white.height = 1;
     white.rgba8 = {255, 255, 255, 255};
-    if (!store->upload(white, "(blank texture)", store->blank_, store->blank_set_, diagnostics)) {
+    if (!store->upload(white, "(blank texture)", store->blank_, store->blank_sets_, diagnostics)) {
         return nullptr;
     }
     return store;
@@ -81,15 +87,15 @@ uint32_t TextureStore::add(const Image& image, const std::string& label,
         return kNoTexture;
     }
     vk::Image2D texture;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    if (!upload(image, label, texture, set, diagnostics)) return kNoTexture;
+    Sets sets;
+    if (!upload(image, label, texture, sets, diagnostics)) return kNoTexture;
     textures_.push_back(std::move(texture));
-    sets_.push_back(set);
+    sets_.push_back(sets);
     return static_cast<uint32_t>(textures_.size() - 1);
 }
 
 bool TextureStore::upload(const Image& image, const std::string& label, vk::Image2D& texture,
-                          VkDescriptorSet& set, std::vector<Diagnostic>& diagnostics) {
+                          Sets& sets, std::vector<Diagnostic>& diagnostics) {
     VkDevice d = device_.handle();
     std::string what = "texture " + label;
     texture = vk::createImage2D(device_, VK_FORMAT_R8G8B8A8_SRGB, {image.width, image.height},
@@ -132,15 +138,19 @@ bool TextureStore::upload(const Image& image, const std::string& label, vk::Imag
         diagnostics);
     if (!uploaded) return false;
 
-    set = vk::allocateDescriptorSet(d, pool_.get(), layout_.get(), diagnostics);
-    if (set == VK_NULL_HANDLE) return false;
-    vk::writeCombinedImageSampler(d, set, kBindingTexture, texture.view.get(), sampler_.get(),
-                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    for (auto [set, sampler] :
+         {std::pair{&sets.clamp, sampler_.get()}, std::pair{&sets.repeat, repeat_sampler_.get()}}) {
+        *set = vk::allocateDescriptorSet(d, pool_.get(), layout_.get(), diagnostics);
+        if (*set == VK_NULL_HANDLE) return false;
+        vk::writeCombinedImageSampler(d, *set, kBindingTexture, texture.view.get(), sampler,
+                                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    }
     return true;
 }
 
-VkDescriptorSet TextureStore::set(uint32_t handle) const {
-    return handle < sets_.size() ? sets_[handle] : blank_set_;
+VkDescriptorSet TextureStore::set(uint32_t handle, vk::Wrap wrap) const {
+    const Sets& sets = handle < sets_.size() ? sets_[handle] : blank_sets_;
+    return wrap == vk::Wrap::repeat ? sets.repeat : sets.clamp;
 }
 
 bool TextureStore::valid(uint32_t handle) const {

@@ -1,5 +1,6 @@
 // Particle textures: uploaded once, named by a handle (their index), each with its own
-// descriptor set (set kSetTexture) so a batch binds its texture with one call.
+// descriptor sets (set kSetTexture), one per wrap mode, so a batch binds its texture with one
+// call: billboards and strips clamp to the edge, meshes repeat (their UVs may tile).
 #pragma once
 
 #include <cstdint>
@@ -26,34 +27,40 @@ public:
                                                 std::vector<Diagnostic>& diagnostics);
 
     // Uploads image as R8G8B8A8_SRGB (the shader samples linear colour), sampled with linear
-    // filtering, clamped to the edge, no mipmaps. Returns the handle, or kNoTexture with an
+    // filtering, no mipmaps. Returns the handle, or kNoTexture with an
     // error naming label when the image is malformed (empty, size not width*height*4, larger
     // than the device allows), the store is full, or a Vulkan call fails.
     uint32_t add(const Image& image, const std::string& label,
                  std::vector<Diagnostic>& diagnostics);
 
     VkDescriptorSetLayout layout() const { return layout_.get(); }
-    // The set of a handle from add(), or the blank texture's set for kNoTexture.
-    VkDescriptorSet set(uint32_t handle) const;
+    // The set of a handle from add() for a wrap mode, or the blank texture's for kNoTexture.
+    VkDescriptorSet set(uint32_t handle, vk::Wrap wrap = vk::Wrap::clamp) const;
     bool valid(uint32_t handle) const;
     uint32_t count() const { return static_cast<uint32_t>(textures_.size()); }
 
 private:
     TextureStore(const vk::Device& device, vk::CommandRunner& runner)
         : device_(device), runner_(runner) {}
-    bool upload(const Image& image, const std::string& label, vk::Image2D& texture,
-                VkDescriptorSet& set, std::vector<Diagnostic>& diagnostics);
+    // The sets of one texture, by wrap mode (vk::Wrap's order).
+    struct Sets {
+        VkDescriptorSet clamp = VK_NULL_HANDLE;
+        VkDescriptorSet repeat = VK_NULL_HANDLE;
+    };
+    bool upload(const Image& image, const std::string& label, vk::Image2D& texture, Sets& sets,
+                std::vector<Diagnostic>& diagnostics);
 
     const vk::Device& device_;
     vk::CommandRunner& runner_;
     uint32_t capacity_ = 0;
-    vk::OwnedSampler sampler_;
+    vk::OwnedSampler sampler_;        // clamped to the edge
+    vk::OwnedSampler repeat_sampler_; // repeating
     vk::OwnedDescriptorSetLayout layout_;
     vk::OwnedDescriptorPool pool_;
     std::vector<vk::Image2D> textures_;
-    std::vector<VkDescriptorSet> sets_; // freed with the pool
+    std::vector<Sets> sets_; // freed with the pool
     vk::Image2D blank_;
-    VkDescriptorSet blank_set_ = VK_NULL_HANDLE;
+    Sets blank_sets_;
 };
 
 } // namespace spindrift::render

@@ -108,16 +108,19 @@ Image2D createImage2D(const Device& device, VkFormat format, VkExtent2D extent,
 }
 
 OwnedSampler createSampler(const Device& device, Filter filter,
-                           std::vector<Diagnostic>& diagnostics) {
+                           std::vector<Diagnostic>& diagnostics, Wrap wrap) {
     VkFilter f = filter == Filter::linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+    const VkSamplerAddressMode address = wrap == Wrap::repeat
+                                             ? VK_SAMPLER_ADDRESS_MODE_REPEAT
+                                             : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     VkSamplerCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
     info.magFilter = f;
     info.minFilter = f;
     info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    info.addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    info.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    info.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    info.addressModeU = address;
+    info.addressModeV = address;
+    info.addressModeW = address;
     info.maxLod = 0.0f;
     info.borderColor = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
     VkSampler handle = VK_NULL_HANDLE;

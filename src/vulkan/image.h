@@ -49,8 +49,10 @@ Image2D createImage2D(const Device& device, VkFormat format, VkExtent2D extent,
                       std::vector<Diagnostic>& diagnostics);
 
 enum class Filter : uint8_t { nearest, linear };
-// Clamp-to-edge addressing, no mipmaps, no anisotropy.
+// Addressing outside [0, 1]: clamped to the edge texel, or repeating the image.
+enum class Wrap : uint8_t { clamp, repeat };
+// No mipmaps, no anisotropy.
 OwnedSampler createSampler(const Device& device, Filter filter,
-                           std::vector<Diagnostic>& diagnostics);
+                           std::vector<Diagnostic>& diagnostics, Wrap wrap = Wrap::clamp);
 
 } // namespace spindrift::vk

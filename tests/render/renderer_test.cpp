@@ -779,34 +779,38 @@ TEST_F(MeshRendererTest, RotationTurnsTheMeshAboutItsTumbleAxis) {
     EXPECT_LT(shown, 64u);
 }
 
-// A square whose texture coordinates span the texture: (0, 0) at its top-left corner.
-std::vector<MeshVertex> texturedSquareMesh() {
+// A square whose texture coordinates span the texture `tiles` times: (0, 0) at its top-left
+// corner.
+std::vector<MeshVertex> texturedSquareMesh(float tiles) {
     std::vector<MeshVertex> v = squareMesh();
     for (MeshVertex& x : v) {
-        x.position_u.w = (x.position_u.x + 1.0f) / 2.0f;
-        x.normal_v.w = (1.0f - x.position_u.y) / 2.0f;
+        x.position_u.w = tiles * (x.position_u.x + 1.0f) / 2.0f;
+        x.normal_v.w = tiles * (1.0f - x.position_u.y) / 2.0f;
     }
     return v;
 }
 
-// A textured mesh shows its texture, as mapped by its vertices' (u, v), times its colour, in
-// every blend mode; an unknown texture handle is an error.
+// A textured mesh shows its texture, as mapped by its vertices' (u, v) and repeated past 1, times
+// its colour, in every blend mode; an unknown texture handle is an error.
 TEST_F(MeshRendererTest, TexturedMeshShowsItsTextureWhereItsCoordinatesPlaceIt) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(texturedSquareMesh());
-    Image red_green; // left texel red, right texel green
-    red_green.width = 2;
+    const uint32_t square = mesh(texturedSquareMesh(2.0f));
+    Image red_green; // two red texels, then two green
+    red_green.width = 4;
     red_green.height = 1;
-    red_green.rgba8 = {255, 0, 0, 255, 0, 255, 0, 255};
+    red_green.rgba8 = {255, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255};
     const uint32_t texture_handle = texture(red_green);
     const std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1, 1, 0.5f, 1))};
     for (const uint32_t blend : {kBlendAlpha, kBlendOpaque}) {
         MeshBatch batch{meshParamsFor(blend, 1.0f), square, records, {}};
         batch.texture = texture_handle;
         const Image image = renderBatches(frontView(), {batch});
-        // The square spans 48 +- 9.6 px; 7 px either side of the centre is u ~ 0.14 or 0.86,
-        // past the texel centres (linear filter, clamped to the edge): pure red, pure green.
-        EXPECT_TRUE(near(pixel(image, 41, 48), encoded(1, 0, 0), 0)) << "blend " << blend;
+        // The square spans pixels 38.4 .. 57.6, u from 0 to 2 across it. Pixels 40, 45, 50, 55
+        // sample u ~ 0.25, 0.74, 1.26, 1.78: between two texels of one colour each time (linear
+        // filter), the third only because the texture repeats (clamped, it would be green).
+        EXPECT_TRUE(near(pixel(image, 40, 48), encoded(1, 0, 0), 0)) << "blend " << blend;
+        EXPECT_TRUE(near(pixel(image, 45, 48), encoded(0, 1, 0), 0)) << "blend " << blend;
+        EXPECT_TRUE(near(pixel(image, 50, 48), encoded(1, 0, 0), 0)) << "blend " << blend;
         EXPECT_TRUE(near(pixel(image, 55, 48), encoded(0, 1, 0), 0)) << "blend " << blend;
         // Untextured: the colour alone.
         batch.texture = kNoTexture;
