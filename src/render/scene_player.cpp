@@ -401,19 +401,25 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
     }
 }
 
+// The renderer's handle of emitter e's texture, kNoTexture when it has none.
+uint32_t textureHandle(const ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
+    const uint32_t index = p.emitter_texture[e];
+    return index == kNone ? kNoTexture : player.textures[index].handle;
+}
+
 // The batch of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one draw
 // over all its draw-record chunks (billboards, meshes), or one of its ribbon or beam strips; none
 // when it can hold no particle.
 void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
     const gpu::GpuEffect& fx = *p.gpu_fx;
     const EmitterRecord& emitter = p.effect->emitters[e];
-    const uint32_t texture_index = p.emitter_texture[e];
+    const uint32_t texture = textureHandle(player, p, e);
     if (emitter.render_type == kRenderRibbon || emitter.render_type == kRenderBeam) {
         const gpu::GpuStripSource source = gpu::deviceStripSource(fx, e);
         if (source.max_strips == 0) return;
         StripBatch batch;
         batch.params = stripParams(emitter);
-        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+        batch.texture = texture;
         batch.device = {source.points, source.point_counts, source.count, source.points_per_strip,
                         source.max_strips};
         player.batches.push_back(batch);
@@ -426,12 +432,12 @@ void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e)
         batch.params = meshParams(emitter);
         batch.mesh = player.meshes[p.emitter_mesh[e]].handle;
         batch.device = deviceRecords(source);
-        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+        batch.texture = texture;
         player.batches.push_back(batch);
     } else if (source.max_records != 0) {
         BillboardBatch batch;
         batch.params = billboardParams(emitter, p.world_from_effect);
-        batch.texture = texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+        batch.texture = texture;
         batch.device = deviceRecords(source);
         player.batches.push_back(batch);
     }
@@ -656,9 +662,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             (on_gpu ? gpu_first : cpu_first) += count;
             const std::span<DrawRecord> records(base, count);
             if (count == 0) continue;
-            const uint32_t texture_index = p.emitter_texture[e];
-            const uint32_t texture =
-                texture_index == kNone ? kNoTexture : player.textures[texture_index].handle;
+            const uint32_t texture = textureHandle(player, p, e);
             if (drawsRecords(emitter.render_type)) {
                 // Through OIT the order does not change the image: sorting would be waste.
                 if (!drawsThroughOit(player.scene.transparency, emitter.blend)) {
