@@ -59,7 +59,7 @@ void queuePlannedBirthEventsInParallel() {
     }
     if (first >= kGpuMaxEvents) return;
     SubEmittersRef links = subEmittersRef();
-    GpuEmitterPool pool = poolAt(e);
+    GpuEmitterPool pool = birthPoolAt(e);
     GpuStepEmitter step = stepAt(e);
     UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
     uint newest = aliveOut(e) - born;
@@ -132,7 +132,7 @@ void assignChildren() {
     EventQueueRef queue = eventQueueRef();
     uint events = queuedEvents();
     uint chunks = queuedEventChunks();
-    GpuEmitterPool pool = poolAt(c);
+    GpuEmitterPool pool = birthPoolAt(c);
     uint alive = child.child.alive;
     uint free_count = child.child.free_count;
     uint room = pool.capacity - alive;

@@ -131,7 +131,7 @@ void countChunkEvents() {
         EmitterRecord r = emitterAt(chunk.emitter);
         uvec2 links = gatherLinks(r);
         uint ops = chunkContactOps(chunk.emitter, links);
-        GpuEmitterPool pool = poolAt(chunk.emitter);
+        GpuEmitterPool pool = readPoolAt(chunk.emitter);
         UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
         if (t == 0u) {
             s_total[0] = 0u;
@@ -248,7 +248,7 @@ void scatterChunkEvents() {
         uvec2 links = gatherLinks(r);
         uint ops = chunkContactOps(chunk.emitter, links);
         uint segments = ops + 1u;
-        GpuEmitterPool pool = poolAt(chunk.emitter);
+        GpuEmitterPool pool = readPoolAt(chunk.emitter);
         UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
         for (uint k = t; k < kGpuEventChunk; k += kGpuWorkgroupSize) {
             uint i = chunk.begin + k;

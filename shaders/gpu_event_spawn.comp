@@ -30,7 +30,7 @@ void main() {
     uint id = gl_GlobalInvocationID.x;
     uint head = ec.ring_head;
     if (id >= min(ec.event_births, push.params.z) && (head == 0u || id >= alive)) return;
-    GpuEmitterPool pool = emitterPool();
+    GpuEmitterPool pool = emitterPoolForBirths();
     GpuStepEmitter step = stepEmitter();
     EmitterRecord e = emitterRecord();
     UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + list_out);

@@ -38,7 +38,10 @@
 uint g_queued; // events in the queue
 
 EmitterRecord emitterAt(uint e) { return EmittersRef(loadTables().emitters_ops.xy).emitters[e]; }
-GpuEmitterPool poolAt(uint e) { return PoolsRef(loadTables().pools_counters.xy).pools[e]; }
+// Emitter e's pool with the table of the list the step read (the gather: the particles that
+// died or touched a collider this step) or of the list it writes (births and their events).
+GpuEmitterPool readPoolAt(uint e) { return poolForList(e, push.params.y); }
+GpuEmitterPool birthPoolAt(uint e) { return poolForList(e, 1u - push.params.y); }
 GpuStepEmitter stepAt(uint e) { return StepEmittersRef(loadStepHeader().emitters_ops.xy).steps[e]; }
 
 uint aliveIn(uint e) {
@@ -123,7 +126,7 @@ bool queuePlannedBirthEvents(uint emitters, uint budget) {
         uint cost = r.sub_emitter_count + 4u;
         if (!fits(cost, budget)) break;
         g_spent += cost;
-        GpuEmitterPool pool = poolAt(e);
+        GpuEmitterPool pool = birthPoolAt(e);
         GpuStepEmitter step = stepAt(e);
         UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
         uint slot = out_list.v[aliveOut(e) - born + i];
@@ -166,7 +169,7 @@ void assignBirth(uint c, EmitterRecord r, GpuEmitterPool pool, GpuStepEmitter st
 // spawnEventBirths + planSlots for one event with `count` children of emitter c.
 void spawnFromEvent(uint event_index, GpuEvent ev, uint c, uint count) {
     EmitterRecord r = emitterAt(c);
-    GpuEmitterPool pool = poolAt(c);
+    GpuEmitterPool pool = birthPoolAt(c);
     GpuStepEmitter step = stepAt(c);
     CountersRef counters = countersRef();
     EventCountersRef ec = eventCountersRef();
@@ -231,7 +234,7 @@ void spawnFromEvent(uint event_index, GpuEvent ev, uint c, uint count) {
 // anything: the walker checks its budget before it commits the event.
 uint plannedChildren(uint c, uint count) {
     uint alive = aliveOut(c);
-    uint appended = min(count, poolAt(c).capacity - alive);
+    uint appended = min(count, birthPoolAt(c).capacity - alive);
     uint rest = count - appended;
     if (rest != 0u && emitterAt(c).overflow == kOverflowReplaceOldest) return appended + min(rest, alive);
     return appended;

@@ -143,6 +143,25 @@ void scanChunks() {
     counters.counters[index].step_replaced = replaced;
 }
 
+// An emitter that relocates (kGpuStepRelocates): the chunk's survivors move from their slots in
+// the copy of the list read to slot = new-list index in the copy of the list written, so the new
+// list is 0, 1, 2, ... and the free list stays capacity - 1, capacity - 2, ... (births take its
+// end: the slots right after the survivors, in order). Column by column, so each column's
+// address is loaded once and neighbouring invocations read and write neighbouring words: the
+// list read is in slot order too (the last step's survivors and births), so reads coalesce as
+// well as writes.
+void moveSurvivors(GpuEmitterPool from, GpuEmitterPool to, uint begin, uint end) {
+    for (uint c = 0u; c < kGpuStateColumnCount; ++c) {
+        UintColumn source = uintColumn(from, c);
+        UintColumn target = uintColumn(to, c);
+        for (uint e = gl_LocalInvocationID.x; e < kGpuOrderedChunk; e += kGpuWorkgroupSize) {
+            if (begin + e >= end) break;
+            uint place = s_place[e];
+            if ((place & kPlaceFree) == 0u) target.v[place] = source.v[s_slot[e]];
+        }
+    }
+}
+
 void scatterChunks() {
     GpuEmitterPool pool = emitterPool();
     OrderedScratchRef scratch = orderedScratch(pool);
@@ -152,6 +171,8 @@ void scatterChunks() {
     UintColumn free_list = uintColumn(pool, kGpuColumnFree);
     uint count = entriesRead(countersRef());
     uint lane = gl_LocalInvocationID.x;
+    bool relocates = (stepEmitter().flags & kGpuStepRelocates) != 0u;
+    GpuEmitterPool to = emitterPoolForBirths();
     for (uint g = gl_WorkGroupID.x; g < chunksOf(count); g += gl_NumWorkGroups.x) {
         uint begin = g * kGpuOrderedChunk;
         uint end = min(begin + kGpuOrderedChunk, count);
@@ -189,11 +210,13 @@ void scatterChunks() {
             if (begin + e >= end) break;
             uint place = s_place[e];
             if ((place & kPlaceFree) != 0u) {
-                free_list.v[place & ~kPlaceFree] = s_slot[e];
+                uint at = place & ~kPlaceFree;
+                free_list.v[at] = relocates ? pool.capacity - 1u - at : s_slot[e];
             } else {
-                out_list.v[place] = s_slot[e];
+                out_list.v[place] = relocates ? place : s_slot[e];
             }
         }
+        if (relocates) moveSurvivors(pool, to, begin, end);
         barrier();
     }
 }

@@ -63,7 +63,20 @@ GpuTables loadTables() { return TablesRef(push.addresses.xy).tables; }
 GpuStepHeader loadStepHeader() { return StepHeaderRef(push.addresses.zw).header; }
 uint emitterIndex() { return push.params.x; }
 EmitterRecord emitterRecord() { return EmittersRef(loadTables().emitters_ops.xy).emitters[emitterIndex()]; }
-GpuEmitterPool emitterPool() { return PoolsRef(loadTables().pools_counters.xy).pools[emitterIndex()]; }
+// Emitter e's pool as a pass sees it that works on the slots alive list `list` names: its column
+// table is that list's (GpuEmitterPool), which differs only for an emitter that relocates.
+GpuEmitterPool poolForList(uint e, uint list) {
+    GpuEmitterPool pool = PoolsRef(loadTables().pools_counters.xy).pools[e];
+    uint carry;
+    pool.columns_lo = uaddCarry(pool.columns_lo, list * kGpuColumnCount * 8u, carry);
+    pool.columns_hi += carry;
+    return pool;
+}
+// The pass's emitter with the table of the list it reads (push.params.y): the update, the ordered
+// compaction's input, and every pass after the step (draw records, strips, trails).
+GpuEmitterPool emitterPool() { return poolForList(emitterIndex(), push.params.y); }
+// With the table of the list the step writes: births (the spawn and event passes).
+GpuEmitterPool emitterPoolForBirths() { return poolForList(emitterIndex(), 1u - push.params.y); }
 CountersRef countersRef() { return CountersRef(loadTables().pools_counters.zw); }
 GpuStepEmitter stepEmitter() { return StepEmittersRef(loadStepHeader().emitters_ops.xy).steps[emitterIndex()]; }
 

@@ -22,7 +22,7 @@
 const float kBelowOne = 0.99999994;
 
 void main() {
-    GpuEmitterPool pool = emitterPool();
+    GpuEmitterPool pool = emitterPoolForBirths();
     GpuStepEmitter step = stepEmitter();
     EmitterRecord e = emitterRecord();
     CountersRef counters = countersRef();

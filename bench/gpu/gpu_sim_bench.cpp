@@ -10,7 +10,12 @@
 //                     and the alive list is in birth order, not slot order — what a long-running
 //                     effect looks like. The per-particle figures count the particles updated.
 //   GpuSimStableChurn the same churn with stable_order: the alive list is kept in birth order by
-//                     the ordered compaction (gpu_ordered_compact.comp), timed with the update.
+//                     the ordered compaction (gpu_ordered_compact.comp), timed with the update,
+//                     which also moves the survivors so slot order stays birth order
+//                     (src/gpu/birth_order.h, relocation);
+//   GpuSimStableChurnPinned  the same without relocation (GpuConfig::relocate_birth_order off):
+//                     slots never move, so after one lifetime the birth-ordered list visits
+//                     them at random (the reference the relocation is measured against).
 //
 // Each stepped once per iteration.
 // Device times come from timestamp queries, each figure against a reference measured in the
@@ -38,13 +43,13 @@
 // (docs/gpu-backend.md, "The pool"); a size past the device's memory is refused with the
 // backend's error. Passes: SPINDRIFT_SIM_PASSES = "update" (update only: no draw records, keys,
 // sort or their buffers) or "all" (default). Cases: SPINDRIFT_SIM_CASES, a comma-separated subset
-// of "fresh,churn,stable" (default "fresh,churn"). Iterations: SPINDRIFT_SIM_ITERATIONS (default
-// 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit (GpuConfig::max_buffer_bytes; to
-// check on a small device that split pools and chunked draw records time and sort correctly).
-// SPINDRIFT_SIM_UPDATE_GROUPS: the update dispatch's workgroup cap (GpuConfig::
-// update_max_workgroups; default 0, by the live bound: updateWorkgroupCap; for sweeps).
-// SPINDRIFT_BENCH_VALIDATION set: validation on, and any message fails the case. After timing,
-// a fresh pool's live count must still be N, a churning one's within (0, N], and the sorted
+// of "fresh,churn,stable,pinned" (default "fresh,churn"). Iterations: SPINDRIFT_SIM_ITERATIONS
+// (default 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit
+// (GpuConfig::max_buffer_bytes; to check on a small device that split pools and chunked draw
+// records time and sort correctly). SPINDRIFT_SIM_UPDATE_GROUPS: the update dispatch's workgroup
+// cap (GpuConfig:: update_max_workgroups; default 0, by the live bound: updateWorkgroupCap; for
+// sweeps). SPINDRIFT_BENCH_VALIDATION set: validation on, and any message fails the case. After
+// timing, a fresh pool's live count must still be N, a churning one's within (0, N], and the sorted
 // keys ascending, else the case fails.
 #include <benchmark/benchmark.h>
 
@@ -90,7 +95,7 @@ constexpr double kUpdateBytes = kUpdateReadBytes + kUpdateWrittenBytes;
 // count): kUpdateBytes per particle is count = 5.5 per particle.
 constexpr uint64_t kCopyCountPerTwoParticles = 11;
 
-enum class Churn { fresh, steady, steady_stable };
+enum class Churn { fresh, steady, steady_stable, steady_stable_pinned };
 
 // Everything one size needs, kept for all its iterations.
 struct SimCase {
@@ -116,7 +121,7 @@ bool fail(std::vector<Diagnostic>& diagnostics, const std::string& message) {
 }
 
 // The basic stack, fresh (bursts, 1000 s lives) or churning (a steady rate, 0.5-1.5 s lives),
-// in birth order for steady_stable.
+// in birth order for the stable cases.
 EffectDesc benchEffect(uint32_t particles, Churn churn) {
     EffectDesc fx = bench::makeStackEffect(bench::Stack::basic, particles);
     if (churn != Churn::fresh) {
@@ -124,7 +129,8 @@ EffectDesc benchEffect(uint32_t particles, Churn churn) {
         e.spawn.bursts.clear();
         e.spawn.rate_per_s = 0.8f * static_cast<float>(particles);
         e.init.lifetime_s = {0.5f, 1.5f};
-        e.render.stable_order = churn == Churn::steady_stable;
+        e.render.stable_order =
+            churn == Churn::steady_stable || churn == Churn::steady_stable_pinned;
     }
     return fx;
 }
@@ -167,6 +173,7 @@ bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
     if (const char* groups = std::getenv("SPINDRIFT_SIM_UPDATE_GROUPS")) {
         config.update_max_workgroups = static_cast<uint32_t>(std::strtoul(groups, nullptr, 10));
     }
+    config.relocate_birth_order = churn != Churn::steady_stable_pinned;
     c.fx = createGpuEffect(compiled, config, diagnostics);
     if (!c.fx || !fill(c, diagnostics)) return false;
     const vk::Device& device = deviceOf(c);
@@ -412,7 +419,8 @@ void registerSizes() {
     };
     const Case all[] = {{Churn::fresh, "fresh", "GpuSimBasic"},
                         {Churn::steady, "churn", "GpuSimBasicChurn"},
-                        {Churn::steady_stable, "stable", "GpuSimStableChurn"}};
+                        {Churn::steady_stable, "stable", "GpuSimStableChurn"},
+                        {Churn::steady_stable_pinned, "pinned", "GpuSimStableChurnPinned"}};
     // K and M are decimal here (1M = 10^6), as docs/benchmarks.md reports these sizes.
     for (const uint64_t n : bench::parseCounts(sizes, 1000)) {
         const uint64_t count = std::min<uint64_t>(n, kMaxEmitterCapacity);

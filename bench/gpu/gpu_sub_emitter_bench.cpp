@@ -20,10 +20,12 @@
 // Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; "" picks the first discrete
 // GPU). Sizes: SPINDRIFT_SUB_SIZES, comma-separated parent capacities with an optional K or M
 // suffix (decimal: 1M = 10^6; default "10K,100K,1M,10M"; on lavapipe pick small ones).
-// Iterations: SPINDRIFT_SUB_ITERATIONS (default 30). SPINDRIFT_BENCH_VALIDATION set: validation
-// on, and any message fails the case. After timing, the case fails unless the parent lived and
-// died, children were born and none past capacity, events were dropped only when a step could
-// have more than 65 536, and every figure is positive.
+// Iterations: SPINDRIFT_SUB_ITERATIONS (default 30). SPINDRIFT_SUB_PINNED set: the parent (a
+// birth-order emitter: it has death links) keeps its slots instead of relocating
+// (GpuConfig::relocate_birth_order off), for a same-run comparison. SPINDRIFT_BENCH_VALIDATION set:
+// validation on, and any message fails the case. After timing, the case fails unless the parent
+// lived and died, children were born and none past capacity, events were dropped only when a step
+// could have more than 65 536, and every figure is positive.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -102,6 +104,7 @@ bool prepare(uint32_t particles, SubCase& c, std::vector<Diagnostic>& diagnostic
     GpuConfig config;
     if (const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE")) config.device = device;
     config.validation = std::getenv("SPINDRIFT_BENCH_VALIDATION") != nullptr;
+    config.relocate_birth_order = std::getenv("SPINDRIFT_SUB_PINNED") == nullptr;
     c.fx = createGpuEffect(compiled, config, diagnostics);
     if (!c.fx) return false;
     for (int s = 0; s < kWarmUpSteps; ++s) {

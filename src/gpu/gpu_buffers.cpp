@@ -53,8 +53,8 @@ RecordsLayout recordsLayout(const CompiledEffect& e, const PoolLayout& pool) {
     at += bytesOf(e.mesh_points);
     r.pools = at;
     at += std::max<uint64_t>(e.emitters.size() * sizeof(GpuEmitterPool), 16);
-    r.columns = at; // kGpuColumnCount addresses per emitter
-    at += roundUp16(std::max<uint64_t>(e.emitters.size() * kGpuColumnCount * 8, 16));
+    r.columns = at; // two tables of kGpuColumnCount addresses per emitter (GpuEmitterPool)
+    at += roundUp16(std::max<uint64_t>(e.emitters.size() * 2 * kGpuColumnCount * 8, 16));
     r.chunks = at; // one address per draw-record chunk
     at += roundUp16(std::max<uint64_t>(pool.chunk_records.size() * 8, 16));
     r.trails = at; // GpuEmitterTrails per emitter
@@ -111,9 +111,12 @@ bool uploadRecords(GpuEffect& fx, const OrderedScratchLayout& ordered,
     const uint64_t per_chunk = fx.layout.records_per_chunk;
     for (uint32_t i = 0; i < fx.layout.regions.size(); ++i) {
         const EmitterRegion& region = fx.layout.regions[i];
-        const VkDeviceAddress table = a + r.columns + uint64_t{i} * kGpuColumnCount * 8;
-        for (const ColumnPlace& c : region.columns) {
-            columns.push_back(b.pool[c.buffer].address + c.offset_bytes);
+        const VkDeviceAddress table = a + r.columns + uint64_t{i} * 2 * kGpuColumnCount * 8;
+        for (uint32_t list = 0; list < 2; ++list) {
+            for (uint32_t column = 0; column < kGpuColumnCount; ++column) {
+                const ColumnPlace& c = columnPlace(region, column, list);
+                columns.push_back(b.pool[c.buffer].address + c.offset_bytes);
+            }
         }
         GpuEmitterPool pool{};
         pool.columns_lo = static_cast<uint32_t>(table);
@@ -274,7 +277,8 @@ void writeStepSlot(const GpuEffect& fx, uint32_t slot, const Rows3x4& world_from
         g.op_first = step.op_first;
         g.op_count = step.op_count;
         g.flags = (step.spins ? kGpuStepSpins : 0u) | (step.uses_flags ? kGpuStepUsesFlags : 0u) |
-                  (gpuKeepsBirthOrder(e, i) ? kGpuStepKeepsBirthOrder : 0u);
+                  (gpuKeepsBirthOrder(e, i) ? kGpuStepKeepsBirthOrder : 0u) |
+                  (fx.layout.regions[i].relocates ? kGpuStepRelocates : 0u);
         g.birth_count = spawn.count;
         g.first_ordinal_lo = static_cast<uint32_t>(spawn.first_ordinal);
         g.first_ordinal_hi = static_cast<uint32_t>(spawn.first_ordinal >> 32);

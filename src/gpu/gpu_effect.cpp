@@ -294,7 +294,9 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     if (!fx->gpu) return nullptr;
     const PoolLimits limits =
         devicePoolLimits(*fx->gpu->device, config.max_buffer_bytes, config.max_pool_bytes);
-    if (!layoutPool(compiled, limits, fx->layout, diagnostics)) return nullptr;
+    if (!layoutPool(compiled, limits, config.relocate_birth_order, fx->layout, diagnostics)) {
+        return nullptr;
+    }
     if (!layoutTrails(compiled, limits, fx->layout.total_bytes, config.device_strips,
                       fx->trail_layout, diagnostics)) {
         return nullptr;

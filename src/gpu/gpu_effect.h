@@ -64,6 +64,10 @@ struct GpuConfig {
     // Ribbon strips with one invocation per ribbon even where subgroup arithmetic exists (tests
     // run both).
     bool force_portable_strips = false;
+    // Birth-order emitters without trails move their survivors so slot order is birth order
+    // (birth_order.h, gpuRelocatesParticles), at the cost of a second copy of their state
+    // columns. Off: their slots never move (tests and benchmarks compare both).
+    bool relocate_birth_order = true;
     // Emitters of at least this capacity that do not keep birth order have their alive list
     // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
     // (tests), UINT32_MAX none.

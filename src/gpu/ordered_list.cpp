@@ -1,13 +1,8 @@
 #include "gpu/ordered_list.h"
 
-#include "compiler/event_order.h"
 #include "kernels/gpu_sim.h"
 
 namespace spindrift::gpu {
-
-bool gpuKeepsBirthOrder(const CompiledEffect& effect, uint32_t e) {
-    return sdGpuKeepsBirthOrder(effect.emitters[e]) || hasOrderedEvents(effect, e);
-}
 
 namespace {
 

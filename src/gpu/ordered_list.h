@@ -9,14 +9,10 @@
 
 #include <vulkan/vulkan.h>
 
+#include "gpu/birth_order.h"
 #include "gpu/gpu_effect.h"
 
 namespace spindrift::gpu {
-
-// Whether emitter e's alive list is kept in birth order: sdGpuKeepsBirthOrder (stable_order,
-// replace_oldest) or death or collision sub-emitter events (compiler/event_order.h, which the
-// CPU keeps birth order for too). The host writes it into the step's kGpuStepKeepsBirthOrder.
-bool gpuKeepsBirthOrder(const CompiledEffect& effect, uint32_t e);
 
 // Where each birth-order emitter's GpuOrderedScratch (a header and a uint per chunk of its
 // capacity) lies in the instance's ordered-compaction buffer; kNoOrderedScratch for the others.

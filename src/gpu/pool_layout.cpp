@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gpu/birth_order.h"
 #include "kernels/draw_record.h"
 
 namespace spindrift::gpu {
@@ -41,8 +42,8 @@ uint64_t sum(const std::vector<uint64_t>& v) {
 
 } // namespace
 
-bool layoutPool(const CompiledEffect& effect, const PoolLimits& limits, PoolLayout& out,
-                std::vector<Diagnostic>& diagnostics) {
+bool layoutPool(const CompiledEffect& effect, const PoolLimits& limits, bool relocate,
+                PoolLayout& out, std::vector<Diagnostic>& diagnostics) {
     out = PoolLayout{};
     // Chunk record indices stay far inside 32 bits, as the shaders hold them.
     out.records_per_chunk = std::min<uint64_t>(limits.buffer_bytes / sizeof(DrawRecord), 1u << 30);
@@ -65,6 +66,12 @@ bool layoutPool(const CompiledEffect& effect, const PoolLimits& limits, PoolLayo
             return false;
         }
         for (ColumnPlace& column : region.columns) column = packer.place(region.column_bytes);
+        region.relocates = relocate && gpuRelocatesParticles(effect, e);
+        if (region.relocates) {
+            for (ColumnPlace& column : region.state_copy) {
+                column = packer.place(region.column_bytes);
+            }
+        }
         records += region.capacity;
         const uint64_t chunks = (records + out.records_per_chunk - 1) / out.records_per_chunk;
         const uint64_t buffers = out.buffer_bytes.size() + chunks;

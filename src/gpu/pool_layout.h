@@ -1,10 +1,11 @@
 // Where every emitter's particles live in the GPU backend's device memory: kGpuColumnCount
-// columns per emitter (src/kernels/gpu_sim.h), each `capacity` 32-bit words rounded up to
-// kGpuColumnAlignBytes, packed in order into as many pool buffers as needed, each at most the
-// buffer limit; and one DrawRecord per slot of capacity, emitters one after another, in
-// draw-record chunks of at most the buffer limit. A column never straddles two buffers; an
-// emitter's draw records may straddle chunks (drawRecordRanges lists the pieces, one draw each).
-// Pure arithmetic in 64 bits: no Vulkan, so it is tested on its own.
+// columns per emitter (src/kernels/gpu_sim.h; kGpuStateColumnCount more for one that relocates
+// its particles), each `capacity` 32-bit words rounded up to kGpuColumnAlignBytes, packed in order
+// into as many pool buffers as needed, each at most the buffer limit; and one DrawRecord per slot
+// of capacity, emitters one after another, in draw-record chunks of at most the buffer limit. A
+// column never straddles two buffers; an emitter's draw records may straddle chunks
+// (drawRecordRanges lists the pieces, one draw each). Pure arithmetic in 64 bits: no Vulkan, so it
+// is tested on its own.
 #pragma once
 
 #include <array>
@@ -47,6 +48,10 @@ struct EmitterRegion {
     uint32_t capacity = 0;
     uint64_t column_bytes = 0; // capacity words rounded up to kGpuColumnAlignBytes
     std::array<ColumnPlace, kGpuColumnCount> columns{};
+    // An emitter that relocates its particles (birth_order.h) has a second copy of its state
+    // columns: the slots alive list 1 names live there (columnPlace).
+    bool relocates = false;
+    std::array<ColumnPlace, kGpuStateColumnCount> state_copy{};
     // The emitter's first record in the effect's draw-record stream (Σ capacity of the emitters
     // before it, < kMaxEffectCapacity): chunk first_draw_record / records_per_chunk, at index
     // first_draw_record % records_per_chunk.
@@ -73,12 +78,21 @@ struct DrawRecordRange {
     uint32_t count = 0;
 };
 
-// The layout for the effect's emitters within `limits`. False with an error naming the emitter
-// (its JSON path, capacity, the bytes needed and the limit) when one of its columns would not fit
-// one buffer, when the effect would need more than kGpuMaxDeviceBuffers buffers, or when the
-// total would pass limits.total_bytes.
-bool layoutPool(const CompiledEffect& effect, const PoolLimits& limits, PoolLayout& out,
-                std::vector<Diagnostic>& diagnostics);
+// The layout for the effect's emitters within `limits`, with the second copy of the state columns
+// for every emitter that relocates (gpuRelocatesParticles) unless `relocate` is false. False with
+// an error naming the emitter (its JSON path, capacity, the bytes needed and the limit) when one
+// of its columns would not fit one buffer, when the effect would need more than
+// kGpuMaxDeviceBuffers buffers, or when the total would pass limits.total_bytes.
+bool layoutPool(const CompiledEffect& effect, const PoolLimits& limits, bool relocate,
+                PoolLayout& out, std::vector<Diagnostic>& diagnostics);
+
+// Where column `column` of the slots alive list `list` (0 or 1) names lives: the state copy for
+// list 1 of an emitter that relocates, the emitter's own column otherwise.
+inline const ColumnPlace& columnPlace(const EmitterRegion& region, uint32_t column, uint32_t list) {
+    return region.relocates && list == 1 && column < kGpuStateColumnCount
+               ? region.state_copy[column]
+               : region.columns[column];
+}
 
 // The piece of emitter e's records that starts at its record first_in_emitter (< its capacity)
 // and runs to the end of that record's chunk or of the emitter. Allocates nothing.

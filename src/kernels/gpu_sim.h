@@ -55,6 +55,9 @@ SD_CONST uint kGpuColumnAlive0 = 20u; // alive list read by even steps, written 
 SD_CONST uint kGpuColumnAlive1 = 21u;
 SD_CONST uint kGpuColumnFree = 22u; // free slots; births take them from the end
 SD_CONST uint kGpuColumnCount = 23u;
+// Columns [0, kGpuStateColumnCount) are a particle's state: what moves when a particle moves to
+// another slot (the ordered compaction of an emitter that relocates; GpuEmitterPool).
+SD_CONST uint kGpuStateColumnCount = kGpuColumnAlive0;
 
 // Particle flag bits (the kGpuColumnFlags column), equal to the CPU pool's.
 SD_CONST uint kGpuParticleStuck = 1u;
@@ -67,6 +70,9 @@ SD_CONST uint kGpuStepUsesFlags = 2u; // an op may stick or kill particles
 // sdGpuKeepsBirthOrder below, or death or collision sub-emitter events). Shaders read this bit;
 // the host decides.
 SD_CONST uint kGpuStepKeepsBirthOrder = 4u;
+// A birth-order emitter whose ordered compaction moves its survivors to slots 0, 1, 2, ... of
+// the other copy of its state columns (src/gpu/birth_order.h, gpuRelocatesParticles).
+SD_CONST uint kGpuStepRelocates = 8u;
 
 // The flags column's bits past the particle flags: the update pass records which of the
 // emitter's collision ops (in compiled order, the first kGpuMaxContactOps) a particle touched
@@ -110,12 +116,17 @@ SD_CONST uint kGpuCountersFinish = 1u; // commit births, deaths and contacts of 
 
 // Where one emitter's particles and draw records are (src/gpu/pool_layout.h). Column c's
 // address is entry c of the emitter's column table (kGpuColumnCount (low, high) address words,
-// each column inside one buffer of at most the buffer limit). Its draw record i is record
+// each column inside one buffer of at most the buffer limit). There are two tables, the one of
+// the slots alive list 0 names and, right after it, the one of list 1: the same columns, except
+// that an emitter that relocates (kGpuStepRelocates) has a second copy of its state columns in
+// the second, so its ordered compaction moves the survivors from the copy of the list it reads
+// to the front of the copy of the list it writes. A pass finds a particle's state in the copy of
+// the list that names its slot. The emitter's draw record i is record
 // (draw_first_in_chunk + i) % draw_chunk_records of chunk
 // draw_chunk + (draw_first_in_chunk + i) / draw_chunk_records (GpuTables::draw_records), all in
 // 32 bits: draw_first_in_chunk < draw_chunk_records <= 2^30 and i < kMaxEmitterCapacity.
 struct GpuEmitterPool {
-    uint columns_lo; // the column table's address
+    uint columns_lo; // the column table of alive list 0 (that of list 1 follows it)
     uint columns_hi;
     uint capacity;
     uint draw_chunk_records;  // records per draw-record chunk (every chunk but the last is full)

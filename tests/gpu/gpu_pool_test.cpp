@@ -149,7 +149,7 @@ TEST(GpuPool, MatchesTheCpuWhenTheCompactionFlushesManyTimesInOneDispatch) {
 // whose burst replaces thousands of its oldest particles in one step, so the replaced run, the
 // dead and the kept survivors all cross chunk boundaries. The same with one workgroup looping
 // over every chunk. Counts, state and draw order must match the CPU.
-TEST(GpuPool, TheOrderedCompactionMatchesTheCpuAcrossManyChunks) {
+std::shared_ptr<const CompiledEffect> orderedEffect() {
     EmitterDesc stable = sprayEmitter({.name = "stable",
                                        .capacity = 6000u,
                                        .rate_per_s = 9000.0f,
@@ -172,19 +172,57 @@ TEST(GpuPool, TheOrderedCompactionMatchesTheCpuAcrossManyChunks) {
     oldest.overflow = OverflowPolicy::replace_oldest;
     for (EmitterDesc* e : {&stable, &oldest})
         e->update.push_back(UpdateModule{true, DragModule{1}});
-    const auto effect = compileOrFail(
+    return compileOrFail(
         testEffect({.name = "ordered", .seed = 23, .duration_s = 3, .capacity = 11000},
                    std::vector<EmitterDesc>{stable, oldest}));
+}
+
+TEST(GpuPool, TheOrderedCompactionMatchesTheCpuAcrossManyChunks) {
+    const auto effect = orderedEffect();
     GpuConfig config = testGpuConfig();
-    for (const uint32_t groups : {kGpuMaxWorkgroups, 1u}) {
-        SCOPED_TRACE(groups);
-        config.ordered_max_workgroups = groups;
-        const ParityResult r = gpu::test::expectParity(effect, kSteps, false, config);
-        EXPECT_GT(r.replaced, 3000u) << "the burst replaced particles of several chunks";
-        ASSERT_EQ(r.per_emitter.size(), 2u);
-        EXPECT_GT(r.per_emitter[0], 2u * kGpuOrderedChunk);
-        EXPECT_EQ(r.per_emitter[1], 5000u);
-        EXPECT_EQ(r.in_order, r.per_emitter[0]) << "the stable emitter compared in draw order";
+    for (const bool relocate : {true, false}) {
+        for (const uint32_t groups : {kGpuMaxWorkgroups, 1u}) {
+            SCOPED_TRACE(testing::Message() << "relocate " << relocate << ", groups " << groups);
+            config.relocate_birth_order = relocate;
+            config.ordered_max_workgroups = groups;
+            const ParityResult r = gpu::test::expectParity(effect, kSteps, false, config);
+            EXPECT_GT(r.replaced, 3000u) << "the burst replaced particles of several chunks";
+            ASSERT_EQ(r.per_emitter.size(), 2u);
+            EXPECT_GT(r.per_emitter[0], 2u * kGpuOrderedChunk);
+            EXPECT_EQ(r.per_emitter[1], 5000u);
+            EXPECT_EQ(r.in_order, r.per_emitter[0]) << "the stable emitter compared in draw order";
+        }
+    }
+}
+
+// Relocation (birth_order.h): after steps of out-of-order deaths, replacements and births, the
+// list the next step reads names slots 0, 1, 2, ... (slot order is birth order). Without
+// relocation the same steps scatter the slots, which is what relocation is for.
+TEST(GpuPool, BirthOrderEmittersThatRelocateKeepTheirSlotsInBirthOrder) {
+    const auto effect = orderedEffect();
+    for (const bool relocate : {true, false}) {
+        SCOPED_TRACE(relocate);
+        GpuConfig config = testGpuConfig();
+        config.relocate_birth_order = relocate;
+        std::vector<Diagnostic> d;
+        auto fx = createGpuEffect(effect, config, d);
+        ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+        const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
+        for (int i = 0; i < 60; ++i) advanceFrame(*fx, dt); // past the burst that replaces
+        for (uint32_t e = 0; e < 2; ++e) {
+            EXPECT_EQ(fx->layout.regions[e].relocates, relocate);
+            const auto live = static_cast<uint32_t>(fx->stats[e].live);
+            ASSERT_GT(live, 2u * kGpuOrderedChunk);
+            const std::vector<uint32_t> slots = readAliveList(*fx, e, live, d);
+            ASSERT_EQ(slots.size(), live) << joinedDiagnostics(d);
+            uint32_t in_place = 0;
+            for (uint32_t i = 0; i < live; ++i) in_place += slots[i] == i ? 1u : 0u;
+            if (relocate) {
+                EXPECT_EQ(in_place, live) << "emitter " << e;
+            } else {
+                EXPECT_LT(in_place, live / 2) << "emitter " << e;
+            }
+        }
     }
 }
 

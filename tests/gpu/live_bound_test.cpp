@@ -73,7 +73,11 @@ void expectColumnsDisjointAndInside(const PoolLayout& layout) {
     };
     std::vector<Span> spans;
     for (const EmitterRegion& region : layout.regions) {
-        for (const ColumnPlace& c : region.columns) {
+        std::vector<ColumnPlace> places(region.columns.begin(), region.columns.end());
+        if (region.relocates) {
+            places.insert(places.end(), region.state_copy.begin(), region.state_copy.end());
+        }
+        for (const ColumnPlace& c : places) {
             ASSERT_LT(c.buffer, layout.buffer_bytes.size());
             EXPECT_EQ(c.offset_bytes % kGpuColumnAlignBytes, 0u);
             EXPECT_LE(c.offset_bytes + region.column_bytes, layout.buffer_bytes[c.buffer]);
@@ -164,7 +168,7 @@ TEST(PoolLayout, PlacesAlignedColumnsPerEmitterAndDrawRecordsByCapacity) {
     effect.emitters = {emitterWith(1, 1, 10), emitterWith(1, 1, 100)};
     PoolLayout layout;
     std::vector<Diagnostic> d;
-    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, layout, d));
+    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, true, layout, d));
     ASSERT_EQ(layout.regions.size(), 2u);
     EXPECT_EQ(layout.regions[0].column_bytes, 256u);
     EXPECT_EQ(layout.regions[1].column_bytes, 512u);
@@ -182,13 +186,52 @@ TEST(PoolLayout, PlacesAlignedColumnsPerEmitterAndDrawRecordsByCapacity) {
     expectColumnsDisjointAndInside(layout);
 }
 
+bool samePlace(const ColumnPlace& a, const ColumnPlace& b) {
+    return a.buffer == b.buffer && a.offset_bytes == b.offset_bytes;
+}
+
+// Birth-order emitters without trails relocate (birth_order.h): a second copy of their state
+// columns, which the slots of alive list 1 use; their lists and every other emitter's columns
+// are the same for both lists.
+TEST(PoolLayout, GivesEmittersThatRelocateASecondCopyOfTheirStateColumns) {
+    CompiledEffect effect;
+    effect.emitters = {emitterWith(1, 1, 10), emitterWith(1, 1, 10), emitterWith(1, 1, 10),
+                       emitterWith(1, 1, 10)};
+    effect.emitters[1].render_flags = kRenderFlagStableOrder;
+    effect.emitters[2].render_flags = kRenderFlagStableOrder;
+    effect.emitters[2].render_type = kRenderRibbon; // trails stay with their slots
+    effect.emitters[3].overflow = kOverflowReplaceOldest;
+    PoolLayout layout;
+    std::vector<Diagnostic> d;
+    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, true, layout, d));
+    ASSERT_EQ(layout.regions.size(), 4u);
+    const bool relocates[] = {false, true, false, true};
+    for (uint32_t e = 0; e < 4; ++e) {
+        SCOPED_TRACE(e);
+        const EmitterRegion& region = layout.regions[e];
+        EXPECT_EQ(region.relocates, relocates[e]);
+        for (uint32_t c = 0; c < kGpuColumnCount; ++c) {
+            EXPECT_TRUE(samePlace(columnPlace(region, c, 0), region.columns[c]));
+            const bool copied = relocates[e] && c < kGpuStateColumnCount;
+            EXPECT_EQ(samePlace(columnPlace(region, c, 1), region.columns[c]), !copied) << c;
+        }
+    }
+    ASSERT_EQ(layout.buffer_bytes.size(), 1u);
+    EXPECT_EQ(layout.buffer_bytes[0], 256u * (4 * kGpuColumnCount + 2 * kGpuStateColumnCount));
+    expectColumnsDisjointAndInside(layout);
+
+    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, false, layout, d));
+    for (const EmitterRegion& region : layout.regions) EXPECT_FALSE(region.relocates);
+    EXPECT_EQ(layout.buffer_bytes[0], 256u * 4 * kGpuColumnCount);
+}
+
 TEST(PoolLayout, SpreadsColumnsOverBuffersOfAtMostTheLimit) {
     CompiledEffect effect;
     // Columns of 2048 and 4096 bytes; buffers of at most 5000 hold two and one of them.
     effect.emitters = {emitterWith(1, 1, 512), emitterWith(1, 1, 1000)};
     PoolLayout layout;
     std::vector<Diagnostic> d;
-    ASSERT_TRUE(layoutPool(effect, limitOf(5000), layout, d));
+    ASSERT_TRUE(layoutPool(effect, limitOf(5000), true, layout, d));
     for (const uint64_t bytes : layout.buffer_bytes) EXPECT_LE(bytes, 5000u);
     // 23 columns of 2048 in 12 buffers (the last half full, then the next emitter's 4096 does
     // not fit beside it), 23 of 4096 in 23 more.
@@ -210,7 +253,7 @@ TEST(PoolLayout, CutsDrawRecordsIntoChunksAndListsEachEmittersPieces) {
     PoolLayout layout;
     std::vector<Diagnostic> d;
     // 78 records of 64 bytes fit 5000 bytes; columns of at most 1024 bytes fit too.
-    ASSERT_TRUE(layoutPool(effect, limitOf(5000), layout, d));
+    ASSERT_TRUE(layoutPool(effect, limitOf(5000), true, layout, d));
     EXPECT_EQ(layout.records_per_chunk, 78u);
     EXPECT_EQ(layout.draw_records, 353u);
     EXPECT_EQ(layout.chunk_records, (std::vector<uint64_t>{78, 78, 78, 78, 41}));
@@ -247,7 +290,7 @@ TEST(PoolLayout, HoldsAHundredMillionParticlesInBuffersUnderTheDefaultLimit) {
     effect.emitters = {emitterWith(1, 1, 100'000'000)};
     PoolLayout layout;
     std::vector<Diagnostic> d;
-    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, layout, d));
+    ASSERT_TRUE(layoutPool(effect, PoolLimits{}, true, layout, d));
     for (const uint64_t bytes : layout.buffer_bytes) EXPECT_LE(bytes, kGpuMaxBufferBytes);
     for (const uint64_t n : layout.chunk_records)
         EXPECT_LE(n * sizeof(DrawRecord), kGpuMaxBufferBytes);
@@ -263,7 +306,7 @@ TEST(PoolLayout, RefusesAColumnPastTheBufferLimitNamingTheEmitter) {
     effect.emitters[1].source_index = 3;
     PoolLayout layout;
     std::vector<Diagnostic> d;
-    EXPECT_FALSE(layoutPool(effect, limitOf(3000), layout, d));
+    EXPECT_FALSE(layoutPool(effect, limitOf(3000), true, layout, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].path, "$.emitters[0].capacity");
     EXPECT_NE(d[0].message.find("past the limit of 3000 bytes per buffer"), std::string::npos)
@@ -277,7 +320,7 @@ TEST(PoolLayout, RefusesAPoolPastTheTotalLimitNamingTheEmitter) {
     PoolLayout layout;
     std::vector<Diagnostic> d;
     // The first emitter needs 23 x 4096 + 64000 = 158208 bytes; the second passes 200000.
-    EXPECT_FALSE(layoutPool(effect, limitOf(kGpuMaxBufferBytes, 200000), layout, d));
+    EXPECT_FALSE(layoutPool(effect, limitOf(kGpuMaxBufferBytes, 200000), true, layout, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_EQ(d[0].path, "$.emitters[3].capacity");
     EXPECT_NE(d[0].message.find("316416 bytes"), std::string::npos) << d[0].message;
@@ -293,14 +336,14 @@ TEST(PoolLayout, RefusesMoreBuffersThanTheLimitNamingTheEmitter) {
     }
     PoolLayout layout;
     std::vector<Diagnostic> d;
-    EXPECT_FALSE(layoutPool(effect, limitOf(4096), layout, d));
+    EXPECT_FALSE(layoutPool(effect, limitOf(4096), true, layout, d));
     ASSERT_EQ(d.size(), 1u);
     // 26 emitters take 26 x 39 = 1014 buffers; the 27th would make 1053.
     EXPECT_EQ(d[0].path, "$.emitters[26].capacity");
     EXPECT_NE(d[0].message.find("1053 buffers"), std::string::npos) << d[0].message;
     effect.emitters.resize(26);
     d.clear();
-    EXPECT_TRUE(layoutPool(effect, limitOf(4096), layout, d));
+    EXPECT_TRUE(layoutPool(effect, limitOf(4096), true, layout, d));
     EXPECT_EQ(layout.buffer_bytes.size() + layout.chunk_records.size(), 1014u);
 }
 
