@@ -146,18 +146,25 @@ void scanChunks() {
 // An emitter that relocates (kGpuStepRelocates): the chunk's survivors move from their slots in
 // the copy of the list read to slot = new-list index in the copy of the list written, so the new
 // list is 0, 1, 2, ... and the free list stays capacity - 1, capacity - 2, ... (births take its
-// end: the slots right after the survivors, in order). Column by column, so each column's
-// address is loaded once and neighbouring invocations read and write neighbouring words: the
-// list read is in slot order too (the last step's survivors and births), so reads coalesce as
-// well as writes.
+// end: the slots right after the survivors, in order). Column by column, each invocation loading
+// all of its entries' words before it stores any: the two copies are different buffers, but the
+// compiler cannot know that, and a load after each store would wait out a memory round trip
+// per word. Neighbouring invocations read and write neighbouring words (the list read is in slot
+// order too: the last step's survivors, then its births).
 void moveSurvivors(GpuEmitterPool from, GpuEmitterPool to, uint begin, uint end) {
+    uint lane = gl_LocalInvocationID.x;
     for (uint c = 0u; c < kGpuStateColumnCount; ++c) {
         UintColumn source = uintColumn(from, c);
         UintColumn target = uintColumn(to, c);
-        for (uint e = gl_LocalInvocationID.x; e < kGpuOrderedChunk; e += kGpuWorkgroupSize) {
-            if (begin + e >= end) break;
-            uint place = s_place[e];
-            if ((place & kPlaceFree) == 0u) target.v[place] = source.v[s_slot[e]];
+        uint words[kEntriesPerInvocation];
+        for (uint j = 0u; j < kEntriesPerInvocation; ++j) {
+            uint e = lane + j * kGpuWorkgroupSize;
+            bool moves = begin + e < end && (s_place[e] & kPlaceFree) == 0u;
+            words[j] = moves ? source.v[s_slot[e]] : 0u;
+        }
+        for (uint j = 0u; j < kEntriesPerInvocation; ++j) {
+            uint e = lane + j * kGpuWorkgroupSize;
+            if (begin + e < end && (s_place[e] & kPlaceFree) == 0u) target.v[s_place[e]] = words[j];
         }
     }
 }
