@@ -5,7 +5,8 @@
 // 4 bytes, and the H200's update fell to 1/16-1/40 of the fresh-pool rate. Sorting the list by
 // slot (the GPU radix sort, keys = slots) after a step with births puts the reads back in
 // ascending runs. Emitters that keep birth order (gpuKeepsBirthOrder) are never sorted: their
-// order is their meaning. The particles themselves never move.
+// order is their meaning (most of them relocate instead: birth_order.h). The sorted emitters'
+// particles never move.
 #pragma once
 
 #include <cstdint>

@@ -170,7 +170,8 @@ struct GpuTables {
 // Where one emitter's ribbon trails are (docs/gpu-backend.md, "Ribbons"); max_points 0 for an
 // emitter without trails. Slot s's ring is points[(s * max_points + entry) * 3 + xyz] with its
 // (first, count) at rings[s] (kernels/ribbon.h), in simulation space like the pool's positions:
-// slots never move on the GPU, so a trail stays where its particle is. The gather pass copies
+// a ribbon emitter's slots never move (src/gpu/birth_order.h: it never relocates), so a trail
+// stays where its particle is. The gather pass copies
 // the live particles' trails, in alive-list order (draw-record order), to the host-visible
 // gather buffer: GpuTrailHead[capacity], then capacity x max_points points, newest first. The
 // strip pass (shaders/gpu_ribbon_strips.comp) writes live particle i's strip polyline to block i
