@@ -122,6 +122,19 @@ uint applyCollisionOps(GpuStepEmitter step, inout Particle q, float size) {
     return contacts;
 }
 
+Particle loadParticle(uint slot, FloatColumn px, FloatColumn py, FloatColumn pz, FloatColumn vx,
+                      FloatColumn vy, FloatColumn vz, FloatColumn age, FloatColumn lifetime,
+                      FloatColumn rotation, UintColumn flags) {
+    Particle q;
+    q.p = vec3(px.v[slot], py.v[slot], pz.v[slot]);
+    q.v = vec3(vx.v[slot], vy.v[slot], vz.v[slot]);
+    q.age = age.v[slot];
+    q.lifetime = lifetime.v[slot];
+    q.rotation = rotation.v[slot];
+    q.flags = flags.v[slot] & kGpuParticleFlagBits; // last step's contacts cleared
+    return q;
+}
+
 void main() {
     GpuEmitterPool pool = emitterPool();
     GpuStepEmitter step = stepEmitter();
@@ -151,22 +164,30 @@ void main() {
     GpuEmitterTrails trails = emitterTrails();
     uint contacts = 0u;
 
-    for (uint first = gl_WorkGroupID.x * gl_WorkGroupSize.x; first < count;
-         first += gridStride()) {
-        uint i = first + gl_LocalInvocationID.x;
+    // Software-pipelined: the next particle's slot and columns are loaded before this one's are
+    // stored. The compiler cannot prove a store apart from a later load (all are buffer
+    // references), so without this every iteration waited out its loads in turn; with it two
+    // particles' loads are in flight per invocation.
+    uint first = gl_WorkGroupID.x * gl_WorkGroupSize.x;
+    uint i = first + gl_LocalInvocationID.x;
+    uint next_slot = 0u;
+    Particle next = Particle(vec3(0.0), vec3(0.0), 0.0, 0.0, 0.0, 0u);
+    if (i < count) {
+        next_slot = in_list.v[i];
+        next = loadParticle(next_slot, px, py, pz, vx, vy, vz, age, lifetime, rotation, flags);
+    }
+    for (; first < count; first += gridStride()) {
+        i = first + gl_LocalInvocationID.x;
         bool live = i < count;
         bool dead = false;
-        uint slot = 0u;
+        uint slot = next_slot;
+        Particle q = next;
+        uint ahead = i + gridStride();
+        if (ahead < count) {
+            next_slot = in_list.v[ahead];
+            next = loadParticle(next_slot, px, py, pz, vx, vy, vz, age, lifetime, rotation, flags);
+        }
         if (live) {
-            slot = in_list.v[i];
-            Particle q;
-            q.p = vec3(px.v[slot], py.v[slot], pz.v[slot]);
-            q.v = vec3(vx.v[slot], vy.v[slot], vz.v[slot]);
-            q.age = age.v[slot];
-            q.lifetime = lifetime.v[slot];
-            q.rotation = rotation.v[slot];
-            q.flags = flags.v[slot] & kGpuParticleFlagBits; // last step's contacts cleared
-
             applyVelocityOps(step, q);
             // Integration (update_loops.inl, integrate): a stuck particle keeps its place.
             if (uses_flags) q.v = q.v * ((q.flags & kGpuParticleStuck) != 0u ? 0.0 : 1.0);

@@ -109,7 +109,8 @@ bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
 
 uint32_t updateWorkgroupCap(uint32_t configured, uint32_t live_bound) {
     if (configured != 0) return configured;
-    return live_bound > kGpuUpdateLargeBound ? kGpuUpdateLargeWorkgroups : kGpuUpdateMaxWorkgroups;
+    if (live_bound > kGpuUpdateLargeBound) return kGpuUpdateLargeWorkgroups;
+    return live_bound > kGpuUpdateMidBound ? kGpuUpdateMidWorkgroups : kGpuUpdateMaxWorkgroups;
 }
 
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,

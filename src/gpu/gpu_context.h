@@ -86,8 +86,9 @@ void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
 bool updatesLight(const CompiledEffect& effect, uint32_t emitter);
 
 // The update's workgroup cap for an emitter with this live bound: `configured`
-// (GpuConfig::update_max_workgroups) when not 0, else kGpuUpdateMaxWorkgroups, or
-// kGpuUpdateLargeWorkgroups past kGpuUpdateLargeBound (src/kernels/gpu_sim.h says why).
+// (GpuConfig::update_max_workgroups) when not 0, else kGpuUpdateMaxWorkgroups,
+// kGpuUpdateMidWorkgroups past kGpuUpdateMidBound, or kGpuUpdateLargeWorkgroups past
+// kGpuUpdateLargeBound (src/kernels/gpu_sim.h says why).
 uint32_t updateWorkgroupCap(uint32_t configured, uint32_t live_bound);
 
 // dispatchPass for the update pass of an emitter, with the light pipeline when `light`, in at

@@ -28,6 +28,12 @@ SD_CONST uint kGpuUpdateMaxWorkgroups = 4096u;
 // groups lose (0.72 and 0.68 against 0.77 and 0.74; docs/benchmarks.md, the group sweep).
 SD_CONST uint kGpuUpdateLargeBound = 1u << 25;
 SD_CONST uint kGpuUpdateLargeWorkgroups = 1024u;
+// Between this live bound and kGpuUpdateLargeBound the update takes kGpuUpdateMidWorkgroups: with
+// the software-pipelined update loop (gpu_update.comp) the H200 reached 0.764 of copy at 10M with
+// 16 384 groups against 0.749 with 4096, 0.763 against 0.743 at 30M, while at 1M and 3M 4096
+// stayed best (docs/benchmarks.md, the second group sweep).
+SD_CONST uint kGpuUpdateMidBound = 1u << 22;
+SD_CONST uint kGpuUpdateMidWorkgroups = 16384u;
 
 // The columns of one emitter's region of the pool, each capacity 32-bit words long, in this
 // order (the state columns match src/cpu/particle_pool.h; the three lists are the GPU's own).

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu/gpu_context.h"
 #include "gpu/pool_layout.h"
 #include "kernels/draw_record.h"
 #include "kernels/gpu_sim.h"
@@ -161,6 +162,17 @@ TEST(LiveBound, EventBoundsStopAtTheStepLimitAndAreZeroWithoutEvents) {
     addLiveWindowBirths(windows[0], 1u << 20);
     beginLiveWindowStep(windows[0]);
     EXPECT_EQ(boundEventBirths(effect, windows, plan, births), 1u << 16);
+}
+
+// The update's workgroups by live bound (gpu_sim.h: measured on the H200), unless configured.
+TEST(UpdateWorkgroupCap, FollowsTheLiveBoundUnlessConfigured) {
+    EXPECT_EQ(updateWorkgroupCap(0, 1000), kGpuUpdateMaxWorkgroups);
+    EXPECT_EQ(updateWorkgroupCap(0, kGpuUpdateMidBound), kGpuUpdateMaxWorkgroups);
+    EXPECT_EQ(updateWorkgroupCap(0, kGpuUpdateMidBound + 1), kGpuUpdateMidWorkgroups);
+    EXPECT_EQ(updateWorkgroupCap(0, 10'000'000), kGpuUpdateMidWorkgroups);
+    EXPECT_EQ(updateWorkgroupCap(0, kGpuUpdateLargeBound), kGpuUpdateMidWorkgroups);
+    EXPECT_EQ(updateWorkgroupCap(0, kGpuUpdateLargeBound + 1), kGpuUpdateLargeWorkgroups);
+    EXPECT_EQ(updateWorkgroupCap(7, 10'000'000), 7u);
 }
 
 TEST(PoolLayout, PlacesAlignedColumnsPerEmitterAndDrawRecordsByCapacity) {
