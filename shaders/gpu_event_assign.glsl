@@ -1,14 +1,19 @@
 // The parallel assignment of gpu_events.comp (docs/gpu-backend.md, "Sub-emitters"), for steps
-// whose children cannot interact: every link's child is drop_new and has no birth link, so no
-// child's birth queues events and no child replaces another. Then the queue is fixed before the
-// assignment starts — the gathered events, then the planned births' birth events (emitter,
-// birth, link: a closed-form position, written by kGpuEventsQueueBirths) — and event n's
-// children of emitter c depend only on R(n), the children requested of c by the events before
-// n (the probability and count draws are pure functions of the event key), because planSlots'
-// drop_new rule is a clamp: appended so far = min(R, room), so event n appends
-// min(R(n) + count, room) - min(R(n), room) children, its ordinals start at R(n) past the first
-// (dropped children take ordinals too, as on the CPU), its slots come from the free list's end
-// in order. Per child emitter (params.x; params.z: the effect's emitters):
+// whose events cannot interact (assignsInParallel): no link's child has a birth link, so no
+// child's birth queues events, and every child is drop_new, or replace_oldest with at most its
+// capacity of children per event. Then the queue is fixed before the assignment starts — the
+// gathered events, then the planned births' birth events (emitter, birth, link: a closed-form
+// position, written by kGpuEventsQueueBirths) — and event n's children of emitter c depend only
+// on R(n), the children requested of c by the events before n (the probability and count draws
+// are pure functions of the event key), because planSlots' rules have closed forms in R. Child
+// j = R(n) + i of the step (its ordinal j past the first: dropped children take ordinals too,
+// as on the CPU) is appended when j < room, taking the free list's j-th slot from the end;
+// past room, drop_new drops it, and replace_oldest makes it replacement q = j - room, which
+// takes the list entry at q mod capacity: the list is full by then, a ring whose head starts
+// at 0 and passes one entry per replacement (the serial walker's spawnFromEvent; planSlots
+// replaces min(rest, survivors), and rest <= count <= capacity never reaches that cap). An
+// entry replaced again later in the step keeps only its last child. Per child emitter
+// (params.x; params.z: the effect's emitters):
 //   kGpuEventsAssignCount    one workgroup per chunk of kGpuEventChunk queued events: the
 //                            children the chunk requests; workgroup 0 also snapshots the child's
 //                            counters (alive, free count, first ordinal) for the scatter;
@@ -142,6 +147,10 @@ void assignChildren() {
     UintColumn flags = uintColumn(pool, kGpuColumnFlags);
     UintColumn ordinal_lo = uintColumn(pool, kGpuColumnOrdinalLo);
     UintColumn ordinal_hi = uintColumn(pool, kGpuColumnOrdinalHi);
+    bool replaces = emitterAt(c).overflow == kOverflowReplaceOldest;
+    uint total = 0u;
+    for (uint k = 0u; k < chunks; ++k) total += child.child.requested[k];
+    uint replaced_total = replaces && total > room ? total - room : 0u;
     for (uint h = gl_WorkGroupID.x; h < chunks; h += gl_NumWorkGroups.x) {
         uint before = 0u;
         for (uint k = 0u; k < h; ++k) before += child.child.requested[k];
@@ -158,17 +167,29 @@ void assignChildren() {
         for (uint n = first_event; n < last; ++n) {
             uint count = requestedChildren(queue.events[n], c);
             if (count == 0u) continue;
-            uint appended_before = min(requested, room);
-            uint appended = min(requested + count, room) - appended_before;
-            uvec2 ordinal = add64(first, requested);
+            uint placed = replaces ? count : min(requested + count, room) - min(requested, room);
             // A slot that gets a child holds its event index and ordinal until the event spawn
             // pass writes the newborn (assignBirth, without birth links).
-            for (uint i = 0u; i < appended; ++i) {
-                uint a = appended_before + i;
-                uint slot = free_list.v[free_count - 1u - a];
-                out_list.v[alive + a] = slot;
+            for (uint i = 0u; i < placed; ++i) {
+                uint j = requested + i;
+                uint entry; // in the list written, counting from the ring's head of 0
+                if (j < room) {
+                    entry = alive + j;
+                    out_list.v[entry] = free_list.v[free_count - 1u - j];
+                } else {
+                    entry = (j - room) % pool.capacity;
+                }
+                // Replaced (again) later in the step, by replacement entry (+ k x capacity): that
+                // child writes the slot, not this one.
+                bool replaced_later = j < room ? entry < replaced_total
+                                               : j - room + pool.capacity < replaced_total;
+                if (replaced_later) continue;
+                // Entries past the survivors are this step's appended children: their slots come
+                // from the free list (another invocation may be writing the list entry).
+                uint slot = entry < alive ? out_list.v[entry]
+                                          : free_list.v[free_count - 1u - (entry - alive)];
                 flags.v[slot] = n;
-                uvec2 o = add64(ordinal, i);
+                uvec2 o = add64(first, j);
                 ordinal_lo.v[slot] = o.x;
                 ordinal_hi.v[slot] = o.y;
             }
@@ -177,21 +198,24 @@ void assignChildren() {
         barrier();
     }
     if (gl_WorkGroupID.x != 0u || t != 0u) return;
-    uint total = 0u;
-    for (uint k = 0u; k < chunks; ++k) total += child.child.requested[k];
     uint appended = min(total, room);
     CountersRef counters = countersRef();
     GpuEmitterCounters k = counters.counters[c];
-    addTo(k.overflow_dropped_lo, k.overflow_dropped_hi, total - appended);
-    addTo(k.births_lo, k.births_hi, appended);
+    addTo(k.overflow_dropped_lo, k.overflow_dropped_hi, total - appended - replaced_total);
+    addTo(k.overflow_replaced_lo, k.overflow_replaced_hi, replaced_total);
+    addTo(k.births_lo, k.births_hi, appended + replaced_total);
     counters.counters[c].overflow_dropped_lo = k.overflow_dropped_lo;
     counters.counters[c].overflow_dropped_hi = k.overflow_dropped_hi;
+    counters.counters[c].overflow_replaced_lo = k.overflow_replaced_lo;
+    counters.counters[c].overflow_replaced_hi = k.overflow_replaced_hi;
     counters.counters[c].births_lo = k.births_lo;
     counters.counters[c].births_hi = k.births_hi;
     counters.counters[c].free_count = free_count - appended;
     setAliveOut(c, alive + appended);
     EventCountersRef ec = eventCountersRef();
     addTo(ec.counters[c].ordinals_taken_lo, ec.counters[c].ordinals_taken_hi, total);
-    ec.counters[c].event_births = appended;
-    ec.counters[c].ring_head = 0u;
+    // The step's children still listed: the newest min(total, capacity) entries of the ring
+    // (replacements past the survivors replace this step's own children first).
+    ec.counters[c].event_births = min(appended + replaced_total, pool.capacity);
+    ec.counters[c].ring_head = replaced_total % max(pool.capacity, 1u);
 }

@@ -22,10 +22,13 @@
 // suffix (decimal: 1M = 10^6; default "10K,100K,1M,10M"; on lavapipe pick small ones).
 // Iterations: SPINDRIFT_SUB_ITERATIONS (default 30). SPINDRIFT_SUB_PINNED set: the parent (a
 // birth-order emitter: it has death links) keeps its slots instead of relocating
-// (GpuConfig::relocate_birth_order off), for a same-run comparison. SPINDRIFT_BENCH_VALIDATION set:
-// validation on, and any message fails the case. After timing, the case fails unless the parent
-// lived and died, children were born and none past capacity, events were dropped only when a step
-// could have more than 65 536, and every figure is positive.
+// (GpuConfig::relocate_birth_order off), for a same-run comparison. SPINDRIFT_SUB_CHILD=replace:
+// a replace_oldest child of capacity N / 8, full, replacing every step (its children still get
+// the parallel assignment: at most 4 per event). SPINDRIFT_SUB_SERIAL set: the serial walker
+// assigns every event (GpuConfig::force_serial_event_assign), the same-run reference for it.
+// SPINDRIFT_BENCH_VALIDATION set: validation on, and any message fails the case. After timing, the
+// case fails unless the parent lived and died, children were born and none past capacity, events
+// were dropped only when a step could have more than 65 536, and every figure is positive.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -52,6 +55,13 @@ UpdateModule module(UpdateModuleVariant m) {
     return UpdateModule{true, std::move(m)};
 }
 
+// SPINDRIFT_SUB_CHILD=replace: the child is replace_oldest with an eighth of the capacity, so it
+// is full and its births replace the oldest every step.
+bool replacingChild() {
+    const char* env = std::getenv("SPINDRIFT_SUB_CHILD");
+    return env != nullptr && std::string(env) == "replace";
+}
+
 // The parent: the basic stack in steady churn; the child: small sparks, 2-4 per death.
 EffectDesc subEmitterEffect(uint32_t particles) {
     EffectDesc fx = bench::makeStackEffect(bench::Stack::basic, particles);
@@ -67,6 +77,10 @@ EffectDesc subEmitterEffect(uint32_t particles) {
     EmitterDesc child;
     child.name = "child";
     child.capacity = particles;
+    if (replacingChild()) {
+        child.capacity = std::max(particles / 8, 8u);
+        child.overflow = OverflowPolicy::replace_oldest;
+    }
     child.spawn.rate_per_s = 0;
     child.shape.type = ShapeKind::sphere;
     child.shape.radius = 0.05f;
@@ -105,6 +119,7 @@ bool prepare(uint32_t particles, SubCase& c, std::vector<Diagnostic>& diagnostic
     if (const char* device = std::getenv("SPINDRIFT_BENCH_DEVICE")) config.device = device;
     config.validation = std::getenv("SPINDRIFT_BENCH_VALIDATION") != nullptr;
     config.relocate_birth_order = std::getenv("SPINDRIFT_SUB_PINNED") == nullptr;
+    config.force_serial_event_assign = std::getenv("SPINDRIFT_SUB_SERIAL") != nullptr;
     c.fx = createGpuEffect(compiled, config, diagnostics);
     if (!c.fx) return false;
     for (int s = 0; s < kWarmUpSteps; ++s) {
@@ -117,7 +132,8 @@ bool prepare(uint32_t particles, SubCase& c, std::vector<Diagnostic>& diagnostic
 }
 
 struct Totals {
-    uint64_t parent_deaths = 0, child_births = 0, child_dropped = 0, events_dropped = 0;
+    uint64_t parent_deaths = 0, child_births = 0, child_dropped = 0, child_replaced = 0,
+             events_dropped = 0;
 };
 
 Totals totals(const GpuEffect& fx) {
@@ -125,6 +141,7 @@ Totals totals(const GpuEffect& fx) {
     t.parent_deaths = fx.stats[kParent].deaths;
     t.child_births = fx.stats[kChild].births;
     t.child_dropped = fx.stats[kChild].overflow_dropped;
+    t.child_replaced = fx.stats[kChild].overflow_replaced;
     t.events_dropped = fx.stats[kParent].events_dropped;
     return t;
 }
@@ -143,6 +160,9 @@ std::string check(const SubCase& c, const Totals& before, const Totals& after, d
     const uint64_t births = after.child_births - before.child_births;
     if (liveCount(*c.fx) == 0 || deaths == 0) return "the parent neither lived nor died";
     if (births == 0) return "no child was born";
+    if (replacingChild() && after.child_replaced == before.child_replaced) {
+        return "the replace_oldest child replaced nothing";
+    }
     if (c.fx->stats[kChild].live > c.particles) return "children past the child's capacity";
     // Deaths a step stay below 65 536 while 0.8 N / 60 (+ rate rounding) does.
     const bool may_drop = uint64_t{c.particles} * 8 / 600 * 3 / 2 > kGpuMaxEvents;
@@ -193,6 +213,8 @@ void BM_GpuSubEmitters(benchmark::State& state) {
     state.counters["dropped/step"] = dropped;
     state.counters["children/step"] =
         static_cast<double>(after.child_births - before.child_births) / steps;
+    state.counters["replaced/step"] =
+        static_cast<double>(after.child_replaced - before.child_replaced) / steps;
     state.counters["events_ms"] = events_ms;
     state.counters["events_ms_min"] = *std::min_element(events.begin(), events.end());
     state.counters["gather_ms"] = mean(gather);

@@ -102,7 +102,10 @@ void boundStepEvents(GpuEffect& fx) {
 bool assignsInParallel(const CompiledEffect& effect) {
     for (const SubEmitterRecord& sub : effect.sub_emitters) {
         const EmitterRecord& child = effect.emitters[sub.emitter];
-        if (child.overflow != kOverflowDropNew || hasBirthLink(effect, child)) return false;
+        if (hasBirthLink(effect, child)) return false;
+        const bool replaces_in_closed_form =
+            child.overflow == kOverflowReplaceOldest && sub.count_max <= child.capacity;
+        if (child.overflow != kOverflowDropNew && !replaces_in_closed_form) return false;
     }
     return true;
 }
@@ -238,8 +241,9 @@ uint32_t recordBirthPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants 
     if (fx.step_events == 0) return 0;
     const CompiledEffect& effect = *fx.effect;
     const auto emitters = static_cast<uint32_t>(effect.emitters.size());
-    uint32_t dispatches = assignsInParallel(effect) ? recordParallelAssign(fx, cmd, step)
-                                                    : recordSerialAssign(fx, cmd, step);
+    const bool parallel = assignsInParallel(effect) && !fx.config.force_serial_event_assign;
+    uint32_t dispatches =
+        parallel ? recordParallelAssign(fx, cmd, step) : recordSerialAssign(fx, cmd, step);
     bool rings = false;
     for (uint32_t e = 0; e < emitters; ++e) {
         const uint32_t bound = eventBirthBound(fx, e);

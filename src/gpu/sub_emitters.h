@@ -7,9 +7,9 @@
 //   children get their ordinals and slots, drops and replacements counted) → event spawn
 //   (gpu_event_spawn.comp, one dispatch per child, in parallel).
 // The assignment is a serial walker (one invocation) where events interact — the CPU's event
-// loop is serial because a child's birth events join the queue and a replace_oldest child's
-// births replace earlier ones — and parallel where they cannot (assignsInParallel: drop_new
-// children without birth links of their own), through a prefix sum per child. Dispatches are sized
+// loop is serial because a child's birth events join the queue — and parallel where they do not
+// (assignsInParallel: children without birth links of their own, drop_new or replace_oldest),
+// through a prefix sum per child. Dispatches are sized
 // from boundEventBirths (live_bound.h); a step in which no event can happen records none of these
 // passes.
 #pragma once
@@ -38,9 +38,10 @@ bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 // and the driver planned it.
 void boundStepEvents(GpuEffect& fx);
 
-// Whether the effect's event births are assigned in parallel: every link's child is drop_new
-// and has no birth link of its own (so no child's birth queues events and no child replaces
-// another).
+// Whether the effect's event births are assigned in parallel: no link's child has a birth link
+// of its own (so no child's birth queues events), and every child is drop_new, or replace_oldest
+// with at most its capacity of children per event (then which entry each child replaces has a
+// closed form: gpu_event_assign.glsl).
 bool assignsInParallel(const CompiledEffect& effect);
 
 // Births emitter e may get from events this step, at most its capacity: what its live window

@@ -100,15 +100,22 @@ TEST(GpuSubEmitters, FullChildPoolDropsTheSameBirths) {
 }
 
 // replace_oldest children: a later event of the same step may replace births of an earlier one.
+// Capacity 24 takes the parallel assignment (at most 6 children an event); capacity 4 the serial
+// walker (an event's children can outnumber the pool, so planSlots' cap on replacements bites and
+// the rest are dropped).
 TEST(GpuSubEmitters, ReplaceOldestChildrenReplaceTheSameParticles) {
-    EffectDesc fx = parentAndChild({SubEmitterEvent::death, "", 1, {3, 6}, 0});
-    fx.emitters[1].capacity = 24;
-    fx.emitters[1].overflow = OverflowPolicy::replace_oldest;
-    const ParityResult r = expectParity(fx);
-    EXPECT_GT(r.replaced, 0u);
-    fx.emitters[1].render.stable_order = true;
-    const ParityResult ordered = expectParity(fx);
-    EXPECT_EQ(ordered.in_order, 24u);
+    for (const uint32_t capacity : {24u, 4u}) {
+        SCOPED_TRACE(capacity);
+        EffectDesc fx = parentAndChild({SubEmitterEvent::death, "", 1, {3, 6}, 0});
+        fx.emitters[1].capacity = capacity;
+        fx.emitters[1].overflow = OverflowPolicy::replace_oldest;
+        EXPECT_EQ(assignsInParallel(*compileOrFail(fx)), capacity == 24u);
+        const ParityResult r = expectParity(fx);
+        EXPECT_GT(r.replaced, 0u);
+        fx.emitters[1].render.stable_order = true;
+        const ParityResult ordered = expectParity(fx);
+        EXPECT_EQ(ordered.in_order, capacity);
+    }
 }
 
 // A child larger than any one event but with a rate of its own: planned births and event
@@ -287,8 +294,10 @@ TEST(GpuSubEmitters, BirthEventsOfABurstPastTheStepLimitAreDroppedAndCounted) {
     EXPECT_GT(r.per_emitter[1], 500u);
 }
 
-// Thousands of deaths into a replace_oldest child: the parallel gather feeds the serial walker,
-// whose later events replace earlier events' children.
+// Thousands of deaths into a replace_oldest child: the parallel assignment, where later events
+// replace earlier events' children, more than the child's capacity in one step (so entries are
+// replaced twice and only the last child may write its slot); and the same through the serial
+// walker.
 TEST(GpuSubEmitters, ThousandsOfDeathsIntoAReplaceOldestChild) {
     EmitterDesc parent = massParent(4000, {0.1f, 0.15f});
     parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.9f, {1, 3}, 0.2f});
@@ -297,19 +306,28 @@ TEST(GpuSubEmitters, ThousandsOfDeathsIntoAReplaceOldestChild) {
     const EffectDesc fx = testEffect(
         {.name = "mass_replace", .seed = 37, .duration_s = 2, .capacity = 8192}, {parent, child});
     const auto effect = compileOrFail(fx);
-    EXPECT_FALSE(assignsInParallel(*effect));
-    const ParityResult r = expectParity(effect, 20);
-    EXPECT_GT(r.replaced, 1000u);
+    EXPECT_TRUE(assignsInParallel(*effect));
+    GpuConfig config = testGpuConfig();
+    for (const bool serial : {false, true}) {
+        SCOPED_TRACE(serial);
+        config.force_serial_event_assign = serial;
+        const ParityResult r = expectParity(effect, 20, false, config);
+        EXPECT_GT(r.replaced, 1000u);
+    }
 }
 
 // The parallel assignment is chosen only where events cannot interact: a child's birth link
-// would queue events while the queue is walked, a replace_oldest child replaces earlier events'
-// children.
-TEST(GpuSubEmitters, ParallelAssignmentOnlyForDropNewChildrenWithoutBirthLinks) {
+// would queue events while the queue is walked; a replace_oldest child whose events may ask for
+// more children than its capacity needs planSlots' cap, which has no closed form in R.
+TEST(GpuSubEmitters, ParallelAssignmentOnlyWhereEventsCannotInteract) {
     EffectDesc fx = parentAndChild({SubEmitterEvent::death, "", 1, {1, 2}, 0});
     EXPECT_TRUE(assignsInParallel(*compileOrFail(fx)));
     EffectDesc replacing = fx;
     replacing.emitters[1].overflow = OverflowPolicy::replace_oldest;
+    replacing.emitters[1].capacity = 8;
+    replacing.emitters[0].sub_emitters[0].count = {1, 8};
+    EXPECT_TRUE(assignsInParallel(*compileOrFail(replacing)));
+    replacing.emitters[0].sub_emitters[0].count = {1, 9};
     EXPECT_FALSE(assignsInParallel(*compileOrFail(replacing)));
     EffectDesc births = fx;
     births.emitters[0].sub_emitters[0].event = SubEmitterEvent::birth;
