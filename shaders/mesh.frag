@@ -19,9 +19,11 @@ layout(location = 3) in vec2 in_uv;
 layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D mesh_texture;
 
 // Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
-// weight target; a sorted pipeline has no attachment there and the write is discarded.
+// weight target. Opaque (kBlendOpaque): location 1 is the linear depth target, which the soft
+// fade of the particles drawn after reads. Other sorted pipelines have no attachment there and
+// the write is discarded.
 layout(location = 0) out vec4 out_color;
-layout(location = 1) out vec4 out_weight;
+layout(location = 1) out vec4 out_second;
 
 void main() {
     vec4 tint = in_color;
@@ -35,8 +37,9 @@ void main() {
     vec4 color = sdMeshOutput(texel, tint, kVariantBlend);
     if (kVariantOit != 0u) {
         out_color = sdOitAccumulation(color, kVariantBlend, in_linear_depth);
-        out_weight = sdOitWeightOutput(color, in_linear_depth);
+        out_second = sdOitWeightOutput(color, in_linear_depth);
     } else {
         out_color = color;
+        out_second = vec4(in_linear_depth);
     }
 }

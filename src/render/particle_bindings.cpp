@@ -105,6 +105,11 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
         desc.color_formats = {kOitAccumulationFormat, kOitWeightFormat};
         desc.blends = {vk::BlendState::sum_color_product_alpha,
                        vk::BlendState::sum_color_product_alpha};
+    } else if (blend == kBlendOpaque) {
+        // Opaque meshes draw in their own scope right after the opaque pass and write the linear
+        // depth too, so soft particles fade against them as against the ground (renderer.cpp).
+        desc.color_formats = {kColorFormat, kLinearDepthFormat};
+        desc.blends = {vk::BlendState::none, vk::BlendState::none};
     } else {
         desc.color_formats = {kColorFormat};
         desc.blends = {blendState(blend)};

@@ -288,8 +288,9 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 // colour), in the order given, inside a rendering scope the caller began. Offsets into each
 // pass's buffers advance over every batch, drawn here or not, as the passes' upload() placed
 // them: only non-empty batches were copied.
-// Which batches a recordParticleDraws call draws: the opaque meshes (first, so that what they hide
-// stays hidden), the rest of the frame's, or those drawn through OIT.
+// Which batches a recordParticleDraws call draws: the opaque meshes (first, in their own scope
+// after the opaque pass, so that what they hide stays hidden and soft particles fade against
+// them), the rest of the frame's, or those drawn through OIT.
 enum class DrawPhase : uint8_t { opaque_meshes, frame, oit };
 
 bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
@@ -370,27 +371,57 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     }
 }
 
-// The particle phase on the frame: every batch not drawn through OIT (all of them in sorted
-// mode), in one rendering scope on the opaque pass's colour and depth (loaded; only opaque
-// meshes write depth, and they draw first).
-void recordFrameParticles(const Renderer& r, VkCommandBuffer cmd,
-                          std::span<const DrawBatch> batches, Transparency transparency) {
-    const FrameTargets& t = *r.targets;
-    std::vector<VkRenderingAttachmentInfo> color(1);
-    color[0].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    color[0].imageView = t.color.view.get();
-    color[0].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color[0].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-    color[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+// Begins a rendering scope that loads and stores the frame's colour (and, when `linear_depth`, the
+// linear depth as the second colour attachment) and its depth.
+void beginFrameScope(const FrameTargets& t, VkCommandBuffer cmd, bool linear_depth) {
+    std::vector<VkRenderingAttachmentInfo> color(linear_depth ? 2 : 1);
+    for (size_t i = 0; i < color.size(); ++i) {
+        color[i].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+        color[i].imageView = i == 0 ? t.color.view.get() : t.linear_depth.view.get();
+        color[i].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+        color[i].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+        color[i].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    }
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
     depth.imageView = t.depth.view.get();
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-
     vk::beginRendering(cmd, t.color.extent, color, &depth);
+}
+
+bool hasOpaqueMeshes(std::span<const DrawBatch> batches) {
+    for (const DrawBatch& entry : batches) {
+        const MeshBatch* m = std::get_if<MeshBatch>(&entry);
+        if (m != nullptr && m->params.blend == kBlendOpaque &&
+            (m->device.records != 0 || !m->records.empty())) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The opaque meshes, right after the opaque pass and like it: colour, depth and the linear depth
+// written, so they hide what is behind them and soft particles fade against them. The particle
+// bindings' linear-depth texture is bound but not read by the opaque mesh pipelines.
+void recordOpaqueMeshes(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                        Transparency transparency) {
+    const FrameTargets& t = *r.targets;
+    vk::ImageBarrier linear_depth = colorAttachmentAgain(t);
+    linear_depth.image = t.linear_depth.get();
+    vk::imageBarriers(cmd, {colorAttachmentAgain(t), depthAttachmentAgain(t), linear_depth});
+    beginFrameScope(t, cmd, true);
     recordParticleDraws(r, cmd, batches, transparency, DrawPhase::opaque_meshes);
+    vkCmdEndRendering(cmd);
+}
+
+// The particle phase on the frame: every batch not drawn through OIT (all of them in sorted
+// mode) but the opaque meshes, in one rendering scope on the frame's colour and depth (loaded;
+// tested, not written).
+void recordFrameParticles(const Renderer& r, VkCommandBuffer cmd,
+                          std::span<const DrawBatch> batches, Transparency transparency) {
+    beginFrameScope(*r.targets, cmd, false);
     recordParticleDraws(r, cmd, batches, transparency, DrawPhase::frame);
     vkCmdEndRendering(cmd);
 }
@@ -443,6 +474,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     r.draw_args->record(cmd, batches, *r.meshes);
 
     r.opaque->record(cmd, t, view);
+    if (hasOpaqueMeshes(batches)) recordOpaqueMeshes(r, cmd, batches, view.transparency);
 
     // Opaque -> particles: blending reads the opaque colour, depth testing its depth, the soft
     // fade samples its linear depth.

@@ -868,6 +868,38 @@ TEST_F(MeshRendererTest, OpaqueMeshesDrawFirstAndHideWhatIsBehindThem) {
     EXPECT_TRUE(near(pixel(hidden, 48, 48), encoded(0, 0, 1), 0));
 }
 
+// Soft particles fade against opaque meshes as against the ground: opaque meshes write the linear
+// depth the soft fade reads. A white additive billboard 5 cm in front of a blue opaque square
+// adds 5 % of its colour with a fade distance of 1 m, all of it without; 5 cm in front of a
+// translucent (alpha) square, which writes no depth, it is not faded.
+TEST_F(MeshRendererTest, SoftParticlesFadeAgainstOpaqueMeshes) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const uint32_t square = mesh(squareMesh());
+    const uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    const std::vector<DrawRecord> blue = {particle(vec3(0), 2.0f, vec4(0, 0, 1, 1))};
+    const std::vector<DrawRecord> spark = {particle(vec3(0, 0, 0.05f), 0.5f, vec4(1))};
+    BillboardParams hard = paramsFor(kBlendAdditive);
+    BillboardParams soft = hard;
+    soft.soft_fade_distance = 1.0f;
+    const MeshBatch opaque{meshParamsFor(kBlendOpaque, 1.0f), square, blue, {}};
+    EXPECT_TRUE(near(
+        pixel(renderBatches(frontView(), {opaque, BillboardBatch{hard, white, spark, {}}}), 48, 48),
+        encoded(1, 1, 1), 0));
+    for (const bool spark_first : {false, true}) {
+        const BillboardBatch faded{soft, white, spark, {}};
+        const Image image =
+            renderBatches(frontView(), spark_first ? std::vector<DrawBatch>{faded, opaque}
+                                                   : std::vector<DrawBatch>{opaque, faded});
+        EXPECT_TRUE(near(pixel(image, 48, 48), encoded(0.05f, 0.05f, 1.0f), 2))
+            << "spark first " << spark_first;
+    }
+    const MeshBatch translucent{meshParamsFor(kBlendAlpha, 1.0f), square, blue, {}};
+    EXPECT_TRUE(near(
+        pixel(renderBatches(frontView(), {translucent, BillboardBatch{soft, white, spark, {}}}), 48,
+              48),
+        encoded(1, 1, 1), 0));
+}
+
 TEST_F(MeshRendererTest, MalformedMeshesAndBatchesAreErrors) {
     ASSERT_NO_FATAL_FAILURE(create());
     std::vector<Diagnostic> d;
