@@ -40,6 +40,10 @@ inline constexpr uint32_t kMaxCurlOctaves = 6;
 inline constexpr uint32_t kMaxFlipbookCells = 4096; // columns * rows
 inline constexpr uint32_t kMaxRibbonPoints = 256;
 inline constexpr uint32_t kMaxBeamSegments = 256;
+// m: each coordinate of bounds.center in [-kMaxBoundsExtent, kMaxBoundsExtent], each
+// half-extent in [0, kMaxBoundsExtent]. A thousand kilometres is far past any effect, and keeps
+// the framing and culling maths that square and sum these far from float overflow.
+inline constexpr float kMaxBoundsExtent = 1e6f;
 
 // ---------------------------------------------------------------------------------------------
 // Value types.

@@ -320,8 +320,8 @@ bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnosti
     }
     c.number("$.duration_s", effect.duration_s, 0, true, 3600, false);
     c.number("$.fixed_timestep_s", effect.fixed_timestep_s, 0.001f, false, 0.1f, false);
-    c.finite3("$.bounds.center", effect.bounds.center);
-    c.atLeast3("$.bounds.half_extents", effect.bounds.half_extents, 0);
+    c.within3("$.bounds.center", effect.bounds.center, -kMaxBoundsExtent, kMaxBoundsExtent);
+    c.within3("$.bounds.half_extents", effect.bounds.half_extents, 0, kMaxBoundsExtent);
     c.integer("$.capacity", effect.capacity, 1, kMaxEffectCapacity);
     c.count("$.emitters", effect.emitters.size(), 1, kMaxEmitters, "emitters");
 

@@ -136,6 +136,13 @@ bool RuleChecker::above3(const std::string& path, const Float3& v, float lo) con
     return x && y && z;
 }
 
+bool RuleChecker::within3(const std::string& path, const Float3& v, float lo, float hi) const {
+    const bool x = number(json::pathIndex(path, 0), v.x, lo, false, hi, false);
+    const bool y = number(json::pathIndex(path, 1), v.y, lo, false, hi, false);
+    const bool z = number(json::pathIndex(path, 2), v.z, lo, false, hi, false);
+    return x && y && z;
+}
+
 bool RuleChecker::nonZero(const std::string& path, const Float3& v) const {
     if (!finite3(path, v)) return false;
     if (vectorLength(v) >= 1e-20) return true;

@@ -45,6 +45,7 @@ struct RuleChecker {
     bool finite3(const std::string& path, const Float3& v) const;
     bool atLeast3(const std::string& path, const Float3& v, float lo) const;
     bool above3(const std::string& path, const Float3& v, float lo) const;
+    bool within3(const std::string& path, const Float3& v, float lo, float hi) const;
     bool nonZero(const std::string& path, const Float3& v) const;
     bool unitDirection(const std::string& path, const Float3& v) const;
 

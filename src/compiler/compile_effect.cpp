@@ -6,6 +6,7 @@
 #include "compiler/capabilities.h"
 #include "compiler/lut_bake.h"
 #include "compiler/structural_hash.h"
+#include "compiler/trail_limits.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift {
@@ -520,6 +521,9 @@ bool compileEffect(const EffectDesc& effect, CompiledEffect& out,
     compileSubEmitters(effect, compiled_index, result, diagnostics);
     result.structural_hash = structuralHash(effect);
     checkPreferredBackends(result, diagnostics);
+    // Both backends refuse trails past this limit; an effect they would refuse does not compile,
+    // so `validate` and every loader say so before any backend is made.
+    checkTrailLimits(result, diagnostics, "the effect format's");
 
     for (size_t i = errors_before; i < diagnostics.size(); ++i) {
         if (diagnostics[i].severity == Severity::error) return false;

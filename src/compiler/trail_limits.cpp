@@ -10,7 +10,7 @@ uint64_t trailPointsNeeded(const EmitterRecord& emitter) {
 }
 
 bool checkTrailLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics,
-                      std::string_view backend) {
+                      std::string_view whose) {
     uint64_t total = 0;
     uint32_t largest = 0;
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
@@ -24,8 +24,8 @@ bool checkTrailLimits(const CompiledEffect& effect, std::vector<Diagnostic>& dia
     d.path = "$.emitters[" + std::to_string(e.source_index) + "].render.max_points";
     d.message = "ribbon trails need " + std::to_string(total) +
                 " points in all (this emitter: capacity " + std::to_string(e.capacity) +
-                " x max_points " + std::to_string(e.ribbon_max_points) + "), more than the " +
-                std::string(backend) + " backend's limit of " + std::to_string(kMaxTrailPoints) +
+                " x max_points " + std::to_string(e.ribbon_max_points) + "), more than " +
+                std::string(whose) + " limit of " + std::to_string(kMaxTrailPoints) +
                 " per effect (kMaxTrailPoints); lower capacity or max_points";
     diagnostics.push_back(std::move(d));
     return false;

@@ -1,6 +1,7 @@
-// The ribbon-trail storage limit of one effect instance, the same on both backends: the CPU
-// backend (cpu/trail_store.h) and the GPU backend (gpu/gpu_trails.h) check it at creation with
-// the same words, so an effect one backend refuses for its trails the other refuses too.
+// The ribbon-trail storage limit of one effect instance, the same on both backends. The compiler
+// and the cooked-file loader refuse an effect past it (so `validate` refuses what a backend
+// would), and the CPU backend (cpu/trail_store.h) and the GPU backend (gpu/gpu_trails.h) check it
+// again at creation with the same words, for records that did not come through either.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,9 @@ uint64_t trailPointsNeeded(const EmitterRecord& emitter);
 
 // Checks the sum of trailPointsNeeded over the effect against kMaxTrailPoints. Past it, appends
 // one error at the ribbon emitter that needs the most (its max_points' JSON path, the total, the
-// limit, and `backend`, the backend refusing it: "CPU" or "GPU") and returns false.
+// limit, and `whose`, who refuses it: "the CPU backend's", "the GPU backend's" or "the effect
+// format's") and returns false.
 bool checkTrailLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics,
-                      std::string_view backend);
+                      std::string_view whose);
 
 } // namespace spindrift

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "compiler/compile_effect.h"
+#include "compiler/trail_limits.h"
 #include "cook/sfx_reader.h"
 #include "spindrift/effect_json.h"
 
@@ -50,7 +51,12 @@ bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
     if (effectFileKindOf(path) == EffectFileKind::cooked) {
         std::vector<uint8_t> bytes;
         if (!readCookedBytes(path, bytes, diagnostics)) return false;
-        return loadCookedEffect(bytes, path, out, diagnostics);
+        if (!loadCookedEffect(bytes, path, out, diagnostics)) return false;
+        // The compiler's effect-wide limits, for a file that may not have come from it.
+        const size_t first = diagnostics.size();
+        const bool trails_ok = checkTrailLimits(out, diagnostics, "the effect format's");
+        for (size_t i = first; i < diagnostics.size(); ++i) diagnostics[i].file = path;
+        return trails_ok;
     }
     EffectDesc desc;
     if (!loadEffectFile(path, desc, diagnostics)) return false;

@@ -119,7 +119,7 @@ void removeDead(CpuEffect& fx) {
 } // namespace
 
 bool checkCpuLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
-    return checkTrailLimits(effect, diagnostics, "CPU");
+    return checkTrailLimits(effect, diagnostics, "the CPU backend's");
 }
 
 std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,

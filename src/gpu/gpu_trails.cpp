@@ -68,7 +68,7 @@ bool layoutTrails(const CompiledEffect& effect, const PoolLimits& limits, uint64
                   bool device_strips, std::vector<TrailRegion>& out,
                   std::vector<Diagnostic>& diagnostics) {
     // The CPU backend's limit and words: kMaxTrailPoints keeps every index below 2^32 here too.
-    if (!checkTrailLimits(effect, diagnostics, "GPU")) return false;
+    if (!checkTrailLimits(effect, diagnostics, "the GPU backend's")) return false;
     out.clear();
     uint64_t total = pool_bytes;
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {

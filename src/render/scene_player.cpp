@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <numbers>
 
+#include "cook/effect_assets.h"
 #include "cook/effect_file.h"
 #include "cpu/draw_records.h"
 #include "cpu/trails.h"
@@ -83,68 +84,42 @@ std::string normalisedPath(const std::string& path) {
     return p.string();
 }
 
-std::string emitterPath(const EmitterRecord& e, const char* leaf) {
-    return "$.emitters[" + std::to_string(e.source_index) + "]." + leaf;
-}
-
-std::string emitterName(const CompiledEffect& effect, const EmitterRecord& e) {
-    return std::string(stringAt(effect, e.name_offset, e.name_length));
-}
-
-// Index in `assets` (PlayerTexture or PlayerMesh) of the file an emitter names at
-// [offset, offset + length) of the string table, relative to the effect file, reading it with
-// read(path, asset.<data>, diagnostics) the first time. kNone on failure, after one error at
-// $.emitters[i].render.<leaf> naming the effect, the emitter, the path as written and as looked
-// for, and what the reader said (with its line, where it has one).
+// Index in `assets` (PlayerTexture or PlayerMesh) of the file `asset` names, reading it with
+// read(path, asset.<data>, diagnostics) the first time. kNone on failure, after one
+// effectAssetError.
 template <typename Asset, typename Read>
-uint32_t assetFor(std::vector<Asset>& assets, const LoadedEffect& loaded, const EmitterRecord& e,
-                  uint32_t offset, uint32_t length, const char* leaf, Read read,
-                  std::vector<Diagnostic>& diagnostics) {
-    const std::string authored(stringAt(*loaded.effect, offset, length));
-    const std::string path = (fs::path(loaded.file).parent_path() / authored).string();
-    const std::string key = normalisedPath(path);
+uint32_t assetFor(std::vector<Asset>& assets, const LoadedEffect& loaded, const EffectAsset& asset,
+                  Read read, std::vector<Diagnostic>& diagnostics) {
+    const std::string key = normalisedPath(asset.path);
     for (uint32_t i = 0; i < assets.size(); ++i) {
         if (normalisedPath(assets[i].path) == key) return i;
     }
-    Asset asset;
-    asset.path = path;
+    Asset entry;
+    entry.path = asset.path;
     std::vector<Diagnostic> reader_diagnostics;
-    if (!read(path, asset, reader_diagnostics)) {
-        std::string why = "unreadable";
-        if (!reader_diagnostics.empty()) {
-            const Diagnostic& d = reader_diagnostics[0];
-            why =
-                (d.line != 0 ? "line " + std::to_string(d.line) + ": " : std::string()) + d.message;
-        }
-        diagnostics.push_back({Severity::error, loaded.file, 0, 0, 0,
-                               emitterPath(e, (std::string("render.") + leaf).c_str()),
-                               "emitter '" + emitterName(*loaded.effect, e) + "': cannot load " +
-                                   leaf + " '" + authored + "' (looked for '" + path +
-                                   "', relative to the effect file): " + why});
+    if (!read(asset.path, entry, reader_diagnostics)) {
+        diagnostics.push_back(
+            effectAssetError(*loaded.effect, loaded.file, asset, reader_diagnostics));
         return kNone;
     }
-    assets.push_back(std::move(asset));
+    assets.push_back(std::move(entry));
     return static_cast<uint32_t>(assets.size() - 1);
 }
 
-// Index of the emitter's texture (PNG) in player.textures; kNone on failure (assetFor).
-uint32_t textureFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
-                    std::vector<Diagnostic>& diagnostics) {
-    auto read = [](const std::string& path, PlayerTexture& t, std::vector<Diagnostic>& d) {
-        return readPng(path, t.image, d);
-    };
-    return assetFor(player.textures, loaded, e, e.texture_offset, e.texture_length, "texture", read,
-                    diagnostics);
-}
-
-// Index of the emitter's mesh (OBJ) in player.meshes; kNone on failure (assetFor).
-uint32_t meshFor(ScenePlayer& player, const LoadedEffect& loaded, const EmitterRecord& e,
-                 std::vector<Diagnostic>& diagnostics) {
+// Index of the asset's texture (PNG) in player.textures, or of its mesh (OBJ) in player.meshes;
+// kNone on failure (assetFor).
+uint32_t assetIndexFor(ScenePlayer& player, const LoadedEffect& loaded, const EffectAsset& asset,
+                       std::vector<Diagnostic>& diagnostics) {
+    if (asset.kind == EffectAssetKind::texture) {
+        auto read = [](const std::string& path, PlayerTexture& t, std::vector<Diagnostic>& d) {
+            return readPng(path, t.image, d);
+        };
+        return assetFor(player.textures, loaded, asset, read, diagnostics);
+    }
     auto read = [](const std::string& path, PlayerMesh& m, std::vector<Diagnostic>& d) {
         return readObj(path, m.mesh, d);
     };
-    return assetFor(player.meshes, loaded, e, e.mesh_offset, e.mesh_length, "mesh", read,
-                    diagnostics);
+    return assetFor(player.meshes, loaded, asset, read, diagnostics);
 }
 
 // Loads (once per distinct file) the effect of one instance. Returns its index in loaded, or
@@ -166,15 +141,12 @@ uint32_t loadEffectFor(ScenePlayer& player, const EffectInstanceDesc& instance,
         entry.emitter_texture.assign(compiled->emitters.size(), kNone);
         entry.emitter_mesh.assign(compiled->emitters.size(), kNone);
         bool assets_ok = true;
-        for (uint32_t e = 0; e < compiled->emitters.size(); ++e) {
-            const EmitterRecord& emitter = compiled->emitters[e];
-            if (emitter.render_type == kRenderMesh) {
-                entry.emitter_mesh[e] = meshFor(player, entry, emitter, diagnostics);
-                if (entry.emitter_mesh[e] == kNone) assets_ok = false;
-            }
-            if (emitter.texture_length == 0) continue;
-            entry.emitter_texture[e] = textureFor(player, entry, emitter, diagnostics);
-            if (entry.emitter_texture[e] == kNone) assets_ok = false;
+        for (const EffectAsset& asset : effectAssets(*compiled, file)) {
+            const uint32_t index = assetIndexFor(player, entry, asset, diagnostics);
+            std::vector<uint32_t>& slot =
+                asset.kind == EffectAssetKind::texture ? entry.emitter_texture : entry.emitter_mesh;
+            slot[asset.emitter_index] = index;
+            if (index == kNone) assets_ok = false;
         }
         if (!assets_ok) entry.effect = nullptr;
     }

@@ -128,8 +128,70 @@ TEST(Cli, CookedFileInspectsLikeItsSource) {
         EXPECT_NE(from_json.output.find(expected), std::string::npos)
             << expected << from_json.output;
     }
+    // The cooked file names its textures relative to itself, as the effect did.
+    RunResult without_textures = run("validate " + out.string());
+    EXPECT_EQ(without_textures.exit_code, 1) << without_textures.output;
+    EXPECT_NE(without_textures.output.find("cannot load texture 'textures/flame_atlas.png'"),
+              std::string::npos)
+        << without_textures.output;
+    fs::copy(source("examples/effects/textures"), dir / "textures");
     RunResult validate_sfx = run("validate " + out.string());
     EXPECT_EQ(validate_sfx.exit_code, 0) << validate_sfx.output;
+}
+
+// validate refuses what a later command would: the textures and meshes an effect names must
+// exist and decode, trail storage must fit both backends, and bounds must stay in range; each
+// error names the file and the JSON path.
+TEST(Cli, ValidateRefusesWhatSimulateOrRenderWould) {
+    const fs::path dir = scratchDir("validate_refuses");
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream(dir / name, std::ios::binary) << text;
+        return (dir / name).string();
+    };
+    struct Case {
+        std::string file, text, path, message;
+    };
+    const std::vector<Case> cases = {
+        {"no_texture.json",
+         R"({"version": 1, "name": "x", "emitters": [{"name": "e", "render": {"texture": "absent.png"}}]})",
+         "$.emitters[0].render.texture", "cannot load texture 'absent.png'"},
+        {"bad_texture.json",
+         R"({"version": 1, "name": "x", "emitters": [{"name": "e", "render": {"texture": "not_a.png"}}]})",
+         "$.emitters[0].render.texture", "cannot load texture 'not_a.png'"},
+        {"no_mesh.json",
+         R"({"version": 1, "name": "x", "emitters": [{"name": "e", "render": {"type": "mesh", "mesh": "absent.obj"}}]})",
+         "$.emitters[0].render.mesh", "cannot load mesh 'absent.obj'"},
+        {"bad_mesh.json",
+         R"({"version": 1, "name": "x", "emitters": [{"name": "e", "render": {"type": "mesh", "mesh": "broken.obj"}}]})",
+         "$.emitters[0].render.mesh", "cannot load mesh 'broken.obj'"},
+        {"long_trails.json",
+         R"({"version": 1, "name": "x", "capacity": 1000000, "emitters": [{"name": "e", "capacity": 131072, "render": {"type": "ribbon", "max_points": 256}}]})",
+         "$.emitters[0].render.max_points", "more than the effect format's limit of 16777216"},
+        {"far_bounds.json",
+         R"({"version": 1, "name": "x", "bounds": {"center": [3e38, 0, 0]}, "emitters": [{"name": "e"}]})",
+         "$.bounds.center[0]", "expected a number in [-1e6, 1e6], found 3e38"},
+    };
+    write("not_a.png", "this is not a PNG");
+    write("broken.obj", "v 1 2\nf 1 2 3\n");
+    for (const Case& c : cases) {
+        const std::string file = write(c.file, c.text);
+        // simulate reads no textures or meshes; it refuses what it would need.
+        const bool names_asset = c.path.find("render.texture") != std::string::npos ||
+                                 c.path.find("render.mesh") != std::string::npos;
+        std::vector<std::string> commands = {
+            "validate " + file, "render -q -o " + (dir / "out.png").string() + " " + file};
+        if (!names_asset) commands.push_back("simulate --time 0.1 " + file);
+        for (const std::string& args : commands) {
+            RunResult result = run(args);
+            EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
+            // file: or file:line:col:, then the path.
+            const std::regex where(file + "(:[0-9]+:[0-9]+)?: error: " +
+                                   std::regex_replace(c.path, std::regex(R"([$.\[\]])"), R"(\$&)"));
+            EXPECT_TRUE(std::regex_search(result.output, where)) << args << "\n" << result.output;
+            EXPECT_NE(result.output.find(c.message), std::string::npos) << args << "\n"
+                                                                        << result.output;
+        }
+    }
 }
 
 TEST(Cli, RejectsACorruptCookedFile) {

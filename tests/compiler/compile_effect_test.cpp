@@ -331,6 +331,35 @@ TEST(CompileEffect, RejectsAFeatureThePreferredBackendLacks) {
     EXPECT_TRUE(out.emitters.empty());
 }
 
+// Both backends refuse ribbon trails past kMaxTrailPoints, so the compiler does first: `validate`
+// refuses what `simulate` would. Disabled emitters hold no trails; the limit itself compiles.
+TEST(CompileEffect, RefusesTrailStorageBothBackendsWouldRefuse) {
+    EffectDesc fx = test::minimalEffect();
+    fx.capacity = 1u << 20;
+    fx.emitters[0].capacity = 1u << 16;
+    fx.emitters[0].render.type = RenderType::ribbon;
+    fx.emitters[0].render.ribbon.max_points = 256; // exactly kMaxTrailPoints
+    compileOk(fx);
+
+    fx.emitters.push_back(fx.emitters[0]);
+    fx.emitters[1].name = "second";
+    fx.emitters[1].capacity = 3;
+    fx.emitters[1].render.ribbon.max_points = 2; // 6 points more than the limit
+    std::vector<Diagnostic> d;
+    CompiledEffect out;
+    EXPECT_FALSE(compileEffect(fx, out, d));
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].severity, Severity::error);
+    EXPECT_EQ(d[0].path, "$.emitters[0].render.max_points");
+    EXPECT_NE(d[0].message.find("16777222 points"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find("the effect format's limit of 16777216"), std::string::npos)
+        << d[0].message;
+    EXPECT_TRUE(out.emitters.empty());
+
+    fx.emitters[1].enabled = false;
+    compileOk(fx);
+}
+
 TEST(CompileEffect, RefusesAnEffectThatFailsValidation) {
     EffectDesc fx = test::campfireEffect();
     fx.emitters[1].name = "flames";          // duplicate emitter name

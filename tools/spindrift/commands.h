@@ -8,7 +8,8 @@
 namespace spindrift::cli {
 
 // Checks every effect (.json) and cooked file (.sfx) named, directories searched recursively
-// for both. Prints each diagnostic compiler-style and a summary; 0 when no file has an error.
+// for both, and the textures and meshes each names (they must exist and decode). Prints each
+// diagnostic compiler-style and a summary; 0 when no file has an error.
 int runValidate(const std::vector<std::string>& inputs, bool quiet);
 
 // Compiles input (an effect or a cooked file) and writes the cooked bytes to output (default:

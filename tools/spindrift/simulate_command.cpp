@@ -100,7 +100,7 @@ int simulateOnCpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
     std::vector<Diagnostic> limits; // the CPU backend's own limits (ribbon trail storage)
     std::unique_ptr<cpu::CpuEffect> fx = cpu::createCpuEffect(compiled, config, limits);
     if (fx == nullptr) {
-        printDiagnostics(limits);
+        printDiagnostics(limits, options.input);
         return 1;
     }
     for (uint64_t i = 0; i < steps; ++i) cpu::stepOnce(*fx);
@@ -154,13 +154,13 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
         // need (Vulkan 1.3, buffer device addresses): then the CPU runs it, and says so.
         if (may_fall_back) {
             for (Diagnostic& d : diagnostics) d.severity = Severity::warning;
-            printDiagnostics(diagnostics);
+            printDiagnostics(diagnostics, options.input);
             return kNoGpuInstance;
         }
-        printDiagnostics(diagnostics);
+        printDiagnostics(diagnostics, options.input);
         return 1;
     }
-    printDiagnostics(diagnostics);
+    printDiagnostics(diagnostics, options.input);
 
     // Frames of whole steps (the driver's snap makes k * dt exactly k steps); a finished effect
     // plans no more steps and changes no more.
@@ -179,7 +179,7 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
         records.resize(fx->layout.draw_records);
         diagnostics.clear();
         if (!gpu::readBackDrawRecords(*fx, records, counts, diagnostics)) {
-            printDiagnostics(diagnostics);
+            printDiagnostics(diagnostics, options.input);
             return 1;
         }
         size_t live = 0;
@@ -187,7 +187,7 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
         records.resize(live);
     }
     if (!fx->errors.empty()) {
-        printDiagnostics(fx->errors);
+        printDiagnostics(fx->errors, options.input);
         return 1;
     }
     if (reportValidation(*fx)) return 1;

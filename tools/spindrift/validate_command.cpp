@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "commands.h"
+#include "cook/effect_assets.h"
 #include "cook/effect_file.h"
 #include "effect_source.h"
 
@@ -53,7 +54,9 @@ int runValidate(const std::vector<std::string>& inputs, bool quiet) {
     for (const std::string& file : files) {
         std::vector<Diagnostic> diagnostics;
         CompiledEffect effect;
-        const bool ok = loadCompiledEffect(file, effect, diagnostics) && !hasErrors(diagnostics);
+        // The textures and meshes it names must decode too: render would refuse them.
+        const bool ok = loadCompiledEffect(file, effect, diagnostics) &&
+                        checkEffectAssets(effect, file, diagnostics) && !hasErrors(diagnostics);
         printDiagnostics(diagnostics);
         if (!ok) ++failed;
         for (const Diagnostic& d : diagnostics) warnings += d.severity == Severity::warning;
