@@ -12,7 +12,9 @@ namespace spindrift::cli {
 int runValidate(const std::vector<std::string>& inputs, bool quiet);
 
 // Compiles input (an effect or a cooked file) and writes the cooked bytes to output (default:
-// input with its extension replaced by .sfx). Writes nothing when there is an error.
+// input with its extension replaced by .sfx) atomically (io/output_file.h). An output that is
+// the input (by path or file identity) or not a regular file is refused. Writes nothing when
+// there is an error.
 int runCook(const std::string& input, std::string output);
 
 // Prints what a compiled effect holds: emitters, ops, capacities, LUT use, structural hash,

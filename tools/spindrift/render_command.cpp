@@ -14,6 +14,7 @@
 #include "effect_source.h"
 #include "image/png_io.h"
 #include "io/json_value.h"
+#include "io/output_file.h"
 #include "render/contact_sheet.h"
 #include "render/frame_output.h"
 #include "render/progress.h"
@@ -174,6 +175,26 @@ bool makePlan(const RenderOptions& options, const std::string& input,
     return true;
 }
 
+// Every file the plan writes must be a new name or a regular file, and none of the render's
+// inputs: the scene, its effects, their textures and meshes (io/output_file.h). Checked for every
+// frame of a sequence before anything is rendered; prints the error.
+bool checkOutputs(const Plan& plan, const render::ScenePlayer& player, const std::string& input) {
+    std::vector<std::string> files = render::inputFiles(player);
+    files.push_back(input);
+    const InputFiles inputs = resolveInputFiles(files);
+    std::vector<Diagnostic> diagnostics;
+    if (plan.kind == Plan::Kind::sequence) {
+        for (uint32_t i = 0; i < plan.times.size(); ++i) {
+            if (!checkOutputPath(render::frameFileName(plan.pattern, i), inputs, diagnostics))
+                break;
+        }
+    } else {
+        checkOutputPath(plan.output, inputs, diagnostics);
+    }
+    printDiagnostics(diagnostics);
+    return diagnostics.empty();
+}
+
 // Renders every frame of the plan and hands each to sink(index, image). Returns false after
 // printing the error.
 template <typename Sink>
@@ -323,6 +344,7 @@ int runRender(const RenderOptions& options) {
 
     Plan plan;
     if (!makePlan(options, options.input, *player, plan)) return 1;
+    if (!checkOutputs(plan, *player, options.input)) return 1;
     if (!options.quiet && player_config.backend != BackendRequest::cpu) {
         for (const render::PlayerInstance& p : player->instances) {
             std::printf("%s: %s backend (%s)%s\n", p.effect_file.c_str(),
