@@ -179,9 +179,106 @@ TEST(Cli, CookRefusesAnInvalidEffect) {
     EXPECT_FALSE(fs::exists(out));
 }
 
-TEST(Cli, UnknownCommandOrOptionFails) {
-    EXPECT_NE(run("frobnicate").exit_code, 0);
-    EXPECT_NE(run("validate --no-such-option x.json").exit_code, 0);
+// One rule for every usage error: "error: ..." and exit 1, like every other error (docs/cli.md).
+TEST(Cli, EveryUsageErrorExitsOneWithAMessage) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const std::pair<std::string, std::string> cases[] = {
+        {"frobnicate", "unknown command 'frobnicate'"},
+        {"", "A subcommand is required"},
+        {"--no-such-option", "unknown option '--no-such-option'"},
+        {"validate --no-such-option x.json", "--no-such-option"},
+        {"cook " + effect + " --no-such-option", "--no-such-option"},
+        {"inspect " + effect + " extra", "extra"},
+        {"simulate " + effect + " --time 1 --no-such-option", "--no-such-option"},
+        {"render " + effect + " --no-such-option", "--no-such-option"},
+        {"validate", "inputs is required"},
+        {"cook", "input is required"},
+        {"simulate " + effect, "--time is required"},
+        {"simulate " + effect + " --time", "--time"},
+        {"simulate " + effect + " --time 1 --time 2", "--time"},
+        {"render " + effect + " -o", "--output"},
+    };
+    for (const auto& [args, message] : cases) {
+        RunResult result = run(args);
+        EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
+        EXPECT_EQ(result.output.rfind("error: ", 0), 0u) << args << "\n" << result.output;
+        EXPECT_NE(result.output.find(message), std::string::npos) << args << "\n" << result.output;
+    }
+}
+
+// Every numeric option refuses what is not wholly a number of its kind in its range: exit 1, a
+// message naming the option, what it expects and what it found, and nothing run or written.
+TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const fs::path dir = scratchDir("bad_numbers");
+    const std::string simulate = "simulate " + effect + " ";
+    const std::string render = "render " + effect + " -o " + (dir / "out.png").string() + " ";
+    const std::vector<std::string> not_numbers = {"nan", "NaN", "inf", "-inf", "infinity", "",
+                                                  "1x",  "x1",  " 1",  "1 ",   "0x10",     "1e400"};
+    struct Option {
+        std::string command; // everything but the option
+        std::string name;
+        std::vector<std::string> out_of_range;
+        bool whole;
+    };
+    const Option options[] = {
+        {simulate, "--time", {"-1", "-0.001", "86400.5", "1e9"}, false},
+        {simulate + "--time 1 ", "--threads", {"0", "257", "4294967297"}, true},
+        {simulate + "--time 1 ", "--seed", {"4294967296", "18446744073709551616"}, true},
+        {render, "--time", {"-1", "3600.001", "1e5"}, false},
+        {render, "--fps", {"0", "0.05", "240.5", "-30"}, false},
+        {render, "--frames", {"0", "1048577"}, true},
+        {render, "--contact-sheet", {"0", "257"}, true},
+    };
+    for (const Option& option : options) {
+        std::vector<std::string> values = not_numbers;
+        values.insert(values.end(), option.out_of_range.begin(), option.out_of_range.end());
+        if (option.whole) {
+            for (const char* v : {"-1", "1.5", "1e2", "+1", "1.0"}) values.push_back(v);
+        }
+        for (const std::string& value : values) {
+            const std::string args = option.command + option.name + " '" + value + "'";
+            RunResult result = run(args);
+            EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
+            EXPECT_EQ(result.output.rfind("error: " + option.name + ": expected ", 0), 0u)
+                << args << "\n"
+                << result.output;
+            EXPECT_NE(result.output.find("found '" + value + "'"), std::string::npos)
+                << args << "\n"
+                << result.output;
+            // The = form takes any text, "-inf" included.
+            RunResult joined = run(option.command + option.name + "='" + value + "'");
+            EXPECT_EQ(joined.exit_code, 1) << args << "\n" << joined.output;
+        }
+    }
+    for (const char* size : {"", "nan", "16x", "x16", "16x16x16", "16X16", "16x16 ", "-16x16",
+                             "+16x16", "15x16", "16x8193", "1e2x100", "100x100.0"}) {
+        RunResult result = run(render + "--size '" + size + "'");
+        EXPECT_EQ(result.exit_code, 1) << size << "\n" << result.output;
+        EXPECT_EQ(result.output.rfind("error: --size: expected WIDTHxHEIGHT", 0), 0u)
+            << size << "\n"
+            << result.output;
+    }
+    const std::pair<std::string, std::string> choices[] = {
+        {simulate + "--time 1 --dump", "xml"},       {simulate + "--time 1 --dump", ""},
+        {simulate + "--time 1 --backend", "CPU"},    {render + "--backend", "vulkan"},
+        {render + "--transparency", "weighted-oit"},
+    };
+    for (const auto& [command, value] : choices) {
+        RunResult result = run(command + " '" + value + "'");
+        EXPECT_EQ(result.exit_code, 1) << command << "\n" << result.output;
+        EXPECT_NE(result.output.find("expected one of"), std::string::npos) << result.output;
+        EXPECT_NE(result.output.find("found '" + value + "'"), std::string::npos) << result.output;
+    }
+    EXPECT_FALSE(fs::exists(dir / "out.png"));
+    // The edges of each range are accepted.
+    for (const char* args : {"--time 0", "--time 0.25 --threads 256 --seed 4294967295",
+                             "--time 1e-1 --seed 0 --threads 1"}) {
+        RunResult result = run(simulate + args);
+        EXPECT_EQ(result.exit_code, 0) << args << "\n" << result.output;
+    }
+    RunResult edges = run(render + "--size 16x16 --time 3600 --quiet");
+    EXPECT_EQ(edges.exit_code, 0) << edges.output;
 }
 
 namespace {
@@ -223,14 +320,14 @@ TEST(Cli, SimulateDumpsOneCsvRowPerLiveParticle) {
 }
 
 TEST(Cli, SimulateRejectsBadArguments) {
-    EXPECT_NE(run("simulate " + source("examples/effects/campfire.json") + " --time -1").exit_code,
-              0);
-    EXPECT_NE(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --threads 0")
+    EXPECT_EQ(run("simulate " + source("examples/effects/campfire.json") + " --time -1").exit_code,
+              1);
+    EXPECT_EQ(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --threads 0")
                   .exit_code,
-              0);
-    EXPECT_NE(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --dump xml")
+              1);
+    EXPECT_EQ(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --dump xml")
                   .exit_code,
-              0);
+              1);
     EXPECT_EQ(run("simulate /nonexistent.json --time 1").exit_code, 1);
 }
 
@@ -401,7 +498,7 @@ TEST(Cli, RenderTransparencyOptionOverridesTheScene) {
     EXPECT_NE(a.rgba8, b.rgba8);
     RunResult bad = run("render " + effect + " -o " + (dir / "bad.png").string() + common +
                         " --transparency unsorted");
-    EXPECT_NE(bad.exit_code, 0);
+    EXPECT_EQ(bad.exit_code, 1);
     EXPECT_NE(bad.output.find("--transparency"), std::string::npos) << bad.output;
 }
 
@@ -423,7 +520,7 @@ TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {
         run("render " + effect + " -o " + (dir / "a.mp4").string() + " --contact-sheet 4");
     EXPECT_EQ(sheet_mp4.exit_code, 1);
     EXPECT_EQ(run("render /nonexistent/effect.json").exit_code, 1);
-    EXPECT_NE(run("render " + effect + " --contact-sheet 0").exit_code, 0);
+    EXPECT_EQ(run("render " + effect + " --contact-sheet 0").exit_code, 1);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -47,7 +47,8 @@ struct RenderOptions {
     std::string output;  // "" = <input stem>.png
     uint32_t frames = 0; // 0 = the default for the output kind
     double fps = 0;      // 0 = the scene's fps
-    std::string size;    // "WxH", "" = the scene's resolution
+    uint32_t width = 0;  // --size; 0 = the scene's resolution
+    uint32_t height = 0;
     std::string device;
     bool list_devices = false;
     uint32_t contact_sheet = 0; // frames on the sheet; 0 = no sheet

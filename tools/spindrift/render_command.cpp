@@ -79,24 +79,6 @@ bool sceneForEffect(const std::string& path, SceneDesc& scene) {
     return true;
 }
 
-bool parseSize(const std::string& text, Resolution& out) {
-    const size_t x = text.find('x');
-    if (x == std::string::npos || x == 0 || x + 1 >= text.size()) return false;
-    uint64_t values[2] = {0, 0};
-    const std::string parts[2] = {text.substr(0, x), text.substr(x + 1)};
-    for (int i = 0; i < 2; ++i) {
-        if (parts[i].size() > 6) return false;
-        for (const char c : parts[i]) {
-            if (c < '0' || c > '9') return false;
-            values[i] = values[i] * 10 + uint64_t(c - '0');
-        }
-        if (values[i] < kMinResolution || values[i] > kMaxResolution) return false;
-    }
-    out.width = uint32_t(values[0]);
-    out.height = uint32_t(values[1]);
-    return true;
-}
-
 int listRenderDevices() {
     std::vector<Diagnostic> diagnostics;
     const std::vector<render::DeviceInfo> devices = render::listDevices(diagnostics);
@@ -289,13 +271,6 @@ int runRender(const RenderOptions& options) {
         return 1;
     }
 
-    Resolution size;
-    if (!options.size.empty() && !parseSize(options.size, size)) {
-        error("", "--size: expected WIDTHxHEIGHT with each in [" + std::to_string(kMinResolution) +
-                      ", " + std::to_string(kMaxResolution) + "], found '" + options.size + "'");
-        return 1;
-    }
-
     SceneDesc scene;
     std::string scene_file;
     const bool is_scene = looksLikeScene(options.input);
@@ -308,7 +283,7 @@ int runRender(const RenderOptions& options) {
     } else if (!sceneForEffect(options.input, scene)) {
         return 1;
     }
-    if (!options.size.empty()) scene.resolution = size;
+    if (options.width != 0) scene.resolution = {options.width, options.height};
     if (!options.transparency.empty() && !enumFromName(options.transparency, scene.transparency)) {
         error("", "--transparency: expected sorted or weighted_oit, found '" +
                       options.transparency + "'");
