@@ -9,6 +9,8 @@
 #include <new>
 #include <string>
 
+#include "io/output_file.h"
+
 namespace spindrift {
 namespace {
 
@@ -361,18 +363,7 @@ bool encodePng(const Image& image, std::string_view file, std::vector<uint8_t>& 
 bool writePng(std::string_view path, const Image& image, std::vector<Diagnostic>& diagnostics) {
     std::vector<uint8_t> bytes;
     if (!encodePng(image, path, bytes, diagnostics)) return false;
-    const std::string name(path);
-    std::FILE* stream = std::fopen(name.c_str(), "wb");
-    if (!stream) {
-        return fail(diagnostics, path, 0,
-                    std::string("cannot open the file for writing: ") + std::strerror(errno));
-    }
-    const size_t written = std::fwrite(bytes.data(), 1, bytes.size(), stream);
-    const bool closed = std::fclose(stream) == 0;
-    if (written != bytes.size() || !closed) {
-        return fail(diagnostics, path, written, "cannot write the PNG file (disk full?)");
-    }
-    return true;
+    return writeFileAtomically(path, bytes, diagnostics);
 }
 
 } // namespace spindrift

@@ -40,7 +40,9 @@ bool readPng(std::string_view path, Image& out, std::vector<Diagnostic>& diagnos
 bool encodePng(const Image& image, std::string_view file, std::vector<uint8_t>& out,
                std::vector<Diagnostic>& diagnostics);
 
-// Encodes as encodePng does and writes the bytes to path, replacing any existing file.
+// Encodes as encodePng does and writes the bytes to path atomically (writeFileAtomically,
+// io/output_file.h): the whole PNG replaces an existing regular file, or nothing changes and no
+// temporary file is left. A path that is a directory, a device, a FIFO or a socket is an error.
 bool writePng(std::string_view path, const Image& image, std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift

@@ -565,6 +565,18 @@ void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<s
     }
 }
 
+std::vector<std::string> inputFiles(const ScenePlayer& player) {
+    std::vector<std::string> files;
+    if (!player.scene_file.empty()) files.push_back(player.scene_file);
+    for (const PlayerInstance& p : player.instances) {
+        if (std::find(files.begin(), files.end(), p.effect_file) == files.end())
+            files.push_back(p.effect_file);
+    }
+    for (const PlayerTexture& texture : player.textures) files.push_back(texture.path);
+    for (const PlayerMesh& mesh : player.meshes) files.push_back(mesh.path);
+    return files;
+}
+
 bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics) {
     for (PlayerTexture& texture : player.textures) {
         if (texture.handle != kNoTexture) continue;

@@ -181,6 +181,11 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
 // or without GPU instances), appended to out.
 void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<std::string>& out);
 
+// Every file the player read: the scene file (when there is one), each distinct effect file, and
+// each texture and mesh file, as opened. A host that writes files refuses to write onto any of
+// them (checkOutputPath, io/output_file.h).
+std::vector<std::string> inputFiles(const ScenePlayer& player);
+
 // Uploads every texture (addTexture) and mesh (addMesh) once and records its handle. Returns
 // false, with the renderer's error, when one fails.
 bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics);

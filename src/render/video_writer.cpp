@@ -58,6 +58,12 @@ bool writeAll(int fd, const uint8_t* bytes, size_t size, int& error) {
     return ok;
 }
 
+uint64_t bigEndian(const uint8_t* bytes, int count) {
+    uint64_t value = 0;
+    for (int i = 0; i < count; ++i) value = value << 8 | bytes[i];
+    return value;
+}
+
 } // namespace
 
 std::string findExecutable(const std::string& name, const std::string& path_list) {
@@ -79,6 +85,49 @@ std::string findExecutable(const std::string& name, const std::string& path_list
     return "";
 }
 
+// ffmpeg 5 exits 0 after failing to write its trailer unless given -xerror; this catches a
+// truncated file whatever the version does.
+std::string incompleteMp4Reason(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return std::string("cannot read back ffmpeg's output: ") + std::strerror(errno);
+    struct stat info {};
+    const uint64_t size = ::fstat(fd, &info) == 0 ? uint64_t(info.st_size) : 0;
+    bool ftyp = false, moov = false, mdat = false;
+    std::string problem;
+    uint64_t at = 0;
+    while (problem.empty() && at < size) {
+        uint8_t header[16] = {};
+        const uint64_t left = size - at;
+        const size_t want = left < sizeof header ? size_t(left) : sizeof header;
+        if (left < 8 || ::pread(fd, header, want, off_t(at)) != ssize_t(want)) {
+            problem = "a box header is cut off at byte " + std::to_string(at);
+            break;
+        }
+        uint64_t box = bigEndian(header, 4);
+        const std::string type(reinterpret_cast<const char*>(header + 4), 4);
+        if (box == 1)
+            box = left >= 16 ? bigEndian(header + 8, 8) : 0; // 64-bit size
+        else if (box == 0)
+            box = left; // to the end of the file
+        if (box < 8 || box > left) {
+            problem = "box '" + type + "' at byte " + std::to_string(at) +
+                      (box < 8 ? " has an invalid size"
+                               : " is cut off (" + std::to_string(box) + " bytes declared, " +
+                                     std::to_string(left) + " left)");
+            break;
+        }
+        if (at == 0 && type != "ftyp") problem = "the file does not start with an ftyp box";
+        ftyp |= type == "ftyp";
+        moov |= type == "moov";
+        mdat |= type == "mdat";
+        at += box;
+    }
+    ::close(fd);
+    if (problem.empty() && !(ftyp && moov && mdat))
+        problem = size == 0 ? "the file is empty" : "an ftyp, moov or mdat box is missing";
+    return problem;
+}
+
 std::unique_ptr<VideoWriter> VideoWriter::open(const std::string& path, const VideoConfig& config,
                                                std::vector<Diagnostic>& diagnostics) {
     if (config.width == 0 || config.height == 0 || !(config.fps > 0) || config.fps > 1000 ||
@@ -96,6 +145,13 @@ std::unique_ptr<VideoWriter> VideoWriter::open(const std::string& path, const Vi
                   "ffmpeg), or write PNG frames instead"));
         return nullptr;
     }
+
+    // ffmpeg writes a temporary file beside the output (named .mp4 for anyone looking; the
+    // muxer is given by -f), renamed over the output only after ffmpeg exits 0 (finish).
+    std::unique_ptr<VideoWriter> writer(new VideoWriter());
+    writer->path_ = path;
+    writer->config_ = config;
+    if (!writer->output_.open(path, diagnostics, ".mp4")) return nullptr;
 
     int pipe_fds[2];
     if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
@@ -115,9 +171,9 @@ std::unique_ptr<VideoWriter> VideoWriter::open(const std::string& path, const Vi
     const std::string size = std::to_string(config.width) + "x" + std::to_string(config.height);
     const std::string fps = formatFps(config.fps);
     const std::string crf = std::to_string(config.crf);
-    const std::string output = "file:" + path;
+    const std::string output = "file:" + writer->output_.tempPath();
     std::vector<std::string> args = {
-        ffmpeg, "-hide_banner", "-loglevel", "error", "-nostats", "-y", "-f", "rawvideo",
+        ffmpeg, "-hide_banner", "-loglevel", "error", "-nostats", "-xerror", "-y", "-f", "rawvideo",
         "-pix_fmt", "rgba", "-s", size, "-r", fps, "-i", "pipe:0", "-an",
         // yuv420p needs even sizes: pad odd ones by one pixel.
         "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-preset", "medium", "-crf", crf,
@@ -143,9 +199,6 @@ std::unique_ptr<VideoWriter> VideoWriter::open(const std::string& path, const Vi
         ::close(stderr_fd);
         return nullptr;
     }
-    std::unique_ptr<VideoWriter> writer(new VideoWriter());
-    writer->path_ = path;
-    writer->config_ = config;
     writer->pid_ = pid;
     writer->pipe_fd_ = pipe_fds[1];
     writer->stderr_fd_ = stderr_fd;
@@ -160,6 +213,7 @@ VideoWriter::~VideoWriter() {
         }
     }
     if (stderr_fd_ >= 0) ::close(stderr_fd_);
+    // output_ (destroyed after this body, once ffmpeg has exited) removes an uncommitted file.
 }
 
 std::string VideoWriter::stderrTail() const {
@@ -195,6 +249,7 @@ bool VideoWriter::writeFrame(const Image& frame, std::vector<Diagnostic>& diagno
         pipe_fd_ = -1;
         std::vector<Diagnostic> exit_diagnostics;
         waitChild(exit_diagnostics);
+        output_.discard();
         std::string message = "ffmpeg stopped reading frames (" +
                               std::string(std::strerror(error)) + ") at frame " +
                               std::to_string(frames_);
@@ -235,7 +290,23 @@ bool VideoWriter::finish(std::vector<Diagnostic>& diagnostics) {
     }
     ::close(pipe_fd_);
     pipe_fd_ = -1;
-    return waitChild(diagnostics) && !failed_;
+    if (!waitChild(diagnostics)) {
+        failed_ = true;
+        output_.discard();
+        return false;
+    }
+    if (const std::string problem = incompleteMp4Reason(output_.tempPath()); !problem.empty()) {
+        failed_ = true;
+        output_.discard();
+        diagnostics.push_back(videoError(path_, "ffmpeg exited 0 but its MP4 is incomplete (" +
+                                                    problem + "); nothing was written"));
+        return false;
+    }
+    if (!output_.commit(diagnostics)) {
+        failed_ = true;
+        return false;
+    }
+    return true;
 }
 
 } // namespace spindrift::render

@@ -3,13 +3,21 @@
 
 #include <algorithm>
 #include <array>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "image/png_io.h"
 
@@ -233,9 +241,106 @@ TEST(Cli, CookRefusesAnInvalidEffect) {
     EXPECT_FALSE(fs::exists(out));
 }
 
-TEST(Cli, UnknownCommandOrOptionFails) {
-    EXPECT_NE(run("frobnicate").exit_code, 0);
-    EXPECT_NE(run("validate --no-such-option x.json").exit_code, 0);
+// One rule for every usage error: "error: ..." and exit 1, like every other error (docs/cli.md).
+TEST(Cli, EveryUsageErrorExitsOneWithAMessage) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const std::pair<std::string, std::string> cases[] = {
+        {"frobnicate", "unknown command 'frobnicate'"},
+        {"", "A subcommand is required"},
+        {"--no-such-option", "unknown option '--no-such-option'"},
+        {"validate --no-such-option x.json", "--no-such-option"},
+        {"cook " + effect + " --no-such-option", "--no-such-option"},
+        {"inspect " + effect + " extra", "extra"},
+        {"simulate " + effect + " --time 1 --no-such-option", "--no-such-option"},
+        {"render " + effect + " --no-such-option", "--no-such-option"},
+        {"validate", "inputs is required"},
+        {"cook", "input is required"},
+        {"simulate " + effect, "--time is required"},
+        {"simulate " + effect + " --time", "--time"},
+        {"simulate " + effect + " --time 1 --time 2", "--time"},
+        {"render " + effect + " -o", "--output"},
+    };
+    for (const auto& [args, message] : cases) {
+        RunResult result = run(args);
+        EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
+        EXPECT_EQ(result.output.rfind("error: ", 0), 0u) << args << "\n" << result.output;
+        EXPECT_NE(result.output.find(message), std::string::npos) << args << "\n" << result.output;
+    }
+}
+
+// Every numeric option refuses what is not wholly a number of its kind in its range: exit 1, a
+// message naming the option, what it expects and what it found, and nothing run or written.
+TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const fs::path dir = scratchDir("bad_numbers");
+    const std::string simulate = "simulate " + effect + " ";
+    const std::string render = "render " + effect + " -o " + (dir / "out.png").string() + " ";
+    const std::vector<std::string> not_numbers = {"nan", "NaN", "inf", "-inf", "infinity", "",
+                                                  "1x",  "x1",  " 1",  "1 ",   "0x10",     "1e400"};
+    struct Option {
+        std::string command; // everything but the option
+        std::string name;
+        std::vector<std::string> out_of_range;
+        bool whole;
+    };
+    const Option options[] = {
+        {simulate, "--time", {"-1", "-0.001", "86400.5", "1e9"}, false},
+        {simulate + "--time 1 ", "--threads", {"0", "257", "4294967297"}, true},
+        {simulate + "--time 1 ", "--seed", {"4294967296", "18446744073709551616"}, true},
+        {render, "--time", {"-1", "3600.001", "1e5"}, false},
+        {render, "--fps", {"0", "0.05", "240.5", "-30"}, false},
+        {render, "--frames", {"0", "1048577"}, true},
+        {render, "--contact-sheet", {"0", "257"}, true},
+    };
+    for (const Option& option : options) {
+        std::vector<std::string> values = not_numbers;
+        values.insert(values.end(), option.out_of_range.begin(), option.out_of_range.end());
+        if (option.whole) {
+            for (const char* v : {"-1", "1.5", "1e2", "+1", "1.0"}) values.push_back(v);
+        }
+        for (const std::string& value : values) {
+            const std::string args = option.command + option.name + " '" + value + "'";
+            RunResult result = run(args);
+            EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
+            EXPECT_EQ(result.output.rfind("error: " + option.name + ": expected ", 0), 0u)
+                << args << "\n"
+                << result.output;
+            EXPECT_NE(result.output.find("found '" + value + "'"), std::string::npos)
+                << args << "\n"
+                << result.output;
+            // The = form takes any text, "-inf" included.
+            RunResult joined = run(option.command + option.name + "='" + value + "'");
+            EXPECT_EQ(joined.exit_code, 1) << args << "\n" << joined.output;
+        }
+    }
+    for (const char* size : {"", "nan", "16x", "x16", "16x16x16", "16X16", "16x16 ", "-16x16",
+                             "+16x16", "15x16", "16x8193", "1e2x100", "100x100.0"}) {
+        RunResult result = run(render + "--size '" + size + "'");
+        EXPECT_EQ(result.exit_code, 1) << size << "\n" << result.output;
+        EXPECT_EQ(result.output.rfind("error: --size: expected WIDTHxHEIGHT", 0), 0u)
+            << size << "\n"
+            << result.output;
+    }
+    const std::pair<std::string, std::string> choices[] = {
+        {simulate + "--time 1 --dump", "xml"},       {simulate + "--time 1 --dump", ""},
+        {simulate + "--time 1 --backend", "CPU"},    {render + "--backend", "vulkan"},
+        {render + "--transparency", "weighted-oit"},
+    };
+    for (const auto& [command, value] : choices) {
+        RunResult result = run(command + " '" + value + "'");
+        EXPECT_EQ(result.exit_code, 1) << command << "\n" << result.output;
+        EXPECT_NE(result.output.find("expected one of"), std::string::npos) << result.output;
+        EXPECT_NE(result.output.find("found '" + value + "'"), std::string::npos) << result.output;
+    }
+    EXPECT_FALSE(fs::exists(dir / "out.png"));
+    // The edges of each range are accepted.
+    for (const char* args : {"--time 0", "--time 0.25 --threads 256 --seed 4294967295",
+                             "--time 1e-1 --seed 0 --threads 1"}) {
+        RunResult result = run(simulate + args);
+        EXPECT_EQ(result.exit_code, 0) << args << "\n" << result.output;
+    }
+    RunResult edges = run(render + "--size 16x16 --time 3600 --quiet");
+    EXPECT_EQ(edges.exit_code, 0) << edges.output;
 }
 
 namespace {
@@ -277,14 +382,14 @@ TEST(Cli, SimulateDumpsOneCsvRowPerLiveParticle) {
 }
 
 TEST(Cli, SimulateRejectsBadArguments) {
-    EXPECT_NE(run("simulate " + source("examples/effects/campfire.json") + " --time -1").exit_code,
-              0);
-    EXPECT_NE(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --threads 0")
+    EXPECT_EQ(run("simulate " + source("examples/effects/campfire.json") + " --time -1").exit_code,
+              1);
+    EXPECT_EQ(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --threads 0")
                   .exit_code,
-              0);
-    EXPECT_NE(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --dump xml")
+              1);
+    EXPECT_EQ(run("simulate " + source("examples/effects/campfire.json") + " --time 1 --dump xml")
                   .exit_code,
-              0);
+              1);
     EXPECT_EQ(run("simulate /nonexistent.json --time 1").exit_code, 1);
 }
 
@@ -398,6 +503,8 @@ TEST(Cli, RenderWritesSequencesContactSheetsAndVideo) {
     pclose(probe);
     EXPECT_NE(text.find("nb_read_frames=6"), std::string::npos) << text;
     EXPECT_NE(text.find("width=64"), std::string::npos) << text;
+    for (const auto& entry : fs::directory_iterator(dir))
+        EXPECT_EQ(entry.path().string().find(".tmp"), std::string::npos) << entry.path();
 }
 
 TEST(Cli, RenderReportsABadSceneWithItsPosition) {
@@ -453,7 +560,7 @@ TEST(Cli, RenderTransparencyOptionOverridesTheScene) {
     EXPECT_NE(a.rgba8, b.rgba8);
     RunResult bad = run("render " + effect + " -o " + (dir / "bad.png").string() + common +
                         " --transparency unsorted");
-    EXPECT_NE(bad.exit_code, 0);
+    EXPECT_EQ(bad.exit_code, 1);
     EXPECT_NE(bad.output.find("--transparency"), std::string::npos) << bad.output;
 }
 
@@ -475,7 +582,294 @@ TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {
         run("render " + effect + " -o " + (dir / "a.mp4").string() + " --contact-sheet 4");
     EXPECT_EQ(sheet_mp4.exit_code, 1);
     EXPECT_EQ(run("render /nonexistent/effect.json").exit_code, 1);
-    EXPECT_NE(run("render " + effect + " --contact-sheet 0").exit_code, 0);
+    EXPECT_EQ(run("render " + effect + " --contact-sheet 0").exit_code, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outputs (docs/cli.md, "Outputs"): never onto an input, never onto anything but a regular file
+// or a new name, the whole file or nothing.
+
+namespace {
+
+std::string fileBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Names in dir that look like an output's temporary file ("<name>.XXXXXX.tmp[.ext]").
+std::vector<std::string> temporariesIn(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+        if (entry.path().filename().string().find(".tmp") != std::string::npos)
+            names.push_back(entry.path().string());
+    }
+    return names;
+}
+
+// Runs the CLI as run() does, with a file size limit (RLIMIT_FSIZE) and SIGXFSZ ignored: a
+// write past max_file_bytes fails with EFBIG, as a full disk fails with ENOSPC, even as root.
+// The limit and the ignored signal are inherited by what the CLI starts (ffmpeg).
+RunResult runWithFileSizeLimit(const std::string& args, rlim_t max_file_bytes) {
+    RunResult result;
+    int fds[2];
+    if (pipe(fds) != 0) return result;
+    const std::string command = std::string(SPINDRIFT_CLI) + " " + args;
+    const pid_t child = fork();
+    if (child == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{max_file_bytes, max_file_bytes};
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(125);
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(fds[1]);
+    std::array<char, 4096> buffer{};
+    ssize_t n = 0;
+    while ((n = read(fds[0], buffer.data(), buffer.size())) > 0)
+        result.output.append(buffer.data(), size_t(n));
+    close(fds[0]);
+    int status = 0;
+    if (child > 0 && waitpid(child, &status, 0) == child)
+        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+bool haveFfmpeg() {
+    return std::system("command -v ffmpeg >/dev/null 2>&1") == 0;
+}
+
+} // namespace
+
+TEST(Cli, CookRefusesToWriteOntoItsInput) {
+    const fs::path dir = scratchDir("cook_onto_input");
+    fs::create_directories(dir / "sub");
+    const fs::path input = dir / "x.json";
+    fs::copy_file(source("examples/effects/spark_burst.json"), input);
+    const std::string original = fileBytes(input);
+    fs::create_symlink("x.json", dir / "link.json");
+    fs::create_hard_link(input, dir / "hard.json");
+    const std::string in_dir = "cd " + dir.string() + " && " + std::string(SPINDRIFT_CLI);
+    const std::pair<std::string, std::string> cases[] = {
+        {"cook " + input.string() + " -o " + input.string(), "the input"},
+        {"cook " + input.string() + " -o " + (dir / "sub" / ".." / "x.json").string(), "the input"},
+        {"cook " + input.string() + " -o " + (dir / "link.json").string(), "the input"},
+        {"cook " + input.string() + " -o " + (dir / "hard.json").string(), "same file"},
+        {"cook " + (dir / "hard.json").string() + " -o " + input.string(), "same file"},
+    };
+    for (const auto& [args, why] : cases) {
+        RunResult result = run(args);
+        EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
+        EXPECT_NE(result.output.find(": error: the output is"), std::string::npos) << result.output;
+        EXPECT_NE(result.output.find(why), std::string::npos) << result.output;
+    }
+    for (const char* relative : {" cook x.json -o x.json 2>&1", " cook x.json -o ./x.json 2>&1"}) {
+        FILE* pipe = popen((in_dir + relative).c_str(), "r");
+        ASSERT_NE(pipe, nullptr);
+        std::string text;
+        std::array<char, 1024> buffer{};
+        size_t n = 0;
+        while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+            text.append(buffer.data(), n);
+        const int status = pclose(pipe);
+        EXPECT_EQ(WEXITSTATUS(status), 1) << relative << text;
+        EXPECT_NE(text.find("x.json: error: the output is the input file"), std::string::npos)
+            << text;
+    }
+    EXPECT_EQ(fileBytes(input), original);
+    EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
+
+    // A cooked input's default output is the input itself.
+    ASSERT_EQ(run("cook " + input.string() + " -o " + (dir / "x.sfx").string()).exit_code, 0);
+    const std::string cooked = fileBytes(dir / "x.sfx");
+    RunResult recook = run("cook " + (dir / "x.sfx").string());
+    EXPECT_EQ(recook.exit_code, 1) << recook.output;
+    EXPECT_EQ(fileBytes(dir / "x.sfx"), cooked);
+    EXPECT_TRUE(temporariesIn(dir).empty());
+}
+
+TEST(Cli, CookRefusesOutputsThatAreNotRegularFiles) {
+    const fs::path dir = scratchDir("cook_special");
+    const std::string effect = source("examples/effects/spark_burst.json");
+    fs::create_directories(dir / "folder.sfx");
+    ASSERT_EQ(mkfifo((dir / "fifo.sfx").c_str(), 0644), 0);
+    // A reader, so that a CLI that opened the FIFO would write rather than block.
+    const int reader = open((dir / "fifo.sfx").c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    fs::create_symlink("missing.sfx", dir / "dangling.sfx");
+    std::vector<std::pair<std::string, std::string>> cases = {
+        {(dir / "folder.sfx").string(), "a directory"},
+        {(dir / "fifo.sfx").string(), "a FIFO"},
+        {(dir / "dangling.sfx").string(), "a symbolic link to a missing file"},
+    };
+    // A character device: a copy of /dev/null's node where we may make one (root), so that a
+    // regression replaces the copy and not the system's /dev/null.
+    const fs::path device = dir / "null.sfx";
+    const bool have_device = mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0;
+    if (have_device) cases.push_back({device.string(), "a character device"});
+    for (const auto& [output, what] : cases) {
+        RunResult result = run("cook " + effect + " -o " + output);
+        EXPECT_EQ(result.exit_code, 1) << output << "\n" << result.output;
+        EXPECT_NE(result.output.find(output + ": error: the output is " + what), std::string::npos)
+            << result.output;
+    }
+    char byte = 0;
+    EXPECT_LE(read(reader, &byte, 1), 0) << "nothing was written into the FIFO";
+    close(reader);
+    if (have_device) {
+        EXPECT_TRUE(fs::is_character_file(device)) << "the device node stays";
+    }
+    EXPECT_TRUE(fs::is_empty(dir / "folder.sfx"));
+    EXPECT_TRUE(fs::is_fifo(dir / "fifo.sfx"));
+    EXPECT_FALSE(fs::exists(dir / "missing.sfx"));
+    EXPECT_TRUE(temporariesIn(dir).empty());
+}
+
+// The render's inputs are the scene, every effect it loads and every texture and mesh they name.
+TEST(Cli, RenderRefusesToWriteOntoAnyOfItsInputs) {
+    const fs::path dir = scratchDir("render_onto_input");
+    fs::create_directories(dir / "effects" / "textures");
+    fs::create_directories(dir / "effects" / "meshes");
+    fs::create_directories(dir / "scenes");
+    for (const char* texture : {"flame_atlas.png", "smoke_atlas.png", "spark.png"})
+        fs::copy_file(source("examples/effects/textures/") + texture,
+                      dir / "effects" / "textures" / texture);
+    // Inputs with .png names, so that a PNG output can name them.
+    fs::copy_file(source("examples/effects/campfire.json"), dir / "effects" / "fire.png");
+    std::ofstream(dir / "scenes" / "night.png")
+        << R"({"version": 1, "effects": [{"effect": "../effects/fire.png"}]})";
+    std::string rocks = fileBytes(source("examples/effects/rockfall.json"));
+    rocks.replace(rocks.find("meshes/rock.obj"), 15, "meshes/rock.png");
+    std::ofstream(dir / "effects" / "rocks.json") << rocks;
+    fs::copy_file(source("examples/effects/meshes/rock.obj"),
+                  dir / "effects" / "meshes" / "rock.png");
+    fs::create_hard_link(dir / "effects" / "textures" / "spark.png", dir / "hard.png");
+    fs::create_symlink(dir / "effects" / "textures" / "smoke_atlas.png", dir / "frame_2.png");
+
+    const std::string scene = (dir / "scenes" / "night.png").string();
+    const std::string fire = (dir / "effects" / "fire.png").string();
+    const std::string common = " --size 48x32 --quiet";
+    const std::pair<std::string, std::string> cases[] = {
+        {fire + " -o " + fire, fire},
+        {scene + " -o " + scene, scene},
+        {scene + " -o " + (dir / "effects" / ".." / "effects" / "fire.png").string(), fire},
+        {scene + " -o " + (dir / "effects" / "textures" / "flame_atlas.png").string(),
+         "flame_atlas.png"},
+        {fire + " -o " + (dir / "hard.png").string(), "spark.png"},
+        {fire + " -o " + (dir / "frame_%d.png").string() + " --frames 4", "smoke_atlas.png"},
+        {fire + " -o " + (dir / "effects" / "textures" / "spark.png").string() +
+             " --contact-sheet 4",
+         "spark.png"},
+        {(dir / "effects" / "rocks.json").string() + " -o " +
+             (dir / "effects" / "meshes" / "rock.png").string(),
+         "rock.png"},
+    };
+    std::map<fs::path, std::string> before;
+    for (const auto& entry : fs::recursive_directory_iterator(dir))
+        if (entry.is_regular_file()) before[entry.path()] = fileBytes(entry.path());
+    for (const auto& [args, input] : cases) {
+        RunResult result = run("render " + args + common);
+        EXPECT_EQ(result.exit_code, 1) << args << "\n" << result.output;
+        EXPECT_NE(result.output.find(": error: the output is"), std::string::npos) << args << "\n"
+                                                                                   << result.output;
+        EXPECT_NE(result.output.find(input), std::string::npos) << result.output;
+    }
+    for (const auto& [path, bytes] : before) EXPECT_EQ(fileBytes(path), bytes) << path;
+    EXPECT_FALSE(fs::exists(dir / "frame_0.png")) << "checked before any frame is written";
+    EXPECT_TRUE(temporariesIn(dir).empty());
+}
+
+TEST(Cli, RenderRefusesOutputsThatAreNotRegularFiles) {
+    const fs::path dir = scratchDir("render_special");
+    const std::string effect = source("examples/effects/spark_burst.json");
+    fs::create_directories(dir / "folder.png");
+    fs::create_directories(dir / "folder.mp4");
+    ASSERT_EQ(mkfifo((dir / "fifo.png").c_str(), 0644), 0);
+    const int reader = open((dir / "fifo.png").c_str(), O_RDONLY | O_NONBLOCK);
+    ASSERT_GE(reader, 0);
+    fs::create_symlink("missing.png", dir / "dangling.png");
+    const std::pair<std::string, std::string> cases[] = {
+        {(dir / "folder.png").string(), "a directory"},
+        {(dir / "folder.mp4").string() + " --frames 2", "a directory"},
+        {(dir / "fifo.png").string(), "a FIFO"},
+        {(dir / "fifo.png").string() + " --contact-sheet 2", "a FIFO"},
+        {(dir / "dangling.png").string(), "a symbolic link to a missing file"},
+    };
+    for (const auto& [output, what] : cases) {
+        RunResult result = run("render " + effect + " --size 48x32 --quiet -o " + output);
+        EXPECT_EQ(result.exit_code, 1) << output << "\n" << result.output;
+        EXPECT_NE(result.output.find(": error: the output is " + what), std::string::npos)
+            << result.output;
+    }
+    char byte = 0;
+    EXPECT_LE(read(reader, &byte, 1), 0) << "nothing was written into the FIFO";
+    close(reader);
+    EXPECT_TRUE(fs::is_empty(dir / "folder.png"));
+    EXPECT_TRUE(fs::is_empty(dir / "folder.mp4"));
+    EXPECT_FALSE(fs::exists(dir / "missing.png"));
+    EXPECT_TRUE(temporariesIn(dir).empty());
+}
+
+// A write that fails part way (EFBIG here, ENOSPC on a full disk) leaves the file that was there
+// byte for byte, creates no empty file where there was none, and leaves no temporary file.
+TEST(Cli, AFailedWriteKeepsTheOldOutputAndLeavesNothingBehind) {
+    const fs::path dir = scratchDir("failed_write");
+    const std::string effect = source("examples/effects/campfire.json");
+    const std::string old = "the previous output, which must survive";
+    const rlim_t limit = 1000; // bytes: less than any of these outputs
+    struct Case {
+        std::string args;
+        std::string existing; // an output there before, or ""
+        std::string created;  // an output that must not appear
+    };
+    const Case cases[] = {
+        {"cook " + effect + " -o " + (dir / "old.sfx").string(), "old.sfx", ""},
+        {"cook " + effect + " -o " + (dir / "new.sfx").string(), "", "new.sfx"},
+        {"render " + effect + " --size 160x90 --time 2 -q -o " + (dir / "old.png").string(),
+         "old.png", ""},
+        {"render " + effect + " --size 160x90 --time 2 -q -o " + (dir / "new.png").string(), "",
+         "new.png"},
+        {"render " + effect + " --size 160x90 -q --frames 2 -o " + (dir / "seq_%d.png").string(),
+         "", "seq_0.png"},
+        {"render " + effect + " --size 160x90 -q --contact-sheet 4 -o " +
+             (dir / "sheet.png").string(),
+         "", "sheet.png"},
+    };
+    for (const Case& c : cases) {
+        if (!c.existing.empty()) std::ofstream(dir / c.existing) << old;
+        RunResult result = runWithFileSizeLimit(c.args, limit);
+        EXPECT_EQ(result.exit_code, 1) << c.args << "\n" << result.output;
+        EXPECT_NE(result.output.find("error: cannot write the file: File too large"),
+                  std::string::npos)
+            << c.args << "\n"
+            << result.output;
+        if (!c.existing.empty()) {
+            EXPECT_EQ(fileBytes(dir / c.existing), old) << c.args;
+        }
+        if (!c.created.empty()) {
+            EXPECT_FALSE(fs::exists(dir / c.created)) << c.args;
+        }
+    }
+    if (haveFfmpeg()) {
+        std::ofstream(dir / "old.mp4") << old;
+        for (const char* name : {"old.mp4", "new.mp4"}) {
+            RunResult result = runWithFileSizeLimit(
+                "render " + effect + " --size 160x90 -q --frames 6 -o " + (dir / name).string(),
+                limit);
+            EXPECT_EQ(result.exit_code, 1) << name << "\n" << result.output;
+            EXPECT_NE(result.output.find(std::string(name) + ": error: ffmpeg"), std::string::npos)
+                << result.output;
+        }
+        EXPECT_EQ(fileBytes(dir / "old.mp4"), old);
+        EXPECT_FALSE(fs::exists(dir / "new.mp4"));
+    }
+    EXPECT_TRUE(temporariesIn(dir).empty()) << temporariesIn(dir).front();
+    // The same commands without the limit succeed: the failures above were the writes.
+    EXPECT_EQ(run(cases[0].args).exit_code, 0);
+    EXPECT_NE(fileBytes(dir / "old.sfx"), old);
 }
 
 namespace {

@@ -13,7 +13,9 @@ namespace spindrift::cli {
 int runValidate(const std::vector<std::string>& inputs, bool quiet);
 
 // Compiles input (an effect or a cooked file) and writes the cooked bytes to output (default:
-// input with its extension replaced by .sfx). Writes nothing when there is an error.
+// input with its extension replaced by .sfx) atomically (io/output_file.h). An output that is
+// the input (by path or file identity) or not a regular file is refused. Writes nothing when
+// there is an error.
 int runCook(const std::string& input, std::string output);
 
 // Prints what a compiled effect holds: emitters, ops, capacities, LUT use, structural hash,
@@ -46,7 +48,8 @@ struct RenderOptions {
     std::string output;  // "" = <input stem>.png
     uint32_t frames = 0; // 0 = the default for the output kind
     double fps = 0;      // 0 = the scene's fps
-    std::string size;    // "WxH", "" = the scene's resolution
+    uint32_t width = 0;  // --size; 0 = the scene's resolution
+    uint32_t height = 0;
     std::string device;
     bool list_devices = false;
     uint32_t contact_sheet = 0; // frames on the sheet; 0 = no sheet

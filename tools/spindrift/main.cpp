@@ -1,8 +1,29 @@
 // spindrift: the command-line tool. Each subcommand lives in its own file; this file only
-// declares the interface.
+// declares the interface. Option values are parsed strictly (option_values.h), and every usage
+// error (an unknown command or option, a missing argument, a bad value) prints "error: ..." and
+// exits 1, as every other error does; --help and --version exit 0 (docs/cli.md).
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "commands.h"
+#include "option_values.h"
+#include "spindrift/scene_desc.h"
+
+namespace {
+
+using spindrift::cli::addChoiceOption;
+using spindrift::cli::addNumberOption;
+using spindrift::cli::NumberSpec;
+
+// The longest a simulation or a render may be asked to run, in scene seconds.
+constexpr double kMaxSimulateSeconds = 86400;
+constexpr double kMaxRenderSeconds = 3600;
+constexpr double kMaxRenderFrames = 1u << 20;
+
+} // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"spindrift: real-time visual-effects particles"};
@@ -20,7 +41,8 @@ int main(int argc, char** argv) {
     std::string cook_output;
     CLI::App* cook = app.add_subcommand("cook", "Compile an effect into a cooked .sfx file");
     cook->add_option("input", cook_input, "Effect file (.json)")->required();
-    cook->add_option("-o,--output", cook_output, "Output .sfx (default: input with .sfx)");
+    cook->add_option("-o,--output", cook_output,
+                     "Output .sfx (default: input with .sfx); never one of the inputs");
 
     std::string inspect_input;
     CLI::App* inspect = app.add_subcommand(
@@ -33,22 +55,20 @@ int main(int argc, char** argv) {
         "Run an effect on the CPU or GPU backend and report counts (and the CPU's state hash)");
     simulate->add_option("input", simulate_options.input, "Effect (.json) or cooked file (.sfx)")
         ->required();
-    simulate->add_option("-t,--time", simulate_options.time_s, "Seconds to simulate")
-        ->required()
-        ->check(CLI::Range(0.0, 86400.0));
-    simulate
-        ->add_option("--threads", simulate_options.threads,
-                     "Worker threads (results are identical for any count)")
-        ->check(CLI::Range(1u, 256u));
-    simulate->add_option("--seed", simulate_options.seed, "Override the effect's seed")
-        ->each([&](const std::string&) { simulate_options.seed_set = true; });
-    simulate->add_option("--dump", simulate_options.dump, "Print every live particle's draw record")
-        ->check(CLI::IsMember({"csv", "json"}));
-    simulate
-        ->add_option("--backend", simulate_options.backend,
-                     "Simulation backend: cpu (default), gpu, or auto (gpu on a GPU device when "
-                     "every emitter allows it)")
-        ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
+    addNumberOption(simulate, "-t,--time", simulate_options.time_s,
+                    {"a finite number of seconds", 0, kMaxSimulateSeconds}, "Seconds to simulate")
+        ->required();
+    addNumberOption(simulate, "--threads", simulate_options.threads,
+                    {"a whole number of threads", 1, 256, true},
+                    "Worker threads (results are identical for any count)");
+    addNumberOption(simulate, "--seed", simulate_options.seed,
+                    {"a whole number", 0, 4294967295.0, true}, "Override the effect's seed",
+                    &simulate_options.seed_set);
+    addChoiceOption(simulate, "--dump", simulate_options.dump, {"csv", "json"},
+                    "Print every live particle's draw record");
+    addChoiceOption(simulate, "--backend", simulate_options.backend, {"cpu", "gpu", "auto"},
+                    "Simulation backend: cpu (default), gpu, or auto (gpu on a GPU device when "
+                    "every emitter allows it)");
     simulate->add_option("--device", simulate_options.device,
                          "Vulkan device of the gpu backend: an index or part of its name");
     simulate->add_flag("--validation", simulate_options.validation,
@@ -62,46 +82,61 @@ int main(int argc, char** argv) {
                        "Scene (.json), or effect (.json or .sfx) shown in a scene framing it");
     render->add_option("-o,--output", render_options.output,
                        "Output: .png (a still; with %d/%04d or --frames N > 1 a numbered "
-                       "sequence) or .mp4 (default: <input stem>.png)");
-    render
-        ->add_option("--frames", render_options.frames,
-                     "Frames of a sequence or video (default: scene duration x fps)")
-        ->check(CLI::Range(1u, 1u << 20));
-    render->add_option("--fps", render_options.fps, "Frames per second (default: the scene's)")
-        ->check(CLI::Range(0.1, 240.0));
-    render->add_option("--size", render_options.size, "Image size WIDTHxHEIGHT, e.g. 1280x720");
+                       "sequence) or .mp4 (default: <input stem>.png); never one of the inputs");
+    addNumberOption(render, "--frames", render_options.frames,
+                    {"a whole number of frames", 1, kMaxRenderFrames, true},
+                    "Frames of a sequence or video (default: scene duration x fps)");
+    addNumberOption(render, "--fps", render_options.fps,
+                    {"a finite number of frames per second", 0.1, 240},
+                    "Frames per second (default: the scene's)");
+    spindrift::cli::addSizeOption(render, "--size", render_options.width, render_options.height,
+                                  spindrift::kMinResolution, spindrift::kMaxResolution,
+                                  "Image size WIDTHxHEIGHT, e.g. 1280x720");
     render->add_option("--device", render_options.device,
                        "Vulkan device: an index from --list-devices or part of its name");
     render->add_flag("--list-devices", render_options.list_devices,
                      "List the Vulkan devices and exit");
-    render
-        ->add_option("--contact-sheet", render_options.contact_sheet,
-                     "Write a contact sheet of N frames spread over the scene (a .png)")
-        ->check(CLI::Range(1u, 256u));
-    render
-        ->add_option("--time", render_options.time_s,
-                     "Scene time of a still, or of the first frame of a sequence or video (s)")
-        ->check(CLI::Range(0.0, 3600.0))
-        ->each([&](const std::string&) { render_options.time_set = true; });
+    addNumberOption(render, "--contact-sheet", render_options.contact_sheet,
+                    {"a whole number of frames", 1, 256, true},
+                    "Write a contact sheet of N frames spread over the scene (a .png)");
+    addNumberOption(render, "--time", render_options.time_s,
+                    {"a finite number of seconds", 0, kMaxRenderSeconds},
+                    "Scene time of a still, or of the first frame of a sequence or video (s)",
+                    &render_options.time_set);
     render->add_flag("--validation", render_options.validation,
                      "Enable the Vulkan validation layer; any message fails the render");
     render->add_flag("-q,--quiet", render_options.quiet, "No progress bar and no summary");
-    render
-        ->add_option("--backend", render_options.backend,
-                     "Simulation backend of each effect instance: cpu (default), gpu, or auto")
-        ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-    render
-        ->add_option("--transparency", render_options.transparency,
-                     "How alpha and premultiplied particles composite, overriding the scene: "
-                     "sorted, or weighted_oit (order-independent, no sorting)")
-        ->check(CLI::IsMember({"sorted", "weighted_oit"}));
+    addChoiceOption(render, "--backend", render_options.backend, {"cpu", "gpu", "auto"},
+                    "Simulation backend of each effect instance: cpu (default), gpu, or auto");
+    addChoiceOption(render, "--transparency", render_options.transparency,
+                    {"sorted", "weighted_oit"},
+                    "How alpha and premultiplied particles composite, overriding the scene: "
+                    "sorted, or weighted_oit (order-independent, no sorting)");
 
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // --help and --version are "errors" with exit code 0: CLI11 prints them.
+        if (e.get_exit_code() == 0) return app.exit(e);
+        const std::vector<CLI::App*> commands = app.get_subcommands();
+        const std::string help = commands.empty()
+                                     ? "spindrift --help"
+                                     : "spindrift " + commands[0]->get_name() + " --help";
+        // Without a command CLI11 only says one is required; say what the first argument was.
+        std::string message = e.what();
+        if (commands.empty() && argc > 1) {
+            message = std::string(argv[1][0] == '-' ? "unknown option '" : "unknown command '") +
+                      argv[1] + "'; expected a command: validate, cook, inspect, simulate, render";
+        }
+        std::fprintf(stderr, "error: %s\nRun '%s' for the options.\n", message.c_str(),
+                     help.c_str());
+        return 1;
+    }
 
     if (*validate) return spindrift::cli::runValidate(validate_inputs, quiet);
     if (*cook) return spindrift::cli::runCook(cook_input, cook_output);
     if (*inspect) return spindrift::cli::runInspect(inspect_input);
     if (*simulate) return spindrift::cli::runSimulate(simulate_options);
     if (*render) return spindrift::cli::runRender(render_options);
-    return 2;
+    return 1;
 }

@@ -14,6 +14,7 @@
 #include "effect_source.h"
 #include "image/png_io.h"
 #include "io/json_value.h"
+#include "io/output_file.h"
 #include "render/contact_sheet.h"
 #include "render/frame_output.h"
 #include "render/progress.h"
@@ -75,24 +76,6 @@ bool sceneForEffect(const std::string& path, SceneDesc& scene) {
     }
     // Absolute, so it resolves whatever the scene file (there is none) would be.
     scene = defaultSceneForEffect(desc, fs::absolute(path).lexically_normal().string());
-    return true;
-}
-
-bool parseSize(const std::string& text, Resolution& out) {
-    const size_t x = text.find('x');
-    if (x == std::string::npos || x == 0 || x + 1 >= text.size()) return false;
-    uint64_t values[2] = {0, 0};
-    const std::string parts[2] = {text.substr(0, x), text.substr(x + 1)};
-    for (int i = 0; i < 2; ++i) {
-        if (parts[i].size() > 6) return false;
-        for (const char c : parts[i]) {
-            if (c < '0' || c > '9') return false;
-            values[i] = values[i] * 10 + uint64_t(c - '0');
-        }
-        if (values[i] < kMinResolution || values[i] > kMaxResolution) return false;
-    }
-    out.width = uint32_t(values[0]);
-    out.height = uint32_t(values[1]);
     return true;
 }
 
@@ -172,6 +155,26 @@ bool makePlan(const RenderOptions& options, const std::string& input,
     plan.times.push_back(options.time_set ? static_cast<float>(options.time_s)
                                           : render::defaultStillTime(player));
     return true;
+}
+
+// Every file the plan writes must be a new name or a regular file, and none of the render's
+// inputs: the scene, its effects, their textures and meshes (io/output_file.h). Checked for every
+// frame of a sequence before anything is rendered; prints the error.
+bool checkOutputs(const Plan& plan, const render::ScenePlayer& player, const std::string& input) {
+    std::vector<std::string> files = render::inputFiles(player);
+    files.push_back(input);
+    const InputFiles inputs = resolveInputFiles(files);
+    std::vector<Diagnostic> diagnostics;
+    if (plan.kind == Plan::Kind::sequence) {
+        for (uint32_t i = 0; i < plan.times.size(); ++i) {
+            if (!checkOutputPath(render::frameFileName(plan.pattern, i), inputs, diagnostics))
+                break;
+        }
+    } else {
+        checkOutputPath(plan.output, inputs, diagnostics);
+    }
+    printDiagnostics(diagnostics);
+    return diagnostics.empty();
 }
 
 // Renders every frame of the plan and hands each to sink(index, image). Returns false after
@@ -268,13 +271,6 @@ int runRender(const RenderOptions& options) {
         return 1;
     }
 
-    Resolution size;
-    if (!options.size.empty() && !parseSize(options.size, size)) {
-        error("", "--size: expected WIDTHxHEIGHT with each in [" + std::to_string(kMinResolution) +
-                      ", " + std::to_string(kMaxResolution) + "], found '" + options.size + "'");
-        return 1;
-    }
-
     SceneDesc scene;
     std::string scene_file;
     const bool is_scene = looksLikeScene(options.input);
@@ -287,7 +283,7 @@ int runRender(const RenderOptions& options) {
     } else if (!sceneForEffect(options.input, scene)) {
         return 1;
     }
-    if (!options.size.empty()) scene.resolution = size;
+    if (options.width != 0) scene.resolution = {options.width, options.height};
     if (!options.transparency.empty() && !enumFromName(options.transparency, scene.transparency)) {
         error("", "--transparency: expected sorted or weighted_oit, found '" +
                       options.transparency + "'");
@@ -323,6 +319,7 @@ int runRender(const RenderOptions& options) {
 
     Plan plan;
     if (!makePlan(options, options.input, *player, plan)) return 1;
+    if (!checkOutputs(plan, *player, options.input)) return 1;
     if (!options.quiet && player_config.backend != BackendRequest::cpu) {
         for (const render::PlayerInstance& p : player->instances) {
             std::printf("%s: %s backend (%s)%s\n", p.effect_file.c_str(),
