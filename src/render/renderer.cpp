@@ -111,11 +111,11 @@ struct FrameTotals {
     uint32_t oit_device_batches = 0;
 };
 
-bool checkTexture(const Renderer& r, uint32_t texture, std::string& message) {
-    if (texture == kNoTexture || r.textures->valid(texture)) return true;
-    message = "unknown texture handle " + std::to_string(texture) + " (" +
-              std::to_string(r.textures->count()) + " textures loaded)";
-    return false;
+// kNoTexture (none) or a texture of this renderer's store; an unknown or stale handle is refused.
+bool checkTexture(const Renderer& r, TextureHandle texture, std::string& message) {
+    if (texture == kNoTexture) return true;
+    message = r.textures->problem(texture);
+    return message.empty();
 }
 
 // A segment is drawable when its first point and the next both lie in the batch's points.
@@ -200,9 +200,8 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
             continue;
         }
         if (const MeshBatch* m = std::get_if<MeshBatch>(&batches[i])) {
-            if (!r.meshes->valid(m->mesh)) {
-                fail("unknown mesh handle " + std::to_string(m->mesh) + " (" +
-                     std::to_string(r.meshes->count()) + " meshes loaded)");
+            if (std::string why = r.meshes->problem(m->mesh); !why.empty()) {
+                fail(std::move(why));
                 continue; // the draw would read its vertex count
             }
             if (!checkTexture(r, m->texture, message)) fail(message);
@@ -598,13 +597,13 @@ const std::vector<std::string>& validationMessages(const Renderer& renderer) {
     return renderer.vulkan ? renderer.vulkan->instance->messages().messages() : kNoMessages;
 }
 
-uint32_t addMesh(Renderer& renderer, std::span<const MeshVertex> vertices, const std::string& label,
-                 std::vector<Diagnostic>& diagnostics) {
+MeshHandle addMesh(Renderer& renderer, std::span<const MeshVertex> vertices,
+                   const std::string& label, std::vector<Diagnostic>& diagnostics) {
     return renderer.meshes->add(vertices, label, diagnostics);
 }
 
-uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
-                    std::vector<Diagnostic>& diagnostics) {
+TextureHandle addTexture(Renderer& renderer, const Image& image, const std::string& label,
+                         std::vector<Diagnostic>& diagnostics) {
     return renderer.textures->add(image, label, diagnostics);
 }
 
