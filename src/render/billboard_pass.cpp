@@ -2,11 +2,9 @@
 
 #include <array>
 #include <cstring>
-#include <string>
 
+#include "embedded_shaders.h"
 #include "kernels/billboard.h"
-#include "render/shader_code.h"
-#include "vulkan/shader_module.h"
 
 namespace spindrift::render {
 
@@ -14,6 +12,9 @@ namespace {
 
 // The smallest draw buffer, in records: small frames never reallocate.
 constexpr uint64_t kMinDrawBufferRecords = 4096;
+
+static_assert(kSpecBillboardCount <= ParticlePass::kMaxValues);
+static_assert(kBlendCount <= 4 && kAlignCount <= 4, "a variant key holds 2 bits a value");
 
 // The values of the kSpecBillboard* constants for a batch, in id order.
 std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch,
@@ -32,42 +33,24 @@ std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch,
     return v;
 }
 
-// One number per variant: 2 bits of blend, 2 of alignment, one per feature and output.
-uint32_t variantKey(const std::array<uint32_t, kSpecBillboardCount>& v) {
-    return v[kSpecBillboardBlend] | v[kSpecBillboardAlignment] << 2 |
-           v[kSpecBillboardTextured] << 4 | v[kSpecBillboardLit] << 5 |
-           v[kSpecBillboardSoftFade] << 6 | v[kSpecBillboardFrameBlend] << 7 |
-           v[kSpecBillboardOit] << 8;
-}
-
 } // namespace
+
+BillboardPass::BillboardPass(const vk::Device& device, const ParticleBindings& bindings)
+    : device_(device), pass_(bindings, {&shaders::kBillboardVert, &shaders::kBillboardFrag,
+                                        "billboard", kSpecBillboardBlend, kSpecBillboardOit}) {}
 
 std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
                                                      const ParticleBindings& bindings,
                                                      std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<BillboardPass> pass(new BillboardPass(device, bindings));
-    VkDevice d = device.handle();
-    pass->vertex_ = vk::createShaderModule(d, spirvWords(shaders::kBillboardVert),
-                                           shaders::kBillboardVert.source, diagnostics);
-    pass->fragment_ = vk::createShaderModule(d, spirvWords(shaders::kBillboardFrag),
-                                             shaders::kBillboardFrag.source, diagnostics);
-    if (!pass->vertex_ || !pass->fragment_) return nullptr;
+    if (!pass->pass_.createStages(device, diagnostics)) return nullptr;
     return pass;
 }
 
 bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                                      std::vector<Diagnostic>& diagnostics) {
-    for (const DrawBatch& entry : batches) {
-        const BillboardBatch* batch = std::get_if<BillboardBatch>(&entry);
-        if (batch == nullptr || (batch->records.empty() && batch->device.records == 0)) continue;
-        const std::array<uint32_t, kSpecBillboardCount> values = variantOf(*batch, transparency);
-        if (!bindings_.ensureVariant(pipelines_, variantKey(values), vertex_.get(), fragment_.get(),
-                                     values, kSpecBillboardBlend, kSpecBillboardOit, "billboard",
-                                     diagnostics)) {
-            return false;
-        }
-    }
-    return true;
+    return pass_.ensureFor<BillboardBatch>(
+        batches, [&](const BillboardBatch& b) { return variantOf(b, transparency); }, diagnostics);
 }
 
 bool BillboardPass::upload(std::span<const DrawBatch> batches, uint64_t total_records,
@@ -90,34 +73,14 @@ bool BillboardPass::upload(std::span<const DrawBatch> batches, uint64_t total_re
 
 void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
                          const BillboardBatch& batch, Transparency transparency,
-                         uint64_t first_record, VkBuffer indirect, VkDeviceSize indirect_offset,
-                         VkPipeline& bound) const {
-    const uint64_t count = batch.records.size();
-    VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch, transparency))).get();
-    if (pipeline != bound) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-        bound = pipeline;
-    }
-    bindings_.bindTexture(cmd, textures.set(batch.texture));
-
+                         const RecordSource& source, VkPipeline& bound) const {
+    const std::array<uint32_t, kSpecBillboardCount> values = variantOf(batch, transparency);
+    pass_.bind(cmd, values, textures.set(batch.texture), bound);
     BillboardPushConstants push{};
     push.params = batch.params;
-    push.params.textured = batch.texture == kNoTexture ? 0u : 1u;
-    auto split = [](uint64_t a) {
-        return uvec2(static_cast<uint32_t>(a), static_cast<uint32_t>(a >> 32));
-    };
-    if (batch.device.records != 0) {
-        push.records = uvec4(split(batch.device.records), batch.device.chunk_records,
-                             batch.device.first_in_chunk);
-        push.order = uvec4(split(batch.device.order), 0u, 0u);
-        bindings_.push(cmd, &push, sizeof(push));
-        vkCmdDrawIndirect(cmd, indirect, indirect_offset, 1, sizeof(VkDrawIndirectCommand));
-        return;
-    }
-    const VkDeviceAddress address = recordsAddress(first_record);
-    push.records = uvec4(split(address), 0u, 0u);
-    bindings_.push(cmd, &push, sizeof(push));
-    vkCmdDraw(cmd, static_cast<uint32_t>(count * kBillboardVerticesPerQuad), 1, 0, 0);
+    push.params.textured = values[kSpecBillboardTextured];
+    pass_.drawRecords(cmd, push, batch.device, source,
+                      static_cast<uint32_t>(batch.records.size() * kBillboardVerticesPerQuad), 1);
 }
 
 } // namespace spindrift::render

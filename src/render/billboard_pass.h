@@ -1,12 +1,16 @@
 // The billboard pass: every billboard batch's DrawRecords in one host-visible storage buffer (read
-// through its device address), each batch drawn vertex-pulled with its pipeline variant, texture
-// and push constants, depth-tested against the opaque pass without writing depth. The renderer
-// calls draw() for each billboard batch in the frame's batch order, between the strip pass's
-// draws, inside one rendering scope (renderer.cpp).
+// through its device address), each batch drawn vertex-pulled (a quad per record) with its
+// pipeline variant, texture and push constants, depth-tested against the opaque pass without
+// writing depth; a batch of device records (a GPU simulation's, DeviceRecords) is drawn where
+// the simulation wrote it, with an indirect draw. The stages, variants and the device/host draw
+// are the particle-pass skeleton's (render/particle_pass.h); this pass adds which specialisation
+// values a batch needs (kSpecBillboard*), its push constants and the draw-record buffer, which
+// the mesh pass reads too. The renderer calls draw() for each billboard batch in the frame's
+// batch order, between the other particle passes' draws, inside one rendering scope
+// (renderer.cpp).
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <span>
 #include <vector>
@@ -15,11 +19,11 @@
 
 #include "render/draw_buffer.h"
 #include "render/particle_bindings.h"
+#include "render/particle_pass.h"
 #include "render/renderer.h"
 #include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/device.h"
-#include "vulkan/owned.h"
 
 namespace spindrift::render {
 
@@ -45,32 +49,27 @@ public:
     bool preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                           std::vector<Diagnostic>& diagnostics);
 
-    // Records the draw of one non-empty batch: host records uploaded at first_record, or device
-    // records (batch.device) drawn indirectly with the arguments at indirect + indirect_offset
-    // (DeviceDrawArgs); with the variant preparePipelines made for it under the same
-    // transparency. Expects rendering begun on the frame's colour and depth (or, for a batch
+    // Records the draw of one non-empty batch: host records uploaded at source.host_address
+    // (recordsAddress), or device records (batch.device) drawn indirectly with the arguments at
+    // source.indirect (DeviceDrawArgs); with the variant preparePipelines made for it under the
+    // same transparency. Expects rendering begun on the frame's colour and depth (or, for a batch
     // drawsThroughOit names, on the OIT targets: OitPass::beginAccumulation) and the frame set
     // bound (ParticleBindings::bindFrame). bound is the pipeline bound on cmd; it is rebound only
     // when the batch needs another.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const BillboardBatch& batch,
-              Transparency transparency, uint64_t first_record, VkBuffer indirect,
-              VkDeviceSize indirect_offset, VkPipeline& bound) const;
+              Transparency transparency, const RecordSource& source, VkPipeline& bound) const;
 
     uint64_t capacityRecords() const { return records_.capacity; }
     // The device address of uploaded record first_record.
     uint64_t recordsAddress(uint64_t first_record) const {
         return records_.buffer.address + first_record * sizeof(DrawRecord);
     }
-    size_t pipelineVariants() const { return pipelines_.size(); }
+    size_t pipelineVariants() const { return pass_.count(); }
 
 private:
-    BillboardPass(const vk::Device& device, const ParticleBindings& bindings)
-        : device_(device), bindings_(bindings) {}
+    BillboardPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
-    const ParticleBindings& bindings_;
-    vk::OwnedShaderModule vertex_;
-    vk::OwnedShaderModule fragment_;
-    std::map<uint32_t, vk::OwnedPipeline> pipelines_; // by variantKey()
+    ParticlePass pass_;
     DrawBuffer records_;
 };
 

@@ -21,6 +21,12 @@
 
 namespace spindrift::render {
 
+// Where an indirect draw's arguments are: a buffer and an offset in it (DeviceDrawArgs::args).
+struct IndirectArgs {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+};
+
 // What the pass needs of a batch drawn from the device; vertices_per_record 0 for a batch drawn
 // from host data. Device batches take argument slots in batch order (argsOffset(k) for the k-th).
 struct DeviceDraw {
@@ -49,6 +55,8 @@ public:
     static VkDeviceSize argsOffset(uint32_t device_batch) {
         return VkDeviceSize{device_batch} * sizeof(VkDrawIndirectCommand);
     }
+    // The arguments of the device_batch-th batch with device records, for its draw.
+    IndirectArgs args(uint32_t device_batch) const { return {buffer(), argsOffset(device_batch)}; }
 
 private:
     vk::OwnedPipelineLayout layout_;

@@ -3,13 +3,12 @@
 #include <cstring>
 
 #include "mesh/obj_reader.h"
-#include "render/renderer.h"
 #include "vulkan/vk_error.h"
 
 namespace spindrift::render {
 
-uint32_t MeshStore::add(std::span<const MeshVertex> vertices, const std::string& label,
-                        std::vector<Diagnostic>& diagnostics) {
+MeshHandle MeshStore::add(std::span<const MeshVertex> vertices, const std::string& label,
+                          std::vector<Diagnostic>& diagnostics) {
     auto fail = [&](std::string message) {
         diagnostics.push_back(vk::vulkanSetupError("mesh", label + ": " + std::move(message)));
         return kNoMesh;
@@ -19,7 +18,7 @@ uint32_t MeshStore::add(std::span<const MeshVertex> vertices, const std::string&
         return fail(std::to_string(vertices.size()) +
                     " vertices: a mesh is 1 to kMaxMeshTriangles whole triangles, 3 vertices each");
     }
-    if (meshes_.size() >= capacity_) {
+    if (slots_.count() >= capacity_) {
         return fail("more than " + std::to_string(capacity_) + " meshes (kMaxMeshes)");
     }
     Mesh mesh;
@@ -32,7 +31,7 @@ uint32_t MeshStore::add(std::span<const MeshVertex> vertices, const std::string&
     std::memcpy(mesh.buffer.mapped, vertices.data(), vertices.size_bytes());
     mesh.vertex_count = static_cast<uint32_t>(vertices.size());
     meshes_.push_back(std::move(mesh));
-    return static_cast<uint32_t>(meshes_.size() - 1);
+    return slots_.add();
 }
 
 } // namespace spindrift::render

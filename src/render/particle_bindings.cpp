@@ -1,7 +1,5 @@
 #include "render/particle_bindings.h"
 
-#include <string>
-
 #include "kernels/effect_records.h"
 #include "kernels/frame_globals.h"
 #include "vulkan/descriptors.h"
@@ -122,23 +120,6 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     desc.cull_back_faces = cull_back_faces;
     desc.specialization = &specialization;
     return vk::createGraphicsPipeline(device_.handle(), desc, what, diagnostics);
-}
-
-bool ParticleBindings::ensureVariant(std::map<uint32_t, vk::OwnedPipeline>& variants, uint32_t key,
-                                     VkShaderModule vertex, VkShaderModule fragment,
-                                     std::span<const uint32_t> values, uint32_t blend_id,
-                                     uint32_t oit_id, std::string_view kind,
-                                     std::vector<Diagnostic>& diagnostics,
-                                     bool cull_back_faces) const {
-    if (variants.count(key) != 0) return true;
-    const ParticleOutput output = values[oit_id] != 0 ? ParticleOutput::oit : ParticleOutput::frame;
-    vk::OwnedPipeline pipeline =
-        createVariant(vertex, fragment, values, values[blend_id], output,
-                      "the " + std::string(kind) + " pipeline variant " + std::to_string(key),
-                      diagnostics, cull_back_faces);
-    if (!pipeline) return false;
-    variants.emplace(key, std::move(pipeline));
-    return true;
 }
 
 } // namespace spindrift::render

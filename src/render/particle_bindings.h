@@ -1,13 +1,13 @@
 // What every particle pass (billboards, strips, meshes) binds, made once: the frame set (frame
 // globals and the opaque pass's linear depth, for the soft fade), one pipeline layout (set
-// kSetFrame, set kSetTexture and a push-constant range that holds either pass's block) and the
-// pipeline variants built on it. Sharing the layout is what lets billboard and strip draws
-// interleave in the caller's batch order with the frame set bound once per frame.
+// kSetFrame, set kSetTexture and a push-constant range that holds any pass's block) and the
+// pipelines built on it (each pass's variants: render/particle_pass.h). Sharing the layout is what
+// lets billboard, strip and mesh draws interleave in the caller's batch order with the frame set
+// bound once per frame.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -63,16 +63,6 @@ public:
                                     ParticleOutput output, std::string_view what,
                                     std::vector<Diagnostic>& diagnostics,
                                     bool cull_back_faces = false) const;
-
-    // Adds the variant of `values` to `variants` under `key` unless it is there: createVariant
-    // with blend values[blend_id], drawing into the OIT targets where values[oit_id] is set;
-    // errors name "the <kind> pipeline variant <key>". False when it cannot be created. What
-    // every particle pass's preparePipelines does for each batch it draws.
-    bool ensureVariant(std::map<uint32_t, vk::OwnedPipeline>& variants, uint32_t key,
-                       VkShaderModule vertex, VkShaderModule fragment,
-                       std::span<const uint32_t> values, uint32_t blend_id, uint32_t oit_id,
-                       std::string_view kind, std::vector<Diagnostic>& diagnostics,
-                       bool cull_back_faces = false) const;
 
 private:
     explicit ParticleBindings(const vk::Device& device) : device_(device) {}

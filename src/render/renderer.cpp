@@ -15,6 +15,7 @@
 #include "render/oit_pass.h"
 #include "render/opaque_pass.h"
 #include "render/particle_bindings.h"
+#include "render/particle_pass.h"
 #include "render/readback.h"
 #include "render/strip_pass.h"
 #include "render/texture_store.h"
@@ -110,11 +111,11 @@ struct FrameTotals {
     uint32_t oit_device_batches = 0;
 };
 
-bool checkTexture(const Renderer& r, uint32_t texture, std::string& message) {
-    if (texture == kNoTexture || r.textures->valid(texture)) return true;
-    message = "unknown texture handle " + std::to_string(texture) + " (" +
-              std::to_string(r.textures->count()) + " textures loaded)";
-    return false;
+// kNoTexture (none) or a texture of this renderer's store; an unknown or stale handle is refused.
+bool checkTexture(const Renderer& r, TextureHandle texture, std::string& message) {
+    if (texture == kNoTexture) return true;
+    message = r.textures->problem(texture);
+    return message.empty();
 }
 
 // A segment is drawable when its first point and the next both lie in the batch's points.
@@ -140,6 +141,36 @@ std::string blendProblem(uint32_t blend, bool mesh) {
     return {};
 }
 
+// Counts the DrawRecords of a billboard or mesh batch into totals: device records (one device
+// batch, with a count address and no host records) or host records (within kMaxDrawRecords for
+// the frame). False when a frame limit is passed: checking stops there.
+template <typename Fail>
+bool countRecords(const DeviceRecords& device, std::span<const DrawRecord> records, bool mesh,
+                  bool through_oit, FrameTotals& totals, Fail& fail) {
+    if (device.records != 0) {
+        if (!records.empty()) fail("has both host records and device records");
+        if (device.count == 0) fail("has device records but no count address");
+        if (totals.device_batches == kMaxDeviceBatches) {
+            fail("more than kMaxDeviceBatches (" + std::to_string(kMaxDeviceBatches) +
+                 ") batches of device records in the frame");
+            return false;
+        }
+        ++totals.device_batches;
+        if (mesh) ++totals.device_mesh_batches;
+        if (through_oit) ++totals.oit_device_batches;
+        return true;
+    }
+    if (records.size() > kMaxDrawRecords - totals.records) {
+        fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
+             ") draw records in the frame");
+        return false;
+    }
+    totals.records += records.size();
+    if (mesh) totals.mesh_records += records.size();
+    if (through_oit) totals.oit_records += records.size();
+    return true;
+}
+
 bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transparency transparency,
                   FrameTotals& totals, std::vector<Diagnostic>& diagnostics) {
     totals = FrameTotals{};
@@ -162,60 +193,23 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
                 b->params.flipbook_rows == 0) {
                 fail("flipbook frames, columns and rows must each be at least 1");
             }
-            if (b->device.records != 0) {
-                if (!b->records.empty()) fail("has both host records and device records");
-                if (b->device.count == 0) fail("has device records but no count address");
-                if (totals.device_batches == kMaxDeviceBatches) {
-                    fail("more than kMaxDeviceBatches (" + std::to_string(kMaxDeviceBatches) +
-                         ") batches of device records in the frame");
-                    return false;
-                }
-                ++totals.device_batches;
-                if (drawsThroughOit(transparency, b->params.blend)) ++totals.oit_device_batches;
-                continue;
-            }
-            if (b->records.size() > kMaxDrawRecords - totals.records) {
-                fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
-                     ") draw records in the frame");
+            if (!countRecords(b->device, b->records, false,
+                              drawsThroughOit(transparency, b->params.blend), totals, fail)) {
                 return false;
-            }
-            totals.records += b->records.size();
-            if (drawsThroughOit(transparency, b->params.blend)) {
-                totals.oit_records += b->records.size();
             }
             continue;
         }
         if (const MeshBatch* m = std::get_if<MeshBatch>(&batches[i])) {
-            if (!r.meshes->valid(m->mesh)) {
-                fail("unknown mesh handle " + std::to_string(m->mesh) + " (" +
-                     std::to_string(r.meshes->count()) + " meshes loaded)");
+            if (std::string why = r.meshes->problem(m->mesh); !why.empty()) {
+                fail(std::move(why));
                 continue; // the draw would read its vertex count
             }
             if (!checkTexture(r, m->texture, message)) fail(message);
             if (std::string why = blendProblem(m->params.blend, true); !why.empty())
                 fail(std::move(why));
-            if (m->device.records != 0) {
-                if (!m->records.empty()) fail("has both host records and device records");
-                if (m->device.count == 0) fail("has device records but no count address");
-                if (totals.device_batches == kMaxDeviceBatches) {
-                    fail("more than kMaxDeviceBatches (" + std::to_string(kMaxDeviceBatches) +
-                         ") batches of device records in the frame");
-                    return false;
-                }
-                ++totals.device_batches;
-                ++totals.device_mesh_batches;
-                if (drawsThroughOit(transparency, m->params.blend)) ++totals.oit_device_batches;
-                continue;
-            }
-            if (m->records.size() > kMaxDrawRecords - totals.records) {
-                fail("more than kMaxDrawRecords (" + std::to_string(kMaxDrawRecords) +
-                     ") draw records in the frame");
+            if (!countRecords(m->device, m->records, true,
+                              drawsThroughOit(transparency, m->params.blend), totals, fail)) {
                 return false;
-            }
-            totals.records += m->records.size();
-            totals.mesh_records += m->records.size();
-            if (drawsThroughOit(transparency, m->params.blend)) {
-                totals.oit_records += m->records.size();
             }
             continue;
         }
@@ -316,58 +310,47 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     uint64_t first_segment = 0;
     uint32_t device_batch = 0;
     for (const DrawBatch& entry : batches) {
-        if (const BillboardBatch* b = std::get_if<BillboardBatch>(&entry)) {
+        if (const StripBatch* b = std::get_if<StripBatch>(&entry)) {
             const bool draw_here = drawsIn(phase, transparency, b->params.blend);
-            if (b->device.records != 0) {
-                const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
+            if (b->device.points != 0) {
+                const IndirectArgs args = r.draw_args->args(device_batch++);
                 if (draw_here) {
-                    r.billboards->draw(cmd, *r.textures, *b, transparency, 0, r.draw_args->buffer(),
-                                       args, bound);
+                    r.strips->drawDevice(cmd, *r.textures, *b, transparency, args, bound);
                 }
                 continue;
             }
-            if (b->records.empty()) continue;
+            if (b->segments.empty()) continue;
             if (draw_here) {
-                r.billboards->draw(cmd, *r.textures, *b, transparency, first_record, VK_NULL_HANDLE,
-                                   0, bound);
+                r.strips->draw(cmd, *r.textures, *b, transparency, first_point, first_segment,
+                               bound);
             }
-            first_record += b->records.size();
+            first_point += b->points.size();
+            first_segment += b->segments.size();
             continue;
         }
-        if (const MeshBatch* m = std::get_if<MeshBatch>(&entry)) {
-            const bool draw_here = drawsIn(phase, transparency, m->params.blend);
-            if (m->device.records != 0) {
-                const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
-                if (draw_here) {
-                    r.mesh_pass->draw(cmd, *r.meshes, *r.textures, *m, transparency, 0,
-                                      r.draw_args->buffer(), args, bound);
-                }
-                continue;
-            }
-            if (m->records.empty()) continue;
-            if (draw_here) {
-                r.mesh_pass->draw(cmd, *r.meshes, *r.textures, *m, transparency,
-                                  r.billboards->recordsAddress(first_record), VK_NULL_HANDLE, 0,
-                                  bound);
-            }
-            first_record += m->records.size();
+        // Billboards and meshes: DrawRecords from the device, or the host's in the draw-record
+        // buffer, where BillboardPass::upload copied both kinds in batch order.
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        const MeshBatch* m = std::get_if<MeshBatch>(&entry);
+        const DeviceRecords& device = b != nullptr ? b->device : m->device;
+        const std::span<const DrawRecord> records = hostRecords(entry);
+        RecordSource source;
+        if (device.records != 0) {
+            source.indirect = r.draw_args->args(device_batch++);
+        } else if (records.empty()) {
+            continue;
+        } else {
+            source.host_address = r.billboards->recordsAddress(first_record);
+            first_record += records.size();
+        }
+        if (!drawsIn(phase, transparency, b != nullptr ? b->params.blend : m->params.blend)) {
             continue;
         }
-        const StripBatch& b = std::get<StripBatch>(entry);
-        if (b.device.points != 0) {
-            const VkDeviceSize args = DeviceDrawArgs::argsOffset(device_batch++);
-            if (drawsIn(phase, transparency, b.params.blend)) {
-                r.strips->drawDevice(cmd, *r.textures, b, transparency, r.draw_args->buffer(), args,
-                                     bound);
-            }
-            continue;
+        if (b != nullptr) {
+            r.billboards->draw(cmd, *r.textures, *b, transparency, source, bound);
+        } else {
+            r.mesh_pass->draw(cmd, *r.meshes, *r.textures, *m, transparency, source, bound);
         }
-        if (b.segments.empty()) continue;
-        if (drawsIn(phase, transparency, b.params.blend)) {
-            r.strips->draw(cmd, *r.textures, b, transparency, first_point, first_segment, bound);
-        }
-        first_point += b.points.size();
-        first_segment += b.segments.size();
     }
 }
 
@@ -394,8 +377,7 @@ void beginFrameScope(const FrameTargets& t, VkCommandBuffer cmd, bool linear_dep
 bool hasOpaqueMeshes(std::span<const DrawBatch> batches) {
     for (const DrawBatch& entry : batches) {
         const MeshBatch* m = std::get_if<MeshBatch>(&entry);
-        if (m != nullptr && m->params.blend == kBlendOpaque &&
-            (m->device.records != 0 || !m->records.empty())) {
+        if (m != nullptr && m->params.blend == kBlendOpaque && drawsAnything(*m)) {
             return true;
         }
     }
@@ -615,13 +597,13 @@ const std::vector<std::string>& validationMessages(const Renderer& renderer) {
     return renderer.vulkan ? renderer.vulkan->instance->messages().messages() : kNoMessages;
 }
 
-uint32_t addMesh(Renderer& renderer, std::span<const MeshVertex> vertices, const std::string& label,
-                 std::vector<Diagnostic>& diagnostics) {
+MeshHandle addMesh(Renderer& renderer, std::span<const MeshVertex> vertices,
+                   const std::string& label, std::vector<Diagnostic>& diagnostics) {
     return renderer.meshes->add(vertices, label, diagnostics);
 }
 
-uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
-                    std::vector<Diagnostic>& diagnostics) {
+TextureHandle addTexture(Renderer& renderer, const Image& image, const std::string& label,
+                         std::vector<Diagnostic>& diagnostics) {
     return renderer.textures->add(image, label, diagnostics);
 }
 

@@ -23,6 +23,7 @@
 #include "kernels/draw_record.h"
 #include "kernels/mesh.h"
 #include "kernels/strip.h"
+#include "render/resource_handle.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
 
@@ -76,23 +77,24 @@ std::shared_ptr<vk::Context> rendererContext(const Renderer& renderer);
 // Validation-layer messages (warnings and errors) since the renderer was created, in order.
 const std::vector<std::string>& validationMessages(const Renderer& renderer);
 
-// Textures are uploaded once and named by a handle; kNoTexture draws the procedural soft disc.
-inline constexpr uint32_t kNoTexture = 0xffffffffu;
+// Textures are uploaded once and named by a typed handle (TextureHandle: slot index and
+// generation, render/resource_handle.h) that only the renderer that gave it understands;
+// kNoTexture draws the procedural soft disc.
 inline constexpr uint32_t kMaxTextures = 256;
 // Uploads image (RGBA8, sRGB colour). Returns kNoTexture and appends an error (naming label,
 // e.g. the file path) when the image is malformed or kMaxTextures are already loaded.
-uint32_t addTexture(Renderer& renderer, const Image& image, const std::string& label,
-                    std::vector<Diagnostic>& diagnostics);
+TextureHandle addTexture(Renderer& renderer, const Image& image, const std::string& label,
+                         std::vector<Diagnostic>& diagnostics);
 
-// Meshes (triangle lists, kernels/mesh.h) are uploaded once and named by a handle.
-inline constexpr uint32_t kNoMesh = 0xffffffffu;
+// Meshes (triangle lists, kernels/mesh.h) are uploaded once and named by a typed handle
+// (MeshHandle) that only the renderer that gave it understands.
 inline constexpr uint32_t kMaxMeshes = 256;
 // Uploads a mesh (mesh/obj_reader.h gives one: 1..kMaxMeshTriangles triangles, finite, unit
 // normals). Returns its handle, or kNoMesh and an error naming label (e.g. the file path) when
 // the vertex count is 0 or not a multiple of 3, kMaxMeshes are already loaded, or a Vulkan call
 // fails.
-uint32_t addMesh(Renderer& renderer, std::span<const MeshVertex> vertices, const std::string& label,
-                 std::vector<Diagnostic>& diagnostics);
+MeshHandle addMesh(Renderer& renderer, std::span<const MeshVertex> vertices,
+                   const std::string& label, std::vector<Diagnostic>& diagnostics);
 
 // What the frame looks at and is lit by.
 struct FrameView {
@@ -142,7 +144,7 @@ bool drawsThroughOit(Transparency transparency, uint32_t blend);
 // A batch either has host records or (device.records != 0, records empty) device records.
 struct BillboardBatch {
     BillboardParams params;
-    uint32_t texture = kNoTexture;
+    TextureHandle texture = kNoTexture;
     std::span<const DrawRecord> records;
     DeviceRecords device;
 };
@@ -170,7 +172,7 @@ struct DeviceStrips {
 // points and segments empty) device strips.
 struct StripBatch {
     StripParams params;
-    uint32_t texture = kNoTexture;
+    TextureHandle texture = kNoTexture;
     std::span<const StripPoint> points;
     std::span<const uint32_t> segments;
     DeviceStrips device;
@@ -185,12 +187,12 @@ struct StripBatch {
 // either has host records or (device.records != 0, records empty) device records.
 struct MeshBatch {
     MeshParams params;
-    uint32_t mesh = kNoMesh;
+    MeshHandle mesh = kNoMesh;
     std::span<const DrawRecord> records;
     DeviceRecords device;
     // From addTexture, sampled at each vertex's (u, v) and multiplied by the particle's colour;
     // kNoTexture: the colour alone.
-    uint32_t texture = kNoTexture;
+    TextureHandle texture = kNoTexture;
 };
 
 // One entry of a frame's draw list: billboards, strips or meshes. renderFrame draws the entries
@@ -227,8 +229,9 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // targets (in any order) after the other batches are drawn, and composited over the frame last
 // (docs/rendering.md, "Transparency"). out is width x height, see Colour above. Returns false with
 // an error diagnostic if a Vulkan call fails, the view is invalid (fov outside [1, 179], near/far
-// not 0 < near < far) or a batch is malformed (unknown texture handle or enum, a flipbook count of
-// 0, a segment whose index does not leave room for its second point, an unknown mesh handle,
+// not 0 < near < far) or a batch is malformed (a texture handle other than kNoTexture that is
+// unknown to this renderer or stale, an unknown enum, a flipbook count of 0, a segment whose index
+// does not leave room for its second point, a mesh handle that is kNoMesh, unknown or stale,
 // more than kMaxDrawRecords records, kMaxStripPoints points or kMaxStripSegments segments in all, a
 // batch with both host and device records or device records without a count, device strips without
 // a count or point counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device

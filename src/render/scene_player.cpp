@@ -228,7 +228,7 @@ void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t ta
 
 // Lists the strips p appended since first_point / first_segment as one batch.
 void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const EmitterRecord& emitter,
-                      uint32_t texture, size_t first_point, size_t first_segment) {
+                      TextureHandle texture, size_t first_point, size_t first_segment) {
     StripBatch batch;
     batch.params = stripParams(emitter);
     batch.texture = texture;
@@ -374,7 +374,7 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
 }
 
 // The renderer's handle of emitter e's texture, kNoTexture when it has none.
-uint32_t textureHandle(const ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
+TextureHandle textureHandle(const ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
     const uint32_t index = p.emitter_texture[e];
     return index == kNone ? kNoTexture : player.textures[index].handle;
 }
@@ -385,7 +385,7 @@ uint32_t textureHandle(const ScenePlayer& player, const PlayerInstance& p, uint3
 void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
     const gpu::GpuEffect& fx = *p.gpu_fx;
     const EmitterRecord& emitter = p.effect->emitters[e];
-    const uint32_t texture = textureHandle(player, p, e);
+    const TextureHandle texture = textureHandle(player, p, e);
     if (emitter.render_type == kRenderRibbon || emitter.render_type == kRenderBeam) {
         const gpu::GpuStripSource source = gpu::deviceStripSource(fx, e);
         if (source.max_strips == 0) return;
@@ -646,7 +646,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             (on_gpu ? gpu_first : cpu_first) += count;
             const std::span<DrawRecord> records(base, count);
             if (count == 0) continue;
-            const uint32_t texture = textureHandle(player, p, e);
+            const TextureHandle texture = textureHandle(player, p, e);
             if (drawsRecords(emitter.render_type)) {
                 // Through OIT the order does not change the image: sorting would be waste.
                 if (!drawsThroughOit(player.scene.transparency, emitter.blend)) {

@@ -97,14 +97,14 @@ struct PlayerConfig {
 struct PlayerTexture {
     std::string path; // as opened: the effect file's directory joined with the authored path
     Image image;
-    uint32_t handle = kNoTexture;
+    TextureHandle handle = kNoTexture;
 };
 
 // One distinct mesh file. handle is kNoMesh until uploadAssets gives it one.
 struct PlayerMesh {
     std::string path; // as opened: the effect file's directory joined with the authored path
     MeshData mesh;
-    uint32_t handle = kNoMesh;
+    MeshHandle handle = kNoMesh;
 };
 
 struct PlayerInstance {

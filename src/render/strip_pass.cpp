@@ -2,11 +2,9 @@
 
 #include <array>
 #include <cstring>
-#include <string>
 
+#include "embedded_shaders.h"
 #include "kernels/strip.h"
-#include "render/shader_code.h"
-#include "vulkan/shader_module.h"
 
 namespace spindrift::render {
 
@@ -14,6 +12,9 @@ namespace {
 
 // The smallest buffers: small frames never reallocate.
 constexpr uint64_t kMinStripBufferElements = 4096;
+
+static_assert(kSpecStripCount <= ParticlePass::kMaxValues);
+static_assert(kBlendCount <= 4, "a variant key holds 2 bits a value");
 
 // The values of the kSpecStrip* constants for a batch, in id order.
 std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch,
@@ -29,49 +30,28 @@ std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch,
     return v;
 }
 
-// One number per variant: 2 bits of blend, one per feature, output and source.
-uint32_t variantKey(const std::array<uint32_t, kSpecStripCount>& v) {
-    return v[kSpecStripBlend] | v[kSpecStripTextured] << 2 | v[kSpecStripLit] << 3 |
-           v[kSpecStripSoftFade] << 4 | v[kSpecStripOit] << 5 | v[kSpecStripBlocks] << 6;
-}
-
-uvec2 split(VkDeviceAddress address) {
-    return uvec2(static_cast<uint32_t>(address), static_cast<uint32_t>(address >> 32));
-}
-
 uvec4 addressCount(VkDeviceAddress address, uint64_t count) {
-    return uvec4(static_cast<uint32_t>(address), static_cast<uint32_t>(address >> 32),
-                 static_cast<uint32_t>(count), 0u);
+    return uvec4(splitAddress(address), static_cast<uint32_t>(count), 0u);
 }
 
 } // namespace
+
+StripPass::StripPass(const vk::Device& device, const ParticleBindings& bindings)
+    : device_(device), pass_(bindings, {&shaders::kStripVert, &shaders::kStripFrag, "strip",
+                                        kSpecStripBlend, kSpecStripOit}) {}
 
 std::unique_ptr<StripPass> StripPass::create(const vk::Device& device,
                                              const ParticleBindings& bindings,
                                              std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<StripPass> pass(new StripPass(device, bindings));
-    VkDevice d = device.handle();
-    pass->vertex_ = vk::createShaderModule(d, spirvWords(shaders::kStripVert),
-                                           shaders::kStripVert.source, diagnostics);
-    pass->fragment_ = vk::createShaderModule(d, spirvWords(shaders::kStripFrag),
-                                             shaders::kStripFrag.source, diagnostics);
-    if (!pass->vertex_ || !pass->fragment_) return nullptr;
+    if (!pass->pass_.createStages(device, diagnostics)) return nullptr;
     return pass;
 }
 
 bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                                  std::vector<Diagnostic>& diagnostics) {
-    for (const DrawBatch& entry : batches) {
-        const StripBatch* batch = std::get_if<StripBatch>(&entry);
-        if (batch == nullptr || (batch->segments.empty() && batch->device.points == 0)) continue;
-        const std::array<uint32_t, kSpecStripCount> values = variantOf(*batch, transparency);
-        if (!bindings_.ensureVariant(pipelines_, variantKey(values), vertex_.get(), fragment_.get(),
-                                     values, kSpecStripBlend, kSpecStripOit, "strip",
-                                     diagnostics)) {
-            return false;
-        }
-    }
-    return true;
+    return pass_.ensureFor<StripBatch>(
+        batches, [&](const StripBatch& b) { return variantOf(b, transparency); }, diagnostics);
 }
 
 bool StripPass::upload(std::span<const DrawBatch> batches, uint64_t total_points,
@@ -105,28 +85,21 @@ bool StripPass::upload(std::span<const DrawBatch> batches, uint64_t total_points
 StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
                                         const StripBatch& batch, Transparency transparency,
                                         VkPipeline& bound) const {
-    VkPipeline pipeline = pipelines_.at(variantKey(variantOf(batch, transparency))).get();
-    if (pipeline != bound) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-        bound = pipeline;
-    }
-    bindings_.bindTexture(cmd, textures.set(batch.texture));
+    const std::array<uint32_t, kSpecStripCount> values = variantOf(batch, transparency);
+    pass_.bind(cmd, values, textures.set(batch.texture), bound);
     StripPushConstants push{};
     push.params = batch.params;
-    push.params.textured = batch.texture == kNoTexture ? 0u : 1u;
+    push.params.textured = values[kSpecStripTextured];
     return push;
 }
 
 void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
-                           const StripBatch& batch, Transparency transparency, VkBuffer args,
-                           VkDeviceSize args_offset, VkPipeline& bound) const {
+                           const StripBatch& batch, Transparency transparency, IndirectArgs args,
+                           VkPipeline& bound) const {
     StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound);
-    const uvec2 points = split(batch.device.points);
-    const uvec2 counts = split(batch.device.point_counts);
-    push.points = uvec4(points.x, points.y, 0u, batch.device.points_per_strip);
-    push.segments = uvec4(counts.x, counts.y, 0u, 0u);
-    bindings_.push(cmd, &push, sizeof(push));
-    vkCmdDrawIndirect(cmd, args, args_offset, 1, sizeof(VkDrawIndirectCommand));
+    push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
+    push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
+    pass_.drawIndirect(cmd, push, args);
 }
 
 void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
@@ -137,9 +110,8 @@ void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const St
                                batch.points.size());
     push.segments = addressCount(segments_.buffer.address + first_segment * sizeof(uint32_t),
                                  batch.segments.size());
-    bindings_.push(cmd, &push, sizeof(push));
-    vkCmdDraw(cmd, static_cast<uint32_t>(batch.segments.size() * kStripVerticesPerSegment), 1, 0,
-              0);
+    pass_.drawDirect(cmd, push,
+                     static_cast<uint32_t>(batch.segments.size() * kStripVerticesPerSegment), 1);
 }
 
 } // namespace spindrift::render

@@ -3,13 +3,14 @@
 // kStripVerticesPerSegment vertices per segment (vertex pulling, kernels/strip.h), with its
 // pipeline variant, texture and push constants, depth-tested without writing depth. A batch of
 // device strips (a GPU simulation's ribbons, in fixed blocks) is read where the simulation wrote
-// it, with an indirect draw (drawDevice). The renderer
-// calls draw() for each strip batch in the frame's batch order, between the billboard pass's
-// draws, inside one rendering scope (renderer.cpp).
+// it, with an indirect draw (drawDevice). The stages, variants and draws are the particle-pass
+// skeleton's (render/particle_pass.h); this pass adds which specialisation values a batch needs
+// (kSpecStrip*), its push constants and its two buffers. The renderer calls draw() for each strip
+// batch in the frame's batch order, between the other particle passes' draws, inside one
+// rendering scope (renderer.cpp).
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <span>
 #include <vector>
@@ -18,11 +19,11 @@
 
 #include "render/draw_buffer.h"
 #include "render/particle_bindings.h"
+#include "render/particle_pass.h"
 #include "render/renderer.h"
 #include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/device.h"
-#include "vulkan/owned.h"
 
 namespace spindrift::render {
 
@@ -53,25 +54,20 @@ public:
               VkPipeline& bound) const;
 
     // Records the draw of one batch of device strips (StripBatch::device) with the indirect
-    // arguments the draw-argument pass wrote at args_offset of args (render/device_draw_args.h).
-    // Expects what draw() expects.
+    // arguments the draw-argument pass wrote for it (render/device_draw_args.h). Expects what
+    // draw() expects.
     void drawDevice(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                    Transparency transparency, VkBuffer args, VkDeviceSize args_offset,
-                    VkPipeline& bound) const;
+                    Transparency transparency, IndirectArgs args, VkPipeline& bound) const;
 
-    size_t pipelineVariants() const { return pipelines_.size(); }
+    size_t pipelineVariants() const { return pass_.count(); }
 
 private:
     StripPushConstants bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
                                  const StripBatch& batch, Transparency transparency,
                                  VkPipeline& bound) const;
-    StripPass(const vk::Device& device, const ParticleBindings& bindings)
-        : device_(device), bindings_(bindings) {}
+    StripPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
-    const ParticleBindings& bindings_;
-    vk::OwnedShaderModule vertex_;
-    vk::OwnedShaderModule fragment_;
-    std::map<uint32_t, vk::OwnedPipeline> pipelines_; // by variantKey()
+    ParticlePass pass_;
     DrawBuffer points_;
     DrawBuffer segments_;
 };

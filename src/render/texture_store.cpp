@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "kernels/frame_globals.h"
-#include "render/renderer.h"
 #include "vulkan/buffer.h"
 #include "vulkan/descriptors.h"
 #include "vulkan/pipeline.h"
@@ -60,8 +59,8 @@ std::unique_ptr<TextureStore> TextureStore::create(const vk::Device& device,
     return store;
 }
 
-uint32_t TextureStore::add(const Image& image, const std::string& label,
-                           std::vector<Diagnostic>& diagnostics) {
+TextureHandle TextureStore::add(const Image& image, const std::string& label,
+                                std::vector<Diagnostic>& diagnostics) {
     uint32_t max_side = device_.limits().maxImageDimension2D;
     if (image.width == 0 || image.height == 0) {
         diagnostics.push_back(textureError(label, "texture is empty (0 pixels)"));
@@ -81,7 +80,7 @@ uint32_t TextureStore::add(const Image& image, const std::string& label,
                                     std::to_string(size_t{image.width} * image.height * 4)));
         return kNoTexture;
     }
-    if (textures_.size() >= capacity_) {
+    if (slots_.count() >= capacity_) {
         diagnostics.push_back(textureError(label, "too many textures: the renderer holds at most " +
                                                       std::to_string(capacity_)));
         return kNoTexture;
@@ -91,7 +90,7 @@ uint32_t TextureStore::add(const Image& image, const std::string& label,
     if (!upload(image, label, texture, sets, diagnostics)) return kNoTexture;
     textures_.push_back(std::move(texture));
     sets_.push_back(sets);
-    return static_cast<uint32_t>(textures_.size() - 1);
+    return slots_.add();
 }
 
 bool TextureStore::upload(const Image& image, const std::string& label, vk::Image2D& texture,
@@ -148,13 +147,9 @@ bool TextureStore::upload(const Image& image, const std::string& label, vk::Imag
     return true;
 }
 
-VkDescriptorSet TextureStore::set(uint32_t handle, vk::Wrap wrap) const {
-    const Sets& sets = handle < sets_.size() ? sets_[handle] : blank_sets_;
+VkDescriptorSet TextureStore::set(TextureHandle handle, vk::Wrap wrap) const {
+    const Sets& sets = slots_.valid(handle) ? sets_[handle.index] : blank_sets_;
     return wrap == vk::Wrap::repeat ? sets.repeat : sets.clamp;
-}
-
-bool TextureStore::valid(uint32_t handle) const {
-    return handle < textures_.size();
 }
 
 } // namespace spindrift::render

@@ -1,6 +1,7 @@
-// Particle textures: uploaded once, named by a handle (their index), each with its own
-// descriptor sets (set kSetTexture), one per wrap mode, so a batch binds its texture with one
-// call: billboards and strips clamp to the edge, meshes repeat (their UVs may tile).
+// Particle textures: uploaded once, named by a typed, generation-checked handle (TextureHandle,
+// render/resource_handle.h), each with its own descriptor sets (set kSetTexture), one per wrap
+// mode, so a batch binds its texture with one call: billboards and strips clamp to the edge, meshes
+// repeat (their UVs may tile).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "image/image.h"
+#include "render/resource_handle.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
 #include "vulkan/device.h"
@@ -30,14 +32,18 @@ public:
     // filtering, no mipmaps. Returns the handle, or kNoTexture with an
     // error naming label when the image is malformed (empty, size not width*height*4, larger
     // than the device allows), the store is full, or a Vulkan call fails.
-    uint32_t add(const Image& image, const std::string& label,
-                 std::vector<Diagnostic>& diagnostics);
+    TextureHandle add(const Image& image, const std::string& label,
+                      std::vector<Diagnostic>& diagnostics);
 
     VkDescriptorSetLayout layout() const { return layout_.get(); }
-    // The set of a handle from add() for a wrap mode, or the blank texture's for kNoTexture.
-    VkDescriptorSet set(uint32_t handle, vk::Wrap wrap = vk::Wrap::clamp) const;
-    bool valid(uint32_t handle) const;
-    uint32_t count() const { return static_cast<uint32_t>(textures_.size()); }
+    // The set of a valid handle for a wrap mode; the blank texture's for kNoTexture (and for a
+    // handle valid() refuses, which renderFrame reports before anything is drawn).
+    VkDescriptorSet set(TextureHandle handle, vk::Wrap wrap = vk::Wrap::clamp) const;
+    // Whether handle names a texture of this store (kNoTexture does not).
+    bool valid(TextureHandle handle) const { return slots_.valid(handle); }
+    // Why handle names no texture of this store (HandleSlots::problem); empty when it names one.
+    std::string problem(TextureHandle handle) const { return slots_.problem(handle); }
+    uint32_t count() const { return slots_.count(); }
 
 private:
     TextureStore(const vk::Device& device, vk::CommandRunner& runner)
@@ -57,8 +63,9 @@ private:
     vk::OwnedSampler repeat_sampler_; // repeating
     vk::OwnedDescriptorSetLayout layout_;
     vk::OwnedDescriptorPool pool_;
-    std::vector<vk::Image2D> textures_;
-    std::vector<Sets> sets_; // freed with the pool
+    HandleSlots<TextureTag> slots_;
+    std::vector<vk::Image2D> textures_; // at the handles' indices
+    std::vector<Sets> sets_;            // likewise; freed with the pool
     vk::Image2D blank_;
     Sets blank_sets_;
 };

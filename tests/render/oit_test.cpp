@@ -114,9 +114,9 @@ protected:
         for (const std::string& m : validationMessages(*renderer_)) ADD_FAILURE() << m;
     }
 
-    uint32_t texture(const Image& image) {
+    TextureHandle texture(const Image& image) {
         std::vector<Diagnostic> d;
-        uint32_t handle = addTexture(*renderer_, image, "test texture", d);
+        TextureHandle handle = addTexture(*renderer_, image, "test texture", d);
         EXPECT_NE(handle, kNoTexture) << errors(d);
         return handle;
     }
@@ -147,7 +147,7 @@ TEST(Transparency, OnlyAlphaAndPremultipliedDrawThroughOitInOitMode) {
 // Textured, untextured, lit, soft-faded (against the box) and strip batches, alpha and
 // premultiplied, all take the same fragment maths in both modes.
 TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
-    const uint32_t smoke = texture(solidTexture(200, 180, 160, 230));
+    const TextureHandle smoke = texture(solidTexture(200, 180, 160, 230));
     std::vector<DrawRecord> row;
     for (int i = 0; i < 4; ++i) {
         row.push_back(particle(vec3(-3.0f + 1.2f * float(i), 1.5f, 0), 1.0f,

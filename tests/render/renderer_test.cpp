@@ -142,9 +142,9 @@ protected:
         }
     }
 
-    uint32_t texture(const Image& image) {
+    TextureHandle texture(const Image& image) {
         std::vector<Diagnostic> d;
-        uint32_t handle = addTexture(*renderer_, image, "test texture", d);
+        TextureHandle handle = addTexture(*renderer_, image, "test texture", d);
         EXPECT_NE(handle, kNoTexture) << errors(d);
         return handle;
     }
@@ -231,7 +231,7 @@ TEST_F(RendererTest, PrimitivesAreDrawnLitWhereProjected) {
 
 TEST_F(RendererTest, BillboardLandsAtItsProjectedPixelWithItsSize) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     std::vector<DrawRecord> records = {particle(vec3(1, 0.5f, 0), 2.0f, vec4(1))};
     BillboardBatch batch{paramsFor(kBlendAlpha), white, records, {}};
     Image image = render(frontView(), {batch});
@@ -247,7 +247,7 @@ TEST_F(RendererTest, BillboardLandsAtItsProjectedPixelWithItsSize) {
 TEST_F(RendererTest, BlendModesGiveTheirArithmeticOnAKnownBackground) {
     ASSERT_NO_FATAL_FAILURE(create());
     // Texel: sRGB 128 colour, alpha 128 (premultiplied for additive and premultiplied).
-    uint32_t half = texture(solidTexture(128, 128, 128, 128));
+    TextureHandle half = texture(solidTexture(128, 128, 128, 128));
     float t = decodeSrgb8(128);
     float a_tex = 128.0f / 255.0f;
     vec4 tint(1.0f, 0.5f, 0.25f, 0.8f);
@@ -287,7 +287,7 @@ TEST_F(RendererTest, UntexturedParticleIsASoftDisc) {
 
 TEST_F(RendererTest, BatchesAreDrawnInTheOrderGiven) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     std::vector<DrawRecord> red = {particle(vec3(0), 2.0f, vec4(1, 0, 0, 1))};
     std::vector<DrawRecord> blue = {particle(vec3(0), 2.0f, vec4(0, 0, 1, 1))};
     BillboardParams alpha = paramsFor(kBlendAlpha);
@@ -299,7 +299,7 @@ TEST_F(RendererTest, BatchesAreDrawnInTheOrderGiven) {
 
 TEST_F(RendererTest, DepthTestHidesAParticleBehindABox) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     FrameView view = frontView();
     std::vector<PrimitiveDesc> box(1);
     box[0].type = PrimitiveKind::box;
@@ -316,7 +316,7 @@ TEST_F(RendererTest, DepthTestHidesAParticleBehindABox) {
 
 TEST_F(RendererTest, SoftFadeDimsAParticleNearTheGround) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     // Looking straight down from 3 m: the ground is at linear depth 3 everywhere, and a
     // camera-facing quad h metres above it fades to h / soft_fade_distance.
     FrameView view = frontView();
@@ -343,7 +343,7 @@ TEST_F(RendererTest, SoftFadeDimsAParticleNearTheGround) {
 
 TEST_F(RendererTest, VelocityStretchedQuadIsLongerAlongTheVelocity) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     BillboardParams stretch = paramsFor(kBlendAlpha, kAlignVelocityStretch);
     stretch.axis_stretch.w = 1.0f; // 1 s: a 3 m/s particle is 3 m longer
     std::vector<DrawRecord> sideways = {particle(vec3(0), 0.5f, vec4(1), vec3(3, 0, 0))};
@@ -358,7 +358,7 @@ TEST_F(RendererTest, VelocityStretchedQuadIsLongerAlongTheVelocity) {
 
 TEST_F(RendererTest, AxisAndFixedAlignmentsOrientTheQuad) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
     // Axis: the long axis along (1, 0, -1) is foreshortened (its ends at x = +-0.707, z = -+0.707
     // project 13.9 px apart); the side axis turns to face the camera and keeps the full edge,
@@ -381,7 +381,7 @@ TEST_F(RendererTest, AxisAndFixedAlignmentsOrientTheQuad) {
 
 TEST_F(RendererTest, LitParticleIsBrighterOnTheSunSide) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     FrameView view = frontView();
     view.sun.direction = {1, 0, 0};
     view.ambient = {0.1f, 0.1f, 0.1f};
@@ -402,7 +402,7 @@ TEST_F(RendererTest, FlipbookPicksTheCellAndBlendsFrames) {
     Image atlas;
     atlas.width = atlas.height = 2;
     atlas.rgba8 = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
-    uint32_t handle = texture(atlas);
+    TextureHandle handle = texture(atlas);
     BillboardParams p = paramsFor(kBlendAlpha);
     p.flipbook_frames = 4;
     p.flipbook_columns = 2;
@@ -446,7 +446,8 @@ TEST_F(RendererTest, ReportsWhatItDrew) {
 TEST_F(RendererTest, UnknownTextureHandleIsAnError) {
     ASSERT_NO_FATAL_FAILURE(create());
     std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1))};
-    std::vector<DrawBatch> batches = {BillboardBatch{paramsFor(kBlendAlpha), 7u, records, {}}};
+    std::vector<DrawBatch> batches = {
+        BillboardBatch{paramsFor(kBlendAlpha), TextureHandle{7, 1}, records, {}}};
     Image image;
     FrameStats stats;
     std::vector<Diagnostic> d;
@@ -504,7 +505,7 @@ std::vector<uint32_t> segmentsOf(size_t points) {
 
 TEST_F(RendererTest, StraightStripLandsWhereProjectedWithItsWidth) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     // From x = -1 to x = 2 at y = 0.5, 1 m wide: at 9.6 px per metre, columns 38.4 to 67.2,
     // rows 43.2 -+ 4.8.
     const std::vector<StripPoint> points =
@@ -522,7 +523,7 @@ TEST_F(RendererTest, StraightStripLandsWhereProjectedWithItsWidth) {
 
 TEST_F(RendererTest, StripSegmentsJoinWithoutAGapAtABend) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     // A peak at (0, 0.5): quads cut square to each segment would open a wedge above the apex;
     // with the shared tangent the band's edge there is one vertex, 0.3 m above the apex.
     const std::vector<StripPoint> points =
@@ -546,7 +547,7 @@ TEST_F(RendererTest, StripSegmentsJoinWithoutAGapAtABend) {
 
 TEST_F(RendererTest, StripBlendModesGiveTheirArithmetic) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t half = texture(solidTexture(128, 128, 128, 128));
+    TextureHandle half = texture(solidTexture(128, 128, 128, 128));
     float t = decodeSrgb8(128);
     float a_tex = 128.0f / 255.0f;
     vec4 tint(1.0f, 0.5f, 0.25f, 0.8f);
@@ -588,7 +589,7 @@ TEST_F(RendererTest, UntexturedStripIsASoftBandAndTexturesRunAlongIt) {
     Image halves;
     halves.width = halves.height = 2;
     halves.rgba8 = {255, 0, 0, 255, 0, 0, 255, 255, 255, 0, 0, 255, 0, 0, 255, 255};
-    uint32_t texture_handle = texture(halves);
+    TextureHandle texture_handle = texture(halves);
     image = renderBatches(frontView(),
                           {StripBatch{stripParamsFor(kBlendAlpha), texture_handle, wide, one, {}}});
     EXPECT_TRUE(near(pixel(image, 25, 48), {255, 0, 0}, 0));
@@ -597,7 +598,7 @@ TEST_F(RendererTest, UntexturedStripIsASoftBandAndTexturesRunAlongIt) {
 
 TEST_F(RendererTest, LitStripIsBrighterOnTheSunSide) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     FrameView view = frontView();
     view.sun.direction = {0, 1, 0};
     view.ambient = {0.1f, 0.1f, 0.1f};
@@ -615,7 +616,7 @@ TEST_F(RendererTest, LitStripIsBrighterOnTheSunSide) {
 
 TEST_F(RendererTest, StripsAndBillboardsAreDrawnInOneOrder) {
     ASSERT_NO_FATAL_FAILURE(create());
-    uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     const std::vector<DrawRecord> red = {particle(vec3(0), 2.0f, vec4(1, 0, 0, 1))};
     const std::vector<StripPoint> blue =
         polyline({vec3(-2, 0, 0), vec3(2, 0, 0)}, 1.0f, vec4(0, 0, 1, 1));
@@ -648,7 +649,7 @@ TEST_F(RendererTest, MalformedStripBatchIsAnErrorNotACrash) {
 
     d.clear();
     const std::vector<uint32_t> fine = {0};
-    batches = {StripBatch{stripParamsFor(7), 9u, points, fine, {}}};
+    batches = {StripBatch{stripParamsFor(7), TextureHandle{9, 1}, points, fine, {}}};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 2u);
     EXPECT_NE(d[0].message.find("unknown texture handle 9"), std::string::npos) << d[0].message;
@@ -689,9 +690,9 @@ MeshParams meshParamsFor(uint32_t blend, float scale, bool lit = false) {
 
 class MeshRendererTest : public RendererTest {
 protected:
-    uint32_t mesh(const std::vector<MeshVertex>& vertices) {
+    MeshHandle mesh(const std::vector<MeshVertex>& vertices) {
         std::vector<Diagnostic> d;
-        const uint32_t handle = addMesh(*renderer_, vertices, "test mesh", d);
+        const MeshHandle handle = addMesh(*renderer_, vertices, "test mesh", d);
         EXPECT_NE(handle, kNoMesh) << errors(d);
         return handle;
     }
@@ -702,7 +703,7 @@ protected:
 // colour; counted as a mesh particle.
 TEST_F(MeshRendererTest, MeshLandsWhereItsRecordPlacesItScaledBySizeTimesScale) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(squareMesh());
+    const MeshHandle square = mesh(squareMesh());
     const std::vector<DrawRecord> records = {particle(vec3(1, 0.5f, 0), 2.0f, vec4(1, 0.5f, 0, 1))};
     Image image;
     FrameStats stats;
@@ -722,7 +723,7 @@ TEST_F(MeshRendererTest, MeshLandsWhereItsRecordPlacesItScaledBySizeTimesScale) 
 
 TEST_F(MeshRendererTest, BackFacesAreCulled) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t back = mesh(squareMesh(true));
+    const MeshHandle back = mesh(squareMesh(true));
     const std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
     const Image image = renderBatches(
         frontView(), {MeshBatch{meshParamsFor(kBlendAlpha, 1.0f), back, records, {}}});
@@ -733,7 +734,7 @@ TEST_F(MeshRendererTest, BackFacesAreCulled) {
 // square faces +Z: a sun on +Z lights it fully, a sun on +X not at all (ambient only).
 TEST_F(MeshRendererTest, LitMeshIsShadedByTheSunAlongItsNormal) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(squareMesh());
+    const MeshHandle square = mesh(squareMesh());
     const std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(0.8f, 0.8f, 0.8f, 1))};
     FrameView view = frontView();
     view.ambient = {0.1f, 0.1f, 0.1f};
@@ -751,7 +752,7 @@ TEST_F(MeshRendererTest, LitMeshIsShadedByTheSunAlongItsNormal) {
 // normal, its front otherwise.
 TEST_F(MeshRendererTest, RotationTurnsTheMeshAboutItsTumbleAxis) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(squareMesh());
+    const MeshHandle square = mesh(squareMesh());
     std::vector<DrawRecord> records;
     for (uint32_t key = 0; key < 64; ++key) {
         DrawRecord r = particle(vec3(0), 1.0f, vec4(1));
@@ -794,12 +795,12 @@ std::vector<MeshVertex> texturedSquareMesh(float tiles) {
 // its colour, in every blend mode; an unknown texture handle is an error.
 TEST_F(MeshRendererTest, TexturedMeshShowsItsTextureWhereItsCoordinatesPlaceIt) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(texturedSquareMesh(2.0f));
+    const MeshHandle square = mesh(texturedSquareMesh(2.0f));
     Image red_green; // two red texels, then two green
     red_green.width = 4;
     red_green.height = 1;
     red_green.rgba8 = {255, 0, 0, 255, 255, 0, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255};
-    const uint32_t texture_handle = texture(red_green);
+    const TextureHandle texture_handle = texture(red_green);
     const std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1, 1, 0.5f, 1))};
     for (const uint32_t blend : {kBlendAlpha, kBlendOpaque}) {
         MeshBatch batch{meshParamsFor(blend, 1.0f), square, records, {}};
@@ -821,7 +822,7 @@ TEST_F(MeshRendererTest, TexturedMeshShowsItsTextureWhereItsCoordinatesPlaceIt) 
     FrameStats stats;
     std::vector<Diagnostic> d;
     MeshBatch unknown{meshParamsFor(kBlendAlpha, 1.0f), square, records, {}};
-    unknown.texture = 42;
+    unknown.texture = TextureHandle{42, 1};
     const std::vector<DrawBatch> batches = {unknown};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 1u);
@@ -832,7 +833,7 @@ TEST_F(MeshRendererTest, TexturedMeshShowsItsTextureWhereItsCoordinatesPlaceIt) 
 // of two overlapping squares shows, in whichever order the batches come.
 TEST_F(MeshRendererTest, OpaqueMeshesWriteDepthSoTheNearerShowsInEitherOrder) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(squareMesh());
+    const MeshHandle square = mesh(squareMesh());
     const std::vector<DrawRecord> near_red = {particle(vec3(0, 0, 1), 1.0f, vec4(1, 0, 0, 0.3f))};
     const std::vector<DrawRecord> far_green = {particle(vec3(0, 0, -1), 2.0f, vec4(0, 1, 0, 0.3f))};
     const MeshBatch near_batch{meshParamsFor(kBlendOpaque, 1.0f), square, near_red, {}};
@@ -854,8 +855,8 @@ TEST_F(MeshRendererTest, OpaqueMeshesWriteDepthSoTheNearerShowsInEitherOrder) {
 // after, is hidden by the mesh's depth.
 TEST_F(MeshRendererTest, OpaqueMeshesDrawFirstAndHideWhatIsBehindThem) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(squareMesh());
-    const uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    const MeshHandle square = mesh(squareMesh());
+    const TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     const std::vector<DrawRecord> blue = {particle(vec3(0), 2.0f, vec4(0, 0, 1, 1))};
     const std::vector<DrawRecord> veil = {particle(vec3(0, 0, 1), 1.0f, vec4(1, 1, 1, 0.5f))};
     const std::vector<DrawRecord> behind = {particle(vec3(0, 0, -1), 1.0f, vec4(1, 0, 0, 1))};
@@ -874,8 +875,8 @@ TEST_F(MeshRendererTest, OpaqueMeshesDrawFirstAndHideWhatIsBehindThem) {
 // translucent (alpha) square, which writes no depth, it is not faded.
 TEST_F(MeshRendererTest, SoftParticlesFadeAgainstOpaqueMeshes) {
     ASSERT_NO_FATAL_FAILURE(create());
-    const uint32_t square = mesh(squareMesh());
-    const uint32_t white = texture(solidTexture(255, 255, 255, 255));
+    const MeshHandle square = mesh(squareMesh());
+    const TextureHandle white = texture(solidTexture(255, 255, 255, 255));
     const std::vector<DrawRecord> blue = {particle(vec3(0), 2.0f, vec4(0, 0, 1, 1))};
     const std::vector<DrawRecord> spark = {particle(vec3(0, 0, 0.05f), 0.5f, vec4(1))};
     BillboardParams hard = paramsFor(kBlendAdditive);
@@ -900,6 +901,63 @@ TEST_F(MeshRendererTest, SoftParticlesFadeAgainstOpaqueMeshes) {
         encoded(1, 1, 1), 0));
 }
 
+// Texture and mesh handles are checked by the stores that gave them: the handles addTexture and
+// addMesh return draw, kNoTexture draws untextured, and a stale handle (another generation of its
+// slot), one past the store's slots or kNoMesh in a mesh batch is refused with an error naming
+// it, before anything is drawn.
+TEST_F(MeshRendererTest, StaleUnknownAndMissingHandlesAreRefusedNamingThem) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const TextureHandle white = texture(solidTexture(255, 255, 255, 255));
+    const MeshHandle square = mesh(squareMesh());
+    const std::vector<DrawRecord> records = {particle(vec3(0), 2.0f, vec4(1))};
+    // The quad spans pixels 38.4 .. 57.6: near its corner the white texture is white, the soft
+    // disc of an untextured billboard is not.
+    const Image textured =
+        renderBatches(frontView(), {BillboardBatch{paramsFor(kBlendAlpha), white, records, {}}});
+    EXPECT_TRUE(near(pixel(textured, 40, 40), encoded(1, 1, 1), 0));
+    const Image untextured = renderBatches(
+        frontView(), {BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}}});
+    EXPECT_TRUE(near(pixel(untextured, 40, 40), encoded(0, 0, 0), 0));
+    EXPECT_TRUE(near(pixel(untextured, 48, 48), encoded(1, 1, 1), 2));
+    const Image drawn = renderBatches(
+        frontView(), {MeshBatch{meshParamsFor(kBlendAlpha, 0.5f), square, records, {}, white}});
+    EXPECT_TRUE(near(pixel(drawn, 48, 48), encoded(1, 1, 1), 0));
+
+    const TextureHandle stale_texture{white.index, white.generation + 1};
+    const MeshHandle stale_mesh{square.index, square.generation + 1};
+    const std::vector<uint32_t> segment = {0};
+    const std::vector<StripPoint> points(2);
+    struct Case {
+        DrawBatch batch;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        {BillboardBatch{paramsFor(kBlendAlpha), stale_texture, records, {}},
+         "batch 0: stale texture handle 0 (generation 2; the slot is at generation 1)"},
+        {BillboardBatch{paramsFor(kBlendAlpha), TextureHandle{1, 1}, records, {}},
+         "batch 0: unknown texture handle 1 (1 textures loaded)"},
+        {StripBatch{stripParamsFor(kBlendAlpha), stale_texture, points, segment, {}},
+         "batch 0: stale texture handle 0 (generation 2; the slot is at generation 1)"},
+        {MeshBatch{meshParamsFor(kBlendAlpha, 1.0f), square, records, {}, stale_texture},
+         "batch 0: stale texture handle 0 (generation 2; the slot is at generation 1)"},
+        {MeshBatch{meshParamsFor(kBlendAlpha, 1.0f), stale_mesh, records, {}},
+         "batch 0: stale mesh handle 0 (generation 2; the slot is at generation 1)"},
+        {MeshBatch{meshParamsFor(kBlendAlpha, 1.0f), MeshHandle{1, 1}, records, {}},
+         "batch 0: unknown mesh handle 1 (1 meshes loaded)"},
+        {MeshBatch{meshParamsFor(kBlendAlpha, 1.0f), kNoMesh, records, {}},
+         "batch 0: no mesh (kNoMesh)"}};
+    for (const Case& c : cases) {
+        Image image;
+        FrameStats stats;
+        std::vector<Diagnostic> d;
+        EXPECT_FALSE(renderFrame(*renderer_, frontView(), {&c.batch, 1}, image, stats, d))
+            << c.message;
+        ASSERT_EQ(d.size(), 1u) << errors(d);
+        EXPECT_NE(formatDiagnostic(d[0]).find(c.message), std::string::npos)
+            << formatDiagnostic(d[0]);
+    }
+}
+
 TEST_F(MeshRendererTest, MalformedMeshesAndBatchesAreErrors) {
     ASSERT_NO_FATAL_FAILURE(create());
     std::vector<Diagnostic> d;
@@ -913,7 +971,8 @@ TEST_F(MeshRendererTest, MalformedMeshesAndBatchesAreErrors) {
     const std::vector<DrawRecord> records = {particle(vec3(0), 1.0f, vec4(1))};
     Image image;
     FrameStats stats;
-    std::vector<DrawBatch> batches = {MeshBatch{meshParamsFor(kBlendAlpha, 1.0f), 5u, records, {}}};
+    std::vector<DrawBatch> batches = {
+        MeshBatch{meshParamsFor(kBlendAlpha, 1.0f), MeshHandle{5, 1}, records, {}}};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_NE(formatDiagnostic(d[0]).find("batch 0: unknown mesh handle 5 (0 meshes loaded)"),
@@ -921,7 +980,7 @@ TEST_F(MeshRendererTest, MalformedMeshesAndBatchesAreErrors) {
         << formatDiagnostic(d[0]);
 
     d.clear();
-    const uint32_t square = mesh(squareMesh());
+    const MeshHandle square = mesh(squareMesh());
     batches = {MeshBatch{meshParamsFor(9, 1.0f), square, records, {}}};
     EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
     ASSERT_EQ(d.size(), 1u);

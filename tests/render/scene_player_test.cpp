@@ -394,16 +394,16 @@ TEST(ScenePlayer, MeshEmittersBecomeMeshBatchesWithTheirMeshLoadedOnce) {
     EXPECT_TRUE(diagnostics.empty()) << allMessages(diagnostics);
     ASSERT_EQ(player->meshes.size(), 1u);
     EXPECT_EQ(player->meshes[0].mesh.vertices.size(), 6u);
-    player->meshes[0].handle = 0; // as uploadAssets would
+    player->meshes[0].handle = MeshHandle{0, 1}; // as uploadAssets would
     ASSERT_EQ(player->textures.size(), 1u) << "the mesh's texture, loaded once";
-    player->textures[0].handle = 7;
+    player->textures[0].handle = TextureHandle{7, 1};
     playFrame(*player, 1.0f, {0, 2, 6});
     ASSERT_EQ(player->batches.size(), 4u);
     for (size_t i = 0; i < 4; i += 2) {
         const MeshBatch* mesh = std::get_if<MeshBatch>(&player->batches[i]);
         ASSERT_NE(mesh, nullptr) << "batch " << i << ": the mesh emitter, first";
-        EXPECT_EQ(mesh->mesh, 0u);
-        EXPECT_EQ(mesh->texture, 7u);
+        EXPECT_EQ(mesh->mesh, (MeshHandle{0, 1}));
+        EXPECT_EQ(mesh->texture, (TextureHandle{7, 1}));
         EXPECT_FLOAT_EQ(mesh->params.scale, 0.5f);
         EXPECT_NEAR(mesh->params.tumble_rad_per_s, 0.5f * 3.14159265f, 1e-5f);
         ASSERT_FALSE(mesh->records.empty());
@@ -665,12 +665,12 @@ TEST(ScenePlayer, LoadsEachDistinctTextureOnce) {
     ASSERT_EQ(player->textures.size(), 1u);
     EXPECT_EQ(player->textures[0].image.width, 32u);
     // Handles as a renderer would give them (there is no GPU here).
-    player->textures[0].handle = 7;
+    player->textures[0].handle = TextureHandle{7, 1};
     playFrame(*player, 1.0f, {0, 2, 6});
     ASSERT_EQ(player->batches.size(), 4u);
     uint32_t textured = 0;
     for (const BillboardBatch& b : billboards(*player)) {
-        textured += b.texture == 7 ? 1 : 0;
+        textured += b.texture == TextureHandle{7, 1} ? 1 : 0;
     }
     EXPECT_EQ(textured, 3u);
 }
