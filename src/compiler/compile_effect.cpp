@@ -518,7 +518,7 @@ bool compileEffect(const EffectDesc& effect, CompiledEffect& out,
         result.emitters.push_back(r);
     }
     compileSubEmitters(effect, compiled_index, result, diagnostics);
-    result.structural_hash = structuralHash(effect);
+    result.structural_hash = structuralHash(result);
     checkPreferredBackends(result, diagnostics);
 
     for (size_t i = errors_before; i < diagnostics.size(); ++i) {
