@@ -27,6 +27,8 @@ std::string document(const std::string& prefix, const std::string& item, size_t 
     return text + "]" + suffix;
 }
 
+// Each element is itself wrong (a missing required key, a key of the wrong width): read, every
+// one would be a diagnostic of its own.
 struct ListCase {
     const char* name;
     std::string prefix, item, suffix;
@@ -36,12 +38,12 @@ struct ListCase {
 
 std::vector<ListCase> listCases() {
     return {
-        {"primitives", R"({"version": 1, "primitives": )", R"({"type": "box"})", "}",
+        {"primitives", R"({"version": 1, "primitives": )", "{}", "}",
          "expected at most 64 primitives, found ", "$.primitives"},
-        {"effect instances", R"({"version": 1, "effects": )", R"({"effect": "a.json"})", "}",
+        {"effect instances", R"({"version": 1, "effects": )", "{}", "}",
          "expected at most 64 effect instances, found ", "$.effects"},
-        {"path keys", R"({"version": 1, "effects": [{"effect": "a.json", "path": {"keys": )",
-         "[0,0,0,0]", "}}]}", "expected 2 to 1024 path keys, found ", "$.effects[0].path.keys"},
+        {"path keys", R"({"version": 1, "effects": [{"effect": "a.json", "path": {"keys": )", "[0]",
+         "}}]}", "expected 2 to 1024 path keys, found ", "$.effects[0].path.keys"},
     };
 }
 
