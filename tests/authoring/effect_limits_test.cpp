@@ -6,6 +6,8 @@
 // the clock.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -196,6 +198,25 @@ TEST(EffectLimits, TextLongerThanTheFileLimitIsRefusedUnread) {
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(diagnostics[0].message, "input is 33554433 bytes, more than the limit of 33554432 "
                                       "bytes for an effect document");
+}
+
+// A file past kMaxEffectFileBytes is refused by its size, before a byte of it is read (the file
+// here is sparse: it takes no disk space).
+TEST(EffectLimits, FileLargerThanTheLimitIsRefusedBeforeItIsRead) {
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() /
+        ("spindrift_big_effect_" +
+         std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
+    { std::ofstream(path) << "{"; }
+    std::filesystem::resize_file(path, kMaxEffectFileBytes + 1);
+    EffectDesc effect;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_FALSE(loadEffectFile(path.string(), effect, diagnostics));
+    std::filesystem::remove(path);
+    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    EXPECT_EQ(diagnostics[0].file, path.string());
+    EXPECT_EQ(diagnostics[0].message, "the file is 33554433 bytes; effect files are limited to "
+                                      "33554432 bytes (32 MiB)");
 }
 
 // The largest mesh-point list the format allows loads: the value limit leaves room for it.

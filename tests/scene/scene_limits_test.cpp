@@ -4,6 +4,8 @@
 // refusal is checked through deterministic stand-ins (paths recorded, where the parser stopped).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -104,6 +106,22 @@ TEST(SceneLimits, FourMillionElementsStopTheParserAtTheValueLimit) {
             << diagnostics[0].message;
         EXPECT_LT(diagnostics[0].byte_offset, 3 * kMaxSceneJsonValues + 64);
     }
+}
+
+TEST(SceneLimits, FileLargerThanTheLimitIsRefusedBeforeItIsRead) {
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() /
+        ("spindrift_big_scene_" +
+         std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
+    { std::ofstream(path) << "{"; }
+    std::filesystem::resize_file(path, kMaxSceneFileBytes + 1); // sparse
+    SceneDesc scene;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_FALSE(loadSceneFile(path.string(), scene, diagnostics));
+    std::filesystem::remove(path);
+    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    EXPECT_EQ(diagnostics[0].message, "the file is 16777217 bytes; scene files are limited to "
+                                      "16777216 bytes (16 MiB)");
 }
 
 // The largest valid scene's lists fit within the value limit: 64 instances of 1024 path keys.
