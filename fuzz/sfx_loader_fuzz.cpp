@@ -9,7 +9,6 @@
 #include <span>
 #include <vector>
 
-#include "compiler/structural_hash.h"
 #include "cook/sfx_format.h"
 #include "cook/sfx_reader.h"
 #include "cook/sfx_writer.h"
@@ -47,8 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::vector<uint8_t> sealed(data, data + size);
         const uint64_t file_size = size;
         std::memcpy(sealed.data() + offsetof(spindrift::SfxHeader, file_size), &file_size, 8);
-        const uint64_t checksum = spindrift::fnv1a64(sealed.data() + sizeof(spindrift::SfxHeader),
-                                                     size - sizeof(spindrift::SfxHeader));
+        const uint64_t checksum = spindrift::sfxChecksum(sealed);
         std::memcpy(sealed.data() + offsetof(spindrift::SfxHeader, checksum), &checksum, 8);
         loadAndRecook(sealed);
     }

@@ -1,6 +1,7 @@
 // Errors about input (effect JSON, cooked files, CLI arguments) are values, never crashes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,5 +28,10 @@ struct Diagnostic {
 std::string formatDiagnostic(const Diagnostic& diagnostic);
 
 bool hasErrors(const std::vector<Diagnostic>& diagnostics);
+
+// The most diagnostics a document load (loadEffect, loadScene and their file forms) returns for
+// one file: the first ones in document order, then one more that says how many were not shown
+// ("12345 more errors not shown"). A hostile file with millions of mistakes stays a short report.
+inline constexpr size_t kMaxDiagnosticsPerFile = 100;
 
 } // namespace spindrift

@@ -12,8 +12,19 @@ namespace spindrift {
 
 inline constexpr uint32_t kEffectFormatVersion = 1;
 
+// Limits of an effect document as text (docs/effect-format.md, "Limits"). A file larger than
+// kMaxEffectFileBytes is refused before it is read, and a document of more than
+// kMaxEffectJsonValues JSON values (every array element and object member counts) while it is
+// parsed, so that refusing any input costs at most about 200 MB and a second. Every list of the
+// format fits at its limit within them, mesh points aside: those of all emitters together are
+// bounded by the values (7 per point), about 140,000 points in an otherwise small effect.
+inline constexpr uint64_t kMaxEffectFileBytes = 32u << 20;
+inline constexpr uint64_t kMaxEffectJsonValues = 1u << 20;
+
 // Parses and validates one effect document. Every problem in the document is reported (not
-// just the first), each with file, line:column, JSON path and what was expected. Returns true
+// just the first), each with file, line:column, JSON path and what was expected; past
+// kMaxDiagnosticsPerFile, the first ones in document order and one that counts the rest. A list
+// longer than its limit (effect_desc.h) is one diagnostic and is not read further. Returns true
 // when no error was found; out is then fully valid (validateEffect finds nothing).
 bool loadEffect(std::string_view text, std::string_view file, EffectDesc& out,
                 std::vector<Diagnostic>& diagnostics);

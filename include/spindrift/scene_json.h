@@ -13,8 +13,15 @@ namespace spindrift {
 
 inline constexpr uint32_t kSceneFormatVersion = 1;
 
+// Limits of a scene document as text (docs/scene-format.md, "Limits"), as for effects
+// (effect_json.h): every list of the format fits at its limit within them.
+inline constexpr uint64_t kMaxSceneFileBytes = 16u << 20;
+inline constexpr uint64_t kMaxSceneJsonValues = 1u << 19;
+
 // Parses and validates one scene document. Every problem is reported (not just the first),
-// each with file, line:column, JSON path and what was expected. Effect files are not looked at
+// each with file, line:column, JSON path and what was expected; past kMaxDiagnosticsPerFile, the
+// first ones in document order and one that counts the rest. A list longer than its limit
+// (scene_desc.h) is one diagnostic and is not read further. Effect files are not looked at
 // (there is no directory to resolve them against): loadSceneFile does that. Returns true when
 // no error was found; out is then fully valid (validateScene finds nothing).
 bool loadScene(std::string_view text, std::string_view file, SceneDesc& out,

@@ -9,8 +9,6 @@ namespace spindrift {
 
 namespace {
 
-inline constexpr uint64_t kMaxEffectFileBytes = 64u * 1024 * 1024;
-
 bool endsWith(const std::string& text, std::string_view suffix) {
     return text.size() >= suffix.size() &&
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -60,6 +58,9 @@ bool loadEffect(std::string_view text, std::string_view file, EffectDesc& out,
                 std::vector<Diagnostic>& diagnostics) {
     out = EffectDesc{};
     DocumentSteps steps;
+    steps.parse.max_bytes = kMaxEffectFileBytes;
+    steps.parse.max_values = kMaxEffectJsonValues;
+    steps.parse.document = "an effect document";
     steps.read = [&](ReadContext& ctx, const json::Value& root) {
         return readEffect(ctx, root, out);
     };

@@ -44,7 +44,7 @@ void readSpawn(ReadContext& ctx, const json::Value& v, const std::string& path, 
     readField(in, "rate_per_m", out.rate_per_m);
     readField(in, "delay_s", out.delay_s);
     if (const json::Value* bursts = in.member("bursts")) {
-        readList(ctx, *bursts, in.childPath("bursts"), out.bursts,
+        readList(ctx, *bursts, in.childPath("bursts"), {0, kMaxBursts, "bursts"}, out.bursts,
                  [&](const json::Value& item, const std::string& p, Burst& burst) {
                      readBurst(ctx, item, p, burst);
                  });
@@ -113,8 +113,8 @@ void readShape(ReadContext& ctx, const json::Value& v, const std::string& path, 
     field("randomize_direction", out.randomize_direction);
     if (type_ok && out.type == ShapeKind::mesh) requireKey(in, "points");
     if (const json::Value* points = in.member("points"); points != nullptr && applies("points")) {
-        readList(ctx, *points, in.childPath("points"), out.points,
-                 [&](const json::Value& item, const std::string& p, MeshPoint& point) {
+        readList(ctx, *points, in.childPath("points"), {1, kMaxMeshPoints, "mesh points"},
+                 out.points, [&](const json::Value& item, const std::string& p, MeshPoint& point) {
                      readMeshPoint(ctx, item, p, point);
                  });
     }
@@ -269,7 +269,8 @@ void readEmitter(ReadContext& ctx, const json::Value& v, const std::string& path
         readShape(ctx, *m, in.childPath("shape"), out.shape);
     if (const json::Value* m = in.member("init")) readInit(ctx, *m, in.childPath("init"), out.init);
     if (const json::Value* m = in.member("update")) {
-        readList(ctx, *m, in.childPath("update"), out.update,
+        readList(ctx, *m, in.childPath("update"), {0, kMaxUpdateModules, "update modules"},
+                 out.update,
                  [&](const json::Value& item, const std::string& p, UpdateModule& module) {
                      readUpdateModule(ctx, item, p, module);
                  });
@@ -278,7 +279,8 @@ void readEmitter(ReadContext& ctx, const json::Value& v, const std::string& path
         readRender(ctx, *m, in.childPath("render"), out.render);
     }
     if (const json::Value* m = in.member("sub_emitters")) {
-        readList(ctx, *m, in.childPath("sub_emitters"), out.sub_emitters,
+        readList(ctx, *m, in.childPath("sub_emitters"), {0, kMaxSubEmitters, "sub-emitters"},
+                 out.sub_emitters,
                  [&](const json::Value& item, const std::string& p, SubEmitterDesc& sub) {
                      readSubEmitter(ctx, item, p, sub);
                  });
@@ -312,7 +314,8 @@ bool readEffect(ReadContext& ctx, const json::Value& root, EffectDesc& out) {
         readBounds(ctx, *m, in.childPath("bounds"), out.bounds);
     readField(in, "capacity", out.capacity);
     if (requireKey(in, "emitters")) {
-        readList(ctx, *root.find("emitters"), in.childPath("emitters"), out.emitters,
+        readList(ctx, *root.find("emitters"), in.childPath("emitters"),
+                 {1, kMaxEmitters, "emitters"}, out.emitters,
                  [&](const json::Value& item, const std::string& p, EmitterDesc& emitter) {
                      readEmitter(ctx, item, p, emitter);
                  });

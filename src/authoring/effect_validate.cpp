@@ -317,6 +317,8 @@ bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnosti
     } else if (effect.name.empty() || effect.name.size() > kMaxNameBytes) {
         c.error("$.name", "expected a name of 1 to " + std::to_string(kMaxNameBytes) +
                               " bytes, found " + std::to_string(effect.name.size()) + " bytes");
+    } else if (const std::string found = findControlCharacter(effect.name); !found.empty()) {
+        c.error("$.name", "expected a name without control characters, found " + found);
     }
     c.number("$.duration_s", effect.duration_s, 0, true, 3600, false);
     c.number("$.fixed_timestep_s", effect.fixed_timestep_s, 0.001f, false, 0.1f, false);

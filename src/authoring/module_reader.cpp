@@ -28,12 +28,15 @@ void readDirection(const ObjectIn& in, std::string_view key, Float3& out) {
     out = direction;
 }
 
+// A list of colliders of one kind. Each list alone is held to kMaxColliders while reading; the
+// limit on planes + spheres + boxes together is a rule (validateUpdateModules).
 template <typename T, typename ReadOne>
-void readObjectList(const ObjectIn& in, std::string_view key, std::vector<T>& out,
-                    std::initializer_list<std::string_view> keys, ReadOne read_one) {
+void readObjectList(const ObjectIn& in, std::string_view key, const ListLimit& limit,
+                    std::vector<T>& out, std::initializer_list<std::string_view> keys,
+                    ReadOne read_one) {
     const json::Value* v = in.member(key);
     if (v == nullptr) return;
-    readList(in.ctx, *v, in.childPath(key), out,
+    readList(in.ctx, *v, in.childPath(key), limit, out,
              [&](const json::Value& item, const std::string& path, T& value) {
                  if (!expectObject(in.ctx, item, path)) return;
                  const ObjectIn item_in{in.ctx, item, path};
@@ -129,18 +132,19 @@ struct ModuleReader {
     void operator()(CollisionModule& m) const {
         keys({"planes", "spheres", "boxes", "depth_buffer", "response", "bounce", "friction",
               "lifetime_loss", "radius_scale"});
-        readObjectList(in, "planes", m.planes, {"point", "normal"},
+        readObjectList(in, "planes", {0, kMaxColliders, "planes"}, m.planes, {"point", "normal"},
                        [](const ObjectIn& p, CollisionPlane& plane) {
                            readField(p, "point", plane.point);
                            readDirection(p, "normal", plane.normal);
                        });
-        readObjectList(in, "spheres", m.spheres, {"center", "radius", "inside"},
+        readObjectList(in, "spheres", {0, kMaxColliders, "spheres"}, m.spheres,
+                       {"center", "radius", "inside"},
                        [](const ObjectIn& s, CollisionSphere& sphere) {
                            readField(s, "center", sphere.center);
                            readField(s, "radius", sphere.radius);
                            readField(s, "inside", sphere.inside);
                        });
-        readObjectList(in, "boxes", m.boxes, {"center", "size"},
+        readObjectList(in, "boxes", {0, kMaxColliders, "boxes"}, m.boxes, {"center", "size"},
                        [](const ObjectIn& b, CollisionBox& box) {
                            readField(b, "center", box.center);
                            readField(b, "size", box.size);

@@ -1,6 +1,7 @@
 #include "authoring/rule_checker.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "authoring/direction.h"
 #include "io/json_value.h"
@@ -65,6 +66,17 @@ bool isUtf8(const std::string& s) {
     return true;
 }
 
+std::string findControlCharacter(const std::string& s) {
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != 0x7F) continue;
+        char code[8];
+        std::snprintf(code, sizeof code, "U+%04X", unsigned{c});
+        return std::string(code) + " at byte " + std::to_string(i);
+    }
+    return {};
+}
+
 bool isPlainName(const std::string& name) {
     if (name.empty() || name.size() > kMaxNameBytes) return false;
     for (char ch : name) {
@@ -106,12 +118,16 @@ bool RuleChecker::integer(const std::string& path, uint64_t value, uint64_t lo, 
     return false;
 }
 
+std::string countMessage(size_t size, size_t lo, size_t hi, const char* what) {
+    const std::string expected = lo == 0 ? "at most " + std::to_string(hi)
+                                         : std::to_string(lo) + " to " + std::to_string(hi);
+    return "expected " + expected + " " + what + ", found " + std::to_string(size);
+}
+
 bool RuleChecker::count(const std::string& path, size_t size, size_t lo, size_t hi,
                         const char* what) const {
     if (size >= lo && size <= hi) return true;
-    const std::string expected = lo == 0 ? "at most " + std::to_string(hi)
-                                         : std::to_string(lo) + " to " + std::to_string(hi);
-    error(path, "expected " + expected + " " + what + ", found " + std::to_string(size));
+    error(path, countMessage(size, lo, hi, what));
     return false;
 }
 
@@ -275,6 +291,9 @@ bool RuleChecker::filePath(const std::string& path, const std::string& value, bo
     } else if (value.size() > kMaxPathBytes) {
         error(path, "expected a path of at most " + std::to_string(kMaxPathBytes) +
                         " bytes, found " + std::to_string(value.size()) + " bytes");
+    } else if (const std::string found = findControlCharacter(value); !found.empty()) {
+        // The operating system would read a path with a NUL only up to it.
+        error(path, "expected a path without control characters, found " + found);
     } else if (required && value.empty()) {
         error(path, "expected a non-empty path");
     } else {

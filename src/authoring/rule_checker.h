@@ -16,8 +16,15 @@ std::string formatFloat3(const Float3& v);
 
 // JSON text is UTF-8, so a string that is not would not survive save -> load.
 bool isUtf8(const std::string& s);
+// Where the first control character (U+0000..U+001F, U+007F) is, for messages: "U+0000 at
+// byte 3"; empty when there is none.
+std::string findControlCharacter(const std::string& s);
 // 1..kMaxNameBytes characters from A-Z a-z 0-9 _ - (emitter and scene instance names).
 bool isPlainName(const std::string& name);
+
+// "expected 1 to 64 emitters, found 65" ("at most 64" when lo is 0): the one wording of a list
+// length, for the rules and for the reader that stops at a list's limit.
+std::string countMessage(size_t size, size_t lo, size_t hi, const char* what);
 
 struct RuleChecker {
     std::vector<Diagnostic>& out;
@@ -59,7 +66,7 @@ struct RuleChecker {
     bool gradient(const std::string& path, const Gradient& gradient) const;
     bool color(const std::string& path, const Float4& color) const;
     // A file path in a document (texture, mesh, scene instance effect): UTF-8, at most
-    // kMaxPathBytes, and non-empty when required.
+    // kMaxPathBytes, no control characters, and non-empty when required.
     bool filePath(const std::string& path, const std::string& value, bool required) const;
 
     static constexpr float kInf = std::numeric_limits<float>::infinity();

@@ -36,8 +36,10 @@ bool readTextFile(const std::string& path, uint64_t max_bytes, const char* kind,
         diagnostics.push_back(fileError(path, "cannot read the file: it is a directory"));
         return false;
     }
+    uint64_t expected_size = 0;
     if (std::filesystem::is_regular_file(status)) {
         const uint64_t size = std::filesystem::file_size(path, ec);
+        if (!ec) expected_size = size;
         if (!ec && size > max_bytes) {
             diagnostics.push_back(fileError(path, "the file is " + std::to_string(size) +
                                                       " bytes; " + kind + " files are limited to " +
@@ -52,6 +54,8 @@ bool readTextFile(const std::string& path, uint64_t max_bytes, const char* kind,
             fileError(path, std::string("cannot read the file: ") + std::strerror(errno)));
         return false;
     }
+    // The text is held once: no doubling while it grows (a file that grew since is still read).
+    text.reserve(expected_size);
     // Read at most one buffer past the limit, so a pipe or a growing file is refused too.
     char buffer[65536];
     size_t got = 0;

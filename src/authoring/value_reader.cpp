@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "authoring/rule_checker.h"
+
 namespace spindrift {
 
 namespace {
@@ -16,9 +18,11 @@ bool expectKind(ReadContext& ctx, const json::Value& v, const std::string& path,
 // Reads an array of [t, ...] rows; each row's path is recorded for semantic diagnostics.
 template <typename Key, typename Convert>
 bool readKeyRows(ReadContext& ctx, const json::Value& v, const std::string& path,
-                 std::vector<Key>& out, size_t width, const char* form, Convert convert) {
+                 const ListLimit& limit, std::vector<Key>& out, size_t width, const char* form,
+                 Convert convert) {
     ctx.record(path, v.pos);
     if (!expectKind(ctx, v, path, json::Kind::array, "an array of keys")) return false;
+    if (!checkListLength(ctx, v, path, limit)) return false;
     std::vector<Key> keys;
     bool ok = true;
     float row[4] = {};
@@ -35,6 +39,22 @@ bool readKeyRows(ReadContext& ctx, const json::Value& v, const std::string& path
 
 } // namespace
 
+bool checkListLength(ReadContext& ctx, const json::Value& v, const std::string& path,
+                     const ListLimit& limit) {
+    if (v.items.size() <= limit.max) return true;
+    ctx.error(path, v.pos, countMessage(v.items.size(), limit.min, limit.max, limit.what));
+    return false;
+}
+
+std::string shownText(std::string_view text) {
+    constexpr size_t kShown = 40;
+    std::string shown(text.substr(0, kShown));
+    std::replace_if(
+        shown.begin(), shown.end(),
+        [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }, '?');
+    return text.size() > kShown ? shown + "..." : shown;
+}
+
 std::string describe(const json::Value& value) {
     switch (value.kind) {
     case json::Kind::null:
@@ -43,14 +63,8 @@ std::string describe(const json::Value& value) {
         return value.boolean ? "true" : "false";
     case json::Kind::number:
         return value.text;
-    case json::Kind::string: {
-        constexpr size_t kShown = 40;
-        std::string shown = value.text.substr(0, kShown);
-        std::replace_if(
-            shown.begin(), shown.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; },
-            '?');
-        return "the string \"" + shown + (value.text.size() > kShown ? "...\"" : "\"");
-    }
+    case json::Kind::string:
+        return "the string \"" + shownText(value.text) + "\"";
     case json::Kind::array:
         return "an array of " + std::to_string(value.items.size()) +
                (value.items.size() == 1 ? " element" : " elements");
@@ -82,7 +96,8 @@ void checkKeys(const ObjectIn& in, std::span<const std::string_view> allowed) {
         }
         const json::SourcePos pos =
             i < in.value.key_positions.size() ? in.value.key_positions[i] : in.value.pos;
-        in.ctx.error(in.childPath(key), pos, "unknown key '" + key + "'; expected one of: " + list);
+        in.ctx.error(in.childPath(key), pos,
+                     "unknown key '" + shownText(key) + "'; expected one of: " + list);
     }
 }
 
@@ -135,6 +150,15 @@ bool readBool(ReadContext& ctx, const json::Value& v, const std::string& path, b
 bool readString(ReadContext& ctx, const json::Value& v, const std::string& path, std::string& out) {
     ctx.record(path, v.pos);
     if (!expectKind(ctx, v, path, json::Kind::string, "a string")) return false;
+    // Every string of the formats is a name, a path or an enum spelling. JSON lets a document
+    // escape any control character ("\u0000"); kept, a NUL would silently cut a path where the
+    // operating system reads it, and the others name nothing either.
+    if (const std::string found = findControlCharacter(v.text); !found.empty()) {
+        ctx.error(path, v.pos,
+                  "expected a string without control characters, found " + found + " of " +
+                      describe(v));
+        return false;
+    }
     out = v.text;
     return true;
 }
@@ -251,8 +275,8 @@ bool readCurve(ReadContext& ctx, const json::Value& v, const std::string& path, 
     Curve curve;
     readField(in, "interpolation", curve.interpolation);
     if (const json::Value* keys = in.member("keys")) {
-        readKeyRows(ctx, *keys, in.childPath("keys"), curve.keys, 2, "[t, value]",
-                    [](const float* row) {
+        readKeyRows(ctx, *keys, in.childPath("keys"), {1, kMaxCurveKeys, "curve keys"}, curve.keys,
+                    2, "[t, value]", [](const float* row) {
                         return CurveKey{row[0], row[1]};
                     });
     }
@@ -267,14 +291,14 @@ bool readGradient(ReadContext& ctx, const json::Value& v, const std::string& pat
     Gradient gradient;
     readField(in, "interpolation", gradient.interpolation);
     if (const json::Value* keys = in.member("color_keys")) {
-        readKeyRows(ctx, *keys, in.childPath("color_keys"), gradient.color_keys, 4, "[t, r, g, b]",
-                    [](const float* row) {
+        readKeyRows(ctx, *keys, in.childPath("color_keys"), {1, kMaxGradientKeys, "colour keys"},
+                    gradient.color_keys, 4, "[t, r, g, b]", [](const float* row) {
                         return ColorKey{row[0], {row[1], row[2], row[3]}};
                     });
     }
     if (const json::Value* keys = in.member("alpha_keys")) {
-        readKeyRows(ctx, *keys, in.childPath("alpha_keys"), gradient.alpha_keys, 2, "[t, alpha]",
-                    [](const float* row) {
+        readKeyRows(ctx, *keys, in.childPath("alpha_keys"), {1, kMaxGradientKeys, "alpha keys"},
+                    gradient.alpha_keys, 2, "[t, alpha]", [](const float* row) {
                         return AlphaKey{row[0], row[1]};
                     });
     }

@@ -21,6 +21,9 @@ namespace spindrift {
 
 // "1.5", "the string \"fast\"", "an array of 2 elements": what was found, for messages.
 std::string describe(const json::Value& value);
+// Text from the document as a message shows it: at most 40 bytes ("..." after), control
+// characters as '?', so one diagnostic stays one printable line.
+std::string shownText(std::string_view text);
 
 // An object being read: the value, its path, and the context that collects diagnostics.
 struct ObjectIn {
@@ -44,6 +47,8 @@ bool requireKey(const ObjectIn& in, std::string_view key);
 bool readFloat(ReadContext& ctx, const json::Value& v, const std::string& path, float& out);
 bool readUint(ReadContext& ctx, const json::Value& v, const std::string& path, uint32_t& out);
 bool readBool(ReadContext& ctx, const json::Value& v, const std::string& path, bool& out);
+// Refuses a string holding a control character (U+0000..U+001F, U+007F), escaped or not: every
+// string of the formats is a name, a path or an enum spelling, and a NUL would cut a path.
 bool readString(ReadContext& ctx, const json::Value& v, const std::string& path, std::string& out);
 bool readFloat3(ReadContext& ctx, const json::Value& v, const std::string& path, Float3& out);
 bool readFloat4(ReadContext& ctx, const json::Value& v, const std::string& path, Float4& out);
@@ -115,17 +120,36 @@ template <typename T> bool readField(const ObjectIn& in, std::string_view key, T
     return v != nullptr && readValue(in.ctx, *v, in.childPath(key), out);
 }
 
+// How many elements a list of the format may hold: its limit from include/spindrift/
+// effect_desc.h or scene_desc.h, and what the elements are called in messages ("emitters").
+// The reader enforces only max; a list shorter than min is reported by the format's rules.
+struct ListLimit {
+    size_t min = 0;
+    size_t max = 0;
+    const char* what = "";
+};
+
+// For an array already known to be one: false, with one diagnostic at the list ("expected 1 to
+// 64 emitters, found 4000000"), when it holds more than limit.max elements. Such a list is the
+// one mistake: its reader reads none of its elements (none is converted, recorded or reported),
+// so a hostile list costs one diagnostic and no memory whatever its length, and the rules, which
+// then see the list's default, report nothing at or below it (its path is reported).
+bool checkListLength(ReadContext& ctx, const json::Value& v, const std::string& path,
+                     const ListLimit& limit);
+
 // An array whose every element becomes one T through read_one(element, path, t). A failed
 // element still takes its place (as a default T) so the indices of later elements, and the
-// paths the validator reports for them, stay those of the document.
+// paths the validator reports for them, stay those of the document. A list longer than
+// limit.max is not read (checkListLength) and out keeps its value.
 template <typename T, typename ReadOne>
-bool readList(ReadContext& ctx, const json::Value& v, const std::string& path, std::vector<T>& out,
-              ReadOne read_one) {
+bool readList(ReadContext& ctx, const json::Value& v, const std::string& path,
+              const ListLimit& limit, std::vector<T>& out, ReadOne read_one) {
     ctx.record(path, v.pos);
     if (v.kind != json::Kind::array) {
         ctx.error(path, v.pos, "expected an array, found " + describe(v));
         return false;
     }
+    if (!checkListLength(ctx, v, path, limit)) return false;
     std::vector<T> items(v.items.size());
     for (size_t i = 0; i < v.items.size(); ++i) {
         read_one(v.items[i], json::pathIndex(path, i), items[i]);

@@ -519,7 +519,7 @@ bool compileEffect(const EffectDesc& effect, CompiledEffect& out,
         result.emitters.push_back(r);
     }
     compileSubEmitters(effect, compiled_index, result, diagnostics);
-    result.structural_hash = structuralHash(effect);
+    result.structural_hash = structuralHash(result);
     checkPreferredBackends(result, diagnostics);
     // Both backends refuse trails past this limit; an effect they would refuse does not compile,
     // so `validate` and every loader say so before any backend is made.

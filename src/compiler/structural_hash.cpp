@@ -1,14 +1,12 @@
 #include "compiler/structural_hash.h"
 
-#include <string>
-#include <vector>
-
 namespace spindrift {
 namespace {
 
 // Bumped when the rules change, so hashes from different rule sets never compare equal.
-constexpr uint32_t kStructuralHashRules = 1;
-constexpr uint32_t kNoTarget = 0xFFFFFFFFu;
+// 1: hashed the authored description (disabled emitters and modules included), which a cooked
+// file cannot be checked against. 2: hashes the compiled records.
+constexpr uint32_t kStructuralHashRules = 2;
 
 struct Hasher {
     uint64_t state = kFnv1a64Offset;
@@ -17,28 +15,31 @@ struct Hasher {
                             static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
         state = fnv1a64(bytes, sizeof(bytes), state);
     }
-    template <typename E> void addEnum(E value) { add(static_cast<uint32_t>(value)); }
-    void addBool(bool value) { add(value ? 1u : 0u); }
 };
 
-// The module's own structural fields, beyond its kind and enabled flag.
-void addModuleStructure(Hasher& h, const UpdateModuleVariant& module) {
-    if (const auto* b = std::get_if<BuoyancyModule>(&module)) h.addBool(b->has_over_life);
-    if (const auto* f = std::get_if<ForceFieldModule>(&module)) h.addEnum(f->shape);
-    if (const auto* c = std::get_if<CollisionModule>(&module)) {
-        h.addBool(c->depth_buffer);
-        h.addEnum(c->response);
-    }
+// [first, first + count) inside an array of size elements.
+bool inside(uint32_t first, uint32_t count, size_t size) {
+    return first <= size && count <= size - first;
 }
 
-// Index of the named emitter among the enabled emitters, as the compiler numbers them.
-uint32_t compiledIndexOf(const EffectDesc& effect, const std::string& name) {
-    uint32_t index = 0;
-    for (const EmitterDesc& e : effect.emitters) {
-        if (e.name == name) return e.enabled ? index : kNoTarget;
-        if (e.enabled) ++index;
+void addOps(Hasher& h, const CompiledEffect& effect, const EmitterRecord& e) {
+    const bool ops_ok = inside(e.op_first, e.op_count, effect.ops.size());
+    h.add(ops_ok ? e.op_count : 0);
+    if (!ops_ok) return;
+    for (uint32_t i = 0; i < e.op_count; ++i) {
+        const OpRecord& op = effect.ops[e.op_first + i];
+        h.add(op.op);
+        h.add(op.flags);
+        // Which authored modules the op came from: disabling, enabling, adding or fusing a
+        // module moves these even where the op list keeps its length.
+        h.add(op.source_module);
+        h.add(op.source_count);
+        h.add(op.lut_row == kNone ? 0u : 1u);      // buoyancy with or without its over-life curve
+        if (op.op == kOpCollision) h.add(op.mode); // the response; curl noise's is octaves
+        if (op.op == kOpForceFields && inside(op.first, op.count, effect.force_fields.size())) {
+            for (uint32_t f = 0; f < op.count; ++f) h.add(effect.force_fields[op.first + f].shape);
+        }
     }
-    return kNoTarget;
 }
 
 } // namespace
@@ -52,40 +53,33 @@ uint64_t fnv1a64(const void* data, size_t size, uint64_t state) {
     return state;
 }
 
-uint64_t structuralHash(const EffectDesc& effect) {
+uint64_t structuralHash(const CompiledEffect& effect) {
     Hasher h;
     h.add(kStructuralHashRules);
-    h.addEnum(effect.space);
+    h.add(effect.effect.space);
     h.add(static_cast<uint32_t>(effect.emitters.size()));
-    for (const EmitterDesc& e : effect.emitters) {
-        h.addBool(e.enabled);
-        if (!e.enabled) continue;
-        h.addEnum(e.overflow);
-        h.addEnum(e.backend);
-        h.addEnum(e.shape.type);
-        h.addEnum(e.shape.emit_from);
-        h.addEnum(e.init.color.mode);
-        h.add(static_cast<uint32_t>(e.update.size()));
-        for (const UpdateModule& m : e.update) {
-            h.add(static_cast<uint32_t>(m.module.index()));
-            h.addBool(m.enabled);
-            addModuleStructure(h, m.module);
-        }
-        const RenderDesc& r = e.render;
-        h.addEnum(r.type);
-        h.addEnum(r.blend);
-        h.addEnum(r.sort);
-        h.addBool(r.lit);
-        h.addBool(r.stable_order);
-        if (r.type == RenderType::billboard) {
-            h.addEnum(r.billboard.alignment);
-            h.addBool(r.billboard.flipbook.frame_blend);
-            h.addBool(r.billboard.flipbook.random_start);
-        }
-        h.add(static_cast<uint32_t>(e.sub_emitters.size()));
-        for (const SubEmitterDesc& s : e.sub_emitters) {
-            h.addEnum(s.event);
-            h.add(compiledIndexOf(effect, s.emitter));
+    for (const EmitterRecord& e : effect.emitters) {
+        // Where it was authored: a disabled emitter before it moves it.
+        h.add(e.source_index);
+        h.add(e.overflow);
+        h.add(e.backend);
+        h.add(e.shape_kind);
+        h.add(e.emit_from);
+        h.add(e.color_mode);
+        addOps(h, effect, e);
+        h.add(e.render_type);
+        h.add(e.blend);
+        h.add(e.sort);
+        h.add(e.render_flags); // lit, stable_order, frame_blend, random_start
+        if (e.render_type == kRenderBillboard) h.add(e.alignment);
+        const bool subs_ok =
+            inside(e.sub_emitter_first, e.sub_emitter_count, effect.sub_emitters.size());
+        h.add(subs_ok ? e.sub_emitter_count : 0);
+        if (!subs_ok) continue;
+        for (uint32_t i = 0; i < e.sub_emitter_count; ++i) {
+            const SubEmitterRecord& s = effect.sub_emitters[e.sub_emitter_first + i];
+            h.add(s.event);
+            h.add(s.emitter);
         }
     }
     return h.state;

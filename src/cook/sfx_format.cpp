@@ -1,5 +1,6 @@
 #include "cook/sfx_format.h"
 
+#include "compiler/structural_hash.h"
 #include "spindrift/effect_desc.h"
 
 namespace spindrift {
@@ -31,6 +32,13 @@ constexpr SfxSectionInfo kSections[kSfxSectionCount] = {
 
 const SfxSectionInfo& sfxSectionInfo(uint32_t index) {
     return kSections[index];
+}
+
+uint64_t sfxChecksum(std::span<const uint8_t> file) {
+    constexpr size_t kField = offsetof(SfxHeader, checksum);
+    constexpr size_t kAfter = kField + sizeof(SfxHeader::checksum);
+    const uint64_t head = fnv1a64(file.data(), kField);
+    return fnv1a64(file.data() + kAfter, file.size() - kAfter, head);
 }
 
 } // namespace spindrift

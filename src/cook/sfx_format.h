@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <type_traits>
 
@@ -14,13 +15,16 @@
 namespace spindrift {
 
 inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
-inline constexpr uint32_t kSfxFormatVersion = 1;
+// 1: the checksum covered the bytes after the header only. 2: it covers every byte but its own
+// field (so the header's structural hash too), and the loader recomputes the structural hash.
+inline constexpr uint32_t kSfxFormatVersion = 2;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
 inline constexpr uint64_t kSfxSectionAlignment = 16;
 
-// 48 bytes at offset 0. checksum is FNV-1a 64 (src/compiler/structural_hash.h) of the bytes
-// [sizeof(SfxHeader), file_size): the section table and every section, padding included.
+// 48 bytes at offset 0. checksum is sfxChecksum: FNV-1a 64 (src/compiler/structural_hash.h) of
+// every byte of the file but the checksum's own 8: the rest of the header (structural_hash
+// included), the section table and every section, padding included.
 struct SfxHeader {
     char magic[8];
     uint32_t format_version;
@@ -29,10 +33,15 @@ struct SfxHeader {
     uint32_t reserved; // 0
     uint64_t file_size;
     uint64_t checksum;
-    uint64_t structural_hash; // CompiledEffect::structural_hash
+    uint64_t structural_hash; // CompiledEffect::structural_hash; the loader recomputes it
 };
 static_assert(sizeof(SfxHeader) == 48 && std::is_trivially_copyable_v<SfxHeader>);
 static_assert(offsetof(SfxHeader, file_size) == 24 && offsetof(SfxHeader, checksum) == 32);
+static_assert(offsetof(SfxHeader, structural_hash) == 40);
+
+// The checksum of a whole file (at least sizeof(SfxHeader) bytes): FNV-1a 64 of bytes [0, 32)
+// and then [40, size), skipping the checksum field itself.
+uint64_t sfxChecksum(std::span<const uint8_t> file);
 
 // 32 bytes per section, right after the header, in section id order.
 struct SfxSectionEntry {

@@ -153,7 +153,8 @@ public:
     uint64_t error_offset = 0;
 
     bool load(CompiledEffect& out) {
-        return readHeader() && readTable() && copySections(out) && checkRecords(out);
+        return readHeader() && readTable() && copySections(out) && checkRecords(out) &&
+               checkStructuralHash(out);
     }
 
 private:
@@ -182,7 +183,8 @@ private:
             return fail(offsetof(SfxHeader, format_version),
                         "format version " + number(uint64_t{header_.format_version}) +
                             " is not supported (this build reads version " +
-                            number(uint64_t{kSfxFormatVersion}) + ")");
+                            number(uint64_t{kSfxFormatVersion}) +
+                            "); cook the effect again from its JSON source (spindrift cook)");
         }
         if (header_.reserved != 0) {
             return fail(offsetof(SfxHeader, reserved), "reserved header field is not 0");
@@ -192,8 +194,7 @@ private:
                         "header says the file is " + number(header_.file_size) + " bytes, it is " +
                             number(uint64_t{bytes_.size()}) + " (truncated or padded)");
         }
-        const uint64_t checksum =
-            fnv1a64(bytes_.data() + sizeof(SfxHeader), bytes_.size() - sizeof(SfxHeader));
+        const uint64_t checksum = sfxChecksum(bytes_);
         if (checksum != header_.checksum) {
             return fail(offsetof(SfxHeader, checksum),
                         "checksum mismatch: header says 0x" + hex64(header_.checksum) +
@@ -321,6 +322,19 @@ private:
                            strings.byte_size);
         out.structural_hash = header_.structural_hash;
         return true;
+    }
+
+    // Last, on records known to be valid: the header's structural hash must be the one the
+    // records have. The checksum covers the field, so this catches a writer that stated a wrong
+    // hash, or a file edited and resealed, before a host trusts it (live patching, sharing
+    // pipelines between effects that claim one structure).
+    bool checkStructuralHash(const CompiledEffect& fx) {
+        const uint64_t hash = structuralHash(fx);
+        if (hash == header_.structural_hash) return true;
+        return fail(offsetof(SfxHeader, structural_hash),
+                    "structural hash mismatch: the header says 0x" +
+                        hex64(header_.structural_hash) + ", the effect's records hash to 0x" +
+                        hex64(hash) + " (corrupt or edited file)");
     }
 
     uint64_t recordOffset(SfxSection id, uint32_t index) const {

@@ -1,9 +1,9 @@
 #include "cook/sfx_writer.h"
 
 #include <bit>
+#include <cstddef>
 #include <cstring>
 
-#include "compiler/structural_hash.h"
 #include "cook/sfx_format.h"
 
 namespace spindrift {
@@ -75,9 +75,12 @@ std::vector<uint8_t> cookEffect(const CompiledEffect& effect) {
     header.endianness = kSfxEndiannessMarker;
     header.section_count = kSfxSectionCount;
     header.file_size = file.size();
-    header.checksum = fnv1a64(file.data() + sizeof(SfxHeader), file.size() - sizeof(SfxHeader));
     header.structural_hash = effect.structural_hash;
     std::memcpy(file.data(), &header, sizeof(header));
+    // The checksum covers the header too, so it is computed last, over the header in place.
+    header.checksum = sfxChecksum(file);
+    std::memcpy(file.data() + offsetof(SfxHeader, checksum), &header.checksum,
+                sizeof(header.checksum));
     return file;
 }
 

@@ -1,19 +1,26 @@
 #include "io/document_load.h"
 
-#include <algorithm>
-
 namespace spindrift {
 
 bool loadDocument(std::string_view text, std::string_view file, const DocumentSteps& steps,
                   std::vector<Diagnostic>& diagnostics) {
     const size_t first = diagnostics.size();
     json::Value root;
-    if (!json::parse(text, file, root, diagnostics)) return false;
+    if (!json::parse(text, file, root, diagnostics, steps.parse)) return false;
 
     ReadContext ctx;
     ctx.file = std::string(file);
     ctx.diagnostics = &diagnostics;
-    if (!steps.read(ctx, root)) return false;
+    ctx.first = first;
+    // One place for the cap, whichever way the load ends.
+    auto finish = [&] {
+        keepEarliestDiagnostics(diagnostics, first, kMaxDiagnosticsPerFile, ctx.dropped);
+        appendDroppedSummary(diagnostics, file, ctx.dropped);
+    };
+    if (!steps.read(ctx, root)) {
+        finish();
+        return false;
+    }
 
     std::vector<Diagnostic> semantic;
     steps.validate(semantic);
@@ -29,9 +36,7 @@ bool loadDocument(std::string_view text, std::string_view file, const DocumentSt
     if (steps.check_after) steps.check_after(ctx, diagnostics);
 
     // Document order reads best; the reader and the rules each found theirs in a different one.
-    std::stable_sort(
-        diagnostics.begin() + std::ptrdiff_t(first), diagnostics.end(),
-        [](const Diagnostic& a, const Diagnostic& b) { return a.byte_offset < b.byte_offset; });
+    finish();
     for (size_t i = first; i < diagnostics.size(); ++i) {
         if (diagnostics[i].severity == Severity::error) return false;
     }

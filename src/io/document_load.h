@@ -1,8 +1,9 @@
 // Loading a strict JSON document: the part every document type (effect, scene) shares. The text
 // is parsed, read structurally (strict values, every position recorded), then checked by the
 // format's semantic rules, whose path-only diagnostics are placed at their paths; one mistake
-// gives one diagnostic, and the result is in document order. The document type supplies its
-// read and its rules as steps.
+// gives one diagnostic, and the result is in document order, at most kMaxDiagnosticsPerFile of
+// them and then one that counts the rest. The document type supplies its parse limits, its read
+// and its rules as steps.
 #pragma once
 
 #include <functional>
@@ -16,6 +17,9 @@
 namespace spindrift {
 
 struct DocumentSteps {
+    // Limits of the JSON text (bytes, nesting, values): the format's own, so that what a hostile
+    // document can cost is set by what the largest valid one needs.
+    json::ParseOptions parse;
     // The structural read. False: reading stopped early (the root is not an object, an
     // unsupported format version), and no rule runs.
     std::function<bool(ReadContext& ctx, const json::Value& root)> read;
@@ -32,8 +36,9 @@ struct DocumentSteps {
     std::function<void(const ReadContext& ctx, std::vector<Diagnostic>& out)> check_after;
 };
 
-// Appends every diagnostic of the document, in document order (byte offset), to diagnostics.
-// Returns true when none of them is an error.
+// Appends the diagnostics of the document, in document order (byte offset), to diagnostics: every
+// one when there are at most kMaxDiagnosticsPerFile, else the first kMaxDiagnosticsPerFile and a
+// last one saying how many more there were. Returns true when none of them is an error.
 bool loadDocument(std::string_view text, std::string_view file, const DocumentSteps& steps,
                   std::vector<Diagnostic>& diagnostics);
 

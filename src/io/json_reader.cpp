@@ -257,7 +257,8 @@ bool Parser::parseDocument(Value& out) {
         Diagnostic d;
         d.file = std::string(file_);
         d.message = "input is " + std::to_string(text_.size()) + " bytes, more than the limit of " +
-                    std::to_string(options_.max_bytes) + " bytes";
+                    std::to_string(options_.max_bytes) + " bytes for " +
+                    std::string(options_.document);
         diagnostics_.push_back(std::move(d));
         return false;
     }
@@ -314,8 +315,9 @@ bool Parser::parseDocument(Value& out) {
             Value& parent = stack_.back().value;
             if (++value_count_ > options_.max_values) {
                 return fail(here(),
-                            "more than " + std::to_string(options_.max_values) +
-                                " values in the document (the limit)",
+                            "more than " + std::to_string(options_.max_values) + " values in " +
+                                std::string(options_.document) +
+                                " (the limit; every array element and object member counts)",
                             false);
             }
             parent.items.push_back(std::move(done));

@@ -48,12 +48,18 @@ bool toInt64(const Value& number, int64_t& out);   // an integer literal in int6
 // Destroying a Value recurses once per level, so depth is capped whatever the caller asks.
 inline constexpr uint32_t kMaxJsonDepth = 1024;
 
+// Each document format passes its own limits, derived from what its largest valid document needs
+// (effect_json.h, scene_json.h). The defaults are the largest of those (an effect's), so that a
+// caller that only looks into a document (is it a scene?) costs no more than loading it.
 struct ParseOptions {
-    uint32_t max_depth = 64;                // nesting of arrays + objects, <= kMaxJsonDepth
-    uint64_t max_bytes = 64u * 1024 * 1024; // larger inputs are refused before parsing
+    uint32_t max_depth = 64;        // nesting of arrays + objects, <= kMaxJsonDepth
+    uint64_t max_bytes = 32u << 20; // larger inputs are refused before parsing
     // Values in the document (each array element and object member counts). A Value is ~136
-    // bytes, so "[0,0,0,...]" would cost ~70x its text; past this the input is refused.
-    uint64_t max_values = 4u << 20;
+    // bytes, so "[0,0,0,...]" would cost ~70x its text; past this the input is refused, having
+    // held at most max_values of them (~140 MB at the default).
+    uint64_t max_values = 1u << 20;
+    // Names the document in the messages about these limits ("an effect document").
+    std::string_view document = "the document";
 };
 
 // Parses strict RFC 8259 JSON (UTF-8; an optional UTF-8 byte-order mark is skipped). Rejects:

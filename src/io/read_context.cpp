@@ -26,6 +26,9 @@ void ReadContext::error(const std::string& path, const json::SourcePos& pos, std
     d.message = std::move(message);
     diagnostics->push_back(std::move(d));
     reported.insert(path);
+    if (diagnostics->size() - first >= 2 * kMaxDiagnosticsPerFile) {
+        keepEarliestDiagnostics(*diagnostics, first, kMaxDiagnosticsPerFile, dropped);
+    }
 }
 
 void ReadContext::place(Diagnostic& d) const {

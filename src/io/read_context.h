@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "io/diagnostic_cap.h"
 #include "io/json_value.h"
 #include "spindrift/diagnostic.h"
 
@@ -17,7 +18,12 @@ namespace spindrift {
 
 struct ReadContext {
     std::string file;
+    // The reader's diagnostics go to (*diagnostics)[first, end). Past twice
+    // kMaxDiagnosticsPerFile they are cut back to the earliest ones in document order and the rest
+    // only counted in dropped, so the number of mistakes in a file never sets the memory used.
     std::vector<Diagnostic>* diagnostics = nullptr;
+    size_t first = 0;
+    DroppedDiagnostics dropped;
     std::unordered_map<std::string, json::SourcePos> positions;
     // Paths the reader already reported on; semantic diagnostics at or below them are dropped.
     std::unordered_set<std::string> reported;

@@ -12,8 +12,6 @@ namespace spindrift {
 
 namespace {
 
-inline constexpr uint64_t kMaxSceneFileBytes = 64u * 1024 * 1024;
-
 // "far > near" compares with near; when the reader rejected near, near kept its default and the
 // comparison says nothing about the document.
 bool comparesRejectedValue(const ReadContext& ctx, const Diagnostic& d) {
@@ -51,6 +49,9 @@ bool loadSceneText(std::string_view text, std::string_view file, SceneDesc& out,
                    std::vector<Diagnostic>& diagnostics, const std::string* scene_file) {
     out = SceneDesc{};
     DocumentSteps steps;
+    steps.parse.max_bytes = kMaxSceneFileBytes;
+    steps.parse.max_values = kMaxSceneJsonValues;
+    steps.parse.document = "a scene document";
     steps.read = [&](ReadContext& ctx, const json::Value& root) {
         return readScene(ctx, root, out);
     };

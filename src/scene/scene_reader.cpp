@@ -131,8 +131,8 @@ void readMotionPath(ReadContext& ctx, const json::Value& v, const std::string& p
     const ObjectIn in{ctx, v, path};
     checkKeys(in, {"keys", "loop"});
     if (requireKey(in, "keys")) {
-        readList(ctx, *v.find("keys"), in.childPath("keys"), out.keys,
-                 [&](const json::Value& item, const std::string& p, MotionKey& key) {
+        readList(ctx, *v.find("keys"), in.childPath("keys"), {2, kMaxMotionPathKeys, "path keys"},
+                 out.keys, [&](const json::Value& item, const std::string& p, MotionKey& key) {
                      float f[4];
                      if (readFloats(ctx, item, p, f, 4, "[t, x, y, z]")) {
                          key = MotionKey{f[0], {f[1], f[2], f[3]}};
@@ -191,7 +191,8 @@ bool readScene(ReadContext& ctx, const json::Value& root, SceneDesc& out) {
     if (const json::Value* m = in.member("ground"))
         readGround(ctx, *m, in.childPath("ground"), out.ground);
     if (const json::Value* m = in.member("primitives")) {
-        readList(ctx, *m, in.childPath("primitives"), out.primitives,
+        readList(ctx, *m, in.childPath("primitives"), {0, kMaxScenePrimitives, "primitives"},
+                 out.primitives,
                  [&](const json::Value& item, const std::string& p, PrimitiveDesc& primitive) {
                      readPrimitive(ctx, item, p, primitive);
                  });
@@ -200,7 +201,8 @@ bool readScene(ReadContext& ctx, const json::Value& root, SceneDesc& out) {
     rgbField(in, "ambient", out.ambient);
     readField(in, "transparency", out.transparency);
     if (const json::Value* m = in.member("effects")) {
-        readList(ctx, *m, in.childPath("effects"), out.effects,
+        readList(ctx, *m, in.childPath("effects"), {0, kMaxSceneEffects, "effect instances"},
+                 out.effects,
                  [&](const json::Value& item, const std::string& p, EffectInstanceDesc& instance) {
                      readInstance(ctx, item, p, instance);
                  });

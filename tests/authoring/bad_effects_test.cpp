@@ -4,6 +4,9 @@
 //
 // Two files are generated: too_many_emitters.json (65 emitters "e0".."e64", capacity 100000)
 // and deeply_nested_arrays.json (10000 '[' and nothing else, e.g. `printf '[%.0s' {1..10000}`).
+// The other too_many_*.json hold one element past their list's limit, written out by hand or by
+// a loop. Lists of millions of elements, which no file here should hold, are generated in memory
+// by effect_limits_test.cpp.
 #include <gtest/gtest.h>
 
 #include <filesystem>

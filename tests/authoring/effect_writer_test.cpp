@@ -183,7 +183,7 @@ TEST(EffectRoundTrip, SeedDocumentsAreReproducedAfterOneSave) {
 TEST(EffectRoundTrip, EdgeValues) {
     EffectDesc e = minimalEffect();
     e.seed = 0xffffffffu;
-    e.name = std::string("quote\" backslash\\ tab\t \u00e9 \xf0\x9f\x94\xa5");
+    e.name = std::string("quote\" backslash\\ \u00e9 \xf0\x9f\x94\xa5");
     e.emitters[0].capacity = kMaxEmitterCapacity;
     e.capacity = kMaxEffectCapacity;
     e.emitters[0].transform.position = {-0.0f, 1e-38f, 3.4028235e38f};

@@ -1,5 +1,10 @@
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -48,8 +53,7 @@ template <typename T> void writeAt(std::vector<uint8_t>& bytes, size_t offset, T
 
 // Recomputes the checksum so a patched file gets past that check to the one under test.
 void reseal(std::vector<uint8_t>& bytes) {
-    writeAt(bytes, offsetof(SfxHeader, checksum),
-            fnv1a64(bytes.data() + sizeof(SfxHeader), bytes.size() - sizeof(SfxHeader)));
+    writeAt(bytes, offsetof(SfxHeader, checksum), sfxChecksum(bytes));
 }
 
 size_t entryOffset(SfxSection id) {
@@ -159,8 +163,8 @@ TEST(Sfx, RejectsHeaderProblems) {
     writeAt<uint32_t>(b, 12, 0x04030201u);
     expectRejected(b, "endianness marker is 0x04030201", 12);
     b = good;
-    writeAt<uint32_t>(b, 8, 2);
-    expectRejected(b, "format version 2 is not supported", 8);
+    writeAt<uint32_t>(b, 8, 3);
+    expectRejected(b, "format version 3 is not supported", 8);
     b = good;
     writeAt<uint32_t>(b, 20, 1);
     expectRejected(b, "reserved header field", 20);
@@ -232,6 +236,73 @@ TEST(Sfx, RejectsNonZeroPaddingAndTrailingBytes) {
     writeAt<uint64_t>(b, 24, b.size());
     reseal(b);
     expectRejected(b, "its sections end at", good.size());
+}
+
+// Version 1 files (whose checksum did not cover the header) are refused with what to do.
+TEST(Sfx, RefusesVersionOneFilesAndSaysToCookAgain) {
+    std::vector<uint8_t> b = cookEffect(compiled(test::minimalEffect()));
+    writeAt<uint32_t>(b, offsetof(SfxHeader, format_version), 1);
+    reseal(b);
+    expectRejected(b,
+                   "format version 1 is not supported (this build reads version 2); cook the "
+                   "effect again from its JSON source (spindrift cook)",
+                   offsetof(SfxHeader, format_version));
+}
+
+// Every byte but the checksum's own is covered: the header (structural hash included), the
+// table, the sections and the padding.
+TEST(Sfx, ChecksumCoversEveryOtherByteOfTheFile) {
+    const std::vector<uint8_t> good = cookEffect(compiled(test::campfireEffect()));
+    const uint64_t sum = sfxChecksum(good);
+    EXPECT_EQ(readAt<uint64_t>(good, offsetof(SfxHeader, checksum)), sum);
+    for (size_t i = 0; i < good.size(); ++i) {
+        std::vector<uint8_t> b = good;
+        b[i] ^= 0x10;
+        const bool in_field = i >= offsetof(SfxHeader, checksum) &&
+                              i < offsetof(SfxHeader, checksum) + sizeof(uint64_t);
+        EXPECT_EQ(sfxChecksum(b) == sum, in_field) << "byte " << i;
+    }
+}
+
+// Issue 13: a corrupted structural hash loaded with exit 0. Each byte of it, changed, is now
+// refused by the checksum, and with the checksum recomputed (a hand edit) by the loader's own
+// recomputation of the hash, which names both values.
+TEST(Sfx, RejectsAChangedStructuralHash) {
+    const CompiledEffect effect = compiled(test::campfireEffect());
+    const std::vector<uint8_t> good = cookEffect(effect);
+    const size_t field = offsetof(SfxHeader, structural_hash);
+    for (size_t i = 0; i < sizeof(uint64_t); ++i) {
+        for (const uint8_t flip : {uint8_t{0x01}, uint8_t{0x80}, uint8_t{0xFF}}) {
+            SCOPED_TRACE("byte " + std::to_string(field + i) + " ^ " + std::to_string(flip));
+            std::vector<uint8_t> b = good;
+            b[field + i] ^= flip;
+            expectRejected(b, "checksum mismatch", offsetof(SfxHeader, checksum));
+            reseal(b);
+            const uint64_t stated = readAt<uint64_t>(b, field);
+            char text[160];
+            std::snprintf(text, sizeof text,
+                          "structural hash mismatch: the header says 0x%016llx, the effect's "
+                          "records hash to 0x%016llx",
+                          static_cast<unsigned long long>(stated),
+                          static_cast<unsigned long long>(effect.structural_hash));
+            expectRejected(b, text, field);
+        }
+    }
+}
+
+// A writer that states a hash its records do not have is caught too (the checksum is right).
+TEST(Sfx, RejectsAFileWhoseStatedHashIsNotItsRecords) {
+    CompiledEffect effect = compiled(test::everythingEffect());
+    effect.structural_hash ^= 0x100;
+    expectRejected(cookEffect(effect), "structural hash mismatch",
+                   offsetof(SfxHeader, structural_hash));
+    // And a structural record edit, resealed, that every record check accepts.
+    std::vector<uint8_t> b = cookEffect(compiled(test::campfireEffect()));
+    const uint64_t blend = entry(b, SfxSection::emitters).offset + offsetof(EmitterRecord, blend);
+    ASSERT_EQ(readAt<uint32_t>(b, blend), kBlendAdditive);
+    writeAt<uint32_t>(b, blend, kBlendAlpha);
+    reseal(b);
+    expectRejected(b, "structural hash mismatch", offsetof(SfxHeader, structural_hash));
 }
 
 // A record-level mutation of a valid compiled effect, cooked (so the file is well formed) and
@@ -433,6 +504,32 @@ TEST(Sfx, RandomCorruptionNeverCrashesAndWhatLoadsCooksBackIdentically) {
     // Flips landing in float values usually still load; the rest are rejected. Both happen.
     EXPECT_GT(loaded, 0);
     EXPECT_LT(loaded, 3000);
+}
+
+// The fuzz target's seed corpus (fuzz/corpus/sfx_loader/) is the cook of the sample effects by
+// this build. When the format changes, regenerate it with
+//     SPINDRIFT_REGENERATE_SFX_CORPUS=1 build/bin/cook_test --gtest_filter=Sfx.FuzzSeedCorpus*
+// (which writes the files and then passes) and commit them.
+TEST(Sfx, FuzzSeedCorpusIsTheCookOfTheSampleEffects) {
+    const std::filesystem::path dir =
+        std::filesystem::path(SPINDRIFT_SOURCE_DIR) / "fuzz/corpus/sfx_loader";
+    const bool regenerate = std::getenv("SPINDRIFT_REGENERATE_SFX_CORPUS") != nullptr;
+    const std::vector<std::pair<const char*, EffectDesc>> samples = {
+        {"minimal.sfx", test::minimalEffect()},
+        {"campfire.sfx", test::campfireEffect()},
+        {"everything.sfx", test::everythingEffect()},
+    };
+    for (const auto& [name, fx] : samples) {
+        SCOPED_TRACE(name);
+        const std::vector<uint8_t> bytes = cookEffect(compiled(fx));
+        if (regenerate) {
+            std::ofstream(dir / name, std::ios::binary)
+                .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        }
+        std::ifstream in(dir / name, std::ios::binary);
+        const std::vector<uint8_t> committed((std::istreambuf_iterator<char>(in)), {});
+        EXPECT_TRUE(committed == bytes) << "out of date: regenerate it (see above)";
+    }
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -141,6 +142,76 @@ TEST(DocumentLoad, StopsAfterAFailedParseOrAStoppedRead) {
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(diagnostics[0].file, "doc.json");
     EXPECT_FALSE(validated);
+}
+
+// A document of count strings: the test reader rejects each one.
+std::string stringsDocument(size_t count) {
+    std::string text = "[";
+    for (size_t i = 0; i < count; ++i) text += i == 0 ? "\"x\"" : ",\"x\"";
+    return text + "]";
+}
+
+TEST(DocumentLoad, KeepsTheFirstDiagnosticsInDocumentOrderAndCountsTheRest) {
+    std::vector<Diagnostic> diagnostics = {rule("", "an earlier error of another document")};
+    // The rules report in reverse document order; the first 100 by position are kept.
+    std::vector<Diagnostic> rules;
+    for (size_t i = 0; i < 250; ++i) {
+        rules.push_back(rule("$[" + std::to_string(249 - i) + "]", "rule", Severity::warning));
+    }
+    DocumentSteps steps = stepsReporting(rules);
+    steps.read = [](ReadContext& ctx, const json::Value& root) {
+        readAll(ctx, root, "$");
+        return true;
+    };
+    std::string text = "[";
+    for (size_t i = 0; i < 250; ++i) text += i == 0 ? "1" : ",1";
+    text += "]";
+    EXPECT_TRUE(loadDocument(text, "doc.json", steps, diagnostics));
+    ASSERT_EQ(diagnostics.size(), 1 + kMaxDiagnosticsPerFile + 1);
+    EXPECT_EQ(diagnostics[0].message, "an earlier error of another document");
+    EXPECT_EQ(diagnostics[1].path, "$[0]");
+    EXPECT_EQ(diagnostics[100].path, "$[99]");
+    EXPECT_EQ(diagnostics.back().severity, Severity::warning); // only warnings were left out
+    EXPECT_EQ(diagnostics.back().message,
+              "150 more warnings not shown (at most 100 diagnostics are listed per file)");
+}
+
+// While reading, the reader's diagnostics never pile up: past twice the limit they are cut back,
+// so a million mistakes hold at most 2 * kMaxDiagnosticsPerFile diagnostics at any time.
+TEST(DocumentLoad, ReaderDiagnosticsStayBoundedWhileReading) {
+    size_t most_held = 0;
+    DocumentSteps steps;
+    steps.read = [&](ReadContext& ctx, const json::Value& root) {
+        for (size_t i = 0; i < root.items.size(); ++i) {
+            ctx.error(json::pathIndex("$", i), root.items[i].pos, "expected a number");
+            most_held = std::max(most_held, ctx.diagnostics->size() - ctx.first);
+        }
+        return true;
+    };
+    steps.validate = [](std::vector<Diagnostic>&) {};
+    std::vector<Diagnostic> diagnostics = {rule("", "an earlier error of another document")};
+    EXPECT_FALSE(loadDocument(stringsDocument(1000000), "doc.json", steps, diagnostics));
+    EXPECT_LT(most_held, 2 * kMaxDiagnosticsPerFile);
+    ASSERT_EQ(diagnostics.size(), 1 + kMaxDiagnosticsPerFile + 1);
+    EXPECT_EQ(diagnostics[0].message, "an earlier error of another document");
+    EXPECT_EQ(diagnostics[1].path, "$[0]");
+    EXPECT_EQ(diagnostics[100].path, "$[99]");
+    EXPECT_EQ(diagnostics.back().message,
+              "999900 more errors not shown (at most 100 diagnostics are listed per file)");
+    EXPECT_EQ(diagnostics.back().file, "doc.json");
+}
+
+TEST(DocumentLoad, UsesTheFormatsParseLimits) {
+    DocumentSteps steps = stepsReporting({});
+    steps.parse.max_values = 2;
+    steps.parse.document = "a test document";
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(loadDocument("[1, 1]", "doc.json", steps, diagnostics));
+    EXPECT_FALSE(loadDocument("[1, 1, 1]", "doc.json", steps, diagnostics));
+    ASSERT_EQ(diagnostics.size(), 1u);
+    EXPECT_NE(diagnostics[0].message.find("more than 2 values in a test document"),
+              std::string::npos)
+        << diagnostics[0].message;
 }
 
 } // namespace

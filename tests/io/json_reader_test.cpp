@@ -236,7 +236,8 @@ TEST(JsonReader, HonoursACustomDepthAndSizeLimit) {
     p = parseText("[123]", options);
     EXPECT_FALSE(p.ok);
     ASSERT_EQ(p.diagnostics.size(), 1u);
-    EXPECT_EQ(p.diagnostics[0].message, "input is 5 bytes, more than the limit of 4 bytes");
+    EXPECT_EQ(p.diagnostics[0].message,
+              "input is 5 bytes, more than the limit of 4 bytes for the document");
     EXPECT_EQ(p.diagnostics[0].line, 0u); // refused before reading, so no text position
 }
 
@@ -247,7 +248,9 @@ TEST(JsonReader, RefusesMoreValuesThanTheLimit) {
     Parsed p = parseText("[0, 0, 0, 0]", options);
     EXPECT_FALSE(p.ok);
     ASSERT_EQ(p.diagnostics.size(), 1u);
-    EXPECT_EQ(p.diagnostics[0].message, "more than 3 values in the document (the limit)");
+    EXPECT_EQ(p.diagnostics[0].message,
+              "more than 3 values in the document (the limit; every array element and "
+              "object member counts)");
     // Members of nested objects count too.
     EXPECT_TRUE(parseText(R"({"a": {"b": 1, "c": 2}})", options).ok);
     EXPECT_FALSE(parseText(R"({"a": {"b": 1, "c": 2}, "d": 3})", options).ok);

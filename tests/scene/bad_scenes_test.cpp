@@ -3,7 +3,10 @@
 // Each file must give exactly one error through loadSceneFile, that one.
 //
 // too_many_primitives.json is generated: 65 boxes with centers [i, 0.5, 0], i = 0..64, on one
-// line (python3: json.dumps).
+// line (python3: json.dumps). So are too_many_effects.json (65 campfire instances at [i, 0, 0],
+// one a line) and too_many_path_keys.json (1025 keys [i, i, 0, 0] on one line). The lists a file
+// of this size cannot exceed (millions of elements) are generated in memory by
+// scene_reader_test.cpp.
 #include <gtest/gtest.h>
 
 #include <filesystem>
