@@ -838,6 +838,45 @@ bool parse(std::string_view text, std::string_view file, Value& out,
     return parser.parseDocument(out);
 }
 
+bool topLevelKeys(std::string_view text, std::vector<std::string>& keys) {
+    keys.clear();
+    size_t i = 0;
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3; // byte-order mark
+    auto skipSpace = [&] {
+        while (i < text.size() &&
+               (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+            ++i;
+    };
+    skipSpace();
+    if (i >= text.size() || text[i] != '{') return false;
+    ++i;
+    uint64_t depth = 1;
+    bool expect_key = true; // at depth 1: the next string is a key
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c == '"') {
+            const size_t start = ++i;
+            while (i < text.size() && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+            if (i >= text.size()) return false;
+            if (depth == 1 && expect_key) {
+                keys.emplace_back(text.substr(start, i - start));
+                expect_key = false;
+            }
+            ++i;
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0) return true;
+        } else if (c == ',' && depth == 1) {
+            expect_key = true;
+        }
+        ++i;
+    }
+    return false;
+}
+
 std::string pathKey(const std::string& parent, std::string_view key) {
     if (isIdentifier(key)) return parent + "." + std::string(key);
     std::string out = parent + "[\"";

@@ -71,6 +71,14 @@ struct ParseOptions {
 bool parse(std::string_view text, std::string_view file, Value& out,
            std::vector<Diagnostic>& diagnostics, const ParseOptions& options = {});
 
+// The keys of the top-level object, read without building the document: for telling one kind of
+// document from another (a scene from an effect) before the right loader, with its own limits,
+// reads it. Strings are skipped with their escapes, nesting is only counted, and keys are kept
+// as written (escapes not decoded). False when the text does not start with an object or ends
+// inside one; it validates nothing else, so the loader still reports every mistake. Linear in
+// the text's size, allocation only for the keys.
+bool topLevelKeys(std::string_view text, std::vector<std::string>& keys);
+
 // JSON path helpers: "$", "$.emitters", "$.emitters[3]".
 std::string pathKey(const std::string& parent, std::string_view key);
 std::string pathIndex(const std::string& parent, size_t index);

@@ -971,3 +971,19 @@ TEST(Cli, RenderOnTheGpuBackendWritesAStill) {
     EXPECT_NE(refused.output.find("depth_buffer_collision"), std::string::npos) << refused.output;
     EXPECT_FALSE(fs::exists(dir / "depth_rain.png"));
 }
+
+// A scene past the scene format's limits is still recognised as a scene (render sniffs only its
+// top-level keys), so the message is the scene loader's, quickly and without a huge allocation.
+TEST(Cli, RenderReportsAHugeSceneAsAScene) {
+    const fs::path dir = scratchDir("huge_scene");
+    std::string text = R"({"version": 1, "camera": {}, "effects": [)";
+    for (int i = 0; i < 600000; ++i) text += "{},";
+    text += "{}]}";
+    std::ofstream(dir / "huge.json", std::ios::binary) << text;
+    RunResult result =
+        run("render -q -o " + (dir / "out.png").string() + " " + (dir / "huge.json").string());
+    EXPECT_EQ(result.exit_code, 1) << result.output;
+    EXPECT_NE(result.output.find("a scene document"), std::string::npos) << result.output;
+    EXPECT_EQ(result.output.find("effect document"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(dir / "out.png"));
+}

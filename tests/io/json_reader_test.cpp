@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "io/json_value.h"
 
@@ -638,6 +639,30 @@ TEST(JsonConvert, ConvertsParsedNumbers) {
 }
 
 // --- paths ---------------------------------------------------------------------------------
+
+TEST(JsonTopLevelKeys, ListsOnlyTheOutermostObjectsKeys) {
+    std::vector<std::string> keys;
+    ASSERT_TRUE(topLevelKeys(
+        "\xEF\xBB\xBF {\"camera\": {\"emitters\": [1, {\"x\": \"}\"}]}, \"a\\\"b\": \"effects\","
+        " \"effects\": [{\"effect\": \"e.json\"}]}  trailing is not looked at",
+        keys));
+    EXPECT_EQ(keys, (std::vector<std::string>{"camera", "a\\\"b", "effects"}));
+    ASSERT_TRUE(topLevelKeys("{}", keys));
+    EXPECT_TRUE(keys.empty());
+    for (const char* text : {"", "[1]", "\"x\"", "{\"a\": [1, 2", "{\"a\": \"open", "  5"}) {
+        EXPECT_FALSE(topLevelKeys(text, keys)) << text;
+    }
+}
+
+// A document far past every parse limit is sniffed in one pass without building it.
+TEST(JsonTopLevelKeys, ReadsAHugeDocumentWithoutParsingIt) {
+    std::string text = "{\"effects\": [";
+    for (int i = 0; i < 2000000; ++i) text += "{},";
+    text += "{}], \"camera\": {}}";
+    std::vector<std::string> keys;
+    ASSERT_TRUE(topLevelKeys(text, keys));
+    EXPECT_EQ(keys, (std::vector<std::string>{"effects", "camera"}));
+}
 
 TEST(JsonPath, BuildsKeysAndIndices) {
     EXPECT_EQ(pathIndex(pathKey(pathKey("$", "a"), "b"), 3), "$.a.b[3]");

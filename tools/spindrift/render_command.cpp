@@ -41,16 +41,20 @@ void error(const std::string& file, const std::string& message) {
 
 // A JSON file is a scene when its top-level object has a "camera" or an "effects" key and no
 // "emitters" key; anything else (including text that is not JSON) is read as an effect, whose
-// loader then reports what is wrong with it.
+// loader then reports what is wrong with it. Only the top-level keys are read here: each loader
+// applies its own format's limits.
 bool looksLikeScene(const std::string& path) {
     if (effectFileKindOf(path) == EffectFileKind::cooked) return false;
     std::string text;
     std::vector<Diagnostic> ignored;
-    if (!readTextFile(path, 64u * 1024 * 1024, "scene", text, ignored)) return false;
-    json::Value root;
-    if (!json::parse(text, path, root, ignored) || root.kind != json::Kind::object) return false;
-    return root.find("emitters") == nullptr &&
-           (root.find("camera") != nullptr || root.find("effects") != nullptr);
+    const uint64_t largest = std::max<uint64_t>(kMaxSceneFileBytes, kMaxEffectFileBytes);
+    if (!readTextFile(path, largest, "scene", text, ignored)) return false;
+    std::vector<std::string> keys;
+    if (!json::topLevelKeys(text, keys)) return false;
+    auto has = [&](const char* key) {
+        return std::find(keys.begin(), keys.end(), key) != keys.end();
+    };
+    return !has("emitters") && (has("camera") || has("effects"));
 }
 
 // The scene an effect file is shown in (defaultSceneForEffect). Prints the diagnostics and
