@@ -395,9 +395,13 @@ private:
                offsetof(T, name_offset));
         c.finite(SPINDRIFT_FIELD(bounds_center));
         c.finite(SPINDRIFT_FIELD(bounds_half_extents));
+        // validateEffect's ranges (kMaxBoundsExtent): framing and culling square these.
         for (int i = 0; i < 3; ++i) {
-            c.atLeast("bounds_half_extents", r.bounds_half_extents[i],
-                      offsetof(T, bounds_half_extents) + 4 * static_cast<size_t>(i), 0.0f);
+            const size_t lane = 4 * static_cast<size_t>(i);
+            c.within("bounds_center", r.bounds_center[i], offsetof(T, bounds_center) + lane,
+                     -kMaxBoundsExtent, kMaxBoundsExtent);
+            c.within("bounds_half_extents", r.bounds_half_extents[i],
+                     offsetof(T, bounds_half_extents) + lane, 0.0f, kMaxBoundsExtent);
         }
     }
 
