@@ -52,6 +52,10 @@ struct EmitterStats {
 struct CpuConfig {
     uint32_t threads = 1;
     DriverConfig driver;
+    // Tests and benchmarks: write every event's children at once, one event after the other
+    // (planSlots per event, O(capacity) each), instead of planning the step's children and
+    // writing the survivors once. Same state, bit for bit; work follows the children requested.
+    bool reference_event_births = false;
 };
 
 struct PendingEvent {

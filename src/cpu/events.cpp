@@ -89,7 +89,11 @@ void spawnFromEvents(CpuEffect& fx) {
         const SubEmitterRecord& sub = effect.sub_emitters[ev.link];
         if (sdRandom01(ev.key, kEventDrawProbability) >= sub.probability) continue;
         const uint32_t count = sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
-        planEventBirths(fx, sub.emitter, static_cast<uint32_t>(n), count);
+        if (fx.config.reference_event_births) {
+            spawnEventBirthsAtOnce(fx, sub.emitter, static_cast<uint32_t>(n), count);
+        } else {
+            planEventBirths(fx, sub.emitter, static_cast<uint32_t>(n), count);
+        }
     }
     writeEventBirths(fx);
 }

@@ -203,6 +203,18 @@ void spawnPlanned(CpuEffect& fx) {
     }
 }
 
+void spawnEventBirthsAtOnce(CpuEffect& fx, uint32_t emitter, uint32_t event_index, uint32_t count) {
+    const uint64_t first_ordinal = takeOrdinals(fx.driver, emitter, count);
+    const SlotPlan plan = planSlots(fx, emitter, count);
+    const uint32_t born = plan.appended + plan.replaced;
+    fx.pools[emitter].count += plan.appended;
+    const BirthPlace place = eventPlace(fx, emitter, fx.events[event_index]);
+    for (uint32_t i = 0; i < born; ++i) {
+        writeBirth(fx, emitter, slotOfBirth(fx, plan, i), first_ordinal + i, place);
+        ++fx.work.event_births_written;
+    }
+}
+
 void beginEventBirths(CpuEffect& fx) {
     fx.event_batches.clear();
     for (uint32_t e = 0; e < fx.pools.size(); ++e) {

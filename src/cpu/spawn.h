@@ -30,4 +30,8 @@ void planEventBirths(CpuEffect& fx, uint32_t emitter, uint32_t event_index, uint
 
 void writeEventBirths(CpuEffect& fx);
 
+// The reference (CpuConfig::reference_event_births): the event's children planned (planSlots)
+// and written at once, their birth events queued as each is written.
+void spawnEventBirthsAtOnce(CpuEffect& fx, uint32_t emitter, uint32_t event_index, uint32_t count);
+
 } // namespace spindrift::cpu
