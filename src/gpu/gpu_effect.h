@@ -98,6 +98,10 @@ struct GpuEmitterStats {
     uint64_t overflow_replaced = 0; // oldest particles replaced by births (replace_oldest)
     uint64_t contacts = 0;          // collider contacts
     uint64_t events_dropped = 0;    // sub-emitter events past kMaxEventsPerStep
+    // Work, not state: event children the assignment placed or evaluated, all steps. At most the
+    // emitter's capacity per step, plus (a child with birth links) the children evaluated for
+    // their birth events, at most the event queue per step (docs/gpu-backend.md, "Bounded work").
+    uint64_t event_children_examined = 0;
 };
 
 struct GpuBuffers {
