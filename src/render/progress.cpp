@@ -21,25 +21,28 @@ std::string formatDuration(double seconds) {
 
 } // namespace
 
-std::string formatProgress(uint32_t done, uint32_t total, double elapsed_s) {
+std::string formatProgress(uint32_t done, uint32_t total, double elapsed_s, const char* unit) {
     const uint32_t shown_total = total == 0 ? 1 : total;
     const uint32_t percent = static_cast<uint32_t>(uint64_t(done) * 100 / shown_total);
-    std::string text = "frame " + std::to_string(done) + "/" + std::to_string(total) + "  " +
-                       std::to_string(percent) + "%  elapsed " + formatDuration(elapsed_s);
+    std::string text = std::string(unit) + " " + std::to_string(done) + "/" +
+                       std::to_string(total) + "  " + std::to_string(percent) + "%  elapsed " +
+                       formatDuration(elapsed_s);
     if (done > 0 && done <= total)
         text += "  left " + formatDuration(elapsed_s / done * (total - done));
     return text;
 }
 
-ProgressBar::ProgressBar(uint32_t total, bool quiet, FILE* out)
-    : ProgressBar(total,
-                  quiet                     ? Mode::quiet
-                  : ::isatty(::fileno(out)) ? Mode::terminal
-                                            : Mode::lines,
-                  out) {}
+ProgressBar::Mode ProgressBar::modeFor(FILE* out, bool quiet) {
+    if (quiet) return Mode::quiet;
+    return ::isatty(::fileno(out)) ? Mode::terminal : Mode::lines;
+}
 
-ProgressBar::ProgressBar(uint32_t total, Mode mode, FILE* out)
-    : total_(total), mode_(mode), out_(out), start_(std::chrono::steady_clock::now()) {}
+ProgressBar::ProgressBar(uint32_t total, bool quiet, FILE* out)
+    : ProgressBar(total, modeFor(out, quiet), out) {}
+
+ProgressBar::ProgressBar(uint32_t total, Mode mode, FILE* out, const char* unit)
+    : total_(total), mode_(mode), unit_(unit), out_(out), start_(std::chrono::steady_clock::now()) {
+}
 
 double ProgressBar::elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -49,7 +52,7 @@ void ProgressBar::update(uint32_t done) {
     if (mode_ == Mode::quiet) return;
     if (mode_ == Mode::terminal) {
         // Trailing spaces clear what a longer previous line left behind.
-        std::fprintf(out_, "\r%s   ", formatProgress(done, total_, elapsed()).c_str());
+        std::fprintf(out_, "\r%s   ", formatProgress(done, total_, elapsed(), unit_).c_str());
         std::fflush(out_);
         drawn_ = true;
         return;
@@ -57,7 +60,7 @@ void ProgressBar::update(uint32_t done) {
     const uint32_t decile = total_ == 0 ? 10 : static_cast<uint32_t>(uint64_t(done) * 10 / total_);
     if (decile > last_decile_) {
         last_decile_ = decile;
-        std::fprintf(out_, "%s\n", formatProgress(done, total_, elapsed()).c_str());
+        std::fprintf(out_, "%s\n", formatProgress(done, total_, elapsed(), unit_).c_str());
         std::fflush(out_);
     }
 }

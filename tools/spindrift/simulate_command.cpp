@@ -1,11 +1,13 @@
 // `spindrift simulate`: an effect on the CPU or the GPU backend for whole fixed steps, then a
 // per-emitter report and optionally every live particle's draw record.
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "commands.h"
 #include "cook/effect_file.h"
@@ -13,8 +15,10 @@
 #include "cpu/draw_records.h"
 #include "effect_source.h"
 #include "gpu/gpu_effect.h"
+#include "render/progress.h"
 #include "render/simulation_device.h"
 #include "runtime/backend_choice.h"
+#include "runtime/driver.h"
 
 namespace spindrift::cli {
 
@@ -22,13 +26,55 @@ namespace {
 
 // Steps one GPU submission may hold: bounds the per-step uniform buffer (one slot per step).
 constexpr uint32_t kGpuStepsPerAdvance = 64;
+// A run that lasts longer than kProgressDelay_s shows its progress on stderr, at most once per
+// kProgressInterval_s: redrawn in place on a terminal; into a file or a pipe (logs, tests) a line
+// per 10 %, and only for runs of at least kProgressMinLoggedSteps (a 60 Hz sample takes seconds
+// to minutes for them).
+constexpr double kProgressDelay_s = 1;
+constexpr double kProgressInterval_s = 0.25;
+constexpr uint64_t kProgressMinLoggedSteps = 100'000;
+
+render::ProgressBar::Mode progressMode(uint64_t steps) {
+    const render::ProgressBar::Mode mode = render::ProgressBar::modeFor(stderr, false);
+    if (mode == render::ProgressBar::Mode::lines && steps < kProgressMinLoggedSteps)
+        return render::ProgressBar::Mode::quiet;
+    return mode;
+}
+
+// The progress of a long run, in steps (render::ProgressBar).
+class StepProgress {
+public:
+    explicit StepProgress(uint64_t steps)
+        : bar_(static_cast<uint32_t>(steps), progressMode(steps), stderr, "step"), steps_(steps) {}
+    ~StepProgress() { bar_.finish(); }
+    StepProgress(const StepProgress&) = delete;
+    StepProgress& operator=(const StepProgress&) = delete;
+
+    // done steps of the run are finished; cheap enough to call every step.
+    void update(uint64_t done) {
+        if (bar_.mode() == render::ProgressBar::Mode::quiet) return;
+        if (done != steps_ && (done & 1023) != 0) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - start_ < std::chrono::duration<double>(kProgressDelay_s)) return;
+        if (done != steps_ && now - last_ < std::chrono::duration<double>(kProgressInterval_s))
+            return;
+        last_ = now;
+        bar_.update(static_cast<uint32_t>(done));
+    }
+
+private:
+    render::ProgressBar bar_;
+    uint64_t steps_;
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last_ = start_;
+};
 
 // One row of the report, whichever backend ran.
 struct EmitterRow {
     uint64_t live = 0;
     uint64_t births = 0;
     uint64_t deaths = 0;
-    uint64_t overflows = 0;
+    uint64_t overflows = 0; // births dropped or replacing a live particle (replace_oldest)
 };
 
 // The same columns for both backends, so a dump from one compares with a dump from the other.
@@ -103,7 +149,13 @@ int simulateOnCpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
         printDiagnostics(limits, options.input);
         return 1;
     }
-    for (uint64_t i = 0; i < steps; ++i) cpu::stepOnce(*fx);
+    {
+        StepProgress progress(steps);
+        for (uint64_t i = 0; i < steps; ++i) {
+            cpu::stepOnce(*fx);
+            progress.update(i + 1);
+        }
+    }
 
     std::vector<EmitterRow> rows(fx->pools.size());
     for (uint32_t e = 0; e < rows.size(); ++e) {
@@ -166,11 +218,16 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
     // plans no more steps and changes no more.
     const double dt = static_cast<double>(compiled->effect.fixed_timestep_s);
     uint64_t done = 0;
-    while (done < steps && fx->errors.empty() && !gpu::finished(*fx)) {
-        const auto k = static_cast<uint32_t>(std::min<uint64_t>(kGpuStepsPerAdvance, steps - done));
-        const FrameReport frame = gpu::advanceFrame(*fx, static_cast<double>(k) * dt);
-        if (frame.steps == 0) break;
-        done += frame.steps;
+    {
+        StepProgress progress(steps);
+        while (done < steps && fx->errors.empty() && !gpu::finished(*fx)) {
+            const auto k =
+                static_cast<uint32_t>(std::min<uint64_t>(kGpuStepsPerAdvance, steps - done));
+            const FrameReport frame = gpu::advanceFrame(*fx, static_cast<double>(k) * dt);
+            if (frame.steps == 0) break;
+            done += frame.steps;
+            progress.update(done);
+        }
     }
     const bool dumping = !options.dump.empty();
     std::vector<DrawRecord> records;
@@ -195,7 +252,7 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
     std::vector<EmitterRow> rows(fx->stats.size());
     for (uint32_t e = 0; e < rows.size(); ++e) {
         const gpu::GpuEmitterStats& s = fx->stats[e];
-        rows[e] = {s.live, s.births, s.deaths, s.overflow_dropped};
+        rows[e] = {s.live, s.births, s.deaths, s.overflow_dropped + s.overflow_replaced};
     }
     FILE* report = dumping ? stderr : stdout;
     printReport(report, options, *compiled, steps, "device " + fx->gpu->device_name, choice, rows,
@@ -206,6 +263,24 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
                          "bit-identical)\n");
     if (dumping) dump(options.dump, records);
     return 0;
+}
+
+// Why --time cannot run: not a time, or more steps than kMaxSimulatedSteps.
+std::string stepLimitMessage(double time_s, const CompiledEffect& compiled) {
+    const float dt = compiled.effect.fixed_timestep_s;
+    char text[320];
+    if (!(time_s >= 0) || !std::isfinite(time_s)) {
+        std::snprintf(text, sizeof text,
+                      "--time: expected a finite number of seconds >= 0, found %g", time_s);
+        return text;
+    }
+    std::snprintf(text, sizeof text,
+                  "--time %g s is %.4g fixed steps of %g s, more than the %" PRIu64
+                  " steps a run may simulate (kMaxSimulatedSteps, docs/driver.md, \"Limits\"): "
+                  "this effect runs at most %g s",
+                  time_s, stepsInTime(time_s, dt), static_cast<double>(dt), kMaxSimulatedSteps,
+                  static_cast<double>(kMaxSimulatedSteps) * static_cast<double>(dt));
+    return text;
 }
 
 } // namespace
@@ -224,6 +299,15 @@ int runSimulate(const SimulateOptions& options) {
     printDiagnostics(diagnostics);
     if (!ok) return 1;
     if (options.seed_set) compiled->effect.seed = options.seed;
+    // Whole fixed steps up to the requested time: the state at time T is the state after
+    // round(T / dt) steps, the same however a host would have paced its frames. Bounded by
+    // kMaxSimulatedSteps before anything runs.
+    uint64_t steps = 0;
+    if (!boundedStepsInTime(options.time_s, compiled->effect.fixed_timestep_s, steps)) {
+        printDiagnostics({{Severity::error, options.input, 0, 0, 0, "",
+                           stepLimitMessage(options.time_s, *compiled)}});
+        return 1;
+    }
 
     // Only a request that may run on the GPU looks for a device: cpu needs no Vulkan at all.
     const SimulationDevice device = request == BackendRequest::cpu
@@ -241,10 +325,6 @@ int runSimulate(const SimulateOptions& options) {
                   std::vector<Backend>(compiled->emitters.size(), Backend::cpu)};
     }
 
-    // Whole fixed steps up to the requested time: the state at time T is the state after
-    // round(T / dt) steps, the same however a host would have paced its frames.
-    const double dt = static_cast<double>(compiled->effect.fixed_timestep_s);
-    const uint64_t steps = static_cast<uint64_t>(std::llround(options.time_s / dt));
     if (choice.backend == Backend::gpu) {
         const int code =
             simulateOnGpu(options, compiled, steps, choice, request == BackendRequest::automatic);
