@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unistd.h>
+#include <utility>
 
 namespace spindrift::render {
 
@@ -71,6 +72,33 @@ void ProgressBar::finish() {
         std::fflush(out_);
         drawn_ = false;
     }
+}
+
+namespace {
+
+ProgressBar::Mode stepProgressMode(uint64_t steps, bool quiet, FILE* out) {
+    const ProgressBar::Mode mode = ProgressBar::modeFor(out, quiet);
+    if (mode == ProgressBar::Mode::lines && steps < kStepProgressMinLoggedSteps)
+        return ProgressBar::Mode::quiet;
+    return mode;
+}
+
+} // namespace
+
+StepProgress::StepProgress(uint64_t steps, bool quiet, std::string label, FILE* out)
+    : label_(std::move(label)), bar_(static_cast<uint32_t>(std::min<uint64_t>(steps, UINT32_MAX)),
+                                     stepProgressMode(steps, quiet, out), out, label_.c_str()),
+      steps_(steps), start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+void StepProgress::update(uint64_t done) {
+    if (bar_.mode() == ProgressBar::Mode::quiet) return;
+    if (done != steps_ && (done & 1023) != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::duration<double>(kStepProgressDelay_s)) return;
+    if (done != steps_ && now - last_ < std::chrono::duration<double>(kStepProgressInterval_s))
+        return;
+    last_ = now;
+    bar_.update(static_cast<uint32_t>(std::min<uint64_t>(done, UINT32_MAX)));
 }
 
 } // namespace spindrift::render

@@ -46,4 +46,33 @@ private:
     bool drawn_ = false;
 };
 
+// The progress of a long run of fixed steps (`simulate --time`, a scene instance's pre-roll): a
+// ProgressBar counting steps, shown once the run has lasted kStepProgressDelay_s and updated at
+// most every kStepProgressInterval_s, so a short run prints nothing and update() is cheap enough
+// to call every step. On a terminal the line is redrawn in place; into a file or a pipe (logs,
+// tests) a line per 10 %, and only for runs of at least kStepProgressMinLoggedSteps.
+inline constexpr double kStepProgressDelay_s = 1;
+inline constexpr double kStepProgressInterval_s = 0.25;
+inline constexpr uint64_t kStepProgressMinLoggedSteps = 100'000;
+
+class StepProgress {
+public:
+    // steps: the run's total, at most UINT32_MAX (kMaxSimulatedSteps is far below). label names
+    // what is counted ("step", "instance 'smoke': pre-roll step").
+    StepProgress(uint64_t steps, bool quiet, std::string label = "step", FILE* out = stderr);
+    ~StepProgress() { bar_.finish(); }
+    StepProgress(const StepProgress&) = delete;
+    StepProgress& operator=(const StepProgress&) = delete;
+
+    // done steps of the run are finished.
+    void update(uint64_t done);
+
+private:
+    std::string label_; // before bar_, which points at it
+    ProgressBar bar_;
+    uint64_t steps_;
+    std::chrono::steady_clock::time_point start_;
+    std::chrono::steady_clock::time_point last_;
+};
+
 } // namespace spindrift::render

@@ -1,7 +1,6 @@
 // `spindrift simulate`: an effect on the CPU or the GPU backend for whole fixed steps, then a
 // per-emitter report and optionally every live particle's draw record.
 #include <algorithm>
-#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -26,49 +25,6 @@ namespace {
 
 // Steps one GPU submission may hold: bounds the per-step uniform buffer (one slot per step).
 constexpr uint32_t kGpuStepsPerAdvance = 64;
-// A run that lasts longer than kProgressDelay_s shows its progress on stderr, at most once per
-// kProgressInterval_s: redrawn in place on a terminal; into a file or a pipe (logs, tests) a line
-// per 10 %, and only for runs of at least kProgressMinLoggedSteps (a 60 Hz sample takes seconds
-// to minutes for them).
-constexpr double kProgressDelay_s = 1;
-constexpr double kProgressInterval_s = 0.25;
-constexpr uint64_t kProgressMinLoggedSteps = 100'000;
-
-render::ProgressBar::Mode progressMode(uint64_t steps) {
-    const render::ProgressBar::Mode mode = render::ProgressBar::modeFor(stderr, false);
-    if (mode == render::ProgressBar::Mode::lines && steps < kProgressMinLoggedSteps)
-        return render::ProgressBar::Mode::quiet;
-    return mode;
-}
-
-// The progress of a long run, in steps (render::ProgressBar).
-class StepProgress {
-public:
-    explicit StepProgress(uint64_t steps)
-        : bar_(static_cast<uint32_t>(steps), progressMode(steps), stderr, "step"), steps_(steps) {}
-    ~StepProgress() { bar_.finish(); }
-    StepProgress(const StepProgress&) = delete;
-    StepProgress& operator=(const StepProgress&) = delete;
-
-    // done steps of the run are finished; cheap enough to call every step.
-    void update(uint64_t done) {
-        if (bar_.mode() == render::ProgressBar::Mode::quiet) return;
-        if (done != steps_ && (done & 1023) != 0) return;
-        const auto now = std::chrono::steady_clock::now();
-        if (now - start_ < std::chrono::duration<double>(kProgressDelay_s)) return;
-        if (done != steps_ && now - last_ < std::chrono::duration<double>(kProgressInterval_s))
-            return;
-        last_ = now;
-        bar_.update(static_cast<uint32_t>(done));
-    }
-
-private:
-    render::ProgressBar bar_;
-    uint64_t steps_;
-    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point last_ = start_;
-};
-
 // One row of the report, whichever backend ran.
 struct EmitterRow {
     uint64_t live = 0;
@@ -150,7 +106,7 @@ int simulateOnCpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
         return 1;
     }
     {
-        StepProgress progress(steps);
+        render::StepProgress progress(steps, false);
         for (uint64_t i = 0; i < steps; ++i) {
             cpu::stepOnce(*fx);
             progress.update(i + 1);
@@ -219,7 +175,7 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
     const double dt = static_cast<double>(compiled->effect.fixed_timestep_s);
     uint64_t done = 0;
     {
-        StepProgress progress(steps);
+        render::StepProgress progress(steps, false);
         while (done < steps && fx->errors.empty() && !gpu::finished(*fx)) {
             const auto k =
                 static_cast<uint32_t>(std::min<uint64_t>(kGpuStepsPerAdvance, steps - done));
