@@ -68,8 +68,8 @@ struct GpuConfig {
     // (birth_order.h, gpuRelocatesParticles), at the cost of a second copy of their state
     // columns. Off: their slots never move (tests and benchmarks compare both).
     bool relocate_birth_order = true;
-    // Sub-emitter children's slots assigned by the serial walker even where the parallel
-    // assignment applies (sub_emitters.h, assignsInParallel): benchmarks compare the two.
+    // The serial walker completes the event queue and takes the children's ordinals even where
+    // it is not needed (sub_emitters.h, assignsInParallel): tests and benchmarks compare the two.
     bool force_serial_event_assign = false;
     // Emitters of at least this capacity that do not keep birth order have their alive list
     // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
