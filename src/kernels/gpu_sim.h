@@ -83,8 +83,8 @@ SD_CONST uint kGpuStepRelocates = 8u;
 // The flags column's bits past the particle flags: the update pass records which of the
 // emitter's collision ops (in compiled order, the first kGpuMaxContactOps) a particle touched
 // this step, for collision events (bit kGpuContactMaskShift + k: the k-th collision op); the
-// next update clears them. Between the event walker and the event spawn pass of a step, a slot
-// about to receive an event birth holds the index of its event there instead.
+// next update clears them. Between the event assignment and the event spawn pass of a step, a
+// slot about to receive an event birth holds the index of its event there instead.
 SD_CONST uint kGpuParticleFlagBits = 0xffu;
 SD_CONST uint kGpuContactMaskShift = 8u;
 SD_CONST uint kGpuMaxContactOps = 24u;
@@ -249,7 +249,7 @@ SD_CONST uint kGpuEventSpawnUnring = 1u; // a ring's entries back, in list order
 SD_CONST uint kGpuWalkBudgetLimited = 60000u;
 SD_CONST uint kGpuWalkLargestUnit = 25000u;
 
-// One queued event: what spawnEventBirths needs (src/cpu/events.cpp, PendingEvent).
+// One queued event: what an event's children need (src/cpu/events.cpp, PendingEvent).
 struct GpuEvent {
     vec4 position; // xyz, sim space
     vec4 velocity; // xyz, the inherited share already applied
