@@ -23,9 +23,9 @@ vec4 birthColor(EmitterRecord e, Birth b) {
     return b.color;
 }
 
-// An event birth (spawnEventBirths): the child's shape centred on the event position, oriented
-// by the child's sim_from_emitter at the end of the step (its translation ignored), the
-// event's inherited velocity added, age 0.
+// An event birth (src/cpu/spawn.cpp, eventPlace): the child's shape centred on the event
+// position, oriented by the child's sim_from_emitter at the end of the step (its translation
+// ignored), the event's inherited velocity added, age 0.
 Newborn eventNewborn(EmitterRecord e, GpuStepEmitter step, uint key, GpuEvent ev) {
     Newborn n;
     n.b = sdBirth(e, key, sampleShape(e, key));

@@ -1,25 +1,28 @@
-// The parallel assignment of gpu_events.comp (docs/gpu-backend.md, "Sub-emitters"), for steps
-// whose events cannot interact (assignsInParallel): no link's child has a birth link, so no
-// child's birth queues events, and every child is drop_new, or replace_oldest with at most its
-// capacity of children per event. Then the queue is fixed before the assignment starts — the
+// The parallel assignment of gpu_events.comp (docs/gpu-backend.md, "Sub-emitters"): every
+// event's children get their ordinals and slots at once, once the step's queue is fixed — the
 // gathered events, then the planned births' birth events (emitter, birth, link: a closed-form
-// position, written by kGpuEventsQueueBirths) — and event n's children of emitter c depend only
-// on R(n), the children requested of c by the events before n (the probability and count draws
-// are pure functions of the event key), because planSlots' rules have closed forms in R. Child
-// j = R(n) + i of the step (its ordinal j past the first: dropped children take ordinals too,
-// as on the CPU) is appended when j < room, taking the free list's j-th slot from the end;
-// past room, drop_new drops it, and replace_oldest makes it replacement q = j - room, which
-// takes the list entry at q mod capacity: the list is full by then, a ring whose head starts
-// at 0 and passes one entry per replacement (the serial walker's spawnFromEvent; planSlots
-// replaces min(rest, survivors), and rest <= count <= capacity never reaches that cap). An
-// entry replaced again later in the step keeps only its last child. Per child emitter
-// (params.x; params.z: the effect's emitters):
+// position, written by kGpuEventsQueueBirths) when no walker runs (assignsInParallel), or the
+// queue the serial walker completed (its birth events of children included). Event n's
+// children of emitter c depend only on R(n), the children requested of c by the events before
+// n (the probability and count draws are pure functions of the event key), because planSlots'
+// rules have closed forms in R. Child i of event n takes ordinal R(n) + i past the first
+// (dropped children take ordinals too, as on the CPU). drop_new: child j = R(n) + i of the
+// step is appended when j < room, taking the free list's j-th slot from the end, else dropped.
+// replace_oldest: an event places min(count, capacity) children (planSlots replaces at most the
+// particles alive before it, and with a full pool that is the capacity), numbered j = P(n) + i
+// with P the children placed before; child j appends while j < room, and past room replaces
+// list entry (j - room) mod capacity: the list is full by then, a ring whose head starts at 0
+// and passes one entry per replacement (every child is younger than every particle it
+// replaces). An entry replaced again later in the step keeps only its last child, so only the
+// last `capacity` children are placed at all: the work is the capacity, not the children
+// requested. Per child emitter (params.x; params.z: the effect's emitters):
 //   kGpuEventsAssignCount    one workgroup per chunk of kGpuEventChunk queued events: the
-//                            children the chunk requests; workgroup 0 also snapshots the child's
-//                            counters (alive, free count, first ordinal) for the scatter;
-//   kGpuEventsAssignScatter  one workgroup per chunk: R(n) from the earlier chunks' sums and a
-//                            prefix sum over the invocations, then the slots; workgroup 0 moves
-//                            the child's counters past all of it (the others read the snapshot).
+//                            children the chunk requests and places; workgroup 0 also
+//                            snapshots the child's counters (alive, free count, first ordinal);
+//   kGpuEventsAssignScatter  one workgroup per chunk: R(n) and P(n) from the earlier chunks'
+//                            sums and prefix sums over the invocations, then the slots;
+//                            workgroup 0 moves the child's counters past all of it (the others
+//                            read the snapshot).
 // Include after gpu_event_gather.glsl (its shared arrays, kEntriesPerInvocation, writeEvent).
 
 uint birthLinks(EmitterRecord r) {
@@ -40,11 +43,13 @@ uint plannedBirthEventsBefore(uint e) {
     return n;
 }
 
-// The queue the parallel assignment walks: the gathered events (the scan's count), then every
-// planned birth's birth events; at most kGpuMaxEvents.
+// The queue the parallel assignment walks: the one the walker completed, or the gathered events
+// (the scan's count) then every planned birth's birth events; at most kGpuMaxEvents.
 uint queuedEvents() {
-    uint gathered = eventQueueRef().header.count;
-    return min(saturatingAdd(gathered, plannedBirthEventsBefore(push.params.z)), kGpuMaxEvents);
+    EventQueueRef queue = eventQueueRef();
+    if (queue.header.phase == kGpuWalkDone) return queue.header.count;
+    return min(saturatingAdd(queue.header.count, plannedBirthEventsBefore(push.params.z)),
+               kGpuMaxEvents);
 }
 
 // kGpuEventsQueueBirths for emitter params.x: birth i's events (one per birth link, in link
@@ -97,6 +102,13 @@ uint requestedChildren(GpuEvent ev, uint c) {
     return sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
 }
 
+// Of `count` children requested, those numbered in the placement sequence: replace_oldest
+// places at most the capacity of one event's children; drop_new numbers all it requests (its
+// room clamps them).
+uint placedChildren(uint count, bool replaces, uint capacity) {
+    return replaces ? min(count, capacity) : count;
+}
+
 uint queuedEventChunks() { return (queuedEvents() + kGpuEventChunk - 1u) / kGpuEventChunk; }
 
 void countRequestedChildren() {
@@ -105,8 +117,10 @@ void countRequestedChildren() {
     AssignChildRef child = assignChildRef(c);
     EventQueueRef queue = eventQueueRef();
     uint events = queuedEvents();
+    bool replaces = emitterAt(c).overflow == kOverflowReplaceOldest;
+    uint capacity = birthPoolAt(c).capacity;
     if (gl_WorkGroupID.x == 0u && t == 0u) {
-        // takeOrdinals: after the driver's planned ordinals (born and dropped), as spawnFromEvent.
+        // takeOrdinals: after the driver's planned ordinals (born and dropped), as walkEvent.
         GpuStepEmitter step = stepAt(c);
         uvec2 first = add64(plannedFirstOrdinal(c, step), step.birth_count);
         first = add64(uvec2(first.x, first.y + step.planned_dropped_hi), step.planned_dropped_lo);
@@ -116,18 +130,37 @@ void countRequestedChildren() {
         child.child.first_ordinal_hi = first.y;
     }
     for (uint h = gl_WorkGroupID.x; h < queuedEventChunks(); h += gl_NumWorkGroups.x) {
-        if (t == 0u) s_total[0] = 0u;
+        if (t == 0u) {
+            s_total[0] = 0u;
+            s_total[1] = 0u;
+        }
         barrier();
         uint end = min((h + 1u) * kGpuEventChunk, events);
-        uint sum = 0u;
+        uint requested = 0u;
+        uint placed = 0u;
         for (uint n = h * kGpuEventChunk + t; n < end; n += kGpuWorkgroupSize) {
-            sum += requestedChildren(queue.events[n], c);
+            uint count = requestedChildren(queue.events[n], c);
+            requested += count;
+            placed += placedChildren(count, replaces, capacity);
         }
-        atomicAdd(s_total[0], sum);
+        atomicAdd(s_total[0], requested);
+        atomicAdd(s_total[1], placed);
         barrier();
-        if (t == 0u) child.child.requested[h] = s_total[0];
+        if (t == 0u) child.child.requested[h] = uvec2(s_total[0], s_total[1]);
         barrier();
     }
+}
+
+// Exclusive prefix of `mine` over the workgroup's invocations (s_sum; all invocations call it).
+uint invocationPrefix(uint mine) {
+    uint t = gl_LocalInvocationID.x;
+    s_sum[t] = mine;
+    barrier();
+    if (t == 0u) scanInvocationSums(false);
+    barrier();
+    uint prefix = s_sum[t];
+    barrier();
+    return prefix;
 }
 
 void assignChildren() {
@@ -148,60 +181,68 @@ void assignChildren() {
     UintColumn ordinal_lo = uintColumn(pool, kGpuColumnOrdinalLo);
     UintColumn ordinal_hi = uintColumn(pool, kGpuColumnOrdinalHi);
     bool replaces = emitterAt(c).overflow == kOverflowReplaceOldest;
-    uint total = 0u;
+    uvec2 total = uvec2(0u);
     for (uint k = 0u; k < chunks; ++k) total += child.child.requested[k];
-    uint replaced_total = replaces && total > room ? total - room : 0u;
+    uint replaced_total = replaces && total.y > room ? total.y - room : 0u;
+    // Children placed before this one are replaced later in the step (again, by replacement
+    // entry + k x capacity): only the last `capacity` placed children write their slots.
+    uint first_survivor = replaces && total.y > pool.capacity ? total.y - pool.capacity : 0u;
+    uint work = 0u;
     for (uint h = gl_WorkGroupID.x; h < chunks; h += gl_NumWorkGroups.x) {
-        uint before = 0u;
+        uvec2 before = uvec2(0u);
         for (uint k = 0u; k < h; ++k) before += child.child.requested[k];
         // Invocation t owns events [first_event, last): its events follow in queue order.
         uint first_event = h * kGpuEventChunk + t * kEntriesPerInvocation;
         uint last = min(first_event + kEntriesPerInvocation, events);
-        uint mine = 0u;
-        for (uint n = first_event; n < last; ++n) mine += requestedChildren(queue.events[n], c);
-        s_sum[t] = mine;
-        barrier();
-        if (t == 0u) scanInvocationSums(false);
-        barrier();
-        uint requested = before + s_sum[t];
+        uvec2 mine = uvec2(0u);
+        for (uint n = first_event; n < last; ++n) {
+            uint count = requestedChildren(queue.events[n], c);
+            mine += uvec2(count, placedChildren(count, replaces, pool.capacity));
+        }
+        uint requested = before.x + invocationPrefix(mine.x);
+        uint placed_before = before.y + invocationPrefix(mine.y);
         for (uint n = first_event; n < last; ++n) {
             uint count = requestedChildren(queue.events[n], c);
             if (count == 0u) continue;
-            uint placed = replaces ? count : min(requested + count, room) - min(requested, room);
+            uint numbered = placedChildren(count, replaces, pool.capacity);
+            uint placed = replaces ? numbered
+                                   : min(placed_before + count, room) - min(placed_before, room);
+            // Appended children's list entries, whoever writes their slots in the end.
+            uint appended_end = min(placed_before + placed, room);
+            for (uint j = placed_before; j < appended_end; ++j) {
+                out_list.v[alive + j] = free_list.v[free_count - 1u - j];
+            }
             // A slot that gets a child holds its event index and ordinal until the event spawn
-            // pass writes the newborn (assignBirth, without birth links).
-            for (uint i = 0u; i < placed; ++i) {
-                uint j = requested + i;
-                uint entry; // in the list written, counting from the ring's head of 0
-                if (j < room) {
-                    entry = alive + j;
-                    out_list.v[entry] = free_list.v[free_count - 1u - j];
-                } else {
-                    entry = (j - room) % pool.capacity;
-                }
-                // Replaced (again) later in the step, by replacement entry (+ k x capacity): that
-                // child writes the slot, not this one.
-                bool replaced_later = j < room ? entry < replaced_total
-                                               : j - room + pool.capacity < replaced_total;
-                if (replaced_later) continue;
+            // pass writes the newborn.
+            uint i0 = first_survivor > placed_before ? first_survivor - placed_before : 0u;
+            for (uint i = i0; i < placed; ++i) {
+                uint j = placed_before + i;
                 // Entries past the survivors are this step's appended children: their slots come
                 // from the free list (another invocation may be writing the list entry).
+                uint entry = j < room ? alive + j : (j - room) % pool.capacity;
                 uint slot = entry < alive ? out_list.v[entry]
                                           : free_list.v[free_count - 1u - (entry - alive)];
                 flags.v[slot] = n;
-                uvec2 o = add64(first, j);
+                uvec2 o = add64(first, requested + i);
                 ordinal_lo.v[slot] = o.x;
                 ordinal_hi.v[slot] = o.y;
             }
+            work += placed > i0 ? placed - i0 : 0u;
             requested += count;
+            placed_before += numbered;
         }
         barrier();
     }
+    EventCountersRef ec = eventCountersRef();
+    if (work != 0u) {
+        uint lo = atomicAdd(ec.counters[c].assign_work_lo, work);
+        if (lo > 0xffffffffu - work) atomicAdd(ec.counters[c].assign_work_hi, 1u);
+    }
     if (gl_WorkGroupID.x != 0u || t != 0u) return;
-    uint appended = min(total, room);
+    uint appended = min(total.y, room);
     CountersRef counters = countersRef();
     GpuEmitterCounters k = counters.counters[c];
-    addTo(k.overflow_dropped_lo, k.overflow_dropped_hi, total - appended - replaced_total);
+    addTo(k.overflow_dropped_lo, k.overflow_dropped_hi, total.x - appended - replaced_total);
     addTo(k.overflow_replaced_lo, k.overflow_replaced_hi, replaced_total);
     addTo(k.births_lo, k.births_hi, appended + replaced_total);
     counters.counters[c].overflow_dropped_lo = k.overflow_dropped_lo;
@@ -212,9 +253,8 @@ void assignChildren() {
     counters.counters[c].births_hi = k.births_hi;
     counters.counters[c].free_count = free_count - appended;
     setAliveOut(c, alive + appended);
-    EventCountersRef ec = eventCountersRef();
-    addTo(ec.counters[c].ordinals_taken_lo, ec.counters[c].ordinals_taken_hi, total);
-    // The step's children still listed: the newest min(total, capacity) entries of the ring
+    addTo(ec.counters[c].ordinals_taken_lo, ec.counters[c].ordinals_taken_hi, total.x);
+    // The step's children still listed: the newest min(placed, capacity) entries of the ring
     // (replacements past the survivors replace this step's own children first).
     ec.counters[c].event_births = min(appended + replaced_total, pool.capacity);
     ec.counters[c].ring_head = replaced_total % max(pool.capacity, 1u);

@@ -1,7 +1,7 @@
 // The event births of one child emitter, in parallel (docs/gpu-backend.md, "Sub-emitters"):
-// the walker (gpu_events.comp) left this step's surviving event births as the last
+// the assignment (gpu_events.comp) left this step's surviving event births as the last
 // event_births entries of the emitter's alive list, each slot holding its event's index (flags
-// column) and its spawn ordinal. Each is written as spawnEventBirths writes it on the CPU:
+// column) and its spawn ordinal. Each is written as writeEventBirths writes it on the CPU:
 // key sdParticleKey(seed, emitter, ordinal), the child's shape centred on the event position,
 // the inherited velocity added, age 0 (gpu_birth.glsl, eventNewborn).
 // kGpuEventSpawnBirths also copies a ring's entries (a replace_oldest child whose oldest

@@ -9,20 +9,26 @@
 // The assignment decides every child birth — probability, count, ordinals, slot, drops and
 // replacements — so children get the CPU's keys and counts. It writes no particle: a slot that
 // gets an event birth holds its event index (flags column) and ordinal until
-// gpu_event_spawn.comp writes the newborn in parallel. Two forms:
+// gpu_event_spawn.comp writes the newborn in parallel. The slots are always the parallel
+// assignment's (kGpuEventsAssignCount, kGpuEventsAssignScatter; gpu_event_assign.glsl), per
+// child emitter over the step's whole queue, in closed form: only the children that survive the
+// step are placed, so the work is bounded by the capacity, not by the children requested. The
+// queue it reads is fixed in one of two ways:
+// - kGpuEventsQueueBirths (gpu_event_assign.glsl), in parallel, when no child has birth links
+//   of its own (assignsInParallel): the gathered events, then the planned births' birth events
+//   at closed-form positions.
 // - kGpuEventsAssign, the serial walker (ONE invocation, after the planned births and the
-//   counters' finish pass): the planned births' birth events (emitter, birth, link), then every
-//   queued event in order, queueing the birth events of children as they are born. Serial by
-//   nature when events interact (a child's birth events join the queue; a replace_oldest child
-//   replaces earlier children): O(events + births) per step on one invocation. A replace_oldest
-//   child's list becomes a ring when events replace its oldest particles; gpu_event_spawn.comp
-//   turns it back into a list. It resumes from the queue header's cursor: on a device that
-//   limits an invocation's loop iterations (lavapipe), the host records several dispatches,
-//   each doing at most push.params.z units of work (gpu_sim.h, kGpuWalkBudgetLimited);
-//   elsewhere one does all.
-// - kGpuEventsQueueBirths, kGpuEventsAssignCount and kGpuEventsAssignScatter
-//   (gpu_event_assign.glsl), in parallel, when no event can affect another's children (drop_new
-//   children without birth links of their own).
+//   counters' finish pass), when children queue birth events of their own: the planned births'
+//   birth events (emitter, birth, link), then every queued event in order, taking its
+//   children's ordinals and queueing the birth events of those born, which join the queue the
+//   walk is reading. Serial by nature; O(events + children evaluated) per step on one
+//   invocation, and children are evaluated only while the queue has room (each queues an
+//   event), so at most kGpuMaxEvents of them. It resumes from the queue header's cursor: on a
+//   device that limits an invocation's loop iterations (lavapipe), the host records several
+//   dispatches, each doing at most push.params.z units of work (gpu_sim.h,
+//   kGpuWalkBudgetLimited); elsewhere one does all.
+// A replace_oldest child's list becomes a ring when events replace its oldest particles;
+// gpu_event_spawn.comp turns it back into a list.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -142,102 +148,60 @@ bool queuePlannedBirthEvents(uint emitters, uint budget) {
     return e >= emitters;
 }
 
-// A child birth decided: the slot waits for gpu_event_spawn.comp with its event and ordinal.
-// When the child has birth links of its own, its birth events are queued now (the newborn's
-// values computed here, with the spawn pass's function).
-void assignBirth(uint c, EmitterRecord r, GpuEmitterPool pool, GpuStepEmitter step, uint slot,
-                 uint event_index, GpuEvent ev, uvec2 ordinal) {
-    uintColumn(pool, kGpuColumnFlags).v[slot] = event_index;
-    uintColumn(pool, kGpuColumnOrdinalLo).v[slot] = ordinal.x;
-    uintColumn(pool, kGpuColumnOrdinalHi).v[slot] = ordinal.y;
-    if (r.sub_emitter_count == 0u) return;
+uint birthLinkCount(EmitterRecord r) {
     SubEmittersRef links = subEmittersRef();
-    bool has_birth_links = false;
+    uint n = 0u;
     for (uint l = 0u; l < r.sub_emitter_count; ++l) {
-        has_birth_links = has_birth_links || links.links[r.sub_emitter_first + l].event == kEventBirth;
+        n += links.links[r.sub_emitter_first + l].event == kEventBirth ? 1u : 0u;
     }
-    if (!has_birth_links) return;
-    uint key = sdParticleKey(step.seed, c, ordinal.x, ordinal.y);
-    Newborn n = eventNewborn(r, step, key, ev);
-    for (uint l = 0u; l < r.sub_emitter_count; ++l) {
-        uint link = r.sub_emitter_first + l;
-        if (links.links[link].event != kEventBirth) continue;
-        queueEvent(c, link, kEventBirth, key, n.position, n.velocity, step.step_index_lo);
-    }
+    return n;
 }
 
-// spawnEventBirths + planSlots for one event with `count` children of emitter c.
-void spawnFromEvent(uint event_index, GpuEvent ev, uint c, uint count) {
-    EmitterRecord r = emitterAt(c);
-    GpuEmitterPool pool = birthPoolAt(c);
-    GpuStepEmitter step = stepAt(c);
-    CountersRef counters = countersRef();
-    EventCountersRef ec = eventCountersRef();
-    UintColumn out_list = uintColumn(pool, kGpuColumnAlive0 + (1u - push.params.y));
-    UintColumn free_list = uintColumn(pool, kGpuColumnFree);
+// How many of an event's `count` children are born (planSlots' appended + replaced), from the
+// children placed before in the step: replace_oldest keeps at most its capacity, drop_new at
+// most the room left.
+uint keptChildren(uint c, EmitterRecord r, uint count) {
+    uint capacity = birthPoolAt(c).capacity;
+    if (r.overflow == kOverflowReplaceOldest) return min(count, capacity);
+    uint live = min(aliveOut(c) + eventCountersRef().counters[c].walk_placed, capacity);
+    return min(count, capacity - live);
+}
 
-    // takeOrdinals: after the driver's planned ordinals (born and dropped) and every earlier
-    // event birth's, dropped children included.
+// The walker's part of spawnFromEvents + planSlots for one event with `count` children of
+// emitter c: their ordinals (takeOrdinals: after the driver's planned ordinals, born and dropped,
+// and every earlier event birth's, dropped children included) and, when the child has birth
+// links of its own, the birth events of those born, queued now with the newborns' values (the
+// spawn pass's function) while the queue has room and only counted past it. Slots are the
+// parallel assignment's, after the walk.
+void walkEvent(uint c, EmitterRecord r, GpuEvent ev, uint count, uint kept, uint birth_links) {
+    EventCountersRef ec = eventCountersRef();
+    GpuStepEmitter step = stepAt(c);
     uvec2 first = plannedFirstOrdinal(c, step);
     first = add64(first, step.birth_count);
     first = add64(uvec2(first.x, first.y + step.planned_dropped_hi), step.planned_dropped_lo);
-    addTo(ec.counters[c].ordinals_taken_lo, ec.counters[c].ordinals_taken_hi, count);
-
-    uint alive = aliveOut(c);
-    uint appended = min(count, pool.capacity - alive);
-    uint rest = count - appended;
-    uint replaced = 0u;
-    if (rest != 0u && r.overflow == kOverflowReplaceOldest) replaced = min(rest, alive);
-    GpuEmitterCounters k = counters.counters[c];
-    addTo(k.overflow_dropped_lo, k.overflow_dropped_hi, rest - replaced);
-    addTo(k.overflow_replaced_lo, k.overflow_replaced_hi, replaced);
-    addTo(k.births_lo, k.births_hi, appended + replaced);
-    counters.counters[c].overflow_dropped_lo = k.overflow_dropped_lo;
-    counters.counters[c].overflow_dropped_hi = k.overflow_dropped_hi;
-    counters.counters[c].overflow_replaced_lo = k.overflow_replaced_lo;
-    counters.counters[c].overflow_replaced_hi = k.overflow_replaced_hi;
-    counters.counters[c].births_lo = k.births_lo;
-    counters.counters[c].births_hi = k.births_hi;
-
-    // This step's event births are the newest `kept` entries; replacing the `replaced` oldest
-    // reaches them only past the older ones.
-    uint kept = ec.counters[c].event_births;
-    uint older = alive - kept;
-    uint lost = replaced > older ? replaced - older : 0u;
-    ec.counters[c].event_births = kept - lost + appended + replaced;
-
-    // Appended births take free slots from the end of the free list (only while the list is not
-    // full, so its ring head is still 0).
-    uint free_count = k.free_count;
-    for (uint i = 0u; i < appended; ++i) {
-        free_count -= 1u;
-        uint slot = free_list.v[free_count];
-        out_list.v[alive + i] = slot;
-        assignBirth(c, r, pool, step, slot, event_index, ev, add64(first, i));
+    first = add64(first, ec.counters[c].walk_requested);
+    ec.counters[c].walk_requested += count;
+    ec.counters[c].walk_placed += kept;
+    if (birth_links == 0u) return;
+    SubEmittersRef links = subEmittersRef();
+    uint evaluated = 0u;
+    for (uint i = 0u; i < kept; ++i) {
+        if (g_queued >= kGpuMaxEvents) {
+            addTo(ec.counters[c].events_dropped_lo, ec.counters[c].events_dropped_hi,
+                  (kept - i) * birth_links);
+            break;
+        }
+        uvec2 ordinal = add64(first, i);
+        uint key = sdParticleKey(step.seed, c, ordinal.x, ordinal.y);
+        Newborn n = eventNewborn(r, step, key, ev);
+        for (uint l = 0u; l < r.sub_emitter_count; ++l) {
+            uint link = r.sub_emitter_first + l;
+            if (links.links[link].event != kEventBirth) continue;
+            queueEvent(c, link, kEventBirth, key, n.position, n.velocity, step.step_index_lo);
+        }
+        evaluated += 1u;
     }
-    counters.counters[c].free_count = free_count;
-    setAliveOut(c, alive + appended);
-    // Replacing births reuse the oldest entries: the list is full, so it is a ring whose head
-    // moves past them, and they become its newest entries in place.
-    uint head = ec.counters[c].ring_head;
-    for (uint i = 0u; i < replaced; ++i) {
-        uint at = head + i;
-        if (at >= pool.capacity) at -= pool.capacity;
-        assignBirth(c, r, pool, step, out_list.v[at], event_index, ev, add64(first, appended + i));
-    }
-    head += replaced;
-    if (head >= pool.capacity) head -= pool.capacity;
-    ec.counters[c].ring_head = head;
-}
-
-// How many children an event gets now (planSlots' appended + replaced), without changing
-// anything: the walker checks its budget before it commits the event.
-uint plannedChildren(uint c, uint count) {
-    uint alive = aliveOut(c);
-    uint appended = min(count, birthPoolAt(c).capacity - alive);
-    uint rest = count - appended;
-    if (rest != 0u && emitterAt(c).overflow == kOverflowReplaceOldest) return appended + min(rest, alive);
-    return appended;
+    addTo(ec.counters[c].assign_work_lo, ec.counters[c].assign_work_hi, evaluated);
 }
 
 void assign(uint emitters, uint budget) {
@@ -245,8 +209,8 @@ void assign(uint emitters, uint budget) {
     EventQueueRef queue = eventQueueRef();
     if (queue.header.phase == kGpuWalkGather) {
         for (uint e = 0u; e < emitters; ++e) {
-            ec.counters[e].event_births = 0u;
-            ec.counters[e].ring_head = 0u;
+            ec.counters[e].walk_requested = 0u;
+            ec.counters[e].walk_placed = 0u;
         }
         g_spent += emitters;
         queue.header.phase = kGpuWalkPlanned;
@@ -268,10 +232,16 @@ void assign(uint emitters, uint budget) {
         SubEmitterRecord sub = links.links[ev.link];
         if (sdRandom01(ev.key, kEventDrawProbability) >= sub.probability) continue;
         uint count = sdRandomCount(ev.key, kEventDrawCount, sub.count_min, sub.count_max);
-        uint cost = plannedChildren(sub.emitter, count) * (2u * emitterAt(sub.emitter).sub_emitter_count + 6u) + 8u;
+        EmitterRecord r = emitterAt(sub.emitter);
+        uint kept = keptChildren(sub.emitter, r, count);
+        // Only children with birth links cost more than the event, and only while the queue
+        // has room: each child evaluated queues at least one event.
+        uint birth_links = birthLinkCount(r);
+        uint evaluated = birth_links != 0u && g_queued < kGpuMaxEvents ? kept : 0u;
+        uint cost = evaluated * (2u * r.sub_emitter_count + 6u) + 8u;
         if (!fits(cost, budget)) break;
         g_spent += cost;
-        spawnFromEvent(n, ev, sub.emitter, count);
+        walkEvent(sub.emitter, r, ev, count, kept, birth_links);
     }
     queue.header.cursor_index = n;
     if (n >= g_queued) queue.header.phase = kGpuWalkDone;

@@ -348,6 +348,144 @@ void benchFrame(benchmark::State& state, CaseKey key) {
     report(state, clock, live, kStepBytes + kDrawBytes, ref);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Births (src/cpu/spawn.cpp). Both effects are warmed up to a steady state before timing.
+
+// births/churn: every particle lives one step, so each step removes kChurnParticles and plans as
+// many births (newbornOf, storeBirth). Its reference is a memcpy of the bytes a birth writes.
+constexpr uint32_t kChurnParticles = 1u << 17;
+// The columns a birth writes: position, velocity (3 each), age, lifetime, rotation, flags,
+// angular velocity, size, mass, colour (4), key (4 bytes each) and the 8-byte ordinal.
+constexpr double kBirthWrittenBytes = 19 * 4 + 8;
+// Steps run before timing, so pools are full and ordinals interleaved as in a long run.
+constexpr int kBirthWarmupSteps = 120;
+
+EffectDesc churnEffect() {
+    EffectDesc effect;
+    effect.name = "churn";
+    effect.seed = 5;
+    effect.duration_s = 10;
+    effect.capacity = kChurnParticles;
+    EmitterDesc e;
+    e.name = "churn";
+    e.capacity = kChurnParticles;
+    e.spawn.rate_per_s = 60.0f * kChurnParticles;
+    e.shape.type = ShapeKind::sphere;
+    e.init.lifetime_s = {0.001f, 0.001f};
+    e.init.speed = {1, 2};
+    effect.emitters.push_back(e);
+    return effect;
+}
+
+// events/fanout: the hostile case of issue 13: parents of capacity 2048 die young (about 1 700 a
+// step), each death asks for `count` children of a child of capacity `capacity`, so a step asks
+// for about 1 700 x count children. Timed against the reference path (every event's children
+// written at once, planSlots per event: CpuConfig::reference_event_births) in the same process:
+// vs_reference is the median of rounds that alternate the two (reference / planned).
+EffectDesc fanOutEffect(uint32_t count, uint32_t capacity, OverflowPolicy overflow) {
+    EffectDesc effect;
+    effect.name = "fan_out";
+    effect.seed = 7;
+    effect.duration_s = 10;
+    effect.capacity = 2048 + capacity;
+    EmitterDesc parent;
+    parent.name = "parents";
+    parent.capacity = 2048;
+    parent.spawn.rate_per_s = 102400;
+    parent.init.lifetime_s = {0.01f, 0.02f};
+    parent.init.speed = {1, 2};
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "children", 1, {count, count}, 0});
+    effect.emitters.push_back(parent);
+    EmitterDesc child;
+    child.name = "children";
+    child.capacity = capacity;
+    child.overflow = overflow;
+    child.spawn.rate_per_s = 0;
+    child.init.lifetime_s = {0.5f, 1};
+    child.init.speed = {1, 3};
+    effect.emitters.push_back(child);
+    return effect;
+}
+
+std::unique_ptr<CpuEffect> warmedEffect(const EffectDesc& desc, bool reference) {
+    const std::shared_ptr<const CompiledEffect> compiled = compileOrNull(desc);
+    if (!compiled) return nullptr;
+    CpuConfig config;
+    config.reference_event_births = reference;
+    std::unique_ptr<CpuEffect> fx = createCpuEffect(compiled, config);
+    for (int i = 0; i < kBirthWarmupSteps; ++i) stepOnce(*fx);
+    return fx;
+}
+
+void benchChurn(benchmark::State& state) {
+    std::unique_ptr<CpuEffect> fx = warmedEffect(churnEffect(), false);
+    if (!fx) {
+        state.SkipWithError("could not build the effect");
+        return;
+    }
+    References ref;
+    ref.copy_s = copySecondsPerParticle(*fx->threads, kChurnParticles, 2 * kBirthWrittenBytes);
+    const uint64_t births_before = fx->stats[0].births;
+    const LoopClock clock;
+    for (auto _ : state) stepOnce(*fx);
+    const uint64_t births = fx->stats[0].births - births_before;
+    if (births != static_cast<uint64_t>(state.iterations()) * kChurnParticles) {
+        state.SkipWithError("not every step bore the whole pool");
+        return;
+    }
+    report(state, clock, kChurnParticles, 2 * kBirthWrittenBytes, ref);
+}
+
+// Seconds per step of `steps` steps of fx.
+double secondsPerStep(CpuEffect& fx, int steps) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < steps; ++i) stepOnce(fx);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / steps;
+}
+
+void benchFanOut(benchmark::State& state, uint32_t count, uint32_t capacity,
+                 OverflowPolicy overflow) {
+    const EffectDesc desc = fanOutEffect(count, capacity, overflow);
+    std::unique_ptr<CpuEffect> reference = warmedEffect(desc, true);
+    std::unique_ptr<CpuEffect> fx = warmedEffect(desc, false);
+    if (!reference || !fx) {
+        state.SkipWithError("could not build the effect");
+        return;
+    }
+    // The ratio: medians of rounds that alternate the two paths, so both see the same load; a
+    // round runs about 20 ms of steps of each.
+    const auto roundSteps = [](CpuEffect& effect) {
+        const double step_s = secondsPerStep(effect, 1);
+        return static_cast<int>(std::clamp(0.02 / std::max(step_s, 1e-9), 1.0, 200.0));
+    };
+    const int reference_steps = roundSteps(*reference);
+    const int planned_steps = roundSteps(*fx);
+    std::vector<double> reference_s;
+    std::vector<double> planned_s;
+    for (int round = 0; round < kReferenceRuns; ++round) {
+        reference_s.push_back(secondsPerStep(*reference, reference_steps));
+        planned_s.push_back(secondsPerStep(*fx, planned_steps));
+    }
+    std::sort(reference_s.begin(), reference_s.end());
+    std::sort(planned_s.begin(), planned_s.end());
+    const double median_reference_s = reference_s[reference_s.size() / 2];
+    const double median_planned_s = planned_s[planned_s.size() / 2];
+    const EmitterStats before = fx->stats[1];
+    const LoopClock clock;
+    for (auto _ : state) stepOnce(*fx);
+    const double loop_s = clock.wallSeconds();
+    const double steps = static_cast<double>(state.iterations());
+    const EmitterStats& after = fx->stats[1];
+    const double requested = static_cast<double>(
+        (after.births - before.births) + (after.overflow_dropped - before.overflow_dropped));
+    state.counters["ms/step"] = loop_s / steps * 1e3;
+    state.counters["children/step"] = requested / steps;
+    state.counters["written/step"] = static_cast<double>(fx->work.event_births_written);
+    state.counters["reference_ms/step"] = median_reference_s * 1e3;
+    state.counters["vs_reference"] = median_reference_s / median_planned_s;
+    state.counters["cpus"] = clock.cpuSeconds() / loop_s;
+}
+
 std::string countName(uint32_t particles) {
     return std::to_string(particles >> 20) + "M";
 }
@@ -375,6 +513,24 @@ void registerCases() {
     for (const uint32_t threads : {1u, 2u}) {
         const std::string name = "step+draw/basic/1M/threads:" + std::to_string(threads);
         benchmark::RegisterBenchmark(name.c_str(), benchFrame, CaseKey{Stack::basic, k1M, threads})
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
+    benchmark::RegisterBenchmark("births/churn/128K/threads:1", benchChurn)
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+    struct FanOut {
+        const char* name;
+        uint32_t count;
+        uint32_t capacity;
+        OverflowPolicy overflow;
+    };
+    for (const FanOut& f :
+         {FanOut{"events/fanout/1024x/2048/replace_oldest", 1024, 2048,
+                 OverflowPolicy::replace_oldest},
+          FanOut{"events/fanout/64x/1024/replace_oldest", 64, 1024, OverflowPolicy::replace_oldest},
+          FanOut{"events/fanout/1024x/2048/drop_new", 1024, 2048, OverflowPolicy::drop_new}}) {
+        benchmark::RegisterBenchmark(f.name, benchFanOut, f.count, f.capacity, f.overflow)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
     }

@@ -25,6 +25,10 @@ inline constexpr uint32_t kMaxResolution = 8192;
 inline constexpr uint32_t kMaxSceneFps = 240;
 inline constexpr float kMaxSceneDuration_s = 3600;
 inline constexpr float kMaxTimeScale = 100;
+// An instance's start_s lies in [-kMaxScenePreRoll_s, kMaxSceneDuration_s]: it may have been
+// running for at most a day when the scene starts (its pre-roll). The steps a frame needs are
+// bounded too, by kMaxSimulatedSteps (runtime/driver.h): the player refuses a frame past it.
+inline constexpr float kMaxScenePreRoll_s = 86400;
 
 // ---------------------------------------------------------------------------------------------
 // Camera. JSON: either {"position", "target", ...} (look_at) or {"orbit": {...}, ...}: the keys
@@ -122,8 +126,10 @@ struct EffectInstanceDesc {
     Float3 position{0, 0, 0};       // world position of the effect's origin
     Float3 rotation_deg{0, 0, 0};   // extrinsic X, then Y, then Z (effect_desc.h)
     std::optional<MotionPath> path; // when set, its offset is added to position over time
-    float start_s = 0;              // scene time the effect starts; negative: already running
-    float time_scale = 1;           // effect seconds per scene second, (0, kMaxTimeScale]
+    // Scene time the effect starts, [-kMaxScenePreRoll_s, kMaxSceneDuration_s]; negative: already
+    // running (pre-rolled) when the scene starts.
+    float start_s = 0;
+    float time_scale = 1; // effect seconds per scene second, (0, kMaxTimeScale]
     friend bool operator==(const EffectInstanceDesc&, const EffectInstanceDesc&) = default;
 };
 

@@ -162,6 +162,8 @@ std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect>
     fx->chunk_results.resize(max_chunks);
     fx->chunk_first.resize(emitters + 1);
     fx->events.reserve(kMaxEventsPerStep);
+    fx->event_batches.reserve(kMaxEventsPerStep);
+    fx->event_births.resize(emitters);
     fx->replace_order.resize(largest);
     allocateStepScratch(compiled, fx->scratch);
     fx->travel_m.resize(emitters);
@@ -188,13 +190,14 @@ void stepOnce(CpuEffect& fx) {
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
     resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch);
 
+    fx.work = {};
     updateAllChunks(fx);
     fx.events.clear();
     collectEvents(fx);
     removeDead(fx);
 
     spawnPlanned(fx);
-    spawnFromEvents(fx, 0);
+    spawnFromEvents(fx);
     updateFinished(fx.driver, effect, liveCount(fx));
 }
 

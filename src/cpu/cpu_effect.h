@@ -52,6 +52,10 @@ struct EmitterStats {
 struct CpuConfig {
     uint32_t threads = 1;
     DriverConfig driver;
+    // Tests and benchmarks: write every event's children at once, one event after the other
+    // (planSlots per event, O(capacity) each), instead of planning the step's children and
+    // writing the survivors once. Same state, bit for bit; work follows the children requested.
+    bool reference_event_births = false;
 };
 
 struct PendingEvent {
@@ -59,6 +63,35 @@ struct PendingEvent {
     uint32_t key = 0;  // random key of the event
     vec4 position;     // xyz, sim space
     vec4 velocity;     // xyz, inherited share already applied
+};
+
+// The children one event gave one emitter in the current step (spawn.cpp, planEventBirths).
+// They are written after every event of the step is planned, so a child that a later event of
+// the same step would replace is never written.
+struct EventBatch {
+    uint32_t event_index = 0;   // into CpuEffect::events
+    uint32_t first_birth = 0;   // its first kept child among the emitter's event births this step
+    uint32_t kept = 0;          // children kept (appended or replacing); the rest were dropped
+    uint32_t previous = 0;      // the emitter's previous batch this step, kNoEventBatch for none
+    uint64_t first_ordinal = 0; // of its first child (dropped children take ordinals too)
+};
+inline constexpr uint32_t kNoEventBatch = UINT32_MAX;
+
+// One emitter's event births of the current step.
+struct EventBirths {
+    uint32_t start_count = 0;            // live particles when the step's event births began
+    uint32_t births = 0;                 // children kept so far: child j of the step is the j-th
+    uint32_t last_batch = kNoEventBatch; // its latest EventBatch
+    uint32_t pad0 = 0;
+};
+
+// Work of the last step, for tests and benchmarks (docs/cpu-backend.md, "Bounded work"). Not
+// state: not hashed, not in snapshots.
+struct StepWork {
+    uint64_t event_births_written = 0;   // children written into pools: at most each emitter's
+                                         // capacity per step
+    uint64_t event_births_evaluated = 0; // children evaluated only for their birth events: at
+                                         // most kMaxEventsPerStep per step, plus one per event
 };
 
 struct CpuEffect {
@@ -78,7 +111,10 @@ struct CpuEffect {
     std::vector<uint32_t> chunk_first;      // per emitter + 1: index of its first chunk
     std::vector<float> travel_m;            // per emitter: distance moved this step
     std::vector<PendingEvent> events;       // capacity kMaxEventsPerStep
+    std::vector<EventBatch> event_batches;  // capacity kMaxEventsPerStep (one per event at most)
+    std::vector<EventBirths> event_births;  // per emitter
     std::vector<uint32_t> replace_order;    // replace_oldest scratch, capacity of the largest pool
+    StepWork work;
     StepScratch scratch;
     SpawnPlan plan;
     Rows3x4 step_start; // world_from_effect at the start and end of the step being run

@@ -15,11 +15,21 @@ namespace spindrift::cpu {
 void queueEvents(CpuEffect& fx, uint32_t emitter_index, uint32_t event, const uint32_t* slots,
                  uint32_t slot_count);
 
+// Queues the birth events of a particle not yet in its pool (an event's child): one per birth
+// link of the emitter, in link order, as queueEvents would for its slot.
+void queueBirthEvents(CpuEffect& fx, uint32_t emitter_index, uint32_t particle_key, vec3 position,
+                      vec3 velocity);
+
+// The emitter's links listening to birth events.
+uint32_t birthLinkCount(const CompiledEffect& effect, uint32_t emitter_index);
+
 // Queues this step's death and collision events from the chunk results.
 void collectEvents(CpuEffect& fx);
 
-// Turns queued events from first_event on into child births (probability and count drawn from
-// the event's key). Births of children queue their own birth events, handled in the same loop.
-void spawnFromEvents(CpuEffect& fx, size_t first_event);
+// Turns this step's queued events into child births (probability and count drawn from the
+// event's key), in queue order. Births of children queue their own birth events, handled in the
+// same loop. Every event's children are planned first and written after (spawn.h), so the work
+// is bounded by the children's capacities and the event queue, not by the children requested.
+void spawnFromEvents(CpuEffect& fx);
 
 } // namespace spindrift::cpu

@@ -16,8 +16,22 @@ namespace spindrift::cpu {
 // oldest particle (replace_oldest); both are counted.
 void spawnPlanned(CpuEffect& fx);
 
-// count births of emitter from one sub-emitter event: the child's shape is centred on the event
-// position, the event's inherited velocity is added, and age starts at 0.
-void spawnEventBirths(CpuEffect& fx, uint32_t emitter, const PendingEvent& event, uint32_t count);
+// Sub-emitter event births, per step: beginEventBirths, then planEventBirths for each event in
+// queue order, then writeEventBirths. Planning takes the children's ordinals, counts births,
+// drops and replacements as if each child were written at once (planSlots' rules), and queues
+// the children's own birth events; writing then writes only the children that survive the step,
+// each slot once, so a replace_oldest child asked for far more children than it holds costs its
+// capacity, not the children asked for (docs/cpu-backend.md, "Bounded work").
+void beginEventBirths(CpuEffect& fx);
+
+// count children of emitter from the event fx.events[event_index]: the child's shape centred on
+// the event position, the event's inherited velocity added, age 0.
+void planEventBirths(CpuEffect& fx, uint32_t emitter, uint32_t event_index, uint32_t count);
+
+void writeEventBirths(CpuEffect& fx);
+
+// The reference (CpuConfig::reference_event_births): the event's children planned (planSlots)
+// and written at once, their birth events queued as each is written.
+void spawnEventBirthsAtOnce(CpuEffect& fx, uint32_t emitter, uint32_t event_index, uint32_t count);
 
 } // namespace spindrift::cpu

@@ -68,8 +68,8 @@ struct GpuConfig {
     // (birth_order.h, gpuRelocatesParticles), at the cost of a second copy of their state
     // columns. Off: their slots never move (tests and benchmarks compare both).
     bool relocate_birth_order = true;
-    // Sub-emitter children's slots assigned by the serial walker even where the parallel
-    // assignment applies (sub_emitters.h, assignsInParallel): benchmarks compare the two.
+    // The serial walker completes the event queue and takes the children's ordinals even where
+    // it is not needed (sub_emitters.h, assignsInParallel): tests and benchmarks compare the two.
     bool force_serial_event_assign = false;
     // Emitters of at least this capacity that do not keep birth order have their alive list
     // sorted by slot after steps with births (alive_list_order.h); 0 sorts every such emitter
@@ -98,6 +98,10 @@ struct GpuEmitterStats {
     uint64_t overflow_replaced = 0; // oldest particles replaced by births (replace_oldest)
     uint64_t contacts = 0;          // collider contacts
     uint64_t events_dropped = 0;    // sub-emitter events past kMaxEventsPerStep
+    // Work, not state: event children the assignment placed or evaluated, all steps. At most the
+    // emitter's capacity per step, plus (a child with birth links) the children evaluated for
+    // their birth events, at most the event queue per step (docs/gpu-backend.md, "Bounded work").
+    uint64_t event_children_examined = 0;
 };
 
 struct GpuBuffers {

@@ -122,10 +122,6 @@ uint64_t saturatingAdd(uint64_t a, uint64_t b) {
     return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-uint64_t saturatingMul(uint64_t a, uint64_t b) {
-    return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
-
 // The gather's chunks this step, at most: every live entry of every gathering emitter.
 uint32_t gatherChunkBound(const GpuEffect& fx) {
     const CompiledEffect& effect = *fx.effect;
@@ -138,25 +134,29 @@ uint32_t gatherChunkBound(const GpuEffect& fx) {
     return static_cast<uint32_t>(chunks);
 }
 
-// Upper bound on the work units (gpu_events.comp's costs) of the step's serial assign.
+// Upper bound on the work units (gpu_events.comp's costs) of the step's serial walk: the planned
+// births' birth events, one unit per queued event, and the children evaluated for their birth
+// events (each queues one while the queue has room; the last event to fill it may be counted
+// whole).
 uint64_t walkWork(const GpuEffect& fx) {
     const CompiledEffect& effect = *fx.effect;
-    uint64_t work = 0;
+    uint64_t work = effect.emitters.size();
+    uint64_t child_cost = 0; // the dearest child's unit cost, when any child has birth links
     for (uint32_t p = 0; p < effect.emitters.size(); ++p) {
         const EmitterRecord& r = effect.emitters[p];
         const uint64_t links = r.sub_emitter_count;
         work = saturatingAdd(work, 2 + fx.plan.emitters[p].count * (links + 5));
         for (uint32_t l = 0; l < links; ++l) {
-            const SubEmitterRecord& sub = effect.sub_emitters[r.sub_emitter_first + l];
-            const uint64_t child_links = effect.emitters[sub.emitter].sub_emitter_count;
-            const uint64_t per_event =
-                9 + std::min<uint64_t>(sub.count_max, effect.emitters[sub.emitter].capacity) *
-                        (2 * child_links + 6);
-            // Birth links' events are the children's births, counted in the events bound.
-            work = saturatingAdd(work, saturatingMul(fx.step_events, per_event));
+            const EmitterRecord& child =
+                effect.emitters[effect.sub_emitters[r.sub_emitter_first + l].emitter];
+            if (hasBirthLink(effect, child)) {
+                child_cost = std::max<uint64_t>(child_cost, 2 * child.sub_emitter_count + 6);
+            }
         }
     }
-    return work;
+    const uint64_t events = std::min<uint64_t>(fx.step_events, kGpuMaxEvents);
+    work = saturatingAdd(work, events * 9);
+    return saturatingAdd(work, (uint64_t{kGpuMaxEvents} + kMaxSubEmitterCount) * child_cost);
 }
 
 // Dispatches of one walker mode doing `work` units at most budget per dispatch, each unit at
@@ -191,39 +191,15 @@ uint32_t recordGatherPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants
     return dispatches;
 }
 
-// The serial walker, in as many dispatches as its work needs on a device with a loop limit.
-uint32_t recordSerialAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
-    const uint32_t walks = walkDispatches(walkWork(fx), fx.event_walk_budget);
-    step.params.x = static_cast<uint32_t>(fx.effect->emitters.size());
-    step.params.z = fx.event_walk_budget;
-    step.params.w = kGpuEventsAssign;
-    for (uint32_t d = 0; d < walks; ++d) {
-        dispatchPass(*fx.gpu, cmd, Pass::events, step, 1);
-        computeBarrier(cmd);
-    }
-    return walks;
-}
-
-// The planned births' birth events after the gathered ones (one dispatch per emitter with
-// births and birth links), then per child emitter the children each chunk of events requests,
-// then (after a barrier) their ordinals and slots (gpu_event_assign.glsl).
-uint32_t recordParallelAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
-    const CompiledEffect& effect = *fx.effect;
-    const auto emitters = static_cast<uint32_t>(effect.emitters.size());
+// Per child emitter the children each chunk of the queued events requests, then (after a
+// barrier) their ordinals and slots (gpu_event_assign.glsl).
+uint32_t recordAssignPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    const auto emitters = static_cast<uint32_t>(fx.effect->emitters.size());
     const uint64_t events = std::min<uint64_t>(fx.step_events, kGpuMaxEvents);
     const auto invocations =
         static_cast<uint32_t>(std::max<uint64_t>(chunksOf(events), 1) * kGpuWorkgroupSize);
     step.params.z = emitters;
     uint32_t dispatches = 0;
-    for (uint32_t e = 0; e < emitters; ++e) {
-        const uint32_t births = fx.plan.emitters[e].count;
-        if (births == 0 || !hasBirthLink(effect, effect.emitters[e])) continue;
-        step.params.x = e;
-        step.params.w = kGpuEventsQueueBirths;
-        dispatchPass(*fx.gpu, cmd, Pass::events, step, births);
-        ++dispatches;
-    }
-    if (dispatches != 0) computeBarrier(cmd);
     for (const uint32_t mode : {kGpuEventsAssignCount, kGpuEventsAssignScatter}) {
         for (uint32_t c = 0; c < emitters; ++c) {
             if (eventBirthBound(fx, c) == 0) continue;
@@ -235,6 +211,41 @@ uint32_t recordParallelAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstan
         computeBarrier(cmd);
     }
     return dispatches;
+}
+
+// The serial walker, in as many dispatches as its work needs on a device with a loop limit,
+// then the assignment over the queue it completed.
+uint32_t recordSerialAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    const uint32_t walks = walkDispatches(walkWork(fx), fx.event_walk_budget);
+    GpuPushConstants walk = step;
+    walk.params.x = static_cast<uint32_t>(fx.effect->emitters.size());
+    walk.params.z = fx.event_walk_budget;
+    walk.params.w = kGpuEventsAssign;
+    for (uint32_t d = 0; d < walks; ++d) {
+        dispatchPass(*fx.gpu, cmd, Pass::events, walk, 1);
+        computeBarrier(cmd);
+    }
+    return walks + recordAssignPasses(fx, cmd, step);
+}
+
+// The planned births' birth events after the gathered ones (one dispatch per emitter with
+// births and birth links), then the assignment.
+uint32_t recordParallelAssign(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
+    const CompiledEffect& effect = *fx.effect;
+    const auto emitters = static_cast<uint32_t>(effect.emitters.size());
+    GpuPushConstants queue = step;
+    queue.params.z = emitters;
+    uint32_t dispatches = 0;
+    for (uint32_t e = 0; e < emitters; ++e) {
+        const uint32_t births = fx.plan.emitters[e].count;
+        if (births == 0 || !hasBirthLink(effect, effect.emitters[e])) continue;
+        queue.params.x = e;
+        queue.params.w = kGpuEventsQueueBirths;
+        dispatchPass(*fx.gpu, cmd, Pass::events, queue, births);
+        ++dispatches;
+    }
+    if (dispatches != 0) computeBarrier(cmd);
+    return dispatches + recordAssignPasses(fx, cmd, step);
 }
 
 uint32_t recordBirthPasses(GpuEffect& fx, VkCommandBuffer cmd, GpuPushConstants step) {
@@ -305,6 +316,7 @@ void takeEventStatistics(const CompiledEffect& effect, const unsigned char* coun
         GpuEventCounters c;
         std::memcpy(&c, base + e * sizeof(GpuEventCounters), sizeof(c));
         stats[e].events_dropped = (uint64_t{c.events_dropped_hi} << 32) | c.events_dropped_lo;
+        stats[e].event_children_examined = (uint64_t{c.assign_work_hi} << 32) | c.assign_work_lo;
     }
 }
 

@@ -6,12 +6,13 @@
 //   scatter) → planned spawn → counters finish → event assign (birth events, then each event's
 //   children get their ordinals and slots, drops and replacements counted) → event spawn
 //   (gpu_event_spawn.comp, one dispatch per child, in parallel).
-// The assignment is a serial walker (one invocation) where events interact — the CPU's event
-// loop is serial because a child's birth events join the queue — and parallel where they do not
-// (assignsInParallel: children without birth links of their own, drop_new or replace_oldest),
-// through a prefix sum per child. Dispatches are sized
-// from boundEventBirths (live_bound.h); a step in which no event can happen records none of these
-// passes.
+// The slots are assigned in parallel, per child through prefix sums over the step's queue, and
+// only to the children that survive the step (at most the child's capacity). Where a child's
+// birth events join the queue while it is walked (the CPU's event loop is serial for that), a
+// serial walker (one invocation) first completes the queue and takes the children's ordinals;
+// elsewhere (assignsInParallel) the planned births' birth events are queued in parallel.
+// Dispatches are sized from boundEventBirths (live_bound.h); a step in which no event can happen
+// records none of these passes.
 #pragma once
 
 #include <cstdint>
@@ -38,10 +39,11 @@ bool createEventQueue(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 // and the driver planned it.
 void boundStepEvents(GpuEffect& fx);
 
-// Whether the effect's event births are assigned in parallel: no link's child has a birth link
-// of its own (so no child's birth queues events), and every child is drop_new, or replace_oldest
-// with at most its capacity of children per event (then which entry each child replaces has a
-// closed form: gpu_event_assign.glsl).
+// Whether the effect's event queue is completed without the serial walker: no link's child has a
+// birth link of its own (so no child's birth queues events), and every child is drop_new, or
+// replace_oldest with at most its capacity of children per event. (The assignment has a closed
+// form for more children per event too, gpu_event_assign.glsl; such a link still takes the walk,
+// O(events) on one invocation.)
 bool assignsInParallel(const CompiledEffect& effect);
 
 // Births emitter e may get from events this step, at most its capacity: what its live window

@@ -83,8 +83,8 @@ SD_CONST uint kGpuStepRelocates = 8u;
 // The flags column's bits past the particle flags: the update pass records which of the
 // emitter's collision ops (in compiled order, the first kGpuMaxContactOps) a particle touched
 // this step, for collision events (bit kGpuContactMaskShift + k: the k-th collision op); the
-// next update clears them. Between the event walker and the event spawn pass of a step, a slot
-// about to receive an event birth holds the index of its event there instead.
+// next update clears them. Between the event assignment and the event spawn pass of a step, a
+// slot about to receive an event birth holds the index of its event there instead.
 SD_CONST uint kGpuParticleFlagBits = 0xffu;
 SD_CONST uint kGpuContactMaskShift = 8u;
 SD_CONST uint kGpuMaxContactOps = 24u;
@@ -225,21 +225,21 @@ SD_CONST uint kGpuEventChunk = 1024u;
 // CPU's order: a count pass (each chunk's events), a scan (one workgroup: each chunk's first
 // event index, the queue header) and a scatter pass (each chunk writes its events there).
 SD_CONST uint kGpuEventsCount = 0u;   // per chunk: its death and collision events
-SD_CONST uint kGpuEventsAssign = 1u;  // the serial walker: birth events, then children's slots
+SD_CONST uint kGpuEventsAssign = 1u;  // the serial walker: the queue's birth events, in order
 SD_CONST uint kGpuEventsScan = 2u;    // chunk bases; the queue's count, the walker's cursors
 SD_CONST uint kGpuEventsScatter = 3u; // per chunk: its events into the queue, drops counted
-// The parallel assignment (drop_new children without birth links of their own): the planned
-// births' birth events queued after the gathered ones (per emitter with birth links, params.x),
-// then per child emitter (params.x) the children each chunk of kGpuEventChunk events asks for,
-// then their ordinals and slots from a prefix sum over those (planSlots' drop_new rule is a
-// clamp). params.z: the effect's emitters.
+// The parallel assignment: the planned births' birth events queued after the gathered ones (per
+// emitter with birth links, params.x; only when no walker runs), then per child emitter
+// (params.x) the children each chunk of kGpuEventChunk events asks for, then their ordinals and
+// slots from prefix sums over those (planSlots' rules have closed forms in them). After the
+// walker it assigns the queue the walker completed. params.z: the effect's emitters.
 SD_CONST uint kGpuEventsAssignCount = 4u;
 SD_CONST uint kGpuEventsAssignScatter = 5u;
 SD_CONST uint kGpuEventsQueueBirths = 6u;
 // Walker phases (GpuEventQueueHeader.phase), resumed across dispatches.
 SD_CONST uint kGpuWalkGather = 0u;  // events gathered (the scan pass): the assign starts here
 SD_CONST uint kGpuWalkPlanned = 1u; // queueing the planned births' birth events
-SD_CONST uint kGpuWalkEvents = 2u;  // giving each event's children their slots
+SD_CONST uint kGpuWalkEvents = 2u;  // each event's children's birth events
 SD_CONST uint kGpuWalkDone = 3u;
 // Modes of gpu_event_spawn.comp (GpuPushConstants.params.w).
 SD_CONST uint kGpuEventSpawnBirths = 0u; // write the newborns; a ring's entries into the other list
@@ -249,7 +249,7 @@ SD_CONST uint kGpuEventSpawnUnring = 1u; // a ring's entries back, in list order
 SD_CONST uint kGpuWalkBudgetLimited = 60000u;
 SD_CONST uint kGpuWalkLargestUnit = 25000u;
 
-// One queued event: what spawnEventBirths needs (src/cpu/events.cpp, PendingEvent).
+// One queued event: what an event's children need (src/cpu/events.cpp, PendingEvent).
 struct GpuEvent {
     vec4 position; // xyz, sim space
     vec4 velocity; // xyz, the inherited share already applied
@@ -275,17 +275,19 @@ struct GpuEventQueueHeader {
 };
 
 // The parallel assignment's state of one child emitter for one step (kGpuEventsAssign*): a
-// snapshot of its counters before the step's event births, and the children requested by each
-// chunk of kGpuEventChunk queued events.
+// snapshot of its counters before the step's event births, and per chunk of kGpuEventChunk
+// queued events the children it requests (x: they take ordinals) and the children it places
+// (y: replace_oldest keeps at most the capacity of one event's children, drop_new places all
+// it requests until the pool is full).
 SD_CONST uint kGpuAssignChunks = kGpuMaxEvents / kGpuEventChunk;
 struct GpuEventAssignChild {
     uint alive;            // entries of the alive list written this step, before the event births
     uint free_count;       // free slots, before the event births
     uint first_ordinal_lo; // the first event birth's spawn ordinal
     uint first_ordinal_hi;
-    uint requested[kGpuAssignChunks];
+    uvec2 requested[kGpuAssignChunks];
 };
-SD_CONST uint kGpuEventAssignChildBytes = 16u + 4u * kGpuAssignChunks;
+SD_CONST uint kGpuEventAssignChildBytes = 16u + 8u * kGpuAssignChunks;
 
 // The event buffer (GpuTables.event_queue.xy): the GpuEventQueueHeader, kGpuMaxEvents
 // GpuEvents, a GpuEventAssignChild per emitter (at kGpuEventAssignOffset), then the gather's
@@ -300,8 +302,14 @@ struct GpuEventCounters {
     uint ordinals_taken_hi;
     uint events_dropped_lo; // events of this emitter past kGpuMaxEvents
     uint events_dropped_hi;
-    uint event_births; // this step's event births still alive: the last ones of the alive list
-    uint ring_head;    // replace_oldest during the walk: where the oldest particle's entry is
+    uint event_births;   // this step's event births still alive: the last ones of the alive list
+    uint ring_head;      // replace_oldest: where the oldest particle's entry is after the births
+    uint walk_requested; // the serial walker, this step: children requested so far (ordinals)
+    uint walk_placed;    // and placed so far (drop_new: while the pool had room)
+    // Children the assignment looked at, all steps (docs/gpu-backend.md, "Bounded work"): the
+    // survivors it placed, plus the children the walker evaluated for their birth events.
+    uint assign_work_lo;
+    uint assign_work_hi;
     uint pad0;
     uint pad1;
 };
@@ -365,8 +373,8 @@ SD_ASSERT_RECORD(GpuEmitterTrails, 48);
 SD_ASSERT_RECORD(GpuTrailHead, 16);
 SD_ASSERT_RECORD(GpuEvent, 48);
 SD_ASSERT_RECORD(GpuEventQueueHeader, 32);
-SD_ASSERT_RECORD(GpuEventCounters, 32);
-SD_ASSERT_RECORD(GpuEventAssignChild, 272);
+SD_ASSERT_RECORD(GpuEventCounters, 48);
+SD_ASSERT_RECORD(GpuEventAssignChild, 528);
 SD_ASSERT_RECORD(GpuStepEmitter, 144);
 SD_ASSERT_RECORD(GpuResolvedOp, 80);
 SD_ASSERT_RECORD(GpuStepHeader, 80);

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <numbers>
+#include <optional>
+#include <span>
 
 #include "cook/effect_assets.h"
 #include "cook/effect_file.h"
@@ -16,6 +19,7 @@
 #include "render/billboard_params.h"
 #include "render/device_records.h"
 #include "render/mesh_params.h"
+#include "render/progress.h"
 #include "render/simulation_device.h"
 #include "render/strip_params.h"
 #include "spindrift/scene_json.h"
@@ -180,7 +184,7 @@ void restartInstance(PlayerInstance& p, const EffectInstanceDesc& desc) {
 // exactly the transforms at its start and end (advanceFrame would blend one frame's transforms
 // linearly, which is not the motion path). A Vulkan failure stops the instance (fx.errors).
 void stepGpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t from,
-                     uint64_t target) {
+                     uint64_t target, StepProgress* progress) {
     gpu::GpuEffect& fx = *p.gpu_fx;
     const double dt = fx.effect->effect.fixed_timestep_s;
     for (uint64_t step = from; step < target && fx.errors.empty(); ++step) {
@@ -188,6 +192,7 @@ void stepGpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t
         const double t1 = static_cast<double>(step + 1) * dt;
         gpu::setTransform(fx, instanceTransform(desc, sceneTime(desc, t1)));
         gpu::advanceFrame(fx, dt);
+        if (progress != nullptr) progress->update(step + 1 - from);
     }
     const Rows3x4 now = instanceTransform(desc, sceneTime(desc, static_cast<double>(target) * dt));
     fx.world_from_effect = now;
@@ -196,7 +201,7 @@ void stepGpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t
 
 // The CPU part of stepInstance, from step `from`.
 void stepCpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t from,
-                     uint64_t target) {
+                     uint64_t target, StepProgress* progress) {
     cpu::CpuEffect& fx = *p.fx;
     const double dt = fx.effect->effect.fixed_timestep_s;
     for (uint64_t step = from; step < target; ++step) {
@@ -207,6 +212,7 @@ void stepCpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t
         fx.step_start = instanceTransform(desc, sceneTime(desc, t0));
         fx.step_end = instanceTransform(desc, sceneTime(desc, t0 + dt));
         cpu::stepOnce(fx);
+        if (progress != nullptr) progress->update(step + 1 - from);
     }
     const Rows3x4 now = instanceTransform(desc, sceneTime(desc, static_cast<double>(target) * dt));
     fx.world_from_effect = now;
@@ -216,11 +222,19 @@ void stepCpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t
 }
 
 // Runs the instance's fixed steps up to target on its backends (both, when split), each with the
-// transforms at its start and end.
-void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target) {
+// transforms at its start and end; a long run shows its progress when show_progress is set.
+void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target,
+                  bool show_progress) {
     if (target < p.steps_done) restartInstance(p, desc);
-    if (p.gpu_fx) stepGpuInstance(p, desc, p.steps_done, target);
-    if (p.fx) stepCpuInstance(p, desc, p.steps_done, target);
+    const uint64_t steps = target - p.steps_done;
+    std::optional<StepProgress> progress;
+    if (show_progress && steps >= kPlayerProgressMinSteps) {
+        const std::string name = desc.name.empty() ? std::to_string(p.scene_index) : desc.name;
+        progress.emplace(steps, false, "instance " + name + ": step");
+    }
+    StepProgress* shown = progress ? &*progress : nullptr;
+    if (p.gpu_fx) stepGpuInstance(p, desc, p.steps_done, target, shown);
+    if (p.fx) stepCpuInstance(p, desc, p.steps_done, target, shown);
     p.steps_done = target;
     p.world_from_effect = instanceTransform(
         desc, sceneTime(desc, static_cast<double>(target) * p.effect->effect.fixed_timestep_s));
@@ -447,7 +461,45 @@ Rows3x4 instanceTransform(const EffectInstanceDesc& instance, float time_s) {
 uint64_t instanceSteps(const EffectInstanceDesc& instance, float fixed_timestep_s, float time_s) {
     const double tau = (double(time_s) - instance.start_s) * instance.time_scale;
     if (!(tau > 0) || !(fixed_timestep_s > 0)) return 0;
-    return static_cast<uint64_t>(std::floor(tau / fixed_timestep_s + kStepSlack));
+    const double steps = std::floor(tau / fixed_timestep_s + kStepSlack);
+    if (!(steps <= static_cast<double>(kMaxSimulatedSteps))) return kMaxSimulatedSteps + 1;
+    return static_cast<uint64_t>(steps);
+}
+
+bool checkPlayTimes(const ScenePlayer& player, std::span<const float> times_s,
+                    std::vector<Diagnostic>& diagnostics) {
+    // An instance's steps grow with the scene time (time_scale > 0): the latest time decides.
+    if (times_s.empty()) return true;
+    const float latest = *std::max_element(times_s.begin(), times_s.end());
+    bool ok = true;
+    for (const PlayerInstance& p : player.instances) {
+        const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
+        const float dt = p.effect->effect.fixed_timestep_s;
+        if (instanceSteps(desc, dt, latest) <= kMaxSimulatedSteps) continue;
+        const double tau = (double(latest) - desc.start_s) * desc.time_scale;
+        const double longest_s = static_cast<double>(kMaxSimulatedSteps) * dt;
+        const std::string name = desc.name.empty()
+                                     ? "effect instance " + std::to_string(p.scene_index)
+                                     : "effect instance '" + desc.name + "'";
+        char numbers[400];
+        std::snprintf(numbers, sizeof numbers,
+                      " (%s) at scene time %g s has run %g s (start_s %g, time_scale %g): "
+                      "%.4g fixed steps of %g s, more than the %llu a run may simulate "
+                      "(kMaxSimulatedSteps, docs/driver.md, \"Limits\"); start it at %g s or "
+                      "later",
+                      p.effect_file.c_str(), double(latest), tau, double(desc.start_s),
+                      double(desc.time_scale), tau / dt, double(dt),
+                      static_cast<unsigned long long>(kMaxSimulatedSteps),
+                      double(latest) - longest_s / desc.time_scale);
+        diagnostics.push_back(
+            {Severity::error, player.scene_file.empty() ? p.effect_file : player.scene_file, 0, 0,
+             0,
+             player.scene_file.empty() ? ""
+                                       : "$.effects[" + std::to_string(p.scene_index) + "].start_s",
+             name + numbers});
+        ok = false;
+    }
+    return ok;
 }
 
 float developedTime(const CompiledEffect& effect) {
@@ -597,13 +649,15 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.particles = 0;
     player.strip_segments = 0;
     player.sort_skipped_records = 0;
+    if (!checkPlayTimes(player, std::span<const float>(&time_s, 1), player.errors)) return;
     for (uint32_t i = 0; i < player.instances.size(); ++i) {
         PlayerInstance& p = player.instances[i];
         const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
         const double tau = (double(time_s) - desc.start_s) * desc.time_scale;
         p.started = tau >= 0;
         if (!p.started) continue;
-        stepInstance(p, desc, instanceSteps(desc, p.effect->effect.fixed_timestep_s, time_s));
+        stepInstance(p, desc, instanceSteps(desc, p.effect->effect.fixed_timestep_s, time_s),
+                     player.config.step_progress);
         player.instance_distance[i] = distanceTo(instancePosition(desc, time_s), eye);
         player.instance_order.push_back(i);
     }

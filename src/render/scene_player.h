@@ -90,7 +90,12 @@ struct PlayerConfig {
     // auto treats a CPU device (lavapipe) as a GPU, so tests on lavapipe exercise what auto does
     // on a GPU machine (the per-emitter split); never set by the command-line tool.
     bool auto_on_cpu_device = false;
+    // Shows on stderr the progress of an instance's long runs of steps (a large pre-roll, a jump
+    // far ahead): StepProgress, for runs of kPlayerProgressMinSteps or more that last over a
+    // second.
+    bool step_progress = false;
 };
+inline constexpr uint64_t kPlayerProgressMinSteps = 10'000;
 
 // One distinct texture file. handle is kNoTexture until uploadAssets gives it one (tests that
 // run without a GPU may set handles by hand).
@@ -193,7 +198,8 @@ bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnosti
 // Steps every instance to scene time time_s (see the top of this file) and builds the frame's
 // batches in draw order into player.batches (empty emitters are left out). eye is the camera eye
 // the particles are sorted against: frameView(player.scene, time_s).camera.eye for the scene's
-// own camera.
+// own camera. A time that checkPlayTimes refuses steps nothing and draws nothing: its errors go
+// to player.errors.
 void playFrame(ScenePlayer& player, float time_s, const Float3& eye);
 
 // What the renderer needs besides the batches: the camera at time_s and the scene's lens, clip
@@ -217,7 +223,16 @@ float defaultStillTime(const ScenePlayer& player);
 Rows3x4 instanceTransform(const EffectInstanceDesc& instance, float time_s);
 
 // Whole fixed steps an instance has run at scene time time_s (0 before it starts); what
-// playFrame steps each instance to.
+// playFrame steps each instance to. Counted in double: past kMaxSimulatedSteps it returns
+// kMaxSimulatedSteps + 1, so no time overflows the count.
 uint64_t instanceSteps(const EffectInstanceDesc& instance, float fixed_timestep_s, float time_s);
+
+// Appends an error per instance that would need more than kMaxSimulatedSteps fixed steps to be
+// played at the latest of times_s (a pre-roll, start_s < 0, counts in full), at the scene file
+// and the instance's start_s, naming the instance, its effect file, the steps and the earliest
+// start_s that would fit. Returns false when any. playFrame refuses such a frame (player.errors,
+// nothing drawn); a host checks its times with this before it renders anything.
+bool checkPlayTimes(const ScenePlayer& player, std::span<const float> times_s,
+                    std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift::render

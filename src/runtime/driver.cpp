@@ -270,6 +270,20 @@ uint64_t takeOrdinals(DriverState& state, uint32_t emitter, uint64_t count) {
     return first;
 }
 
+double stepsInTime(double time_s, float fixed_timestep_s) {
+    const double steps = time_s / static_cast<double>(fixed_timestep_s);
+    // Below 2^52 rounding is exact enough to matter; above it every double is a whole number.
+    return std::fabs(steps) < 0x1p52 ? std::round(steps) : steps;
+}
+
+bool boundedStepsInTime(double time_s, float fixed_timestep_s, uint64_t& steps) {
+    if (!(fixed_timestep_s > 0)) return false;
+    const double count = stepsInTime(time_s, fixed_timestep_s);
+    if (!(count >= 0 && count <= static_cast<double>(kMaxSimulatedSteps))) return false;
+    steps = static_cast<uint64_t>(count);
+    return true;
+}
+
 double stepTime(const DriverState& state, const CompiledEffect& effect) {
     return static_cast<double>(state.step_index) * stepSeconds(effect);
 }

@@ -38,6 +38,13 @@ inline constexpr uint64_t kMaxBurstCyclesPerStep = kMaxBurstCycles;
 // time equals the step up to rounding runs exactly one step per frame.
 inline constexpr double kStepSnapFraction = 1.0 / 1024.0;
 
+// Fixed steps one run may simulate from time 0: `simulate --time`, and a scene instance's time
+// at a frame, its pre-roll included (docs/driver.md, "Limits"). Ten million steps are 46 hours of
+// a 60 Hz effect and 2.8 hours at the finest step (1 ms); a day of any effect of 60 Hz or
+// coarser fits. Hosts refuse a run past it with an error that names the numbers, and count in
+// double before converting, so no time, however large, overflows a step count.
+inline constexpr uint64_t kMaxSimulatedSteps = 10'000'000;
+
 // Host settings; may change between frames.
 struct DriverConfig {
     uint32_t max_steps_per_frame = 8; // catch-up cap; 0 is treated as 1
@@ -144,6 +151,15 @@ inline float birthFraction(uint32_t i, uint32_t n) {
 
 // Takes count ordinals from emitter's counter (sub-emitter children) and returns the first.
 uint64_t takeOrdinals(DriverState& state, uint32_t emitter, uint64_t count);
+
+// The whole fixed steps of a run of time_s seconds, round(time_s / fixed_timestep_s), as a double
+// (not rounded when huge, NaN when time_s is): what a host compares with kMaxSimulatedSteps
+// before it converts the count.
+double stepsInTime(double time_s, float fixed_timestep_s);
+
+// stepsInTime as a count when it is >= 0 and at most kMaxSimulatedSteps; false otherwise (a
+// negative, non-finite or too large time, or a step that is not > 0), steps then left alone.
+bool boundedStepsInTime(double time_s, float fixed_timestep_s, uint64_t& steps);
 
 // Seconds at the start of the next step to plan: step_index * fixed_timestep_s.
 double stepTime(const DriverState& state, const CompiledEffect& effect);

@@ -96,7 +96,8 @@ void validateInstance(const RuleChecker& c, const std::string& path, const Effec
     c.finite3(at(path, "position"), e.position);
     c.finite3(at(path, "rotation_deg"), e.rotation_deg);
     if (e.path) validateMotionPath(c, at(path, "path"), *e.path);
-    c.finite(at(path, "start_s"), e.start_s);
+    c.number(at(path, "start_s"), e.start_s, -kMaxScenePreRoll_s, false, kMaxSceneDuration_s,
+             false);
     c.number(at(path, "time_scale"), e.time_scale, 0, true, kMaxTimeScale, false);
 }
 

@@ -987,3 +987,150 @@ TEST(Cli, RenderReportsAHugeSceneAsAScene) {
     EXPECT_EQ(result.output.find("effect document"), std::string::npos) << result.output;
     EXPECT_FALSE(fs::exists(dir / "out.png"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Run-time limits (docs/driver.md, "Limits"): a run of more than kMaxSimulatedSteps fixed steps
+// is refused before anything runs, with exit 1 and a message naming the file and the numbers.
+
+namespace {
+
+// A small one-emitter effect with a fixed step of dt_s, written to dir.
+std::string writeStepEffect(const fs::path& dir, const std::string& name, double dt_s) {
+    const fs::path path = dir / (name + ".json");
+    std::ofstream(path) << "{\"version\": 1, \"name\": \"" << name << "\", \"seed\": 3, "
+                        << "\"fixed_timestep_s\": " << dt_s << ", \"looping\": true, "
+                        << "\"emitters\": [{\"name\": \"e\", \"capacity\": 4, "
+                        << "\"spawn\": {\"rate_per_s\": 2}, \"init\": {\"lifetime_s\": 1}}]}";
+    return path.string();
+}
+
+// A scene with one instance of effect_file (relative to dir) starting at start_s.
+std::string writePreRollScene(const fs::path& dir, const std::string& name,
+                              const std::string& effect_file, const std::string& start_s,
+                              double time_scale = 1) {
+    const fs::path path = dir / (name + ".json");
+    std::ofstream(path) << "{\"version\": 1, \"camera\": {\"position\": [0, 2, 8], \"target\": "
+                        << "[0, 1, 0]}, \"resolution\": [32, 32], \"duration_s\": 2, "
+                        << "\"effects\": [{\"effect\": \"" << effect_file
+                        << "\", \"name\": \"early\", \"start_s\": " << start_s
+                        << ", \"time_scale\": " << time_scale << "}]}";
+    return path.string();
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+TEST(Cli, SimulateRefusesATimePastTheStepLimit) {
+    const fs::path dir = scratchDir("step_limit");
+    const std::string fine = writeStepEffect(dir, "fine", 0.005);     // 200 Hz: 50 000 s at most
+    const std::string finest = writeStepEffect(dir, "finest", 0.001); // 1 kHz: 10 000 s at most
+    struct Case {
+        std::string effect;
+        std::string time;
+        std::string steps; // as the message prints them
+    };
+    for (const Case& c : {Case{fine, "86400", "1.728e+07"}, Case{fine, "50000.1", "1e+07"},
+                          Case{fine, "60000", "1.2e+07"}, Case{finest, "10001", "1e+07"},
+                          Case{finest, "86400", "8.64e+07"}}) {
+        for (const char* backend : {"cpu", "gpu"}) {
+            RunResult r =
+                run("simulate " + c.effect + " --time " + c.time + " --backend " + backend);
+            EXPECT_EQ(r.exit_code, 1) << r.output;
+            EXPECT_EQ(r.output.rfind(c.effect + ": error: --time " + c.time + " s is " + c.steps +
+                                         " fixed steps",
+                                     0),
+                      0u)
+                << r.output;
+            EXPECT_TRUE(contains(r.output, "more than the 10000000 steps a run may simulate"))
+                << r.output;
+            EXPECT_FALSE(contains(r.output, "simulated ")) << "nothing ran\n" << r.output;
+        }
+    }
+    EXPECT_TRUE(contains(run("simulate " + fine + " --time 86400").output,
+                         "this effect runs at most 50000 s"));
+    // A day of a 10 Hz effect is well within the limit, and the last allowed step runs.
+    const std::string coarse = writeStepEffect(dir, "coarse", 0.1);
+    RunResult day = run("simulate " + coarse + " --time 86400");
+    EXPECT_EQ(day.exit_code, 0) << day.output;
+    EXPECT_TRUE(contains(day.output, "864000 steps of 0.1 s")) << day.output;
+    RunResult last = run("simulate " + finest + " --time 10000");
+    EXPECT_EQ(last.exit_code, 0) << last.output;
+    EXPECT_TRUE(contains(last.output, "10000000 steps of 0.001 s")) << last.output;
+}
+
+TEST(Cli, RenderRefusesAStartTimeOutsideTheSceneLimits) {
+    const fs::path dir = scratchDir("pre_roll_range");
+    writeStepEffect(dir, "fine", 0.005);
+    for (const char* start : {"-1e20", "-1e5", "-86401", "-3.4e38", "3601"}) {
+        const std::string scene = writePreRollScene(dir, "scene", "fine.json", start);
+        const fs::path out = dir / "out.png";
+        RunResult r = run("render " + scene + " -o " + out.string());
+        EXPECT_EQ(r.exit_code, 1) << start << "\n" << r.output;
+        EXPECT_TRUE(contains(r.output, "error: $.effects[0].start_s: expected a number in "
+                                       "[-86400, 3600], found " +
+                                           std::string(start)))
+            << r.output;
+        EXPECT_FALSE(fs::exists(out)) << start;
+    }
+}
+
+TEST(Cli, RenderRefusesAPreRollPastTheStepLimit) {
+    const fs::path dir = scratchDir("pre_roll_steps");
+    writeStepEffect(dir, "fine", 0.005);   // 200 Hz: 50 000 s at most
+    writeStepEffect(dir, "finest", 0.001); // 1 kHz: 10 000 s at most
+    struct Case {
+        std::string effect;
+        std::string start_s;
+        double time_scale;
+        std::string time;    // render --time, or "" for the default still (t = 0 here)
+        std::string message; // part of the error
+    };
+    const Case cases[] = {
+        {"fine.json", "-60000", 1, "",
+         "at scene time 0 s has run 60000 s (start_s -60000, "
+         "time_scale 1): 1.2e+07 fixed steps of 0.005 s"},
+        {"fine.json", "-86400", 1, "", "1.728e+07 fixed steps"},
+        {"fine.json", "-600", 100, "", "has run 60000 s (start_s -600, time_scale 100)"},
+        {"finest.json", "-9000", 1, "2000", "at scene time 2000 s has run 11000 s"},
+    };
+    for (const Case& c : cases) {
+        const std::string scene =
+            writePreRollScene(dir, "scene", c.effect, c.start_s, c.time_scale);
+        const fs::path out = dir / "out.png";
+        RunResult r = run("render " + scene + " -o " + out.string() +
+                          (c.time.empty() ? "" : " --time " + c.time));
+        EXPECT_EQ(r.exit_code, 1) << r.output;
+        EXPECT_EQ(
+            r.output.rfind(scene + ": error: $.effects[0].start_s: effect instance 'early' (", 0),
+            0u)
+            << r.output;
+        EXPECT_TRUE(contains(r.output, c.effect + ")")) << "names the effect file\n" << r.output;
+        EXPECT_TRUE(contains(r.output, c.message)) << r.output;
+        EXPECT_TRUE(contains(r.output, "more than the 10000000 a run may simulate")) << r.output;
+        EXPECT_FALSE(fs::exists(out)) << "no empty frame";
+    }
+}
+
+// The overflows column counts replacements on both backends (births into a full replace_oldest
+// pool), and a fan-out of events into such a child runs in moments.
+TEST(Cli, SimulateReportsAFanOutIntoAReplaceOldestChildTheSameOnBothBackends) {
+    const fs::path dir = scratchDir("fan_out");
+    const fs::path effect = dir / "fan_out.json";
+    std::ofstream(effect) << R"({"version": 1, "name": "fan_out", "seed": 7, "looping": true,
+        "emitters": [
+          {"name": "parents", "capacity": 2048, "spawn": {"rate_per_s": 102400},
+           "init": {"lifetime_s": [0.01, 0.02], "speed": [1, 2]},
+           "sub_emitters": [{"emitter": "children", "count": [1024, 1024]}]},
+          {"name": "children", "capacity": 2048, "overflow": "replace_oldest",
+           "spawn": {"rate_per_s": 0}, "init": {"lifetime_s": [0.5, 1], "speed": [1, 3]}}]})";
+    RunResult cpu = run("simulate " + effect.string() + " --time 0.5");
+    RunResult gpu = run("simulate " + effect.string() + " --time 0.5 --backend gpu");
+    ASSERT_EQ(cpu.exit_code, 0) << cpu.output;
+    ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+    ASSERT_EQ(emitterRows(cpu.output).size(), 2u) << cpu.output;
+    EXPECT_EQ(emitterRows(cpu.output), emitterRows(gpu.output)) << cpu.output << gpu.output;
+    EXPECT_TRUE(contains(cpu.output, "children                   2048"));
+}

@@ -2,8 +2,10 @@
 // when quiet.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include "render/progress.h"
 
@@ -71,6 +73,46 @@ TEST(Progress, QuietPrintsNothingAndAFileIsNotATerminal) {
     EXPECT_EQ(contents(f), "");
     ProgressBar auto_mode(10, false, f);
     EXPECT_EQ(auto_mode.mode(), ProgressBar::Mode::lines);
+    std::fclose(f);
+}
+
+TEST(Progress, NamesWhatItCounts) {
+    EXPECT_EQ(formatProgress(12, 120, 3, "step"), "step 12/120  10%  elapsed 0:03  left 0:27");
+}
+
+// A long run of steps into a file: nothing before kStepProgressDelay_s, then a line per 10 %
+// that has passed; a run too short to log prints nothing at all.
+TEST(Progress, StepProgressWaitsASecondAndLogsOnlyLongRuns) {
+    FILE* f = std::tmpfile();
+    ASSERT_NE(f, nullptr);
+    const uint64_t steps = kStepProgressMinLoggedSteps * 2;
+    {
+        StepProgress progress(steps, false, "instance smoke: step", f);
+        StepProgress short_run(kStepProgressMinLoggedSteps - 1, false, "short", f);
+        for (uint64_t i = 1; i <= steps / 2; ++i) progress.update(i);
+        EXPECT_EQ(contents(f), "") << "under a second: nothing yet";
+        std::this_thread::sleep_for(std::chrono::duration<double>(kStepProgressDelay_s * 1.1));
+        for (uint64_t i = steps / 2 + 1; i <= steps; ++i) progress.update(i);
+        for (uint64_t i = 1; i < kStepProgressMinLoggedSteps; ++i) short_run.update(i);
+    }
+    const std::string text = contents(f);
+    std::fclose(f);
+    EXPECT_EQ(text.find("short"), std::string::npos) << text;
+    EXPECT_EQ(count(text, '\r'), 0u) << text;
+    EXPECT_GE(count(text, '\n'), 1u) << text;
+    EXPECT_LE(count(text, '\n'), 10u) << text;
+    EXPECT_NE(text.find("instance smoke: step 200000/200000  100%"), std::string::npos) << text;
+}
+
+TEST(Progress, QuietStepProgressPrintsNothing) {
+    FILE* f = std::tmpfile();
+    ASSERT_NE(f, nullptr);
+    {
+        StepProgress progress(1'000'000, true, "step", f);
+        std::this_thread::sleep_for(std::chrono::duration<double>(kStepProgressDelay_s * 1.1));
+        for (uint64_t i = 1; i <= 1'000'000; ++i) progress.update(i);
+    }
+    EXPECT_EQ(contents(f), "");
     std::fclose(f);
 }
 

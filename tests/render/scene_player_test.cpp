@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <variant>
 
@@ -205,6 +206,69 @@ TEST(ScenePlayer, InstanceTimeFollowsStartAndTimeScale) {
     EffectInstanceDesc now = instanceOf("x.json");
     for (uint32_t frame = 0; frame < 300; ++frame)
         ASSERT_EQ(instanceSteps(now, dt, float(frame) / 30.0f), 2u * frame) << frame;
+}
+
+// Counted in double: no start or time overflows the count; past kMaxSimulatedSteps it saturates.
+TEST(ScenePlayer, InstanceStepsSaturatePastTheStepLimit) {
+    const float dt = 1.0f / 64; // exact, so the counts below are too
+    EffectInstanceDesc early = instanceOf("x.json");
+    for (const float start_s : {-1e20f, -3.4e38f, -1e9f, -2e5f}) {
+        early.start_s = start_s;
+        EXPECT_EQ(instanceSteps(early, dt, 0.0f), kMaxSimulatedSteps + 1) << start_s;
+    }
+    early.start_s = -1e5f; // 6 400 000 steps: allowed
+    EXPECT_EQ(instanceSteps(early, dt, 0.0f), 6'400'000u);
+    early.time_scale = 2; // 12 800 000: not
+    EXPECT_EQ(instanceSteps(early, dt, 0.0f), kMaxSimulatedSteps + 1);
+    EffectInstanceDesc now = instanceOf("x.json");
+    const float fine = 1.0f / 1024;
+    EXPECT_EQ(instanceSteps(now, fine, 9765.625f), kMaxSimulatedSteps);
+    EXPECT_EQ(instanceSteps(now, fine, 9766.0f), kMaxSimulatedSteps + 1);
+    EXPECT_EQ(instanceSteps(now, fine, std::numeric_limits<float>::infinity()),
+              kMaxSimulatedSteps + 1);
+}
+
+// A frame whose instance would run past the step limit is refused with an error naming the
+// instance, its effect file and the numbers; nothing runs and nothing is drawn. An allowed
+// pre-roll plays.
+TEST(ScenePlayer, RefusesAFramePastTheStepLimitNamingTheInstance) {
+    const fs::path dir = scratchDir("step_limit");
+    writeText(dir / "steady.json", kSteadyEffect);
+    SceneDesc scene;
+    scene.effects.push_back(instanceOf("steady.json"));
+    scene.effects[0].start_s = -1;
+    scene.effects.push_back(instanceOf("steady.json"));
+    scene.effects[1].name = "early";
+    scene.effects[1].start_s = -86400; // 5 184 000 steps at 0 s, 10 000 000 at 80 266.6 s
+    scene.effects[1].time_scale = 2;   // twice that
+    std::vector<Diagnostic> diagnostics;
+    auto player = makePlayer(scene, dir, diagnostics);
+    ASSERT_NE(player, nullptr) << allMessages(diagnostics);
+    diagnostics.clear();
+    const float times[] = {0.5f, 0.0f};
+    EXPECT_FALSE(checkPlayTimes(*player, times, diagnostics));
+    ASSERT_EQ(diagnostics.size(), 1u) << allMessages(diagnostics);
+    EXPECT_EQ(diagnostics[0].severity, Severity::error);
+    EXPECT_EQ(diagnostics[0].path, "$.effects[1].start_s");
+    const std::string& message = diagnostics[0].message;
+    for (const char* part :
+         {"effect instance 'early' (", "steady.json) at scene time 0.5 s has run 172801 s",
+          "(start_s -86400, time_scale 2): 1.037e+07 fixed steps of 0.0166667 s",
+          "more than the 10000000 a run may simulate", "start it at -83332.8 s or later"}) {
+        EXPECT_NE(message.find(part), std::string::npos) << part << "\n" << message;
+    }
+
+    playFrame(*player, 0.5f, {0, 2, 6});
+    EXPECT_TRUE(player->batches.empty());
+    ASSERT_EQ(player->errors.size(), 1u);
+    EXPECT_EQ(player->errors[0].message, message);
+    for (const PlayerInstance& p : player->instances) EXPECT_EQ(p.steps_done, 0u);
+
+    // Half the rate: 5 184 000 steps of pre-roll, played.
+    player->scene.effects[1].time_scale = 1;
+    player->errors.clear();
+    diagnostics.clear();
+    EXPECT_TRUE(checkPlayTimes(*player, times, diagnostics)) << allMessages(diagnostics);
 }
 
 TEST(ScenePlayer, LateInstancesDrawNothingAndPreRolledOnesAreRunning) {

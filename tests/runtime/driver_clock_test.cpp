@@ -253,5 +253,32 @@ TEST(DriverClock, BirthFractionsSpreadBirthsOverTheStep) {
     EXPECT_LT(birthFraction(big - 1, big), 1.0f);
 }
 
+// The run-time bound every host applies (docs/driver.md, "Limits"): round(time / dt), counted in
+// double, refused past kMaxSimulatedSteps, for negative or non-finite times and for a bad step.
+TEST(DriverClock, StepsInATimeAreBoundedAndNeverOverflow) {
+    uint64_t steps = 12345;
+    EXPECT_TRUE(boundedStepsInTime(1.0, kDt60, steps));
+    EXPECT_EQ(steps, 60u);
+    EXPECT_TRUE(boundedStepsInTime(0.0, kDt60, steps));
+    EXPECT_EQ(steps, 0u);
+    EXPECT_TRUE(boundedStepsInTime(86400.0, kDt60, steps)) << "a day at 60 Hz";
+    EXPECT_EQ(steps, 5'184'000u);
+    EXPECT_TRUE(boundedStepsInTime(10000.0, 0.001f, steps));
+    EXPECT_EQ(steps, kMaxSimulatedSteps);
+    steps = 7;
+    for (const double time_s :
+         {10000.001, 86400.0, 1e20, 1e300, -1.0, -1e-9 * 1e9,
+          std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+          std::numeric_limits<double>::quiet_NaN()}) {
+        EXPECT_FALSE(boundedStepsInTime(time_s, 0.001f, steps)) << time_s;
+        EXPECT_EQ(steps, 7u) << "left alone";
+    }
+    EXPECT_FALSE(boundedStepsInTime(1.0, 0.0f, steps));
+    EXPECT_FALSE(boundedStepsInTime(1.0, -0.1f, steps));
+    EXPECT_FALSE(boundedStepsInTime(1.0, std::numeric_limits<float>::quiet_NaN(), steps));
+    EXPECT_EQ(stepsInTime(1e20, 0.001f), 1e20 / static_cast<double>(0.001f));
+    EXPECT_EQ(stepsInTime(2.5 * static_cast<double>(0.1f), 0.1f), 3.0) << "half away from zero";
+}
+
 } // namespace
 } // namespace spindrift

@@ -74,6 +74,12 @@ BAD_DOCUMENTS = [
      "$.effects[0].path.keys"),
     ("time_scale 0", with_change(lambda d: instance(d).update(time_scale=0)),
      "$.effects[0].time_scale"),
+    ("pre-roll of 1e20 s", with_change(lambda d: instance(d).update(start_s=-1e20)),
+     "$.effects[0].start_s"),
+    ("pre-roll past a day", with_change(lambda d: instance(d).update(start_s=-86401)),
+     "$.effects[0].start_s"),
+    ("start after the longest scene", with_change(lambda d: instance(d).update(start_s=3601)),
+     "$.effects[0].start_s"),
     ("fps 0", with_change(lambda d: d.update(fps=0)), "$.fps"),
 ]
 

@@ -154,6 +154,17 @@ TEST(SceneValidate, InstanceRules) {
     expectOneError(
         [](SceneDesc& s) { s.effects[0].start_s = std::numeric_limits<float>::infinity(); },
         "$.effects[0].start_s", "expected a finite number, found inf");
+    // A pre-roll of at most a day (kMaxScenePreRoll_s), a start at most the longest scene.
+    for (const float start_s : {-1e20f, -1e5f, -86401.0f, -3.4e38f, 3601.0f, 1e30f}) {
+        expectOneError([start_s](SceneDesc& s) { s.effects[0].start_s = start_s; },
+                       "$.effects[0].start_s", "expected a number in [-86400, 3600], found ");
+    }
+    for (const float start_s : {-86400.0f, -1e4f, 3600.0f}) {
+        SceneDesc s = validScene();
+        s.effects[0].start_s = start_s;
+        std::vector<Diagnostic> diagnostics;
+        EXPECT_TRUE(validateScene(s, diagnostics)) << start_s << "\n" << dump(diagnostics);
+    }
 
     // Unnamed instances may repeat: names are optional.
     SceneDesc s = validScene();

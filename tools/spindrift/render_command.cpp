@@ -314,6 +314,7 @@ int runRender(const RenderOptions& options) {
     player_config.device = options.device;
     player_config.validation = options.validation;
     player_config.renderer = renderer.get();
+    player_config.step_progress = !options.quiet; // a long pre-roll says how far it got
     // Each instance has its own worker pool: share the cores out rather than oversubscribe them.
     const uint32_t instances = std::max<uint32_t>(uint32_t(scene.effects.size()), 1u);
     player_config.threads = std::clamp(std::thread::hardware_concurrency() / instances, 1u, 8u);
@@ -324,6 +325,13 @@ int runRender(const RenderOptions& options) {
     Plan plan;
     if (!makePlan(options, options.input, *player, plan)) return 1;
     if (!checkOutputs(plan, *player, options.input)) return 1;
+    // Every instance's steps up to the last frame, pre-roll included, within kMaxSimulatedSteps:
+    // refused before anything is rendered or written.
+    diagnostics.clear();
+    if (!render::checkPlayTimes(*player, plan.times, diagnostics)) {
+        printDiagnostics(diagnostics);
+        return 1;
+    }
     if (!options.quiet && player_config.backend != BackendRequest::cpu) {
         for (const render::PlayerInstance& p : player->instances) {
             std::printf("%s: %s backend (%s)%s\n", p.effect_file.c_str(),

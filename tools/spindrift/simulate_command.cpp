@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "commands.h"
 #include "cook/effect_file.h"
@@ -13,8 +14,10 @@
 #include "cpu/draw_records.h"
 #include "effect_source.h"
 #include "gpu/gpu_effect.h"
+#include "render/progress.h"
 #include "render/simulation_device.h"
 #include "runtime/backend_choice.h"
+#include "runtime/driver.h"
 
 namespace spindrift::cli {
 
@@ -22,13 +25,12 @@ namespace {
 
 // Steps one GPU submission may hold: bounds the per-step uniform buffer (one slot per step).
 constexpr uint32_t kGpuStepsPerAdvance = 64;
-
 // One row of the report, whichever backend ran.
 struct EmitterRow {
     uint64_t live = 0;
     uint64_t births = 0;
     uint64_t deaths = 0;
-    uint64_t overflows = 0;
+    uint64_t overflows = 0; // births dropped or replacing a live particle (replace_oldest)
 };
 
 // The same columns for both backends, so a dump from one compares with a dump from the other.
@@ -103,7 +105,13 @@ int simulateOnCpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
         printDiagnostics(limits, options.input);
         return 1;
     }
-    for (uint64_t i = 0; i < steps; ++i) cpu::stepOnce(*fx);
+    {
+        render::StepProgress progress(steps, false);
+        for (uint64_t i = 0; i < steps; ++i) {
+            cpu::stepOnce(*fx);
+            progress.update(i + 1);
+        }
+    }
 
     std::vector<EmitterRow> rows(fx->pools.size());
     for (uint32_t e = 0; e < rows.size(); ++e) {
@@ -166,11 +174,16 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
     // plans no more steps and changes no more.
     const double dt = static_cast<double>(compiled->effect.fixed_timestep_s);
     uint64_t done = 0;
-    while (done < steps && fx->errors.empty() && !gpu::finished(*fx)) {
-        const auto k = static_cast<uint32_t>(std::min<uint64_t>(kGpuStepsPerAdvance, steps - done));
-        const FrameReport frame = gpu::advanceFrame(*fx, static_cast<double>(k) * dt);
-        if (frame.steps == 0) break;
-        done += frame.steps;
+    {
+        render::StepProgress progress(steps, false);
+        while (done < steps && fx->errors.empty() && !gpu::finished(*fx)) {
+            const auto k =
+                static_cast<uint32_t>(std::min<uint64_t>(kGpuStepsPerAdvance, steps - done));
+            const FrameReport frame = gpu::advanceFrame(*fx, static_cast<double>(k) * dt);
+            if (frame.steps == 0) break;
+            done += frame.steps;
+            progress.update(done);
+        }
     }
     const bool dumping = !options.dump.empty();
     std::vector<DrawRecord> records;
@@ -195,7 +208,7 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
     std::vector<EmitterRow> rows(fx->stats.size());
     for (uint32_t e = 0; e < rows.size(); ++e) {
         const gpu::GpuEmitterStats& s = fx->stats[e];
-        rows[e] = {s.live, s.births, s.deaths, s.overflow_dropped};
+        rows[e] = {s.live, s.births, s.deaths, s.overflow_dropped + s.overflow_replaced};
     }
     FILE* report = dumping ? stderr : stdout;
     printReport(report, options, *compiled, steps, "device " + fx->gpu->device_name, choice, rows,
@@ -206,6 +219,24 @@ int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect
                          "bit-identical)\n");
     if (dumping) dump(options.dump, records);
     return 0;
+}
+
+// Why --time cannot run: not a time, or more steps than kMaxSimulatedSteps.
+std::string stepLimitMessage(double time_s, const CompiledEffect& compiled) {
+    const float dt = compiled.effect.fixed_timestep_s;
+    char text[320];
+    if (!(time_s >= 0) || !std::isfinite(time_s)) {
+        std::snprintf(text, sizeof text,
+                      "--time: expected a finite number of seconds >= 0, found %g", time_s);
+        return text;
+    }
+    std::snprintf(text, sizeof text,
+                  "--time %g s is %.4g fixed steps of %g s, more than the %" PRIu64
+                  " steps a run may simulate (kMaxSimulatedSteps, docs/driver.md, \"Limits\"): "
+                  "this effect runs at most %g s",
+                  time_s, stepsInTime(time_s, dt), static_cast<double>(dt), kMaxSimulatedSteps,
+                  static_cast<double>(kMaxSimulatedSteps) * static_cast<double>(dt));
+    return text;
 }
 
 } // namespace
@@ -224,6 +255,15 @@ int runSimulate(const SimulateOptions& options) {
     printDiagnostics(diagnostics);
     if (!ok) return 1;
     if (options.seed_set) compiled->effect.seed = options.seed;
+    // Whole fixed steps up to the requested time: the state at time T is the state after
+    // round(T / dt) steps, the same however a host would have paced its frames. Bounded by
+    // kMaxSimulatedSteps before anything runs.
+    uint64_t steps = 0;
+    if (!boundedStepsInTime(options.time_s, compiled->effect.fixed_timestep_s, steps)) {
+        printDiagnostics({{Severity::error, options.input, 0, 0, 0, "",
+                           stepLimitMessage(options.time_s, *compiled)}});
+        return 1;
+    }
 
     // Only a request that may run on the GPU looks for a device: cpu needs no Vulkan at all.
     const SimulationDevice device = request == BackendRequest::cpu
@@ -241,10 +281,6 @@ int runSimulate(const SimulateOptions& options) {
                   std::vector<Backend>(compiled->emitters.size(), Backend::cpu)};
     }
 
-    // Whole fixed steps up to the requested time: the state at time T is the state after
-    // round(T / dt) steps, the same however a host would have paced its frames.
-    const double dt = static_cast<double>(compiled->effect.fixed_timestep_s);
-    const uint64_t steps = static_cast<uint64_t>(std::llround(options.time_s / dt));
     if (choice.backend == Backend::gpu) {
         const int code =
             simulateOnGpu(options, compiled, steps, choice, request == BackendRequest::automatic);
