@@ -4,6 +4,8 @@
 // 0, 1, 2, ... wherever its draw-record chunks put them (storeDrawRecord, gpu_sim.glsl).
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 
 #include "appearance.h"
 #include "draw_record.h"

@@ -25,12 +25,6 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Em
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer OpsRef {
     OpRecord ops[];
 };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer LutRef {
-    vec4 texels[];
-};
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer MeshPointsRef {
-    MeshPointRecord points[];
-};
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer PoolsRef {
     GpuEmitterPool pools[];
 };
@@ -45,12 +39,6 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer St
 };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ResolvedOpsRef {
     GpuResolvedOp ops[];
-};
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ForceFieldsRef {
-    ForceFieldRecord fields[];
-};
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer CollidersRef {
-    ColliderRecord colliders[];
 };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer AddressTableRef {
     uvec2 addresses[];
@@ -95,17 +83,11 @@ void storeDrawRecord(GpuEmitterPool pool, uint i, DrawRecord record) {
     DrawRecordsRef(address).records[place.index] = record;
 }
 
-vec4 lutTexel(uint index) { return LutRef(loadTables().lut_mesh_points.xy).texels[index]; }
 
 // A LUT row sampled at t with the baker's blend (src/kernels/lut.h).
-vec4 lutSample(uint row, float t) {
-    LutTap tap = sdLutAtlasTap(row, t);
-    return sdLutMix(lutTexel(tap.index), lutTexel(tap.index + 1u), tap.weight);
-}
-float lutScalar(uint row, float t) {
-    LutTap tap = sdLutAtlasTap(row, t);
-    return sdLutMixScalar(lutTexel(tap.index).x, lutTexel(tap.index + 1u).x, tap.weight);
-}
+LutRef lutAtlas() { return LutRef(loadTables().lut_mesh_points.xy); }
+vec4 lutSample(uint row, float t) { return sdLutSample(lutAtlas(), row, t); }
+float lutScalar(uint row, float t) { return sdLutSampleScalar(lutAtlas(), row, t); }
 
 // rows * v with the CPU backend's summation order (x, y, z terms left to right).
 vec3 rowsVector(vec4 r0, vec4 r1, vec4 r2, vec3 v) {

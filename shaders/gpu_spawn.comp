@@ -7,6 +7,8 @@
 // counts them.
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 
 #include "birth.h"
 #include "lut.h"

@@ -8,6 +8,8 @@
 // aggregated appends need every invocation of the group.
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 #ifdef SD_SUBGROUP_APPEND
 #extension GL_KHR_shader_subgroup_ballot : require
 #endif

@@ -3,6 +3,8 @@
 // of the C++/GLSL subset.
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 
 #include "effect_records.h"
 #include "appearance.h"

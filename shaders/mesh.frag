@@ -4,6 +4,7 @@
 // does the rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
 
 #include "mesh.h"
 #include "mesh_variant.glsl"

@@ -25,8 +25,7 @@ struct ParticleAppearance {
 };
 
 inline vec4 appearanceLutTexel(const CompiledEffect& effect, uint32_t row, float t) {
-    const LutTap tap = sdLutAtlasTap(row, t);
-    return sdLutMix(effect.lut[tap.index], effect.lut[tap.index + 1], tap.weight);
+    return sdLutSample(LutRef{effect.lut.data()}, row, t);
 }
 
 // The particle in slot (< pool.count) of emitter: its born colour and size multiplied by every

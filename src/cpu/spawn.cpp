@@ -71,8 +71,7 @@ void storeBirth(CpuEffect& fx, uint32_t emitter_index, uint32_t slot, uint64_t o
     const Birth& b = n.birth;
     vec4 color = b.color;
     if (e.color_mode == kColorModeGradient) {
-        const LutTap tap = sdLutAtlasTap(e.color_lut_row, b.color_t);
-        color = sdLutMix(effect.lut[tap.index], effect.lut[tap.index + 1], tap.weight);
+        color = sdLutSample(LutRef{effect.lut.data()}, e.color_lut_row, b.color_t);
     }
     pool.position_x[slot] = n.position.x;
     pool.position_y[slot] = n.position.y;

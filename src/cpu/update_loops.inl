@@ -70,12 +70,11 @@ void storeVelocity(const Columns& c, uint32_t i, vec3 v) {
 }
 
 float lutScalar(const CompiledEffect& effect, uint32_t row, float t) {
-    const LutTap tap = sdLutAtlasTap(row, t);
-    return sdLutMixScalar(effect.lut[tap.index].x, effect.lut[tap.index + 1].x, tap.weight);
+    return sdLutSampleScalar(LutRef{effect.lut.data()}, row, t);
 }
 
 void addVelocity(const Columns& c, uint32_t begin, uint32_t end, vec3 dv) {
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         c.vx[i] += dv.x;
         c.vy[i] += dv.y;
@@ -84,7 +83,7 @@ SPINDRIFT_IVDEP
 }
 
 void scaleVelocity(const Columns& c, uint32_t begin, uint32_t end, float factor) {
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         c.vx[i] *= factor;
         c.vy[i] *= factor;
@@ -98,8 +97,8 @@ void applyBuoyancy(const CompiledEffect& effect, const ResolvedOp& r, const Colu
         addVelocity(c, begin, end, r.vector);
         return;
     }
-// r.vector is up * acceleration * dt; the curve scales it (sdBuoyancy's product order).
-SPINDRIFT_IVDEP
+    // r.vector is up * acceleration * dt; the curve scales it (sdBuoyancy's product order).
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         const float curve =
             lutScalar(effect, r.op.lut_row, sdNormalizedAge(c.age[i], c.lifetime[i]));
@@ -108,7 +107,7 @@ SPINDRIFT_IVDEP
 }
 
 void applyWind(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end) {
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         storeVelocity(c, i, sdWind(velocityAt(c, i), r.vector, r.factor));
     }
@@ -116,7 +115,7 @@ SPINDRIFT_IVDEP
 
 void applySpeedLimit(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end) {
     const float max_speed = r.op.params0.x;
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         storeVelocity(c, i, sdSpeedLimit(velocityAt(c, i), max_speed, r.factor));
     }
@@ -132,7 +131,7 @@ void curlNoiseLoop(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32
     const vec3 scroll = r.vector;
     const float time_s = step.time_s;
     const float dt = step.dt;
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         const vec3 a =
             sdCurlNoiseAcceleration(positionAt(c, i), time_s, strength, frequency, scroll, Octaves);
@@ -169,7 +168,7 @@ void applyForceFields(const StepScratch& scratch, const ResolvedOp& r, const Col
                       uint32_t begin, uint32_t end, float dt) {
     for (uint32_t f = 0; f < r.op.count; ++f) {
         const ForceFieldRecord field = scratch.force_fields[r.op.first + f];
-SPINDRIFT_IVDEP
+        SPINDRIFT_IVDEP
         for (uint32_t i = begin; i < end; ++i) {
             storeVelocity(c, i, sdForceField(field, positionAt(c, i), velocityAt(c, i), dt));
         }
@@ -180,7 +179,7 @@ void applyAttractor(const ResolvedOp& r, const Columns& c, uint32_t begin, uint3
     const float strength = r.op.params0.w;
     const float radius = r.op.params1.x;
     const float kill_radius = r.op.params1.y;
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         const AttractorResult a =
             sdAttractor(positionAt(c, i), r.vector, strength, radius, kill_radius);
@@ -191,7 +190,7 @@ SPINDRIFT_IVDEP
 
 void applyRotationOverLife(const CompiledEffect& effect, const ResolvedOp& r, const Columns& c,
                            uint32_t begin, uint32_t end, float dt) {
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         const float added =
             lutScalar(effect, r.op.lut_row, sdNormalizedAge(c.age[i], c.lifetime[i]));
@@ -245,7 +244,7 @@ void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32
     const float dt = step.dt;
     // Only a stick collision sets kParticleStuck; other emitters need not read the flags.
     if (step.uses_flags) {
-SPINDRIFT_IVDEP
+        SPINDRIFT_IVDEP
         for (uint32_t i = begin; i < end; ++i) {
             const float moving = (c.flags[i] & kParticleStuck) != 0 ? 0.0f : 1.0f;
             c.vx[i] *= moving;
@@ -253,7 +252,7 @@ SPINDRIFT_IVDEP
             c.vz[i] *= moving;
         }
     }
-SPINDRIFT_IVDEP
+    SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
         const vec3 p = sdIntegratePosition(positionAt(c, i), velocityAt(c, i), dt);
         c.px[i] = p.x;
@@ -262,7 +261,7 @@ SPINDRIFT_IVDEP
         c.age[i] = sdAdvanceAge(c.age[i], dt);
     }
     if (step.spins) {
-SPINDRIFT_IVDEP
+        SPINDRIFT_IVDEP
         for (uint32_t i = begin; i < end; ++i) {
             c.rotation[i] = sdIntegrateRotation(c.rotation[i], c.angular_velocity[i], dt);
         }
@@ -287,7 +286,8 @@ void collectDead(const EmitterStep& step, const Columns& c, ParticlePool& pool, 
 } // namespace
 
 ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& scratch,
-                        const EmitterStep& step, ParticlePool& pool, uint32_t begin, uint32_t end) {
+                             const EmitterStep& step, ParticlePool& pool, uint32_t begin,
+                             uint32_t end) {
     ChunkResult result;
     const Columns c = columnsOf(pool);
     const float dt = step.dt;

@@ -17,6 +17,9 @@
 
 SD_BEGIN_NAMESPACE
 
+// The effect's colliders as kernels read them: colliders[i] (SD_READONLY_REF).
+SD_READONLY_REF(CollidersRef, ColliderRecord, colliders, 16);
+
 struct CollisionContact {
     bool hit;
     vec3 normal; // unit, pointing to where the particle is allowed to be

@@ -22,6 +22,9 @@
 
 SD_BEGIN_NAMESPACE
 
+// The effect's force fields as kernels read them: fields[i] (SD_READONLY_REF).
+SD_READONLY_REF(ForceFieldsRef, ForceFieldRecord, fields, 16);
+
 // Guards a division by a length that may be 0 (the select discards the result there).
 SD_CONST float kTinyLength = 1.0e-30f;
 

@@ -10,6 +10,9 @@
 
 SD_BEGIN_NAMESPACE
 
+// The LUT atlas as kernels read it: texels[row * kLutWidth + i] (SD_READONLY_REF).
+SD_READONLY_REF(LutRef, vec4, texels, 16);
+
 // Texel `index` and `index + 1` of a row, blended by `weight` in [0, 1].
 struct LutTap {
     uint index;
@@ -42,6 +45,16 @@ SD_FUNC vec4 sdLutMix(vec4 a, vec4 b, float weight) {
 }
 SD_FUNC float sdLutMixScalar(float a, float b, float weight) {
     return a * (1.0f - weight) + b * weight;
+}
+
+// Row `row` of the atlas sampled at t with the baker's blend, as a vec4 and as its x alone.
+SD_FUNC vec4 sdLutSample(LutRef lut, uint row, float t) {
+    LutTap tap = sdLutAtlasTap(row, t);
+    return sdLutMix(lut.texels[tap.index], lut.texels[tap.index + 1u], tap.weight);
+}
+SD_FUNC float sdLutSampleScalar(LutRef lut, uint row, float t) {
+    LutTap tap = sdLutAtlasTap(row, t);
+    return sdLutMixScalar(lut.texels[tap.index].x, lut.texels[tap.index + 1u].x, tap.weight);
 }
 
 // Normalised speed for the by-speed ops: clamp((speed - lo) / (hi - lo), 0, 1); hi > lo is

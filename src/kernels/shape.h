@@ -17,6 +17,9 @@
 
 SD_BEGIN_NAMESPACE
 
+// The effect's mesh surface points as kernels read them: points[i] (SD_READONLY_REF).
+SD_READONLY_REF(MeshPointsRef, MeshPointRecord, points, 16);
+
 // Emitter space; direction has unit length.
 struct ShapeSample {
     vec3 position;

@@ -8,7 +8,15 @@
 //
 // Kernel functions are declared `SD_FUNC T sdName(...)` (inline in C++, plain in GLSL). They take
 // values; the one exception is an in/out or out parameter, written SD_INOUT(T) / SD_OUT(T)
-// (a reference in C++, `inout T` / `out T` in GLSL). The GLSL built-ins kernels use (dot, cross,
+// (a reference in C++, `inout T` / `out T` in GLSL), and a read-only view of a record array.
+//
+// A record array a kernel reads by index (LUT texels, force fields, colliders, mesh points) is
+// declared once, next to the kernel that reads it, with SD_READONLY_REF(Name, T, member, align):
+// in C++ a struct holding `const T* member`, in GLSL a read-only buffer reference
+// (GL_EXT_buffer_reference, which every shader including such a header enables) whose block is
+// `T member[]`. Either way a kernel reads `ref.member[i]`, so a per-particle rule that walks the
+// force fields or samples the LUT is one text; the caller builds the view (`Name{pointer}` in C++,
+// `Name(address)` from a uvec2 device address in GLSL). The GLSL built-ins kernels use (dot, cross,
 // length, normalize, floor, fract, mix, clamp, min, max, abs, sqrt, step, sign, floatBitsToUint,
 // uintBitsToFloat) come from glm in C++ through the using-declarations below, with the same
 // semantics (glm's mix is x * (1 - a) + y * a, as GLSL specifies).
@@ -52,6 +60,10 @@
 #endif
 #define SD_INOUT(T) T&
 #define SD_OUT(T) T&
+#define SD_READONLY_REF(Name, T, member, align)                                                    \
+    struct Name {                                                                                  \
+        const T* member;                                                                           \
+    }
 #define SD_BEGIN_NAMESPACE namespace spindrift {
 #define SD_END_NAMESPACE }
 
@@ -101,6 +113,10 @@ static_assert(sizeof(uvec4) == 16 && alignof(uvec4) == 4, "glm::uvec4 must be 4 
 #define SD_FUNC
 #define SD_INOUT(T) inout T
 #define SD_OUT(T) out T
+#define SD_READONLY_REF(Name, T, member, align)                                                    \
+    layout(buffer_reference, std430, buffer_reference_align = align) readonly buffer Name {        \
+        T member[];                                                                                \
+    }
 #define SD_BEGIN_NAMESPACE
 #define SD_END_NAMESPACE
 

@@ -9,15 +9,21 @@
 
 SD_BEGIN_NAMESPACE
 
-// parent_from_emitter applied to a point.
-SD_FUNC vec3 sdTransformPoint(vec4 row0, vec4 row1, vec4 row2, vec3 p) {
-    return vec3(dot(vec3(row0), p) + row0.w, dot(vec3(row1), p) + row1.w,
-                dot(vec3(row2), p) + row2.w);
+// row.xyz . v summed x, y, z left to right: written out rather than dot() so the GPU (whose dot
+// may sum in another order) and the CPU round the same way. This is the one rows-times-vector
+// text of the project; every 3x4 transform, on either backend and in the driver, goes through it.
+SD_FUNC float sdRowDot(vec4 row, vec3 v) {
+    return row.x * v.x + row.y * v.y + row.z * v.z;
 }
 
-// parent_from_emitter applied to a direction or velocity (rotation only).
+// The 3x4 rows applied to a direction or velocity (the linear part only).
 SD_FUNC vec3 sdTransformVector(vec4 row0, vec4 row1, vec4 row2, vec3 v) {
-    return vec3(dot(vec3(row0), v), dot(vec3(row1), v), dot(vec3(row2), v));
+    return vec3(sdRowDot(row0, v), sdRowDot(row1, v), sdRowDot(row2, v));
+}
+
+// The 3x4 rows applied to a point: the linear part, then the translation (row.w).
+SD_FUNC vec3 sdTransformPoint(vec4 row0, vec4 row1, vec4 row2, vec3 p) {
+    return sdTransformVector(row0, row1, row2, p) + vec3(row0.w, row1.w, row2.w);
 }
 
 // emitter_from_parent applied to a point: R^T (p - t).
