@@ -1,5 +1,5 @@
 // Billboards: texture or soft disc, flipbook frames, lighting, soft fade, and the blend-mode
-// output (src/kernels/billboard.h); the pipeline's blend state does the rest.
+// output (src/render/shader/billboard.h); the pipeline's blend state does the rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 

@@ -1,4 +1,4 @@
-// The billboard pipeline variant (specialisation constants, ids from src/kernels/billboard.h),
+// The billboard pipeline variant (specialisation constants, ids from src/render/shader/billboard.h),
 // and the batch's parameters with the specialised values in place, so the compiler folds every
 // branch on them.
 #ifndef SPINDRIFT_SHADERS_BILLBOARD_VARIANT_GLSL

@@ -1,5 +1,5 @@
 // The per-frame uniform block every entry point reads (set kSetFrame, binding
-// kBindingFrameGlobals; the layout is FrameGlobals in src/kernels/frame_globals.h).
+// kBindingFrameGlobals; the layout is FrameGlobals in src/render/shader/frame_globals.h).
 #ifndef SPINDRIFT_SHADERS_FRAME_BINDINGS_GLSL
 #define SPINDRIFT_SHADERS_FRAME_BINDINGS_GLSL
 

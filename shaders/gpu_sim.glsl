@@ -1,6 +1,6 @@
 // What every GPU simulation pass shares: its push constants, the buffer references it reads the
 // tables through (buffer device addresses: no descriptor sets, no 128 MiB range limit), and where
-// a pool column and a draw record are: 64-bit addresses from tables (src/kernels/gpu_sim.h), so no
+// a pool column and a draw record are: 64-bit addresses from tables (src/gpu/shader/gpu_sim.h), so no
 // index ever reaches past one buffer of at most the buffer limit.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require

@@ -1,5 +1,5 @@
 // Ribbon trails on the GPU (docs/gpu-backend.md, "Ribbons"): each slot of a ribbon emitter owns a
-// ring of recorded positions (GpuEmitterTrails, src/kernels/gpu_sim.h) with the ring maths of
+// ring of recorded positions (GpuEmitterTrails, src/gpu/shader/gpu_sim.h) with the ring maths of
 // src/kernels/ribbon.h, the CPU backend's (src/cpu/trail_store.cpp). A ribbon emitter's slots never
 // move (it never relocates: src/gpu/birth_order.h), so a trail never moves: a birth starts it (startTrail, spawn pass) and the update pass records
 // a point after collision (recordTrailPoint). Include after gpu_sim.glsl.

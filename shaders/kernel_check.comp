@@ -1,5 +1,6 @@
-// Build-time check that every shared kernel header compiles as GLSL (glslc sees no __cplusplus,
-// so shared_types.h gives the GLSL side). Not embedded: the build fails when a header drifts out
+// Build-time check that every header shared with C++ compiles as GLSL: src/kernels/,
+// src/gpu/shader/, src/render/shader/ and src/mesh/mesh_vertex.h (glslc sees no __cplusplus, so
+// shared_types.h gives the GLSL side). Not embedded: the build fails when a header drifts out
 // of the C++/GLSL subset.
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -28,6 +29,8 @@
 #include "shape.h"
 #include "shared_types.h"
 #include "strip.h"
+#include "strip_draw.h"
+#include "mesh/mesh_vertex.h"
 #include "sub_emitter.h"
 #include "transform.h"
 

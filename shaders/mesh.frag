@@ -1,6 +1,6 @@
 // Mesh particles: the texture at the vertex's (u, v) when the batch has one, times the record's
 // colour, lit by the scene's sun and ambient when the emitter is lit (the one lighting model,
-// src/kernels/lighting.h), and the blend-mode output (sdMeshOutput); the pipeline's blend state
+// src/render/shader/lighting.h), and the blend-mode output (sdMeshOutput); the pipeline's blend state
 // does the rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require

@@ -1,7 +1,7 @@
 // Mesh particles, vertex-pulled and instanced: instance i of a draw is the particle of record i
 // (or of record order[i] when the batch has a device-sorted order), vertex j is vertex j of the
 // batch's mesh (a triangle list, MeshVertex), both read through buffer device addresses (push
-// constants). Placement: sdMeshPlacement (src/kernels/mesh.h).
+// constants). Placement: sdMeshPlacement (src/render/shader/mesh.h).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require

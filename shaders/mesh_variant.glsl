@@ -1,4 +1,4 @@
-// The mesh pipeline variant (specialisation constants, ids from src/kernels/mesh.h) and the
+// The mesh pipeline variant (specialisation constants, ids from src/render/shader/mesh.h) and the
 // batch's push constants.
 #ifndef SPINDRIFT_SHADERS_MESH_VARIANT_GLSL
 #define SPINDRIFT_SHADERS_MESH_VARIANT_GLSL

@@ -1,5 +1,5 @@
 // The OIT composite: the weighted average colour of the frame's alpha-blended and premultiplied
-// particles over the opaque frame (sdOitResolve in src/kernels/oit.h; the pipeline blends ONE,
+// particles over the opaque frame (sdOitResolve in src/render/shader/oit.h; the pipeline blends ONE,
 // ONE_MINUS_SRC_ALPHA). Pixels no such particle covered (revealage 1) are left alone.
 #version 460
 #extension GL_GOOGLE_include_directive : require

@@ -1,4 +1,4 @@
-// Opaque surfaces: Lambert sun + ambient (src/kernels/lighting.h). Also writes the linear view
+// Opaque surfaces: Lambert sun + ambient (src/render/shader/lighting.h). Also writes the linear view
 // depth the billboard pass reads for the soft fade.
 #version 460
 #extension GL_GOOGLE_include_directive : require

@@ -1,5 +1,5 @@
 // Ground and primitives, vertex-pulled: the geometry comes from gl_VertexIndex
-// (src/kernels/opaque_geometry.h); one draw per shape.
+// (src/render/shader/opaque_geometry.h); one draw per shape.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 

@@ -1,10 +1,10 @@
 // Strips: texture (u along, v across) or the soft band, lighting, soft fade, and the blend-mode
-// output, all from the billboard kernels (src/kernels/billboard.h through strip.h); the
+// output, all from the billboard kernels (src/render/shader/billboard.h through strip_draw.h); the
 // pipeline's blend state does the rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
-#include "strip.h"
+#include "strip_draw.h"
 #include "strip_variant.glsl"
 #include "frame_bindings.glsl"
 #include "lighting.h"

@@ -1,6 +1,6 @@
 // Strips (ribbons and beams), vertex-pulled: no vertex buffer. Vertex i of a draw is corner i % 6
 // of segment i / 6; the segment's first point is points[segments[i / 6]], its second the next
-// point (src/kernels/strip.h), both read through the batch's buffer device addresses. Drawn from
+// point (src/kernels/strip.h; drawn by src/render/shader/strip_draw.h), both read through the batch's buffer device addresses. Drawn from
 // device blocks (kVariantBlocks: a GPU simulation's ribbons, render::DeviceStrips), segment i / 6
 // is found by sdStripBlockSegment, and a segment past its polyline's points is a zero-area
 // triangle pair (every corner at one point outside the clip volume).
@@ -9,7 +9,7 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 
-#include "strip.h"
+#include "strip_draw.h"
 #include "strip_variant.glsl"
 #include "frame_bindings.glsl"
 

@@ -1,10 +1,10 @@
-// The strip pipeline variant (specialisation constants, ids from src/kernels/strip.h), and the
+// The strip pipeline variant (specialisation constants, ids from src/render/shader/strip_draw.h), and the
 // batch's parameters with the specialised values in place, so the compiler folds every branch on
 // them.
 #ifndef SPINDRIFT_SHADERS_STRIP_VARIANT_GLSL
 #define SPINDRIFT_SHADERS_STRIP_VARIANT_GLSL
 
-#include "strip.h"
+#include "strip_draw.h"
 
 layout(constant_id = kSpecStripBlend) const uint kVariantBlend = 0u;
 layout(constant_id = kSpecStripTextured) const uint kVariantTextured = 0u;

@@ -41,7 +41,7 @@
 #include "common/bench_effects.h"
 #include "gpu/gpu_effect.h"
 #include "gpu/gpu_timing.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 #include "spindrift/effect_desc.h"
 
 namespace spindrift::gpu {

@@ -14,7 +14,7 @@
 
 #include <vulkan/vulkan.h>
 
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 #include "spindrift/diagnostic.h"
 
 namespace spindrift::gpu {

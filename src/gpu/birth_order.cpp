@@ -1,7 +1,7 @@
 #include "gpu/birth_order.h"
 
 #include "compiler/event_order.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 
 namespace spindrift::gpu {
 

@@ -6,7 +6,7 @@
 #include "gpu/ordered_list.h"
 #include "gpu/ribbon_strips.h"
 #include "gpu/sub_emitters.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 
 namespace spindrift::gpu {
 

@@ -10,7 +10,7 @@
 #include <vulkan/vulkan.h>
 
 #include "compiler/compiled_effect.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
 #include "vulkan/context.h"
@@ -88,7 +88,7 @@ bool updatesLight(const CompiledEffect& effect, uint32_t emitter);
 // The update's workgroup cap for an emitter with this live bound: `configured`
 // (GpuConfig::update_max_workgroups) when not 0, else kGpuUpdateMaxWorkgroups,
 // kGpuUpdateMidWorkgroups past kGpuUpdateMidBound, or kGpuUpdateLargeWorkgroups past
-// kGpuUpdateLargeBound (src/kernels/gpu_sim.h says why).
+// kGpuUpdateLargeBound (src/gpu/shader/gpu_sim.h says why).
 uint32_t updateWorkgroupCap(uint32_t configured, uint32_t live_bound);
 
 // dispatchPass for the update pass of an emitter, with the light pipeline when `light`, in at

@@ -15,7 +15,7 @@
 
 #include "compiler/compiled_effect.h"
 #include "gpu/pool_layout.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
 

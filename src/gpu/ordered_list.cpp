@@ -1,6 +1,6 @@
 #include "gpu/ordered_list.h"
 
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 
 namespace spindrift::gpu {
 

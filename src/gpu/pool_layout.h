@@ -1,5 +1,5 @@
 // Where every emitter's particles live in the GPU backend's device memory: kGpuColumnCount
-// columns per emitter (src/kernels/gpu_sim.h; kGpuStateColumnCount more for one that relocates
+// columns per emitter (src/gpu/shader/gpu_sim.h; kGpuStateColumnCount more for one that relocates
 // its particles), each `capacity` 32-bit words rounded up to kGpuColumnAlignBytes, packed in order
 // into as many pool buffers as needed, each at most the buffer limit; and one DrawRecord per slot
 // of capacity, emitters one after another, in draw-record chunks of at most the buffer limit. A
@@ -16,7 +16,7 @@
 
 #include "compiler/compiled_effect.h"
 #include "kernels/draw_record.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 #include "spindrift/diagnostic.h"
 
 namespace spindrift::gpu {

@@ -6,7 +6,7 @@
 
 #include "gpu/gpu_timing.h"
 #include "gpu/live_bound.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 #include "vulkan/physical_device.h"
 
 namespace spindrift::gpu {

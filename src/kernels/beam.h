@@ -20,7 +20,6 @@
 #ifndef SPINDRIFT_KERNELS_BEAM_H
 #define SPINDRIFT_KERNELS_BEAM_H
 
-#include "billboard.h"
 #include "random.h"
 #include "sd_math.h"
 #include "shared_types.h"

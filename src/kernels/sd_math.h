@@ -186,6 +186,20 @@ SD_FUNC float sdPow(float base, float exponent) {
     return sdExp(exponent * sdLog(base));
 }
 
+// v / |v|, or fallback when v is zero (a particle of size 0 still gets finite axes).
+SD_FUNC vec3 sdUnitOr(vec3 v, vec3 fallback) {
+    float l = length(v);
+    return l > 0.0f ? v / l : fallback;
+}
+
+// A tangent basis of the plane with unit normal n: t1 (corner x) and t2 = n x t1 (corner y).
+// For a vertical plane t2 is as close to +Y as it gets; for a horizontal one t1 is +X.
+SD_FUNC void sdPlaneBasis(vec3 n, SD_OUT(vec3) t1, SD_OUT(vec3) t2) {
+    vec3 reference = abs(n.y) < 0.999f ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, -1.0f);
+    t1 = normalize(cross(reference, n));
+    t2 = cross(n, t1);
+}
+
 SD_END_NAMESPACE
 
 #endif // SPINDRIFT_KERNELS_SD_MATH_H

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/mesh.h"
+#include "mesh/mesh_vertex.h"
 #include "spindrift/diagnostic.h"
 
 namespace spindrift {

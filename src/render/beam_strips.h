@@ -8,7 +8,7 @@
 
 #include "kernels/beam.h"
 #include "kernels/draw_record.h"
-#include "kernels/strip.h"
+#include "render/shader/strip_draw.h"
 
 namespace spindrift::render {
 

@@ -2,7 +2,7 @@
 // (DESIGN rule 3). Every host (scene player, editor preview, tests) calls it.
 #pragma once
 
-#include "kernels/billboard.h"
+#include "render/shader/billboard.h"
 #include "kernels/effect_records.h"
 #include "runtime/placement.h"
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "embedded_shaders.h"
-#include "kernels/billboard.h"
+#include "render/shader/billboard.h"
 
 namespace spindrift::render {
 

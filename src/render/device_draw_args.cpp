@@ -1,8 +1,8 @@
 #include "render/device_draw_args.h"
 
 #include "embedded_shaders.h"
-#include "kernels/billboard.h"
-#include "kernels/strip.h"
+#include "render/shader/billboard.h"
+#include "render/shader/strip_draw.h"
 #include "vulkan/commands.h"
 #include "vulkan/compute.h"
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "kernels/frame_globals.h"
+#include "render/shader/frame_globals.h"
 
 namespace spindrift::render {
 

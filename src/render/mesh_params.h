@@ -3,7 +3,7 @@
 #pragma once
 
 #include "kernels/effect_records.h"
-#include "kernels/mesh.h"
+#include "render/shader/mesh.h"
 
 namespace spindrift::render {
 

@@ -1,5 +1,5 @@
 // The mesh pass: each mesh batch draws its mesh once per record, instanced and vertex-pulled
-// (kernels/mesh.h, shaders/mesh.vert), with its pipeline variant (blend, lit, OIT output,
+// (render/shader/mesh.h, shaders/mesh.vert), with its pipeline variant (blend, lit, OIT output,
 // textured) and push constants, back faces culled, depth-tested against the opaque pass without
 // writing depth (opaque meshes write it). The stages, variants and the device/host draw are the
 // particle-pass skeleton's (render/particle_pass.h); this pass adds which specialisation values a

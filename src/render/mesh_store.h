@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/mesh.h"
+#include "render/shader/mesh.h"
 #include "render/resource_handle.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"

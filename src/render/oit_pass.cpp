@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "kernels/oit.h"
+#include "render/shader/oit.h"
 #include "render/shader_code.h"
 #include "vulkan/commands.h"
 #include "vulkan/descriptors.h"

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "embedded_shaders.h"
-#include "kernels/frame_globals.h"
-#include "kernels/opaque_geometry.h"
+#include "render/shader/frame_globals.h"
+#include "render/shader/opaque_geometry.h"
 #include "render/shader_code.h"
 #include "vulkan/commands.h"
 #include "vulkan/descriptors.h"

@@ -1,7 +1,7 @@
 #include "render/particle_bindings.h"
 
 #include "kernels/effect_records.h"
-#include "kernels/frame_globals.h"
+#include "render/shader/frame_globals.h"
 #include "vulkan/descriptors.h"
 #include "vulkan/image.h"
 #include "vulkan/pipeline.h"
@@ -99,7 +99,7 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     desc.fragment = fragment;
     desc.layout = layout_.get();
     if (output == ParticleOutput::oit) {
-        // One blend state for both targets (kernels/oit.h), so no independentBlend is needed.
+        // One blend state for both targets (render/shader/oit.h), so no independentBlend is needed.
         desc.color_formats = {kOitAccumulationFormat, kOitWeightFormat};
         desc.blends = {vk::BlendState::sum_color_product_alpha,
                        vk::BlendState::sum_color_product_alpha};

@@ -15,9 +15,9 @@
 
 #include <vulkan/vulkan.h>
 
-#include "kernels/billboard.h"
-#include "kernels/mesh.h"
-#include "kernels/strip.h"
+#include "render/shader/billboard.h"
+#include "render/shader/mesh.h"
+#include "render/shader/strip_draw.h"
 #include "render/frame_targets.h"
 #include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
@@ -55,7 +55,7 @@ public:
     // values[id] (ids 0..n-1); depth tested, not written, against the frame's depth format.
     // ParticleOutput::frame: drawing into the frame's colour with the blend state of blend
     // (kBlend*). ParticleOutput::oit: drawing into the two OIT targets (colour summed, alpha
-    // multiplied by 1 - source alpha; kernels/oit.h), whatever blend is. cull_back_faces: for
+    // multiplied by 1 - source alpha; render/shader/oit.h), whatever blend is. cull_back_faces: for
     // closed meshes (mesh particles). Empty and an error naming `what` when it cannot be
     // created.
     vk::OwnedPipeline createVariant(VkShaderModule vertex, VkShaderModule fragment,

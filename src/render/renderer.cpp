@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "kernels/frame_globals.h"
+#include "render/shader/frame_globals.h"
 #include "render/billboard_pass.h"
 #include "render/device_draw_args.h"
 #include "render/frame_targets.h"

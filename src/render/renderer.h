@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "image/image.h"
-#include "kernels/billboard.h"
+#include "render/shader/billboard.h"
 #include "kernels/draw_record.h"
-#include "kernels/mesh.h"
-#include "kernels/strip.h"
+#include "render/shader/mesh.h"
+#include "render/shader/strip_draw.h"
 #include "render/resource_handle.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
@@ -86,7 +86,7 @@ inline constexpr uint32_t kMaxTextures = 256;
 TextureHandle addTexture(Renderer& renderer, const Image& image, const std::string& label,
                          std::vector<Diagnostic>& diagnostics);
 
-// Meshes (triangle lists, kernels/mesh.h) are uploaded once and named by a typed handle
+// Meshes (triangle lists, render/shader/mesh.h) are uploaded once and named by a typed handle
 // (MeshHandle) that only the renderer that gave it understands.
 inline constexpr uint32_t kMaxMeshes = 256;
 // Uploads a mesh (mesh/obj_reader.h gives one: 1..kMaxMeshTriangles triangles, finite, unit
@@ -164,7 +164,7 @@ struct DeviceStrips {
 };
 
 // One emitter's strips (ribbons or beams): polylines drawn as camera-facing bands
-// (kernels/strip.h). params come from stripParams (render/strip_params.h); the renderer sets
+// (render/shader/strip_draw.h). params come from stripParams (render/strip_params.h); the renderer sets
 // params.textured from texture. points hold the polylines, each head first; segments hold, per
 // drawn segment, the index in points of its first point (the segment joins points[i] and
 // points[i + 1]). Segments are drawn in the order given; alpha-blended strips are not sorted.
@@ -179,7 +179,7 @@ struct StripBatch {
 };
 
 // One emitter's mesh particles: every record draws the mesh `mesh` (addMesh), placed by
-// sdMeshPlacement (kernels/mesh.h: position, size x scale, tumble), coloured by the record's
+// sdMeshPlacement (render/shader/mesh.h: position, size x scale, tumble), coloured by the record's
 // colour, lit by the sun and ambient when params.render_flags has kRenderFlagLit, with
 // params.blend; back faces culled, depth tested and not written. params come from meshParams
 // (render/mesh_params.h); the renderer sets params.vertex_count from the mesh. Records are drawn

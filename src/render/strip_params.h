@@ -5,7 +5,7 @@
 
 #include "kernels/beam.h"
 #include "kernels/effect_records.h"
-#include "kernels/strip.h"
+#include "render/shader/strip_draw.h"
 #include "runtime/placement.h"
 
 namespace spindrift::render {

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "embedded_shaders.h"
-#include "kernels/strip.h"
+#include "render/shader/strip_draw.h"
 
 namespace spindrift::render {
 

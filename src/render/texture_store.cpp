@@ -3,7 +3,7 @@
 #include <cstring>
 #include <utility>
 
-#include "kernels/frame_globals.h"
+#include "render/shader/frame_globals.h"
 #include "vulkan/buffer.h"
 #include "vulkan/descriptors.h"
 #include "vulkan/pipeline.h"

@@ -1,10 +1,10 @@
 // What a FrameView becomes on the GPU: the camera matrices, light and viewport of FrameGlobals
-// (src/kernels/frame_globals.h). One function, so every pass and test sees the same camera.
+// (src/render/shader/frame_globals.h). One function, so every pass and test sees the same camera.
 #pragma once
 
 #include <cstdint>
 
-#include "kernels/frame_globals.h"
+#include "render/shader/frame_globals.h"
 #include "render/renderer.h"
 
 namespace spindrift::render {

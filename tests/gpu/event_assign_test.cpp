@@ -7,7 +7,7 @@
 
 #include "compiler/sample_effects.h"
 #include "gpu/sub_emitters.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 
 namespace spindrift::gpu::test {
 namespace {

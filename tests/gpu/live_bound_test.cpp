@@ -5,7 +5,7 @@
 #include "gpu/gpu_context.h"
 #include "gpu/pool_layout.h"
 #include "kernels/draw_record.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 
 namespace spindrift::gpu {
 namespace {

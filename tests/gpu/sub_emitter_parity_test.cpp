@@ -10,7 +10,7 @@
 
 #include "compiler/sample_effects.h"
 #include "gpu/sub_emitters.h"
-#include "kernels/gpu_sim.h"
+#include "gpu/shader/gpu_sim.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift::gpu::test {

@@ -1,4 +1,4 @@
-#include "kernels/billboard.h"
+#include "render/shader/billboard.h"
 
 #include <gtest/gtest.h>
 

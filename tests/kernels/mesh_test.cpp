@@ -1,7 +1,7 @@
 // Mesh-particle placement: the tumble axis is a unit vector fixed per particle, the rotation is a
 // proper rotation about it by rotation + tumble x age, the age uses the lifetime the particle was
 // born with, and points are scaled by size x scale about the particle's position.
-#include "kernels/mesh.h"
+#include "render/shader/mesh.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
-// The weighted-blended OIT kernels (kernels/oit.h): the depth weight (the paper's eq. 9, bounded
+// The weighted-blended OIT kernels (render/shader/oit.h): the depth weight (the paper's eq. 9, bounded
 // and finite), what a fragment writes to each target, and the composite. The blend units are
 // simulated here in float: the targets sum colour and weight and multiply the revealage.
-#include "kernels/oit.h"
+#include "render/shader/oit.h"
 
 #include <cmath>
 #include <limits>
@@ -9,12 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include "kernels/billboard.h"
+#include "render/shader/billboard.h"
 
 namespace spindrift {
 namespace {
 
-// The two targets after a list of fragments, blended as the pipeline does (kernels/oit.h).
+// The two targets after a list of fragments, blended as the pipeline does (render/shader/oit.h).
 struct Targets {
     vec4 accumulation = vec4(0, 0, 0, 1);
     float weight_sum = 0;

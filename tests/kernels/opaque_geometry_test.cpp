@@ -1,10 +1,10 @@
-#include "kernels/opaque_geometry.h"
+#include "render/shader/opaque_geometry.h"
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "kernels/lighting.h"
+#include "render/shader/lighting.h"
 
 namespace spindrift {
 namespace {

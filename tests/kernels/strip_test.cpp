@@ -1,7 +1,7 @@
 // The strip kernels: where a segment's corners go (each end on its own point's edge, full width,
 // facing the camera), what the fragment stage derives (texture coordinates, the soft band, the
 // tube normal).
-#include "kernels/strip.h"
+#include "render/shader/strip_draw.h"
 
 #include <cstring>
 

@@ -12,13 +12,13 @@
 
 #include "embedded_shaders.h"
 #include "kernels/beam.h"
-#include "kernels/billboard.h"
+#include "render/shader/billboard.h"
 #include "kernels/draw_record.h"
 #include "kernels/effect_records.h"
-#include "kernels/frame_globals.h"
-#include "kernels/mesh.h"
-#include "kernels/opaque_geometry.h"
-#include "kernels/strip.h"
+#include "render/shader/frame_globals.h"
+#include "render/shader/mesh.h"
+#include "render/shader/opaque_geometry.h"
+#include "render/shader/strip_draw.h"
 
 namespace spindrift {
 namespace {

@@ -5,11 +5,11 @@
 // Not cooked into files, but read by shaders: a layout change is a change on both sides, which
 // this one declaration keeps in step (offsets pinned below and by tests/vulkan/shader_layout_test
 // through kernel_check.comp).
-#ifndef SPINDRIFT_KERNELS_GPU_SIM_H
-#define SPINDRIFT_KERNELS_GPU_SIM_H
+#ifndef SPINDRIFT_GPU_SHADER_GPU_SIM_H
+#define SPINDRIFT_GPU_SHADER_GPU_SIM_H
 
-#include "effect_records.h"
-#include "shared_types.h"
+#include "kernels/effect_records.h"
+#include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -386,4 +386,4 @@ static_assert(offsetof(GpuStepHeader, world_from_sim0) == 32);
 } // namespace spindrift
 #endif
 
-#endif // SPINDRIFT_KERNELS_GPU_SIM_H
+#endif // SPINDRIFT_GPU_SHADER_GPU_SIM_H

@@ -2,12 +2,12 @@
 // buffer): the ground square, boxes and spheres, each drawn with one push-constant block.
 //
 // FROZEN: OpaqueDraw is a push-constant block (std430 offsets == C++ offsets, pinned below).
-#ifndef SPINDRIFT_KERNELS_OPAQUE_GEOMETRY_H
-#define SPINDRIFT_KERNELS_OPAQUE_GEOMETRY_H
+#ifndef SPINDRIFT_RENDER_SHADER_OPAQUE_GEOMETRY_H
+#define SPINDRIFT_RENDER_SHADER_OPAQUE_GEOMETRY_H
 
 #include "billboard.h"
-#include "sd_math.h"
-#include "shared_types.h"
+#include "kernels/sd_math.h"
+#include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -120,4 +120,4 @@ static_assert(offsetof(OpaqueDraw, kind) == 48);
 } // namespace spindrift
 #endif
 
-#endif // SPINDRIFT_KERNELS_OPAQUE_GEOMETRY_H
+#endif // SPINDRIFT_RENDER_SHADER_OPAQUE_GEOMETRY_H

@@ -15,11 +15,11 @@
 //   result = (sum C_i w_i / sum a_i w_i) * (1 - revealage) + dst * revealage.
 // One layer gives exactly "over" (C + dst (1 - a)); several layers give an approximation in which
 // nearer, more opaque layers weigh more, whatever the order they were drawn in.
-#ifndef SPINDRIFT_KERNELS_OIT_H
-#define SPINDRIFT_KERNELS_OIT_H
+#ifndef SPINDRIFT_RENDER_SHADER_OIT_H
+#define SPINDRIFT_RENDER_SHADER_OIT_H
 
-#include "effect_records.h"
-#include "shared_types.h"
+#include "kernels/effect_records.h"
+#include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -100,4 +100,4 @@ SD_FUNC vec4 sdOitResolve(vec4 accumulation, float weight_sum) {
 
 SD_END_NAMESPACE
 
-#endif // SPINDRIFT_KERNELS_OIT_H
+#endif // SPINDRIFT_RENDER_SHADER_OIT_H

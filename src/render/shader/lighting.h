@@ -1,9 +1,9 @@
 // The one lighting model of the renderer, shared by opaque surfaces and lit particles: a
 // directional sun (Lambert) plus a constant ambient term, all linear RGB.
-#ifndef SPINDRIFT_KERNELS_LIGHTING_H
-#define SPINDRIFT_KERNELS_LIGHTING_H
+#ifndef SPINDRIFT_RENDER_SHADER_LIGHTING_H
+#define SPINDRIFT_RENDER_SHADER_LIGHTING_H
 
-#include "shared_types.h"
+#include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -15,4 +15,4 @@ SD_FUNC vec3 sdSunAmbient(vec3 n, vec3 sun_direction, vec3 sun_radiance, vec3 am
 
 SD_END_NAMESPACE
 
-#endif // SPINDRIFT_KERNELS_LIGHTING_H
+#endif // SPINDRIFT_RENDER_SHADER_LIGHTING_H

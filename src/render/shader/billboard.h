@@ -10,13 +10,13 @@
 // long (up) axis; texture v = 0 (the image's top row) is at c.y = +1. A camera-facing quad with
 // rotation 0 has c.x along the camera's right and c.y along its up; a positive rotation turns it
 // counter-clockwise as the camera sees it.
-#ifndef SPINDRIFT_KERNELS_BILLBOARD_H
-#define SPINDRIFT_KERNELS_BILLBOARD_H
+#ifndef SPINDRIFT_RENDER_SHADER_BILLBOARD_H
+#define SPINDRIFT_RENDER_SHADER_BILLBOARD_H
 
-#include "draw_record.h"
-#include "effect_records.h"
-#include "sd_math.h"
-#include "shared_types.h"
+#include "kernels/draw_record.h"
+#include "kernels/effect_records.h"
+#include "kernels/sd_math.h"
+#include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -70,7 +70,7 @@ SD_CONST uint kSpecBillboardTextured = 2u;   // 0: soft disc, 1: texture
 SD_CONST uint kSpecBillboardLit = 3u;        // 1: kRenderFlagLit
 SD_CONST uint kSpecBillboardSoftFade = 4u;   // 1: soft_fade_distance > 0
 SD_CONST uint kSpecBillboardFrameBlend = 5u; // 1: kRenderFlagFrameBlend (and textured)
-SD_CONST uint kSpecBillboardOit = 6u;        // 1: writes the OIT targets (kernels/oit.h)
+SD_CONST uint kSpecBillboardOit = 6u;        // 1: writes the OIT targets (render/shader/oit.h)
 SD_CONST uint kSpecBillboardCount = 7u;
 
 // Below this speed (m/s) a velocity-stretched particle has no direction and faces the camera.
@@ -132,14 +132,6 @@ SD_FUNC BillboardQuad sdAxisQuad(vec3 center, vec3 axis, vec3 eye, vec3 camera_u
     return q;
 }
 
-// A tangent basis of the plane with unit normal n: t1 (corner x) and t2 = n x t1 (corner y).
-// For a vertical plane t2 is as close to +Y as it gets; for a horizontal one t1 is +X.
-SD_FUNC void sdPlaneBasis(vec3 n, SD_OUT(vec3) t1, SD_OUT(vec3) t2) {
-    vec3 reference = abs(n.y) < 0.999f ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, -1.0f);
-    t1 = normalize(cross(reference, n));
-    t2 = cross(n, t1);
-}
-
 // Where a particle's quad is, for the four alignments (kAlign*). eye is the camera position,
 // camera_right / camera_up its unit view-plane axes, all in the space of the records (world).
 // - camera: in the view plane, rotated by the record's rotation; edge = size.
@@ -175,12 +167,6 @@ SD_FUNC BillboardQuad sdBillboardQuad(DrawRecord r, BillboardParams p, vec3 eye,
 // The world-space position of corner c of quad q.
 SD_FUNC vec3 sdQuadPoint(BillboardQuad q, vec2 corner) {
     return q.center + q.half_x * corner.x + q.half_y * corner.y;
-}
-
-// v / |v|, or fallback when v is zero (a particle of size 0 still gets finite axes).
-SD_FUNC vec3 sdUnitOr(vec3 v, vec3 fallback) {
-    float l = length(v);
-    return l > 0.0f ? v / l : fallback;
 }
 
 // The unit normal of the quad's plane, on the side the eye is on.
@@ -290,4 +276,4 @@ SD_ASSERT_RECORD(DrawArgsPush, 32);
 } // namespace spindrift
 #endif
 
-#endif // SPINDRIFT_KERNELS_BILLBOARD_H
+#endif // SPINDRIFT_RENDER_SHADER_BILLBOARD_H

@@ -12,26 +12,18 @@
 //
 // FROZEN: MeshVertex is a std430 buffer layout; MeshParams and MeshPushConstants are a
 // push-constant block (std430 offsets == C++ offsets, pinned below).
-#ifndef SPINDRIFT_KERNELS_MESH_H
-#define SPINDRIFT_KERNELS_MESH_H
+#ifndef SPINDRIFT_RENDER_SHADER_MESH_H
+#define SPINDRIFT_RENDER_SHADER_MESH_H
 
 #include "billboard.h"
-#include "birth.h"
-#include "draw_record.h"
-#include "random.h"
-#include "sd_math.h"
-#include "shared_types.h"
+#include "kernels/birth.h"
+#include "kernels/draw_record.h"
+#include "kernels/random.h"
+#include "kernels/sd_math.h"
+#include "kernels/shared_types.h"
+#include "mesh/mesh_vertex.h"
 
 SD_BEGIN_NAMESPACE
-
-// One vertex of a mesh's triangle list (three per triangle, no index buffer): position in the
-// mesh's own space (the author's origin is the particle's position), unit normal, and texture
-// coordinate (u, v) in image terms: (0, 0) the top-left corner of the texture, (1, 1) the
-// bottom-right (the OBJ reader flips OBJ's bottom-up v).
-struct MeshVertex {
-    vec4 position_u; // xyz position; w = u
-    vec4 normal_v;   // xyz unit normal; w = v
-};
 
 // What the mesh shaders read for one batch (an emitter).
 struct MeshParams {
@@ -59,7 +51,7 @@ struct MeshPushConstants {
 // Specialisation-constant ids of the mesh shaders (all uint), as for billboards (billboard.h).
 SD_CONST uint kSpecMeshBlend = 0u;    // kBlend*
 SD_CONST uint kSpecMeshLit = 1u;      // 1: kRenderFlagLit
-SD_CONST uint kSpecMeshOit = 2u;      // 1: writes the OIT targets (kernels/oit.h)
+SD_CONST uint kSpecMeshOit = 2u;      // 1: writes the OIT targets (render/shader/oit.h)
 SD_CONST uint kSpecMeshTextured = 3u; // 1: samples the batch's texture at the vertex's (u, v)
 SD_CONST uint kSpecMeshCount = 4u;
 
@@ -140,7 +132,6 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(MeshVertex, 32);
 SD_ASSERT_RECORD(MeshParams, 32);
 static_assert(offsetof(MeshParams, lifetime_min_s) == 16);
 static_assert(offsetof(MeshParams, vertex_count) == 24);
@@ -151,4 +142,4 @@ static_assert(offsetof(MeshPushConstants, vertices) == 64);
 } // namespace spindrift
 #endif
 
-#endif // SPINDRIFT_KERNELS_MESH_H
+#endif // SPINDRIFT_RENDER_SHADER_MESH_H

@@ -3,10 +3,10 @@
 // use (STYLE: binding numbers come from the shared header).
 //
 // FROZEN: FrameGlobals is a std140 uniform block (all vec4, so std140 == std430 == C++ offsets).
-#ifndef SPINDRIFT_KERNELS_FRAME_GLOBALS_H
-#define SPINDRIFT_KERNELS_FRAME_GLOBALS_H
+#ifndef SPINDRIFT_RENDER_SHADER_FRAME_GLOBALS_H
+#define SPINDRIFT_RENDER_SHADER_FRAME_GLOBALS_H
 
-#include "shared_types.h"
+#include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -49,4 +49,4 @@ static_assert(offsetof(FrameGlobals, viewport) == 176);
 } // namespace spindrift
 #endif
 
-#endif // SPINDRIFT_KERNELS_FRAME_GLOBALS_H
+#endif // SPINDRIFT_RENDER_SHADER_FRAME_GLOBALS_H
