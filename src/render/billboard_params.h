@@ -4,7 +4,7 @@
 
 #include "kernels/billboard.h"
 #include "kernels/effect_records.h"
-#include "runtime/placement.h"
+#include "driver/placement.h"
 
 namespace spindrift::render {
 

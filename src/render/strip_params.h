@@ -6,7 +6,7 @@
 #include "kernels/beam.h"
 #include "kernels/effect_records.h"
 #include "kernels/strip.h"
-#include "runtime/placement.h"
+#include "driver/placement.h"
 
 namespace spindrift::render {
 

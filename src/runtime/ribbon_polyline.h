@@ -11,7 +11,7 @@
 #include "compiler/compiled_effect.h"
 #include "kernels/ribbon.h"
 #include "kernels/strip.h"
-#include "runtime/placement.h"
+#include "driver/placement.h"
 
 namespace spindrift {
 

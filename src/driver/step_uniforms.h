@@ -9,7 +9,7 @@
 
 #include "compiler/compiled_effect.h"
 #include "kernels/shared_types.h"
-#include "runtime/placement.h"
+#include "driver/placement.h"
 
 namespace spindrift {
 

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/random.h"
-#include "runtime/driver_fixtures.h"
+#include "driver/driver_fixtures.h"
 
 namespace spindrift {
 namespace {
