@@ -24,15 +24,15 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "driver/driver.h"
+#include "driver/placement.h"
+#include "driver/step_uniforms.h"
 #include "gpu/draw_output.h"
 #include "gpu/gpu_context.h"
 #include "gpu/gpu_trails.h"
 #include "gpu/live_bound.h"
 #include "gpu/pool_layout.h"
 #include "kernels/draw_record.h"
-#include "driver/driver.h"
-#include "driver/placement.h"
-#include "driver/step_uniforms.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
 

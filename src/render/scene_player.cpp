@@ -229,7 +229,8 @@ bool createSimulation(PlayerInstance& instance, const std::string& file, const P
     instance_config.threads = config.threads;
     instance_config.device = config.device;
     instance_config.validation = config.validation;
-    if (config.renderer != nullptr) instance_config.shared_device = rendererContext(*config.renderer);
+    if (config.renderer != nullptr)
+        instance_config.shared_device = rendererContext(*config.renderer);
     instance.simulation =
         createEffectInstance(instance.effect, instance_config, device, file, diagnostics);
     if (!instance.simulation) return false;

@@ -62,12 +62,12 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "driver/placement.h"
 #include "gpu/draw_output.h"
 #include "image/image.h"
 #include "mesh/obj_reader.h"
 #include "render/particle_sort.h"
 #include "render/renderer.h"
-#include "driver/placement.h"
 #include "runtime/backend_choice.h"
 #include "runtime/effect_instance.h"
 #include "spindrift/diagnostic.h"

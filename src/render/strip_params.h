@@ -3,10 +3,10 @@
 // these.
 #pragma once
 
+#include "driver/placement.h"
 #include "kernels/beam.h"
 #include "kernels/effect_records.h"
 #include "kernels/strip.h"
-#include "driver/placement.h"
 
 namespace spindrift::render {
 

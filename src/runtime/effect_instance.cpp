@@ -45,12 +45,10 @@ bool createGpuPart(EffectInstance& instance, const InstanceConfig& config, bool 
     std::shared_ptr<const CompiledEffect> part =
         runOnly(instance.effect, instance.backend, Backend::gpu);
     std::vector<Diagnostic> gpu_diagnostics;
-    instance.gpu =
-        gpu::createGpuEffect(part ? part : instance.effect, gpu_config, gpu_diagnostics);
+    instance.gpu = gpu::createGpuEffect(part ? part : instance.effect, gpu_config, gpu_diagnostics);
     // auto only picks a device it found; one that then cannot start the backend (it lacks a
     // Vulkan 1.3 feature) hands the instance to the CPU and says so.
-    appendWithSource(gpu_diagnostics, instance.source, !instance.gpu && may_fall_back,
-                     diagnostics);
+    appendWithSource(gpu_diagnostics, instance.source, !instance.gpu && may_fall_back, diagnostics);
     if (!instance.gpu) return false;
     instance.draws_from_device = gpu_config.async_statistics;
     instance.gpu_records.resize(instance.gpu->layout.draw_records);
@@ -122,18 +120,14 @@ void runCpuSteps(EffectInstance& instance, uint64_t from, uint64_t count, const 
 }
 
 EmitterStatistics statisticsOf(const cpu::EmitterStats& s, uint64_t live) {
-    return {live, s.births, s.deaths, s.overflow_dropped, s.overflow_replaced, s.events_dropped,
-            s.contacts};
+    return {
+        live,      s.births, s.deaths, s.overflow_dropped, s.overflow_replaced, s.events_dropped,
+        s.contacts};
 }
 
 EmitterStatistics statisticsOf(const gpu::GpuEmitterStats& s) {
-    return {s.live,
-            s.births,
-            s.deaths,
-            s.overflow_dropped,
-            s.overflow_replaced,
-            s.events_dropped,
-            s.contacts};
+    return {s.live,           s.births,  s.deaths, s.overflow_dropped, s.overflow_replaced,
+            s.events_dropped, s.contacts};
 }
 
 } // namespace
@@ -162,8 +156,8 @@ std::unique_ptr<EffectInstance> createEffectInstance(std::shared_ptr<const Compi
         if (!createGpuPart(*instance, config, may_fall_back, diagnostics)) {
             if (!may_fall_back) return nullptr;
             instance->backend = {true, Backend::cpu,
-                                 "auto: the GPU backend could not start on device '" +
-                                     device.name + "'",
+                                 "auto: the GPU backend could not start on device '" + device.name +
+                                     "'",
                                  std::vector<Backend>(emitters, Backend::cpu)};
         }
     }

@@ -96,8 +96,8 @@ struct EffectInstance {
     // The GPU part runs on a shared device and its draw output stays there (submitDeviceDraw);
     // its statistics are those of the newest finished submission (a frame or two late).
     bool draws_from_device = false;
-    bool failed = false;     // a GPU part's Vulkan failure stopped the instance (reported once)
-    uint64_t steps_run = 0;  // fixed steps asked of the instance since it (re)started
+    bool failed = false;       // a GPU part's Vulkan failure stopped the instance (reported once)
+    uint64_t steps_run = 0;    // fixed steps asked of the instance since it (re)started
     Rows3x4 world_from_effect; // placement at the end of the last frame or run
 
     // Host draw records of the last writeHostDrawRecords, per part, each packed in compiled

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "kernels/random.h"
 #include "driver/driver_fixtures.h"
+#include "kernels/random.h"
 
 namespace spindrift {
 namespace {

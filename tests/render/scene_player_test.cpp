@@ -1033,7 +1033,8 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
     auto player = createScenePlayer(scene, file, gpu_config, gpu_diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(gpu_diagnostics);
     ASSERT_EQ(player->instances.size(), 1u);
-    EXPECT_NE(player->instances[0].simulation->gpu, nullptr) << player->instances[0].simulation->backend.reason;
+    EXPECT_NE(player->instances[0].simulation->gpu, nullptr)
+        << player->instances[0].simulation->backend.reason;
     EXPECT_EQ(player->instances[0].simulation->cpu, nullptr);
     playFrame(*player, times[0], frameView(scene, times[0]).camera.eye);
     EXPECT_TRUE(player->errors.empty()) << allMessages(player->errors);
@@ -1142,10 +1143,13 @@ TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature)
         const bool cpu_device = !as_gpu && probeSimulationDevice("").kind != DeviceKind::gpu;
         for (const PlayerInstance& p : player->instances) {
             const bool rain = p.effect_file.find("depth_rain.json") != std::string::npos;
-            EXPECT_EQ(p.simulation->cpu != nullptr, rain || cpu_device) << p.simulation->backend.reason;
-            EXPECT_EQ(p.simulation->gpu != nullptr, !rain && !cpu_device) << p.simulation->backend.reason;
+            EXPECT_EQ(p.simulation->cpu != nullptr, rain || cpu_device)
+                << p.simulation->backend.reason;
+            EXPECT_EQ(p.simulation->gpu != nullptr, !rain && !cpu_device)
+                << p.simulation->backend.reason;
             if (rain && !cpu_device) {
-                EXPECT_NE(p.simulation->backend.reason.find("depth_buffer_collision"), std::string::npos);
+                EXPECT_NE(p.simulation->backend.reason.find("depth_buffer_collision"),
+                          std::string::npos);
             }
         }
     }

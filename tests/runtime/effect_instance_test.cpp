@@ -24,8 +24,8 @@ std::string allMessages(const std::vector<Diagnostic>& diagnostics) {
 std::shared_ptr<const CompiledEffect> loadEffect(const std::string& relative) {
     auto effect = std::make_shared<CompiledEffect>();
     std::vector<Diagnostic> diagnostics;
-    const bool ok = loadCompiledEffect(std::string(SPINDRIFT_SOURCE_DIR) + "/" + relative,
-                                       *effect, diagnostics);
+    const bool ok = loadCompiledEffect(std::string(SPINDRIFT_SOURCE_DIR) + "/" + relative, *effect,
+                                       diagnostics);
     EXPECT_TRUE(ok) << allMessages(diagnostics);
     return ok ? effect : nullptr;
 }
@@ -60,10 +60,9 @@ TEST(EffectInstance, ReportsTheSameCountersOnBothBackends) {
     if (device.kind == DeviceKind::none) GTEST_SKIP() << device.why_none;
     uint64_t replaced = 0;
     uint64_t dropped = 0;
-    for (const char* path :
-         {"examples/effects/campfire.json", "examples/effects/fireworks.json",
-          "examples/effects/fountain.json", "examples/effects/spark_burst.json",
-          "tests/data/runtime/overflowing_parent.json"}) {
+    for (const char* path : {"examples/effects/campfire.json", "examples/effects/fireworks.json",
+                             "examples/effects/fountain.json", "examples/effects/spark_burst.json",
+                             "tests/data/runtime/overflowing_parent.json"}) {
         std::shared_ptr<const CompiledEffect> effect = loadEffect(path);
         ASSERT_NE(effect, nullptr);
         auto cpu = makeInstance(effect, BackendRequest::cpu, device);

@@ -211,9 +211,8 @@ int runSimulate(const SimulateOptions& options) {
     }
 
     // Only a request that may run on the GPU looks for a device: cpu needs no Vulkan at all.
-    const SimulationDevice device = request == BackendRequest::cpu
-                                        ? SimulationDevice{}
-                                        : probeSimulationDevice(options.device);
+    const SimulationDevice device =
+        request == BackendRequest::cpu ? SimulationDevice{} : probeSimulationDevice(options.device);
     InstanceConfig config;
     config.backend = request;
     // simulate reports one backend's run (its state hash is the CPU's): an effect auto would
