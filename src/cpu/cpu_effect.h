@@ -1,6 +1,6 @@
 // The deterministic CPU backend: one effect instance simulated on the CPU.
 //
-// A CpuEffect owns the driver clock (src/runtime/driver.h), one column pool per compiled emitter,
+// A CpuEffect owns the driver clock (src/driver/driver.h), one column pool per compiled emitter,
 // per-step work space and statistics. Everything is allocated by createCpuEffect; stepping
 // allocates nothing. Given the same compiled effect, seed, transforms and frame times, the state
 // is bit-identical for any thread count, across snapshot/restore, and after a seek.
@@ -29,8 +29,8 @@
 #include "cpu/thread_pool.h"
 #include "cpu/trail_store.h"
 #include "cpu/update_ops.h"
-#include "runtime/driver.h"
-#include "runtime/placement.h"
+#include "driver/driver.h"
+#include "driver/placement.h"
 
 namespace spindrift::cpu {
 

@@ -1,7 +1,7 @@
 // The GPU backend (issue 5, first slice): one effect instance simulated in Vulkan compute over
 // the same CompiledEffect records as the CPU backend (docs/gpu-backend.md).
 //
-// The driver (src/runtime/driver.h) runs on the CPU exactly as for the CPU backend: fixed steps,
+// The driver (src/driver/driver.h) runs on the CPU exactly as for the CPU backend: fixed steps,
 // spawn plan, ordinals, bursts, looping. Only per-particle work runs on the GPU, in passes per
 // step: counters (begin), update + compaction, spawn, counters (finish); a draw-record pass on
 // request. Each pass runs the shared kernels (src/kernels/), so a particle is born with the same
@@ -24,15 +24,15 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "driver/driver.h"
+#include "driver/placement.h"
+#include "driver/step_uniforms.h"
 #include "gpu/draw_output.h"
 #include "gpu/gpu_context.h"
 #include "gpu/gpu_trails.h"
 #include "gpu/live_bound.h"
 #include "gpu/pool_layout.h"
 #include "kernels/draw_record.h"
-#include "runtime/driver.h"
-#include "runtime/placement.h"
-#include "runtime/step_uniforms.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
-#include "runtime/driver.h"
+#include "driver/driver.h"
 
 namespace spindrift::gpu {
 

@@ -2,9 +2,9 @@
 // (DESIGN rule 3). Every host (scene player, editor preview, tests) calls it.
 #pragma once
 
+#include "driver/placement.h"
 #include "render/shader/billboard.h"
 #include "kernels/effect_records.h"
-#include "runtime/placement.h"
 
 namespace spindrift::render {
 

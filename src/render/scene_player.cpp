@@ -10,8 +10,6 @@
 
 #include "cook/effect_assets.h"
 #include "cook/effect_file.h"
-#include "cpu/draw_records.h"
-#include "cpu/trails.h"
 #include "gpu/ribbon_strips.h"
 #include "image/png_io.h"
 #include "mesh/obj_reader.h"
@@ -20,8 +18,8 @@
 #include "render/device_records.h"
 #include "render/mesh_params.h"
 #include "render/progress.h"
-#include "render/simulation_device.h"
 #include "render/strip_params.h"
+#include "runtime/simulation_device.h"
 #include "spindrift/scene_json.h"
 
 namespace spindrift::render {
@@ -51,14 +49,13 @@ bool drawsRecords(uint32_t render_type) {
 // Whether emitter e's strips are built on the host: a CPU emitter's, or a GPU emitter's whose
 // part is read back (not drawn from the device).
 bool stripsOnHost(const PlayerInstance& p, uint32_t e) {
-    return p.backend.emitters[e] != Backend::gpu || !p.draws_from_device;
+    return emitterBackend(*p.simulation, e) != Backend::gpu || !p.simulation->draws_from_device;
 }
 
 // The most ribbon strip points emitter e of the instance can append on the host in one frame (a
 // ribbon writes fewer segments than points), from whichever backend simulates it.
 uint64_t ribbonPointCapacity(const PlayerInstance& p, uint32_t e) {
-    if (p.backend.emitters[e] != Backend::gpu) return cpu::maxRibbonPoints(*p.fx, e);
-    return gpu::maxRibbonPoints(*p.gpu_fx, e);
+    return maxRibbonPoints(*p.simulation, e);
 }
 
 // The most strip points / segments emitter e can append on the host in one frame.
@@ -164,80 +161,51 @@ float sceneTime(const EffectInstanceDesc& instance, double instance_s) {
 }
 
 void restartInstance(PlayerInstance& p, const EffectInstanceDesc& desc) {
-    p.steps_done = 0;
-    const Rows3x4 start = instanceTransform(desc, desc.start_s);
-    if (p.gpu_fx) {
-        gpu::restart(*p.gpu_fx);
-        p.gpu_fx->world_from_effect = start;
-        p.gpu_fx->next_world_from_effect = start;
-    }
-    if (p.fx) {
-        cpu::restart(*p.fx);
-        p.fx->world_from_effect = start;
-        p.fx->next_world_from_effect = start;
-        p.fx->step_start = start;
-        p.fx->step_end = start;
-    }
+    restart(*p.simulation, instanceTransform(desc, desc.start_s));
 }
 
-// The GPU part of stepInstance: one host frame per fixed step from step `from`, so each step gets
-// exactly the transforms at its start and end (advanceFrame would blend one frame's transforms
-// linearly, which is not the motion path). A Vulkan failure stops the instance (fx.errors).
-void stepGpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t from,
-                     uint64_t target, StepProgress* progress) {
-    gpu::GpuEffect& fx = *p.gpu_fx;
-    const double dt = fx.effect->effect.fixed_timestep_s;
-    for (uint64_t step = from; step < target && fx.errors.empty(); ++step) {
-        if (gpu::finished(fx)) break;
-        const double t1 = static_cast<double>(step + 1) * dt;
-        gpu::setTransform(fx, instanceTransform(desc, sceneTime(desc, t1)));
-        gpu::advanceFrame(fx, dt);
-        if (progress != nullptr) progress->update(step + 1 - from);
+// A scene instance's motion path and rotation as the effect instance's placement over its own
+// time: each step runs with the transforms at the scene times of its start and end.
+class ScenePath final : public InstanceMotion {
+public:
+    explicit ScenePath(const EffectInstanceDesc& desc) : desc_(desc) {}
+    Rows3x4 worldFromEffectAt(double time_s) const override {
+        return instanceTransform(desc_, sceneTime(desc_, time_s));
     }
-    const Rows3x4 now = instanceTransform(desc, sceneTime(desc, static_cast<double>(target) * dt));
-    fx.world_from_effect = now;
-    fx.next_world_from_effect = now;
-}
 
-// The CPU part of stepInstance, from step `from`.
-void stepCpuInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t from,
-                     uint64_t target, StepProgress* progress) {
-    cpu::CpuEffect& fx = *p.fx;
-    const double dt = fx.effect->effect.fixed_timestep_s;
-    for (uint64_t step = from; step < target; ++step) {
-        // A finished effect has no particles and plans no births: the remaining steps would
-        // change nothing.
-        if (cpu::finished(fx)) break;
-        const double t0 = static_cast<double>(step) * dt;
-        fx.step_start = instanceTransform(desc, sceneTime(desc, t0));
-        fx.step_end = instanceTransform(desc, sceneTime(desc, t0 + dt));
-        cpu::stepOnce(fx);
-        if (progress != nullptr) progress->update(step + 1 - from);
-    }
-    const Rows3x4 now = instanceTransform(desc, sceneTime(desc, static_cast<double>(target) * dt));
-    fx.world_from_effect = now;
-    fx.next_world_from_effect = now;
-    fx.step_start = now;
-    fx.step_end = now;
-}
+private:
+    const EffectInstanceDesc& desc_;
+};
 
-// Runs the instance's fixed steps up to target on its backends (both, when split), each with the
-// transforms at its start and end; a long run shows its progress when show_progress is set.
+// Shows a long run's progress (render/progress.h).
+class ProgressListener final : public StepListener {
+public:
+    explicit ProgressListener(StepProgress& progress) : progress_(progress) {}
+    void stepsDone(uint64_t steps) override { progress_.update(steps); }
+
+private:
+    StepProgress& progress_;
+};
+
+// Runs the instance's fixed steps up to target (from 0 again when target is earlier than where it
+// is), along the scene path; a long run shows its progress when show_progress is set.
 void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target,
                   bool show_progress) {
-    if (target < p.steps_done) restartInstance(p, desc);
-    const uint64_t steps = target - p.steps_done;
+    EffectInstance& sim = *p.simulation;
+    if (target < sim.steps_run) restartInstance(p, desc);
+    const uint64_t steps = target - sim.steps_run;
     std::optional<StepProgress> progress;
+    std::optional<ProgressListener> listener;
     if (show_progress && steps >= kPlayerProgressMinSteps) {
         const std::string name = desc.name.empty() ? std::to_string(p.scene_index) : desc.name;
         progress.emplace(steps, false, "instance " + name + ": step");
+        listener.emplace(*progress);
     }
-    StepProgress* shown = progress ? &*progress : nullptr;
-    if (p.gpu_fx) stepGpuInstance(p, desc, p.steps_done, target, shown);
-    if (p.fx) stepCpuInstance(p, desc, p.steps_done, target, shown);
-    p.steps_done = target;
-    p.world_from_effect = instanceTransform(
-        desc, sceneTime(desc, static_cast<double>(target) * p.effect->effect.fixed_timestep_s));
+    const ScenePath path(desc);
+    StepRun run;
+    run.motion = &path;
+    run.listener = listener ? &*listener : nullptr;
+    runSteps(sim, steps, run);
 }
 
 // Lists the strips p appended since first_point / first_segment as one batch.
@@ -252,115 +220,40 @@ void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const Emitte
     player.batches.push_back(batch);
 }
 
-// Creates the instance's simulation on the backend chooseBackend picks. False after appending
-// the error (a gpu request that cannot be met, a backend that fails to start).
+// Creates the instance's simulation (createEffectInstance) and, for a GPU part drawn from the
+// device, its draw request. False after appending the error.
 bool createSimulation(PlayerInstance& instance, const std::string& file, const PlayerConfig& config,
                       const SimulationDevice& device, std::vector<Diagnostic>& diagnostics) {
-    instance.backend = chooseBackend(*instance.effect, config.backend, device);
-    if (!instance.backend.ok) {
-        diagnostics.push_back({Severity::error, file, 0, 0, 0, "", instance.backend.reason});
-        return false;
-    }
-    const size_t emitters = instance.effect->emitters.size();
-    if (instance.backend.backend == Backend::gpu) {
-        gpu::GpuConfig gpu_config;
-        gpu_config.device = config.device;
-        gpu_config.validation = config.validation;
-        // On the renderer's device every emitter the renderer draws is drawn from the device:
-        // billboards from their records, ribbons and beams from strips the GPU writes
-        // (gpu::deviceStripSource).
-        if (config.renderer != nullptr) {
-            gpu_config.shared_device = rendererContext(*config.renderer);
-            gpu_config.async_statistics = true;
-            gpu_config.device_strips = true;
+    InstanceConfig instance_config;
+    instance_config.backend = config.backend;
+    instance_config.threads = config.threads;
+    instance_config.device = config.device;
+    instance_config.validation = config.validation;
+    if (config.renderer != nullptr)
+        instance_config.shared_device = rendererContext(*config.renderer);
+    instance.simulation =
+        createEffectInstance(instance.effect, instance_config, device, file, diagnostics);
+    if (!instance.simulation) return false;
+    if (instance.simulation->draws_from_device) {
+        for (const EmitterRecord& e : instance.effect->emitters) {
+            instance.draw_request.sort_modes.push_back(
+                drawsRecords(e.render_type) ? e.sort : uint32_t{kSortNone});
         }
-        std::shared_ptr<const CompiledEffect> gpu_part =
-            runOnly(instance.effect, instance.backend, Backend::gpu);
-        std::vector<Diagnostic> gpu_diagnostics;
-        instance.gpu_fx = gpu::createGpuEffect(gpu_part ? gpu_part : instance.effect, gpu_config,
-                                               gpu_diagnostics);
-        // auto only picked a device it found; one that then cannot start the backend (it lacks
-        // a Vulkan 1.3 feature) hands the instance to the CPU and says so.
-        const bool fall_back = !instance.gpu_fx && config.backend == BackendRequest::automatic;
-        for (Diagnostic& d : gpu_diagnostics) {
-            if (d.file.empty()) d.file = file;
-            if (fall_back) d.severity = Severity::warning;
-            diagnostics.push_back(std::move(d));
-        }
-        if (instance.gpu_fx) {
-            instance.draws_from_device = gpu_config.async_statistics;
-            for (const EmitterRecord& e : instance.effect->emitters) {
-                instance.draw_request.sort_modes.push_back(
-                    drawsRecords(e.render_type) ? e.sort : uint32_t{kSortNone});
-            }
-            instance.draw_request.beams.resize(emitters);
-            instance.gpu_records.resize(instance.gpu_fx->layout.draw_records);
-            instance.gpu_emitter_counts.assign(emitters, 0);
-        } else if (!fall_back) {
-            return false;
-        } else {
-            instance.backend = {true, Backend::cpu,
-                                "auto: the GPU backend could not start on device '" + device.name +
-                                    "'",
-                                std::vector<Backend>(emitters, Backend::cpu)};
-        }
+        instance.draw_request.beams.resize(instance.effect->emitters.size());
     }
-    if (std::count(instance.backend.emitters.begin(), instance.backend.emitters.end(),
-                   Backend::cpu) == 0) {
-        return true;
-    }
-    cpu::CpuConfig cpu_config;
-    cpu_config.threads = config.threads;
-    std::shared_ptr<const CompiledEffect> cpu_part =
-        runOnly(instance.effect, instance.backend, Backend::cpu);
-    // The CPU backend's own limits (ribbon trail storage) are checked here, not thrown.
-    std::vector<Diagnostic> limits;
-    instance.fx = cpu::createCpuEffect(cpu_part ? cpu_part : instance.effect, cpu_config, limits);
-    for (Diagnostic& d : limits) {
-        if (d.file.empty()) d.file = file;
-        diagnostics.push_back(std::move(d));
-    }
-    instance.records.resize(instance.effect->effect.capacity);
-    instance.emitter_counts.assign(emitters, 0);
-    return instance.fx != nullptr;
-}
-
-// Fills the host record buffers of the instance's parts: the CPU part's records and counts
-// (p.records, p.emitter_counts) and, for a GPU part not drawn from the device, its read-back
-// records (p.gpu_records, p.gpu_emitter_counts); each packed in compiled emitter order, an
-// emitter the part does not run counting 0. False when the GPU part failed (reported once in
-// player.errors; the instance then draws nothing).
-bool writeInstanceRecords(ScenePlayer& player, PlayerInstance& p) {
-    if (p.failed) return false;
-    if (p.fx) {
-        cpu::writeDrawRecords(*p.fx, p.records.data());
-        for (uint32_t e = 0; e < p.emitter_counts.size(); ++e)
-            p.emitter_counts[e] = p.fx->pools[e].count;
-    }
-    if (!p.gpu_fx || p.draws_from_device) return true;
-    std::vector<Diagnostic>& errors = player.errors;
-    const size_t before = errors.size();
-    if (gpu::readBackDrawRecords(*p.gpu_fx, p.gpu_records, p.gpu_emitter_counts, errors)) {
-        return true;
-    }
-    p.failed = true;
-    for (size_t i = before; i < errors.size(); ++i) {
-        if (errors[i].file.empty()) errors[i].file = p.effect_file;
-    }
-    return false;
+    return true;
 }
 
 // Simulation time of the state drawn: what a beam's jitter cycle counts from.
 float drawnSimulationTime(const PlayerInstance& p) {
-    return static_cast<float>(double(p.steps_done) * p.effect->effect.fixed_timestep_s);
+    return static_cast<float>(simulationTime(*p.simulation));
 }
 
 // A GPU part drawn from the device: submits its draw records, sorted orders and strips, beams
 // with this frame's curve and jitter cycle, as the host path's appendBeamStrips takes them. A
 // failure stops the instance (reported once in player.errors).
-void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
-    if (p.failed) return;
-    gpu::GpuEffect& fx = *p.gpu_fx;
+void submitInstanceDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
+    if (p.simulation->failed) return;
     const CompiledEffect& effect = *p.effect;
     p.draw_request.eye = eye;
     const float sim_time_s = drawnSimulationTime(p);
@@ -368,7 +261,7 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
         const EmitterRecord& emitter = effect.emitters[e];
         if (emitter.render_type != kRenderBeam) continue;
         BeamFrame& beam = p.draw_request.beams[e];
-        beam.curve = beamCurve(emitter, p.world_from_effect);
+        beam.curve = beamCurve(emitter, p.simulation->world_from_effect);
         beam.jitter_cycle = sdBeamJitterCycle(sim_time_s, beam.curve.end_frequency.w);
     }
     // Emitters drawn through OIT need no order: their sort would be wasted GPU work.
@@ -377,14 +270,11 @@ void submitDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
         const bool sorts = drawsRecords(emitter.render_type) &&
                            !drawsThroughOit(player.scene.transparency, emitter.blend);
         p.draw_request.sort_modes[e] = sorts ? emitter.sort : uint32_t{kSortNone};
-        if (!sorts && emitter.sort != kSortNone) player.sort_skipped_records += fx.stats[e].live;
+        if (!sorts && emitter.sort != kSortNone) {
+            player.sort_skipped_records += emitterLive(*p.simulation, e);
+        }
     }
-    const size_t before = player.errors.size();
-    if (gpu::submitDrawOutput(fx, p.draw_request, player.errors)) return;
-    p.failed = true;
-    for (size_t i = before; i < player.errors.size(); ++i) {
-        if (player.errors[i].file.empty()) player.errors[i].file = p.effect_file;
-    }
+    submitDeviceDraw(*p.simulation, p.draw_request, player.errors);
 }
 
 // The renderer's handle of emitter e's texture, kNoTexture when it has none.
@@ -397,7 +287,8 @@ TextureHandle textureHandle(const ScenePlayer& player, const PlayerInstance& p, 
 // over all its draw-record chunks (billboards, meshes), or one of its ribbon or beam strips; none
 // when it can hold no particle.
 void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
-    const gpu::GpuEffect& fx = *p.gpu_fx;
+    const gpu::GpuEffect& fx = *p.simulation->gpu;
+    const uint64_t live = emitterLive(*p.simulation, e);
     const EmitterRecord& emitter = p.effect->emitters[e];
     const TextureHandle texture = textureHandle(player, p, e);
     if (emitter.render_type == kRenderRibbon || emitter.render_type == kRenderBeam) {
@@ -409,7 +300,7 @@ void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e)
         batch.device = {source.points, source.point_counts, source.count, source.points_per_strip,
                         source.max_strips};
         player.batches.push_back(batch);
-        player.particles += fx.stats[e].live;
+        player.particles += live;
         return;
     }
     const gpu::GpuDrawSource source = gpu::drawSource(fx, e);
@@ -422,12 +313,12 @@ void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e)
         player.batches.push_back(batch);
     } else if (source.max_records != 0) {
         BillboardBatch batch;
-        batch.params = billboardParams(emitter, p.world_from_effect);
+        batch.params = billboardParams(emitter, p.simulation->world_from_effect);
         batch.texture = texture;
         batch.device = deviceRecords(source);
         player.batches.push_back(batch);
     }
-    player.particles += fx.stats[e].live;
+    player.particles += live;
 }
 
 float distanceTo(const Float3& a, const Float3& b) {
@@ -569,7 +460,8 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     // One probe for every instance: a cpu request needs no Vulkan at all.
     SimulationDevice device = config.backend == BackendRequest::cpu ? SimulationDevice{}
                               : config.renderer != nullptr
-                                  ? simulationDeviceOf(rendererDevice(*config.renderer))
+                                  ? simulationDeviceOf(rendererDevice(*config.renderer).name,
+                                                       rendererDevice(*config.renderer).type)
                                   : probeSimulationDevice(config.device);
     if (config.auto_on_cpu_device && device.kind == DeviceKind::cpu) device.kind = DeviceKind::gpu;
     for (uint32_t i = 0; i < scene.effects.size(); ++i) {
@@ -609,12 +501,8 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
 }
 
 void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<std::string>& out) {
-    for (const PlayerInstance& p : player.instances) {
-        // On the renderer's device the messages are the renderer's (validationMessages).
-        if (!p.gpu_fx || p.gpu_fx->config.shared_device) continue;
-        const std::vector<std::string>& messages = gpu::validationMessages(*p.gpu_fx);
-        out.insert(out.end(), messages.begin(), messages.end());
-    }
+    // On the renderer's device the messages are the renderer's (validationMessages).
+    for (const PlayerInstance& p : player.instances) appendValidationMessages(*p.simulation, out);
 }
 
 std::vector<std::string> inputFiles(const ScenePlayer& player) {
@@ -681,24 +569,20 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
         const CompiledEffect& effect = *p.effect;
         p.strip_points.clear();
         p.strip_segments.clear();
-        if (p.draws_from_device) submitDeviceDraw(player, p, eye_v);
-        if (!writeInstanceRecords(player, p) || p.failed) continue;
+        EffectInstance& sim = *p.simulation;
+        if (sim.draws_from_device) submitInstanceDeviceDraw(player, p, eye_v);
+        if (!writeHostDrawRecords(sim, player.errors) || sim.failed) continue;
         const float sim_time_s = drawnSimulationTime(p);
-        // Each emitter's records come from the part that runs it (the other part counts it 0).
-        size_t cpu_first = 0;
-        size_t gpu_first = 0;
+        const Rows3x4& world_from_effect = sim.world_from_effect;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
             const EmitterRecord& emitter = effect.emitters[e];
-            const bool on_gpu = p.backend.emitters[e] == Backend::gpu;
-            if (on_gpu && p.draws_from_device) {
+            if (emitterBackend(sim, e) == Backend::gpu && sim.draws_from_device) {
                 appendDeviceBatch(player, p, e);
                 continue;
             }
-            const size_t count = on_gpu ? p.gpu_emitter_counts[e] : p.emitter_counts[e];
-            DrawRecord* base =
-                on_gpu ? p.gpu_records.data() + gpu_first : p.records.data() + cpu_first;
-            (on_gpu ? gpu_first : cpu_first) += count;
-            const std::span<DrawRecord> records(base, count);
+            // Each emitter's records come from the part that runs it.
+            const std::span<DrawRecord> records = hostDrawRecords(sim, e);
+            const size_t count = records.size();
             if (count == 0) continue;
             const TextureHandle texture = textureHandle(player, p, e);
             if (drawsRecords(emitter.render_type)) {
@@ -716,7 +600,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                                                        texture});
                 } else {
                     player.batches.push_back(BillboardBatch{
-                        billboardParams(emitter, p.world_from_effect), texture, records, {}});
+                        billboardParams(emitter, world_from_effect), texture, records, {}});
                 }
                 player.particles += count;
             } else if (emitter.render_type == kRenderBeam) {
@@ -724,7 +608,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                 // never reallocates, so spans taken here stay valid for the frame.
                 const size_t first_point = p.strip_points.size();
                 const size_t first_segment = p.strip_segments.size();
-                const BeamCurve curve = beamCurve(emitter, p.world_from_effect);
+                const BeamCurve curve = beamCurve(emitter, world_from_effect);
                 appendBeamStrips(curve, sdBeamJitterCycle(sim_time_s, curve.end_frequency.w),
                                  records, p.strip_points, p.strip_segments);
                 appendStripBatch(player, p, emitter, texture, first_point, first_segment);
@@ -732,12 +616,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             } else if (emitter.render_type == kRenderRibbon) {
                 const size_t first_point = p.strip_points.size();
                 const size_t first_segment = p.strip_segments.size();
-                // A GPU part's trails were gathered with its records (ribbon_strips.h).
-                if (!on_gpu) {
-                    cpu::writeRibbonStrips(*p.fx, e, p.strip_points, p.strip_segments);
-                } else {
-                    gpu::writeRibbonStrips(*p.gpu_fx, e, records, p.strip_points, p.strip_segments);
-                }
+                writeRibbonStrips(sim, e, p.strip_points, p.strip_segments);
                 if (p.strip_segments.size() == first_segment) continue;
                 appendStripBatch(player, p, emitter, texture, first_point, first_segment);
                 player.particles += count;

@@ -1,12 +1,13 @@
 // The scene player: turns a validated scene into what the renderer draws, frame after frame.
 //
 // It loads each instance's effect (JSON or cooked .sfx, loadCompiledEffect; an effect file used by
-// several instances is compiled once), creates one simulation instance per scene instance on the
-// backend chooseBackend picks for it (runtime/backend_choice.h; PlayerConfig::backend), and
-// loads each drawn emitter's texture (PNG, relative to the effect file; one image per distinct
-// file). For a frame at scene time t it steps every instance to its own time, places it, writes
-// its draw records, sorts the emitters that sort, turns ribbon trails (cpu::writeRibbonStrips) and
-// beams (appendBeamStrips) into strips, and lists the batches in draw order.
+// several instances is compiled once), creates one effect instance (runtime/effect_instance.h)
+// per scene instance on the backend chooseBackend picks for it (runtime/backend_choice.h;
+// PlayerConfig::backend), and loads each drawn emitter's texture (PNG, relative to the effect
+// file; one image per distinct file). For a frame at scene time t it runs every instance's steps
+// up to its own time along its path (runSteps), has it write its draw records, sorts the emitters
+// that sort, turns ribbon trails (writeRibbonStrips) and beams (appendBeamStrips) into strips, and
+// lists the batches in draw order. It never steps a backend itself.
 //
 // Instance time: tau = (t - start_s) * time_scale. tau < 0: the instance has not started and
 // draws nothing. Otherwise the instance holds the state after the whole fixed steps that fit in
@@ -61,14 +62,14 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
-#include "cpu/cpu_effect.h"
-#include "gpu/gpu_effect.h"
+#include "driver/placement.h"
+#include "gpu/draw_output.h"
 #include "image/image.h"
 #include "mesh/obj_reader.h"
 #include "render/particle_sort.h"
 #include "render/renderer.h"
 #include "runtime/backend_choice.h"
-#include "runtime/placement.h"
+#include "runtime/effect_instance.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
 
@@ -116,28 +117,16 @@ struct PlayerInstance {
     uint32_t scene_index = 0; // index in SceneDesc::effects
     std::string effect_file;  // resolved path of the effect file
     std::shared_ptr<const CompiledEffect> effect;
-    BackendChoice backend; // which backend simulates it, and why
-    // The parts that simulate it: the CPU backend runs the emitters backend.emitters gives the
-    // CPU, the GPU backend the others (each with the other's emitters switched off: runOnly);
-    // both are set when the choice splits the effect.
-    std::unique_ptr<cpu::CpuEffect> fx;
-    std::unique_ptr<gpu::GpuEffect> gpu_fx;
-    std::vector<uint32_t> emitter_counts;     // CPU part: records per emitter this frame
-    std::vector<DrawRecord> gpu_records;      // GPU part, read back: room for all its records
-    std::vector<uint32_t> gpu_emitter_counts; // GPU part, read back: records per emitter
-    // GPU on the renderer's device: billboards, ribbons and beams drawn from the device.
-    bool draws_from_device = false;
-    // draws_from_device: eye, per-emitter sort modes and beam frames
+    // The simulation (runtime/effect_instance.h): its backend and why, its parts, clock,
+    // placement, statistics and host draw records. The player places it along the scene path.
+    std::unique_ptr<EffectInstance> simulation;
+    // A GPU part drawn from the renderer's device: eye, per-emitter sort modes and beam frames.
     gpu::GpuDrawRequest draw_request;
-    bool failed = false;                   // GPU: a Vulkan failure stopped it (player.errors)
     std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
     std::vector<uint32_t> emitter_mesh;    // per compiled emitter: index in meshes, or kNone
-    std::vector<DrawRecord> records;       // room for every particle the effect can hold
     std::vector<StripPoint> strip_points;  // this frame's beams and ribbons (capacity: their most)
     std::vector<uint32_t> strip_segments;  // segment indices, each batch's from its first point
-    uint64_t steps_done = 0;               // fixed steps run since the last restart
     bool started = false;                  // false: not started at the last frame
-    Rows3x4 world_from_effect;             // placement at the last frame
 };
 
 struct ScenePlayer {

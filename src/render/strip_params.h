@@ -3,10 +3,10 @@
 // these.
 #pragma once
 
+#include "driver/placement.h"
 #include "kernels/beam.h"
 #include "kernels/effect_records.h"
 #include "render/shader/strip_draw.h"
-#include "runtime/placement.h"
 
 namespace spindrift::render {
 

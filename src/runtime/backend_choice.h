@@ -1,7 +1,7 @@
 // Which simulation backend runs an effect instance (issue 5, item 4; docs/gpu-backend.md,
 // "Choosing a backend"). One pure function every host calls (DESIGN rule 3): the CLI's simulate
 // and render, the scene player, later the runtime. It needs no Vulkan: the host says what device
-// it has (render/simulation_device.h probes one).
+// it has (runtime/simulation_device.h probes one).
 //
 // The choice is per emitter under `auto`: the emitters linked by sub-emitters (a group: parents
 // and children, transitively) go together, since their events pass from parent to child every

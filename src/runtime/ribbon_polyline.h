@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "driver/placement.h"
 #include "kernels/ribbon.h"
 #include "kernels/strip.h"
-#include "runtime/placement.h"
 
 namespace spindrift {
 

@@ -904,6 +904,22 @@ TEST(Cli, SimulateOnTheGpuBackendGivesTheCpuCounts) {
     }
 }
 
+// The same counters on both backends where they are easiest to get wrong: sub-emitters
+// (fireworks, fountain) and a parent that overflows with replace_oldest and a child that drops
+// (the overflows column counts both, from either backend: runtime/effect_instance.h).
+TEST(Cli, SimulateReportsTheSameCountersOnBothBackendsWithOverflowAndSubEmitters) {
+    for (const char* path : {"examples/effects/fireworks.json", "examples/effects/fountain.json",
+                             "tests/data/runtime/overflowing_parent.json"}) {
+        const std::string effect = source(path);
+        RunResult cpu = run("simulate " + effect + " --time 2");
+        RunResult gpu = run("simulate " + effect + " --time 2 --backend gpu --validation");
+        ASSERT_EQ(cpu.exit_code, 0) << cpu.output;
+        ASSERT_EQ(gpu.exit_code, 0) << gpu.output;
+        EXPECT_GE(emitterRows(cpu.output).size(), 2u) << cpu.output;
+        EXPECT_EQ(emitterRows(cpu.output), emitterRows(gpu.output)) << cpu.output << gpu.output;
+    }
+}
+
 TEST(Cli, SimulateDumpsTheSameColumnsFromTheGpuBackend) {
     const std::string effect = source("examples/effects/snowfall.json");
     RunResult cpu = run("simulate " + effect + " --time 1 --dump csv", true);

@@ -14,7 +14,7 @@
 
 #include "cook/effect_file.h"
 #include "render/scene_player.h"
-#include "render/simulation_device.h"
+#include "runtime/simulation_device.h"
 #include "spindrift/scene_json.h"
 
 namespace fs = std::filesystem;
@@ -262,7 +262,7 @@ TEST(ScenePlayer, RefusesAFramePastTheStepLimitNamingTheInstance) {
     EXPECT_TRUE(player->batches.empty());
     ASSERT_EQ(player->errors.size(), 1u);
     EXPECT_EQ(player->errors[0].message, message);
-    for (const PlayerInstance& p : player->instances) EXPECT_EQ(p.steps_done, 0u);
+    for (const PlayerInstance& p : player->instances) EXPECT_EQ(p.simulation->steps_run, 0u);
 
     // Half the rate: 5 184 000 steps of pre-roll, played.
     player->scene.effects[1].time_scale = 1;
@@ -566,7 +566,7 @@ TEST(ScenePlayer, RibbonAndBeamEmittersBecomeStripBatchesInAuthoredOrder) {
     // along +X after 1 s), trailing back toward -X.
     const StripBatch& ribbon = std::get<StripBatch>(player->batches[0]);
     ASSERT_GE(ribbon.points.size(), 3u);
-    const DrawRecord& comet = player->instances[0].records[0];
+    const DrawRecord& comet = player->instances[0].simulation->cpu_records[0];
     ASSERT_EQ(comet.emitter_index, 0u);
     EXPECT_EQ(vec3(ribbon.points[0].position_width), vec3(comet.position_size));
     EXPECT_NEAR(ribbon.points[0].position_width.x, 2.0f, 0.05f);
@@ -906,10 +906,10 @@ TEST(ScenePlayer, GpuBackendDrawsWhatTheCpuBackendDraws) {
     auto player = createScenePlayer(scene, file, gpu_config, gpu_diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(gpu_diagnostics);
     for (const PlayerInstance& p : player->instances) {
-        EXPECT_EQ(p.backend.backend, Backend::gpu) << p.backend.reason;
-        EXPECT_NE(p.gpu_fx, nullptr);
-        EXPECT_EQ(p.fx, nullptr);
-        EXPECT_FALSE(p.draws_from_device); // no renderer given: read back
+        EXPECT_EQ(p.simulation->backend.backend, Backend::gpu) << p.simulation->backend.reason;
+        EXPECT_NE(p.simulation->gpu, nullptr);
+        EXPECT_EQ(p.simulation->cpu, nullptr);
+        EXPECT_FALSE(p.simulation->draws_from_device); // no renderer given: read back
     }
     player.reset();
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics);
@@ -959,9 +959,9 @@ TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
     auto player = createScenePlayer(scene, file, split_config, diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(diagnostics);
     const PlayerInstance& p = player->instances[0];
-    EXPECT_TRUE(splitsEffect(p.backend)) << p.backend.reason;
-    EXPECT_NE(p.fx, nullptr);
-    EXPECT_NE(p.gpu_fx, nullptr);
+    EXPECT_TRUE(splitsEffect(p.simulation->backend)) << p.simulation->backend.reason;
+    EXPECT_NE(p.simulation->cpu, nullptr);
+    EXPECT_NE(p.simulation->gpu, nullptr);
     player.reset();
     std::vector<uint64_t> device_batches;
     expectRendersAs(cpu_frames, scene, file, split_config, times, diagnostics, true,
@@ -991,8 +991,8 @@ DeviceFrame playOnTheRenderersDevice(const SceneDesc& scene, const std::string& 
     auto player = createScenePlayer(scene, file, config, diagnostics);
     EXPECT_NE(player, nullptr) << allMessages(diagnostics);
     if (!player) return frame;
-    EXPECT_NE(player->instances[0].gpu_fx, nullptr);
-    EXPECT_TRUE(player->instances[0].draws_from_device);
+    EXPECT_NE(player->instances[0].simulation->gpu, nullptr);
+    EXPECT_TRUE(player->instances[0].simulation->draws_from_device);
     playFrame(*player, t, frameView(scene, t).camera.eye);
     EXPECT_TRUE(player->errors.empty()) << allMessages(player->errors);
     for (const DrawBatch& b : player->batches) {
@@ -1033,8 +1033,9 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
     auto player = createScenePlayer(scene, file, gpu_config, gpu_diagnostics);
     ASSERT_NE(player, nullptr) << allMessages(gpu_diagnostics);
     ASSERT_EQ(player->instances.size(), 1u);
-    EXPECT_NE(player->instances[0].gpu_fx, nullptr) << player->instances[0].backend.reason;
-    EXPECT_EQ(player->instances[0].fx, nullptr);
+    EXPECT_NE(player->instances[0].simulation->gpu, nullptr)
+        << player->instances[0].simulation->backend.reason;
+    EXPECT_EQ(player->instances[0].simulation->cpu, nullptr);
     playFrame(*player, times[0], frameView(scene, times[0]).camera.eye);
     EXPECT_TRUE(player->errors.empty()) << allMessages(player->errors);
     EXPECT_GT(player->strip_segments, 4u) << "the blade's trail is drawn";
@@ -1142,10 +1143,13 @@ TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature)
         const bool cpu_device = !as_gpu && probeSimulationDevice("").kind != DeviceKind::gpu;
         for (const PlayerInstance& p : player->instances) {
             const bool rain = p.effect_file.find("depth_rain.json") != std::string::npos;
-            EXPECT_EQ(p.fx != nullptr, rain || cpu_device) << p.backend.reason;
-            EXPECT_EQ(p.gpu_fx != nullptr, !rain && !cpu_device) << p.backend.reason;
+            EXPECT_EQ(p.simulation->cpu != nullptr, rain || cpu_device)
+                << p.simulation->backend.reason;
+            EXPECT_EQ(p.simulation->gpu != nullptr, !rain && !cpu_device)
+                << p.simulation->backend.reason;
             if (rain && !cpu_device) {
-                EXPECT_NE(p.backend.reason.find("depth_buffer_collision"), std::string::npos);
+                EXPECT_NE(p.simulation->backend.reason.find("depth_buffer_collision"),
+                          std::string::npos);
             }
         }
     }

@@ -334,10 +334,11 @@ int runRender(const RenderOptions& options) {
     }
     if (!options.quiet && player_config.backend != BackendRequest::cpu) {
         for (const render::PlayerInstance& p : player->instances) {
+            const EffectInstance& sim = *p.simulation;
             std::printf("%s: %s backend (%s)%s\n", p.effect_file.c_str(),
-                        std::string(backendName(p.backend.backend)).c_str(),
-                        p.backend.reason.c_str(),
-                        p.draws_from_device ? ", drawn from the device" : "");
+                        std::string(backendName(sim.backend.backend)).c_str(),
+                        sim.backend.reason.c_str(),
+                        sim.draws_from_device ? ", drawn from the device" : "");
         }
     }
 

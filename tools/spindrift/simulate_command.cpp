@@ -1,5 +1,6 @@
-// `spindrift simulate`: an effect on the CPU or the GPU backend for whole fixed steps, then a
-// per-emitter report and optionally every live particle's draw record.
+// `spindrift simulate`: one effect instance (runtime/effect_instance.h) on the CPU or the GPU
+// backend for whole fixed steps, then a per-emitter report (the instance's statistics, the same
+// counters from either backend) and optionally every live particle's draw record.
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -10,14 +11,11 @@
 
 #include "commands.h"
 #include "cook/effect_file.h"
-#include "cpu/cpu_effect.h"
-#include "cpu/draw_records.h"
+#include "driver/driver.h"
 #include "effect_source.h"
-#include "gpu/gpu_effect.h"
 #include "render/progress.h"
-#include "render/simulation_device.h"
-#include "runtime/backend_choice.h"
-#include "runtime/driver.h"
+#include "runtime/effect_instance.h"
+#include "runtime/simulation_device.h"
 
 namespace spindrift::cli {
 
@@ -25,13 +23,6 @@ namespace {
 
 // Steps one GPU submission may hold: bounds the per-step uniform buffer (one slot per step).
 constexpr uint32_t kGpuStepsPerAdvance = 64;
-// One row of the report, whichever backend ran.
-struct EmitterRow {
-    uint64_t live = 0;
-    uint64_t births = 0;
-    uint64_t deaths = 0;
-    uint64_t overflows = 0; // births dropped or replacing a live particle (replace_oldest)
-};
 
 // The same columns for both backends, so a dump from one compares with a dump from the other.
 void dumpCsv(std::span<const DrawRecord> records) {
@@ -73,72 +64,47 @@ void dump(const std::string& format, std::span<const DrawRecord> records) {
         dumpJson(records);
 }
 
-// What both backends print: the run, the backend and why, one row per emitter, finished.
-void printReport(FILE* out, const SimulateOptions& options, const CompiledEffect& compiled,
-                 uint64_t steps, const std::string& ran_on, const BackendChoice& choice,
-                 const std::vector<EmitterRow>& rows, bool finished) {
+// What both backends print: the run, the backend and why, one row per emitter (the instance's
+// statistics, filled the same from either backend), finished.
+void printReport(FILE* out, const SimulateOptions& options, const EffectInstance& instance,
+                 const std::string& ran_on) {
+    const CompiledEffect& compiled = *instance.effect;
     const double dt = static_cast<double>(compiled.effect.fixed_timestep_s);
+    const uint64_t steps = instance.steps_run;
     std::fprintf(out, "simulated %s: %" PRIu64 " steps of %g s = %g s, %s, seed %u\n",
                  options.input.c_str(), steps, dt, static_cast<double>(steps) * dt, ran_on.c_str(),
                  compiled.effect.seed);
-    std::fprintf(out, "backend: %s (%s)\n", std::string(backendName(choice.backend)).c_str(),
-                 choice.reason.c_str());
+    std::fprintf(out, "backend: %s (%s)\n",
+                 std::string(backendName(instance.backend.backend)).c_str(),
+                 instance.backend.reason.c_str());
     std::fprintf(out, "%-20s %10s %12s %12s %12s\n", "emitter", "live", "births", "deaths",
                  "overflows");
+    std::vector<EmitterStatistics> rows;
+    emitterStatistics(instance, rows);
     for (uint32_t e = 0; e < rows.size(); ++e) {
         const EmitterRecord& record = compiled.emitters[e];
         std::fprintf(
             out, "%-20s %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
             std::string(stringAt(compiled, record.name_offset, record.name_length)).c_str(),
-            rows[e].live, rows[e].births, rows[e].deaths, rows[e].overflows);
+            rows[e].live, rows[e].births, rows[e].deaths, overflows(rows[e]));
     }
-    std::fprintf(out, "finished: %s\n", finished ? "yes" : "no");
+    std::fprintf(out, "finished: %s\n", finished(instance) ? "yes" : "no");
 }
 
-int simulateOnCpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect> compiled,
-                  uint64_t steps, const BackendChoice& choice) {
-    cpu::CpuConfig config;
-    config.threads = options.threads;
-    std::vector<Diagnostic> limits; // the CPU backend's own limits (ribbon trail storage)
-    std::unique_ptr<cpu::CpuEffect> fx = cpu::createCpuEffect(compiled, config, limits);
-    if (fx == nullptr) {
-        printDiagnostics(limits, options.input);
-        return 1;
-    }
-    {
-        render::StepProgress progress(steps, false);
-        for (uint64_t i = 0; i < steps; ++i) {
-            cpu::stepOnce(*fx);
-            progress.update(i + 1);
-        }
-    }
+// Shows the run's progress (render/progress.h).
+class ProgressListener final : public StepListener {
+public:
+    explicit ProgressListener(render::StepProgress& progress) : progress_(progress) {}
+    void stepsDone(uint64_t steps) override { progress_.update(steps); }
 
-    std::vector<EmitterRow> rows(fx->pools.size());
-    for (uint32_t e = 0; e < rows.size(); ++e) {
-        const cpu::EmitterStats& s = fx->stats[e];
-        rows[e] = {fx->pools[e].count, s.births, s.deaths,
-                   s.overflow_dropped + s.overflow_replaced};
-    }
-    const bool dumping = !options.dump.empty();
-    FILE* report = dumping ? stderr : stdout;
-    const std::string ran_on =
-        std::to_string(config.threads) + (config.threads == 1 ? " thread" : " threads");
-    printReport(report, options, *compiled, steps, ran_on, choice, rows, cpu::finished(*fx));
-    std::fprintf(report, "state hash: %016" PRIx64 "\n", cpu::stateHash(*fx));
-    if (dumping) {
-        std::vector<DrawRecord> records(cpu::liveCount(*fx));
-        cpu::writeDrawRecords(*fx, records.data());
-        dump(options.dump, records);
-    }
-    return 0;
-}
-
-// Returned by simulateOnGpu when no instance could be made (an `auto` choice then falls back).
-constexpr int kNoGpuInstance = -1;
+private:
+    render::StepProgress& progress_;
+};
 
 // Prints the validation layer's messages; true when there were any (the run then fails).
-bool reportValidation(const gpu::GpuEffect& fx) {
-    const std::vector<std::string>& messages = gpu::validationMessages(fx);
+bool reportValidation(const EffectInstance& instance) {
+    std::vector<std::string> messages;
+    appendValidationMessages(instance, messages);
     for (const std::string& m : messages) std::fprintf(stderr, "validation: %s\n", m.c_str());
     if (messages.empty()) return false;
     printDiagnostics({{Severity::error, "", 0, 0, 0, "",
@@ -147,76 +113,55 @@ bool reportValidation(const gpu::GpuEffect& fx) {
     return true;
 }
 
-// may_fall_back: the choice was auto, so a device that cannot start the backend hands the run to
-// the CPU (kNoGpuInstance, the reasons printed as warnings) instead of failing it.
-int simulateOnGpu(const SimulateOptions& options, std::shared_ptr<CompiledEffect> compiled,
-                  uint64_t steps, const BackendChoice& choice, bool may_fall_back) {
-    gpu::GpuConfig config;
-    config.device = options.device;
-    config.validation = options.validation;
-    config.driver.max_steps_per_frame = kGpuStepsPerAdvance;
-    std::vector<Diagnostic> diagnostics;
-    std::unique_ptr<gpu::GpuEffect> fx = gpu::createGpuEffect(compiled, config, diagnostics);
-    if (fx == nullptr) {
-        // auto only picks a device it found, but the device may still lack what the passes
-        // need (Vulkan 1.3, buffer device addresses): then the CPU runs it, and says so.
-        if (may_fall_back) {
-            for (Diagnostic& d : diagnostics) d.severity = Severity::warning;
-            printDiagnostics(diagnostics, options.input);
-            return kNoGpuInstance;
-        }
-        printDiagnostics(diagnostics, options.input);
-        return 1;
+// Every live particle's draw record, emitters in compiled order (one part runs them all here).
+bool collectDrawRecords(EffectInstance& instance, std::vector<DrawRecord>& records,
+                        std::vector<Diagnostic>& diagnostics) {
+    if (!writeHostDrawRecords(instance, diagnostics)) return false;
+    for (uint32_t e = 0; e < instance.effect->emitters.size(); ++e) {
+        const std::span<const DrawRecord> emitter = hostDrawRecords(instance, e);
+        records.insert(records.end(), emitter.begin(), emitter.end());
     }
-    printDiagnostics(diagnostics, options.input);
+    return true;
+}
 
-    // Frames of whole steps (the driver's snap makes k * dt exactly k steps); a finished effect
-    // plans no more steps and changes no more.
-    const double dt = static_cast<double>(compiled->effect.fixed_timestep_s);
-    uint64_t done = 0;
+// Runs the instance for `steps` steps and prints the report (and the dump). The exit code.
+int simulateInstance(const SimulateOptions& options, EffectInstance& instance, uint64_t steps) {
     {
         render::StepProgress progress(steps, false);
-        while (done < steps && fx->errors.empty() && !gpu::finished(*fx)) {
-            const auto k =
-                static_cast<uint32_t>(std::min<uint64_t>(kGpuStepsPerAdvance, steps - done));
-            const FrameReport frame = gpu::advanceFrame(*fx, static_cast<double>(k) * dt);
-            if (frame.steps == 0) break;
-            done += frame.steps;
-            progress.update(done);
-        }
+        ProgressListener listener(progress);
+        StepRun run;
+        run.listener = &listener;
+        // The state hash is the CPU's after exactly `steps` steps, finished or not.
+        run.stop_when_finished = false;
+        runSteps(instance, steps, run);
     }
     const bool dumping = !options.dump.empty();
     std::vector<DrawRecord> records;
-    std::vector<uint32_t> counts(compiled->emitters.size());
-    if (dumping && fx->errors.empty()) {
-        records.resize(fx->layout.draw_records);
-        diagnostics.clear();
-        if (!gpu::readBackDrawRecords(*fx, records, counts, diagnostics)) {
-            printDiagnostics(diagnostics, options.input);
-            return 1;
-        }
-        size_t live = 0;
-        for (const uint32_t c : counts) live += c;
-        records.resize(live);
-    }
-    if (!fx->errors.empty()) {
-        printDiagnostics(fx->errors, options.input);
+    std::vector<Diagnostic> diagnostics;
+    const bool gpu_failed = instance.gpu && !instance.gpu->errors.empty();
+    if (dumping && !gpu_failed && !collectDrawRecords(instance, records, diagnostics)) {
+        printDiagnostics(diagnostics, options.input);
         return 1;
     }
-    if (reportValidation(*fx)) return 1;
-
-    std::vector<EmitterRow> rows(fx->stats.size());
-    for (uint32_t e = 0; e < rows.size(); ++e) {
-        const gpu::GpuEmitterStats& s = fx->stats[e];
-        rows[e] = {s.live, s.births, s.deaths, s.overflow_dropped + s.overflow_replaced};
+    if (gpu_failed) {
+        printDiagnostics(instance.gpu->errors, options.input);
+        return 1;
     }
+    if (reportValidation(instance)) return 1;
+
     FILE* report = dumping ? stderr : stdout;
-    printReport(report, options, *compiled, steps, "device " + fx->gpu->device_name, choice, rows,
-                gpu::finished(*fx));
-    // The GPU matches the CPU within a tolerance, not bit for bit (docs/gpu-backend.md,
-    // "Parity"): a hash of its state would not compare with the CPU's, so none is printed.
-    std::fprintf(report, "state hash: n/a (gpu backend: within tolerance of the cpu, not "
-                         "bit-identical)\n");
+    if (instance.gpu) {
+        printReport(report, options, instance, "device " + instance.gpu->gpu->device_name);
+        // The GPU matches the CPU within a tolerance, not bit for bit (docs/gpu-backend.md,
+        // "Parity"): a hash of its state would not compare with the CPU's, so none is printed.
+        std::fprintf(report, "state hash: n/a (gpu backend: within tolerance of the cpu, not "
+                             "bit-identical)\n");
+    } else {
+        const uint32_t threads = instance.cpu->config.threads;
+        printReport(report, options, instance,
+                    std::to_string(threads) + (threads == 1 ? " thread" : " threads"));
+        std::fprintf(report, "state hash: %016" PRIx64 "\n", cpu::stateHash(*instance.cpu));
+    }
     if (dumping) dump(options.dump, records);
     return 0;
 }
@@ -266,30 +211,23 @@ int runSimulate(const SimulateOptions& options) {
     }
 
     // Only a request that may run on the GPU looks for a device: cpu needs no Vulkan at all.
-    const SimulationDevice device = request == BackendRequest::cpu
-                                        ? SimulationDevice{}
-                                        : render::probeSimulationDevice(options.device);
-    BackendChoice choice = chooseBackend(*compiled, request, device);
-    if (!choice.ok) {
-        printDiagnostics({{Severity::error, options.input, 0, 0, 0, "", choice.reason}});
-        return 1;
-    }
+    const SimulationDevice device =
+        request == BackendRequest::cpu ? SimulationDevice{} : probeSimulationDevice(options.device);
+    InstanceConfig config;
+    config.backend = request;
     // simulate reports one backend's run (its state hash is the CPU's): an effect auto would
     // split runs wholly on the CPU here, and the reason says so. The scene player splits it.
-    if (splitsEffect(choice)) {
-        choice = {true, Backend::cpu, choice.reason + "; simulate runs it all on the CPU",
-                  std::vector<Backend>(compiled->emitters.size(), Backend::cpu)};
-    }
-
-    if (choice.backend == Backend::gpu) {
-        const int code =
-            simulateOnGpu(options, compiled, steps, choice, request == BackendRequest::automatic);
-        if (code != kNoGpuInstance) return code;
-        choice = {true, Backend::cpu,
-                  "auto: the GPU backend could not start on device '" + device.name + "'",
-                  std::vector<Backend>(compiled->emitters.size(), Backend::cpu)};
-    }
-    return simulateOnCpu(options, compiled, steps, choice);
+    config.allow_split = false;
+    config.threads = options.threads;
+    config.driver.max_steps_per_frame = kGpuStepsPerAdvance;
+    config.device = options.device;
+    config.validation = options.validation;
+    diagnostics.clear();
+    std::unique_ptr<EffectInstance> instance =
+        createEffectInstance(compiled, config, device, options.input, diagnostics);
+    printDiagnostics(diagnostics);
+    if (!instance) return 1;
+    return simulateInstance(options, *instance, steps);
 }
 
 } // namespace spindrift::cli

@@ -314,7 +314,7 @@ struct GpuEventCounters {
     uint pad1;
 };
 
-// One emitter's uniforms of one step (src/runtime/step_uniforms.h, EmitterStep, and its births
+// One emitter's uniforms of one step (src/driver/step_uniforms.h, EmitterStep, and its births
 // from the driver's SpawnPlan).
 struct GpuStepEmitter {
     vec4 emitter_start0; // sim_from_emitter at the start of the step, rows

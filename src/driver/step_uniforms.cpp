@@ -1,4 +1,4 @@
-#include "runtime/step_uniforms.h"
+#include "driver/step_uniforms.h"
 
 #include "kernels/forces.h"
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/driver_fixtures.h"
+#include "driver/driver_fixtures.h"
 
 namespace spindrift {
 namespace {

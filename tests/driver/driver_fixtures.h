@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/compile_effect.h"
-#include "runtime/driver.h"
+#include "driver/driver.h"
 
 namespace spindrift::test {
 

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "driver/driver_fixtures.h"
 #include "kernels/random.h"
-#include "runtime/driver_fixtures.h"
 
 namespace spindrift {
 namespace {

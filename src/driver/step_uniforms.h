@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "driver/placement.h"
 #include "kernels/shared_types.h"
-#include "runtime/placement.h"
 
 namespace spindrift {
 

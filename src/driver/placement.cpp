@@ -1,4 +1,4 @@
-#include "runtime/placement.h"
+#include "driver/placement.h"
 
 #include <cmath>
 

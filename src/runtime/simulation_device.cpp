@@ -1,26 +1,23 @@
-#include "render/simulation_device.h"
+#include "runtime/simulation_device.h"
 
+#include <memory>
 #include <vector>
 
-#include "render/renderer.h"
+#include "vulkan/instance.h"
 #include "vulkan/physical_device.h"
 
-namespace spindrift::render {
+namespace spindrift {
 
 SimulationDevice probeSimulationDevice(const std::string& device_request) {
     SimulationDevice device;
     std::vector<Diagnostic> diagnostics;
-    const std::vector<DeviceInfo> infos = listDevices(diagnostics);
-    // selectPhysicalDevice is pure: it reads names and types only, no handles.
     std::vector<vk::PhysicalDevice> candidates;
-    for (const DeviceInfo& info : infos) {
-        vk::PhysicalDevice d;
-        d.index = info.index;
-        d.name = info.name;
-        d.type = info.type;
-        candidates.push_back(std::move(d));
+    if (std::unique_ptr<vk::Instance> instance = vk::Instance::create(false, diagnostics)) {
+        candidates = vk::enumeratePhysicalDevices(instance->handle(), diagnostics);
     }
-    const auto chosen = infos.empty()
+    // selectPhysicalDevice is pure: it reads names and types only, no handles (the instance is
+    // gone by now).
+    const auto chosen = candidates.empty()
                             ? std::nullopt
                             : vk::selectPhysicalDevice(candidates, device_request, diagnostics);
     if (!chosen) {
@@ -32,16 +29,15 @@ SimulationDevice probeSimulationDevice(const std::string& device_request) {
         if (device.why_none.empty()) device.why_none = "no Vulkan device";
         return device;
     }
-    return simulationDeviceOf(infos[*chosen]);
+    return simulationDeviceOf(candidates[*chosen].name, candidates[*chosen].type);
 }
 
-SimulationDevice simulationDeviceOf(const DeviceInfo& info) {
+SimulationDevice simulationDeviceOf(std::string_view name, std::string_view type) {
     SimulationDevice device;
-    device.name = info.name;
-    const bool is_gpu =
-        info.type == "discrete" || info.type == "integrated" || info.type == "virtual";
+    device.name = std::string(name);
+    const bool is_gpu = type == "discrete" || type == "integrated" || type == "virtual";
     device.kind = is_gpu ? DeviceKind::gpu : DeviceKind::cpu;
     return device;
 }
 
-} // namespace spindrift::render
+} // namespace spindrift

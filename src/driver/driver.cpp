@@ -1,4 +1,4 @@
-#include "runtime/driver.h"
+#include "driver/driver.h"
 
 #include <algorithm>
 #include <cassert>
