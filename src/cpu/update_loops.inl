@@ -2,6 +2,10 @@
 // update_ops_avx2.cpp include this file with SPINDRIFT_UPDATE_ISA set to their namespace, and
 // update_ops.cpp picks one at run time. Both give the same bits: the loops use only IEEE
 // operations without contraction (-ffp-contract=off) and no libm.
+//
+// The loops only fetch, call and store: what a particle's step does is src/kernels/update_step.h,
+// the functions the GPU update pass calls too. They run op-major, one vectorised loop over the
+// chunk per op, where the GPU runs particle-major (docs/kernels.md, "update_step.h").
 #include "cpu/update_ops.h"
 
 // "The columns of this loop never alias": GCC ignores __restrict on struct members and gives up
@@ -92,7 +96,7 @@ struct OpLoopInputs {
 
 // One pass of one velocity op over the chunk: sdApplyVelocityOp for each particle, with the op's
 // kind (and a curl-noise op's octave count) as compile-time constants, so the inlined kernel is
-// that op's code alone and GCC vectorises the loop (docs/kernels.md, "The update step"). It stores
+// that op's code alone and GCC vectorises the loop (docs/kernels.md, "update_step.h"). It stores
 // the columns sdVelocityOpWrites* name for the kind: those are all the kernel may change. The op
 // is passed by value, so the loop reads it from registers, not through a reference that the
 // column stores might alias.

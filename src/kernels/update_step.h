@@ -1,5 +1,5 @@
-// One particle's update step, composed once for both backends (docs/kernels.md, "The update
-// step"): the update ops in compiled order (sdApplyVelocityOp), the move (sdIntegrateParticle),
+// One particle's update step, composed once for both backends (docs/kernels.md, "update_step.h"):
+// the update ops in compiled order (sdApplyVelocityOp), the move (sdIntegrateParticle),
 // the collision ops on the moved position (sdApplyCollisionOp) and the death test
 // (sdParticleDead), in integrate.h's order. The CPU loops (src/cpu/update_loops.inl) and the GPU
 // update pass (shaders/gpu_update.comp) fetch a particle's values into a ParticleMotion, call these
@@ -56,8 +56,8 @@ SD_FUNC bool sdIsHeavyUpdateOp(uint kind) {
            kind == kOpCollision;
 }
 
-// What a velocity op of this kind may change besides nothing: a caller that stores only these
-// (the CPU loops, which move whole columns) stores everything the op changed.
+// What a velocity op of this kind may change (none changes position, age or lifetime): a caller
+// that stores only these (the CPU loops, which move whole columns) stores everything it changed.
 SD_FUNC bool sdVelocityOpWritesVelocity(uint kind) {
     return sdIsVelocityOp(kind) && kind != kOpRotationOverLife;
 }
