@@ -7,8 +7,8 @@
 
 #include "draw_record.h"
 #include "gpu_sim.h"
-#include "integrate.h"
 #include "lut.h"
+#include "update_step.h"
 
 layout(local_size_x = kGpuWorkgroupSize) in;
 
@@ -101,7 +101,7 @@ bool survivesStep(GpuEmitterPool pool, uint slot) {
     float age = floatColumn(pool, kGpuColumnAge).v[slot];
     float lifetime = floatColumn(pool, kGpuColumnLifetime).v[slot];
     uint flags = uintColumn(pool, kGpuColumnFlags).v[slot];
-    return !(sdIsDead(age, lifetime) || (flags & kGpuParticleKilled) != 0u);
+    return !sdParticleDead(age, lifetime, flags);
 }
 
 // Grid-stride: invocation g handles g, g + G, g + 2G, ... below push.params.z.

@@ -1,7 +1,7 @@
 // GPU simulation pass 1 of a step, one emitter (docs/gpu-backend.md): every live particle runs
-// the emitter's resolved ops in compiled order with the kernels the CPU loops call
-// (src/cpu/update_loops.inl), integrates (semi-implicit Euler), runs the collision ops on the
-// moved position and takes the death test. Then compaction (gpu_compact.glsl): a survivor appends
+// the update step of src/kernels/update_step.h, the functions the CPU loops call
+// (src/cpu/update_loops.inl): the emitter's resolved ops in compiled order, the move
+// (semi-implicit Euler), the collision ops on the moved position and the death test. Then compaction (gpu_compact.glsl): a survivor appends
 // its slot to the alive list of the next step, a dead particle returns its slot to the free list
 // (except for an emitter keeping birth order: gpu_ordered_compact.comp compacts it next).
 // The loop steps whole workgroups (invocation k of a group takes entry first + k), because the
@@ -14,79 +14,36 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #endif
 
-#include "collision.h"
-#include "curl_noise.h"
-#include "forces.h"
-#include "integrate.h"
-#include "lut.h"
+#include "update_step.h"
 #include "gpu_sim.glsl"
 #include "gpu_compact.glsl"
 #include "gpu_trail.glsl"
 
-// false for emitters without heavy ops (curl noise, force fields, attractors, collision): the
-// pipeline specialised so drops their code, and with it the registers it needs, so more
-// particles are in flight to hide the memory latency (gpu_context.h, lightUpdate).
+// false for emitters without heavy ops (sdIsHeavyUpdateOp: curl noise, force fields, attractors,
+// collision): the pipeline specialised so drops their code, and with it the registers it needs,
+// so more particles are in flight to hide the memory latency (gpu_context.h, updatesLight).
 layout(constant_id = 0) const bool kHeavyOps = true;
 
-struct Particle {
-    vec3 p;
-    vec3 v;
-    float age;
-    float lifetime;
-    float rotation;
-    uint flags;
-};
-
-// The velocity ops, in compiled order (update_loops.inl, updateChunkLoops' first loop).
-void applyVelocityOps(GpuStepEmitter step, inout Particle q) {
+// The velocity ops in compiled order, each pass of each op one sdApplyVelocityOp (the CPU runs
+// the same calls op-major: update_loops.inl).
+void applyVelocityOps(GpuStepEmitter step, inout ParticleMotion q) {
     ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
     ForceFieldsRef fields = ForceFieldsRef(loadStepHeader().force_fields_colliders.xy);
-    float dt = step.dt;
+    LutRef lut = lutAtlas();
     for (uint k = 0u; k < step.op_count; ++k) {
         GpuResolvedOp r = ops.ops[step.op_first + k];
-        vec3 vector = r.vector_factor.xyz;
-        float factor = r.vector_factor.w;
-        uint op = r.op.op;
-        if (op == kOpAcceleration) {
-            q.v = q.v + vector;
-        } else if (op == kOpBuoyancy) {
-            // vector is up * acceleration * dt; the curve scales it (sdBuoyancy's order).
-            if (r.op.lut_row == kNone) {
-                q.v = q.v + vector;
-            } else {
-                float curve = lutScalar(r.op.lut_row, sdNormalizedAge(q.age, q.lifetime));
-                q.v = q.v + vector * curve;
-            }
-        } else if (op == kOpDrag) {
-            q.v = q.v * factor;
-        } else if (op == kOpWind) {
-            q.v = sdWind(q.v, vector, factor);
-        } else if (op == kOpSpeedLimit) {
-            q.v = sdSpeedLimit(q.v, r.op.params0.x, factor);
-        } else if (kHeavyOps && op == kOpCurlNoise) {
-            uint octaves = r.op.mode >= 1u && r.op.mode <= 5u ? r.op.mode : 6u;
-            vec3 a = sdCurlNoiseAcceleration(q.p, step.time_s, r.op.params0.x, r.op.params0.y,
-                                             vector, octaves);
-            q.v = sdAcceleration(q.v, a, dt);
-        } else if (kHeavyOps && op == kOpForceFields) {
-            for (uint f = 0u; f < r.op.count; ++f) {
-                q.v = sdForceField(fields.fields[r.op.first + f], q.p, q.v, dt);
-            }
-        } else if (kHeavyOps && op == kOpAttractor) {
-            AttractorResult a = sdAttractor(q.p, vector, r.op.params0.w, r.op.params1.x,
-                                            r.op.params1.y);
-            q.v = sdAcceleration(q.v, a.acceleration, dt);
-            q.flags |= a.kill ? kGpuParticleKilled : 0u;
-        } else if (op == kOpRotationOverLife) {
-            float added = lutScalar(r.op.lut_row, sdNormalizedAge(q.age, q.lifetime));
-            q.rotation += added * dt;
+        uint passes = sdVelocityOpPasses(r.op);
+        for (uint pass_index = 0u; pass_index < passes; ++pass_index) {
+            sdApplyVelocityOp(r.op.op, sdCurlNoiseOctaves(r.op), kHeavyOps, r.op,
+                              r.vector_factor.xyz, r.vector_factor.w, pass_index, fields, lut, step.dt,
+                              step.time_s, q);
         }
     }
 }
 
-// Collision ops after the move, in compiled order (update_loops.inl, applyCollision). Returns
-// the contacts made; q.flags records which collision ops touched (kGpuContactMaskShift).
-uint applyCollisionOps(GpuStepEmitter step, inout Particle q, float size) {
+// The collision ops after the move, in compiled order (sdApplyCollisionOp). Returns the contacts
+// made; q.flags records which collision ops touched (kGpuContactMaskShift), for collision events.
+uint applyCollisionOps(GpuStepEmitter step, inout ParticleMotion q, float size) {
     if (!kHeavyOps) return 0u;
     ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
     CollidersRef colliders = CollidersRef(loadStepHeader().force_fields_colliders.zw);
@@ -96,43 +53,22 @@ uint applyCollisionOps(GpuStepEmitter step, inout Particle q, float size) {
         GpuResolvedOp r = ops.ops[step.op_first + k];
         if (r.op.op != kOpCollision) continue;
         uint nth = collision_ops++;
-        if ((q.flags & (kGpuParticleStuck | kGpuParticleKilled)) != 0u) continue;
-        uint response = r.op.mode;
-        float radius = size * r.op.params0.w;
-        vec3 p = q.p;
-        vec3 v = q.v;
-        bool contact = false;
-        bool kill = false;
-        for (uint c = 0u; c < r.op.count; ++c) {
-            CollisionResult hit = sdCollide(colliders.colliders[r.op.first + c], response,
-                                            r.op.params0.x, r.op.params0.y, p, v, radius);
-            p = hit.position;
-            v = hit.velocity;
-            contact = contact || hit.contact;
-            kill = kill || hit.kill;
-        }
-        if (!contact) continue;
-        // Which collision op touched, for collision events (gpu_sim.h, kGpuContactMaskShift).
+        if (!sdApplyCollisionOp(r.op, colliders, size, q)) continue;
         if (nth < kGpuMaxContactOps) q.flags |= 1u << (kGpuContactMaskShift + nth);
-        q.p = p;
-        q.v = v;
-        q.lifetime = sdLifetimeAfterContact(q.lifetime, r.op.params0.z);
-        q.flags |= (response == kResponseStick ? kGpuParticleStuck : 0u) |
-                   (kill ? kGpuParticleKilled : 0u);
         contacts += 1u;
     }
     return contacts;
 }
 
-Particle loadParticle(uint slot, FloatColumn px, FloatColumn py, FloatColumn pz, FloatColumn vx,
-                      FloatColumn vy, FloatColumn vz, FloatColumn age, FloatColumn lifetime,
-                      FloatColumn rotation, UintColumn flags) {
-    Particle q;
-    q.p = vec3(px.v[slot], py.v[slot], pz.v[slot]);
-    q.v = vec3(vx.v[slot], vy.v[slot], vz.v[slot]);
-    q.age = age.v[slot];
-    q.lifetime = lifetime.v[slot];
-    q.rotation = rotation.v[slot];
+ParticleMotion loadParticle(uint slot, FloatColumn px, FloatColumn py, FloatColumn pz,
+                            FloatColumn vx, FloatColumn vy, FloatColumn vz, FloatColumn age,
+                            FloatColumn lifetime, FloatColumn rotation, UintColumn flags) {
+    ParticleMotion q;
+    q.position = vec3(px.v[slot], py.v[slot], pz.v[slot]);
+    q.velocity = vec3(vx.v[slot], vy.v[slot], vz.v[slot]);
+    q.age_s = age.v[slot];
+    q.lifetime_s = lifetime.v[slot];
+    q.rotation_rad = rotation.v[slot];
     q.flags = flags.v[slot] & kGpuParticleFlagBits; // last step's contacts cleared
     return q;
 }
@@ -173,7 +109,7 @@ void main() {
     uint first = gl_WorkGroupID.x * gl_WorkGroupSize.x;
     uint i = first + gl_LocalInvocationID.x;
     uint next_slot = 0u;
-    Particle next = Particle(vec3(0.0), vec3(0.0), 0.0, 0.0, 0.0, 0u);
+    ParticleMotion next = ParticleMotion(vec3(0.0), vec3(0.0), 0.0, 0.0, 0.0, 0u);
     if (i < count) {
         next_slot = in_list.v[i];
         next = loadParticle(next_slot, px, py, pz, vx, vy, vz, age, lifetime, rotation, flags);
@@ -183,7 +119,7 @@ void main() {
         bool live = i < count;
         bool dead = false;
         uint slot = next_slot;
-        Particle q = next;
+        ParticleMotion q = next;
         uint ahead = i + gridStride();
         if (ahead < count) {
             next_slot = in_list.v[ahead];
@@ -191,27 +127,24 @@ void main() {
         }
         if (live) {
             applyVelocityOps(step, q);
-            // Integration (update_loops.inl, integrate): a stuck particle keeps its place.
-            if (uses_flags) q.v = q.v * ((q.flags & kGpuParticleStuck) != 0u ? 0.0 : 1.0);
-            q.p = sdIntegratePosition(q.p, q.v, step.dt);
-            q.age = sdAdvanceAge(q.age, step.dt);
-            if (spins) q.rotation = sdIntegrateRotation(q.rotation, angular.v[slot], step.dt);
+            // A non-spinning emitter does not read the angular velocity column.
+            sdIntegrateParticle(uses_flags, spins, spins ? angular.v[slot] : 0.0, step.dt, q);
             contacts += applyCollisionOps(step, q, size.v[slot]);
 
-            px.v[slot] = q.p.x;
-            py.v[slot] = q.p.y;
-            pz.v[slot] = q.p.z;
-            vx.v[slot] = q.v.x;
-            vy.v[slot] = q.v.y;
-            vz.v[slot] = q.v.z;
-            age.v[slot] = q.age;
-            lifetime.v[slot] = q.lifetime;
-            rotation.v[slot] = q.rotation;
+            px.v[slot] = q.position.x;
+            py.v[slot] = q.position.y;
+            pz.v[slot] = q.position.z;
+            vx.v[slot] = q.velocity.x;
+            vy.v[slot] = q.velocity.y;
+            vz.v[slot] = q.velocity.z;
+            age.v[slot] = q.age_s;
+            lifetime.v[slot] = q.lifetime_s;
+            rotation.v[slot] = q.rotation_rad;
             flags.v[slot] = q.flags;
             // After collision, where the particle ended the step (the CPU's recordTrails).
-            if (hasTrails(trails)) recordTrailPoint(trails, slot, q.p);
+            if (hasTrails(trails)) recordTrailPoint(trails, slot, q.position);
 
-            dead = sdIsDead(q.age, q.lifetime) || (q.flags & kGpuParticleKilled) != 0u;
+            dead = sdParticleDead(q.age_s, q.lifetime_s, q.flags);
         }
         // An emitter keeping birth order is compacted by the ordered pass instead (keeps_order is
         // the dispatch's emitter's, so the whole group skips the aggregated appends together).

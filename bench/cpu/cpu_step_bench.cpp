@@ -40,7 +40,7 @@ namespace spindrift::cpu {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Bytes per particle. Counted from src/cpu/update_ops.cpp for the three stacks benchmarked here
+// Bytes per particle. Counted from src/cpu/update_loops.inl for the three stacks benchmarked here
 // (no spin, no collision, no attractor, so rotation, angular velocity and size are not touched):
 //   ops (acceleration, drag, curl noise, force fields) read position and velocity, write
 //   velocity; integrate rewrites position and age; collectDead reads age and lifetime. Flags are

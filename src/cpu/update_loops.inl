@@ -2,6 +2,10 @@
 // update_ops_avx2.cpp include this file with SPINDRIFT_UPDATE_ISA set to their namespace, and
 // update_ops.cpp picks one at run time. Both give the same bits: the loops use only IEEE
 // operations without contraction (-ffp-contract=off) and no libm.
+//
+// The loops only fetch, call and store: what a particle's step does is src/kernels/update_step.h,
+// the functions the GPU update pass calls too. They run op-major, one vectorised loop over the
+// chunk per op, where the GPU runs particle-major (docs/kernels.md, "update_step.h").
 #include "cpu/update_ops.h"
 
 // "The columns of this loop never alias": GCC ignores __restrict on struct members and gives up
@@ -14,13 +18,15 @@
 #define SPINDRIFT_IVDEP _Pragma("GCC ivdep")
 #endif
 
-#include "kernels/collision.h"
-#include "kernels/curl_noise.h"
-#include "kernels/forces.h"
-#include "kernels/integrate.h"
-#include "kernels/lut.h"
+#include <array>
+#include <utility>
+
+#include "kernels/update_step.h"
 
 namespace spindrift::cpu::SPINDRIFT_UPDATE_ISA {
+
+static_assert(kParticleStuck == kParticleFlagStuck && kParticleKilled == kParticleFlagKilled,
+              "the pool's flag bits are the update step's (src/kernels/update_step.h)");
 
 namespace {
 
@@ -57,11 +63,22 @@ Columns columnsOf(ParticlePool& pool) {
                    pool.size.get()};
 }
 
-vec3 velocityAt(const Columns& c, uint32_t i) {
-    return vec3(c.vx[i], c.vy[i], c.vz[i]);
+// Every column the update step's kernels read, as a ParticleMotion. Loads a loop's kernel does
+// not use are dead code once it is inlined, so a loop reads only the columns its op needs.
+ParticleMotion motionAt(const Columns& c, uint32_t i) {
+    ParticleMotion q;
+    q.position = vec3(c.px[i], c.py[i], c.pz[i]);
+    q.velocity = vec3(c.vx[i], c.vy[i], c.vz[i]);
+    q.age_s = c.age[i];
+    q.lifetime_s = c.lifetime[i];
+    q.rotation_rad = c.rotation[i];
+    q.flags = c.flags[i];
+    return q;
 }
-vec3 positionAt(const Columns& c, uint32_t i) {
-    return vec3(c.px[i], c.py[i], c.pz[i]);
+void storePosition(const Columns& c, uint32_t i, vec3 p) {
+    c.px[i] = p.x;
+    c.py[i] = p.y;
+    c.pz[i] = p.z;
 }
 void storeVelocity(const Columns& c, uint32_t i, vec3 v) {
     c.vx[i] = v.x;
@@ -69,217 +86,136 @@ void storeVelocity(const Columns& c, uint32_t i, vec3 v) {
     c.vz[i] = v.z;
 }
 
-float lutScalar(const CompiledEffect& effect, uint32_t row, float t) {
-    return sdLutSampleScalar(LutRef{effect.lut.data()}, row, t);
-}
+// What every velocity-op loop of a step reads besides the op.
+struct OpLoopInputs {
+    ForceFieldsRef fields;
+    LutRef lut;
+    float dt;
+    float time_s;
+};
 
-void addVelocity(const Columns& c, uint32_t begin, uint32_t end, vec3 dv) {
+// One pass of one velocity op over the chunk: sdApplyVelocityOp for each particle, with the op's
+// kind (and a curl-noise op's octave count) as compile-time constants, so the inlined kernel is
+// that op's code alone and GCC vectorises the loop (docs/kernels.md, "update_step.h"). It stores
+// the columns sdVelocityOpWrites* name for the kind: those are all the kernel may change. The op
+// is passed by value, so the loop reads it from registers, not through a reference that the
+// column stores might alias.
+template <uint Kind, uint Octaves>
+[[gnu::always_inline]] inline void velocityOpRange(OpRecord op, vec3 vector, float factor,
+                                                   uint32_t pass, OpLoopInputs in, const Columns& c,
+                                                   uint32_t begin, uint32_t end) {
     SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
-        c.vx[i] += dv.x;
-        c.vy[i] += dv.y;
-        c.vz[i] += dv.z;
+        ParticleMotion q = motionAt(c, i);
+        sdApplyVelocityOp(Kind, Octaves, true, op, vector, factor, pass, in.fields, in.lut, in.dt,
+                          in.time_s, q);
+        if (sdVelocityOpWritesVelocity(Kind)) storeVelocity(c, i, q.velocity);
+        if (sdVelocityOpWritesRotation(Kind)) c.rotation[i] = q.rotation_rad;
+        if (sdVelocityOpWritesFlags(Kind)) c.flags[i] = q.flags;
     }
 }
 
-void scaleVelocity(const Columns& c, uint32_t begin, uint32_t end, float factor) {
-    SPINDRIFT_IVDEP
-    for (uint32_t i = begin; i < end; ++i) {
-        c.vx[i] *= factor;
-        c.vy[i] *= factor;
-        c.vz[i] *= factor;
-    }
-}
-
-void applyBuoyancy(const CompiledEffect& effect, const ResolvedOp& r, const Columns& c,
-                   uint32_t begin, uint32_t end) {
-    if (r.op.lut_row == kNone) {
-        addVelocity(c, begin, end, r.vector);
+template <uint Kind, uint Octaves>
+void velocityOpLoop(const OpLoopInputs& in, const ResolvedOp& r, uint32_t pass, const Columns& c,
+                    uint32_t begin, uint32_t end) {
+    // Buoyancy samples its curve only when it has one, a branch in the kernel that GCC does not
+    // take out of the loop by itself (and a loop with a conditional LUT load does not vectorise):
+    // the loop is instantiated once with the row known to be absent, once with it present.
+    if (Kind == kOpBuoyancy && r.op.lut_row == kNone) {
+        OpRecord op = r.op;
+        op.lut_row = kNone;
+        velocityOpRange<Kind, Octaves>(op, r.vector, r.factor, pass, in, c, begin, end);
         return;
     }
-    // r.vector is up * acceleration * dt; the curve scales it (sdBuoyancy's product order).
+    velocityOpRange<Kind, Octaves>(r.op, r.vector, r.factor, pass, in, c, begin, end);
+}
+
+using OpLoop = void (*)(const OpLoopInputs&, const ResolvedOp&, uint32_t, const Columns&, uint32_t,
+                        uint32_t);
+
+// One loop per op kind (kinds that are not velocity ops get an empty loop and are never called)
+// and one per curl-noise octave count: the kinds are numbered, so the tables need no list of them.
+template <uint... Kinds>
+constexpr std::array<OpLoop, sizeof...(Kinds)>
+opLoopsByKind(std::integer_sequence<uint, Kinds...>) {
+    return {&velocityOpLoop<Kinds, kCurlMaxOctaves>...};
+}
+template <uint... Octaves>
+constexpr std::array<OpLoop, sizeof...(Octaves)>
+curlLoopsByOctaves(std::integer_sequence<uint, Octaves...>) {
+    return {&velocityOpLoop<kOpCurlNoise, Octaves + 1u>...};
+}
+constexpr auto kOpLoops = opLoopsByKind(std::make_integer_sequence<uint, kOpCount>{});
+constexpr auto kCurlLoops = curlLoopsByOctaves(std::make_integer_sequence<uint, kCurlMaxOctaves>{});
+
+// The loop of a velocity op (op.op < kOpCount: validated when the effect was loaded).
+OpLoop opLoopFor(const OpRecord& op) {
+    if (op.op == kOpCurlNoise) return kCurlLoops[sdCurlNoiseOctaves(op) - 1u];
+    return kOpLoops[op.op];
+}
+
+// The move: sdIntegrateParticle over the chunk, instantiated for the emitter's two step flags so
+// that an emitter without stick collisions or spin neither reads the flags column nor touches
+// rotation. Velocity is stored only where the stuck test may have zeroed it.
+template <bool UsesFlags, bool Spins>
+void integrateLoop(const Columns& c, uint32_t begin, uint32_t end, float dt) {
     SPINDRIFT_IVDEP
     for (uint32_t i = begin; i < end; ++i) {
-        const float curve =
-            lutScalar(effect, r.op.lut_row, sdNormalizedAge(c.age[i], c.lifetime[i]));
-        storeVelocity(c, i, velocityAt(c, i) + r.vector * curve);
+        ParticleMotion q = motionAt(c, i);
+        sdIntegrateParticle(UsesFlags, Spins, c.angular_velocity[i], dt, q);
+        if (UsesFlags) storeVelocity(c, i, q.velocity);
+        storePosition(c, i, q.position);
+        c.age[i] = q.age_s;
+        if (Spins) c.rotation[i] = q.rotation_rad;
     }
 }
 
-void applyWind(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end) {
-    SPINDRIFT_IVDEP
-    for (uint32_t i = begin; i < end; ++i) {
-        storeVelocity(c, i, sdWind(velocityAt(c, i), r.vector, r.factor));
-    }
-}
-
-void applySpeedLimit(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end) {
-    const float max_speed = r.op.params0.x;
-    SPINDRIFT_IVDEP
-    for (uint32_t i = begin; i < end; ++i) {
-        storeVelocity(c, i, sdSpeedLimit(velocityAt(c, i), max_speed, r.factor));
-    }
-}
-
-// The octave count is a template argument so each loop is compiled for exactly its octaves;
-// with a run-time count the vectorised loop would evaluate every octave and mask the rest.
-template <uint Octaves>
-void curlNoiseLoop(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end,
-                   const EmitterStep& step) {
-    const float strength = r.op.params0.x;
-    const float frequency = r.op.params0.y;
-    const vec3 scroll = r.vector;
-    const float time_s = step.time_s;
-    const float dt = step.dt;
-    SPINDRIFT_IVDEP
-    for (uint32_t i = begin; i < end; ++i) {
-        const vec3 a =
-            sdCurlNoiseAcceleration(positionAt(c, i), time_s, strength, frequency, scroll, Octaves);
-        storeVelocity(c, i, sdAcceleration(velocityAt(c, i), a, dt));
-    }
-}
-
-void applyCurlNoise(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end,
-                    const EmitterStep& step) {
-    static_assert(kCurlMaxOctaves == 6, "one case per octave count");
-    switch (r.op.mode) {
-    case 1:
-        curlNoiseLoop<1>(r, c, begin, end, step);
-        break;
-    case 2:
-        curlNoiseLoop<2>(r, c, begin, end, step);
-        break;
-    case 3:
-        curlNoiseLoop<3>(r, c, begin, end, step);
-        break;
-    case 4:
-        curlNoiseLoop<4>(r, c, begin, end, step);
-        break;
-    case 5:
-        curlNoiseLoop<5>(r, c, begin, end, step);
-        break;
-    default:
-        curlNoiseLoop<6>(r, c, begin, end, step);
-        break;
-    }
-}
-
-void applyForceFields(const StepScratch& scratch, const ResolvedOp& r, const Columns& c,
-                      uint32_t begin, uint32_t end, float dt) {
-    for (uint32_t f = 0; f < r.op.count; ++f) {
-        const ForceFieldRecord field = scratch.force_fields[r.op.first + f];
-        SPINDRIFT_IVDEP
-        for (uint32_t i = begin; i < end; ++i) {
-            storeVelocity(c, i, sdForceField(field, positionAt(c, i), velocityAt(c, i), dt));
+void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32_t end) {
+    if (step.uses_flags) {
+        if (step.spins) {
+            integrateLoop<true, true>(c, begin, end, step.dt);
+        } else {
+            integrateLoop<true, false>(c, begin, end, step.dt);
         }
+    } else if (step.spins) {
+        integrateLoop<false, true>(c, begin, end, step.dt);
+    } else {
+        integrateLoop<false, false>(c, begin, end, step.dt);
     }
 }
 
-void applyAttractor(const ResolvedOp& r, const Columns& c, uint32_t begin, uint32_t end, float dt) {
-    const float strength = r.op.params0.w;
-    const float radius = r.op.params1.x;
-    const float kill_radius = r.op.params1.y;
-    SPINDRIFT_IVDEP
-    for (uint32_t i = begin; i < end; ++i) {
-        const AttractorResult a =
-            sdAttractor(positionAt(c, i), r.vector, strength, radius, kill_radius);
-        storeVelocity(c, i, sdAcceleration(velocityAt(c, i), a.acceleration, dt));
-        c.flags[i] |= a.kill ? kParticleKilled : 0u;
-    }
-}
-
-void applyRotationOverLife(const CompiledEffect& effect, const ResolvedOp& r, const Columns& c,
-                           uint32_t begin, uint32_t end, float dt) {
-    SPINDRIFT_IVDEP
-    for (uint32_t i = begin; i < end; ++i) {
-        const float added =
-            lutScalar(effect, r.op.lut_row, sdNormalizedAge(c.age[i], c.lifetime[i]));
-        c.rotation[i] += added * dt;
-    }
-}
-
-// Collision tests the position after the step's move (src/kernels/collision.h), so collision ops
-// run after integration, in their compiled order. The collision radius uses the born size.
+// One collision op over the chunk, after the move (sdApplyCollisionOp). A particle that touched
+// is stored and appended to the chunk's region of the contact lists (particle_pool.h: room for
+// every particle in every collision op), which the collision events read.
 void applyCollision(const StepScratch& scratch, const ResolvedOp& r, const Columns& c,
                     ParticlePool& pool, uint32_t begin, uint32_t end, ChunkResult& result) {
-    const uint response = r.op.mode;
-    const float bounce = r.op.params0.x;
-    const float friction = r.op.params0.y;
-    const float lifetime_loss = r.op.params0.z;
-    const float radius_scale = r.op.params0.w;
-    // The chunk's region of the contact lists (particle_pool.h): room for every particle in
-    // every collision op.
+    const OpRecord op = r.op;
+    const CollidersRef colliders{scratch.colliders.data()};
     uint32_t* contact_out = pool.contact_slots.get() + size_t{begin} * pool.contact_lists;
     for (uint32_t i = begin; i < end; ++i) {
-        if ((c.flags[i] & (kParticleStuck | kParticleKilled)) != 0) continue;
-        vec3 p = positionAt(c, i);
-        vec3 v = velocityAt(c, i);
-        const float radius = c.size[i] * radius_scale;
-        bool contact = false;
-        bool kill = false;
-        for (uint32_t k = 0; k < r.op.count; ++k) {
-            const CollisionResult hit = sdCollide(scratch.colliders[r.op.first + k], response,
-                                                  bounce, friction, p, v, radius);
-            p = hit.position;
-            v = hit.velocity;
-            contact = contact || hit.contact;
-            kill = kill || hit.kill;
-        }
-        if (!contact) continue;
-        c.px[i] = p.x;
-        c.py[i] = p.y;
-        c.pz[i] = p.z;
-        storeVelocity(c, i, v);
-        c.lifetime[i] = sdLifetimeAfterContact(c.lifetime[i], lifetime_loss);
-        c.flags[i] |=
-            (response == kResponseStick ? kParticleStuck : 0u) | (kill ? kParticleKilled : 0u);
+        ParticleMotion q = motionAt(c, i);
+        if (!sdApplyCollisionOp(op, colliders, c.size[i], q)) continue;
+        storePosition(c, i, q.position);
+        storeVelocity(c, i, q.velocity);
+        c.lifetime[i] = q.lifetime_s;
+        c.flags[i] = q.flags;
         contact_out[result.contact_count++] = i;
         ++result.contacts;
-    }
-}
-
-// Semi-implicit Euler: the ops above changed velocity; now position, rotation and age move, and
-// the death test runs. A stuck particle keeps its place.
-void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32_t end) {
-    const float dt = step.dt;
-    // Only a stick collision sets kParticleStuck; other emitters need not read the flags.
-    if (step.uses_flags) {
-        SPINDRIFT_IVDEP
-        for (uint32_t i = begin; i < end; ++i) {
-            const float moving = (c.flags[i] & kParticleStuck) != 0 ? 0.0f : 1.0f;
-            c.vx[i] *= moving;
-            c.vy[i] *= moving;
-            c.vz[i] *= moving;
-        }
-    }
-    SPINDRIFT_IVDEP
-    for (uint32_t i = begin; i < end; ++i) {
-        const vec3 p = sdIntegratePosition(positionAt(c, i), velocityAt(c, i), dt);
-        c.px[i] = p.x;
-        c.py[i] = p.y;
-        c.pz[i] = p.z;
-        c.age[i] = sdAdvanceAge(c.age[i], dt);
-    }
-    if (step.spins) {
-        SPINDRIFT_IVDEP
-        for (uint32_t i = begin; i < end; ++i) {
-            c.rotation[i] = sdIntegrateRotation(c.rotation[i], c.angular_velocity[i], dt);
-        }
     }
 }
 
 void collectDead(const EmitterStep& step, const Columns& c, ParticlePool& pool, uint32_t begin,
                  uint32_t end, ChunkResult& result) {
     uint32_t* dead_out = pool.dead_slots.get() + begin;
+    // Without an op that may set flags they are 0, and the flags column is not read.
     if (!step.uses_flags) {
         for (uint32_t i = begin; i < end; ++i) {
-            if (sdIsDead(c.age[i], c.lifetime[i])) dead_out[result.dead_count++] = i;
+            if (sdParticleDead(c.age[i], c.lifetime[i], 0u)) dead_out[result.dead_count++] = i;
         }
         return;
     }
     for (uint32_t i = begin; i < end; ++i) {
-        const bool dead = sdIsDead(c.age[i], c.lifetime[i]) || (c.flags[i] & kParticleKilled) != 0;
-        if (dead) dead_out[result.dead_count++] = i;
+        if (sdParticleDead(c.age[i], c.lifetime[i], c.flags[i])) dead_out[result.dead_count++] = i;
     }
 }
 
@@ -290,40 +226,15 @@ ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& sc
                              uint32_t end) {
     ChunkResult result;
     const Columns c = columnsOf(pool);
-    const float dt = step.dt;
+    const OpLoopInputs inputs{ForceFieldsRef{scratch.force_fields.data()},
+                              LutRef{effect.lut.data()}, step.dt, step.time_s};
+    // The update step in integrate.h's order, each op over the whole chunk before the next.
     for (uint32_t k = 0; k < step.op_count; ++k) {
         const ResolvedOp& r = scratch.ops[step.op_first + k];
-        switch (r.op.op) {
-        case kOpAcceleration:
-            addVelocity(c, begin, end, r.vector);
-            break;
-        case kOpBuoyancy:
-            applyBuoyancy(effect, r, c, begin, end);
-            break;
-        case kOpDrag:
-            scaleVelocity(c, begin, end, r.factor);
-            break;
-        case kOpWind:
-            applyWind(r, c, begin, end);
-            break;
-        case kOpSpeedLimit:
-            applySpeedLimit(r, c, begin, end);
-            break;
-        case kOpCurlNoise:
-            applyCurlNoise(r, c, begin, end, step);
-            break;
-        case kOpForceFields:
-            applyForceFields(scratch, r, c, begin, end, dt);
-            break;
-        case kOpAttractor:
-            applyAttractor(r, c, begin, end, dt);
-            break;
-        case kOpRotationOverLife:
-            applyRotationOverLife(effect, r, c, begin, end, dt);
-            break;
-        default:
-            break; // collision below; appearance ops when draw records are written
-        }
+        const uint32_t passes = sdVelocityOpPasses(r.op);
+        if (passes == 0) continue; // collision below; appearance ops when draw records are written
+        const OpLoop loop = opLoopFor(r.op);
+        for (uint32_t pass = 0; pass < passes; ++pass) loop(inputs, r, pass, c, begin, end);
     }
     integrate(step, c, begin, end);
     for (uint32_t k = 0; k < step.op_count; ++k) {

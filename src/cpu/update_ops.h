@@ -1,6 +1,6 @@
 // Where particles move and die on the CPU: the per-chunk passes of one step. Each op is a tight
-// loop over a chunk's columns that calls the shared kernels (src/kernels/), so the CPU and the
-// GPU compute the same thing from the same text.
+// loop over a chunk's columns that calls the update step's kernels (src/kernels/update_step.h),
+// so the CPU and the GPU compute the same thing from the same text.
 #pragma once
 
 #include <cstdint>

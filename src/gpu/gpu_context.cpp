@@ -6,6 +6,7 @@
 
 #include "embedded_shaders.h"
 #include "gpu/subgroup_support.h"
+#include "kernels/update_step.h"
 #include "vulkan/compute.h"
 
 namespace spindrift::gpu {
@@ -95,14 +96,16 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
     return gpu;
 }
 
+// The update pass sets the update step's flag bits (src/kernels/update_step.h) in the flags
+// column, below the contact mask.
+static_assert(kGpuParticleStuck == kParticleFlagStuck &&
+              kGpuParticleKilled == kParticleFlagKilled &&
+              ((kParticleFlagStuck | kParticleFlagKilled) & ~kGpuParticleFlagBits) == 0u);
+
 bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
     const EmitterRecord& e = effect.emitters[emitter];
     for (uint32_t k = 0; k < e.op_count; ++k) {
-        const uint32_t op = effect.ops[e.op_first + k].op;
-        if (op == kOpCurlNoise || op == kOpForceFields || op == kOpAttractor ||
-            op == kOpCollision) {
-            return false;
-        }
+        if (sdIsHeavyUpdateOp(effect.ops[e.op_first + k].op)) return false;
     }
     return true;
 }

@@ -81,8 +81,8 @@ void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
                   const GpuPushConstants& push, uint32_t invocations,
                   uint32_t max_groups = kGpuMaxWorkgroups);
 
-// Whether emitter e of effect runs only light ops (usesHeavyOps false): its update dispatches
-// may use GpuContext::light_update.
+// Whether emitter e of effect runs only light ops (none is sdIsHeavyUpdateOp): its update
+// dispatches may use GpuContext::light_update.
 bool updatesLight(const CompiledEffect& effect, uint32_t emitter);
 
 // The update's workgroup cap for an emitter with this live bound: `configured`
