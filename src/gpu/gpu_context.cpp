@@ -98,9 +98,7 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
 
 // The update pass sets the update step's flag bits (src/kernels/update_step.h) in the flags
 // column, below the contact mask.
-static_assert(kGpuParticleStuck == kParticleFlagStuck &&
-              kGpuParticleKilled == kParticleFlagKilled &&
-              ((kParticleFlagStuck | kParticleFlagKilled) & ~kGpuParticleFlagBits) == 0u);
+static_assert(((kParticleFlagStuck | kParticleFlagKilled) & ~kGpuParticleFlagBits) == 0u);
 
 bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
     const EmitterRecord& e = effect.emitters[emitter];

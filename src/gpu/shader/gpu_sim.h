@@ -65,9 +65,8 @@ SD_CONST uint kGpuColumnCount = 23u;
 // another slot (the ordered compaction of an emitter that relocates; GpuEmitterPool).
 SD_CONST uint kGpuStateColumnCount = kGpuColumnAlive0;
 
-// Particle flag bits (the kGpuColumnFlags column), equal to the CPU pool's.
-SD_CONST uint kGpuParticleStuck = 1u;
-SD_CONST uint kGpuParticleKilled = 2u;
+// Particle flag bits of the kGpuColumnFlags column: the update step's (kParticleFlagStuck,
+// kParticleFlagKilled in src/kernels/update_step.h), below the contact mask.
 
 // GpuStepEmitter.flags bits.
 SD_CONST uint kGpuStepSpins = 1u;     // integrate rotation
