@@ -1,11 +1,12 @@
-// A live particle's appearance as drawn: colour and size after every appearance op, and its
-// normalised age. One function (DESIGN rule 3) for every draw path of the CPU backend: billboard
-// draw records (draw_records.cpp) and ribbon strips (trails.cpp) give a particle the same colour
-// and size.
+// The CPU backend's fetch for the draw rules of src/kernels/appearance.h: a particle's stored
+// values from the pool's columns, and the effect's LUT and op records as the kernels' read-only
+// views. Every draw path of the CPU backend (draw records, draw_records.cpp; ribbon strips,
+// trails.cpp) gives a particle the same colour and size because both call sdParticleAppearance
+// (DESIGN rule 3), which the GPU backend's draw pass calls too.
 //
 // Appearance is a pure function of stored values, so it is evaluated when drawing, not in the
 // step (docs/cpu-backend.md, "The pool"). Inline: it runs once per particle in writeDrawRecords'
-// loop, which is compiled with the hot-loop options.
+// loop.
 #pragma once
 
 #include <cstdint>
@@ -13,43 +14,40 @@
 #include "compiler/compiled_effect.h"
 #include "cpu/particle_pool.h"
 #include "kernels/appearance.h"
-#include "kernels/integrate.h"
-#include "kernels/lut.h"
 
 namespace spindrift::cpu {
 
-struct ParticleAppearance {
-    vec4 color{1.0f};         // linear RGBA, straight alpha
-    float size = 0;           // edge length (billboards) or width factor (ribbons), m
-    float normalized_age = 0; // age / lifetime in [0, 1]
-};
-
-inline vec4 appearanceLutTexel(const CompiledEffect& effect, uint32_t row, float t) {
-    return sdLutSample(LutRef{effect.lut.data()}, row, t);
+inline LutRef lutRef(const CompiledEffect& effect) {
+    return LutRef{effect.lut.data()};
 }
 
-// The particle in slot (< pool.count) of emitter: its born colour and size multiplied by every
-// colour/size over life and by speed op, in compiled order. Speed is the length of the stored
-// (simulation-space) velocity; rigid transforms do not change it. The per-op maths is
-// src/kernels/appearance.h, which the GPU backend's draw pass runs too.
+inline OpRecordsRef opRecordsRef(const CompiledEffect& effect) {
+    return OpRecordsRef{effect.ops.data()};
+}
+
+// The stored values of the particle in slot (< pool.count), in simulation space.
+inline StoredParticle storedParticle(const ParticlePool& pool, uint32_t slot) {
+    StoredParticle p;
+    p.color = vec4(pool.color_r[slot], pool.color_g[slot], pool.color_b[slot], pool.color_a[slot]);
+    p.position = vec3(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot]);
+    p.velocity = vec3(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot]);
+    p.size = pool.size[slot];
+    p.rotation_rad = pool.rotation_rad[slot];
+    p.age_s = pool.age_s[slot];
+    p.lifetime_s = pool.lifetime_s[slot];
+    p.key = pool.key[slot];
+    return p;
+}
+
+// The particle in slot of emitter as drawn (sdParticleAppearance): colour, size, normalised age.
 inline ParticleAppearance particleAppearance(const CompiledEffect& effect,
                                              const EmitterRecord& emitter, const ParticlePool& pool,
                                              uint32_t slot) {
-    ParticleAppearance look;
-    look.normalized_age = sdNormalizedAge(pool.age_s[slot], pool.lifetime_s[slot]);
-    look.color =
-        vec4(pool.color_r[slot], pool.color_g[slot], pool.color_b[slot], pool.color_a[slot]);
-    look.size = pool.size[slot];
-    const float speed =
-        length(vec3(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot]));
-    for (uint32_t k = 0; k < emitter.op_count; ++k) {
-        const OpRecord& op = effect.ops[emitter.op_first + k];
-        if (!sdIsAppearanceOp(op.op)) continue;
-        const vec4 texel = appearanceLutTexel(
-            effect, op.lut_row, sdAppearanceLutParameter(op, look.normalized_age, speed));
-        sdApplyAppearanceTexel(op.op, texel, look.color, look.size);
-    }
-    return look;
+    return sdParticleAppearance(
+        lutRef(effect), opRecordsRef(effect), emitter.op_first, emitter.op_count,
+        vec4(pool.color_r[slot], pool.color_g[slot], pool.color_b[slot], pool.color_a[slot]),
+        pool.size[slot], pool.age_s[slot], pool.lifetime_s[slot],
+        vec3(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot]));
 }
 
 } // namespace spindrift::cpu

@@ -25,19 +25,17 @@ void moveTrail(TrailStore& trails, uint32_t from, uint32_t to) {
 }
 
 void recordTrails(TrailStore& trails, const ParticlePool& pool, uint32_t begin, uint32_t end) {
-    const uint32_t max_points = trails.max_points;
+    const RibbonPointsRef points = trailPointsRef(trails);
     const float min_distance = trails.min_sample_distance_m;
     for (uint32_t i = begin; i < end; ++i) {
         const vec3 position(pool.position_x[i], pool.position_y[i], pool.position_z[i]);
-        if (!sdRibbonShouldRecord(trailPoint(trails, i, 0), position, min_distance)) continue;
-        const uint32_t first = trails.first[i];
-        const uint32_t count = trails.count[i];
-        const uint32_t entry = sdRibbonRingAppendEntry(first, count, max_points);
-        trails.points[static_cast<size_t>(i) * max_points + entry] =
+        const RibbonRing ring = trailRing(trails, i);
+        const RibbonRecordStep step = sdRibbonRecordStep(points, ring, position, min_distance);
+        if (!step.record) continue;
+        trails.points[size_t{ring.base} + step.entry] =
             TrailPoint{position.x, position.y, position.z};
-        const uvec2 ring = sdRibbonRingAfterAppend(first, count, max_points);
-        trails.first[i] = ring.x;
-        trails.count[i] = ring.y;
+        trails.first[i] = step.first;
+        trails.count[i] = step.count;
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "compiler/compiled_effect.h"
@@ -58,12 +59,20 @@ void moveTrail(TrailStore& trails, uint32_t from, uint32_t to);
 // a full ring drops its oldest point. Touches only those slots, so chunks may run on any thread.
 void recordTrails(TrailStore& trails, const ParticlePool& pool, uint32_t begin, uint32_t end);
 
+// The store's points as the ribbon kernels read them (three floats a point, RibbonPointsRef) and
+// slot's ring within them (kernels/ribbon.h): what the recording rule and the polyline walk take.
+inline RibbonPointsRef trailPointsRef(const TrailStore& trails) {
+    static_assert(std::is_standard_layout_v<TrailPoint> && sizeof(TrailPoint) == 3 * sizeof(float));
+    return RibbonPointsRef{reinterpret_cast<const float*>(trails.points.get())};
+}
+inline RibbonRing trailRing(const TrailStore& trails, uint32_t slot) {
+    return sdRibbonRing(slot * trails.max_points, trails.first[slot], trails.count[slot],
+                        trails.max_points);
+}
+
 // The k-th newest recorded point of slot (k = 0 the newest, k < count[slot]).
 inline vec3 trailPoint(const TrailStore& trails, uint32_t slot, uint32_t k) {
-    const uint32_t entry =
-        sdRibbonRingEntry(trails.first[slot], trails.count[slot], trails.max_points, k);
-    const TrailPoint& p = trails.points[static_cast<size_t>(slot) * trails.max_points + entry];
-    return vec3(p.x, p.y, p.z);
+    return sdRibbonRecordedPoint(trailPointsRef(trails), trailRing(trails, slot), k);
 }
 
 // Calls fn(const TrailPoint* run, uint32_t run_count) for the recorded points of slot, oldest to

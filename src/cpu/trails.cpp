@@ -4,7 +4,6 @@
 
 #include "cpu/particle_appearance.h"
 #include "kernels/ribbon.h"
-#include "runtime/ribbon_polyline.h"
 #include "spindrift/effect_desc.h"
 
 namespace spindrift::cpu {
@@ -29,14 +28,26 @@ uint64_t writeRibbonStrips(const CpuEffect& fx, uint32_t emitter, std::vector<St
     const EmitterRecord& record = effect.emitters[emitter];
     const ParticlePool& pool = fx.pools[emitter];
     const TrailStore& trails = fx.trails[emitter];
+    const RibbonPointsRef recorded = trailPointsRef(trails);
     const Rows3x4 world_from_sim = worldFromSim(fx.world_from_effect, effect.effect.space);
+    const vec4* rows = world_from_sim.rows;
     const size_t batch_first = points.size();
     for (uint32_t slot = 0; slot < pool.count; ++slot) {
         const vec3 head(pool.position_x[slot], pool.position_y[slot], pool.position_z[slot]);
+        const RibbonPolyline line =
+            sdRibbonPolyline(recorded, trailRing(trails, slot), head, rows[0], rows[1], rows[2]);
+        if (line.points == 0) continue;
         const ParticleAppearance look = particleAppearance(effect, record, pool, slot);
-        appendRibbonPolyline(
-            head, trails.count[slot], [&](uint32_t k) { return trailPoint(trails, slot, k); },
-            world_from_sim, record, look.color, look.size, batch_first, points, segments);
+        RibbonWalk walk = sdRibbonWalk(line, sdRibbonPolylineLength(recorded, line), record,
+                                       look.size, look.color);
+        const size_t first = points.size();
+        points.resize(first + line.points);
+        for (uint32_t k = 0; k < line.points; ++k) {
+            points[first + k] = sdRibbonNextStripPoint(recorded, line, walk);
+        }
+        // Segment k joins points k and k + 1, counted from the batch's first point.
+        const auto first_in_batch = static_cast<uint32_t>(first - batch_first);
+        for (uint32_t k = 0; k + 1 < line.points; ++k) segments.push_back(first_in_batch + k);
     }
     return points.size() - batch_first;
 }

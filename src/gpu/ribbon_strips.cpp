@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/ribbon_polyline.h"
 #include "vulkan/buffer.h"
 #include "vulkan/commands.h"
 
@@ -176,7 +175,8 @@ GatheredTrail gatheredTrail(const GpuEffect& fx, uint32_t emitter, uint32_t inde
     trail.head_sim = vec3(head.x, head.y, head.z);
     // The device wrote 1..max_points; a clamp keeps a host read in bounds whatever it holds.
     trail.count = std::min(head.count, r.max_points);
-    trail.newest_first = points + uint64_t{index} * r.max_points * 3;
+    trail.max_points = r.max_points;
+    trail.oldest_first = points + uint64_t{index} * r.max_points * 3;
     return trail;
 }
 
@@ -190,12 +190,24 @@ uint64_t writeRibbonStrips(const GpuEffect& fx, uint32_t emitter,
     const size_t batch_first = points.size();
     const auto count =
         static_cast<uint32_t>(std::min<size_t>(records.size(), fx.trail_layout[emitter].capacity));
+    const vec4* rows = world_from_sim.rows;
     for (uint32_t i = 0; i < count; ++i) {
         const GatheredTrail trail = gatheredTrail(fx, emitter, i);
+        const RibbonPointsRef recorded = trail.points();
+        const RibbonPolyline line =
+            sdRibbonPolyline(recorded, trail.ring(), trail.head_sim, rows[0], rows[1], rows[2]);
+        if (line.points == 0) continue;
         const DrawRecord& r = records[i];
-        appendRibbonPolyline(
-            trail.head_sim, trail.count, [&](uint32_t k) { return trail.point(k); }, world_from_sim,
-            record, r.color, r.position_size.w, batch_first, points, segments);
+        RibbonWalk walk = sdRibbonWalk(line, sdRibbonPolylineLength(recorded, line), record,
+                                       r.position_size.w, r.color);
+        const size_t first = points.size();
+        points.resize(first + line.points);
+        for (uint32_t k = 0; k < line.points; ++k) {
+            points[first + k] = sdRibbonNextStripPoint(recorded, line, walk);
+        }
+        // Segment k joins points k and k + 1, counted from the batch's first point.
+        const auto first_in_batch = static_cast<uint32_t>(first - batch_first);
+        for (uint32_t k = 0; k + 1 < line.points; ++k) segments.push_back(first_in_batch + k);
     }
     return points.size() - batch_first;
 }

@@ -11,8 +11,8 @@
 // - Read back (hosts without a renderer, or on another device): the trail-gather pass
 //   (shaders/gpu_trail_gather.comp) runs with readBackDrawRecords, in the same submission as its
 //   draw-record pass, and copies each live particle's head and recorded points into a
-//   host-visible buffer in draw-record order; the host then builds the polylines with the CPU
-//   backend's own code (runtime/ribbon_polyline.h), the GPU twin of cpu::writeRibbonStrips.
+//   host-visible buffer in draw-record order; the host then walks the polylines with the ribbon
+//   kernels every strip writer calls (kernels/ribbon.h), the GPU twin of cpu::writeRibbonStrips.
 //   Beams are built on the host from the read-back records (render/beam_strips.h).
 // Nothing is read back while stepping.
 #pragma once
@@ -23,6 +23,7 @@
 
 #include "gpu/gpu_effect.h"
 #include "kernels/beam.h"
+#include "kernels/ribbon.h"
 #include "kernels/strip.h"
 
 namespace spindrift::gpu {
@@ -78,15 +79,18 @@ bool readBackDeviceStripsForTest(GpuEffect& fx, uint32_t emitter, std::vector<St
 uint64_t maxRibbonPoints(const GpuEffect& fx, uint32_t emitter);
 
 // One live particle's trail as the last readBackDrawRecords gathered it: the particle's current
-// position and its `count` recorded points, newest first, all in simulation space.
+// position and its `count` recorded points, oldest first, all in simulation space. As the ribbon
+// kernels read it (kernels/ribbon.h): a ring of max_points entries with the oldest at entry 0.
 struct GatheredTrail {
     vec3 head_sim{0.0f};
     uint32_t count = 0;
-    const float* newest_first = nullptr; // count x (x, y, z)
+    uint32_t max_points = 0;
+    const float* oldest_first = nullptr; // count x (x, y, z)
 
-    vec3 point(uint32_t k) const {
-        return vec3(newest_first[3 * k], newest_first[3 * k + 1], newest_first[3 * k + 2]);
-    }
+    RibbonPointsRef points() const { return RibbonPointsRef{oldest_first}; }
+    RibbonRing ring() const { return sdRibbonRing(0, 0, count, max_points); }
+    // The k-th newest point (k = 0 the newest, k < count).
+    vec3 point(uint32_t k) const { return sdRibbonRecordedPoint(points(), ring(), k); }
 };
 
 // The trail of emitter's particle `index` (its draw record `index` from the last

@@ -7,9 +7,15 @@
 // measured along the polyline, s in [0, L] (L the polyline's length): taper and the stretched
 // texture coordinate use the trail fraction s / L, so a trail does not shimmer as the head
 // segment grows and shrinks between recorded points.
+//
+// The recorded points are read through RibbonPointsRef (SD_READONLY_REF: a shader including this
+// header enables GL_EXT_buffer_reference), so the walk along a particle's polyline is one text for
+// every strip writer: the CPU backend's writeRibbonStrips over its trail rings, the GPU host's over
+// trails gathered from the device, and the device's strip pass over the device's rings.
 #ifndef SPINDRIFT_KERNELS_RIBBON_H
 #define SPINDRIFT_KERNELS_RIBBON_H
 
+#include "effect_records.h"
 #include "shared_types.h"
 #include "strip.h"
 #include "transform.h"
@@ -49,6 +55,60 @@ SD_FUNC uint sdRibbonRingAppendEntry(uint first, uint count, uint max_points) {
 SD_FUNC uvec2 sdRibbonRingAfterAppend(uint first, uint count, uint max_points) {
     if (count < max_points) return uvec2(first, count + 1u);
     return uvec2((first + 1u) % max_points, count);
+}
+
+// Recorded points as kernels read them: a point is three floats (x, y, z, simulation space), so
+// point j of the view is v[3j], v[3j + 1], v[3j + 2] (SD_READONLY_REF).
+SD_READONLY_REF(RibbonPointsRef, float, v, 4);
+
+// One particle's ring within a RibbonPointsRef: its entry e is the view's point base + e.
+// 32-bit indices: an emitter's rings hold at most kMaxTrailPoints (2^24) points, so 3 x (base +
+// entry) < 2^26.
+struct RibbonRing {
+    uint base;       // the view's point index of entry 0
+    uint first;      // entry of the oldest point
+    uint count;      // recorded points (entries in use)
+    uint max_points; // entries of the ring
+};
+
+SD_FUNC RibbonRing sdRibbonRing(uint base, uint first, uint count, uint max_points) {
+    RibbonRing ring;
+    ring.base = base;
+    ring.first = first;
+    ring.count = count;
+    ring.max_points = max_points;
+    return ring;
+}
+
+// The k-th newest recorded point of the ring (k = 0 the newest, k < ring.count).
+SD_FUNC vec3 sdRibbonRecordedPoint(RibbonPointsRef points, RibbonRing ring, uint k) {
+    uint at = (ring.base + sdRibbonRingEntry(ring.first, ring.count, ring.max_points, k)) * 3u;
+    return vec3(points.v[at], points.v[at + 1u], points.v[at + 2u]);
+}
+
+// What recording a particle's position does to its ring (sdRibbonRecordStep).
+struct RibbonRecordStep {
+    bool record; // the position is recorded: written to `entry`, the ring becomes (first, count)
+    uint entry;
+    uint first;
+    uint count;
+};
+
+// The recording rule, after integration and collision: a particle that has moved at least
+// min_sample_distance from its newest point (sdRibbonShouldRecord) writes its position to the
+// entry after the newest, and a full ring drops its oldest point (sdRibbonRingAfterAppend). The
+// caller stores the point and the ring when `record` is set (the CPU's recordTrails, the device's
+// recordTrailPoint).
+SD_FUNC RibbonRecordStep sdRibbonRecordStep(RibbonPointsRef points, RibbonRing ring, vec3 position,
+                                            float min_sample_distance) {
+    RibbonRecordStep step;
+    step.record = sdRibbonShouldRecord(sdRibbonRecordedPoint(points, ring, 0u), position,
+                                       min_sample_distance);
+    step.entry = sdRibbonRingAppendEntry(ring.first, ring.count, ring.max_points);
+    uvec2 after = sdRibbonRingAfterAppend(ring.first, ring.count, ring.max_points);
+    step.first = after.x;
+    step.count = after.y;
+    return step;
 }
 
 // --- the strip -------------------------------------------------------------------------------
@@ -92,11 +152,13 @@ SD_FUNC float sdRibbonU(float distance_from_head_m, float length_m, float uv_til
 }
 
 // --- one particle's polyline ------------------------------------------------------------------
-// What both backends' strip writers run per point (runtime/ribbon_polyline.h on the host,
+// What every strip writer runs (src/cpu/trails.cpp and src/gpu/ribbon_strips.cpp on the host,
 // shaders/gpu_ribbon_strips.comp on the device). A particle's polyline is its head (current
 // position), then its `recorded` points newest to oldest, less the newest when it is exactly the
 // head (right after it was recorded), so no segment has zero length; with fewer than 2 points it
 // draws nothing. Point k is the head for k = 0, else the (k - 1 + skip_newest)-th newest point.
+// The walk: sdRibbonPolyline, then sdRibbonPolylineLength (the taper needs the length), then
+// sdRibbonWalk and one sdRibbonNextStripPoint per point, head first.
 
 // 1 when the newest recorded point is left out (it is the head), else 0. newest: the newest
 // recorded point (anything when recorded is 0).
@@ -138,6 +200,99 @@ SD_FUNC StripPoint sdRibbonStripPoint(vec3 world, float distance_from_head_m, fl
     p.color = color;
     p.tangent_u = vec4(sdRibbonTangent(direction_in, direction_out),
                        sdRibbonU(distance_from_head_m, length_m, uv_tiling));
+    return p;
+}
+
+// A particle's polyline: which points it has and where its head is, in world space.
+struct RibbonPolyline {
+    RibbonRing ring;
+    uint skip_newest; // sdRibbonSkipsNewest
+    uint points;      // sdRibbonPolylinePoints: 0 (nothing drawn) or >= 2
+    vec3 head_world;  // point 0
+    vec4 row0;        // world_from_sim
+    vec4 row1;
+    vec4 row2;
+};
+
+// The polyline of the particle at head_sim (simulation space) with recorded points `ring`,
+// carried to the world by world_from_sim's rows.
+SD_FUNC RibbonPolyline sdRibbonPolyline(RibbonPointsRef points, RibbonRing ring, vec3 head_sim,
+                                        vec4 row0, vec4 row1, vec4 row2) {
+    RibbonPolyline line;
+    line.ring = ring;
+    vec3 newest = ring.count != 0u ? sdRibbonRecordedPoint(points, ring, 0u) : head_sim;
+    line.skip_newest = sdRibbonSkipsNewest(head_sim, ring.count, newest);
+    line.points = sdRibbonPolylinePoints(ring.count, line.skip_newest);
+    line.head_world = sdRibbonWorldPoint(row0, row1, row2, head_sim);
+    line.row0 = row0;
+    line.row1 = row1;
+    line.row2 = row2;
+    return line;
+}
+
+// Point k (< line.points) of the polyline in world space.
+SD_FUNC vec3 sdRibbonPolylinePoint(RibbonPointsRef points, RibbonPolyline line, uint k) {
+    if (k == 0u) return line.head_world;
+    vec3 recorded = sdRibbonRecordedPoint(points, line.ring, k - 1u + line.skip_newest);
+    return sdRibbonWorldPoint(line.row0, line.row1, line.row2, recorded);
+}
+
+// The polyline's length: its segment lengths summed from the head (sdRibbonDistanceAlong), the
+// same running sum sdRibbonNextStripPoint carries, so the tail's distance is the length exactly.
+SD_FUNC float sdRibbonPolylineLength(RibbonPointsRef points, RibbonPolyline line) {
+    vec3 previous = line.head_world;
+    float length_m = 0.0f;
+    for (uint k = 1u; k < line.points; ++k) {
+        vec3 here = sdRibbonPolylinePoint(points, line, k);
+        length_m = sdRibbonDistanceAlong(length_m, previous, here);
+        previous = here;
+    }
+    return length_m;
+}
+
+// The walk along a polyline: what is the same at every point, and the cursor.
+struct RibbonWalk {
+    float length_m;   // sdRibbonPolylineLength
+    float head_width; // sdRibbonHeadWidth
+    float taper;
+    float uv_tiling;
+    vec4 color;        // the particle's draw colour, the same at every point
+    uint k;            // the next point
+    vec3 here;         // point k, world space
+    float distance_m;  // point k's distance from the head along the polyline
+    vec3 direction_in; // unit direction of the segment ending at point k (zero at the head)
+};
+
+// A walk from the head of `line` (length length_m) for a particle of emitter e drawn with size
+// and colour (its draw record's: sdParticleAppearance).
+SD_FUNC RibbonWalk sdRibbonWalk(RibbonPolyline line, float length_m, EmitterRecord e, float size,
+                                vec4 color) {
+    RibbonWalk w;
+    w.length_m = length_m;
+    w.head_width = sdRibbonHeadWidth(e.ribbon_width, size);
+    w.taper = e.ribbon_taper;
+    w.uv_tiling = e.ribbon_uv_tiling;
+    w.color = color;
+    w.k = 0u;
+    w.here = line.head_world;
+    w.distance_m = 0.0f;
+    w.direction_in = vec3(0.0f);
+    return w;
+}
+
+// The strip point at the walk's cursor (sdRibbonStripPoint, with the direction to the next point),
+// then the cursor moved to the next point. Call it line.points times: the points head first.
+SD_FUNC StripPoint sdRibbonNextStripPoint(RibbonPointsRef points, RibbonPolyline line,
+                                          SD_INOUT(RibbonWalk) w) {
+    bool has_next = w.k + 1u < line.points;
+    vec3 next = has_next ? sdRibbonPolylinePoint(points, line, w.k + 1u) : w.here;
+    vec3 direction_out = has_next ? sdRibbonSegmentDirection(w.here, next) : vec3(0.0f);
+    StripPoint p = sdRibbonStripPoint(w.here, w.distance_m, w.length_m, w.direction_in,
+                                      direction_out, w.head_width, w.taper, w.uv_tiling, w.color);
+    w.distance_m = sdRibbonDistanceAlong(w.distance_m, w.here, next);
+    w.direction_in = direction_out;
+    w.here = next;
+    w.k += 1u;
     return p;
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/transform.h"
+
 namespace spindrift::render {
 
 BillboardParams billboardParams(const EmitterRecord& emitter, const Rows3x4& world_from_effect) {
@@ -10,7 +12,8 @@ BillboardParams billboardParams(const EmitterRecord& emitter, const Rows3x4& wor
     parent_from_emitter.rows[1] = emitter.transform_row1;
     parent_from_emitter.rows[2] = emitter.transform_row2;
     Rows3x4 world_from_emitter = composeTransforms(world_from_effect, parent_from_emitter);
-    vec3 axis = transformVector(world_from_emitter, vec3(emitter.axis));
+    const vec4* m = world_from_emitter.rows;
+    vec3 axis = sdTransformVector(m[0], m[1], m[2], vec3(emitter.axis));
     float axis_length = length(axis);
     axis = axis_length > 1.0e-12f ? axis / axis_length : vec3(0.0f, 1.0f, 0.0f);
 

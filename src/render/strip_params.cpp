@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/transform.h"
+
 namespace spindrift::render {
 
 StripParams stripParams(const EmitterRecord& emitter) {
@@ -21,7 +23,8 @@ BeamCurve beamCurve(const EmitterRecord& emitter, const Rows3x4& world_from_effe
     const Rows3x4 world_from_emitter = composeTransforms(world_from_effect, parent_from_emitter);
     const vec3 start(emitter.beam_start);
     const vec3 end(emitter.beam_end);
-    auto world = [&](vec3 p) { return transformPoint(world_from_emitter, p); };
+    const vec4* m = world_from_emitter.rows;
+    auto world = [&](vec3 p) { return sdTransformPoint(m[0], m[1], m[2], p); };
 
     BeamCurve c{};
     c.start_width = vec4(world(start), emitter.beam_start.w);

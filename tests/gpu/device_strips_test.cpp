@@ -1,5 +1,5 @@
 // Ribbon strips written on the device (gpu/ribbon_strips.h, recordRibbonStrips): the strip pass
-// writes the polylines the host builds from the same trails (runtime/ribbon_polyline.h), point by
+// writes the polylines the host builds from the same trails (kernels/ribbon.h), point by
 // point within the parity tolerance, and lays out its buffers within the limits.
 #include <cstdio>
 #include <map>

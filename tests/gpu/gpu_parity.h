@@ -136,7 +136,7 @@ inline float compareStripPoints(const StripPoint& c, const StripPoint& g,
     return worst;
 }
 
-// Points of a particle's strip polyline by the writers' rule (runtime/ribbon_polyline.h): the
+// Points of a particle's strip polyline by the writers' rule (kernels/ribbon.h): the
 // head and the recorded points, less the newest when it is the head; 0 below 2. Lets a test split
 // a batch into per-particle polylines and match them by key.
 inline uint32_t polylinePoints(vec3 head, uint32_t recorded, vec3 newest) {

@@ -1,7 +1,7 @@
 // The layer rule of docs/architecture.md: the backends (src/cpu, src/gpu) and the driver below
-// them (src/driver) never include the runtime above them (src/runtime), which drives them. The
-// one exception is runtime/ribbon_polyline.h, the strip walk both backends share, which is due to
-// move below them (issue 14).
+// them (src/driver) never include the runtime above them (src/runtime), which drives them; and
+// src/kernels, the maths both backends share, includes nothing but its own headers (and standard
+// C++ headers), so no layer above it leaks into a kernel.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -24,9 +24,26 @@ TEST(Layering, BackendsAndTheDriverDoNotIncludeTheRuntime) {
             ++files;
             while (std::getline(in, line)) {
                 if (line.rfind("#include \"runtime/", 0) != 0) continue;
-                if (line == "#include \"runtime/ribbon_polyline.h\"") continue;
                 ADD_FAILURE() << entry.path().string() << ": " << line;
             }
+        }
+    }
+    EXPECT_GT(files, 10u);
+}
+
+TEST(Layering, KernelsIncludeOnlyKernels) {
+    const fs::path kernels = fs::path(SPINDRIFT_SOURCE_DIR) / "src" / "kernels";
+    size_t files = 0;
+    for (const fs::directory_entry& entry : fs::directory_iterator(kernels)) {
+        if (!entry.is_regular_file()) continue;
+        std::ifstream in(entry.path());
+        std::string line;
+        ++files;
+        while (std::getline(in, line)) {
+            if (line.rfind("#include \"", 0) != 0) continue;
+            const std::string name = line.substr(10, line.find('"', 10) - 10);
+            if (name.find('/') == std::string::npos && fs::exists(kernels / name)) continue;
+            ADD_FAILURE() << entry.path().string() << ": " << line;
         }
     }
     EXPECT_GT(files, 10u);

@@ -178,7 +178,7 @@ struct GpuTables {
 // a ribbon emitter's slots never move (src/gpu/birth_order.h: it never relocates), so a trail
 // stays where its particle is. The gather pass copies
 // the live particles' trails, in alive-list order (draw-record order), to the host-visible
-// gather buffer: GpuTrailHead[capacity], then capacity x max_points points, newest first. The
+// gather buffer: GpuTrailHead[capacity], then capacity x max_points points, oldest first. The
 // strip pass (shaders/gpu_ribbon_strips.comp) writes live particle i's strip polyline to block i
 // of the device strip buffer: StripPoints [i x (max_points + 1), + its point count), the count
 // at strip_counts[i] (0: nothing drawn); strips_lo/hi are 0 where the instance makes no device
@@ -205,7 +205,7 @@ SD_CONST uint kGpuStripsRibbon = 0u; // from the trails
 SD_CONST uint kGpuStripsBeam = 1u;   // from the beam curve (push.addresses.zw: its BeamFrame)
 
 // One live particle in the gather buffer: its current (head) position in simulation space and
-// how many recorded points follow it there, newest first.
+// how many recorded points follow it there, oldest first.
 struct GpuTrailHead {
     float x;
     float y;
