@@ -2,23 +2,16 @@
 
 #include <cmath>
 
+#include "kernels/transform.h"
+
 namespace spindrift {
 
-namespace {
-
-float rowDot(const vec4& row, vec3 v) {
-    return row.x * v.x + row.y * v.y + row.z * v.z;
-}
-
-} // namespace
-
 vec3 transformPoint(const Rows3x4& m, vec3 p) {
-    return vec3(rowDot(m.rows[0], p) + m.rows[0].w, rowDot(m.rows[1], p) + m.rows[1].w,
-                rowDot(m.rows[2], p) + m.rows[2].w);
+    return sdTransformPoint(m.rows[0], m.rows[1], m.rows[2], p);
 }
 
 vec3 transformVector(const Rows3x4& m, vec3 v) {
-    return vec3(rowDot(m.rows[0], v), rowDot(m.rows[1], v), rowDot(m.rows[2], v));
+    return sdTransformVector(m.rows[0], m.rows[1], m.rows[2], v);
 }
 
 Rows3x4 composeTransforms(const Rows3x4& a, const Rows3x4& b) {

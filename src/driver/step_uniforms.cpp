@@ -1,19 +1,18 @@
 #include "driver/step_uniforms.h"
 
 #include "kernels/forces.h"
+#include "kernels/transform.h"
 
 namespace spindrift {
 
 namespace {
 
 vec3 rowsVector(const vec4 rows[3], vec3 v) {
-    return vec3(rows[0].x * v.x + rows[0].y * v.y + rows[0].z * v.z,
-                rows[1].x * v.x + rows[1].y * v.y + rows[1].z * v.z,
-                rows[2].x * v.x + rows[2].y * v.y + rows[2].z * v.z);
+    return sdTransformVector(rows[0], rows[1], rows[2], v);
 }
 
 vec3 rowsPoint(const vec4 rows[3], vec3 p) {
-    return rowsVector(rows, p) + vec3(rows[0].w, rows[1].w, rows[2].w);
+    return sdTransformPoint(rows[0], rows[1], rows[2], p);
 }
 
 void copyRows(vec4 out[3], const Rows3x4& m) {
