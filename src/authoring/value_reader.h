@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "authoring/enum_names.h"
+#include "authoring/field_table.h"
 #include "io/json_value.h"
 #include "io/read_context.h"
 #include "spindrift/diagnostic.h"
@@ -119,15 +120,6 @@ template <typename T> bool readField(const ObjectIn& in, std::string_view key, T
     const json::Value* v = in.member(key);
     return v != nullptr && readValue(in.ctx, *v, in.childPath(key), out);
 }
-
-// How many elements a list of the format may hold: its limit from include/spindrift/
-// effect_desc.h or scene_desc.h, and what the elements are called in messages ("emitters").
-// The reader enforces only max; a list shorter than min is reported by the format's rules.
-struct ListLimit {
-    size_t min = 0;
-    size_t max = 0;
-    const char* what = "";
-};
 
 // For an array already known to be one: false, with one diagnostic at the list ("expected 1 to
 // 64 emitters, found 4000000"), when it holds more than limit.max elements. Such a list is the
