@@ -28,6 +28,8 @@ void checkValue(const RuleChecker& c, const std::string& path, const Rule& r, bo
         for (size_t i = 0; i < v.size(); ++i) checkFields(c, json::pathIndex(path, i), v[i]);
     } else if constexpr (HasFields<T>) {
         checkFields(c, path, v);
+    } else if constexpr (std::is_same_v<T, bool> || std::is_enum_v<T>) {
+        return; // every value the reader accepts is valid
     } else if (r.kind == RuleKind::none) {
         return;
     } else if constexpr (std::is_same_v<T, float>) {
