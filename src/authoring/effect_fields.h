@@ -15,7 +15,6 @@ namespace spindrift {
 // its value type's. Their overloads live beside the walker they serve: readCodec in
 // effect_reader.cpp / module_reader.cpp, writeCodec in effect_writer.cpp, checkCodec in
 // effect_validate.cpp / module_validate.cpp.
-struct VersionCodec : PlainCodec {};     // read first, alone (it decides what the rest means)
 struct EffectNameCodec : PlainCodec {};  // UTF-8, 1..kMaxNameBytes bytes, no control characters
 struct DirectionCodec : PlainCodec {};   // normalised on read; zero is an error
 struct IntervalCodec : PlainCodec {};    // > 0 when cycles != 1
@@ -27,6 +26,29 @@ struct MeshPointsCodec {};               // rows of [px, py, pz, nx, ny, nz]
 struct ShapeCodec {};                    // keys of the chosen shape type only
 struct RenderCodec {};                   // common keys, then the chosen render type's
 struct UpdateListCodec {};               // {"type": NAME, "enabled": bool, ...the module's table}
+
+constexpr std::string_view formatName(FieldsOf<EffectDesc>) {
+    return "format";
+}
+
+// The settings of the chosen render type: the render object is flat, its common keys (the
+// RenderDesc table) and then these.
+template <typename Render, typename F> void visitRenderSettings(Render& render, F&& f) {
+    switch (render.type) {
+    case RenderType::billboard:
+        f(render.billboard);
+        break;
+    case RenderType::ribbon:
+        f(render.ribbon);
+        break;
+    case RenderType::beam:
+        f(render.beam);
+        break;
+    case RenderType::mesh:
+        f(render.mesh);
+        break;
+    }
+}
 
 constexpr auto fieldsOf(FieldsOf<Transform>) {
     return std::tuple{field("position", &Transform::position, rule::finite()),

@@ -54,26 +54,39 @@ void readCodec(const ObjectIn& in, const F& f, const json::Value& v, std::vector
              });
 }
 
-static void readShape(ReadContext& ctx, const json::Value& v, const std::string& path,
-                      ShapeDesc& out) {
+// A type-tagged object (shape, render): its type first, then only the keys of that type; a key
+// of another type is an error, and with an unknown type nothing can be said about the other keys:
+// the whole object is the one mistake. read_chosen(read_table) reads the tables that apply, each
+// with read_table(settings).
+template <typename Desc, typename KeyApplies, typename ReadChosen>
+static void readTypedObject(ReadContext& ctx, const json::Value& v, const std::string& path,
+                            Desc& out, std::span<const std::string_view> all_keys, const char* what,
+                            KeyApplies key_applies, ReadChosen read_chosen) {
     if (!expectObject(ctx, v, path)) return;
     const ObjectIn in{ctx, v, path};
-    checkKeys(in, allShapeKeys());
+    checkKeys(in, all_keys);
     const json::Value* type = in.member("type");
     const bool type_ok = type == nullptr || readEnum(ctx, *type, in.childPath("type"), out.type);
-    // With an unknown type nothing can be said about the other keys: the whole shape is the one
-    // mistake.
     if (!type_ok) ctx.reported.insert(path);
     auto applies = [&](std::string_view key) {
-        return !type_ok || !isOneOf(allShapeKeys(), key) || shapeKeyApplies(out.type, key);
+        return !type_ok || !isOneOf(all_keys, key) || key_applies(out.type, key);
     };
     if (type_ok) {
-        rejectForeignKeys(in, applies, std::string("shape type '") + enumName(out.type) + "'");
+        rejectForeignKeys(in, applies, std::string(what) + " type '" + enumName(out.type) + "'");
     }
     // A required key of the chosen type (a mesh's points) is missing only when the type is known.
-    forEachField(fieldsOf(FieldsOf<ShapeDesc>{}), [&](const auto& f) {
-        if (f.key != "type" && applies(f.key)) readOneField(in, f, out, type_ok);
+    read_chosen([&](auto& settings) {
+        using Settings = std::decay_t<decltype(settings)>;
+        forEachField(fieldsOf(FieldsOf<Settings>{}), [&](const auto& f) {
+            if (f.key != "type" && applies(f.key)) readOneField(in, f, settings, type_ok);
+        });
     });
+}
+
+static void readShape(ReadContext& ctx, const json::Value& v, const std::string& path,
+                      ShapeDesc& out) {
+    readTypedObject(ctx, v, path, out, allShapeKeys(), "shape", shapeKeyApplies,
+                    [&](auto read_table) { read_table(out); });
 }
 
 template <typename F, typename O>
@@ -121,40 +134,11 @@ void readCodec(const ObjectIn& in, const F& f, const json::Value& v, ColorInit& 
 
 static void readRender(ReadContext& ctx, const json::Value& v, const std::string& path,
                        RenderDesc& out) {
-    if (!expectObject(ctx, v, path)) return;
-    const ObjectIn in{ctx, v, path};
-    checkKeys(in, allRenderKeys());
-    const json::Value* type = in.member("type");
-    const bool type_ok = type == nullptr || readEnum(ctx, *type, in.childPath("type"), out.type);
-    if (!type_ok) ctx.reported.insert(path);
-    auto applies = [&](std::string_view key) {
-        return !type_ok || !isOneOf(allRenderKeys(), key) || renderKeyApplies(out.type, key);
-    };
-    if (type_ok) {
-        rejectForeignKeys(in, applies, std::string("render type '") + enumName(out.type) + "'");
-    }
-    // The common keys, then the chosen type's (the object is flat).
-    auto readAll = [&](auto& settings) {
-        using Settings = std::decay_t<decltype(settings)>;
-        forEachField(fieldsOf(FieldsOf<Settings>{}), [&](const auto& f) {
-            if (f.key != "type" && applies(f.key)) readOneField(in, f, settings, type_ok);
-        });
-    };
-    readAll(out);
-    switch (out.type) {
-    case RenderType::billboard:
-        readAll(out.billboard);
-        break;
-    case RenderType::ribbon:
-        readAll(out.ribbon);
-        break;
-    case RenderType::beam:
-        readAll(out.beam);
-        break;
-    case RenderType::mesh:
-        readAll(out.mesh);
-        break;
-    }
+    readTypedObject(ctx, v, path, out, allRenderKeys(), "render", renderKeyApplies,
+                    [&](auto read_table) {
+                        read_table(out);
+                        visitRenderSettings(out, read_table);
+                    });
 }
 
 template <typename F, typename O>
@@ -173,25 +157,7 @@ void readCodec(const ObjectIn& in, const F& f, const json::Value& v, std::vector
 }
 
 bool readEffect(ReadContext& ctx, const json::Value& root, EffectDesc& out) {
-    const std::string path = "$";
-    if (!expectObject(ctx, root, path)) return false;
-    const ObjectIn in{ctx, root, path};
-    // The version decides what every other key means, so a document of another version is
-    // reported once, not as a list of keys this reader does not know.
-    if (requireKey(in, "version") && readField(in, "version", out.version) &&
-        out.version != kEffectFormatVersion) {
-        ctx.error(in.childPath("version"), root.find("version")->pos,
-                  "unsupported format version " + std::to_string(out.version) + "; expected " +
-                      std::to_string(kEffectFormatVersion));
-        return false;
-    }
-    static constexpr auto kKeys = fieldKeys<EffectDesc>();
-    checkKeys(in, std::span<const std::string_view>(kKeys));
-    forEachField(fieldsOf(FieldsOf<EffectDesc>{}), [&](const auto& f) {
-        using Codec = typename std::decay_t<decltype(f)>::CodecType;
-        if constexpr (!std::is_same_v<Codec, VersionCodec>) readOneField(in, f, out);
-    });
-    return true;
+    return readDocument(ctx, root, out);
 }
 
 } // namespace spindrift

@@ -22,15 +22,6 @@ static std::string at(const std::string& path, const char* key) {
 // lookup.
 
 template <typename F>
-void checkCodec(const RuleChecker& c, const std::string& path, const F&, uint32_t version,
-                const EffectDesc&, VersionCodec) {
-    if (version != kEffectFormatVersion) {
-        c.error(path, "unsupported format version " + std::to_string(version) + "; expected " +
-                          std::to_string(kEffectFormatVersion));
-    }
-}
-
-template <typename F>
 void checkCodec(const RuleChecker& c, const std::string& path, const F&, const std::string& name,
                 const EffectDesc&, EffectNameCodec) {
     if (!isUtf8(name)) {

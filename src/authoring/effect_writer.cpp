@@ -74,20 +74,10 @@ void writeCodec(json::DocumentWriter& out, const F& f, const RenderDesc& r, cons
     out.object(f.key, r, [&](const RenderDesc& v, const RenderDesc& d) {
         // The object is flat: the common keys, then the chosen type's.
         writeFields(out, v, d);
-        switch (v.type) {
-        case RenderType::billboard:
-            writeFields(out, v.billboard, d.billboard);
-            break;
-        case RenderType::ribbon:
-            writeFields(out, v.ribbon, d.ribbon);
-            break;
-        case RenderType::beam:
-            writeFields(out, v.beam, d.beam);
-            break;
-        case RenderType::mesh:
-            writeFields(out, v.mesh, d.mesh);
-            break;
-        }
+        visitRenderSettings(v, [&](const auto& settings) {
+            using Settings = std::decay_t<decltype(settings)>;
+            writeFields(out, settings, Settings{});
+        });
     });
 }
 
@@ -109,11 +99,7 @@ void writeCodec(json::DocumentWriter& out, const F& f, const std::vector<UpdateM
 }
 
 std::string saveEffect(const EffectDesc& effect) {
-    json::DocumentWriter out;
-    out.beginObject();
-    writeFields(out, effect, EffectDesc{});
-    out.endObject();
-    return out.text();
+    return saveDocument(effect);
 }
 
 } // namespace spindrift

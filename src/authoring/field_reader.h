@@ -7,6 +7,7 @@
 #include <string>
 
 #include "authoring/field_table.h"
+#include "authoring/rule_checker.h"
 #include "authoring/value_reader.h"
 
 namespace spindrift {
@@ -51,6 +52,36 @@ void readOneField(const ObjectIn& in, const F& f, O& object, bool require = true
 
 template <HasFields T> void readFields(const ObjectIn& in, T& out) {
     forEachField(fieldsOf(FieldsOf<T>{}), [&](const auto& f) { readOneField(in, f, out); });
+}
+
+// A document's root: its version first and alone (a document of another version is reported
+// once, not as a list of keys this reader does not know), then every other key. False when
+// reading stopped early (not an object, or another version).
+template <HasFields Doc> bool readDocument(ReadContext& ctx, const json::Value& root, Doc& out) {
+    const std::string path = "$";
+    if (!expectObject(ctx, root, path)) return false;
+    const ObjectIn in{ctx, root, path};
+    bool other_version = false;
+    forEachField(fieldsOf(FieldsOf<Doc>{}), [&](const auto& f) {
+        using Codec = typename std::decay_t<decltype(f)>::CodecType;
+        if constexpr (std::is_same_v<Codec, VersionCodec>) {
+            const uint32_t expected = uint32_t(f.rule.lo);
+            if (requireKey(in, f.key) && readField(in, f.key, out.*f.member) &&
+                out.*f.member != expected) {
+                ctx.error(in.childPath(f.key), root.find(f.key)->pos,
+                          versionMessage(formatName(FieldsOf<Doc>{}), out.*f.member, expected));
+                other_version = true;
+            }
+        }
+    });
+    if (other_version) return false;
+    static constexpr auto kKeys = fieldKeys<Doc>();
+    checkKeys(in, std::span<const std::string_view>(kKeys));
+    forEachField(fieldsOf(FieldsOf<Doc>{}), [&](const auto& f) {
+        using Codec = typename std::decay_t<decltype(f)>::CodecType;
+        if constexpr (!std::is_same_v<Codec, VersionCodec>) readOneField(in, f, out);
+    });
+    return true;
 }
 
 } // namespace spindrift

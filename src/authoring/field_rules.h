@@ -70,6 +70,14 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F& f, const
 }
 
 template <typename F, typename O>
+void checkCodec(const RuleChecker& c, const std::string& path, const F& f, uint32_t version,
+                const O&, VersionCodec) {
+    if (version != uint32_t(f.rule.lo)) {
+        c.error(path, versionMessage(formatName(FieldsOf<O>{}), version, uint32_t(f.rule.lo)));
+    }
+}
+
+template <typename F, typename O>
 void checkOneField(const RuleChecker& c, const std::string& object_path, const F& f,
                    const O& object) {
     checkCodec(c, json::pathKey(object_path, f.key), f, object.*f.member, object,

@@ -94,6 +94,11 @@ constexpr Rule list(ListLimit limit, bool counted) {
 // checked against its rule. Codecs that change only one of the three derive from it.
 struct PlainCodec {};
 
+// A document's format version (its rule: the one version this build reads). Read first and alone,
+// since it decides what every other key means (readDocument); the writer writes it as a plain
+// required value. formatName(FieldsOf<Doc>{}) names the format in messages ("scene format").
+struct VersionCodec : PlainCodec {};
+
 enum class Presence : uint8_t { optional, required };
 
 // A bit per enum value of a type-tagged object (shape, primitive): the types a key applies to.

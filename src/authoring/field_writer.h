@@ -51,4 +51,13 @@ void writeFields(json::DocumentWriter& out, const T& value, const T& default_val
                  [&](const auto& f) { writeOneField(out, f, value, default_value); });
 }
 
+// A document: one object, its fields in table order.
+template <HasFields Doc> std::string saveDocument(const Doc& document) {
+    json::DocumentWriter out;
+    out.beginObject();
+    writeFields(out, document, Doc{});
+    out.endObject();
+    return out.text();
+}
+
 } // namespace spindrift

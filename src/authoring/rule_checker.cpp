@@ -91,6 +91,11 @@ bool RuleChecker::integer(const std::string& path, uint64_t value, uint64_t lo, 
     return false;
 }
 
+std::string versionMessage(std::string_view format, uint32_t found, uint32_t expected) {
+    return "unsupported " + std::string(format) + " version " + std::to_string(found) +
+           "; expected " + std::to_string(expected);
+}
+
 std::string countMessage(size_t size, size_t lo, size_t hi, const char* what) {
     const std::string expected = lo == 0 ? "at most " + std::to_string(hi)
                                          : std::to_string(lo) + " to " + std::to_string(hi);

@@ -12,7 +12,6 @@ namespace spindrift {
 
 // Codecs of the scene format: overloads in scene_reader.cpp, scene_writer.cpp and
 // scene_validate.cpp.
-struct SceneVersionCodec : PlainCodec {}; // read first, alone
 struct RgbCodec : PlainCodec {};          // [r, g, b]: the same Float3, named for messages
 struct LookAtCodec {};                    // position and target: the look-at camera's
 struct OrbitCodec {};                     // the key's presence is the orbit mode
@@ -23,6 +22,10 @@ struct InstanceNameCodec : PlainCodec {}; // absent, or plain and unique (checke
 struct InstanceListCodec : PlainCodec {}; // the instances, then their names together
 struct MotionPathCodec {};                // optional object
 struct MotionKeysCodec {};                // rows of [t, x, y, z], t strictly increasing
+
+constexpr std::string_view formatName(FieldsOf<SceneDesc>) {
+    return "scene format";
+}
 
 constexpr auto fieldsOf(FieldsOf<CameraOrbit>) {
     return std::tuple{field("center", &CameraOrbit::center, rule::finite()),
@@ -88,9 +91,9 @@ constexpr auto fieldsOf(FieldsOf<EffectInstanceDesc>) {
 
 constexpr auto fieldsOf(FieldsOf<SceneDesc>) {
     return std::tuple{
-        field<SceneVersionCodec>("version", &SceneDesc::version,
-                                 rule::within(kSceneFormatVersion, kSceneFormatVersion),
-                                 Presence::required),
+        field<VersionCodec>("version", &SceneDesc::version,
+                            rule::within(kSceneFormatVersion, kSceneFormatVersion),
+                            Presence::required),
         field("camera", &SceneDesc::camera),
         field<ResolutionCodec>("resolution", &SceneDesc::resolution,
                                rule::within(kMinResolution, kMaxResolution)),

@@ -143,24 +143,7 @@ bool readValue(ReadContext& ctx, const json::Value& v, const std::string& path,
 }
 
 bool readScene(ReadContext& ctx, const json::Value& root, SceneDesc& out) {
-    const std::string path = "$";
-    if (!expectObject(ctx, root, path)) return false;
-    const ObjectIn in{ctx, root, path};
-    // The version decides what every other key means (as in effect documents).
-    if (requireKey(in, "version") && readField(in, "version", out.version) &&
-        out.version != kSceneFormatVersion) {
-        ctx.error(in.childPath("version"), root.find("version")->pos,
-                  "unsupported scene format version " + std::to_string(out.version) +
-                      "; expected " + std::to_string(kSceneFormatVersion));
-        return false;
-    }
-    static constexpr auto kKeys = fieldKeys<SceneDesc>();
-    checkKeys(in, std::span<const std::string_view>(kKeys));
-    forEachField(fieldsOf(FieldsOf<SceneDesc>{}), [&](const auto& f) {
-        using Codec = typename std::decay_t<decltype(f)>::CodecType;
-        if constexpr (!std::is_same_v<Codec, SceneVersionCodec>) readOneField(in, f, out);
-    });
-    return true;
+    return readDocument(ctx, root, out);
 }
 
 } // namespace spindrift

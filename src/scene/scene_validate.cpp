@@ -22,15 +22,6 @@ static std::string at(const std::string& path, const char* key) {
 // them by argument-dependent lookup.
 
 template <typename F>
-void checkCodec(const RuleChecker& c, const std::string& path, const F&, uint32_t version,
-                const SceneDesc&, SceneVersionCodec) {
-    if (version != kSceneFormatVersion) {
-        c.error(path, "unsupported scene format version " + std::to_string(version) +
-                          "; expected " + std::to_string(kSceneFormatVersion));
-    }
-}
-
-template <typename F>
 void checkCodec(const RuleChecker& c, const std::string& path, const F& f, const Float3& value,
                 const CameraDesc& camera, LookAtCodec) {
     if (camera.mode != CameraMode::look_at) return;

@@ -57,11 +57,7 @@ void writeFields(json::DocumentWriter& out, const PrimitiveDesc& p, const Primit
 }
 
 std::string saveScene(const SceneDesc& scene) {
-    json::DocumentWriter out;
-    out.beginObject();
-    writeFields(out, scene, SceneDesc{});
-    out.endObject();
-    return out.text();
+    return saveDocument(scene);
 }
 
 } // namespace spindrift
