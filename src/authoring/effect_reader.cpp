@@ -83,16 +83,11 @@ static void readTypedObject(ReadContext& ctx, const json::Value& v, const std::s
     });
 }
 
-static void readShape(ReadContext& ctx, const json::Value& v, const std::string& path,
-                      ShapeDesc& out) {
-    readTypedObject(ctx, v, path, out, allShapeKeys(), "shape", shapeKeyApplies,
-                    [&](auto read_table) { read_table(out); });
-}
-
 template <typename F, typename O>
 void readCodec(const ObjectIn& in, const F& f, const json::Value& v, ShapeDesc& out, O&,
                ShapeCodec) {
-    readShape(in.ctx, v, in.childPath(f.key), out);
+    readTypedObject(in.ctx, v, in.childPath(f.key), out, allShapeKeys(), "shape", shapeKeyApplies,
+                    [&](auto read_table) { read_table(out); });
 }
 
 static void readColor(ReadContext& ctx, const json::Value& v, const std::string& path,
@@ -132,19 +127,15 @@ void readCodec(const ObjectIn& in, const F& f, const json::Value& v, ColorInit& 
     readColor(in.ctx, v, in.childPath(f.key), out);
 }
 
-static void readRender(ReadContext& ctx, const json::Value& v, const std::string& path,
-                       RenderDesc& out) {
-    readTypedObject(ctx, v, path, out, allRenderKeys(), "render", renderKeyApplies,
-                    [&](auto read_table) {
-                        read_table(out);
-                        visitRenderSettings(out, read_table);
-                    });
-}
-
 template <typename F, typename O>
 void readCodec(const ObjectIn& in, const F& f, const json::Value& v, RenderDesc& out, O&,
                RenderCodec) {
-    readRender(in.ctx, v, in.childPath(f.key), out);
+    // The common keys, then the chosen type's: the object is flat.
+    readTypedObject(in.ctx, v, in.childPath(f.key), out, allRenderKeys(), "render",
+                    renderKeyApplies, [&](auto read_table) {
+                        read_table(out);
+                        visitRenderSettings(out, read_table);
+                    });
 }
 
 template <typename F, typename O>
