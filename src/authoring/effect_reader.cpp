@@ -1,3 +1,6 @@
+// readEffect: the document walked through the field tables of effect_fields.h (field_reader.h),
+// with the reading half of the effect format's codecs: mesh points, the colour forms, the
+// type-tagged shape and render objects, the update-module list.
 #include "authoring/effect_reader.h"
 
 #include "authoring/direction.h"
