@@ -2,7 +2,9 @@
 // in code alike. Diagnostics carry JSON paths; loadEffect adds the positions.
 #include <map>
 
+#include "authoring/effect_fields.h"
 #include "authoring/enum_names.h"
+#include "authoring/field_rules.h"
 #include "authoring/module_validate.h"
 #include "authoring/rule_checker.h"
 #include "authoring/type_keys.h"
@@ -11,78 +13,71 @@
 
 namespace spindrift {
 
-namespace {
-
-std::string at(const std::string& path, const char* key) {
+static std::string at(const std::string& path, const char* key) {
     return json::pathKey(path, key);
 }
 
-void validateSpawn(const RuleChecker& c, const std::string& path, const SpawnDesc& s) {
-    c.atLeast(at(path, "rate_per_s"), s.rate_per_s, 0);
-    c.atLeast(at(path, "rate_per_m"), s.rate_per_m, 0);
-    c.atLeast(at(path, "delay_s"), s.delay_s, 0);
-    const std::string bursts = at(path, "bursts");
-    c.count(bursts, s.bursts.size(), 0, kMaxBursts, "bursts");
-    for (size_t i = 0; i < s.bursts.size(); ++i) {
-        const Burst& b = s.bursts[i];
-        const std::string p = json::pathIndex(bursts, i);
-        c.atLeast(at(p, "time_s"), b.time_s, 0);
-        c.countRange(at(p, "count"), b.count, 0, kMaxBurstCount);
-        c.integer(at(p, "cycles"), b.cycles, 0, kMaxBurstCycles);
-        if (b.cycles != 1) {
-            if (c.finite(at(p, "interval_s"), b.interval_s) && !(b.interval_s > 0)) {
-                c.error(at(p, "interval_s"),
-                        "expected a number > 0 when cycles is " + std::to_string(b.cycles) +
-                            " (the time between cycles), found " + formatNumber(b.interval_s));
-            }
-        } else {
-            c.atLeast(at(p, "interval_s"), b.interval_s, 0);
-        }
-        c.unit(at(p, "probability"), b.probability);
+// The effect format's codecs (effect_fields.h), checking half. Helpers are static, not in an
+// unnamed namespace, so that the field walker (field_rules.h) finds these by argument-dependent
+// lookup.
+
+template <typename F>
+void checkCodec(const RuleChecker& c, const std::string& path, const F&, const std::string& name,
+                const EffectDesc&, EffectNameCodec) {
+    if (!isUtf8(name)) {
+        c.error(path, "expected UTF-8 text, found invalid bytes");
+    } else if (name.empty() || name.size() > kMaxNameBytes) {
+        c.error(path, "expected a name of 1 to " + std::to_string(kMaxNameBytes) +
+                          " bytes, found " + std::to_string(name.size()) + " bytes");
+    } else if (const std::string found = findControlCharacter(name); !found.empty()) {
+        c.error(path, "expected a name without control characters, found " + found);
     }
 }
 
-void validateShape(const RuleChecker& c, const std::string& path, const ShapeDesc& s) {
-    const std::string type_text = std::string("shape type '") + enumName(s.type) + "'";
-    if (!emitFromApplies(s.type, s.emit_from)) {
-        c.error(at(path, "emit_from"), std::string("emit_from '") + enumName(s.emit_from) +
-                                           "' does not apply to " + type_text +
-                                           "; expected one of: " + emitFromList(s.type));
-    }
-    const ShapeDesc d;
-    // A field of another shape type must keep its default: the writer leaves it out, so any
-    // other value would silently change on save.
-    auto applies = [&](const char* key, bool is_default) {
-        if (shapeKeyApplies(s.type, key)) return true;
-        if (!is_default)
-            c.error(at(path, key), std::string("'") + key + "' does not apply to " + type_text);
-        return false;
-    };
-    if (applies("radius", s.radius == d.radius)) c.atLeast(at(path, "radius"), s.radius, 0);
-    if (applies("tube_radius", s.tube_radius == d.tube_radius)) {
-        c.atLeast(at(path, "tube_radius"), s.tube_radius, 0);
-    }
-    if (applies("length", s.length == d.length)) c.atLeast(at(path, "length"), s.length, 0);
-    if (applies("size", s.size == d.size)) c.atLeast3(at(path, "size"), s.size, 0);
-    if (applies("angle_deg", s.angle_deg == d.angle_deg)) {
-        c.number(at(path, "angle_deg"), s.angle_deg, 0, false, 90, true);
-    }
-    if (applies("arc_deg", s.arc_deg == d.arc_deg)) {
-        c.number(at(path, "arc_deg"), s.arc_deg, 0, true, 360, false);
-    }
-    c.unit(at(path, "randomize_direction"), s.randomize_direction);
-    if (applies("points", s.points.empty())) {
-        const std::string points = at(path, "points");
-        c.count(points, s.points.size(), 1, kMaxMeshPoints, "mesh points");
-        for (size_t i = 0; i < s.points.size(); ++i) {
-            const std::string p = json::pathIndex(points, i);
-            c.finite3(p, s.points[i].position);
-            c.unitDirection(p, s.points[i].normal);
+template <typename F>
+void checkCodec(const RuleChecker& c, const std::string& path, const F&, float interval_s,
+                const Burst& b, IntervalCodec) {
+    if (b.cycles != 1) {
+        if (c.finite(path, interval_s) && !(interval_s > 0)) {
+            c.error(path, "expected a number > 0 when cycles is " + std::to_string(b.cycles) +
+                              " (the time between cycles), found " + formatNumber(interval_s));
         }
+    } else {
+        c.atLeast(path, interval_s, 0);
     }
 }
 
-void validateColor(const RuleChecker& c, const std::string& path, const ColorInit& color) {
+template <typename F>
+void checkCodec(const RuleChecker& c, const std::string& path, const F& f, uint32_t frames,
+                const Flipbook& fb, FramesCodec) {
+    const std::string flipbook = path.substr(0, path.size() - f.key.size() - 1);
+    const bool columns_ok = fb.columns >= 1 && fb.columns <= kMaxFlipbookCells;
+    const bool rows_ok = fb.rows >= 1 && fb.rows <= kMaxFlipbookCells;
+    if (!columns_ok || !rows_ok) return; // reported at columns or rows
+    const uint64_t cells = uint64_t(fb.columns) * fb.rows;
+    if (cells > kMaxFlipbookCells) {
+        c.error(flipbook, "expected columns * rows <= " + std::to_string(kMaxFlipbookCells) +
+                              ", found " + std::to_string(cells));
+    } else if (frames < 1 || frames > cells) {
+        c.error(path, "expected frames in [1, " + std::to_string(cells) +
+                          "] (columns * rows), found " + std::to_string(frames));
+    }
+}
+
+template <typename F, typename O>
+void checkCodec(const RuleChecker& c, const std::string& path, const F& f,
+                const std::vector<MeshPoint>& points, const O&, MeshPointsCodec) {
+    c.count(path, points.size(), f.rule.list.min, f.rule.list.max, f.rule.list.what);
+    for (size_t i = 0; i < points.size(); ++i) {
+        const std::string p = json::pathIndex(path, i);
+        c.finite3(p, points[i].position);
+        c.unitDirection(p, points[i].normal);
+    }
+}
+
+template <typename F, typename O>
+void checkCodec(const RuleChecker& c, const std::string& path, const F&, const ColorInit& color,
+                const O&, ColorInitCodec) {
     const ColorInit d;
     const std::string mode = std::string("color mode '") + enumName(color.mode) + "'";
     switch (color.mode) {
@@ -109,112 +104,66 @@ void validateColor(const RuleChecker& c, const std::string& path, const ColorIni
     }
 }
 
-void validateInit(const RuleChecker& c, const std::string& path, const InitDesc& i) {
-    c.range(at(path, "lifetime_s"), i.lifetime_s, 0, true);
-    c.range(at(path, "size"), i.size, 0, false);
-    c.range(at(path, "rotation_deg"), i.rotation_deg, -RuleChecker::kInf, false);
-    c.range(at(path, "angular_velocity_deg_per_s"), i.angular_velocity_deg_per_s,
-            -RuleChecker::kInf, false);
-    c.range(at(path, "speed"), i.speed, -RuleChecker::kInf, false);
-    c.range3(at(path, "velocity"), i.velocity);
-    validateColor(c, at(path, "color"), i.color);
-    c.range(at(path, "mass"), i.mass, 0, true);
+template <typename F, typename O>
+void checkCodec(const RuleChecker& c, const std::string& path, const F&, const ShapeDesc& s,
+                const O&, ShapeCodec) {
+    const std::string type_text = std::string("shape type '") + enumName(s.type) + "'";
+    if (!emitFromApplies(s.type, s.emit_from)) {
+        c.error(at(path, "emit_from"), std::string("emit_from '") + enumName(s.emit_from) +
+                                           "' does not apply to " + type_text +
+                                           "; expected one of: " + emitFromList(s.type));
+    }
+    const ShapeDesc d;
+    // A field of another shape type must keep its default: the writer leaves it out, so any
+    // other value would silently change on save.
+    forEachField(fieldsOf(FieldsOf<ShapeDesc>{}), [&](const auto& f) {
+        if (f.key == "type" || f.key == "emit_from") return;
+        if (shapeKeyApplies(s.type, f.key)) {
+            checkOneField(c, path, f, s);
+        } else if (!(s.*f.member == d.*f.member)) {
+            c.error(json::pathKey(path, f.key),
+                    "'" + std::string(f.key) + "' does not apply to " + type_text);
+        }
+    });
 }
 
-void validateRender(const RuleChecker& c, const std::string& path, const RenderDesc& r) {
-    c.filePath(at(path, "texture"), r.texture, false);
-    c.atLeast(at(path, "soft_fade_distance"), r.soft_fade_distance, 0);
+template <typename F, typename O>
+void checkCodec(const RuleChecker& c, const std::string& path, const F&, const RenderDesc& r,
+                const O&, RenderCodec) {
+    checkFields(c, path, r);
     const std::string type_text = std::string("render type '") + enumName(r.type) + "'";
     // Only the chosen type's settings are written; the others must keep their defaults.
-    auto unused = [&](bool is_default, const char* what) {
-        if (!is_default)
+    auto settings = [&](RenderType type, const auto& value, const char* what) {
+        using T = std::decay_t<decltype(value)>;
+        if (r.type == type) {
+            checkFields(c, path, value);
+        } else if (!(value == T{})) {
             c.error(path, std::string(what) + " settings are set but " + type_text +
                               " does not use them");
-    };
-    if (r.type == RenderType::billboard) {
-        const BillboardDesc& b = r.billboard;
-        c.nonZero(at(path, "axis"), b.axis);
-        c.atLeast(at(path, "stretch"), b.stretch, 0);
-        const std::string fb = at(path, "flipbook");
-        const bool columns_ok =
-            c.integer(at(fb, "columns"), b.flipbook.columns, 1, kMaxFlipbookCells);
-        const bool rows_ok = c.integer(at(fb, "rows"), b.flipbook.rows, 1, kMaxFlipbookCells);
-        if (columns_ok && rows_ok) {
-            const uint64_t cells = uint64_t(b.flipbook.columns) * b.flipbook.rows;
-            if (cells > kMaxFlipbookCells) {
-                c.error(fb, "expected columns * rows <= " + std::to_string(kMaxFlipbookCells) +
-                                ", found " + std::to_string(cells));
-            } else if (b.flipbook.frames < 1 || b.flipbook.frames > cells) {
-                c.error(at(fb, "frames"), "expected frames in [1, " + std::to_string(cells) +
-                                              "] (columns * rows), found " +
-                                              std::to_string(b.flipbook.frames));
-            }
         }
-        c.above(at(fb, "cycles"), b.flipbook.cycles, 0);
-    } else {
-        unused(r.billboard == BillboardDesc{}, "billboard");
-    }
-    if (r.type == RenderType::ribbon) {
-        c.above(at(path, "width"), r.ribbon.width, 0);
-        c.atLeast(at(path, "uv_tiling"), r.ribbon.uv_tiling, 0);
-        c.unit(at(path, "taper"), r.ribbon.taper);
-        c.above(at(path, "min_sample_distance"), r.ribbon.min_sample_distance, 0);
-        c.integer(at(path, "max_points"), r.ribbon.max_points, 2, kMaxRibbonPoints);
-    } else {
-        unused(r.ribbon == RibbonDesc{}, "ribbon");
-    }
-    if (r.type == RenderType::beam) {
-        c.finite3(at(path, "start"), r.beam.start);
-        c.finite3(at(path, "end"), r.beam.end);
-        c.finite3(at(path, "start_tangent"), r.beam.start_tangent);
-        c.finite3(at(path, "end_tangent"), r.beam.end_tangent);
-        c.integer(at(path, "segments"), r.beam.segments, 1, kMaxBeamSegments);
-        c.above(at(path, "width"), r.beam.width, 0);
-        c.atLeast(at(path, "sag"), r.beam.sag, 0);
-        c.atLeast(at(path, "jitter"), r.beam.jitter, 0);
-        c.atLeast(at(path, "jitter_frequency"), r.beam.jitter_frequency, 0);
-    } else {
-        unused(r.beam == BeamDesc{}, "beam");
-    }
+    };
+    settings(RenderType::billboard, r.billboard, "billboard");
+    settings(RenderType::ribbon, r.ribbon, "ribbon");
+    settings(RenderType::beam, r.beam, "beam");
     if (r.blend == BlendMode::opaque && r.type != RenderType::mesh) {
         c.error(at(path, "blend"), "blend 'opaque' is only for mesh emitters; " + type_text +
                                        " blends (additive, premultiplied or alpha)");
     }
-    if (r.type == RenderType::mesh) {
-        c.filePath(at(path, "mesh"), r.mesh.mesh, true);
-        c.above(at(path, "scale"), r.mesh.scale, 0);
-        c.atLeast(at(path, "tumble_deg_per_s"), r.mesh.tumble_deg_per_s, 0);
-    } else {
-        unused(r.mesh == MeshRenderDesc{}, "mesh");
-    }
+    settings(RenderType::mesh, r.mesh, "mesh");
 }
 
-void validateEmitter(const RuleChecker& c, const std::string& path, const EmitterDesc& e) {
-    c.integer(at(path, "capacity"), e.capacity, 1, kMaxEmitterCapacity);
-    c.finite3(at(at(path, "transform"), "position"), e.transform.position);
-    c.finite3(at(at(path, "transform"), "rotation_deg"), e.transform.rotation_deg);
-    validateSpawn(c, at(path, "spawn"), e.spawn);
-    validateShape(c, at(path, "shape"), e.shape);
-    validateInit(c, at(path, "init"), e.init);
-    validateUpdateModules(c, at(path, "update"), e.update);
-    validateRender(c, at(path, "render"), e.render);
-    const std::string subs = at(path, "sub_emitters");
-    c.count(subs, e.sub_emitters.size(), 0, kMaxSubEmitters, "sub-emitters");
-    for (size_t i = 0; i < e.sub_emitters.size(); ++i) {
-        const SubEmitterDesc& s = e.sub_emitters[i];
-        const std::string p = json::pathIndex(subs, i);
-        c.unit(at(p, "probability"), s.probability);
-        c.countRange(at(p, "count"), s.count, 1, kMaxSubEmitterCount);
-        c.unit(at(p, "inherit_velocity"), s.inherit_velocity);
-    }
+template <typename F, typename O>
+void checkCodec(const RuleChecker& c, const std::string& path, const F&,
+                const std::vector<UpdateModule>& modules, const O&, UpdateListCodec) {
+    validateUpdateModules(c, path, modules);
 }
 
-std::string emittersPath(size_t index) {
+static std::string emittersPath(size_t index) {
     return json::pathIndex("$.emitters", index);
 }
 
 // Names: valid and unique. Returns name -> index of its first emitter.
-std::map<std::string, size_t> validateNames(const RuleChecker& c, const EffectDesc& effect) {
+static std::map<std::string, size_t> validateNames(const RuleChecker& c, const EffectDesc& effect) {
     std::map<std::string, size_t> first;
     for (size_t i = 0; i < effect.emitters.size(); ++i) {
         const std::string& name = effect.emitters[i].name;
@@ -233,7 +182,7 @@ std::map<std::string, size_t> validateNames(const RuleChecker& c, const EffectDe
     return first;
 }
 
-std::string knownNames(const EffectDesc& effect) {
+static std::string knownNames(const EffectDesc& effect) {
     constexpr size_t kListed = 16;
     std::string list;
     for (size_t i = 0; i < effect.emitters.size() && i < kListed; ++i) {
@@ -246,8 +195,8 @@ std::string knownNames(const EffectDesc& effect) {
 
 // Sub-emitter links resolve to another emitter, and the graph they form has no cycle (a cycle
 // would spawn without end). Each cycle is reported once, at the link that closes it.
-void validateSubEmitterGraph(const RuleChecker& c, const EffectDesc& effect,
-                             const std::map<std::string, size_t>& by_name) {
+static void validateSubEmitterGraph(const RuleChecker& c, const EffectDesc& effect,
+                                    const std::map<std::string, size_t>& by_name) {
     const size_t n = effect.emitters.size();
     std::vector<std::vector<std::pair<size_t, size_t>>> edges(n); // (target, link index)
     for (size_t i = 0; i < n; ++i) {
@@ -303,34 +252,14 @@ void validateSubEmitterGraph(const RuleChecker& c, const EffectDesc& effect,
     }
 }
 
-} // namespace
-
 bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnostics) {
     const size_t first = diagnostics.size();
     const RuleChecker c{diagnostics};
-    if (effect.version != kEffectFormatVersion) {
-        c.error("$.version", "unsupported format version " + std::to_string(effect.version) +
-                                 "; expected " + std::to_string(kEffectFormatVersion));
-    }
-    if (!isUtf8(effect.name)) {
-        c.error("$.name", "expected UTF-8 text, found invalid bytes");
-    } else if (effect.name.empty() || effect.name.size() > kMaxNameBytes) {
-        c.error("$.name", "expected a name of 1 to " + std::to_string(kMaxNameBytes) +
-                              " bytes, found " + std::to_string(effect.name.size()) + " bytes");
-    } else if (const std::string found = findControlCharacter(effect.name); !found.empty()) {
-        c.error("$.name", "expected a name without control characters, found " + found);
-    }
-    c.number("$.duration_s", effect.duration_s, 0, true, 3600, false);
-    c.number("$.fixed_timestep_s", effect.fixed_timestep_s, 0.001f, false, 0.1f, false);
-    c.within3("$.bounds.center", effect.bounds.center, -kMaxBoundsExtent, kMaxBoundsExtent);
-    c.within3("$.bounds.half_extents", effect.bounds.half_extents, 0, kMaxBoundsExtent);
-    c.integer("$.capacity", effect.capacity, 1, kMaxEffectCapacity);
-    c.count("$.emitters", effect.emitters.size(), 1, kMaxEmitters, "emitters");
+    checkFields(c, "$", effect);
 
     uint64_t total = 0;
     bool capacities_ok = effect.capacity >= 1 && effect.capacity <= kMaxEffectCapacity;
     for (size_t i = 0; i < effect.emitters.size(); ++i) {
-        validateEmitter(c, emittersPath(i), effect.emitters[i]);
         total += effect.emitters[i].capacity;
         capacities_ok = capacities_ok && effect.emitters[i].capacity >= 1 &&
                         effect.emitters[i].capacity <= kMaxEmitterCapacity;

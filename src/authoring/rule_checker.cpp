@@ -6,6 +6,7 @@
 #include "authoring/direction.h"
 #include "io/json_value.h"
 #include "io/json_writer.h"
+#include "io/utf8.h"
 
 namespace spindrift {
 
@@ -35,35 +36,7 @@ std::string formatFloat3(const Float3& v) {
 }
 
 bool isUtf8(const std::string& s) {
-    size_t i = 0;
-    while (i < s.size()) {
-        const auto byte = static_cast<unsigned char>(s[i]);
-        size_t length = 0;
-        unsigned char low = 0x80, high = 0xBF;
-        if (byte < 0x80) {
-            ++i;
-            continue;
-        } else if (byte >= 0xC2 && byte <= 0xDF) {
-            length = 2;
-        } else if (byte >= 0xE0 && byte <= 0xEF) {
-            length = 3;
-            if (byte == 0xE0) low = 0xA0;
-            if (byte == 0xED) high = 0x9F;
-        } else if (byte >= 0xF0 && byte <= 0xF4) {
-            length = 4;
-            if (byte == 0xF0) low = 0x90;
-            if (byte == 0xF4) high = 0x8F;
-        } else {
-            return false;
-        }
-        if (i + length > s.size()) return false;
-        for (size_t k = 1; k < length; ++k) {
-            const auto next = static_cast<unsigned char>(s[i + k]);
-            if (next < (k == 1 ? low : 0x80) || next > (k == 1 ? high : 0xBF)) return false;
-        }
-        i += length;
-    }
-    return true;
+    return utf8::isValid(s);
 }
 
 std::string findControlCharacter(const std::string& s) {
@@ -116,6 +89,11 @@ bool RuleChecker::integer(const std::string& path, uint64_t value, uint64_t lo, 
     error(path, "expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
                     "], found " + std::to_string(value));
     return false;
+}
+
+std::string versionMessage(std::string_view format, uint32_t found, uint32_t expected) {
+    return "unsupported " + std::string(format) + " version " + std::to_string(found) +
+           "; expected " + std::to_string(expected);
 }
 
 std::string countMessage(size_t size, size_t lo, size_t hi, const char* what) {

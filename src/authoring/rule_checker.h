@@ -22,6 +22,9 @@ std::string findControlCharacter(const std::string& s);
 // 1..kMaxNameBytes characters from A-Z a-z 0-9 _ - (emitter and scene instance names).
 bool isPlainName(const std::string& name);
 
+// "unsupported scene format version 2; expected 1": the one wording, for readers and rules.
+std::string versionMessage(std::string_view format, uint32_t found, uint32_t expected);
+
 // "expected 1 to 64 emitters, found 65" ("at most 64" when lo is 0): the one wording of a list
 // length, for the rules and for the reader that stops at a list's limit.
 std::string countMessage(size_t size, size_t lo, size_t hi, const char* what);

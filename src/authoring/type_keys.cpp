@@ -3,48 +3,39 @@
 #include <algorithm>
 #include <string>
 
+#include "authoring/effect_fields.h"
 #include "authoring/enum_names.h"
 
 namespace spindrift {
 
 namespace {
 
-using namespace std::string_view_literals;
+// Every render key once, in table order: the common keys, then each type's new ones ("width" is
+// both a ribbon's and a beam's).
+template <typename... Tables> constexpr auto unionOfKeys(const Tables&... tables) {
+    constexpr size_t kTotal = (std::tuple_size_v<Tables> + ...);
+    std::array<std::string_view, kTotal> all{};
+    size_t count = 0;
+    auto add = [&](const auto& table) {
+        for (std::string_view key : tableKeys(table)) {
+            bool seen = false;
+            for (size_t i = 0; i < count; ++i) seen = seen || all[i] == key;
+            if (!seen) all[count++] = key;
+        }
+    };
+    (add(tables), ...);
+    return std::pair{all, count};
+}
 
-constexpr std::string_view kShapeKeys[] = {
-    "type"sv, "emit_from"sv, "radius"sv,  "tube_radius"sv,         "length"sv,
-    "size"sv, "angle_deg"sv, "arc_deg"sv, "randomize_direction"sv, "points"sv};
+constexpr auto kShapeKeys = fieldKeys<ShapeDesc>();
+constexpr auto kRenderKeys =
+    unionOfKeys(fieldsOf(FieldsOf<RenderDesc>{}), fieldsOf(FieldsOf<BillboardDesc>{}),
+                fieldsOf(FieldsOf<RibbonDesc>{}), fieldsOf(FieldsOf<BeamDesc>{}),
+                fieldsOf(FieldsOf<MeshRenderDesc>{}));
 
-constexpr std::string_view kRenderKeys[] = {"type"sv,
-                                            "blend"sv,
-                                            "texture"sv,
-                                            "soft_fade_distance"sv,
-                                            "lit"sv,
-                                            "sort"sv,
-                                            "stable_order"sv,
-                                            "alignment"sv,
-                                            "axis"sv,
-                                            "stretch"sv,
-                                            "flipbook"sv,
-                                            "width"sv,
-                                            "uv_tiling"sv,
-                                            "taper"sv,
-                                            "min_sample_distance"sv,
-                                            "max_points"sv,
-                                            "start"sv,
-                                            "end"sv,
-                                            "start_tangent"sv,
-                                            "end_tangent"sv,
-                                            "segments"sv,
-                                            "sag"sv,
-                                            "jitter"sv,
-                                            "jitter_frequency"sv,
-                                            "mesh"sv,
-                                            "scale"sv,
-                                            "tumble_deg_per_s"sv};
-
-bool contains(std::initializer_list<std::string_view> keys, std::string_view key) {
-    return std::find(keys.begin(), keys.end(), key) != keys.end();
+template <typename T> bool tableHas(std::string_view key) {
+    static constexpr auto kKeys = fieldKeys<T>();
+    return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 
 } // namespace
@@ -53,31 +44,15 @@ std::span<const std::string_view> allShapeKeys() {
     return kShapeKeys;
 }
 std::span<const std::string_view> allRenderKeys() {
-    return kRenderKeys;
+    return std::span<const std::string_view>(kRenderKeys.first.data(), kRenderKeys.second);
 }
 
 bool shapeKeyApplies(ShapeKind type, std::string_view key) {
-    if (contains({"type", "emit_from", "randomize_direction"}, key)) return true;
-    switch (type) {
-    case ShapeKind::point:
-        return false;
-    case ShapeKind::line:
-        return key == "length";
-    case ShapeKind::box:
-        return key == "size";
-    case ShapeKind::sphere:
-    case ShapeKind::hemisphere:
-        return key == "radius";
-    case ShapeKind::cone:
-        return contains({"radius", "length", "angle_deg", "arc_deg"}, key);
-    case ShapeKind::circle:
-        return contains({"radius", "arc_deg"}, key);
-    case ShapeKind::torus:
-        return contains({"radius", "tube_radius", "arc_deg"}, key);
-    case ShapeKind::mesh:
-        return key == "points";
-    }
-    return false;
+    bool applies = false;
+    forEachField(fieldsOf(FieldsOf<ShapeDesc>{}), [&](const auto& f) {
+        if (f.key == key) applies = f.appliesTo(type);
+    });
+    return applies;
 }
 
 bool emitFromApplies(ShapeKind type, EmitFrom emit_from) {
@@ -110,21 +85,16 @@ std::string emitFromList(ShapeKind type) {
 }
 
 bool renderKeyApplies(RenderType type, std::string_view key) {
-    if (contains({"type", "blend", "texture", "soft_fade_distance", "lit", "sort", "stable_order"},
-                 key)) {
-        return true;
-    }
+    if (tableHas<RenderDesc>(key)) return true;
     switch (type) {
     case RenderType::billboard:
-        return contains({"alignment", "axis", "stretch", "flipbook"}, key);
+        return tableHas<BillboardDesc>(key);
     case RenderType::ribbon:
-        return contains({"width", "uv_tiling", "taper", "min_sample_distance", "max_points"}, key);
+        return tableHas<RibbonDesc>(key);
     case RenderType::beam:
-        return contains({"start", "end", "start_tangent", "end_tangent", "segments", "width", "sag",
-                         "jitter", "jitter_frequency"},
-                        key);
+        return tableHas<BeamDesc>(key);
     case RenderType::mesh:
-        return contains({"mesh", "scale", "tumble_deg_per_s"}, key);
+        return tableHas<MeshRenderDesc>(key);
     }
     return false;
 }

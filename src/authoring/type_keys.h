@@ -1,6 +1,7 @@
-// Which shape and render keys apply to which type, and which emit_from values each shape
-// supports. One table, read by the reader (a key of another type is an error), the validator
-// (a field of another type must keep its default) and the writer (it writes only these keys).
+// Which shape and render keys apply to which type (derived from the field tables of
+// effect_fields.h), and which emit_from values each shape supports. Read by the reader (a key of
+// another type is an error), the validator (a field of another type must keep its default) and
+// the writer (it writes only these keys).
 #pragma once
 
 #include <span>

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "authoring/enum_names.h"
+#include "authoring/field_table.h"
 #include "io/json_value.h"
 #include "io/read_context.h"
 #include "spindrift/diagnostic.h"
@@ -75,59 +76,36 @@ bool readEnum(ReadContext& ctx, const json::Value& v, const std::string& path, E
     return true;
 }
 
-// readField(in, "key", field): reads the member into field when present.
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, float& o) {
-    return readFloat(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, uint32_t& o) {
-    return readUint(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, bool& o) {
-    return readBool(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, std::string& o) {
-    return readString(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Float3& o) {
-    return readFloat3(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Float4& o) {
-    return readFloat4(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, FloatRange& o) {
-    return readRange(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Float3Range& o) {
-    return readRange(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, CountRange& o) {
-    return readRange(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Curve& o) {
-    return readCurve(c, v, p, o);
-}
-inline bool readValue(ReadContext& c, const json::Value& v, const std::string& p, Gradient& o) {
-    return readGradient(c, v, p, o);
-}
-template <typename E>
-requires std::is_enum_v<E>
-bool readValue(ReadContext& c, const json::Value& v, const std::string& p, E& o) {
-    return readEnum(c, v, p, o);
+// The value types of the formats, each read by its reader above.
+template <typename T>
+concept PlainValue = std::is_enum_v<T> || std::is_same_v<T, float> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, bool> || std::is_same_v<T, std::string> || std::is_same_v<T, Float3> ||
+    std::is_same_v<T, Float4> || std::is_same_v<T, FloatRange> || std::is_same_v<T, Float3Range> ||
+    std::is_same_v<T, CountRange> || std::is_same_v<T, Curve> || std::is_same_v<T, Gradient>;
+
+// A value by its type (objects with a field table: field_reader.h).
+template <PlainValue T>
+bool readValue(ReadContext& c, const json::Value& v, const std::string& p, T& o) {
+    if constexpr (std::is_enum_v<T>) return readEnum(c, v, p, o);
+    if constexpr (std::is_same_v<T, float>) return readFloat(c, v, p, o);
+    if constexpr (std::is_same_v<T, uint32_t>) return readUint(c, v, p, o);
+    if constexpr (std::is_same_v<T, bool>) return readBool(c, v, p, o);
+    if constexpr (std::is_same_v<T, std::string>) return readString(c, v, p, o);
+    if constexpr (std::is_same_v<T, Float3>) return readFloat3(c, v, p, o);
+    if constexpr (std::is_same_v<T, Float4>) return readFloat4(c, v, p, o);
+    if constexpr (std::is_same_v<T, FloatRange> || std::is_same_v<T, Float3Range> ||
+                  std::is_same_v<T, CountRange>) {
+        return readRange(c, v, p, o);
+    }
+    if constexpr (std::is_same_v<T, Curve>) return readCurve(c, v, p, o);
+    if constexpr (std::is_same_v<T, Gradient>) return readGradient(c, v, p, o);
 }
 
+// readField(in, "key", field): reads the member into field when present.
 template <typename T> bool readField(const ObjectIn& in, std::string_view key, T& out) {
     const json::Value* v = in.member(key);
     return v != nullptr && readValue(in.ctx, *v, in.childPath(key), out);
 }
-
-// How many elements a list of the format may hold: its limit from include/spindrift/
-// effect_desc.h or scene_desc.h, and what the elements are called in messages ("emitters").
-// The reader enforces only max; a list shorter than min is reported by the format's rules.
-struct ListLimit {
-    size_t min = 0;
-    size_t max = 0;
-    const char* what = "";
-};
 
 // For an array already known to be one: false, with one diagnostic at the list ("expected 1 to
 // 64 emitters, found 4000000"), when it holds more than limit.max elements. Such a list is the

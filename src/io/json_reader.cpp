@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "io/json_value.h"
+#include "io/utf8.h"
 
 namespace spindrift::json {
 namespace {
@@ -648,48 +649,30 @@ bool Parser::parseEscape(std::string& out) {
 
 // At a byte >= 0x80 inside a string. Unicode 15, table 3-7: the well-formed UTF-8 sequences.
 bool Parser::parseUtf8Sequence(std::string& out) {
-    auto lead = static_cast<unsigned char>(peek());
-    size_t length = 0;
-    unsigned char low = 0x80;
-    unsigned char high = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        if (lead == 0xE0) low = 0xA0;  // shorter forms are overlong
-        if (lead == 0xED) high = 0x9F; // U+D800..U+DFFF are not characters
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        if (lead == 0xF0) low = 0x90;  // overlong
-        if (lead == 0xF4) high = 0x8F; // above U+10FFFF
-    } else {
+    const utf8::Sequence sequence = utf8::firstSequence(text_.substr(pos_));
+    const auto lead = static_cast<unsigned char>(peek());
+    if (sequence.expected == 0) {
         const char* why = lead < 0xC0   ? " (a continuation byte without a lead byte)"
                           : lead < 0xC2 ? " (overlong encoding)"
                                         : " (not used in UTF-8)";
         return fail(here(), "invalid UTF-8 byte " + hexByte(lead) + " in string" + why, true);
     }
-    for (size_t i = 1; i < length; ++i) {
-        size_t p = pos_ + i;
+    if (sequence.length == 0) {
+        const size_t p = pos_ + sequence.good;
+        pos_ = p;
         if (p >= text_.size()) {
-            pos_ = p;
             return fail(here(),
                         "unexpected end of input inside a string (truncated UTF-8 "
                         "sequence)",
                         true);
         }
-        auto byte = static_cast<unsigned char>(text_[p]);
-        unsigned char lo = i == 1 ? low : 0x80;
-        unsigned char hi = i == 1 ? high : 0xBF;
-        if (byte < lo || byte > hi) {
-            pos_ = p;
-            return fail(here(),
-                        "invalid UTF-8 byte " + hexByte(byte) + " in string (after lead byte " +
-                            hexByte(lead) + ")",
-                        true);
-        }
+        return fail(here(),
+                    "invalid UTF-8 byte " + hexByte(static_cast<unsigned char>(text_[p])) +
+                        " in string (after lead byte " + hexByte(lead) + ")",
+                    true);
     }
-    out.append(text_.substr(pos_, length));
-    pos_ += length;
+    out.append(text_.substr(pos_, sequence.length));
+    pos_ += sequence.length;
     return true;
 }
 

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "io/utf8.h"
+
 namespace spindrift::json {
 namespace {
 
@@ -58,34 +60,13 @@ void appendString(std::string& out, std::string_view text) {
         // Strings built in code may hold bytes that are not UTF-8; JSON text must be UTF-8, so
         // each ill-formed sequence becomes U+FFFD (Unicode 15, section 3.9, "maximal subpart")
         // and the output always reads back.
-        size_t length = 0;
-        unsigned char low = 0x80;
-        unsigned char high = 0xBF;
-        if (byte >= 0xC2 && byte <= 0xDF) {
-            length = 2;
-        } else if (byte >= 0xE0 && byte <= 0xEF) {
-            length = 3;
-            if (byte == 0xE0) low = 0xA0;
-            if (byte == 0xED) high = 0x9F;
-        } else if (byte >= 0xF0 && byte <= 0xF4) {
-            length = 4;
-            if (byte == 0xF0) low = 0x90;
-            if (byte == 0xF4) high = 0x8F;
-        }
-        size_t good = length == 0 ? 0 : 1;
-        while (good < length && i + good < text.size()) {
-            auto next = static_cast<unsigned char>(text[i + good]);
-            unsigned char lo = good == 1 ? low : 0x80;
-            unsigned char hi = good == 1 ? high : 0xBF;
-            if (next < lo || next > hi) break;
-            ++good;
-        }
-        if (length != 0 && good == length) {
-            out.append(text.substr(i, length));
-            i += length;
+        const utf8::Sequence sequence = utf8::firstSequence(text.substr(i));
+        if (sequence.length != 0) {
+            out.append(text.substr(i, sequence.length));
+            i += sequence.length;
         } else {
             out += kReplacement;
-            i += good == 0 ? 1 : good;
+            i += sequence.good == 0 ? 1 : sequence.good;
         }
     }
     out += '"';

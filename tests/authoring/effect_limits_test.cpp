@@ -15,6 +15,7 @@
 #include "io/json_value.h"
 #include "io/read_context.h"
 #include "spindrift/effect_json.h"
+#include "support/list_document.h"
 
 namespace spindrift {
 namespace {
@@ -27,17 +28,7 @@ std::string dump(const std::vector<Diagnostic>& diagnostics) {
     return all;
 }
 
-// "[" + count copies of item, comma-separated + "]", between prefix and suffix.
-std::string document(const std::string& prefix, const std::string& item, size_t count,
-                     const std::string& suffix) {
-    std::string text = prefix + "[";
-    text.reserve(prefix.size() + (item.size() + 1) * count + suffix.size() + 2);
-    for (size_t i = 0; i < count; ++i) {
-        if (i != 0) text += ',';
-        text += item;
-    }
-    return text + "]" + suffix;
-}
+using test::document;
 
 // One list of the format: the document around it, one element, its limit and its path.
 struct ListCase {

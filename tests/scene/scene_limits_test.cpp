@@ -14,20 +14,12 @@
 #include "scene/scene_reader.h"
 #include "scene/scene_test_util.h"
 #include "spindrift/scene_json.h"
+#include "support/list_document.h"
 
 namespace spindrift {
 namespace {
 
-std::string document(const std::string& prefix, const std::string& item, size_t count,
-                     const std::string& suffix) {
-    std::string text = prefix + "[";
-    text.reserve(prefix.size() + (item.size() + 1) * count + suffix.size() + 2);
-    for (size_t i = 0; i < count; ++i) {
-        if (i != 0) text += ',';
-        text += item;
-    }
-    return text + "]" + suffix;
-}
+using test::document;
 
 // Each element is itself wrong (a missing required key, a key of the wrong width): read, every
 // one would be a diagnostic of its own.
