@@ -3,7 +3,7 @@
 // event_births entries of the emitter's alive list, each slot holding its event's index (flags
 // column) and its spawn ordinal. Each is written as writeEventBirths writes it on the CPU:
 // key sdParticleKey(seed, emitter, ordinal), the child's shape centred on the event position,
-// the inherited velocity added, age 0 (gpu_birth.glsl, eventNewborn).
+// the inherited velocity added, age 0 (src/kernels/birth.h, sdEventBirthPlace and sdNewborn).
 // kGpuEventSpawnBirths also copies a ring's entries (a replace_oldest child whose oldest
 // particles events replaced) in list order into the other alive list, and
 // kGpuEventSpawnUnring, after a barrier, copies them back: the list is birth-ordered again.
@@ -13,9 +13,6 @@
 #extension GL_EXT_buffer_reference_uvec2 : require
 
 #include "birth.h"
-#include "lut.h"
-#include "random.h"
-#include "shape.h"
 #include "gpu_sim.glsl"
 #include "gpu_events.glsl"
 #include "gpu_birth.glsl"
@@ -57,9 +54,9 @@ void main() {
         GpuEvent ev = queue.events[uintColumn(pool, kGpuColumnFlags).v[slot]];
         uvec2 ordinal = uvec2(uintColumn(pool, kGpuColumnOrdinalLo).v[slot],
                               uintColumn(pool, kGpuColumnOrdinalHi).v[slot]);
-        uint key = sdParticleKey(step.seed, index, ordinal.x, ordinal.y);
-        Newborn nb = eventNewborn(e, step, key, ev);
-        storeNewborn(pool, slot, nb, 0.0, key, ordinal);
+        BirthPlace place = eventBirthPlace(step, ev);
+        Newborn nb = newborn(e, step, index, ordinal, place);
+        storeNewborn(pool, slot, nb, place.pre_age_s, ordinal);
         // A ribbon child starts its trail where it is born, as a planned birth does.
         if (hasTrails(trails)) startTrail(trails, slot, nb.position);
     }

@@ -194,12 +194,11 @@ void walkEvent(uint c, EmitterRecord r, GpuEvent ev, uint count, uint kept, uint
             break;
         }
         uvec2 ordinal = add64(first, i);
-        uint key = sdParticleKey(step.seed, c, ordinal.x, ordinal.y);
-        Newborn n = eventNewborn(r, step, key, ev);
+        Newborn n = newborn(r, step, c, ordinal, eventBirthPlace(step, ev));
         for (uint l = 0u; l < r.sub_emitter_count; ++l) {
             uint link = r.sub_emitter_first + l;
             if (links.links[link].event != kEventBirth) continue;
-            queueEvent(c, link, kEventBirth, key, n.position, n.velocity, step.step_index_lo);
+            queueEvent(c, link, kEventBirth, n.key, n.position, n.velocity, step.step_index_lo);
         }
         evaluated += 1u;
     }

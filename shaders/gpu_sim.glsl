@@ -89,12 +89,6 @@ LutRef lutAtlas() { return LutRef(loadTables().lut_mesh_points.xy); }
 vec4 lutSample(uint row, float t) { return sdLutSample(lutAtlas(), row, t); }
 float lutScalar(uint row, float t) { return sdLutSampleScalar(lutAtlas(), row, t); }
 
-// rows * v with the CPU backend's summation order (x, y, z terms left to right).
-vec3 rowsVector(vec4 r0, vec4 r1, vec4 r2, vec3 v) {
-    return vec3(r0.x * v.x + r0.y * v.y + r0.z * v.z, r1.x * v.x + r1.y * v.y + r1.z * v.z,
-                r2.x * v.x + r2.y * v.y + r2.z * v.z);
-}
-
 // The update pass's death test, on the values it wrote back (the ordered compaction and the
 // event walker ask it after the update).
 bool survivesStep(GpuEmitterPool pool, uint slot) {

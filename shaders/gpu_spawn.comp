@@ -1,8 +1,8 @@
 // GPU simulation pass 2 of a step, one emitter: the births the driver planned (src/cpu/spawn.cpp,
-// spawnPlanned and writeBirth, on the GPU). Birth i of n sits at sub-step fraction
-// (i + 0.5) / n: the emitter's rows are interpolated there and the newborn is pre-aged by the
-// rest of the step. Its key is sdParticleKey(seed, emitter, ordinal), so it is born with the
-// values the CPU gives it (its ordinal counts the event births of earlier steps:
+// spawnPlanned and writeBirth, on the GPU). Birth i of n is placed by sdPlannedBirthPlace (at
+// sub-step fraction sdBirthFraction(i, n), pre-aged by the rest of the step) and composed by
+// sdNewborn (src/kernels/birth.h), with key sdParticleKey(seed, emitter, ordinal), so it is born
+// with the values the CPU gives it (its ordinal counts the event births of earlier steps:
 // gpu_events.glsl). Births past the free slots are dropped (drop_new); the counters pass
 // counts them.
 #version 460
@@ -11,17 +11,10 @@
 #extension GL_EXT_buffer_reference_uvec2 : require
 
 #include "birth.h"
-#include "lut.h"
-#include "random.h"
-#include "shape.h"
 #include "gpu_sim.glsl"
 #include "gpu_trail.glsl"
 #include "gpu_events.glsl"
 #include "gpu_birth.glsl"
-
-// Past 2^24 births the last fractions would round to 1.0; keep them inside the step
-// (runtime/driver.h, birthFraction).
-const float kBelowOne = 0.99999994;
 
 void main() {
     GpuEmitterPool pool = emitterPoolForBirths();
@@ -45,21 +38,11 @@ void main() {
         out_list.v[survivors + i] = slot;
 
         uvec2 ordinal = add64(first_ordinal, i);
-        uint key = sdParticleKey(step.seed, index, ordinal.x, ordinal.y);
-        Newborn nb;
-        nb.b = sdBirth(e, key, sampleShape(e, key));
-
-        float u = min((float(i) + 0.5) / float(n), kBelowOne);
-        vec4 r0 = step.emitter_start0 * (1.0 - u) + step.emitter_end0 * u;
-        vec4 r1 = step.emitter_start1 * (1.0 - u) + step.emitter_end1 * u;
-        vec4 r2 = step.emitter_start2 * (1.0 - u) + step.emitter_end2 * u;
-        float pre_age = (1.0 - u) * step.dt;
-        nb.position = rowsVector(r0, r1, r2, nb.b.position) + vec3(0.0);
-        nb.position += vec3(r0.w, r1.w, r2.w);
-        nb.velocity = rowsVector(r0, r1, r2, nb.b.velocity) + vec3(0.0);
-        nb.position += nb.velocity * pre_age;
-        nb.color = birthColor(e, nb.b);
-        storeNewborn(pool, slot, nb, pre_age, key, ordinal);
+        BirthPlace place = sdPlannedBirthPlace(step.emitter_start0, step.emitter_start1,
+                                               step.emitter_start2, step.emitter_end0,
+                                               step.emitter_end1, step.emitter_end2, i, n, step.dt);
+        Newborn nb = newborn(e, step, index, ordinal, place);
+        storeNewborn(pool, slot, nb, place.pre_age_s, ordinal);
         // A particle born into a reused slot starts a fresh trail.
         if (hasTrails(trails)) startTrail(trails, slot, nb.position);
     }

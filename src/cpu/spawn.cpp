@@ -5,74 +5,26 @@
 #include "cpu/birth_order.h"
 #include "cpu/events.h"
 #include "kernels/birth.h"
-#include "kernels/lut.h"
-#include "kernels/random.h"
-#include "kernels/shape.h"
 
 namespace spindrift::cpu {
 
 namespace {
 
-struct BirthPlace {
-    vec4 rows[3];         // sim_from_emitter for this birth
-    vec3 offset{0.0f};    // added to the position (sub-emitter events: the event position)
-    vec3 inherited{0.0f}; // added to the velocity
-    float pre_age_s = 0;  // age at birth; the particle moves by velocity * pre_age
-    bool centred = false; // true: rows' translation is ignored (the shape is centred on offset)
-};
-
-vec3 rowsVector(const vec4 rows[3], vec3 v) {
-    return vec3(rows[0].x * v.x + rows[0].y * v.y + rows[0].z * v.z,
-                rows[1].x * v.x + rows[1].y * v.y + rows[1].z * v.z,
-                rows[2].x * v.x + rows[2].y * v.y + rows[2].z * v.z);
-}
-
-// Inlined into newbornOf like the kernels it calls: GCC otherwise leaves it out of line and the
-// planned-birth loop runs about 8 % slower (docs/benchmarks.md, "Births").
-[[gnu::always_inline]] inline ShapeSample sampleShape(const CompiledEffect& effect,
-                                                      const EmitterRecord& e, uint32_t key) {
-    if (e.shape_kind != kShapeMesh) return sdSampleShape(e, key);
-    const uint32_t index = sdMeshPointIndex(e, key);
-    const MeshPointRecord& point = effect.mesh_points[e.mesh_point_first + index];
-    return sdMeshShapeSample(e, key, point.position, point.normal);
-}
-
-// A newborn's values before it has a slot: its events and its pool columns come from these.
-struct Newborn {
-    uint32_t key = 0;
-    Birth birth;
-    vec3 position{0.0f};
-    vec3 velocity{0.0f};
-};
-
+// The newborn with this ordinal placed at place: the kernel's composition (kernels/birth.h,
+// sdNewborn) over the effect's records, LUT atlas and mesh points.
 Newborn newbornOf(const CpuEffect& fx, uint32_t emitter_index, uint64_t ordinal,
                   const BirthPlace& place) {
     const CompiledEffect& effect = *fx.effect;
-    const EmitterRecord& e = effect.emitters[emitter_index];
-    Newborn n;
-    n.key = sdParticleKey(effect.effect.seed, emitter_index, static_cast<uint32_t>(ordinal),
-                          static_cast<uint32_t>(ordinal >> 32));
-    n.birth = sdBirth(e, n.key, sampleShape(effect, e, n.key));
-    n.position = rowsVector(place.rows, n.birth.position) + place.offset;
-    if (!place.centred) {
-        n.position += vec3(place.rows[0].w, place.rows[1].w, place.rows[2].w);
-    }
-    n.velocity = rowsVector(place.rows, n.birth.velocity) + place.inherited;
-    n.position += n.velocity * place.pre_age_s;
-    return n;
+    return sdNewborn(effect.emitters[emitter_index], effect.effect.seed, emitter_index,
+                     static_cast<uint32_t>(ordinal), static_cast<uint32_t>(ordinal >> 32), place,
+                     LutRef{effect.lut.data()}, MeshPointsRef{effect.mesh_points.data()});
 }
 
 // Writes the newborn into slot (counted in births); its birth events are the caller's.
 void storeBirth(CpuEffect& fx, uint32_t emitter_index, uint32_t slot, uint64_t ordinal,
                 const BirthPlace& place, const Newborn& n) {
-    const CompiledEffect& effect = *fx.effect;
-    const EmitterRecord& e = effect.emitters[emitter_index];
     ParticlePool& pool = fx.pools[emitter_index];
     const Birth& b = n.birth;
-    vec4 color = b.color;
-    if (e.color_mode == kColorModeGradient) {
-        color = sdLutSample(LutRef{effect.lut.data()}, e.color_lut_row, b.color_t);
-    }
     pool.position_x[slot] = n.position.x;
     pool.position_y[slot] = n.position.y;
     pool.position_z[slot] = n.position.z;
@@ -86,10 +38,10 @@ void storeBirth(CpuEffect& fx, uint32_t emitter_index, uint32_t slot, uint64_t o
     pool.angular_velocity_rad_per_s[slot] = b.angular_velocity_rad_per_s;
     pool.size[slot] = b.size;
     pool.mass[slot] = b.mass;
-    pool.color_r[slot] = color.x;
-    pool.color_g[slot] = color.y;
-    pool.color_b[slot] = color.z;
-    pool.color_a[slot] = color.w;
+    pool.color_r[slot] = n.color.x;
+    pool.color_g[slot] = n.color.y;
+    pool.color_b[slot] = n.color.z;
+    pool.color_a[slot] = n.color.w;
     pool.key[slot] = n.key;
     pool.ordinal[slot] = ordinal;
     // A particle born into a slot, reused or replaced, starts a fresh trail.
@@ -107,16 +59,12 @@ void writeBirth(CpuEffect& fx, uint32_t emitter_index, uint32_t slot, uint64_t o
         queueEvents(fx, emitter_index, kEventBirth, &slot, 1);
 }
 
-// Where an event's children are born: the child's shape centred on the event position, the
-// event's inherited velocity added, age 0.
+// Where an event's children are born (kernels/birth.h, sdEventBirthPlace): the child's rows at
+// the end of the step, the event's position and inherited velocity.
 BirthPlace eventPlace(const CpuEffect& fx, uint32_t emitter_index, const PendingEvent& event) {
     const EmitterStep& step = fx.scratch.emitters[emitter_index];
-    BirthPlace place;
-    for (int r = 0; r < 3; ++r) place.rows[r] = step.emitter_end[r];
-    place.offset = vec3(event.position);
-    place.inherited = vec3(event.velocity);
-    place.centred = true;
-    return place;
+    return sdEventBirthPlace(step.emitter_end[0], step.emitter_end[1], step.emitter_end[2],
+                             vec3(event.position), vec3(event.velocity));
 }
 
 // fx.replace_order[0, oldest) = the slots of the `oldest` oldest of the particles in slots
@@ -194,12 +142,9 @@ void spawnPlanned(CpuEffect& fx) {
         const uint32_t born = plan.appended + plan.replaced;
         fx.pools[e].count += plan.appended;
         for (uint32_t i = 0; i < born; ++i) {
-            const float u = birthFraction(i, spawn.count);
-            BirthPlace place;
-            for (int r = 0; r < 3; ++r) {
-                place.rows[r] = step.emitter_start[r] * (1.0f - u) + step.emitter_end[r] * u;
-            }
-            place.pre_age_s = (1.0f - u) * dt;
+            const BirthPlace place = sdPlannedBirthPlace(
+                step.emitter_start[0], step.emitter_start[1], step.emitter_start[2],
+                step.emitter_end[0], step.emitter_end[1], step.emitter_end[2], i, spawn.count, dt);
             writeBirth(fx, e, slotOfBirth(fx, plan, i), spawn.first_ordinal + i, place);
         }
     }

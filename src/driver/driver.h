@@ -95,7 +95,7 @@ struct FrameReport {
 };
 
 // One emitter's births in one step: ordinals first_ordinal .. first_ordinal + count - 1. Birth i
-// of count sits at sub-step fraction birthFraction(i, count).
+// of count sits at sub-step fraction sdBirthFraction(i, count) (kernels/birth.h).
 struct EmitterSpawn {
     uint32_t count = 0;
     uint32_t pad0 = 0;
@@ -137,16 +137,6 @@ void planStep(DriverState& state, const CompiledEffect& effect, const DriverConf
 inline void planStep(DriverState& state, const CompiledEffect& effect, const DriverConfig& config,
                      SpawnPlan& out) {
     planStep(state, effect, config, {}, out);
-}
-
-// Sub-step fraction of birth i of n births in one step: (i + 0.5) / n, in (0, 1). The backend
-// interpolates a moving emitter with it and pre-ages the newborn by (1 - fraction) * dt.
-inline float birthFraction(uint32_t i, uint32_t n) {
-    // Past 2^24 births the last fractions would round to 1.0f; keep them inside the step.
-    constexpr float kBelowOne = 0x1.fffffep-1f;
-    const auto fraction =
-        static_cast<float>((static_cast<double>(i) + 0.5) / static_cast<double>(n));
-    return fraction < kBelowOne ? fraction : kBelowOne;
 }
 
 // Takes count ordinals from emitter's counter (sub-emitter children) and returns the first.

@@ -2,9 +2,9 @@
 // every shape kind and emit_from mode of docs/effect-format.md ("Shape"). The table as
 // implemented, with the draws each shape uses, is in docs/kernels.md.
 //
-// Signature note: sdSampleShape cannot read mesh points (kernels take no arrays), so for
-// kShapeMesh the caller picks the point with sdMeshPointIndex, fetches its MeshPointRecord and
-// calls sdMeshShapeSample; sdSampleShape returns the origin and +Y for a mesh.
+// sdSampleEmitterShape is the sample every birth takes: sdSampleShape for the analytic shapes, and
+// for kShapeMesh the point sdMeshPointIndex picks, read through a MeshPointsRef, given to
+// sdMeshShapeSample (sdSampleShape alone returns the origin and +Y for a mesh).
 //
 // Birth code, not per-step code: it branches on the (per-emitter uniform) shape kind.
 #ifndef SPINDRIFT_KERNELS_SHAPE_H
@@ -223,6 +223,14 @@ SD_FUNC ShapeSample sdMeshShapeSample(EmitterRecord e, uint key, vec4 point_posi
     vec3 random_dir = sdRandomUnitVector(key, kDrawDirection0);
     vec3 direction = sdRandomizeDirection(vec3(point_normal), random_dir, e.randomize_direction);
     return sdShapeSample(vec3(point_position), direction);
+}
+
+// The emitter's shape sampled for the particle with this key: a mesh surface's point read through
+// mesh_points (the effect's points; only a mesh emitter reads it), any other shape analytically.
+SD_FUNC ShapeSample sdSampleEmitterShape(EmitterRecord e, uint key, MeshPointsRef mesh_points) {
+    if (e.shape_kind != kShapeMesh) return sdSampleShape(e, key);
+    MeshPointRecord point = mesh_points.points[e.mesh_point_first + sdMeshPointIndex(e, key)];
+    return sdMeshShapeSample(e, key, point.position, point.normal);
 }
 
 SD_END_NAMESPACE

@@ -84,7 +84,7 @@ SD_FUNC uint sdCurlNoiseOctaves(OpRecord op) {
 }
 
 // Pass `pass_index` of one resolved op on one particle (docs/kernels.md, forces.h). `op`, `vector`
-// and `factor` are the op as resolveStep leaves it (src/runtime/step_uniforms.h, ResolvedOp:
+// and `factor` are the op as resolveStep leaves it (src/driver/step_uniforms.h, ResolvedOp:
 // vectors in simulation space, per-step factors computed once). `kind` must equal op.op and
 // `octaves` sdCurlNoiseOctaves(op): a caller may pass them as compile-time constants, so that the
 // inlined body is that one op's code (the CPU loops are instantiated per kind and octave count).

@@ -244,15 +244,6 @@ TEST(DriverClock, PlanCarriesTheStepTimeAndLoop) {
     EXPECT_EQ(plans[125].emitter_count, 1u);
 }
 
-TEST(DriverClock, BirthFractionsSpreadBirthsOverTheStep) {
-    EXPECT_FLOAT_EQ(birthFraction(0, 1), 0.5f);
-    EXPECT_FLOAT_EQ(birthFraction(0, 4), 0.125f);
-    EXPECT_FLOAT_EQ(birthFraction(3, 4), 0.875f);
-    const uint32_t big = 100000000; // past float's exact integers: still strictly inside (0, 1)
-    EXPECT_GT(birthFraction(0, big), 0.0f);
-    EXPECT_LT(birthFraction(big - 1, big), 1.0f);
-}
-
 // The run-time bound every host applies (docs/driver.md, "Limits"): round(time / dt), counted in
 // double, refused past kMaxSimulatedSteps, for negative or non-finite times and for a bad step.
 TEST(DriverClock, StepsInATimeAreBoundedAndNeverOverflow) {
