@@ -115,7 +115,16 @@ SD_FUNC float sdBirthFractionFromEstimate(uint i, uint n, float estimate) {
 // no double-rounding case at these denominators), so no CPU result changed; the GPU divided in
 // float, which differs for i >= 2^23 (i + 0.5 is not a float there). docs/kernels.md, "Births".
 SD_FUNC float sdBirthFraction(uint i, uint n) {
-    return sdBirthFractionFromEstimate(i, n, float(2u * i + 1u) / float(2u * n));
+    float estimate = float(2u * i + 1u) / float(2u * n);
+#ifdef __cplusplus
+    // The CPU divides as IEEE 754 says: correctly rounded, ties to even. For n <= 2^22 both
+    // operands are exact floats, so the estimate already is the rule's float (the correction
+    // would return it unchanged; tests/kernels/birth_fraction_test.cpp checks both against an
+    // exact reference) and is below kBirthFractionBelowOne (a / d <= 1 - 2^-23). Only the
+    // device, whose division may be off by ulps, always needs the correction.
+    if (n <= 4194304u) return estimate;
+#endif
+    return sdBirthFractionFromEstimate(i, n, estimate);
 }
 
 // Where and how a newborn is placed in the pool's space (simulation space).
