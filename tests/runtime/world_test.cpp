@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -670,6 +671,20 @@ TEST_F(WorldTest, GpuWorldRunsTheSameControlsAsTheCpuWorld) {
     ASSERT_EQ(gpu_world.seek(g, 0.25), RuntimeError::none);
     gpu_world.info(g, info);
     EXPECT_EQ(info.steps, 15u);
+}
+
+// docs/runtime-api.md shows the embedding example as it is in examples/embed/minimal.cpp (which
+// ctest builds and runs as embed_minimal).
+TEST(RuntimeApiDoc, ShowsTheEmbeddingExampleAsItIs) {
+    auto read = [](const char* relative) {
+        std::ifstream in(std::string(SPINDRIFT_SOURCE_DIR) + "/" + relative, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    const std::string example = read("examples/embed/minimal.cpp");
+    const std::string doc = read("docs/runtime-api.md");
+    ASSERT_FALSE(example.empty());
+    EXPECT_NE(doc.find("```cpp\n" + example + "```"), std::string::npos)
+        << "copy examples/embed/minimal.cpp into docs/runtime-api.md";
 }
 
 } // namespace
