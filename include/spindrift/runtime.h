@@ -142,7 +142,9 @@ public:
     // Compares every compiled file with what it was compiled from (modification time and size,
     // then the bytes) and recompiles the ones that changed. A file that no longer loads or
     // validates keeps its previous compiled version; its diagnostics are in the report and in
-    // info(id). Live instances of a reloaded effect switch to it at their next World::update.
+    // info(id). Live instances of a reloaded effect switch to it at their next World::update:
+    // a CPU instance whose emitters match by name and pool layout keeps its particles and clock,
+    // any other restarts (docs/runtime-api.md, "Hot reload"; the update's receipt counts both).
     ReloadReport pollChanges();
 
     // Recompiles one effect from its file now, whether or not it changed.

@@ -2,6 +2,7 @@
 // use through loadCompiledEffect (the one reader every host uses), shared by every instance, and
 // reloaded when their file changes. A reload that fails keeps the previous version: a host
 // editing an effect never loses the running one to a typo.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -27,6 +28,9 @@ FileStamp statFile(const std::string& path) {
     if (ec) return stamp;
     stamp.exists = true;
     stamp.size_bytes = size;
+    const auto age = fs::file_time_type::clock::now() - modified;
+    stamp.racy = age < std::chrono::duration_cast<fs::file_time_type::duration>(
+                           std::chrono::duration<double>(kRacyStampSeconds));
     stamp.modified_ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(modified.time_since_epoch()).count();
     return stamp;
@@ -132,7 +136,7 @@ ReloadReport EffectLibrary::pollChanges() {
         FileStamp now = statFile(entry.path);
         const FileStamp& was = entry.stamp;
         if (now.exists == was.exists && now.modified_ns == was.modified_ns &&
-            now.size_bytes == was.size_bytes) {
+            now.size_bytes == was.size_bytes && !was.racy) {
             continue;
         }
         if (now.exists && hashContents(entry.path, now) && was.exists &&

@@ -22,7 +22,13 @@ struct FileStamp {
     uint64_t size_bytes = 0;
     uint64_t content_hash = 0;
     bool exists = false;
+    // The file was modified within kRacyStampSeconds of when the stamp was taken: a rewrite in the
+    // same timestamp tick, with the same size, would look unchanged, so the bytes are compared on
+    // every check until the stamp is older (git's "racy clean" rule).
+    bool racy = false;
 };
+
+inline constexpr double kRacyStampSeconds = 2.0;
 
 struct LibraryEntry {
     std::string path;

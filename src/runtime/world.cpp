@@ -10,8 +10,8 @@
 //   into the driver config of each part before each step; tint and size scale are applied to the
 //   particles a host reads (readParticles). Nothing here touches the per-particle kernels.
 // - Reload: an instance whose library entry moved to a new version is rebuilt on the new compiled
-//   effect before its next step and restarted (its particles are not carried over; the receipt
-//   counts it).
+//   effect before its next step; a CPU instance whose emitters match by name and pool layout
+//   keeps its particles and clock (carryParticles), any other restarts. The receipt counts both.
 // - Destroyed instances go to a small per-effect pool and are restarted for the next create of
 //   the same compiled effect, so create/destroy churn allocates nothing.
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "cpu/trail_store.h"
 #include "driver/placement.h"
 #include "runtime/effect_instance.h"
 #include "runtime/effect_library_impl.h"
@@ -132,6 +133,51 @@ BackendRequest requestOf(SimulationBackend b) {
     return BackendRequest::cpu;
 }
 
+// Moves the particles of `from` into `to`, a fresh instance of a reloaded version of the same
+// effect, when that keeps them meaningful: both run wholly on the CPU, with the same simulation
+// space and fixed step, and every emitter of `to` whose name `from` also has holds the same pool
+// layout (capacity, collision lists) and neither draws ribbons (trail storage is sized by the
+// version). Matched emitters take the old pool, clock (carries, ordinals) and statistics; new
+// emitters start empty; emitters the new version lacks are dropped. The clock keeps its step and
+// loop. False, with nothing changed, when any condition fails: the caller restarts instead.
+bool carryParticles(EffectInstance& from, EffectInstance& to) {
+    if (from.gpu || to.gpu || !from.cpu || !to.cpu) return false;
+    const CompiledEffect& old_effect = *from.effect;
+    const CompiledEffect& new_effect = *to.effect;
+    if (old_effect.effect.space != new_effect.effect.space ||
+        old_effect.effect.fixed_timestep_s != new_effect.effect.fixed_timestep_s) {
+        return false;
+    }
+    cpu::CpuEffect& a = *from.cpu;
+    cpu::CpuEffect& b = *to.cpu;
+    std::vector<int64_t> match(new_effect.emitters.size(), -1);
+    for (uint32_t e = 0; e < new_effect.emitters.size(); ++e) {
+        const std::string name = emitterName(new_effect, e);
+        for (uint32_t o = 0; o < old_effect.emitters.size(); ++o) {
+            if (emitterName(old_effect, o) != name) continue;
+            if (a.pools[o].capacity != b.pools[e].capacity ||
+                a.pools[o].contact_lists != b.pools[e].contact_lists ||
+                cpu::hasTrails(a.trails[o]) || cpu::hasTrails(b.trails[e])) {
+                return false;
+            }
+            match[e] = o;
+        }
+    }
+    DriverState& clock = b.driver;
+    clock.step_index = a.driver.step_index;
+    clock.accumulator_s = a.driver.accumulator_s;
+    clock.loop_index = a.driver.loop_index;
+    clock.stats = a.driver.stats;
+    for (uint32_t e = 0; e < match.size(); ++e) {
+        if (match[e] < 0) continue;
+        const auto o = static_cast<uint32_t>(match[e]);
+        std::swap(a.pools[o], b.pools[e]);
+        clock.emitters[e] = a.driver.emitters[o];
+        b.stats[e] = a.stats[o];
+    }
+    to.steps_run = from.steps_run;
+    return true;
+}
 } // namespace
 
 const char* describe(RuntimeError error) {
@@ -321,25 +367,35 @@ struct World::Impl {
         live.finish_reported = false;
     }
 
-    // Rebuilds the instance on its library entry's newer version; false when that fails (the
-    // instance stays on its version and the message says why).
-    bool switchVersion(LiveInstance& live, const LibraryEntry& entry) {
+    enum class Switch : uint8_t { kept, restarted, failed };
+
+    // Rebuilds the instance on its library entry's newer version, keeping its particles when
+    // carryParticles can, else restarting it; failed when the new version cannot be instanced
+    // (the instance stays on its version and the message says why).
+    Switch switchVersion(LiveInstance& live, const LibraryEntry& entry) {
+        // Recycled instances of older versions are never reused: drop them.
+        std::erase_if(recycled[live.effect.value - 1],
+                      [&](const auto& fx) { return fx->effect.get() != entry.effect.get(); });
         RuntimeError error;
         std::unique_ptr<EffectInstance> fx =
             makeInstance(live.effect, entry, withSeed(entry.effect, live.override_seed, live.seed),
                          rowsOf(live.transform), error);
         live.version = entry.version; // a failure is not retried every frame
-        if (!fx) return false;
-        recycle(live);
+        if (!fx) return Switch::failed;
+        const bool kept = live.state != InstanceState::finished && carryParticles(*live.fx, *fx);
         live.fx = std::move(fx);
         live.base = entry.effect;
         live.bursts.clear();
+        updateEnabledMask(live);
+        if (kept) {
+            placeInstance(*live.fx, rowsOf(live.transform));
+            return Switch::kept;
+        }
         live.placed_only = true;
         live.finish_reported = false;
         if (live.state == InstanceState::finished) live.state = InstanceState::idle;
-        updateEnabledMask(live);
         live.restarts_by_reload += 1;
-        return true;
+        return Switch::restarted;
     }
 
     void destroyLive(InstanceHandle h) {
@@ -452,10 +508,16 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
 
         const LibraryEntry& entry = *w.library.entry(live.effect);
         if (entry.version != live.version) {
-            if (w.switchVersion(live, entry)) {
+            switch (w.switchVersion(live, entry)) {
+            case Impl::Switch::kept:
+                receipt.reloaded_kept += 1;
+                break;
+            case Impl::Switch::restarted:
                 receipt.reloaded_restarted += 1;
-            } else {
+                break;
+            case Impl::Switch::failed:
                 receipt.reload_failures += 1;
+                break;
             }
         }
 

@@ -559,8 +559,13 @@ TEST_F(WorldTest, LibraryCompilesLazilyAndReloadsChangedFiles) {
     for (int i = 0; i < 10; ++i) world.update(kFrame);
     EXPECT_EQ(library.pollChanges().files_changed, 0u);
 
-    // A valid change: both instances switch at their next update (restarted: particles are not
-    // carried over a reload yet, and the receipt says so).
+    // A change that keeps every emitter's name and pool layout (a new rate): both instances
+    // switch at their next update and keep their particles and clock.
+    InstanceInfo ia;
+    world.info(a, ia);
+    const uint64_t live_before = ia.live_particles;
+    EXPECT_EQ(live_before, 20u) << "120 per second for 10 steps, none dead yet";
+    const auto keys_before = particles(world, a);
     std::string changed = kLooping;
     changed.replace(changed.find("\"rate_per_s\": 120"), 17, "\"rate_per_s\": 600");
     write("looping.json", changed);
@@ -570,14 +575,18 @@ TEST_F(WorldTest, LibraryCompilesLazilyAndReloadsChangedFiles) {
     ASSERT_EQ(report.reloaded.size(), 1u);
     EXPECT_EQ(report.reloaded[0], id);
     const WorldUpdateReceipt r = world.update(kFrame);
-    EXPECT_EQ(r.reloaded_restarted, 2u);
-    InstanceInfo ia;
+    EXPECT_EQ(r.reloaded_kept, 2u);
+    EXPECT_EQ(r.reloaded_restarted, 0u);
     world.info(a, ia);
     EXPECT_EQ(ia.effect_version, 2u);
-    EXPECT_EQ(ia.restarts_by_reload, 1u);
-    EXPECT_EQ(ia.steps, 1u);
-    EXPECT_EQ(ia.live_particles, 10u) << "600 per second for one step";
-    EXPECT_EQ(world.update(kFrame).reloaded_restarted, 0u);
+    EXPECT_EQ(ia.restarts_by_reload, 0u);
+    EXPECT_EQ(ia.steps, 11u) << "the clock goes on";
+    EXPECT_EQ(ia.live_particles, live_before + 10) << "kept, plus 600 per second for one step";
+    const auto keys_after = particles(world, a);
+    ASSERT_GE(keys_after.size(), keys_before.size());
+    for (size_t i = 0; i < keys_before.size(); ++i)
+        EXPECT_EQ(keys_after[i].key, keys_before[i].key);
+    EXPECT_EQ(world.update(kFrame).reloaded_kept, 0u);
 
     // A broken change: the old version stays, the diagnostics name the file and place.
     std::string broken = changed;
@@ -600,10 +609,23 @@ TEST_F(WorldTest, LibraryCompilesLazilyAndReloadsChangedFiles) {
     const InstanceHandle c = mustCreate(world, descOf(id));
     EXPECT_TRUE(world.isAlive(c));
 
-    // Forced reload of an unchanged good file.
+    // Forced reload of an unchanged good file: same layout, particles kept.
     write("looping.json", changed);
     EXPECT_EQ(library.reload(id).files_reloaded, 1u);
-    EXPECT_EQ(world.update(kFrame).reloaded_restarted, 3u);
+    EXPECT_EQ(world.update(kFrame).reloaded_kept, 3u);
+
+    // A pool layout change (capacity) cannot keep them: the instances restart and say so.
+    std::string resized = changed;
+    resized.replace(resized.find("\"capacity\": 512"), 15, "\"capacity\": 300");
+    write("looping.json", resized);
+    EXPECT_EQ(library.pollChanges().files_reloaded, 1u);
+    const WorldUpdateReceipt restarted = world.update(kFrame);
+    EXPECT_EQ(restarted.reloaded_restarted, 3u);
+    EXPECT_EQ(restarted.reloaded_kept, 0u);
+    world.info(a, ia);
+    EXPECT_EQ(ia.restarts_by_reload, 1u);
+    EXPECT_EQ(ia.steps, 1u);
+    EXPECT_EQ(ia.effect_version, 4u);
 }
 
 TEST_F(WorldTest, AnEffectThatDoesNotLoadIsAnErrorWithItsDiagnostics) {
