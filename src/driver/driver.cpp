@@ -44,6 +44,16 @@ uint64_t saturatingAdd(uint64_t a, uint64_t b) {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+// The host's births for emitter e in step `step` (HostBurst), summed without overflow.
+uint64_t hostBirths(const DriverConfig& config, uint64_t step, uint32_t e) {
+    uint64_t births = 0;
+    for (const HostBurst& burst : config.host_bursts) {
+        if (burst.step_index == step && burst.emitter == e) births += burst.count;
+        if (births >= kMaxPlannedBirthsPerStep) return kMaxPlannedBirthsPerStep;
+    }
+    return births;
+}
+
 // Seconds of the step [j dt, (j + 1) dt) (cycle-local) at or after the emitter's delay.
 double activeSeconds(uint64_t cycle_step, double dt, double delay_s) {
     const double start = static_cast<double>(cycle_step) * dt;
@@ -223,11 +233,12 @@ void planStep(DriverState& state, const CompiledEffect& effect, const DriverConf
         spawn = EmitterSpawn{};
         spawn.first_ordinal = clock.next_ordinal;
         clock.enabled = ((config.enabled_mask >> e) & 1u) != 0 ? 1 : 0;
-        if (clock.enabled == 0 || !emitting) continue;
+        uint64_t births = hostBirths(config, step, e);
+        if ((clock.enabled == 0 || !emitting) && births == 0) continue;
 
         const EmitterRecord& record = effect.emitters[e];
-        const double active_s = activeSeconds(cycle_step, dt, record.delay_s);
-        uint64_t births = 0;
+        const double active_s =
+            clock.enabled != 0 && emitting ? activeSeconds(cycle_step, dt, record.delay_s) : 0.0;
         if (active_s > 0) {
             clock.spawn_carry += static_cast<double>(record.rate_per_s) * active_s * scale;
             births += takeWholeBirths(clock.spawn_carry);
@@ -243,7 +254,7 @@ void planStep(DriverState& state, const CompiledEffect& effect, const DriverConf
         }
 
         uint64_t burst_births = 0;
-        for (uint32_t b = 0; b < record.burst_count; ++b) {
+        for (uint32_t b = 0; clock.enabled != 0 && emitting && b < record.burst_count; ++b) {
             burst_births +=
                 burstBirths(effect, e, b, cycle_step, loop, state.stats.skipped_burst_cycles);
         }

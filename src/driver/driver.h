@@ -45,11 +45,23 @@ inline constexpr double kStepSnapFraction = 1.0 / 1024.0;
 // double before converting, so no time, however large, overflows a step count.
 inline constexpr uint64_t kMaxSimulatedSteps = 10'000'000;
 
+// Births a host asked for on one emitter (the runtime's emit): added to that emitter's births in
+// step step_index, whether or not the emitter is enabled or its effect is still emitting, and not
+// multiplied by spawn_scale (the host named the count). Capacity clamps them like any birth.
+struct HostBurst {
+    uint64_t step_index = 0;
+    uint32_t emitter = 0;
+    uint32_t count = 0;
+};
+
 // Host settings; may change between frames.
 struct DriverConfig {
     uint32_t max_steps_per_frame = 8; // catch-up cap; 0 is treated as 1
     float spawn_scale = 1;            // multiplies every birth count; < 0 or non-finite acts as 0
     uint64_t enabled_mask = ~0ull;    // bit e enables compiled emitter e
+    // Host bursts; the host owns the array and keeps it alive while the config is used. Entries
+    // for other steps or emitters past the effect's are ignored.
+    std::span<const HostBurst> host_bursts;
 };
 
 // Per-emitter clock. Carries are in births, in [0, 1) between steps.

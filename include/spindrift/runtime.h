@@ -1,0 +1,351 @@
+// The public runtime: what a game or a tool links to play effects. Three things:
+//
+//   EffectLibrary — the effect files a host uses, each compiled once (on first use) and shared by
+//                   every instance of it; hot reload of changed files.
+//   World         — the running instances. The host calls update(frame_dt_s) once per frame;
+//                   every instance advances through the one driver clock (fixed steps, catch-up
+//                   capped) and the call returns a receipt of what happened.
+//   InstanceHandle — names one instance: 64 bits, slot index + generation. A handle whose
+//                   instance is gone is *stale*: every call reports it (RuntimeError::
+//                   stale_handle) and none ever reaches another instance.
+//
+// Minimal use (docs/runtime-api.md has the whole example, examples/embed/minimal.cpp):
+//
+//     spindrift::EffectLibrary library;
+//     spindrift::EffectId fire = library.add("effects/campfire.json");
+//     spindrift::World world(library);
+//     spindrift::InstanceDesc desc;
+//     desc.effect = fire;
+//     desc.transform.position = {4, 0, -2};
+//     spindrift::InstanceHandle h;
+//     if (world.create(desc, h) != spindrift::RuntimeError::none) puts(world.lastErrorMessage());
+//     each frame:  world.update(frame_dt_s);  world.readParticles(h, particles);
+//
+// Errors are values. Every call that can fail returns a RuntimeError and leaves the world as it
+// was; lastErrorMessage() then says what was wrong in words (the emitter name that was not found
+// and the names that exist, the value that was not finite). Nothing a host passes crashes the
+// runtime: stale or forged handles, unknown names, NaN transforms, negative, NaN or enormous
+// frame times, millions of create/destroy calls.
+//
+// Threads: a World and an EffectLibrary are used from one thread at a time (the host's update
+// thread); distinct worlds are independent. The library must outlive every world that uses it.
+//
+// This header is self-contained: it needs only the standard library and spindrift/diagnostic.h,
+// and exposes no Vulkan or internal type.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spindrift/diagnostic.h"
+
+namespace spindrift {
+
+// ---------------------------------------------------------------------------------------------
+// Vocabulary
+
+struct Vec3 {
+    float x = 0, y = 0, z = 0;
+};
+
+// A rotation as a unit quaternion (x, y, z, w). Any finite non-zero quaternion is accepted and
+// normalised; a zero or non-finite one is refused.
+struct Quat {
+    float x = 0, y = 0, z = 0, w = 1;
+};
+
+// Linear RGBA.
+struct Color {
+    float r = 1, g = 1, b = 1, a = 1;
+};
+
+// Where an instance is: world_from_effect = translate(position) * rotate(rotation) * scale(scale).
+// Scale is per axis, each component finite and in [1e-6, 1e6] in magnitude (negative mirrors); it
+// scales emitter shapes and placement, birth positions and initial velocities. A local-space
+// effect takes only scale (1, 1, 1) (its forces are carried by the inverse of a rigid transform):
+// anything else is refused with RuntimeError::unsupported.
+struct InstanceTransform {
+    Vec3 position;
+    Quat rotation;
+    Vec3 scale = {1, 1, 1};
+};
+
+enum class RuntimeError : uint8_t {
+    none = 0,
+    invalid_handle,      // the null handle, or one this world never made
+    stale_handle,        // the instance was destroyed (or finished with destroy_on_finish)
+    unknown_effect,      // an EffectId the library does not hold
+    effect_failed,       // the effect's file does not load or compile (library diagnostics)
+    unknown_emitter,     // no emitter of that name in the instance's effect
+    invalid_argument,    // a non-finite, negative or out-of-range value
+    unsupported,         // asked of an instance that cannot do it (the message says why)
+    not_running,         // emit on an instance that has finished or was cleared: restart it
+    capacity_exceeded,   // WorldConfig::max_instances, or pending bursts past kMaxPendingBursts
+    backend_unavailable, // the requested backend cannot run this effect here
+};
+
+// A short fixed text for an error ("stale instance handle").
+const char* describe(RuntimeError error);
+
+// ---------------------------------------------------------------------------------------------
+// Effect library
+
+// Names one effect file in an EffectLibrary. 0 is the invalid id.
+struct EffectId {
+    uint32_t value = 0;
+    friend bool operator==(EffectId, EffectId) = default;
+};
+
+struct ReloadReport {
+    uint32_t files_checked = 0;  // compiled entries whose file was examined
+    uint32_t files_changed = 0;  // whose contents changed since they were compiled
+    uint32_t files_reloaded = 0; // recompiled successfully: instances switch at their next step
+    uint32_t files_rejected = 0; // changed but no longer valid: the old version stays in use
+    std::vector<EffectId> reloaded;
+    std::vector<EffectId> rejected;
+    std::vector<Diagnostic> diagnostics; // of the rejected files (and warnings of the reloaded)
+};
+
+// What the library knows of one effect.
+struct EffectInfo {
+    std::string path;                    // as given to add()
+    bool compiled = false;               // compiled at least once
+    bool failed = false;                 // the last compile failed (see diagnostics)
+    uint32_t version = 0;                // 1 after the first compile, +1 per successful reload
+    std::vector<std::string> emitters;   // compiled emitter names, in compiled order
+    std::vector<Diagnostic> diagnostics; // of the last compile or reload attempt
+};
+
+class EffectLibrary {
+public:
+    EffectLibrary();
+    ~EffectLibrary();
+    EffectLibrary(const EffectLibrary&) = delete;
+    EffectLibrary& operator=(const EffectLibrary&) = delete;
+
+    // Registers the file at `path` (.sfx: cooked; anything else: JSON) and returns its id. Adding
+    // the same path again returns the same id. Nothing is read yet: the file is loaded and
+    // compiled when the first instance needs it (or by compile()). An empty path returns the
+    // invalid id.
+    EffectId add(std::string_view path);
+
+    // The id of a path given to add(), or the invalid id.
+    EffectId find(std::string_view path) const;
+
+    // Loads and compiles the effect now if it has not been (a host that prefers to pay at level
+    // load). Returns none, unknown_effect, or effect_failed with the diagnostics in info(id).
+    RuntimeError compile(EffectId id);
+
+    // Compares every compiled file with what it was compiled from (modification time and size,
+    // then the bytes) and recompiles the ones that changed. A file that no longer loads or
+    // validates keeps its previous compiled version; its diagnostics are in the report and in
+    // info(id). Live instances of a reloaded effect switch to it at their next World::update:
+    // a CPU instance whose emitters match by name and pool layout keeps its particles and clock,
+    // any other restarts (docs/runtime-api.md, "Hot reload"; the update's receipt counts both).
+    ReloadReport pollChanges();
+
+    // Recompiles one effect from its file now, whether or not it changed.
+    ReloadReport reload(EffectId id);
+
+    // A copy of what the library knows of the effect; false for an unknown id.
+    bool info(EffectId id, EffectInfo& out) const;
+
+    // The runtime's own access (Impl is defined in src/runtime, not in a public header).
+    struct Impl;
+    Impl& impl() const { return *impl_; }
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// World and instances
+
+// Names one instance of a World: bits 0-31 the slot index, bits 32-63 the generation (never 0
+// for a live instance). 0 is the null handle. Plain 64-bit value: store it, compare it, hash it.
+struct InstanceHandle {
+    uint64_t value = 0;
+    friend bool operator==(InstanceHandle, InstanceHandle) = default;
+};
+
+enum class SimulationBackend : uint8_t {
+    cpu = 0,       // the deterministic CPU backend (every feature)
+    gpu = 1,       // Vulkan compute; refused when there is no device or a feature is missing
+    automatic = 2, // the GPU when it can run the effect, else the CPU (the reason is reported)
+};
+
+struct WorldConfig {
+    SimulationBackend backend = SimulationBackend::cpu;
+    uint32_t threads = 1;              // CPU worker threads per instance (results do not change)
+    uint32_t max_steps_per_frame = 8;  // catch-up cap; frame time past it is dropped, reported
+    uint32_t max_instances = 1u << 20; // live instances at once; create past it fails
+    // seek() replays whole steps from time 0; it refuses a target past this many steps.
+    uint64_t max_seek_steps = 60 * 60 * 60; // an hour at 60 Hz
+    // Destroyed instances kept per effect, their memory reused by the next create of that effect
+    // (a create/destroy cycle then allocates nothing).
+    uint32_t recycled_per_effect = 16;
+};
+
+// InstanceDesc::flags bits.
+inline constexpr uint32_t kPlayOnCreate = 1u;    // starts playing at create (else idle)
+inline constexpr uint32_t kDestroyOnFinish = 2u; // destroyed by the update in which it finishes
+
+// Pending emit() bursts per instance not yet taken by a step.
+inline constexpr uint32_t kMaxPendingBursts = 64;
+// Most particles one emit() may ask for.
+inline constexpr uint32_t kMaxEmitCount = 1u << 24;
+
+struct InstanceDesc {
+    EffectId effect;
+    InstanceTransform
+        transform; // the instance starts here: its first frame sweeps from nowhere else
+    uint32_t flags = kPlayOnCreate;
+    float time_scale = 1;       // multiplies the frame time; [0, 1000]
+    Color tint;                 // multiplies every particle's colour in readParticles; finite, >= 0
+    float size_scale = 1;       // multiplies every particle's size in readParticles; [0, 1e6]
+    float spawn_rate_scale = 1; // multiplies rate, distance and burst births; [0, 1e6]
+    bool override_seed = false; // true: the effect's random seed is replaced by `seed`
+    uint32_t seed = 0;
+};
+
+enum class InstanceState : uint8_t {
+    idle = 0,     // created without kPlayOnCreate, or after seek on an idle instance
+    playing = 1,  // advancing with update()
+    paused = 2,   // kept as it is; resume() continues
+    stopping = 3, // stop(): no more births, the live particles finish their lives
+    finished = 4, // nothing alive and nothing to come (or clear()); restart() or play() replays
+};
+
+struct InstanceInfo {
+    InstanceState state = InstanceState::idle;
+    EffectId effect;
+    uint32_t effect_version = 0;                        // the library version the instance runs
+    SimulationBackend backend = SimulationBackend::cpu; // cpu or gpu (a split instance: gpu)
+    double time_s = 0;  // simulation seconds since its (re)start: whole steps
+    uint64_t steps = 0; // fixed steps since its (re)start
+    uint64_t live_particles = 0;
+    uint64_t discarded_steps = 0;    // dropped by the catch-up cap since creation
+    uint32_t restarts_by_reload = 0; // reloads that restarted it (particles could not be kept)
+    InstanceTransform transform;
+};
+
+// One particle as readParticles gives it: world space, overrides applied.
+struct Particle {
+    Vec3 position;
+    float size_m = 0;
+    Color color;
+    Vec3 velocity_m_per_s;
+    float rotation_rad = 0;
+    float normalized_age = 0;   // age / lifetime in [0, 1]
+    float flipbook_frame = 0;   // [0, frames): whole part the frame, fraction the blend
+    uint32_t emitter_index = 0; // compiled order (EffectInfo::emitters)
+    uint32_t key = 0;           // the particle's stable random key
+};
+
+// What one World::update did. Counts are of this update only.
+struct WorldUpdateReceipt {
+    uint32_t instances = 0;         // live instances after the update
+    uint32_t instances_stepped = 0; // playing or stopping instances that were advanced
+    uint64_t steps = 0;             // fixed steps run, all instances
+    uint64_t discarded_steps = 0;   // steps dropped by the catch-up cap, all instances
+    double discarded_s = 0;         // their simulation time (summed over instances)
+    uint64_t live_particles = 0;    // after the update, all instances
+    uint32_t finished = 0;          // instances that finished in this update
+    uint32_t destroyed_on_finish = 0;
+    uint32_t reloaded_kept = 0;      // instances switched to a reloaded effect, particles kept
+    uint32_t reloaded_restarted = 0; // instances switched to a reloaded effect and restarted
+    uint32_t reload_failures = 0;    // instances left on their old version (instance creation
+                                     // failed for the new one; lastErrorMessage says why)
+    bool frame_rejected = false;     // frame_dt_s was negative or not finite: taken as 0
+};
+
+// Totals since the world was made.
+struct WorldStats {
+    uint64_t updates = 0;
+    uint64_t instances_created = 0;
+    uint64_t instances_destroyed = 0;
+    uint64_t instances_recycled = 0; // creates served from a recycled instance
+    uint64_t stale_handle_uses = 0;  // calls made with a stale or invalid handle
+    uint64_t rejected_frames = 0;
+    uint64_t discarded_steps = 0;
+};
+
+class World {
+public:
+    // The library must outlive the world.
+    explicit World(EffectLibrary& library, const WorldConfig& config = {});
+    ~World();
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // Creates an instance of desc.effect (compiling the effect on first use) placed at
+    // desc.transform. On success out is its handle; on failure out is the null handle.
+    RuntimeError create(const InstanceDesc& desc, InstanceHandle& out);
+    // Removes the instance and its particles now; the handle becomes stale.
+    RuntimeError destroy(InstanceHandle h);
+
+    // Advances every playing or stopping instance by frame_dt_s x its time scale, in whole fixed
+    // steps of its effect (catch-up capped), after switching instances whose effect was reloaded.
+    // A negative or non-finite frame time counts as 0 and is reported. Finished instances with
+    // kDestroyOnFinish are destroyed here.
+    WorldUpdateReceipt update(double frame_dt_s);
+
+    // Control. Each returns none, or the error and changes nothing.
+    RuntimeError play(InstanceHandle h);    // idle or paused: play on; finished: restart and play
+    RuntimeError pause(InstanceHandle h);   // keep everything as it is
+    RuntimeError resume(InstanceHandle h);  // a paused instance plays on (others: no change)
+    RuntimeError stop(InstanceHandle h);    // no more births; the live particles finish
+    RuntimeError clear(InstanceHandle h);   // remove every particle now; the instance finishes
+    RuntimeError restart(InstanceHandle h); // back to time 0, no particles, playing
+    // Adds `count` particles to the named emitter in the instance's next step (not scaled by
+    // spawn_rate_scale; clamped by the emitter's capacity like any birth, counted if dropped).
+    RuntimeError emit(InstanceHandle h, std::string_view emitter, uint32_t count);
+    // Where the instance is at the end of the coming update; births of that update are spread
+    // along the way from where it was. An instance that has not yet run a step (just created or
+    // restarted) jumps there instead. teleport: jump now, no sweep.
+    RuntimeError setTransform(InstanceHandle h, const InstanceTransform& transform,
+                              bool teleport = false);
+    RuntimeError setTimeScale(InstanceHandle h, float time_scale);
+    // Replays the instance from time 0 to the whole step nearest time_s (at its current
+    // transform): the same particles as having played there. Cost: one step per step of time,
+    // bounded by WorldConfig::max_seek_steps (past it: invalid_argument). The state is kept
+    // (a playing instance plays on from there).
+    RuntimeError seek(InstanceHandle h, double time_s);
+
+    // Overrides (InstanceDesc has the ranges).
+    RuntimeError setTint(InstanceHandle h, const Color& tint);
+    RuntimeError setSizeScale(InstanceHandle h, float size_scale);
+    RuntimeError setSpawnRateScale(InstanceHandle h, float spawn_rate_scale);
+    // Switches the named emitter's births on or off (its live particles live on).
+    RuntimeError setEmitterEnabled(InstanceHandle h, std::string_view emitter, bool enabled);
+    // Replaces the random seed and restarts the instance (a seed changes every particle).
+    RuntimeError setSeed(InstanceHandle h, uint32_t seed);
+
+    // Queries: false for a stale or invalid handle.
+    bool isAlive(InstanceHandle h) const;   // the handle names a live instance
+    bool isPlaying(InstanceHandle h) const; // playing or stopping
+    bool isFinished(InstanceHandle h) const;
+    RuntimeError info(InstanceHandle h, InstanceInfo& out) const;
+
+    // The instance's particles now, in world space with the tint and size scale applied; out is
+    // resized (no allocation once it is large enough). A GPU instance reads its particles back.
+    RuntimeError readParticles(InstanceHandle h, std::vector<Particle>& out);
+
+    // Live instances' handles, in slot order (allocation only when out grows).
+    void instances(std::vector<InstanceHandle>& out) const;
+    uint32_t instanceCount() const;
+    const WorldStats& stats() const;
+
+    // What was wrong with the last call that returned an error, in words; empty when it succeeded.
+    const std::string& lastErrorMessage() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace spindrift

@@ -1,0 +1,859 @@
+// The world (include/spindrift/runtime.h): a slot table of instances, each an EffectInstance
+// (runtime/effect_instance.h) driven through the one driver clock, plus the per-instance state the
+// public API promises: play state, time scale, overrides, pending bursts, the library version it
+// runs.
+//
+// Rules kept here:
+// - An instance is placed at its transform when it is made and whenever it has not yet run a
+//   step (created, restarted, sought), so its first frame never sweeps from the origin.
+// - Overrides that the driver supports (spawn-rate scale, emitter enable, host bursts, seed) go
+//   into the driver config of each part before each step; tint and size scale are applied to the
+//   particles a host reads (readParticles). Nothing here touches the per-particle kernels.
+// - Reload: an instance whose library entry moved to a new version is rebuilt on the new compiled
+//   effect before its next step; a CPU instance whose emitters match by name and pool layout
+//   keeps its particles and clock (carryParticles), any other restarts. The receipt counts both.
+// - Destroyed instances go to a small per-effect pool and are restarted for the next create of
+//   the same compiled effect, so create/destroy churn allocates nothing.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "cpu/trail_store.h"
+#include "driver/placement.h"
+#include "runtime/effect_instance.h"
+#include "runtime/effect_library_impl.h"
+#include "runtime/instance_table.h"
+#include "runtime/simulation_device.h"
+
+namespace spindrift {
+
+namespace {
+
+// Frame times past this (after the time scale) count as this: the catch-up cap drops all but a
+// few steps anyway, and it keeps every product and sum finite.
+constexpr double kMaxFrameSeconds = 1e9;
+constexpr float kMaxTimeScale = 1000;
+constexpr float kMaxScaleOverride = 1e6f;
+constexpr float kMinAxisScale = 1e-6f;
+constexpr float kMaxAxisScale = 1e6f;
+
+struct LiveInstance {
+    std::unique_ptr<EffectInstance> fx;
+    std::shared_ptr<const CompiledEffect> base; // the library's version fx was made from
+    EffectId effect;
+    uint32_t version = 0;
+    InstanceState state = InstanceState::idle;
+    uint32_t flags = 0;
+    float time_scale = 1;
+    Color tint;
+    float size_scale = 1;
+    float spawn_rate_scale = 1;
+    bool override_seed = false;
+    uint32_t seed = 0;
+    std::vector<std::string> disabled_emitters; // by name: kept across reloads
+    uint64_t enabled_mask = ~0ull;
+    InstanceTransform transform;
+    bool placed_only = true;      // no step since it was placed (create, restart, seek to 0)
+    bool finish_reported = false; // counted in a receipt's `finished`
+    std::vector<HostBurst> bursts;
+    uint32_t restarts_by_reload = 0;
+    uint64_t discarded_steps = 0;
+};
+
+using Table = InstanceTable<LiveInstance>;
+
+bool finite(float v) {
+    return std::isfinite(v);
+}
+bool finite(const Vec3& v) {
+    return finite(v.x) && finite(v.y) && finite(v.z);
+}
+
+std::string handleText(InstanceHandle h) {
+    char text[64];
+    std::snprintf(text, sizeof text, "handle 0x%016llx (slot %u, generation %u)",
+                  static_cast<unsigned long long>(h.value), Table::indexOf(h),
+                  Table::generationOf(h));
+    return text;
+}
+
+// world_from_effect of a transform: translate * rotate * scale, rows of a 3x4 matrix.
+Rows3x4 rowsOf(const InstanceTransform& t) {
+    const Quat& q0 = t.rotation;
+    const double n = std::sqrt(double(q0.x) * q0.x + double(q0.y) * q0.y + double(q0.z) * q0.z +
+                               double(q0.w) * q0.w);
+    const double x = q0.x / n, y = q0.y / n, z = q0.z / n, w = q0.w / n;
+    const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+    const float s[3] = {t.scale.x, t.scale.y, t.scale.z};
+    const float p[3] = {t.position.x, t.position.y, t.position.z};
+    Rows3x4 m;
+    for (int i = 0; i < 3; ++i) {
+        m.rows[i] = vec4(static_cast<float>(r[i][0] * s[0]), static_cast<float>(r[i][1] * s[1]),
+                         static_cast<float>(r[i][2] * s[2]), p[i]);
+    }
+    return m;
+}
+
+bool unitScale(const Vec3& s) {
+    return s.x == 1 && s.y == 1 && s.z == 1;
+}
+
+// Empty when the transform is usable; else what is wrong with it.
+std::string transformProblem(const InstanceTransform& t) {
+    if (!finite(t.position)) return "transform position is not finite";
+    const Quat& q = t.rotation;
+    if (!finite(q.x) || !finite(q.y) || !finite(q.z) || !finite(q.w))
+        return "transform rotation is not finite";
+    const double n2 = double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w;
+    if (!(n2 > 1e-12)) return "transform rotation is a zero quaternion";
+    for (float s : {t.scale.x, t.scale.y, t.scale.z}) {
+        const float a = std::fabs(s);
+        if (!finite(s) || a < kMinAxisScale || a > kMaxAxisScale)
+            return "transform scale components must be finite with magnitude in [1e-6, 1e6]";
+    }
+    return {};
+}
+
+uint64_t nextStepIndex(const EffectInstance& fx) {
+    return fx.gpu ? fx.gpu->driver.step_index : fx.cpu->driver.step_index;
+}
+
+BackendRequest requestOf(SimulationBackend b) {
+    switch (b) {
+    case SimulationBackend::gpu:
+        return BackendRequest::gpu;
+    case SimulationBackend::automatic:
+        return BackendRequest::automatic;
+    case SimulationBackend::cpu:
+        break;
+    }
+    return BackendRequest::cpu;
+}
+
+// Moves the particles of `from` into `to`, a fresh instance of a reloaded version of the same
+// effect, when that keeps them meaningful: both run wholly on the CPU, with the same simulation
+// space and fixed step, and every emitter of `to` whose name `from` also has holds the same pool
+// layout (capacity, collision lists) and neither draws ribbons (trail storage is sized by the
+// version). Matched emitters take the old pool, clock (carries, ordinals) and statistics; new
+// emitters start empty; emitters the new version lacks are dropped. The clock keeps its step and
+// loop. False, with nothing changed, when any condition fails: the caller restarts instead.
+bool carryParticles(EffectInstance& from, EffectInstance& to) {
+    if (from.gpu || to.gpu || !from.cpu || !to.cpu) return false;
+    const CompiledEffect& old_effect = *from.effect;
+    const CompiledEffect& new_effect = *to.effect;
+    if (old_effect.effect.space != new_effect.effect.space ||
+        old_effect.effect.fixed_timestep_s != new_effect.effect.fixed_timestep_s) {
+        return false;
+    }
+    cpu::CpuEffect& a = *from.cpu;
+    cpu::CpuEffect& b = *to.cpu;
+    std::vector<int64_t> match(new_effect.emitters.size(), -1);
+    for (uint32_t e = 0; e < new_effect.emitters.size(); ++e) {
+        const std::string name = emitterName(new_effect, e);
+        for (uint32_t o = 0; o < old_effect.emitters.size(); ++o) {
+            if (emitterName(old_effect, o) != name) continue;
+            if (a.pools[o].capacity != b.pools[e].capacity ||
+                a.pools[o].contact_lists != b.pools[e].contact_lists ||
+                cpu::hasTrails(a.trails[o]) || cpu::hasTrails(b.trails[e])) {
+                return false;
+            }
+            match[e] = o;
+        }
+    }
+    DriverState& clock = b.driver;
+    clock.step_index = a.driver.step_index;
+    clock.accumulator_s = a.driver.accumulator_s;
+    clock.loop_index = a.driver.loop_index;
+    clock.stats = a.driver.stats;
+    for (uint32_t e = 0; e < match.size(); ++e) {
+        if (match[e] < 0) continue;
+        const auto o = static_cast<uint32_t>(match[e]);
+        std::swap(a.pools[o], b.pools[e]);
+        clock.emitters[e] = a.driver.emitters[o];
+        b.stats[e] = a.stats[o];
+    }
+    to.steps_run = from.steps_run;
+    return true;
+}
+} // namespace
+
+const char* describe(RuntimeError error) {
+    switch (error) {
+    case RuntimeError::none:
+        return "no error";
+    case RuntimeError::invalid_handle:
+        return "invalid instance handle";
+    case RuntimeError::stale_handle:
+        return "stale instance handle";
+    case RuntimeError::unknown_effect:
+        return "unknown effect id";
+    case RuntimeError::effect_failed:
+        return "the effect does not load";
+    case RuntimeError::unknown_emitter:
+        return "unknown emitter name";
+    case RuntimeError::invalid_argument:
+        return "invalid argument";
+    case RuntimeError::unsupported:
+        return "not supported for this instance";
+    case RuntimeError::not_running:
+        return "the instance is not running";
+    case RuntimeError::capacity_exceeded:
+        return "capacity exceeded";
+    case RuntimeError::backend_unavailable:
+        return "backend unavailable";
+    }
+    return "unknown error";
+}
+
+struct World::Impl {
+    EffectLibrary::Impl& library;
+    WorldConfig config;
+    Table table;
+    WorldStats stats;
+    std::string message;
+    bool device_probed = false;
+    SimulationDevice device;
+    // Per effect id (value - 1): destroyed instances kept for reuse.
+    std::vector<std::vector<std::unique_ptr<EffectInstance>>> recycled;
+    std::vector<Diagnostic> scratch_diagnostics;
+
+    Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
+
+    RuntimeError fail(RuntimeError error, std::string text) {
+        message = std::move(text);
+        return error;
+    }
+    RuntimeError ok() {
+        message.clear();
+        return RuntimeError::none;
+    }
+
+    // The live instance of h, or null with the error (and message) set.
+    LiveInstance* find(InstanceHandle h, RuntimeError& error) {
+        switch (table.lookup(h)) {
+        case SlotLookup::live:
+            error = RuntimeError::none;
+            return &table.at(h);
+        case SlotLookup::stale:
+            stats.stale_handle_uses += 1;
+            error = fail(RuntimeError::stale_handle,
+                         handleText(h) + " is stale: its instance was destroyed");
+            return nullptr;
+        case SlotLookup::invalid:
+            break;
+        }
+        stats.stale_handle_uses += 1;
+        error = fail(RuntimeError::invalid_handle,
+                     handleText(h) + " was not made by this world (or is the null handle)");
+        return nullptr;
+    }
+
+    const SimulationDevice& simulationDevice() {
+        if (!device_probed && config.backend != SimulationBackend::cpu) {
+            device = probeSimulationDevice("");
+        }
+        device_probed = true;
+        return device;
+    }
+
+    InstanceConfig instanceConfig() const {
+        InstanceConfig c;
+        c.backend = requestOf(config.backend);
+        c.threads = std::max(config.threads, 1u);
+        c.driver.max_steps_per_frame = std::max(config.max_steps_per_frame, 1u);
+        return c;
+    }
+
+    // The compiled effect an instance of `base` runs: base, or a copy with its own seed.
+    static std::shared_ptr<const CompiledEffect>
+    withSeed(std::shared_ptr<const CompiledEffect> base, bool override_seed, uint32_t seed) {
+        if (!override_seed || base->effect.seed == seed) return base;
+        auto copy = std::make_shared<CompiledEffect>(*base);
+        copy->effect.seed = seed;
+        return copy;
+    }
+
+    // A new (or recycled) EffectInstance of the effect; null with the message set on failure.
+    std::unique_ptr<EffectInstance> makeInstance(EffectId id, const LibraryEntry& entry,
+                                                 std::shared_ptr<const CompiledEffect> effect,
+                                                 const Rows3x4& placement, RuntimeError& error) {
+        auto& pool = recycled[id.value - 1];
+        for (size_t i = pool.size(); i-- > 0;) {
+            if (pool[i]->effect != effect) continue;
+            std::unique_ptr<EffectInstance> fx = std::move(pool[i]);
+            pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(i));
+            spindrift::restart(*fx, placement);
+            stats.instances_recycled += 1;
+            error = RuntimeError::none;
+            return fx;
+        }
+        std::vector<Diagnostic>& diagnostics = scratch_diagnostics;
+        diagnostics.clear();
+        std::unique_ptr<EffectInstance> fx = createEffectInstance(
+            std::move(effect), instanceConfig(), simulationDevice(), entry.path, diagnostics);
+        if (!fx) {
+            std::string text = "cannot create an instance of '" + entry.path + "'";
+            for (const Diagnostic& d : diagnostics)
+                if (d.severity == Severity::error) text += "\n" + formatDiagnostic(d);
+            error = fail(RuntimeError::backend_unavailable, std::move(text));
+            return nullptr;
+        }
+        placeInstance(*fx, placement);
+        error = RuntimeError::none;
+        return fx;
+    }
+
+    void recycle(LiveInstance& live) {
+        if (!live.fx) return;
+        auto& pool = recycled[live.effect.value - 1];
+        if (pool.size() < config.recycled_per_effect && live.fx->effect == live.base &&
+            !live.fx->failed) {
+            pool.push_back(std::move(live.fx));
+        }
+        live.fx.reset();
+        live.base.reset();
+    }
+
+    // The enable mask of the instance's disabled emitter names in its current effect.
+    void updateEnabledMask(LiveInstance& live) {
+        live.enabled_mask = ~0ull;
+        const CompiledEffect& effect = *live.fx->effect;
+        for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+            const std::string name = emitterName(effect, e);
+            if (std::find(live.disabled_emitters.begin(), live.disabled_emitters.end(), name) !=
+                live.disabled_emitters.end()) {
+                live.enabled_mask &= ~(1ull << e);
+            }
+        }
+    }
+
+    // The emitter index of `name`, or the error with the names there are.
+    bool emitterIndex(const LiveInstance& live, std::string_view name, uint32_t& out,
+                      RuntimeError& error) {
+        const CompiledEffect& effect = *live.fx->effect;
+        std::string names;
+        for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+            const std::string n = emitterName(effect, e);
+            if (n == name) {
+                out = e;
+                return true;
+            }
+            names += (e == 0 ? "'" : ", '") + n + "'";
+        }
+        error = fail(RuntimeError::unknown_emitter, "no emitter '" + std::string(name) + "' in '" +
+                                                        live.fx->source +
+                                                        "' (its emitters: " + names + ")");
+        return false;
+    }
+
+    void applyDriverConfig(LiveInstance& live) {
+        DriverConfig c;
+        c.max_steps_per_frame = std::max(config.max_steps_per_frame, 1u);
+        c.spawn_scale = live.spawn_rate_scale;
+        c.enabled_mask = live.state == InstanceState::stopping ? 0 : live.enabled_mask;
+        c.host_bursts = live.bursts;
+        if (live.fx->cpu) live.fx->cpu->config.driver = c;
+        if (live.fx->gpu) live.fx->gpu->config.driver = c;
+    }
+
+    // Back to time 0 at the instance's transform, nothing pending.
+    void restartLive(LiveInstance& live) {
+        spindrift::restart(*live.fx, rowsOf(live.transform));
+        live.bursts.clear();
+        live.placed_only = true;
+        live.finish_reported = false;
+    }
+
+    enum class Switch : uint8_t { kept, restarted, failed };
+
+    // Rebuilds the instance on its library entry's newer version, keeping its particles when
+    // carryParticles can, else restarting it; failed when the new version cannot be instanced
+    // (the instance stays on its version and the message says why).
+    Switch switchVersion(LiveInstance& live, const LibraryEntry& entry) {
+        // Recycled instances of older versions are never reused: drop them.
+        std::erase_if(recycled[live.effect.value - 1],
+                      [&](const auto& fx) { return fx->effect.get() != entry.effect.get(); });
+        RuntimeError error;
+        std::unique_ptr<EffectInstance> fx =
+            makeInstance(live.effect, entry, withSeed(entry.effect, live.override_seed, live.seed),
+                         rowsOf(live.transform), error);
+        live.version = entry.version; // a failure is not retried every frame
+        if (!fx) return Switch::failed;
+        const bool kept = live.state != InstanceState::finished && carryParticles(*live.fx, *fx);
+        live.fx = std::move(fx);
+        live.base = entry.effect;
+        live.bursts.clear();
+        updateEnabledMask(live);
+        if (kept) {
+            placeInstance(*live.fx, rowsOf(live.transform));
+            return Switch::kept;
+        }
+        live.placed_only = true;
+        live.finish_reported = false;
+        if (live.state == InstanceState::finished) live.state = InstanceState::idle;
+        live.restarts_by_reload += 1;
+        return Switch::restarted;
+    }
+
+    void destroyLive(InstanceHandle h) {
+        recycle(table.at(h));
+        table.release(h);
+        stats.instances_destroyed += 1;
+    }
+};
+
+World::World(EffectLibrary& library, const WorldConfig& config)
+    : impl_(std::make_unique<Impl>(library.impl(), config)) {}
+World::~World() = default;
+
+RuntimeError World::create(const InstanceDesc& desc, InstanceHandle& out) {
+    Impl& w = *impl_;
+    out = {};
+    LibraryEntry* entry = w.library.entry(desc.effect);
+    if (entry == nullptr) {
+        return w.fail(RuntimeError::unknown_effect,
+                      "effect id " + std::to_string(desc.effect.value) + " is not in the library");
+    }
+    if (const std::string problem = transformProblem(desc.transform); !problem.empty())
+        return w.fail(RuntimeError::invalid_argument, problem);
+    if (!(desc.time_scale >= 0 && desc.time_scale <= kMaxTimeScale))
+        return w.fail(RuntimeError::invalid_argument, "time_scale must be in [0, 1000]");
+    if (!(desc.size_scale >= 0 && desc.size_scale <= kMaxScaleOverride) ||
+        !(desc.spawn_rate_scale >= 0 && desc.spawn_rate_scale <= kMaxScaleOverride)) {
+        return w.fail(RuntimeError::invalid_argument,
+                      "size_scale and spawn_rate_scale must be in [0, 1e6]");
+    }
+    const Color& t = desc.tint;
+    if (!(t.r >= 0 && t.g >= 0 && t.b >= 0 && t.a >= 0) || !finite(t.r) || !finite(t.g) ||
+        !finite(t.b) || !finite(t.a)) {
+        return w.fail(RuntimeError::invalid_argument, "tint components must be finite and >= 0");
+    }
+    if (w.table.liveCount() >= w.config.max_instances || w.table.full()) {
+        return w.fail(RuntimeError::capacity_exceeded,
+                      "the world holds its maximum of " + std::to_string(w.config.max_instances) +
+                          " instances (WorldConfig::max_instances)");
+    }
+    if (w.library.ensureCompiled(desc.effect) != RuntimeError::none) {
+        std::string text = "effect '" + entry->path + "' does not load";
+        for (const Diagnostic& d : entry->diagnostics)
+            if (d.severity == Severity::error) text += "\n" + formatDiagnostic(d);
+        return w.fail(RuntimeError::effect_failed, std::move(text));
+    }
+    if (entry->effect->effect.space == kSpaceLocal && !unitScale(desc.transform.scale)) {
+        return w.fail(RuntimeError::unsupported,
+                      "'" + entry->path +
+                          "' is a local-space effect: its transform takes no "
+                          "scale (only (1, 1, 1))");
+    }
+    if (w.recycled.size() < w.library.entries.size()) w.recycled.resize(w.library.entries.size());
+
+    RuntimeError error;
+    std::unique_ptr<EffectInstance> fx = w.makeInstance(
+        desc.effect, *entry, Impl::withSeed(entry->effect, desc.override_seed, desc.seed),
+        rowsOf(desc.transform), error);
+    if (!fx) return error;
+
+    const InstanceHandle h = w.table.acquire();
+    LiveInstance& live = w.table.at(h);
+    live.fx = std::move(fx);
+    live.base = entry->effect;
+    live.effect = desc.effect;
+    live.version = entry->version;
+    live.flags = desc.flags;
+    live.state = (desc.flags & kPlayOnCreate) != 0 ? InstanceState::playing : InstanceState::idle;
+    live.time_scale = desc.time_scale;
+    live.tint = desc.tint;
+    live.size_scale = desc.size_scale;
+    live.spawn_rate_scale = desc.spawn_rate_scale;
+    live.override_seed = desc.override_seed;
+    live.seed = desc.seed;
+    live.disabled_emitters.clear();
+    live.enabled_mask = ~0ull;
+    live.transform = desc.transform;
+    live.placed_only = true;
+    live.finish_reported = false;
+    live.bursts.clear();
+    live.restarts_by_reload = 0;
+    live.discarded_steps = 0;
+    w.stats.instances_created += 1;
+    out = h;
+    return w.ok();
+}
+
+RuntimeError World::destroy(InstanceHandle h) {
+    RuntimeError error;
+    if (impl_->find(h, error) == nullptr) return error;
+    impl_->destroyLive(h);
+    return impl_->ok();
+}
+
+WorldUpdateReceipt World::update(double frame_dt_s) {
+    Impl& w = *impl_;
+    WorldUpdateReceipt receipt;
+    w.stats.updates += 1;
+    if (!std::isfinite(frame_dt_s) || frame_dt_s < 0) {
+        receipt.frame_rejected = true;
+        w.stats.rejected_frames += 1;
+        frame_dt_s = 0;
+    }
+    frame_dt_s = std::min(frame_dt_s, kMaxFrameSeconds);
+    auto& slots = w.table.slots();
+    for (uint32_t index = 0; index < slots.size(); ++index) {
+        if (!slots[index].live) continue;
+        const InstanceHandle h = Table::handleOf(index, slots[index].generation);
+        LiveInstance& live = slots[index].value;
+
+        const LibraryEntry& entry = *w.library.entry(live.effect);
+        if (entry.version != live.version) {
+            switch (w.switchVersion(live, entry)) {
+            case Impl::Switch::kept:
+                receipt.reloaded_kept += 1;
+                break;
+            case Impl::Switch::restarted:
+                receipt.reloaded_restarted += 1;
+                break;
+            case Impl::Switch::failed:
+                receipt.reload_failures += 1;
+                break;
+            }
+        }
+
+        if (live.state == InstanceState::playing || live.state == InstanceState::stopping) {
+            w.applyDriverConfig(live);
+            const double dt =
+                std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
+            const FrameReport report = step(*live.fx, dt);
+            receipt.instances_stepped += 1;
+            receipt.steps += report.steps;
+            receipt.discarded_steps += report.discarded_steps;
+            receipt.discarded_s += report.discarded_s;
+            live.discarded_steps += report.discarded_steps;
+            w.stats.discarded_steps += report.discarded_steps;
+            if (report.steps > 0) live.placed_only = false;
+            // Bursts go with the step they were put on; later ones wait.
+            const uint64_t next = nextStepIndex(*live.fx);
+            std::erase_if(live.bursts, [next](const HostBurst& b) { return b.step_index < next; });
+            const bool drained = live.state == InstanceState::stopping && liveCount(*live.fx) == 0;
+            if (drained || finished(*live.fx)) live.state = InstanceState::finished;
+        }
+
+        if (live.state == InstanceState::finished && !live.finish_reported) {
+            live.finish_reported = true;
+            receipt.finished += 1;
+            if ((live.flags & kDestroyOnFinish) != 0) {
+                w.destroyLive(h);
+                receipt.destroyed_on_finish += 1;
+                continue;
+            }
+        }
+        receipt.live_particles += liveCount(*live.fx);
+    }
+    receipt.instances = w.table.liveCount();
+    return receipt;
+}
+
+RuntimeError World::play(InstanceHandle h) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (live->state == InstanceState::finished) impl_->restartLive(*live);
+    live->state = InstanceState::playing;
+    return impl_->ok();
+}
+
+RuntimeError World::pause(InstanceHandle h) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (live->state == InstanceState::playing || live->state == InstanceState::stopping)
+        live->state = InstanceState::paused;
+    return impl_->ok();
+}
+
+RuntimeError World::resume(InstanceHandle h) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (live->state == InstanceState::paused) live->state = InstanceState::playing;
+    return impl_->ok();
+}
+
+RuntimeError World::stop(InstanceHandle h) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (live->state != InstanceState::finished) {
+        // Nothing alive and nothing to come: finished at once (the next update reports it).
+        live->state = liveCount(*live->fx) == 0 ? InstanceState::finished : InstanceState::stopping;
+    }
+    return impl_->ok();
+}
+
+RuntimeError World::clear(InstanceHandle h) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    const bool reported = live->finish_reported && live->state == InstanceState::finished;
+    impl_->restartLive(*live);
+    live->finish_reported = reported;
+    live->state = InstanceState::finished;
+    return impl_->ok();
+}
+
+RuntimeError World::restart(InstanceHandle h) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    impl_->restartLive(*live);
+    live->state = InstanceState::playing;
+    return impl_->ok();
+}
+
+RuntimeError World::emit(InstanceHandle h, std::string_view emitter, uint32_t count) {
+    Impl& w = *impl_;
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    uint32_t e = 0;
+    if (!w.emitterIndex(*live, emitter, e, error)) return error;
+    if (count > kMaxEmitCount) {
+        return w.fail(RuntimeError::invalid_argument, "emit count " + std::to_string(count) +
+                                                          " is over kMaxEmitCount (" +
+                                                          std::to_string(kMaxEmitCount) + ")");
+    }
+    if (live->state == InstanceState::finished) {
+        return w.fail(RuntimeError::not_running,
+                      "the instance has finished: restart() or play() it before emitting");
+    }
+    if (live->bursts.size() >= kMaxPendingBursts) {
+        return w.fail(RuntimeError::capacity_exceeded,
+                      "the instance already has kMaxPendingBursts (" +
+                          std::to_string(kMaxPendingBursts) + ") bursts waiting for a step");
+    }
+    live->bursts.push_back({nextStepIndex(*live->fx), e, count});
+    return w.ok();
+}
+
+RuntimeError World::setTransform(InstanceHandle h, const InstanceTransform& transform,
+                                 bool teleport) {
+    Impl& w = *impl_;
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    if (const std::string problem = transformProblem(transform); !problem.empty())
+        return w.fail(RuntimeError::invalid_argument, problem);
+    if (live->fx->effect->effect.space == kSpaceLocal && !unitScale(transform.scale)) {
+        return w.fail(RuntimeError::unsupported, "'" + live->fx->source +
+                                                     "' is a local-space effect: its transform "
+                                                     "takes no scale (only (1, 1, 1))");
+    }
+    live->transform = transform;
+    const Rows3x4 rows = rowsOf(transform);
+    if (teleport || live->placed_only) {
+        placeInstance(*live->fx, rows);
+    } else {
+        spindrift::setTransform(*live->fx, rows);
+    }
+    return w.ok();
+}
+
+RuntimeError World::setTimeScale(InstanceHandle h, float time_scale) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (!(time_scale >= 0 && time_scale <= kMaxTimeScale))
+        return impl_->fail(RuntimeError::invalid_argument, "time_scale must be in [0, 1000]");
+    live->time_scale = time_scale;
+    return impl_->ok();
+}
+
+RuntimeError World::seek(InstanceHandle h, double time_s) {
+    Impl& w = *impl_;
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    const float dt = live->fx->effect->effect.fixed_timestep_s;
+    uint64_t steps = 0;
+    if (!boundedStepsInTime(time_s, dt, steps) || steps > w.config.max_seek_steps) {
+        return w.fail(RuntimeError::invalid_argument,
+                      "seek time " + std::to_string(time_s) +
+                          " s is negative, not finite, or past WorldConfig::max_seek_steps (" +
+                          std::to_string(w.config.max_seek_steps) + " steps of " +
+                          std::to_string(dt) + " s)");
+    }
+    const InstanceState before = live->state;
+    w.restartLive(*live);
+    live->state = before == InstanceState::finished ? InstanceState::paused : before;
+    w.applyDriverConfig(*live);
+    StepRun run;
+    run.stop_when_finished = true;
+    runSteps(*live->fx, steps, run);
+    live->placed_only = steps == 0;
+    if (finished(*live->fx)) live->state = InstanceState::finished;
+    return w.ok();
+}
+
+RuntimeError World::setTint(InstanceHandle h, const Color& tint) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (!(tint.r >= 0 && tint.g >= 0 && tint.b >= 0 && tint.a >= 0) || !finite(tint.r) ||
+        !finite(tint.g) || !finite(tint.b) || !finite(tint.a)) {
+        return impl_->fail(RuntimeError::invalid_argument, "tint components must be finite, >= 0");
+    }
+    live->tint = tint;
+    return impl_->ok();
+}
+
+RuntimeError World::setSizeScale(InstanceHandle h, float size_scale) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (!(size_scale >= 0 && size_scale <= kMaxScaleOverride))
+        return impl_->fail(RuntimeError::invalid_argument, "size_scale must be in [0, 1e6]");
+    live->size_scale = size_scale;
+    return impl_->ok();
+}
+
+RuntimeError World::setSpawnRateScale(InstanceHandle h, float spawn_rate_scale) {
+    RuntimeError error;
+    LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    if (!(spawn_rate_scale >= 0 && spawn_rate_scale <= kMaxScaleOverride))
+        return impl_->fail(RuntimeError::invalid_argument, "spawn_rate_scale must be in [0, 1e6]");
+    live->spawn_rate_scale = spawn_rate_scale;
+    return impl_->ok();
+}
+
+RuntimeError World::setEmitterEnabled(InstanceHandle h, std::string_view emitter, bool enabled) {
+    Impl& w = *impl_;
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    uint32_t e = 0;
+    if (!w.emitterIndex(*live, emitter, e, error)) return error;
+    auto& names = live->disabled_emitters;
+    const auto it = std::find(names.begin(), names.end(), emitter);
+    if (enabled && it != names.end()) names.erase(it);
+    if (!enabled && it == names.end()) names.emplace_back(emitter);
+    w.updateEnabledMask(*live);
+    return w.ok();
+}
+
+RuntimeError World::setSeed(InstanceHandle h, uint32_t seed) {
+    Impl& w = *impl_;
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    const LibraryEntry& entry = *w.library.entry(live->effect);
+    live->override_seed = true;
+    live->seed = seed;
+    std::shared_ptr<const CompiledEffect> effect = Impl::withSeed(live->base, true, seed);
+    if (effect != live->fx->effect) {
+        std::unique_ptr<EffectInstance> fx =
+            w.makeInstance(live->effect, entry, effect, rowsOf(live->transform), error);
+        if (!fx) return error;
+        w.recycle(*live);
+        live->fx = std::move(fx);
+    }
+    const InstanceState before = live->state;
+    w.restartLive(*live);
+    live->state = before == InstanceState::finished ? InstanceState::idle : before;
+    return w.ok();
+}
+
+bool World::isAlive(InstanceHandle h) const {
+    return impl_->table.lookup(h) == SlotLookup::live;
+}
+
+bool World::isPlaying(InstanceHandle h) const {
+    if (impl_->table.lookup(h) != SlotLookup::live) return false;
+    const InstanceState s = impl_->table.at(h).state;
+    return s == InstanceState::playing || s == InstanceState::stopping;
+}
+
+bool World::isFinished(InstanceHandle h) const {
+    if (impl_->table.lookup(h) != SlotLookup::live) return false;
+    return impl_->table.at(h).state == InstanceState::finished;
+}
+
+RuntimeError World::info(InstanceHandle h, InstanceInfo& out) const {
+    RuntimeError error;
+    const LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    out.state = live->state;
+    out.effect = live->effect;
+    out.effect_version = live->version;
+    out.backend =
+        live->fx->backend.backend == Backend::gpu ? SimulationBackend::gpu : SimulationBackend::cpu;
+    out.time_s = simulationTime(*live->fx);
+    out.steps = live->fx->steps_run;
+    out.live_particles = liveCount(*live->fx);
+    out.discarded_steps = live->discarded_steps;
+    out.restarts_by_reload = live->restarts_by_reload;
+    out.transform = live->transform;
+    return impl_->ok();
+}
+
+RuntimeError World::readParticles(InstanceHandle h, std::vector<Particle>& out) {
+    Impl& w = *impl_;
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    EffectInstance& fx = *live->fx;
+    w.scratch_diagnostics.clear();
+    if (!writeHostDrawRecords(fx, w.scratch_diagnostics)) {
+        std::string text = "the instance's GPU part failed";
+        for (const Diagnostic& d : w.scratch_diagnostics) text += "\n" + formatDiagnostic(d);
+        out.clear();
+        return w.fail(RuntimeError::backend_unavailable, std::move(text));
+    }
+    const Rows3x4 world_from_sim = worldFromSim(fx.world_from_effect, fx.effect->effect.space);
+    const Color& tint = live->tint;
+    size_t n = 0;
+    for (uint32_t e = 0; e < fx.effect->emitters.size(); ++e) n += hostDrawRecords(fx, e).size();
+    out.resize(n);
+    size_t i = 0;
+    for (uint32_t e = 0; e < fx.effect->emitters.size(); ++e) {
+        for (const DrawRecord& r : hostDrawRecords(fx, e)) {
+            const vec3 p = transformPoint(world_from_sim, vec3(r.position_size));
+            const vec3 v = transformVector(world_from_sim, vec3(r.velocity_rotation));
+            Particle& q = out[i++];
+            q.position = {p.x, p.y, p.z};
+            q.size_m = r.position_size.w * live->size_scale;
+            q.color = {r.color.x * tint.r, r.color.y * tint.g, r.color.z * tint.b,
+                       r.color.w * tint.a};
+            q.velocity_m_per_s = {v.x, v.y, v.z};
+            q.rotation_rad = r.velocity_rotation.w;
+            q.normalized_age = r.normalized_age;
+            q.flipbook_frame = r.flipbook_frame;
+            q.emitter_index = r.emitter_index;
+            q.key = r.key;
+        }
+    }
+    return w.ok();
+}
+
+void World::instances(std::vector<InstanceHandle>& out) const {
+    out.clear();
+    const auto& slots = impl_->table.slots();
+    for (uint32_t i = 0; i < slots.size(); ++i)
+        if (slots[i].live) out.push_back(Table::handleOf(i, slots[i].generation));
+}
+
+uint32_t World::instanceCount() const {
+    return impl_->table.liveCount();
+}
+
+const WorldStats& World::stats() const {
+    return impl_->stats;
+}
+
+const std::string& World::lastErrorMessage() const {
+    return impl_->message;
+}
+
+} // namespace spindrift
