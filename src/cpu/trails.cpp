@@ -38,16 +38,8 @@ uint64_t writeRibbonStrips(const CpuEffect& fx, uint32_t emitter, std::vector<St
             sdRibbonPolyline(recorded, trailRing(trails, slot), head, rows[0], rows[1], rows[2]);
         if (line.points == 0) continue;
         const ParticleAppearance look = particleAppearance(effect, record, pool, slot);
-        RibbonWalk walk = sdRibbonWalk(line, sdRibbonPolylineLength(recorded, line), record,
-                                       look.size, look.color);
-        const size_t first = points.size();
-        points.resize(first + line.points);
-        for (uint32_t k = 0; k < line.points; ++k) {
-            points[first + k] = sdRibbonNextStripPoint(recorded, line, walk);
-        }
-        // Segment k joins points k and k + 1, counted from the batch's first point.
-        const auto first_in_batch = static_cast<uint32_t>(first - batch_first);
-        for (uint32_t k = 0; k + 1 < line.points; ++k) segments.push_back(first_in_batch + k);
+        appendRibbonStrip(recorded, line, record, look.size, look.color, batch_first, points,
+                          segments);
     }
     return points.size() - batch_first;
 }

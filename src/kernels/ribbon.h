@@ -298,4 +298,29 @@ SD_FUNC StripPoint sdRibbonNextStripPoint(RibbonPointsRef points, RibbonPolyline
 
 SD_END_NAMESPACE
 
+#ifdef __cplusplus
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+namespace spindrift {
+// The host writers' walk (the CPU backend's writeRibbonStrips, the GPU backend's host gather):
+// one ribbon's strip points appended head first, and its segments, counted from the batch's first
+// point (batch_first). A shader writes into fixed blocks instead and calls the kernels directly.
+inline void appendRibbonStrip(RibbonPointsRef recorded, RibbonPolyline line, EmitterRecord record,
+                              float size, vec4 color, size_t batch_first,
+                              std::vector<StripPoint>& points, std::vector<uint32_t>& segments) {
+    RibbonWalk walk =
+        sdRibbonWalk(line, sdRibbonPolylineLength(recorded, line), record, size, color);
+    const size_t first = points.size();
+    points.resize(first + line.points);
+    for (uint32_t k = 0; k < line.points; ++k) {
+        points[first + k] = sdRibbonNextStripPoint(recorded, line, walk);
+    }
+    // Segment k joins points k and k + 1.
+    const auto first_in_batch = static_cast<uint32_t>(first - batch_first);
+    for (uint32_t k = 0; k + 1 < line.points; ++k) segments.push_back(first_in_batch + k);
+}
+} // namespace spindrift
+#endif
+
 #endif // SPINDRIFT_KERNELS_RIBBON_H

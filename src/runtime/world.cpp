@@ -117,6 +117,26 @@ std::string transformProblem(const InstanceTransform& t) {
     return {};
 }
 
+// The checks a value passes both when an instance is created with it and when it is set later:
+// one text each, so create and the setters refuse the same values with the same words.
+std::string timeScaleProblem(float time_scale) {
+    if (time_scale >= 0 && time_scale <= kMaxTimeScale) return {};
+    return "time_scale must be in [0, 1000]";
+}
+
+std::string scaleProblem(const char* name, float scale) {
+    if (scale >= 0 && scale <= kMaxScaleOverride) return {};
+    return std::string(name) + " must be in [0, 1e6]";
+}
+
+std::string tintProblem(const Color& t) {
+    if (t.r >= 0 && t.g >= 0 && t.b >= 0 && t.a >= 0 && finite(t.r) && finite(t.g) && finite(t.b) &&
+        finite(t.a)) {
+        return {};
+    }
+    return "tint components must be finite and >= 0";
+}
+
 uint64_t nextStepIndex(const EffectInstance& fx) {
     return fx.gpu ? fx.gpu->driver.step_index : fx.cpu->driver.step_index;
 }
@@ -225,6 +245,17 @@ struct World::Impl {
     RuntimeError fail(RuntimeError error, std::string text) {
         message = std::move(text);
         return error;
+    }
+
+    // A setter's common path: the live instance h names, the value's check, then set.
+    template <typename Set>
+    RuntimeError setChecked(InstanceHandle h, const std::string& problem, Set set) {
+        RuntimeError error;
+        LiveInstance* live = find(h, error);
+        if (live == nullptr) return error;
+        if (!problem.empty()) return fail(RuntimeError::invalid_argument, problem);
+        set(*live);
+        return ok();
     }
     RuntimeError ok() {
         message.clear();
@@ -419,17 +450,10 @@ RuntimeError World::create(const InstanceDesc& desc, InstanceHandle& out) {
     }
     if (const std::string problem = transformProblem(desc.transform); !problem.empty())
         return w.fail(RuntimeError::invalid_argument, problem);
-    if (!(desc.time_scale >= 0 && desc.time_scale <= kMaxTimeScale))
-        return w.fail(RuntimeError::invalid_argument, "time_scale must be in [0, 1000]");
-    if (!(desc.size_scale >= 0 && desc.size_scale <= kMaxScaleOverride) ||
-        !(desc.spawn_rate_scale >= 0 && desc.spawn_rate_scale <= kMaxScaleOverride)) {
-        return w.fail(RuntimeError::invalid_argument,
-                      "size_scale and spawn_rate_scale must be in [0, 1e6]");
-    }
-    const Color& t = desc.tint;
-    if (!(t.r >= 0 && t.g >= 0 && t.b >= 0 && t.a >= 0) || !finite(t.r) || !finite(t.g) ||
-        !finite(t.b) || !finite(t.a)) {
-        return w.fail(RuntimeError::invalid_argument, "tint components must be finite and >= 0");
+    for (const std::string& problem :
+         {timeScaleProblem(desc.time_scale), scaleProblem("size_scale", desc.size_scale),
+          scaleProblem("spawn_rate_scale", desc.spawn_rate_scale), tintProblem(desc.tint)}) {
+        if (!problem.empty()) return w.fail(RuntimeError::invalid_argument, problem);
     }
     if (w.table.liveCount() >= w.config.max_instances || w.table.full()) {
         return w.fail(RuntimeError::capacity_exceeded,
@@ -661,13 +685,8 @@ RuntimeError World::setTransform(InstanceHandle h, const InstanceTransform& tran
 }
 
 RuntimeError World::setTimeScale(InstanceHandle h, float time_scale) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (!(time_scale >= 0 && time_scale <= kMaxTimeScale))
-        return impl_->fail(RuntimeError::invalid_argument, "time_scale must be in [0, 1000]");
-    live->time_scale = time_scale;
-    return impl_->ok();
+    return impl_->setChecked(h, timeScaleProblem(time_scale),
+                             [&](LiveInstance& live) { live.time_scale = time_scale; });
 }
 
 RuntimeError World::seek(InstanceHandle h, double time_s) {
@@ -697,35 +716,17 @@ RuntimeError World::seek(InstanceHandle h, double time_s) {
 }
 
 RuntimeError World::setTint(InstanceHandle h, const Color& tint) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (!(tint.r >= 0 && tint.g >= 0 && tint.b >= 0 && tint.a >= 0) || !finite(tint.r) ||
-        !finite(tint.g) || !finite(tint.b) || !finite(tint.a)) {
-        return impl_->fail(RuntimeError::invalid_argument, "tint components must be finite, >= 0");
-    }
-    live->tint = tint;
-    return impl_->ok();
+    return impl_->setChecked(h, tintProblem(tint), [&](LiveInstance& live) { live.tint = tint; });
 }
 
 RuntimeError World::setSizeScale(InstanceHandle h, float size_scale) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (!(size_scale >= 0 && size_scale <= kMaxScaleOverride))
-        return impl_->fail(RuntimeError::invalid_argument, "size_scale must be in [0, 1e6]");
-    live->size_scale = size_scale;
-    return impl_->ok();
+    return impl_->setChecked(h, scaleProblem("size_scale", size_scale),
+                             [&](LiveInstance& live) { live.size_scale = size_scale; });
 }
 
 RuntimeError World::setSpawnRateScale(InstanceHandle h, float spawn_rate_scale) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (!(spawn_rate_scale >= 0 && spawn_rate_scale <= kMaxScaleOverride))
-        return impl_->fail(RuntimeError::invalid_argument, "spawn_rate_scale must be in [0, 1e6]");
-    live->spawn_rate_scale = spawn_rate_scale;
-    return impl_->ok();
+    return impl_->setChecked(h, scaleProblem("spawn_rate_scale", spawn_rate_scale),
+                             [&](LiveInstance& live) { live.spawn_rate_scale = spawn_rate_scale; });
 }
 
 RuntimeError World::setEmitterEnabled(InstanceHandle h, std::string_view emitter, bool enabled) {
