@@ -34,7 +34,7 @@ struct Birth {
     float color_t; // the colour draw in [0, 1): the gradient position in gradient mode
 };
 
-SD_FUNC Birth sdBirth(EmitterRecord e, uint key, ShapeSample s) {
+SD_FUNC Birth sdBirth(SD_IN(EmitterRecord) e, uint key, ShapeSample s) {
     Birth b;
     b.position = s.position;
     float speed = sdRandomRange(key, kDrawSpeed, e.speed_min, e.speed_max);
@@ -184,8 +184,8 @@ struct Newborn {
 // The newborn with spawn ordinal (ordinal_lo, ordinal_hi) of emitter emitter_index (record e)
 // placed at place: key, shape (a mesh surface read through mesh_points), drawn values, position
 // and velocity in the pool's space, and the birth colour (the gradient read through lut).
-SD_FUNC Newborn sdNewborn(EmitterRecord e, uint seed, uint emitter_index, uint ordinal_lo,
-                          uint ordinal_hi, BirthPlace place, LutRef lut,
+SD_FUNC Newborn sdNewborn(SD_IN(EmitterRecord) e, uint seed, uint emitter_index, uint ordinal_lo,
+                          uint ordinal_hi, SD_IN(BirthPlace) place, LutRef lut,
                           MeshPointsRef mesh_points) {
     Newborn n;
     n.key = sdParticleKey(seed, emitter_index, ordinal_lo, ordinal_hi);

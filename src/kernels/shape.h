@@ -63,7 +63,7 @@ SD_FUNC vec3 sdRandomizeDirection(vec3 direction, vec3 random_dir, float amount)
 }
 
 // line: along X, centred. volume: anywhere on the segment; edge: one of its two ends.
-SD_FUNC ShapeSample sdSampleLine(EmitterRecord e, float u0) {
+SD_FUNC ShapeSample sdSampleLine(SD_IN(EmitterRecord) e, float u0) {
     float half_length = 0.5f * e.shape_length;
     float x = e.emit_from == kEmitFromEdge ? (u0 < 0.5f ? -half_length : half_length)
                                            : (2.0f * u0 - 1.0f) * half_length;
@@ -72,7 +72,7 @@ SD_FUNC ShapeSample sdSampleLine(EmitterRecord e, float u0) {
 
 // box: full extents shape_size.xyz, centred. Faces and edges are picked in proportion to their
 // area and length, so shell and edge samples are uniform over the surface and the edges.
-SD_FUNC ShapeSample sdSampleBox(EmitterRecord e, float u0, float u1, float u2, float u3) {
+SD_FUNC ShapeSample sdSampleBox(SD_IN(EmitterRecord) e, float u0, float u1, float u2, float u3) {
     vec3 size = vec3(e.shape_size);
     vec3 h = size * 0.5f;
     vec3 up = vec3(0.0f, 1.0f, 0.0f);
@@ -105,7 +105,8 @@ SD_FUNC ShapeSample sdSampleBox(EmitterRecord e, float u0, float u1, float u2, f
 // sphere (upper_half false) and hemisphere (true): direction outward from the centre, uniform
 // over the sphere (y >= 0 for the hemisphere); volume radius R cbrt(u) is uniform in the ball.
 // The hemisphere's edge is its rim circle in the XZ plane.
-SD_FUNC ShapeSample sdSampleBall(EmitterRecord e, bool upper_half, float u0, float u1, float u2) {
+SD_FUNC ShapeSample sdSampleBall(SD_IN(EmitterRecord) e, bool upper_half, float u0, float u1,
+                                 float u2) {
     float radius = e.shape_radius;
     if (upper_half && e.emit_from == kEmitFromEdge) {
         vec3 d = sdRingDirection(kTwoPi * u0);
@@ -126,7 +127,7 @@ SD_FUNC ShapeSample sdSampleBall(EmitterRecord e, bool upper_half, float u0, flo
 // shape_size.w. Direction: +Y tilted outward by angle * (r / rho), which is the design's
 // angle * (r_base / radius) carried along the generatrix (straight up on the axis, the full
 // angle on the lateral surface and the rim).
-SD_FUNC ShapeSample sdSampleCone(EmitterRecord e, float u0, float u1, float u2) {
+SD_FUNC ShapeSample sdSampleCone(SD_IN(EmitterRecord) e, float u0, float u1, float u2) {
     float a = e.shape_radius;
     float height = e.shape_length;
     float sin_angle;
@@ -158,7 +159,7 @@ SD_FUNC ShapeSample sdSampleCone(EmitterRecord e, float u0, float u1, float u2) 
 
 // circle: in XZ over the arc shape_size.w; volume: the disc (r = R sqrt(u), uniform in area);
 // edge: the circumference. Direction radial.
-SD_FUNC ShapeSample sdSampleCircle(EmitterRecord e, float u0, float u1) {
+SD_FUNC ShapeSample sdSampleCircle(SD_IN(EmitterRecord) e, float u0, float u1) {
     vec3 radial = sdRingDirection(e.shape_size.w * u0);
     float r = e.emit_from == kEmitFromEdge ? e.shape_radius : e.shape_radius * sqrt(u1);
     return sdShapeSample(radial * r, radial);
@@ -168,7 +169,7 @@ SD_FUNC ShapeSample sdSampleCircle(EmitterRecord e, float u0, float u1) {
 // Uniform in the ring angle and the tube angle (and in the tube's cross-section area for volume);
 // not weighted by the ring's larger outer circumference. Direction outward from the tube's
 // centre line.
-SD_FUNC ShapeSample sdSampleTorus(EmitterRecord e, float u0, float u1, float u2) {
+SD_FUNC ShapeSample sdSampleTorus(SD_IN(EmitterRecord) e, float u0, float u1, float u2) {
     vec3 radial = sdRingDirection(e.shape_size.w * u0);
     float s;
     float c;
@@ -180,7 +181,7 @@ SD_FUNC ShapeSample sdSampleTorus(EmitterRecord e, float u0, float u1, float u2)
 
 // The sample for every shape kind but mesh (see the note at the top), with randomize_direction
 // applied. Unknown kinds (never produced by the compiler) give the origin and +Y.
-SD_FUNC ShapeSample sdSampleShape(EmitterRecord e, uint key) {
+SD_FUNC ShapeSample sdSampleShape(SD_IN(EmitterRecord) e, uint key) {
     float u0 = sdRandom01(key, kDrawShape0);
     float u1 = sdRandom01(key, kDrawShape1);
     float u2 = sdRandom01(key, kDrawShape2);
@@ -210,7 +211,7 @@ SD_FUNC ShapeSample sdSampleShape(EmitterRecord e, uint key) {
 
 // Which mesh point a particle is born at: uniform over 0..mesh_point_count - 1 (relative to
 // mesh_point_first; bias below count / 2^24). 0 when the emitter has no points.
-SD_FUNC uint sdMeshPointIndex(EmitterRecord e, uint key) {
+SD_FUNC uint sdMeshPointIndex(SD_IN(EmitterRecord) e, uint key) {
     uint count = e.mesh_point_count;
     uint pick = uint(int(sdRandom01(key, kDrawShape0) * float(int(count))));
     return count > 0u ? min(pick, count - 1u) : 0u;
@@ -218,7 +219,7 @@ SD_FUNC uint sdMeshPointIndex(EmitterRecord e, uint key) {
 
 // The sample at a fetched mesh point: its position, its (unit) normal as the direction, with
 // randomize_direction applied.
-SD_FUNC ShapeSample sdMeshShapeSample(EmitterRecord e, uint key, vec4 point_position,
+SD_FUNC ShapeSample sdMeshShapeSample(SD_IN(EmitterRecord) e, uint key, vec4 point_position,
                                       vec4 point_normal) {
     vec3 random_dir = sdRandomUnitVector(key, kDrawDirection0);
     vec3 direction = sdRandomizeDirection(vec3(point_normal), random_dir, e.randomize_direction);
@@ -227,7 +228,8 @@ SD_FUNC ShapeSample sdMeshShapeSample(EmitterRecord e, uint key, vec4 point_posi
 
 // The emitter's shape sampled for the particle with this key: a mesh surface's point read through
 // mesh_points (the effect's points; only a mesh emitter reads it), any other shape analytically.
-SD_FUNC ShapeSample sdSampleEmitterShape(EmitterRecord e, uint key, MeshPointsRef mesh_points) {
+SD_FUNC ShapeSample sdSampleEmitterShape(SD_IN(EmitterRecord) e, uint key,
+                                         MeshPointsRef mesh_points) {
     if (e.shape_kind != kShapeMesh) return sdSampleShape(e, key);
     MeshPointRecord point = mesh_points.points[e.mesh_point_first + sdMeshPointIndex(e, key)];
     return sdMeshShapeSample(e, key, point.position, point.normal);

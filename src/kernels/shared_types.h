@@ -8,7 +8,10 @@
 //
 // Kernel functions are declared `SD_FUNC T sdName(...)` (inline in C++, plain in GLSL). They take
 // values; the one exception is an in/out or out parameter, written SD_INOUT(T) / SD_OUT(T)
-// (a reference in C++, `inout T` / `out T` in GLSL), and a read-only view of a record array.
+// (a reference in C++, `inout T` / `out T` in GLSL); a large record read whole (EmitterRecord,
+// 448 bytes) is SD_IN(T), a const reference in C++ (GCC does not always drop the copy of a
+// by-value record through several inlined levels) and a plain `in T` in GLSL; and a read-only
+// view of a record array.
 //
 // A record array a kernel reads by index (LUT texels, force fields, colliders, mesh points) is
 // declared once, next to the kernel that reads it, with SD_READONLY_REF(Name, T, member, align):
@@ -58,6 +61,7 @@
 #else
 #define SD_FUNC inline
 #endif
+#define SD_IN(T) const T&
 #define SD_INOUT(T) T&
 #define SD_OUT(T) T&
 #define SD_READONLY_REF(Name, T, member, align)                                                    \
@@ -111,6 +115,7 @@ static_assert(sizeof(uvec4) == 16 && alignof(uvec4) == 4, "glm::uvec4 must be 4 
 
 #define SD_CONST const
 #define SD_FUNC
+#define SD_IN(T) in T
 #define SD_INOUT(T) inout T
 #define SD_OUT(T) out T
 #define SD_READONLY_REF(Name, T, member, align)                                                    \
