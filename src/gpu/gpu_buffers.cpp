@@ -5,8 +5,8 @@
 
 #include "gpu/ordered_list.h"
 #include "gpu/ribbon_strips.h"
-#include "gpu/sub_emitters.h"
 #include "gpu/shader/gpu_sim.h"
+#include "gpu/sub_emitters.h"
 
 namespace spindrift::gpu {
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
-#include "kernels/draw_record.h"
 #include "gpu/shader/gpu_sim.h"
+#include "kernels/draw_record.h"
 #include "spindrift/diagnostic.h"
 
 namespace spindrift::gpu {

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "driver/placement.h"
-#include "render/shader/billboard.h"
 #include "kernels/effect_records.h"
+#include "render/shader/billboard.h"
 
 namespace spindrift::render {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "render/shader/mesh.h"
 #include "render/resource_handle.h"
+#include "render/shader/mesh.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device.h"

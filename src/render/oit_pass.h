@@ -1,5 +1,5 @@
-// Weighted-blended order-independent transparency (McGuire & Bavoil 2013; render/shader/oit.h has the
-// maths, docs/rendering.md "Transparency" the frame): the two OIT targets, the accumulation
+// Weighted-blended order-independent transparency (McGuire & Bavoil 2013; render/shader/oit.h has
+// the maths, docs/rendering.md "Transparency" the frame): the two OIT targets, the accumulation
 // phase's rendering scope and the full-screen composite that blends their result over the frame.
 // The renderer makes one the first time a frame draws a batch through OIT (a renderer that never
 // does pays nothing) and keeps it for its life; the targets have the frame's size.

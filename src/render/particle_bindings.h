@@ -15,10 +15,10 @@
 
 #include <vulkan/vulkan.h>
 
+#include "render/frame_targets.h"
 #include "render/shader/billboard.h"
 #include "render/shader/mesh.h"
 #include "render/shader/strip_draw.h"
-#include "render/frame_targets.h"
 #include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/device.h"

@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 
-#include "render/shader/frame_globals.h"
 #include "render/billboard_pass.h"
 #include "render/device_draw_args.h"
 #include "render/frame_targets.h"
@@ -17,6 +16,7 @@
 #include "render/particle_bindings.h"
 #include "render/particle_pass.h"
 #include "render/readback.h"
+#include "render/shader/frame_globals.h"
 #include "render/strip_pass.h"
 #include "render/texture_store.h"
 #include "render/view_globals.h"

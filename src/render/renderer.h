@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "image/image.h"
-#include "render/shader/billboard.h"
 #include "kernels/draw_record.h"
+#include "render/resource_handle.h"
+#include "render/shader/billboard.h"
 #include "render/shader/mesh.h"
 #include "render/shader/strip_draw.h"
-#include "render/resource_handle.h"
 #include "spindrift/diagnostic.h"
 #include "spindrift/scene_desc.h"
 
@@ -164,8 +164,8 @@ struct DeviceStrips {
 };
 
 // One emitter's strips (ribbons or beams): polylines drawn as camera-facing bands
-// (render/shader/strip_draw.h). params come from stripParams (render/strip_params.h); the renderer sets
-// params.textured from texture. points hold the polylines, each head first; segments hold, per
+// (render/shader/strip_draw.h). params come from stripParams (render/strip_params.h); the renderer
+// sets params.textured from texture. points hold the polylines, each head first; segments hold, per
 // drawn segment, the index in points of its first point (the segment joins points[i] and
 // points[i + 1]). Segments are drawn in the order given; alpha-blended strips are not sorted.
 // Points are in world space. A batch either has host points and segments or (device.points != 0,

@@ -1,7 +1,7 @@
 // The strip pass (ribbons and beams): every strip batch's points and segment indices in two
 // host-visible storage buffers (read through their device addresses), each batch one draw of
-// kStripVerticesPerSegment vertices per segment (vertex pulling, render/shader/strip_draw.h), with its
-// pipeline variant, texture and push constants, depth-tested without writing depth. A batch of
+// kStripVerticesPerSegment vertices per segment (vertex pulling, render/shader/strip_draw.h), with
+// its pipeline variant, texture and push constants, depth-tested without writing depth. A batch of
 // device strips (a GPU simulation's ribbons, in fixed blocks) is read where the simulation wrote
 // it, with an indirect draw (drawDevice). The stages, variants and draws are the particle-pass
 // skeleton's (render/particle_pass.h); this pass adds which specialisation values a batch needs

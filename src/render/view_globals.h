@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "render/shader/frame_globals.h"
 #include "render/renderer.h"
+#include "render/shader/frame_globals.h"
 
 namespace spindrift::render {
 

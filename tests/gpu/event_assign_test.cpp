@@ -6,8 +6,8 @@
 #include "gpu/gpu_parity.h"
 
 #include "compiler/sample_effects.h"
-#include "gpu/sub_emitters.h"
 #include "gpu/shader/gpu_sim.h"
+#include "gpu/sub_emitters.h"
 
 namespace spindrift::gpu::test {
 namespace {

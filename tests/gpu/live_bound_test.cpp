@@ -4,8 +4,8 @@
 
 #include "gpu/gpu_context.h"
 #include "gpu/pool_layout.h"
-#include "kernels/draw_record.h"
 #include "gpu/shader/gpu_sim.h"
+#include "kernels/draw_record.h"
 
 namespace spindrift::gpu {
 namespace {

@@ -9,8 +9,8 @@
 #include <cstdio>
 
 #include "compiler/sample_effects.h"
-#include "gpu/sub_emitters.h"
 #include "gpu/shader/gpu_sim.h"
+#include "gpu/sub_emitters.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift::gpu::test {

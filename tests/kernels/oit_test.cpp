@@ -1,6 +1,6 @@
-// The weighted-blended OIT kernels (render/shader/oit.h): the depth weight (the paper's eq. 9, bounded
-// and finite), what a fragment writes to each target, and the composite. The blend units are
-// simulated here in float: the targets sum colour and weight and multiply the revealage.
+// The weighted-blended OIT kernels (render/shader/oit.h): the depth weight (the paper's eq. 9,
+// bounded and finite), what a fragment writes to each target, and the composite. The blend units
+// are simulated here in float: the targets sum colour and weight and multiply the revealage.
 #include "render/shader/oit.h"
 
 #include <cmath>

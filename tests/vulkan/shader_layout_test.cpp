@@ -12,9 +12,9 @@
 
 #include "embedded_shaders.h"
 #include "kernels/beam.h"
-#include "render/shader/billboard.h"
 #include "kernels/draw_record.h"
 #include "kernels/effect_records.h"
+#include "render/shader/billboard.h"
 #include "render/shader/frame_globals.h"
 #include "render/shader/mesh.h"
 #include "render/shader/opaque_geometry.h"
