@@ -247,7 +247,16 @@ struct World::Impl {
         return error;
     }
 
-    // A setter's common path: the live instance h names, the value's check, then set.
+    // A control call's common path: the live instance h names (or the handle's error), then act.
+    template <typename Act> RuntimeError withInstance(InstanceHandle h, Act act) {
+        RuntimeError error;
+        LiveInstance* live = find(h, error);
+        if (live == nullptr) return error;
+        act(*live);
+        return ok();
+    }
+
+    // A setter's common path: the instance, the value's check, then set.
     template <typename Set>
     RuntimeError setChecked(InstanceHandle h, const std::string& problem, Set set) {
         RuntimeError error;
@@ -580,60 +589,49 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
 }
 
 RuntimeError World::play(InstanceHandle h) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (live->state == InstanceState::finished) impl_->restartLive(*live);
-    live->state = InstanceState::playing;
-    return impl_->ok();
+    return impl_->withInstance(h, [&](LiveInstance& live) {
+        if (live.state == InstanceState::finished) impl_->restartLive(live);
+        live.state = InstanceState::playing;
+    });
 }
 
 RuntimeError World::pause(InstanceHandle h) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (live->state == InstanceState::playing || live->state == InstanceState::stopping)
-        live->state = InstanceState::paused;
-    return impl_->ok();
+    return impl_->withInstance(h, [&](LiveInstance& live) {
+        if (live.state == InstanceState::playing || live.state == InstanceState::stopping)
+            live.state = InstanceState::paused;
+    });
 }
 
 RuntimeError World::resume(InstanceHandle h) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (live->state == InstanceState::paused) live->state = InstanceState::playing;
-    return impl_->ok();
+    return impl_->withInstance(h, [&](LiveInstance& live) {
+        if (live.state == InstanceState::paused) live.state = InstanceState::playing;
+    });
 }
 
 RuntimeError World::stop(InstanceHandle h) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    if (live->state != InstanceState::finished) {
-        // Nothing alive and nothing to come: finished at once (the next update reports it).
-        live->state = liveCount(*live->fx) == 0 ? InstanceState::finished : InstanceState::stopping;
-    }
-    return impl_->ok();
+    return impl_->withInstance(h, [&](LiveInstance& live) {
+        if (live.state != InstanceState::finished) {
+            // Nothing alive and nothing to come: finished at once (the next update reports it).
+            live.state =
+                liveCount(*live.fx) == 0 ? InstanceState::finished : InstanceState::stopping;
+        }
+    });
 }
 
 RuntimeError World::clear(InstanceHandle h) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    const bool reported = live->finish_reported && live->state == InstanceState::finished;
-    impl_->restartLive(*live);
-    live->finish_reported = reported;
-    live->state = InstanceState::finished;
-    return impl_->ok();
+    return impl_->withInstance(h, [&](LiveInstance& live) {
+        const bool reported = live.finish_reported && live.state == InstanceState::finished;
+        impl_->restartLive(live);
+        live.finish_reported = reported;
+        live.state = InstanceState::finished;
+    });
 }
 
 RuntimeError World::restart(InstanceHandle h) {
-    RuntimeError error;
-    LiveInstance* live = impl_->find(h, error);
-    if (live == nullptr) return error;
-    impl_->restartLive(*live);
-    live->state = InstanceState::playing;
-    return impl_->ok();
+    return impl_->withInstance(h, [&](LiveInstance& live) {
+        impl_->restartLive(live);
+        live.state = InstanceState::playing;
+    });
 }
 
 RuntimeError World::emit(InstanceHandle h, std::string_view emitter, uint32_t count) {
