@@ -84,10 +84,8 @@ void storeDrawRecord(GpuEmitterPool pool, uint i, DrawRecord record) {
 }
 
 
-// A LUT row sampled at t with the baker's blend (src/kernels/lut.h).
+// The LUT atlas as the kernels read it (LutRef, src/kernels/lut.h).
 LutRef lutAtlas() { return LutRef(loadTables().lut_mesh_points.xy); }
-vec4 lutSample(uint row, float t) { return sdLutSample(lutAtlas(), row, t); }
-float lutScalar(uint row, float t) { return sdLutSampleScalar(lutAtlas(), row, t); }
 
 // The update pass's death test, on the values it wrote back (the ordered compaction and the
 // event walker ask it after the update).
