@@ -342,7 +342,9 @@ public:
     // What was wrong with the last call that returned an error, in words; empty when it succeeded.
     const std::string& lastErrorMessage() const;
 
+    // The runtime's own access (Impl is defined in src/runtime, not in a public header).
     struct Impl;
+    Impl& impl() const { return *impl_; }
 
 private:
     std::unique_ptr<Impl> impl_;

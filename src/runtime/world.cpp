@@ -25,6 +25,7 @@
 #include "runtime/effect_library_impl.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
+#include "runtime/world_stepping.h"
 
 namespace spindrift {
 
@@ -853,6 +854,19 @@ const WorldStats& World::stats() const {
 
 const std::string& World::lastErrorMessage() const {
     return impl_->message;
+}
+
+uint64_t writeWorldDrawRecords(World& world) {
+    World::Impl& w = world.impl();
+    uint64_t written = 0;
+    for (auto& slot : w.table.slots()) {
+        if (!slot.live) continue;
+        EffectInstance& fx = *slot.value.fx;
+        w.scratch_diagnostics.clear();
+        if (!writeHostDrawRecords(fx, w.scratch_diagnostics)) continue;
+        for (uint32_t e = 0; e < fx.cpu_counts.size(); ++e) written += fx.cpu_counts[e];
+    }
+    return written;
 }
 
 } // namespace spindrift

@@ -1,0 +1,257 @@
+// The public runtime's world (issue 15, points 9 and 10): what a game's frame costs and what its
+// handle calls cost, through the World API a game uses.
+//
+//   frame/burst200/threads:N   200 staggered instances of a 20-emitter burst effect (~110k live
+//                              particles), one frame = World::update(1/60 s) + the host draw
+//                              records of every instance (writeWorldDrawRecords: the CPU
+//                              draw-record write the renderer uses). ns_per_particle is the frame
+//                              time over the live particles; vs_copy is the frame time over the
+//                              time std::memcpy takes to copy 64 B per live particle (one draw
+//                              record's size), measured in the same process just before the case.
+//                              cpus is the process's CPU time over wall time during the case.
+//   frame/burst200/runner:2    the same on 2 threads through a host JobRunner (a test runner
+//                              written here, not the world's own pool).
+//   handles/ops                10^6 handle operations on a world of 1,000 idle instances, in
+//                              rounds of destroy, create, setTransform and isAlive (4 ops each);
+//                              vs_map is the time over the same mix on a std::unordered_map of
+//                              handle -> transform.
+//
+// Run: build-bench/bin/world_bench (bench/README.md); results: docs/benchmarks.md.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/world_stepping.h"
+#include "spindrift/runtime.h"
+
+namespace spindrift {
+namespace {
+
+constexpr uint32_t kInstances = 200;
+constexpr uint32_t kEmitters = 20;
+constexpr double kFrameSeconds = 1.0 / 60.0;
+constexpr double kEffectSeconds = 2.0; // one loop of the burst effect
+constexpr double kRecordBytes = 64;    // sizeof(DrawRecord)
+
+// A looping 2 s effect of 20 burst emitters, each firing 40-60 particles of 0.8-1.2 s life once
+// per loop at its own time: about 25 live particles per emitter on average, ~500 per instance.
+// The emitters mix what burst effects use: every one has gravity and drag; colour over life on
+// even emitters, size over life on every third, a flipbook on every fourth, a ground plane on
+// every fifth.
+std::string burstEffectJson() {
+    std::string s = R"({"version": 1, "name": "burst20", "seed": 7, "duration_s": 2,
+        "looping": true, "bounds": {"center": [0, 1, 0], "half_extents": [4, 2, 4]},
+        "emitters": [)";
+    for (uint32_t e = 0; e < kEmitters; ++e) {
+        if (e > 0) s += ",";
+        s += R"({"name": "e)" + std::to_string(e) + R"(", "capacity": 64,
+            "transform": {"position": [)" +
+             std::to_string(0.1 * e) + R"(, 0.5, 0]},
+            "spawn": {"rate_per_s": 0, "bursts": [{"time_s": )" +
+             std::to_string(0.09 * e) + R"(, "count": [40, 60]}]},
+            "shape": {"type": "sphere", "radius": 0.1},
+            "init": {"lifetime_s": [0.8, 1.2], "size": [0.05, 0.1], "speed": [1, 3],
+                     "color": [1, 0.7, 0.3, 1]},
+            "update": [{"type": "gravity"}, {"type": "drag", "coefficient_per_s": 0.5})";
+        if (e % 5 == 0) s += R"(, {"type": "collision", "planes": [{}], "bounce": 0.3})";
+        if (e % 2 == 0) {
+            s += R"(, {"type": "color_over_life", "gradient": {
+                "color_keys": [[0, 1, 1, 1], [1, 1, 0.3, 0.1]],
+                "alpha_keys": [[0, 1], [1, 0]]}})";
+        }
+        if (e % 3 == 0)
+            s += R"(, {"type": "size_over_life", "curve": {"keys": [[0, 0.5], [1, 1.5]]}})";
+        s += "]";
+        if (e % 4 == 0) {
+            s += R"(, "render": {"flipbook": {"columns": 4, "rows": 4, "frames": 16,
+                "frame_blend": true}})";
+        }
+        s += "}";
+    }
+    return s + "]}";
+}
+
+// The effect file, written once per process into the temporary directory.
+const std::string& burstEffectPath() {
+    static const std::string path = [] {
+        const std::filesystem::path p =
+            std::filesystem::temp_directory_path() /
+            ("spindrift_world_bench_" + std::to_string(static_cast<long>(::getpid())) + ".json");
+        std::ofstream(p) << burstEffectJson();
+        return p.string();
+    }();
+    return path;
+}
+
+double processCpuSeconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+double wallSeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Seconds per byte of std::memcpy of `bytes` bytes (one warm-up, median of 5).
+double copySecondsPerByte(size_t bytes) {
+    std::vector<unsigned char> a(bytes, 1), b(bytes, 2);
+    std::vector<double> runs;
+    for (int i = 0; i < 6; ++i) {
+        const double t0 = wallSeconds();
+        std::memcpy(b.data(), a.data(), bytes);
+        benchmark::DoNotOptimize(b.data());
+        benchmark::ClobberMemory();
+        const double t = wallSeconds() - t0;
+        if (i > 0) runs.push_back(t);
+        std::swap(a, b);
+    }
+    std::sort(runs.begin(), runs.end());
+    return runs[runs.size() / 2] / double(bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frames
+
+// 200 instances of the burst effect, instance i sought to i/200 of a loop, then played a loop.
+struct Scene {
+    EffectLibrary library;
+    std::unique_ptr<World> world;
+
+    explicit Scene(const WorldConfig& config) {
+        const EffectId id = library.add(burstEffectPath());
+        world = std::make_unique<World>(library, config);
+        for (uint32_t i = 0; i < kInstances; ++i) {
+            InstanceDesc desc;
+            desc.effect = id;
+            desc.transform.position = {float(i % 20) * 5.0f, 0, float(i / 20) * 5.0f};
+            InstanceHandle h;
+            if (world->create(desc, h) != RuntimeError::none ||
+                world->seek(h, kEffectSeconds * i / kInstances) != RuntimeError::none) {
+                std::fprintf(stderr, "world_bench: %s\n", world->lastErrorMessage().c_str());
+                std::abort();
+            }
+        }
+        for (int f = 0; f < int(kEffectSeconds / kFrameSeconds); ++f) frame();
+    }
+
+    uint64_t frame() {
+        const WorldUpdateReceipt r = world->update(kFrameSeconds);
+        benchmark::DoNotOptimize(writeWorldDrawRecords(*world));
+        return r.live_particles;
+    }
+};
+
+void runFrames(benchmark::State& state, const WorldConfig& config) {
+    Scene scene(config);
+    // Reference: copying one draw record's bytes per live particle of this scene.
+    const uint64_t live_now = scene.frame();
+    const double copy_s_per_byte = copySecondsPerByte(size_t(double(live_now) * kRecordBytes));
+
+    uint64_t particles = 0;
+    const double cpu0 = processCpuSeconds();
+    const double wall0 = wallSeconds();
+    for (auto _ : state) particles += scene.frame();
+    const double wall = wallSeconds() - wall0;
+    const double cpu = processCpuSeconds() - cpu0;
+
+    const double per_particle_s = wall / double(std::max<uint64_t>(particles, 1));
+    state.counters["live"] = double(particles) / double(std::max<int64_t>(state.iterations(), 1));
+    state.counters["ns_per_particle"] = per_particle_s * 1e9;
+    state.counters["vs_copy"] = per_particle_s / (copy_s_per_byte * kRecordBytes);
+    state.counters["cpus"] = wall > 0 ? cpu / wall : 0;
+    state.SetItemsProcessed(int64_t(particles));
+}
+
+void BM_FrameThreads(benchmark::State& state) {
+    WorldConfig config;
+    config.threads = uint32_t(state.range(0));
+    runFrames(state, config);
+}
+BENCHMARK(BM_FrameThreads)
+    ->Name("frame/burst200/threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// ---------------------------------------------------------------------------------------------
+// Handle operations
+
+constexpr uint32_t kLiveHandles = 1000;
+constexpr uint32_t kRounds = 250000; // x 4 ops = 10^6
+
+void BM_HandleOps(benchmark::State& state) {
+    EffectLibrary library;
+    const EffectId id = library.add(burstEffectPath());
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = id;
+    desc.flags = 0; // idle: the world's update never touches them
+    std::vector<InstanceHandle> handles(kLiveHandles);
+    for (InstanceHandle& h : handles) world.create(desc, h);
+    InstanceTransform moved;
+    moved.position = {1, 2, 3};
+
+    // Reference: the same mix on a hash map of handle -> transform.
+    std::unordered_map<uint64_t, InstanceTransform> map;
+    for (uint32_t i = 0; i < kLiveHandles; ++i) map[i] = {};
+    uint64_t next_key = kLiveHandles;
+    std::vector<uint64_t> keys(kLiveHandles);
+    for (uint32_t i = 0; i < kLiveHandles; ++i) keys[i] = i;
+    auto mapRounds = [&] {
+        uint64_t alive = 0;
+        for (uint32_t r = 0; r < kRounds; ++r) {
+            const uint32_t k = r % kLiveHandles;
+            map.erase(keys[k]);
+            keys[k] = next_key++;
+            map.emplace(keys[k], InstanceTransform{});
+            map.find(keys[k])->second = moved;
+            alive += map.count(keys[(k * 7919u) % kLiveHandles]);
+        }
+        return alive;
+    };
+    mapRounds(); // warm-up
+    const double m0 = wallSeconds();
+    benchmark::DoNotOptimize(mapRounds());
+    const double map_s = wallSeconds() - m0;
+
+    double world_s = 0;
+    for (auto _ : state) {
+        const double t0 = wallSeconds();
+        uint64_t alive = 0;
+        for (uint32_t r = 0; r < kRounds; ++r) {
+            const uint32_t k = r % kLiveHandles;
+            world.destroy(handles[k]);
+            world.create(desc, handles[k]);
+            world.setTransform(handles[k], moved);
+            alive += world.isAlive(handles[(k * 7919u) % kLiveHandles]) ? 1 : 0;
+        }
+        benchmark::DoNotOptimize(alive);
+        world_s += wallSeconds() - t0;
+    }
+    const double ops = 4.0 * kRounds * double(state.iterations());
+    state.counters["ns_per_op"] = world_s / ops * 1e9;
+    state.counters["map_ns_per_op"] = map_s / (4.0 * kRounds) * 1e9;
+    state.counters["vs_map"] = (world_s / double(state.iterations())) / map_s;
+    state.SetItemsProcessed(int64_t(ops));
+}
+BENCHMARK(BM_HandleOps)->Name("handles/ops")->Unit(benchmark::kMillisecond)->Iterations(3);
+
+} // namespace
+} // namespace spindrift
+
+BENCHMARK_MAIN();
