@@ -9,10 +9,14 @@ namespace spindrift::cpu {
 
 namespace {
 
-// Where column index starts, given where the previous one ended; advances end past it.
-size_t columnStart(size_t& end, uint32_t index, size_t column_bytes) {
-    constexpr size_t kPage = 4096;
-    const size_t start = (end + kPage - 1) / kPage * kPage + 64 * (index % 64);
+constexpr size_t kPage = 4096;
+constexpr size_t kLine = 64;
+
+// Where column index starts, given where the previous one ended; advances end past it. packed:
+// on the next 64-byte boundary; else 64 x index bytes past the next page boundary.
+size_t columnStart(size_t& end, uint32_t index, size_t column_bytes, bool packed) {
+    const size_t start = packed ? (end + kLine - 1) / kLine * kLine
+                                : (end + kPage - 1) / kPage * kPage + kLine * (index % 64);
     end = start + column_bytes;
     return start;
 }
@@ -54,17 +58,22 @@ void allocatePool(ParticlePool& pool, uint32_t capacity, uint32_t contact_lists)
         return static_cast<size_t>(capacity) *
                (column == &pool.contact_slots ? pool.contact_lists : 1u);
     };
+    // Packed when every column is short (the widest is the ordinals, 8 bytes a slot).
+    const bool packed = size_t{capacity} * sizeof(uint64_t) < kPackedColumnBytes;
+    const size_t alignment = packed ? kLine : kPage;
     // First pass measures, second pass places.
     size_t bytes = 0;
     forEachColumnToPlace(pool, [&](auto& column, uint32_t index) {
-        columnStart(bytes, index, entries(&column) * sizeof(*column.data));
+        columnStart(bytes, index, entries(&column) * sizeof(*column.data), packed);
     });
-    pool.storage.reset(
-        static_cast<unsigned char*>(::operator new[](bytes, std::align_val_t(4096))));
+    bytes = std::max(bytes, alignment);
+    pool.storage = std::unique_ptr<unsigned char[], PoolBlockDeleter>(
+        static_cast<unsigned char*>(::operator new[](bytes, std::align_val_t(alignment))),
+        PoolBlockDeleter{alignment});
     size_t end = 0;
     forEachColumnToPlace(pool, [&](auto& column, uint32_t index) {
         using T = std::remove_reference_t<decltype(*column.data)>;
-        const size_t start = columnStart(end, index, entries(&column) * sizeof(T));
+        const size_t start = columnStart(end, index, entries(&column) * sizeof(T), packed);
         column.data = reinterpret_cast<T*>(pool.storage.get() + start);
     });
 }

@@ -24,15 +24,18 @@ template <typename T> struct Column {
     T& operator[](size_t i) const { return data[i]; }
 };
 
+// Frees a pool's block, allocated with this alignment.
+struct PoolBlockDeleter {
+    size_t alignment = 4096;
+    void operator()(unsigned char* p) const { ::operator delete[](p, std::align_val_t(alignment)); }
+};
+
 struct ParticlePool {
     uint32_t capacity = 0;
     uint32_t count = 0;
 
     // Every column lives in this one block (allocatePool says how they are placed).
-    struct FreeBlock {
-        void operator()(unsigned char* p) const { ::operator delete[](p, std::align_val_t(4096)); }
-    };
-    std::unique_ptr<unsigned char[], FreeBlock> storage;
+    std::unique_ptr<unsigned char[], PoolBlockDeleter> storage;
 
     // Simulation state, in the effect's simulation space (world or local).
     Column<float> position_x, position_y, position_z;
@@ -59,12 +62,19 @@ struct ParticlePool {
     uint32_t contact_lists = 1; // the emitter's collision ops, at least 1
 };
 
-// Allocates every column for capacity particles in one block; count = 0. Column k starts 64 * k
-// bytes past a 4 KiB boundary: columns that each began on a page boundary would map the same
-// slot of every column to the same L1 set, and the step's nine streams would evict each other
-// (measured: 2.4 vs 16 GB/s for one pass; docs/benchmarks.md).
+// Allocates every column for capacity particles in one block; count = 0.
+// A large pool (a column of kPackedColumnBytes or more): column k starts 64 * k bytes past a
+// 4 KiB boundary: columns that each began on a page boundary would map the same slot of every
+// column to the same L1 set, and the step's nine streams would evict each other (measured: 2.4
+// vs 16 GB/s for one pass; docs/benchmarks.md).
+// A small pool: the columns follow each other, each on a 64-byte boundary (a cache line, and a
+// whole AVX-512 vector), so an emitter of 64 particles holds a few KiB instead of a page per
+// column, and a world of many small instances touches few pages (docs/cpu-backend.md).
 // contact_lists: the emitter's collision ops (contact_slots holds that many entries per slot).
 void allocatePool(ParticlePool& pool, uint32_t capacity, uint32_t contact_lists = 1);
+
+// Columns shorter than this (bytes) are packed; see allocatePool.
+inline constexpr size_t kPackedColumnBytes = 4096;
 
 // Moves the particle in slot from into slot to (every column).
 void moveParticle(ParticlePool& pool, uint32_t from, uint32_t to);

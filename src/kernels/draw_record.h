@@ -42,6 +42,10 @@ SD_FUNC DrawRecord sdDrawRecord(vec3 position, float size, vec4 color, vec3 velo
 // blend toward the next frame (the renderer wraps frames - 1 to 0); without it the frame is whole.
 // The result is in [0, frames).
 SD_FUNC float sdFlipbookFrame(EmitterRecord e, float age_n, uint key) {
+    // One whole frame without blending: the frame below is always 0 (age_n is in [0, 1], so
+    // cycle is finite and >= 0, its fraction in [0, 1) truncates to 0). Said first so a writer
+    // specialised for emitters without a flipbook computes nothing (src/cpu/draw_loops.inl).
+    if (e.flipbook_frames <= 1u && (e.render_flags & kRenderFlagFrameBlend) == 0u) return 0.0f;
     float frames = float(int(max(e.flipbook_frames, 1u)));
     float start = (e.render_flags & kRenderFlagRandomStart) != 0u
                       ? float(int(sdRandom01(key, kDrawFlipbook) * frames)) / frames
