@@ -20,7 +20,9 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -28,7 +30,9 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <unordered_map>
 #include <vector>
@@ -184,6 +188,85 @@ void BM_FrameThreads(benchmark::State& state) {
 BENCHMARK(BM_FrameThreads)
     ->Name("frame/burst200/threads")
     ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// A host's job system as a game might have one: worker threads that take job indices from an
+// atomic counter, the calling thread working too.
+class HostRunner final : public JobRunner {
+public:
+    explicit HostRunner(uint32_t threads) {
+        for (uint32_t i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+    }
+    ~HostRunner() override {
+        {
+            std::lock_guard lock(mutex_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread& t : workers_) t.join();
+    }
+    void parallelFor(uint32_t count, JobFunction job, void* context) override {
+        {
+            std::lock_guard lock(mutex_);
+            job_ = job;
+            context_ = context;
+            count_ = count;
+            next_.store(0);
+            pending_ = count;
+            ++batch_;
+        }
+        wake_.notify_all();
+        drain();
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [&] { return pending_ == 0; });
+    }
+
+private:
+    void drain() {
+        uint32_t finished = 0;
+        for (uint32_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) {
+            job_(context_, i);
+            ++finished;
+        }
+        if (finished == 0) return;
+        std::lock_guard lock(mutex_);
+        pending_ -= finished;
+        if (pending_ == 0) done_.notify_all();
+    }
+    void work() {
+        uint64_t seen = 0;
+        for (;;) {
+            {
+                std::unique_lock lock(mutex_);
+                wake_.wait(lock, [&] { return stop_ || batch_ != seen; });
+                if (stop_) return;
+                seen = batch_;
+            }
+            drain();
+        }
+    }
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    JobFunction job_ = nullptr;
+    void* context_ = nullptr;
+    uint32_t count_ = 0;
+    std::atomic<uint32_t> next_{0};
+    uint32_t pending_ = 0;
+    uint64_t batch_ = 0;
+    bool stop_ = false;
+};
+
+void BM_FrameRunner(benchmark::State& state) {
+    HostRunner runner(uint32_t(state.range(0)));
+    WorldConfig config;
+    config.job_runner = &runner;
+    runFrames(state, config);
+}
+BENCHMARK(BM_FrameRunner)
+    ->Name("frame/burst200/runner")
     ->Arg(2)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

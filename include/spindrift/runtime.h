@@ -29,6 +29,8 @@
 //
 // Threads: a World and an EffectLibrary are used from one thread at a time (the host's update
 // thread); distinct worlds are independent. The library must outlive every world that uses it.
+// Inside update, the world spreads its CPU work over WorldConfig::threads threads of its own or
+// over the host's JobRunner; the results are the same whichever.
 //
 // This header is self-contained: it needs only the standard library and spindrift/diagnostic.h,
 // and exposes no Vulkan or internal type.
@@ -177,9 +179,42 @@ enum class SimulationBackend : uint8_t {
     automatic = 2, // the GPU when it can run the effect, else the CPU (the reason is reported)
 };
 
+// ---------------------------------------------------------------------------------------------
+// Threads: the host's job runner
+
+// A parallel-for the world runs its CPU work through, so that a game can run the particles on its
+// own job system instead of threads the world makes (WorldConfig::job_runner). Implement
+// parallelFor over whatever the game has: a fork-join pool, a task graph's "run these N tasks
+// and wait", or a plain loop (one thread).
+//
+// What the world asks of it:
+// - parallelFor(count, job, context) calls job(context, i) exactly once for every i in
+//   [0, count), on any threads (the calling thread included) and in any order, and returns only
+//   when every call has returned. The calls of one batch are independent: they touch disjoint
+//   instances or particles and never wait for each other.
+// - It is called only from the thread that called World::update (or another World call), never
+//   from inside a job: no nesting, so a simple pool cannot deadlock.
+// - The jobs allocate nothing, take no lock and throw nothing.
+//
+// What it gets: the same particles, bit for bit, whatever the runner and however many threads it
+// has (each job's work is fixed by its index, never by the thread that runs it).
+class JobRunner {
+public:
+    using JobFunction = void (*)(void* context, uint32_t index);
+    virtual ~JobRunner() = default;
+    virtual void parallelFor(uint32_t count, JobFunction job, void* context) = 0;
+};
+
 struct WorldConfig {
     SimulationBackend backend = SimulationBackend::cpu;
-    uint32_t threads = 1;              // CPU worker threads per instance (results do not change)
+    // Threads of the world's own job runner, the calling thread included (1: everything runs on
+    // the thread that calls update). Unused when job_runner is set. Instances are stepped in
+    // parallel across the world; an instance with many particles also splits its own step over
+    // them. Results do not depend on it.
+    uint32_t threads = 1;
+    // The host's job runner (see JobRunner); null: the world's own pool of `threads` threads.
+    // Not owned: it must outlive the world.
+    JobRunner* job_runner = nullptr;
     uint32_t max_steps_per_frame = 8;  // catch-up cap; frame time past it is dropped, reported
     uint32_t max_instances = 1u << 20; // live instances at once; create past it fails
     // seek() replays whole steps from time 0; it refuses a target past this many steps.

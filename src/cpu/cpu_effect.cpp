@@ -61,7 +61,8 @@ void updateAllChunks(CpuEffect& fx) {
         // After integration and collision: the trail records where the particle ended the step.
         if (hasTrails(fx.trails[e])) recordTrails(fx.trails[e], pool, begin, end);
     };
-    fx.threads->run(total, job);
+    JobQueue& queue = fx.jobs != nullptr ? *fx.jobs : *fx.threads;
+    queue.run(total, job);
 }
 
 // A stable-order emitter: survivors shift down in order (birth_order.h). Each chunk's dead list

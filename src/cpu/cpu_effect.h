@@ -105,6 +105,9 @@ struct CpuEffect {
     Rows3x4 world_from_effect;      // at the end of the last step
     Rows3x4 next_world_from_effect; // set by the host for the coming frame
     std::unique_ptr<ThreadPool> threads;
+    // Set by a host that runs many instances (the runtime's world): the step's chunk jobs run
+    // here instead of on `threads`. Not owned; results do not depend on it.
+    JobQueue* jobs = nullptr;
 
     // Work space, sized once.
     std::vector<ChunkResult> chunk_results; // per chunk (all emitters' chunks, in order)

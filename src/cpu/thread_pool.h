@@ -11,7 +11,26 @@
 
 namespace spindrift::cpu {
 
-class ThreadPool {
+// Where a pass's numbered jobs run: a ThreadPool, or (CpuEffect::jobs) a queue the host of the
+// backend supplies, such as the runtime's world running a game's job system. Whoever runs them,
+// each job's work is fixed by its number, so results never depend on it.
+class JobQueue {
+public:
+    using JobFn = void (*)(void* context, uint32_t job);
+    virtual ~JobQueue() = default;
+
+    // Runs fn(context, job) for every job in [0, job_count), on any threads, and returns when
+    // all have finished.
+    virtual void runErased(uint32_t job_count, JobFn fn, void* context) = 0;
+
+    // The same for a callable: fn(job).
+    template <typename Fn> void run(uint32_t job_count, Fn& fn) {
+        runErased(
+            job_count, [](void* context, uint32_t job) { (*static_cast<Fn*>(context))(job); }, &fn);
+    }
+};
+
+class ThreadPool final : public JobQueue {
 public:
     // thread_count >= 1; the calling thread is one of them, so 1 means no worker threads.
     explicit ThreadPool(uint32_t thread_count);
@@ -21,16 +40,12 @@ public:
 
     uint32_t threadCount() const { return static_cast<uint32_t>(workers_.size()) + 1; }
 
-    // Runs fn(job) for every job in [0, job_count) and returns when all have finished. Jobs are
-    // taken in increasing order by whichever thread is free. Allocates nothing.
-    template <typename Fn> void run(uint32_t job_count, Fn& fn) {
-        runErased(
-            job_count, [](void* context, uint32_t job) { (*static_cast<Fn*>(context))(job); }, &fn);
-    }
+    // Runs fn(context, job) for every job in [0, job_count) and returns when all have finished.
+    // Jobs are taken in increasing order by whichever thread is free. Allocates nothing. Not
+    // reentrant: a job must not call run on the same pool.
+    void runErased(uint32_t job_count, JobFn fn, void* context) override;
 
 private:
-    using JobFn = void (*)(void* context, uint32_t job);
-    void runErased(uint32_t job_count, JobFn fn, void* context);
     void workerLoop();
     void drainJobs(std::unique_lock<std::mutex>& lock); // lock held on entry and exit
 

@@ -240,6 +240,12 @@ struct World::Impl {
     // Per effect id (value - 1): destroyed instances kept for reuse.
     std::vector<std::vector<std::unique_ptr<EffectInstance>>> recycled;
     std::vector<Diagnostic> scratch_diagnostics;
+    // Parallel stepping (world_stepping.h): the runner and the update's work lists, kept so an
+    // update allocates only when the world grows.
+    WorldJobs jobs{config};
+    std::vector<InstanceStepJob> step_jobs;
+    std::vector<uint32_t> step_slots; // slot index of each step job
+    std::vector<EffectInstance*> draw_instances;
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -303,7 +309,7 @@ struct World::Impl {
     InstanceConfig instanceConfig() const {
         InstanceConfig c;
         c.backend = requestOf(config.backend);
-        c.threads = std::max(config.threads, 1u);
+        c.threads = 1; // the world's runner spreads the work (world_stepping.h)
         c.driver.max_steps_per_frame = std::max(config.max_steps_per_frame, 1u);
         return c;
     }
@@ -535,9 +541,11 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
     }
     frame_dt_s = std::min(frame_dt_s, kMaxFrameSeconds);
     auto& slots = w.table.slots();
+    // 1. In slot order: switch reloaded instances, and list the ones to step with their frame.
+    w.step_jobs.clear();
+    w.step_slots.clear();
     for (uint32_t index = 0; index < slots.size(); ++index) {
         if (!slots[index].live) continue;
-        const InstanceHandle h = Table::handleOf(index, slots[index].generation);
         LiveInstance& live = slots[index].value;
 
         const LibraryEntry& entry = *w.library.entry(live.effect);
@@ -557,9 +565,25 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
 
         if (live.state == InstanceState::playing || live.state == InstanceState::stopping) {
             w.applyDriverConfig(live);
-            const double dt =
+            InstanceStepJob job;
+            job.instance = live.fx.get();
+            job.frame_dt_s =
                 std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
-            const FrameReport report = step(*live.fx, dt);
+            w.step_jobs.push_back(job);
+            w.step_slots.push_back(index);
+        }
+    }
+    // 2. Step them, in parallel across the world (world_stepping.h).
+    stepInstances(w.jobs, w.step_jobs);
+    // 3. In slot order: what each step did, finishing and destroying.
+    size_t next_job = 0;
+    for (uint32_t index = 0; index < slots.size(); ++index) {
+        if (!slots[index].live) continue;
+        const InstanceHandle h = Table::handleOf(index, slots[index].generation);
+        LiveInstance& live = slots[index].value;
+
+        if (next_job < w.step_slots.size() && w.step_slots[next_job] == index) {
+            const FrameReport& report = w.step_jobs[next_job++].report;
             receipt.instances_stepped += 1;
             receipt.steps += report.steps;
             receipt.discarded_steps += report.discarded_steps;
@@ -858,15 +882,10 @@ const std::string& World::lastErrorMessage() const {
 
 uint64_t writeWorldDrawRecords(World& world) {
     World::Impl& w = world.impl();
-    uint64_t written = 0;
-    for (auto& slot : w.table.slots()) {
-        if (!slot.live) continue;
-        EffectInstance& fx = *slot.value.fx;
-        w.scratch_diagnostics.clear();
-        if (!writeHostDrawRecords(fx, w.scratch_diagnostics)) continue;
-        for (uint32_t e = 0; e < fx.cpu_counts.size(); ++e) written += fx.cpu_counts[e];
-    }
-    return written;
+    w.draw_instances.clear();
+    for (auto& slot : w.table.slots())
+        if (slot.live) w.draw_instances.push_back(slot.value.fx.get());
+    return writeDrawRecordsOf(w.jobs, w.draw_instances);
 }
 
 } // namespace spindrift
