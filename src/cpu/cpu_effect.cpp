@@ -117,6 +117,23 @@ void removeDead(CpuEffect& fx) {
     }
 }
 
+// The emitters this step reads the resolved uniforms of (resolveStep's mask): those with live
+// particles, planned births, or children that events may give them (sub-emitter targets). An
+// emitter with none of these costs no transform and no per-step factor.
+uint64_t emittersInStep(const CpuEffect& fx) {
+    const CompiledEffect& effect = *fx.effect;
+    uint64_t needed = 0;
+    for (uint32_t e = 0; e < fx.pools.size() && e < 64; ++e) {
+        const EmitterSpawn& spawn = fx.plan.emitters[e];
+        if (fx.pools[e].count != 0 || spawn.count != 0 || spawn.dropped != 0)
+            needed |= uint64_t{1} << e;
+    }
+    for (const SubEmitterRecord& link : effect.sub_emitters)
+        if (link.emitter < 64) needed |= uint64_t{1} << link.emitter;
+    // Past 64 emitters (none today: kMaxEmitters) everything is resolved.
+    return fx.pools.size() > 64 ? ~uint64_t{0} : needed;
+}
+
 } // namespace
 
 bool checkCpuLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
@@ -178,18 +195,20 @@ void setTransform(CpuEffect& fx, const Rows3x4& world_from_effect) {
 
 void stepOnce(CpuEffect& fx) {
     const CompiledEffect& effect = *fx.effect;
-    // How far each emitter's origin moved this step, for rate_per_m.
-    const uint32_t space = effect.effect.space;
+    // How far each emitter's origin moved this step: read only for rate_per_m (planStep).
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        if (effect.emitters[e].rate_per_m <= 0) {
+            fx.travel_m[e] = 0;
+            continue;
+        }
         const vec3 a = transformPoint(
             simFromEmitter(fx.step_start, effect.emitters[e], kSpaceWorld), vec3(0.0f));
         const vec3 b = transformPoint(simFromEmitter(fx.step_end, effect.emitters[e], kSpaceWorld),
                                       vec3(0.0f));
         fx.travel_m[e] = length(b - a);
     }
-    (void)space;
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
-    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch);
+    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, emittersInStep(fx));
 
     fx.work = {};
     updateAllChunks(fx);

@@ -99,6 +99,17 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
     }
 }
 
+// Where the cursors would be after resolveEmitterOps of this emitter, without resolving it.
+void skipEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitter, uint32_t& op_cursor,
+                    uint32_t& field_cursor, uint32_t& collider_cursor) {
+    for (uint32_t k = 0; k < emitter.op_count; ++k) {
+        const OpRecord& op = effect.ops[emitter.op_first + k];
+        if (op.op == kOpForceFields) field_cursor += op.count;
+        if (op.op == kOpCollision) collider_cursor += op.count;
+    }
+    op_cursor += emitter.op_count;
+}
+
 } // namespace
 
 void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch) {
@@ -110,12 +121,21 @@ void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch) {
 
 void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
                  double time_s, StepScratch& scratch) {
+    resolveStep(effect, step_start, step_end, time_s, scratch, ~uint64_t{0});
+}
+
+void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
+                 double time_s, StepScratch& scratch, uint64_t needed) {
     const uint32_t space = effect.effect.space;
     const float dt = effect.effect.fixed_timestep_s;
     const Rows3x4 sim_from_world = simFromWorld(step_end, space);
     uint32_t op_cursor = 0, field_cursor = 0, collider_cursor = 0;
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
+        if (e < 64 && ((needed >> e) & 1u) == 0) {
+            skipEmitterOps(effect, emitter, op_cursor, field_cursor, collider_cursor);
+            continue;
+        }
         EmitterStep& step = scratch.emitters[e];
         step.dt = dt;
         step.time_s = static_cast<float>(time_s);

@@ -54,4 +54,10 @@ void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch);
 void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
                  double time_s, StepScratch& scratch);
 
+// The same for the emitters whose bit is set in `needed` (bit e: emitter e); the others' entries
+// keep what they held. For a host that knows an emitter reads nothing of this step (no live
+// particle, no birth): such an emitter then costs no transform and no per-step factor.
+void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
+                 double time_s, StepScratch& scratch, uint64_t needed);
+
 } // namespace spindrift
