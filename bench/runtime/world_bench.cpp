@@ -8,7 +8,8 @@
 //                              time over the live particles; vs_copy is the frame time over the
 //                              time std::memcpy takes to copy 64 B per live particle (one draw
 //                              record's size), measured in the same process just before the case.
-//                              cpus is the process's CPU time over wall time during the case.
+//                              cpus is the process's CPU time over wall time during the case, and
+//                              cpu_ns_per_particle that CPU time over the live particles.
 //   frame/burst200/runner:2    the same on 2 threads through a host JobRunner (a test runner
 //                              written here, not the world's own pool).
 //   handles/ops                10^6 handle operations on a world of 1,000 idle instances, in
@@ -177,6 +178,9 @@ void runFrames(benchmark::State& state, const WorldConfig& config) {
     state.counters["ns_per_particle"] = per_particle_s * 1e9;
     state.counters["vs_copy"] = per_particle_s / (copy_s_per_byte * kRecordBytes);
     state.counters["cpus"] = wall > 0 ? cpu / wall : 0;
+    // The process's CPU time per particle: on one thread, the figure that other processes
+    // sharing the machine disturb least (they take wall time, not this process's CPU time).
+    state.counters["cpu_ns_per_particle"] = cpu / double(std::max<uint64_t>(particles, 1)) * 1e9;
     state.SetItemsProcessed(int64_t(particles));
 }
 

@@ -732,7 +732,10 @@ RuntimeError World::seek(InstanceHandle h, double time_s) {
     w.applyDriverConfig(*live);
     StepRun run;
     run.stop_when_finished = true;
+    // A replay of one instance: its chunks spread over the world's runner (world_stepping.h).
+    if (live->fx->cpu) live->fx->cpu->jobs = &w.jobs.chunkQueue();
     runSteps(*live->fx, steps, run);
+    if (live->fx->cpu) live->fx->cpu->jobs = nullptr;
     live->placed_only = steps == 0;
     if (finished(*live->fx)) live->state = InstanceState::finished;
     return w.ok();
