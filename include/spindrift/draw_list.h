@@ -178,6 +178,8 @@ struct DrawListStats {
     uint32_t device_batches = 0;         // device-resident batches
 };
 
+// A list and its storage, reused from frame to frame. Move-only; a moved-from list may only be
+// assigned to or destroyed.
 class DrawList {
 public:
     DrawList();

@@ -373,7 +373,8 @@ public:
     // Timelines. The instance follows `path` (null: it stops following and keeps its transform):
     // advanceTo runs each step from the path's transform at the step's start to that at its end,
     // update() moves it to the path's transform at the end of the frame's time, and a restart
-    // places it at the path's transform at time 0. The path must outlive the instance or the
+    // places it at the path's transform at time 0. seek() replays at that start placement, not
+    // along the path: replay along it with advanceTo. The path must outlive the instance or the
     // next followPath call. An instance that has not yet run a step is placed there at once.
     RuntimeError followPath(InstanceHandle h, const TransformPath* path);
     // Runs the instance's fixed steps until its time is the whole steps that fit in time_s (with
@@ -381,8 +382,8 @@ public:
     // timeline wants at that instant, whatever the frame times that led there. Forward from the
     // current state when time_s is not earlier, else from time 0 again (a seek); never capped by
     // max_steps_per_frame, bounded by WorldConfig::max_seek_steps (past it: invalid_argument).
-    // The play state is kept (a finished one restarts when sent back in time); it may become
-    // finished.
+    // The play state is kept (a finished instance sent back in time becomes idle); a playing,
+    // paused or stopping one becomes finished when the effect ends.
     RuntimeError advanceTo(InstanceHandle h, double time_s);
     // A hidden instance simulates as usual but draws nothing (drawList leaves it out).
     RuntimeError setVisible(InstanceHandle h, bool visible);

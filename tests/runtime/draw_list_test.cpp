@@ -430,6 +430,43 @@ TEST_F(DrawListTest, AdvanceToRefusesBadTimesAndFollowsAPathInUpdateToo) {
     EXPECT_GT(hi, 3.5f) << "update moved the instance along its path";
 }
 
+// A path that goes bad after 0.5 s.
+class Broken final : public TransformPath {
+public:
+    Matrix3x4 worldFromEffectAt(double time_s) const override {
+        Matrix3x4 m;
+        m.rows[1][3] = time_s < 0.5 ? 1.0f : std::numeric_limits<float>::quiet_NaN();
+        return m;
+    }
+};
+
+TEST_F(DrawListTest, ANonFinitePathTransformIsReplacedAndCounted) {
+    EffectLibrary library;
+    const EffectId cloud = library.add(write("cloud.json", kCloud));
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = cloud;
+    desc.transform.position = {0, -20, 0};
+    InstanceHandle h;
+    ASSERT_EQ(world.create(desc, h), RuntimeError::none);
+    const Broken broken;
+    ASSERT_EQ(world.followPath(h, &broken), RuntimeError::none);
+    ASSERT_EQ(world.advanceTo(h, 1.0), RuntimeError::none);
+    EXPECT_GT(world.stats().rejected_path_transforms, 0u);
+    // Born on the path (y 1, box half-size 3) before 0.5 s, at the transform (y -20) after it,
+    // and swept between the two in the step that crosses 0.5 s: never anywhere else.
+    size_t on_path = 0, at_transform = 0;
+    for (const DrawParticle& p : drawnParticles(world)) {
+        ASSERT_TRUE(std::isfinite(p.position.y));
+        EXPECT_GE(p.position.y, -23.01f);
+        EXPECT_LE(p.position.y, 4.01f);
+        on_path += std::fabs(p.position.y - 1) <= 3.01f;
+        at_transform += std::fabs(p.position.y + 20) <= 3.01f;
+    }
+    EXPECT_GT(on_path, 100u);
+    EXPECT_GT(at_transform, 100u);
+}
+
 TEST(DrawListEmpty, AnEmptyWorldDrawsNothing) {
     EffectLibrary library;
     World world(library);
