@@ -113,11 +113,15 @@ struct ReloadReport {
 
 // What the library knows of one effect.
 struct EffectInfo {
-    std::string path;                    // as given to add()
-    bool compiled = false;               // compiled at least once
-    bool failed = false;                 // the last compile failed (see diagnostics)
-    uint32_t version = 0;                // 1 after the first compile, +1 per successful reload
-    std::vector<std::string> emitters;   // compiled emitter names, in compiled order
+    std::string path;                  // as given to add()
+    bool compiled = false;             // compiled at least once
+    bool failed = false;               // the last compile failed (see diagnostics)
+    uint32_t version = 0;              // 1 after the first compile, +1 per successful reload
+    std::vector<std::string> emitters; // compiled emitter names, in compiled order
+    // Per emitter (compiled order): its texture / mesh file, resolved against the effect file's
+    // folder as the renderer opens it; empty when it has none (spindrift/draw_list.h).
+    std::vector<std::string> textures;
+    std::vector<std::string> meshes;
     std::vector<Diagnostic> diagnostics; // of the last compile or reload attempt
 };
 
@@ -306,6 +310,30 @@ struct WorldStats {
     uint64_t stale_handle_uses = 0;  // calls made with a stale or invalid handle
     uint64_t rejected_frames = 0;
     uint64_t discarded_steps = 0;
+    uint64_t rejected_path_transforms = 0; // non-finite TransformPath matrices replaced
+};
+
+// ---------------------------------------------------------------------------------------------
+// Timelines and drawing (docs/runtime-api.md, "Timelines" and "Drawing")
+
+struct DrawView; // spindrift/draw_list.h
+class DrawList;
+
+// world_from_effect as a 3x4 matrix: rows[i] = (row i of the linear part, translation i).
+struct Matrix3x4 {
+    float rows[3][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}};
+};
+
+// A moving transform an instance follows (World::followPath): a cutscene track, a bone, a
+// projectile's flight. Called with the instance's own simulation time (seconds since its
+// (re)start, whole fixed steps and the instant asked of advanceTo), possibly many times per frame;
+// it must be a pure function of time_s. Each matrix must be finite (a non-finite one is replaced
+// by the instance's transform and counted in WorldStats::rejected_path_transforms) and, for a
+// local-space effect, rigid.
+class TransformPath {
+public:
+    virtual ~TransformPath() = default;
+    virtual Matrix3x4 worldFromEffectAt(double time_s) const = 0;
 };
 
 class World {
@@ -376,6 +404,31 @@ public:
 
     // What was wrong with the last call that returned an error, in words; empty when it succeeded.
     const std::string& lastErrorMessage() const;
+
+    // Timelines. The instance follows `path` (null: it stops following and keeps its transform):
+    // advanceTo runs each step from the path's transform at the step's start to that at its end,
+    // update() moves it to the path's transform at the end of the frame's time, and a restart
+    // places it at the path's transform at time 0. seek() replays at that start placement, not
+    // along the path: replay along it with advanceTo. The path must outlive the instance or the
+    // next followPath call. An instance that has not yet run a step is placed there at once.
+    RuntimeError followPath(InstanceHandle h, const TransformPath* path);
+    // Runs the instance's fixed steps until its time is the whole steps that fit in time_s (with
+    // 1/1000 of a step of slack against rounding): the state a scene, a sequencer or an editor
+    // timeline wants at that instant, whatever the frame times that led there. Forward from the
+    // current state when time_s is not earlier, else from time 0 again (a seek); never capped by
+    // max_steps_per_frame, bounded by WorldConfig::max_seek_steps (past it: invalid_argument).
+    // The play state is kept (a finished instance sent back in time becomes idle); a playing,
+    // paused or stopping one becomes finished when the effect ends.
+    RuntimeError advanceTo(InstanceHandle h, double time_s);
+    // A hidden instance simulates as usual but draws nothing (drawList leaves it out).
+    RuntimeError setVisible(InstanceHandle h, bool visible);
+
+    // Drawing: the batches of every visible instance, in draw order for `view`, into out
+    // (spindrift/draw_list.h). Simulates nothing; call it once per view. Returns
+    // invalid_argument (out emptied) for a view that is not finite, a zero forward, an up
+    // parallel to forward, a field of view outside (0, 180), aspect <= 0, near/far not
+    // 0 < near < far, or a zero viewport.
+    RuntimeError drawList(const DrawView& view, DrawList& out);
 
     // The runtime's own access (Impl is defined in src/runtime, not in a public header).
     struct Impl;

@@ -20,6 +20,7 @@
 #include "render/strip_pass.h"
 #include "render/texture_store.h"
 #include "render/view_globals.h"
+#include "runtime/draw_list.h"
 #include "vulkan/commands.h"
 #include "vulkan/context.h"
 #include "vulkan/device.h"
@@ -522,8 +523,8 @@ std::span<const DrawRecord> hostRecords(const DrawBatch& batch) {
 }
 
 bool drawsThroughOit(Transparency transparency, uint32_t blend) {
-    return transparency == Transparency::weighted_oit &&
-           (blend == kBlendAlpha || blend == kBlendPremultiplied);
+    // The draw list's rule: what a host compositing order-independently leaves unsorted.
+    return blendsOrderIndependently(transparency == Transparency::weighted_oit, blend);
 }
 
 std::vector<DeviceInfo> listDevices(std::vector<Diagnostic>& diagnostics) {

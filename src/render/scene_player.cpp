@@ -10,16 +10,14 @@
 
 #include "cook/effect_assets.h"
 #include "cook/effect_file.h"
-#include "gpu/ribbon_strips.h"
 #include "image/png_io.h"
 #include "mesh/obj_reader.h"
-#include "render/beam_strips.h"
-#include "render/billboard_params.h"
-#include "render/device_records.h"
-#include "render/mesh_params.h"
+#include "render/draw_list_batches.h"
 #include "render/progress.h"
-#include "render/strip_params.h"
+#include "runtime/draw_list.h"
+#include "runtime/effect_library_impl.h"
 #include "runtime/simulation_device.h"
+#include "runtime/world_access.h"
 #include "spindrift/scene_json.h"
 
 namespace spindrift::render {
@@ -29,54 +27,17 @@ namespace {
 namespace fs = std::filesystem;
 
 // Slack in instanceSteps: a frame time that is a whole number of steps up to float rounding
-// still counts that last step.
+// still counts that last step (World::advanceTo keeps the same rule).
 constexpr double kStepSlack = 1e-3;
 
 struct LoadedEffect {
     std::string key; // normalised path: instances naming the same file share the effect
     std::string file;
+    EffectId id;
     std::shared_ptr<const CompiledEffect> effect;
     std::vector<uint32_t> emitter_texture;
     std::vector<uint32_t> emitter_mesh;
 };
-
-// Render types drawn from their draw records one by one (sorted by the emitter's sort mode):
-// billboards and meshes. Ribbons and beams are drawn as strips.
-bool drawsRecords(uint32_t render_type) {
-    return render_type == kRenderBillboard || render_type == kRenderMesh;
-}
-
-// Whether emitter e's strips are built on the host: a CPU emitter's, or a GPU emitter's whose
-// part is read back (not drawn from the device).
-bool stripsOnHost(const PlayerInstance& p, uint32_t e) {
-    return emitterBackend(*p.simulation, e) != Backend::gpu || !p.simulation->draws_from_device;
-}
-
-// The most ribbon strip points emitter e of the instance can append on the host in one frame (a
-// ribbon writes fewer segments than points), from whichever backend simulates it.
-uint64_t ribbonPointCapacity(const PlayerInstance& p, uint32_t e) {
-    return maxRibbonPoints(*p.simulation, e);
-}
-
-// The most strip points / segments emitter e can append on the host in one frame.
-uint64_t stripPointCapacity(const PlayerInstance& p, uint32_t e) {
-    const EmitterRecord& emitter = p.effect->emitters[e];
-    if (!stripsOnHost(p, e)) return 0;
-    if (emitter.render_type == kRenderRibbon) return ribbonPointCapacity(p, e);
-    if (emitter.render_type == kRenderBeam) {
-        return beamPointCapacity(emitter.capacity, emitter.beam_segments);
-    }
-    return 0;
-}
-uint64_t stripSegmentCapacity(const PlayerInstance& p, uint32_t e) {
-    const EmitterRecord& emitter = p.effect->emitters[e];
-    if (!stripsOnHost(p, e)) return 0;
-    if (emitter.render_type == kRenderRibbon) return ribbonPointCapacity(p, e);
-    if (emitter.render_type == kRenderBeam) {
-        return beamSegmentCapacity(emitter.capacity, emitter.beam_segments);
-    }
-    return 0;
-}
 
 std::string normalisedPath(const std::string& path) {
     std::error_code error;
@@ -123,8 +84,8 @@ uint32_t assetIndexFor(ScenePlayer& player, const LoadedEffect& loaded, const Ef
     return assetFor(player.meshes, loaded, asset, read, diagnostics);
 }
 
-// Loads (once per distinct file) the effect of one instance. Returns its index in loaded, or
-// kNone on error.
+// Loads (once per distinct file, through the player's effect library) the effect of one
+// instance. Returns its index in loaded, or kNone on error.
 uint32_t loadEffectFor(ScenePlayer& player, const EffectInstanceDesc& instance,
                        std::vector<LoadedEffect>& loaded, std::vector<Diagnostic>& diagnostics) {
     const std::string file = resolveEffectPath(player.scene_file, instance.effect);
@@ -135,9 +96,14 @@ uint32_t loadEffectFor(ScenePlayer& player, const EffectInstanceDesc& instance,
     LoadedEffect entry;
     entry.key = key;
     entry.file = file;
-    auto compiled = std::make_shared<CompiledEffect>();
-    const bool ok = loadCompiledEffect(file, *compiled, diagnostics);
+    entry.id = player.library->add(file);
+    const bool ok = player.library->compile(entry.id) == RuntimeError::none;
+    EffectInfo info;
+    player.library->info(entry.id, info);
+    for (const Diagnostic& d : info.diagnostics) diagnostics.push_back(d);
     if (ok) {
+        std::shared_ptr<const CompiledEffect> compiled =
+            player.library->impl().entry(entry.id)->effect;
         entry.effect = compiled;
         entry.emitter_texture.assign(compiled->emitters.size(), kNone);
         entry.emitter_mesh.assign(compiled->emitters.size(), kNone);
@@ -160,17 +126,21 @@ float sceneTime(const EffectInstanceDesc& instance, double instance_s) {
     return static_cast<float>(instance.start_s + instance_s / instance.time_scale);
 }
 
-void restartInstance(PlayerInstance& p, const EffectInstanceDesc& desc) {
-    restart(*p.simulation, instanceTransform(desc, desc.start_s));
-}
-
-// A scene instance's motion path and rotation as the effect instance's placement over its own
-// time: each step runs with the transforms at the scene times of its start and end.
-class ScenePath final : public InstanceMotion {
+// A scene instance's motion path and rotation as the world instance's path over its own time:
+// each step runs with the transforms at the scene times of its start and end.
+class ScenePath final : public TransformPath {
 public:
     explicit ScenePath(const EffectInstanceDesc& desc) : desc_(desc) {}
-    Rows3x4 worldFromEffectAt(double time_s) const override {
-        return instanceTransform(desc_, sceneTime(desc_, time_s));
+    Matrix3x4 worldFromEffectAt(double time_s) const override {
+        const Rows3x4 rows = instanceTransform(desc_, sceneTime(desc_, time_s));
+        Matrix3x4 m;
+        for (int i = 0; i < 3; ++i) {
+            m.rows[i][0] = rows.rows[i].x;
+            m.rows[i][1] = rows.rows[i].y;
+            m.rows[i][2] = rows.rows[i].z;
+            m.rows[i][3] = rows.rows[i].w;
+        }
+        return m;
     }
 
 private:
@@ -187,143 +157,54 @@ private:
     StepProgress& progress_;
 };
 
-// Runs the instance's fixed steps up to target (from 0 again when target is earlier than where it
-// is), along the scene path; a long run shows its progress when show_progress is set.
-void stepInstance(PlayerInstance& p, const EffectInstanceDesc& desc, uint64_t target,
-                  bool show_progress) {
-    EffectInstance& sim = *p.simulation;
-    if (target < sim.steps_run) restartInstance(p, desc);
-    const uint64_t steps = target - sim.steps_run;
+// Advances the instance to instance time tau (World::advanceTo: from 0 again when that is earlier
+// than where it is), along the scene path; a long run shows its progress when show_progress is
+// set. A refusal (none is expected once checkPlayTimes passed) goes to player.errors.
+void advanceInstance(ScenePlayer& player, PlayerInstance& p, const EffectInstanceDesc& desc,
+                     double tau, uint64_t target) {
+    const EffectInstance& sim = *p.simulation;
+    const uint64_t steps = target - (target < sim.steps_run ? 0 : sim.steps_run);
     std::optional<StepProgress> progress;
     std::optional<ProgressListener> listener;
-    if (show_progress && steps >= kPlayerProgressMinSteps) {
+    if (player.config.step_progress && steps >= kPlayerProgressMinSteps) {
         const std::string name = desc.name.empty() ? std::to_string(p.scene_index) : desc.name;
         progress.emplace(steps, false, "instance " + name + ": step");
         listener.emplace(*progress);
     }
-    const ScenePath path(desc);
-    StepRun run;
-    run.motion = &path;
-    run.listener = listener ? &*listener : nullptr;
-    runSteps(sim, steps, run);
-}
-
-// Lists the strips p appended since first_point / first_segment as one batch.
-void appendStripBatch(ScenePlayer& player, const PlayerInstance& p, const EmitterRecord& emitter,
-                      TextureHandle texture, size_t first_point, size_t first_segment) {
-    StripBatch batch;
-    batch.params = stripParams(emitter);
-    batch.texture = texture;
-    batch.points = std::span<const StripPoint>(p.strip_points).subspan(first_point);
-    batch.segments = std::span<const uint32_t>(p.strip_segments).subspan(first_segment);
-    player.strip_segments += batch.segments.size();
-    player.batches.push_back(batch);
-}
-
-// Creates the instance's simulation (createEffectInstance) and, for a GPU part drawn from the
-// device, its draw request. False after appending the error.
-bool createSimulation(PlayerInstance& instance, const std::string& file, const PlayerConfig& config,
-                      const SimulationDevice& device, std::vector<Diagnostic>& diagnostics) {
-    InstanceConfig instance_config;
-    instance_config.backend = config.backend;
-    instance_config.threads = config.threads;
-    instance_config.device = config.device;
-    instance_config.validation = config.validation;
-    if (config.renderer != nullptr)
-        instance_config.shared_device = rendererContext(*config.renderer);
-    instance.simulation =
-        createEffectInstance(instance.effect, instance_config, device, file, diagnostics);
-    if (!instance.simulation) return false;
-    if (instance.simulation->draws_from_device) {
-        for (const EmitterRecord& e : instance.effect->emitters) {
-            instance.draw_request.sort_modes.push_back(
-                drawsRecords(e.render_type) ? e.sort : uint32_t{kSortNone});
-        }
-        instance.draw_request.beams.resize(instance.effect->emitters.size());
+    if (advanceInstanceTo(*player.world, p.handle, tau, listener ? &*listener : nullptr) !=
+        RuntimeError::none) {
+        player.errors.push_back(
+            {Severity::error, p.effect_file, 0, 0, 0, "", player.world->lastErrorMessage()});
     }
-    return true;
 }
 
-// Simulation time of the state drawn: what a beam's jitter cycle counts from.
-float drawnSimulationTime(const PlayerInstance& p) {
-    return static_cast<float>(simulationTime(*p.simulation));
-}
-
-// A GPU part drawn from the device: submits its draw records, sorted orders and strips, beams
-// with this frame's curve and jitter cycle, as the host path's appendBeamStrips takes them. A
-// failure stops the instance (reported once in player.errors).
-void submitInstanceDeviceDraw(ScenePlayer& player, PlayerInstance& p, const vec3& eye) {
-    if (p.simulation->failed) return;
-    const CompiledEffect& effect = *p.effect;
-    p.draw_request.eye = eye;
-    const float sim_time_s = drawnSimulationTime(p);
-    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-        const EmitterRecord& emitter = effect.emitters[e];
-        if (emitter.render_type != kRenderBeam) continue;
-        BeamFrame& beam = p.draw_request.beams[e];
-        beam.curve = beamCurve(emitter, p.simulation->world_from_effect);
-        beam.jitter_cycle = sdBeamJitterCycle(sim_time_s, beam.curve.end_frequency.w);
+// The renderer's texture and mesh of each emitter, from the files the player uploaded.
+class PlayerAssets final : public DrawAssets {
+public:
+    explicit PlayerAssets(const ScenePlayer& player) : player_(player) {}
+    TextureHandle texture(EffectId effect, uint32_t emitter) const override {
+        const uint32_t index = player_.effects[effect.value - 1].emitter_texture[emitter];
+        return index == kNone ? kNoTexture : player_.textures[index].handle;
     }
-    // Emitters drawn through OIT need no order: their sort would be wasted GPU work.
-    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-        const EmitterRecord& emitter = effect.emitters[e];
-        const bool sorts = drawsRecords(emitter.render_type) &&
-                           !drawsThroughOit(player.scene.transparency, emitter.blend);
-        p.draw_request.sort_modes[e] = sorts ? emitter.sort : uint32_t{kSortNone};
-        if (!sorts && emitter.sort != kSortNone) {
-            player.sort_skipped_records += emitterLive(*p.simulation, e);
-        }
+    MeshHandle mesh(EffectId effect, uint32_t emitter) const override {
+        const uint32_t index = player_.effects[effect.value - 1].emitter_mesh[emitter];
+        return index == kNone ? kNoMesh : player_.meshes[index].handle;
     }
-    submitDeviceDraw(*p.simulation, p.draw_request, player.errors);
-}
 
-// The renderer's handle of emitter e's texture, kNoTexture when it has none.
-TextureHandle textureHandle(const ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
-    const uint32_t index = p.emitter_texture[e];
-    return index == kNone ? kNoTexture : player.textures[index].handle;
-}
+private:
+    const ScenePlayer& player_;
+};
 
-// The batch of emitter e of a GPU part drawn from the device (submitDrawOutput has run): one draw
-// over all its draw-record chunks (billboards, meshes), or one of its ribbon or beam strips; none
-// when it can hold no particle.
-void appendDeviceBatch(ScenePlayer& player, const PlayerInstance& p, uint32_t e) {
-    const gpu::GpuEffect& fx = *p.simulation->gpu;
-    const uint64_t live = emitterLive(*p.simulation, e);
-    const EmitterRecord& emitter = p.effect->emitters[e];
-    const TextureHandle texture = textureHandle(player, p, e);
-    if (emitter.render_type == kRenderRibbon || emitter.render_type == kRenderBeam) {
-        const gpu::GpuStripSource source = gpu::deviceStripSource(fx, e);
-        if (source.max_strips == 0) return;
-        StripBatch batch;
-        batch.params = stripParams(emitter);
-        batch.texture = texture;
-        batch.device = {source.points, source.point_counts, source.count, source.points_per_strip,
-                        source.max_strips};
-        player.batches.push_back(batch);
-        player.particles += live;
-        return;
+SimulationBackend worldBackend(BackendRequest request) {
+    switch (request) {
+    case BackendRequest::gpu:
+        return SimulationBackend::gpu;
+    case BackendRequest::automatic:
+        return SimulationBackend::automatic;
+    case BackendRequest::cpu:
+        break;
     }
-    const gpu::GpuDrawSource source = gpu::drawSource(fx, e);
-    if (source.max_records != 0 && emitter.render_type == kRenderMesh) {
-        MeshBatch batch;
-        batch.params = meshParams(emitter);
-        batch.mesh = player.meshes[p.emitter_mesh[e]].handle;
-        batch.device = deviceRecords(source);
-        batch.texture = texture;
-        player.batches.push_back(batch);
-    } else if (source.max_records != 0) {
-        BillboardBatch batch;
-        batch.params = billboardParams(emitter, p.simulation->world_from_effect);
-        batch.texture = texture;
-        batch.device = deviceRecords(source);
-        player.batches.push_back(batch);
-    }
-    player.particles += live;
-}
-
-float distanceTo(const Float3& a, const Float3& b) {
-    const double dx = double(a.x) - b.x, dy = double(a.y) - b.y, dz = double(a.z) - b.z;
-    return static_cast<float>(std::sqrt(dx * dx + dy * dy + dz * dz));
+    return SimulationBackend::cpu;
 }
 
 } // namespace
@@ -454,16 +335,29 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     player->scene = scene;
     player->scene_file = scene_file;
     player->config = config;
+    player->library = std::make_unique<EffectLibrary>();
+    WorldConfig world_config;
+    world_config.backend = worldBackend(config.backend);
+    world_config.threads = config.threads;
+    // A scene's time is checked against kMaxSimulatedSteps (checkPlayTimes), not an hour.
+    world_config.max_seek_steps = kMaxSimulatedSteps;
+    player->world = std::make_unique<World>(*player->library, world_config);
+    World& world = *player->world;
     std::vector<LoadedEffect> loaded;
     bool ok = true;
-    size_t drawn_emitters = 0;
     // One probe for every instance: a cpu request needs no Vulkan at all.
-    SimulationDevice device = config.backend == BackendRequest::cpu ? SimulationDevice{}
-                              : config.renderer != nullptr
-                                  ? simulationDeviceOf(rendererDevice(*config.renderer).name,
-                                                       rendererDevice(*config.renderer).type)
-                                  : probeSimulationDevice(config.device);
-    if (config.auto_on_cpu_device && device.kind == DeviceKind::cpu) device.kind = DeviceKind::gpu;
+    WorldDevice device;
+    device.device = config.backend == BackendRequest::cpu ? SimulationDevice{}
+                    : config.renderer != nullptr
+                        ? simulationDeviceOf(rendererDevice(*config.renderer).name,
+                                             rendererDevice(*config.renderer).type)
+                        : probeSimulationDevice(config.device);
+    if (config.auto_on_cpu_device && device.device.kind == DeviceKind::cpu)
+        device.device.kind = DeviceKind::gpu;
+    device.name = config.device;
+    device.validation = config.validation;
+    if (config.renderer != nullptr) device.shared_device = rendererContext(*config.renderer);
+    setWorldDevice(world, device);
     for (uint32_t i = 0; i < scene.effects.size(); ++i) {
         const uint32_t index = loadEffectFor(*player, scene.effects[i], loaded, diagnostics);
         if (index == kNone) {
@@ -471,32 +365,35 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
             continue;
         }
         const LoadedEffect& effect = loaded[index];
+        if (player->effects.size() < effect.id.value) player->effects.resize(effect.id.value);
+        player->effects[effect.id.value - 1] = {effect.emitter_texture, effect.emitter_mesh};
         PlayerInstance instance;
         instance.scene_index = i;
         instance.effect_file = effect.file;
         instance.effect = effect.effect;
-        if (!createSimulation(instance, effect.file, config, device, diagnostics)) {
+        instance.effect_id = effect.id;
+        InstanceDesc desc;
+        desc.effect = effect.id;
+        desc.flags = 0; // driven by advanceTo, never by update
+        const bool created = world.create(desc, instance.handle) == RuntimeError::none;
+        const std::vector<Diagnostic>& backend = lastInstanceDiagnostics(world);
+        diagnostics.insert(diagnostics.end(), backend.begin(), backend.end());
+        if (!created) {
+            if (backend.empty()) {
+                diagnostics.push_back(
+                    {Severity::error, effect.file, 0, 0, 0, "", world.lastErrorMessage()});
+            }
             ok = false;
             continue;
         }
-        instance.emitter_texture = effect.emitter_texture;
-        instance.emitter_mesh = effect.emitter_mesh;
-        uint64_t strip_points = 0;
-        uint64_t strip_segments = 0;
-        for (uint32_t e = 0; e < effect.effect->emitters.size(); ++e) {
-            ++drawn_emitters;
-            strip_points += stripPointCapacity(instance, e);
-            strip_segments += stripSegmentCapacity(instance, e);
-        }
-        instance.strip_points.reserve(strip_points);
-        instance.strip_segments.reserve(strip_segments);
-        restartInstance(instance, scene.effects[i]);
+        instance.simulation = effectInstanceOf(world, instance.handle);
+        instance.path = std::make_unique<ScenePath>(player->scene.effects[i]);
+        world.followPath(instance.handle, instance.path.get());
+        world.setVisible(instance.handle, false);
         player->instances.push_back(std::move(instance));
     }
     if (!ok) return nullptr;
-    player->batches.reserve(drawn_emitters);
-    player->instance_order.reserve(player->instances.size());
-    player->instance_distance.resize(player->instances.size());
+    player->batches.reserve(player->instances.size());
     return player;
 }
 
@@ -533,94 +430,36 @@ bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnosti
 
 void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.batches.clear();
-    player.instance_order.clear();
     player.particles = 0;
     player.strip_segments = 0;
     player.sort_skipped_records = 0;
+    for (PlayerInstance& p : player.instances) p.strip_points = {};
     if (!checkPlayTimes(player, std::span<const float>(&time_s, 1), player.errors)) return;
-    for (uint32_t i = 0; i < player.instances.size(); ++i) {
-        PlayerInstance& p = player.instances[i];
+    World& world = *player.world;
+    for (PlayerInstance& p : player.instances) {
         const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
         const double tau = (double(time_s) - desc.start_s) * desc.time_scale;
         p.started = tau >= 0;
+        world.setVisible(p.handle, p.started);
         if (!p.started) continue;
-        stepInstance(p, desc, instanceSteps(desc, p.effect->effect.fixed_timestep_s, time_s),
-                     player.config.step_progress);
-        player.instance_distance[i] = distanceTo(instancePosition(desc, time_s), eye);
-        player.instance_order.push_back(i);
+        advanceInstance(player, p, desc, tau,
+                        instanceSteps(desc, p.effect->effect.fixed_timestep_s, time_s));
     }
 
-    // Farthest first, ties in scene order: a stable insertion sort (at most kMaxSceneEffects
-    // instances, and nothing to allocate).
-    std::vector<uint32_t>& order = player.instance_order;
-    for (size_t i = 1; i < order.size(); ++i) {
-        const uint32_t v = order[i];
-        size_t j = i;
-        while (j > 0 && player.instance_distance[order[j - 1]] < player.instance_distance[v]) {
-            order[j] = order[j - 1];
-            --j;
-        }
-        order[j] = v;
-    }
-
-    const vec3 eye_v(eye.x, eye.y, eye.z);
-    for (const uint32_t i : order) {
-        PlayerInstance& p = player.instances[i];
-        const CompiledEffect& effect = *p.effect;
-        p.strip_points.clear();
-        p.strip_segments.clear();
-        EffectInstance& sim = *p.simulation;
-        if (sim.draws_from_device) submitInstanceDeviceDraw(player, p, eye_v);
-        if (!writeHostDrawRecords(sim, player.errors) || sim.failed) continue;
-        const float sim_time_s = drawnSimulationTime(p);
-        const Rows3x4& world_from_effect = sim.world_from_effect;
-        for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-            const EmitterRecord& emitter = effect.emitters[e];
-            if (emitterBackend(sim, e) == Backend::gpu && sim.draws_from_device) {
-                appendDeviceBatch(player, p, e);
-                continue;
-            }
-            // Each emitter's records come from the part that runs it.
-            const std::span<DrawRecord> records = hostDrawRecords(sim, e);
-            const size_t count = records.size();
-            if (count == 0) continue;
-            const TextureHandle texture = textureHandle(player, p, e);
-            if (drawsRecords(emitter.render_type)) {
-                // Through OIT the order does not change the image: sorting would be waste.
-                if (!drawsThroughOit(player.scene.transparency, emitter.blend)) {
-                    sortDrawRecords(records, emitter.sort, eye_v, player.sort_scratch);
-                } else if (sortReorders(emitter.sort)) {
-                    player.sort_skipped_records += count;
-                }
-                if (emitter.render_type == kRenderMesh) {
-                    player.batches.push_back(MeshBatch{meshParams(emitter),
-                                                       player.meshes[p.emitter_mesh[e]].handle,
-                                                       records,
-                                                       {},
-                                                       texture});
-                } else {
-                    player.batches.push_back(BillboardBatch{
-                        billboardParams(emitter, world_from_effect), texture, records, {}});
-                }
-                player.particles += count;
-            } else if (emitter.render_type == kRenderBeam) {
-                // The vectors were reserved at load for every strip emitter's most: appending
-                // never reallocates, so spans taken here stay valid for the frame.
-                const size_t first_point = p.strip_points.size();
-                const size_t first_segment = p.strip_segments.size();
-                const BeamCurve curve = beamCurve(emitter, world_from_effect);
-                appendBeamStrips(curve, sdBeamJitterCycle(sim_time_s, curve.end_frequency.w),
-                                 records, p.strip_points, p.strip_segments);
-                appendStripBatch(player, p, emitter, texture, first_point, first_segment);
-                player.particles += count;
-            } else if (emitter.render_type == kRenderRibbon) {
-                const size_t first_point = p.strip_points.size();
-                const size_t first_segment = p.strip_segments.size();
-                writeRibbonStrips(sim, e, p.strip_points, p.strip_segments);
-                if (p.strip_segments.size() == first_segment) continue;
-                appendStripBatch(player, p, emitter, texture, first_point, first_segment);
-                player.particles += count;
-            }
+    // The scene camera's eye is all the order needs; the renderer has the rest (frameView).
+    DrawView view;
+    view.eye = {eye.x, eye.y, eye.z};
+    view.order_independent = player.scene.transparency == Transparency::weighted_oit;
+    world.drawList(view, player.draw_list);
+    const DrawList& list = player.draw_list;
+    player.errors.insert(player.errors.end(), list.diagnostics().begin(), list.diagnostics().end());
+    appendDrawListBatches(list, PlayerAssets(player), player.batches);
+    player.particles = list.stats().particles;
+    player.strip_segments = list.stats().strip_segments;
+    player.sort_skipped_records = list.stats().sort_skipped_particles;
+    for (const DrawList::Impl::InstancePoints& drawn : list.impl().instance_points) {
+        for (PlayerInstance& p : player.instances) {
+            if (p.handle == drawn.handle) p.strip_points = drawn.points;
         }
     }
 }

@@ -1,13 +1,16 @@
-// The scene player: turns a validated scene into what the renderer draws, frame after frame.
+// The scene player: turns a validated scene into what the renderer draws, frame after frame. It
+// is a client of the public runtime (include/spindrift/runtime.h, draw_list.h), as a game is:
 //
-// It loads each instance's effect (JSON or cooked .sfx, loadCompiledEffect; an effect file used by
-// several instances is compiled once), creates one effect instance (runtime/effect_instance.h)
-// per scene instance on the backend chooseBackend picks for it (runtime/backend_choice.h;
-// PlayerConfig::backend), and loads each drawn emitter's texture (PNG, relative to the effect
-// file; one image per distinct file). For a frame at scene time t it runs every instance's steps
-// up to its own time along its path (runSteps), has it write its draw records, sorts the emitters
-// that sort, turns ribbon trails (writeRibbonStrips) and beams (appendBeamStrips) into strips, and
-// lists the batches in draw order. It never steps a backend itself.
+// At load it registers each instance's effect file in its EffectLibrary (JSON or cooked .sfx,
+// loadCompiledEffect; a file used by several instances is compiled once), creates one World
+// instance per scene instance (World::create; the world's backend is PlayerConfig::backend,
+// chosen per instance by chooseBackend, runtime/backend_choice.h) that follows the scene's motion
+// path and rotation (World::followPath), and loads each drawn emitter's texture (PNG, relative to
+// the effect file; one image per distinct file) and mesh. For a frame at scene time t it advances
+// every started instance to its own time (World::advanceTo), hides the others
+// (World::setVisible), takes the world's draw list for the eye (World::drawList) and hands it to
+// the renderer as batches (render/draw_list_batches.h). It never steps a backend or writes a
+// draw record itself.
 //
 // Instance time: tau = (t - start_s) * time_scale. tau < 0: the instance has not started and
 // draws nothing. Otherwise the instance holds the state after the whole fixed steps that fit in
@@ -48,11 +51,10 @@
 // renderer reads its draw records (and ribbon trails) back each frame (gpu::readBackDrawRecords)
 // and goes on as a CPU instance.
 //
-// Allocation: everything is sized at load (records, strip points and segments for the most every
-// ribbon and beam emitter can write, batches); playing frames reuses the buffers, so frames
-// allocate nothing once the sort scratch has grown to the largest emitter (the promise covers
-// CPU instances; a GPU instance's Vulkan submissions are the driver's business). Not
-// thread-safe per player.
+// Allocation: the world's instances are sized at load; the draw list and the batches grow to the
+// largest frame and are reused, so frames allocate nothing once warm (the promise covers CPU
+// instances; a GPU instance's Vulkan submissions are the driver's business). Not thread-safe per
+// player.
 #pragma once
 
 #include <cstdint>
@@ -63,7 +65,6 @@
 
 #include "compiler/compiled_effect.h"
 #include "driver/placement.h"
-#include "gpu/draw_output.h"
 #include "image/image.h"
 #include "mesh/obj_reader.h"
 #include "render/particle_sort.h"
@@ -71,6 +72,8 @@
 #include "runtime/backend_choice.h"
 #include "runtime/effect_instance.h"
 #include "spindrift/diagnostic.h"
+#include "spindrift/draw_list.h"
+#include "spindrift/runtime.h"
 #include "spindrift/scene_desc.h"
 
 namespace spindrift::render {
@@ -113,32 +116,48 @@ struct PlayerMesh {
     MeshHandle handle = kNoMesh;
 };
 
+// One scene instance: an instance of the player's world, following the scene's path.
 struct PlayerInstance {
-    uint32_t scene_index = 0; // index in SceneDesc::effects
-    std::string effect_file;  // resolved path of the effect file
-    std::shared_ptr<const CompiledEffect> effect;
-    // The simulation (runtime/effect_instance.h): its backend and why, its parts, clock,
-    // placement, statistics and host draw records. The player places it along the scene path.
-    std::unique_ptr<EffectInstance> simulation;
-    // A GPU part drawn from the renderer's device: eye, per-emitter sort modes and beam frames.
-    gpu::GpuDrawRequest draw_request;
-    std::vector<uint32_t> emitter_texture; // per compiled emitter: index in textures, or kNone
-    std::vector<uint32_t> emitter_mesh;    // per compiled emitter: index in meshes, or kNone
-    std::vector<StripPoint> strip_points;  // this frame's beams and ribbons (capacity: their most)
-    std::vector<uint32_t> strip_segments;  // segment indices, each batch's from its first point
-    bool started = false;                  // false: not started at the last frame
+    uint32_t scene_index = 0;                     // index in SceneDesc::effects
+    std::string effect_file;                      // resolved path of the effect file
+    std::shared_ptr<const CompiledEffect> effect; // the library's compiled effect
+    EffectId effect_id;                           // in ScenePlayer::library
+    InstanceHandle handle;                        // in ScenePlayer::world
+    // The world's effect instance behind handle (runtime/world_access.h): its backend and why,
+    // its parts and statistics. The player drives it only through the world.
+    EffectInstance* simulation = nullptr;
+    // The scene's motion path and rotation as the instance's TransformPath (World::followPath).
+    std::unique_ptr<TransformPath> path;
+    // This frame's beam and ribbon points of the instance built on the host: a view into the
+    // frame's draw list (empty for strips drawn from the device).
+    std::span<const StripPoint> strip_points;
+    bool started = false; // false: not started at the last frame
+};
+
+// One effect file's textures and meshes, per compiled emitter: indices in ScenePlayer::textures
+// and ::meshes, or kNone.
+struct PlayerEffect {
+    std::vector<uint32_t> emitter_texture;
+    std::vector<uint32_t> emitter_mesh;
 };
 
 struct ScenePlayer {
     SceneDesc scene;
     std::string scene_file;
     PlayerConfig config;
+    // The player is a client of the public runtime: its effects live in an EffectLibrary, its
+    // instances in a World (declared after the library: destroyed before it), and each frame is
+    // the world's draw list (World::drawList) for the scene camera.
+    std::unique_ptr<EffectLibrary> library;
+    std::unique_ptr<World> world;
+    DrawList draw_list;
     std::vector<PlayerInstance> instances;
+    std::vector<PlayerEffect> effects; // per EffectId value - 1
     std::vector<PlayerTexture> textures;
     std::vector<PlayerMesh> meshes;
 
-    // The last frame, valid until the next playFrame. Batch records, points and segments point
-    // into the instances.
+    // The last frame, valid until the next playFrame: the draw list as the renderer's batches
+    // (render/draw_list_batches.h). Records, points and segments point into the list and the world.
     std::vector<DrawBatch> batches;
     uint64_t particles = 0;      // particles drawn: billboard, mesh and strip particles
     uint64_t strip_segments = 0; // segments in the strip batches built on the host
@@ -148,11 +167,6 @@ struct ScenePlayer {
     // Failures while playing (a GPU instance's Vulkan error, once per instance; the instance then
     // draws nothing). Hosts check it after playFrame.
     std::vector<Diagnostic> errors;
-
-    // Work space.
-    std::vector<uint32_t> instance_order;
-    std::vector<float> instance_distance;
-    SortScratch sort_scratch;
 };
 
 // Loads every instance's effect and every texture, and creates each instance on the backend

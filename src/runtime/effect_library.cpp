@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "compiler/structural_hash.h"
+#include "cook/effect_assets.h"
 #include "cook/effect_file.h"
 #include "runtime/effect_library_impl.h"
 
@@ -171,6 +172,18 @@ bool EffectLibrary::info(EffectId id, EffectInfo& out) const {
     out.version = entry->version;
     out.emitters = entry->emitter_names;
     out.diagnostics = entry->diagnostics;
+    // Each emitter's texture and mesh as the renderer opens them (draw-list batches name their
+    // emitter; a host loads these).
+    const size_t emitters = entry->emitter_names.size();
+    out.textures.assign(emitters, std::string());
+    out.meshes.assign(emitters, std::string());
+    if (entry->effect) {
+        for (const EffectAsset& asset : effectAssets(*entry->effect, entry->path)) {
+            std::vector<std::string>& slot =
+                asset.kind == EffectAssetKind::texture ? out.textures : out.meshes;
+            slot[asset.emitter_index] = asset.path;
+        }
+    }
     return true;
 }
 

@@ -21,11 +21,14 @@
 
 #include "cpu/trail_store.h"
 #include "driver/placement.h"
+#include "runtime/draw_list.h"
 #include "runtime/effect_instance.h"
 #include "runtime/effect_library_impl.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
 #include "runtime/world_stepping.h"
+#include "runtime/world_access.h"
+#include "spindrift/draw_list.h"
 
 namespace spindrift {
 
@@ -60,6 +63,10 @@ struct LiveInstance {
     std::vector<HostBurst> bursts;
     uint32_t restarts_by_reload = 0;
     uint64_t discarded_steps = 0;
+    // Timelines and drawing (followPath, advanceTo, setVisible).
+    const TransformPath* path = nullptr;
+    double path_time_s = 0; // the instance time the path was last asked for (the draw origin's)
+    bool visible = true;
 };
 
 using Table = InstanceTable<LiveInstance>;
@@ -246,6 +253,11 @@ struct World::Impl {
     std::vector<InstanceStepJob> step_jobs;
     std::vector<uint32_t> step_slots; // slot index of each step job
     std::vector<EffectInstance*> draw_instances;
+    // The GPU part's device when a host (the scene player) sets it: setWorldDevice.
+    std::string device_name;
+    bool device_validation = false;
+    std::shared_ptr<vk::Context> shared_device;
+    std::vector<DrawInstance> draw_list_instances; // drawList's work space
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -311,6 +323,9 @@ struct World::Impl {
         c.backend = requestOf(config.backend);
         c.threads = 1; // the world's runner spreads the work (world_stepping.h)
         c.driver.max_steps_per_frame = std::max(config.max_steps_per_frame, 1u);
+        c.device = device_name;
+        c.validation = device_validation;
+        c.shared_device = shared_device;
         return c;
     }
 
@@ -406,9 +421,32 @@ struct World::Impl {
         if (live.fx->gpu) live.fx->gpu->config.driver = c;
     }
 
+    // world_from_effect of the instance's path at instance time time_s; a non-finite matrix is
+    // replaced by the instance's transform (and counted).
+    Rows3x4 pathRows(const LiveInstance& live, double time_s) {
+        const Matrix3x4 m = live.path->worldFromEffectAt(time_s);
+        Rows3x4 rows;
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 4; ++j) {
+                if (!std::isfinite(m.rows[i][j])) {
+                    stats.rejected_path_transforms += 1;
+                    return rowsOf(live.transform);
+                }
+            }
+            rows.rows[i] = vec4(m.rows[i][0], m.rows[i][1], m.rows[i][2], m.rows[i][3]);
+        }
+        return rows;
+    }
+
+    // Where the instance starts: its path at time 0, or its transform.
+    Rows3x4 startRows(const LiveInstance& live) {
+        return live.path != nullptr ? pathRows(live, 0) : rowsOf(live.transform);
+    }
+
     // Back to time 0 at the instance's transform, nothing pending.
     void restartLive(LiveInstance& live) {
-        spindrift::restart(*live.fx, rowsOf(live.transform));
+        live.path_time_s = 0;
+        spindrift::restart(*live.fx, startRows(live));
         live.bursts.clear();
         live.placed_only = true;
         live.finish_reported = false;
@@ -449,6 +487,18 @@ struct World::Impl {
         recycle(table.at(h));
         table.release(h);
         stats.instances_destroyed += 1;
+    }
+
+    // update() on an instance that follows a path: it moves to the path's transform at the end
+    // of the frame's time (births interpolated from where it was, as setTransform).
+    void moveAlongPath(LiveInstance& live, double dt) {
+        live.path_time_s += dt;
+        const Rows3x4 rows = pathRows(live, live.path_time_s);
+        if (live.placed_only) {
+            placeInstance(*live.fx, rows);
+        } else {
+            spindrift::setTransform(*live.fx, rows);
+        }
     }
 };
 
@@ -518,6 +568,9 @@ RuntimeError World::create(const InstanceDesc& desc, InstanceHandle& out) {
     live.bursts.clear();
     live.restarts_by_reload = 0;
     live.discarded_steps = 0;
+    live.path = nullptr;
+    live.path_time_s = 0;
+    live.visible = true;
     w.stats.instances_created += 1;
     out = h;
     return w.ok();
@@ -569,6 +622,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             job.instance = live.fx.get();
             job.frame_dt_s =
                 std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
+            if (live.path != nullptr) w.moveAlongPath(live, job.frame_dt_s);
             w.step_jobs.push_back(job);
             w.step_slots.push_back(index);
         }
@@ -889,6 +943,137 @@ uint64_t writeWorldDrawRecords(World& world) {
     for (auto& slot : w.table.slots())
         if (slot.live) w.draw_instances.push_back(slot.value.fx.get());
     return writeDrawRecordsOf(w.jobs, w.draw_instances);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timelines and drawing (include/spindrift/runtime.h; runtime/world_access.h for the engine's
+// own hosts)
+
+namespace {
+
+// A path as the effect instance's motion (runSteps): each step from the path's transform at its
+// start to that at its end.
+class PathMotion final : public InstanceMotion {
+public:
+    PathMotion(World::Impl& world, const LiveInstance& live) : world_(world), live_(live) {}
+    Rows3x4 worldFromEffectAt(double time_s) const override {
+        return world_.pathRows(live_, time_s);
+    }
+
+private:
+    World::Impl& world_;
+    const LiveInstance& live_;
+};
+
+// Slack in advanceTo: a time that is a whole number of steps up to rounding still counts that
+// last step (the scene player's rule since issue 3).
+constexpr double kStepSlack = 1e-3;
+
+} // namespace
+
+RuntimeError World::followPath(InstanceHandle h, const TransformPath* path) {
+    Impl& w = *impl_;
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    live->path = path;
+    if (path != nullptr && live->placed_only) {
+        live->path_time_s = 0;
+        spindrift::restart(*live->fx, w.startRows(*live));
+    }
+    return w.ok();
+}
+
+RuntimeError World::advanceTo(InstanceHandle h, double time_s) {
+    return advanceInstanceTo(*this, h, time_s, nullptr);
+}
+
+RuntimeError advanceInstanceTo(World& world, InstanceHandle h, double time_s,
+                               StepListener* listener) {
+    World::Impl& w = world.impl();
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    const float dt = live->fx->effect->effect.fixed_timestep_s;
+    // Counted in double, as instanceSteps (render/scene_player.h) always has: no time overflows.
+    const double whole = time_s > 0 ? std::floor(time_s / dt + kStepSlack) : 0.0;
+    if (!std::isfinite(time_s) || time_s < 0 ||
+        !(whole <= static_cast<double>(w.config.max_seek_steps))) {
+        return w.fail(RuntimeError::invalid_argument,
+                      "advanceTo time " + std::to_string(time_s) +
+                          " s is negative, not finite, or past WorldConfig::max_seek_steps (" +
+                          std::to_string(w.config.max_seek_steps) + " steps of " +
+                          std::to_string(dt) + " s)");
+    }
+    const auto target = static_cast<uint64_t>(whole);
+    EffectInstance& fx = *live->fx;
+    if (target < fx.steps_run) {
+        const InstanceState before = live->state;
+        w.restartLive(*live);
+        live->state = before == InstanceState::finished ? InstanceState::idle : before;
+    }
+    w.applyDriverConfig(*live);
+    const PathMotion motion(w, *live);
+    StepRun run;
+    run.motion = live->path != nullptr ? &motion : nullptr;
+    run.listener = listener;
+    runSteps(fx, target - fx.steps_run, run);
+    live->path_time_s = time_s;
+    if (target > 0) live->placed_only = false;
+    if (finished(fx) && live->state != InstanceState::idle) live->state = InstanceState::finished;
+    return w.ok();
+}
+
+RuntimeError World::setVisible(InstanceHandle h, bool visible) {
+    return impl_->withInstance(h, [&](LiveInstance& live) { live.visible = visible; });
+}
+
+RuntimeError World::drawList(const DrawView& view, DrawList& out) {
+    Impl& w = *impl_;
+    if (const std::string problem = drawViewProblem(view); !problem.empty()) {
+        clearDrawList(out);
+        return w.fail(RuntimeError::invalid_argument, problem);
+    }
+    std::vector<DrawInstance>& instances = w.draw_list_instances;
+    instances.clear();
+    auto& slots = w.table.slots();
+    for (uint32_t index = 0; index < slots.size(); ++index) {
+        if (!slots[index].live) continue;
+        LiveInstance& live = slots[index].value;
+        if (!live.visible || !live.fx) continue;
+        DrawInstance d;
+        d.handle = Table::handleOf(index, slots[index].generation);
+        d.effect = live.effect;
+        d.fx = live.fx.get();
+        if (live.path != nullptr) {
+            const Rows3x4 rows = w.pathRows(live, live.path_time_s);
+            d.origin = {rows.rows[0].w, rows.rows[1].w, rows.rows[2].w};
+        } else {
+            d.origin = live.transform.position;
+        }
+        instances.push_back(d);
+    }
+    buildDrawList(view, instances, out);
+    return w.ok();
+}
+
+void setWorldDevice(World& world, const WorldDevice& device) {
+    World::Impl& w = world.impl();
+    w.device = device.device;
+    w.device_probed = true;
+    w.device_name = device.name;
+    w.device_validation = device.validation;
+    w.shared_device = device.shared_device;
+}
+
+const std::vector<Diagnostic>& lastInstanceDiagnostics(const World& world) {
+    return world.impl().scratch_diagnostics;
+}
+
+EffectInstance* effectInstanceOf(World& world, InstanceHandle h) {
+    World::Impl& w = world.impl();
+    if (w.table.lookup(h) != SlotLookup::live) return nullptr;
+    return w.table.at(h).fx.get();
 }
 
 } // namespace spindrift

@@ -1,0 +1,53 @@
+#include "render/draw_list_batches.h"
+
+#include "render/device_records.h"
+#include "runtime/draw_list.h"
+
+namespace spindrift::render {
+
+void appendDrawListBatches(const DrawList& list, const DrawAssets& assets,
+                           std::vector<DrawBatch>& out) {
+    const DrawList::Impl& impl = list.impl();
+    for (size_t i = 0; i < impl.entries.size(); ++i) {
+        const DrawEntry& entry = impl.entries[i];
+        const spindrift::DrawBatch& batch = impl.batches[i];
+        const TextureHandle texture = assets.texture(batch.effect, batch.emitter_index);
+        if (entry.render_type == kRenderRibbon || entry.render_type == kRenderBeam) {
+            StripBatch strip;
+            strip.params = entry.strip;
+            strip.texture = texture;
+            if (entry.device) {
+                const gpu::GpuStripSource& s = entry.device_strips;
+                strip.device = {s.points, s.point_counts, s.count, s.points_per_strip,
+                                s.max_strips};
+            } else {
+                strip.points = entry.points;
+                strip.segments = entry.segments;
+            }
+            out.push_back(strip);
+        } else if (entry.render_type == kRenderMesh) {
+            MeshBatch mesh;
+            mesh.params = entry.mesh;
+            mesh.mesh = assets.mesh(batch.effect, batch.emitter_index);
+            if (entry.device) {
+                mesh.device = deviceRecords(entry.device_records);
+            } else {
+                mesh.records = entry.records;
+            }
+            mesh.texture = texture;
+            out.push_back(mesh);
+        } else {
+            BillboardBatch billboard;
+            billboard.params = entry.billboard;
+            billboard.texture = texture;
+            if (entry.device) {
+                billboard.device = deviceRecords(entry.device_records);
+            } else {
+                billboard.records = entry.records;
+            }
+            out.push_back(billboard);
+        }
+    }
+}
+
+} // namespace spindrift::render

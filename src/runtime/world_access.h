@@ -1,0 +1,43 @@
+// The engine's own hosts' access to a World (include/spindrift/runtime.h) beyond the public API:
+// what the scene player needs to run a world on the renderer's Vulkan device, report the backend
+// diagnostics of an instance it made, and show a long timeline run's progress. A game never needs
+// these; embedding on a host's own device is issue 16.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/effect_instance.h"
+#include "runtime/simulation_device.h"
+#include "spindrift/diagnostic.h"
+#include "spindrift/runtime.h"
+
+namespace spindrift {
+
+// Where the world's GPU parts run: `device` as chooseBackend sees it; the device named `name`
+// (RendererConfig::device) with the validation layer when asked; or, when shared_device is set,
+// that device, their draw output then staying on it (device-resident draw-list batches).
+struct WorldDevice {
+    SimulationDevice device;
+    std::string name;
+    bool validation = false;
+    std::shared_ptr<vk::Context> shared_device;
+};
+
+// Set before the first create: instances made later use it.
+void setWorldDevice(World& world, const WorldDevice& device);
+
+// The diagnostics of the last instance the world made (its backend choice's warnings, or why it
+// could not be made), with files and JSON paths.
+const std::vector<Diagnostic>& lastInstanceDiagnostics(const World& world);
+
+// The effect instance behind a live handle (null for a stale or invalid one): statistics, the
+// backend choice and its reasons. Valid until the instance is destroyed, reseeded or reloaded.
+EffectInstance* effectInstanceOf(World& world, InstanceHandle h);
+
+// World::advanceTo, telling `listener` (may be null) how many steps of the run are done.
+RuntimeError advanceInstanceTo(World& world, InstanceHandle h, double time_s,
+                               StepListener* listener);
+
+} // namespace spindrift
