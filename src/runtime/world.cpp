@@ -26,8 +26,8 @@
 #include "runtime/effect_library_impl.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
-#include "runtime/world_stepping.h"
 #include "runtime/world_access.h"
+#include "runtime/world_stepping.h"
 #include "spindrift/draw_list.h"
 
 namespace spindrift {
