@@ -179,14 +179,6 @@ bool targetBounds(ParameterTarget target, uint32_t component, float& lo, float& 
     return true;
 }
 
-bool targetBounds(ParameterTarget target, uint32_t component, float& lo, float& hi) {
-    const TargetWords* t = targetWords(target);
-    if (t == nullptr) return false;
-    lo = t->lo;
-    hi = hiOf(*t, component);
-    return true;
-}
-
 std::span<const BindableWord> bindableWords() {
     static const std::vector<BindableWord> words = makeBindableWords();
     return words;
