@@ -171,6 +171,11 @@ std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect>
     return fx;
 }
 
+void replaceRecords(CpuEffect& fx, std::shared_ptr<const CompiledEffect> effect) {
+    fx.effect = std::move(effect);
+    fx.effect_identity = effectIdentity(*fx.effect);
+}
+
 void setTransform(CpuEffect& fx, const Rows3x4& world_from_effect) {
     fx.next_world_from_effect = world_from_effect;
 }

@@ -107,6 +107,9 @@ struct EffectInstance {
     std::vector<DrawRecord> gpu_records;
     std::vector<uint32_t> gpu_counts;
     std::vector<uint32_t> record_first; // per emitter: its first record in its part's array
+    // User parameter values, one per parameter of `effect` (defaults at creation); written into
+    // the parts' records by setParameterValues (runtime/instance_parameters.h).
+    std::vector<vec4> parameter_values;
 };
 
 // Creates an instance of `effect` on the backend chooseBackend(effect, config.backend, device)
