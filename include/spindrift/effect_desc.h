@@ -489,22 +489,22 @@ struct ParameterDesc {
 // The value a binding replaces (frozen: cooked in bindings' descriptions). "float range" slots
 // are [min, max] ranges, "float3 range" ones [[x,y,z],[x,y,z]] ranges, "colour" the init colour.
 enum class ParameterTarget : uint8_t {
-    rate_per_s = 0,            // spawn.rate_per_s: float
-    rate_per_m = 1,            // spawn.rate_per_m: float
-    burst_count = 2,           // spawn.bursts[item].count: float range, rounded to a count
-    speed = 3,                 // init.speed: float range
-    size = 4,                  // init.size: float range
-    velocity = 5,              // init.velocity: float3 range
-    color = 6,                 // init.color: colour (constant or random_between)
-    gravity_acceleration = 7,  // update[item] gravity.acceleration: float3
-    force_acceleration = 8,    // update[item] force.acceleration: float3
-    wind_velocity = 9,         // update[item] wind.velocity: float3
-    wind_coefficient = 10,     // update[item] wind.coefficient_per_s: float
-    drag_coefficient = 11,     // update[item] drag.coefficient_per_s: float
+    rate_per_s = 0,             // spawn.rate_per_s: float
+    rate_per_m = 1,             // spawn.rate_per_m: float
+    burst_count = 2,            // spawn.bursts[item].count: float range, rounded to a count
+    speed = 3,                  // init.speed: float range
+    size = 4,                   // init.size: float range
+    velocity = 5,               // init.velocity: float3 range
+    color = 6,                  // init.color: colour (constant or random_between)
+    gravity_acceleration = 7,   // update[item] gravity.acceleration: float3
+    force_acceleration = 8,     // update[item] force.acceleration: float3
+    wind_velocity = 9,          // update[item] wind.velocity: float3
+    wind_coefficient = 10,      // update[item] wind.coefficient_per_s: float
+    drag_coefficient = 11,      // update[item] drag.coefficient_per_s: float
     buoyancy_acceleration = 12, // update[item] buoyancy.acceleration: float
-    curl_strength = 13,        // update[item] curl_noise.strength: float
-    force_field_strength = 14, // update[item] force_field.strength: float
-    attractor_strength = 15,   // update[item] attractor.strength: float
+    curl_strength = 13,         // update[item] curl_noise.strength: float
+    force_field_strength = 14,  // update[item] force_field.strength: float
+    attractor_strength = 15,    // update[item] attractor.strength: float
     speed_limit_max_speed = 16, // update[item] speed_limit.max_speed: float
 };
 

@@ -123,12 +123,12 @@ struct ParameterInfo {
 
 // What the library knows of one effect.
 struct EffectInfo {
-    std::string path;                    // as given to add()
-    bool compiled = false;               // compiled at least once
-    bool failed = false;                 // the last compile failed (see diagnostics)
-    uint32_t version = 0;                // 1 after the first compile, +1 per successful reload
-    std::vector<std::string> emitters;   // compiled emitter names, in compiled order
-    std::vector<Diagnostic> diagnostics; // of the last compile or reload attempt
+    std::string path;                      // as given to add()
+    bool compiled = false;                 // compiled at least once
+    bool failed = false;                   // the last compile failed (see diagnostics)
+    uint32_t version = 0;                  // 1 after the first compile, +1 per successful reload
+    std::vector<std::string> emitters;     // compiled emitter names, in compiled order
+    std::vector<Diagnostic> diagnostics;   // of the last compile or reload attempt
     std::vector<ParameterInfo> parameters; // compiled user parameters, in authored order
 };
 

@@ -46,10 +46,9 @@ constexpr Slot kSlots[] = {
 
 // The update module type names, in UpdateModuleVariant order (effect_desc.h).
 constexpr const char* kModuleTypes[] = {
-    "gravity",   "buoyancy",        "drag",           "force",
-    "wind",      "speed_limit",     "curl_noise",     "force_field",
-    "attractor", "color_over_life", "size_over_life", "rotation_over_life",
-    "color_by_speed", "size_by_speed", "collision"};
+    "gravity",        "buoyancy",           "drag",           "force",         "wind",
+    "speed_limit",    "curl_noise",         "force_field",    "attractor",     "color_over_life",
+    "size_over_life", "rotation_over_life", "color_by_speed", "size_by_speed", "collision"};
 static_assert(std::size(kModuleTypes) == std::variant_size_v<UpdateModuleVariant>);
 
 const Slot* slotOf(ParameterTarget target) {
@@ -268,8 +267,9 @@ void readParameter(ReadContext& ctx, const json::Value& v, const std::string& pa
             out.type = ParameterType::color;
         } else {
             ctx.error(in.childPath("type"), t->pos,
-                      "unknown value '" + shownText(name) + "'; expected one of: float, float3, "
-                                                            "color");
+                      "unknown value '" + shownText(name) +
+                          "'; expected one of: float, float3, "
+                          "color");
             ctx.reported.insert(path);
             return;
         }
@@ -342,7 +342,8 @@ bool readParameters(ReadContext& ctx, const json::Value& root, EffectDesc& out,
         if (ok && !partType(shape, b.element, b.component, expected)) {
             ctx.error(path, node.pos,
                       "a burst count takes one parameter for both ends: write \"count\": "
-                      "{\"param\": \"" + shownText(name) + "\"}");
+                      "{\"param\": \"" +
+                          shownText(name) + "\"}");
             ok = false;
         } else if (ok && p == nullptr) {
             ctx.error(path, node.pos,
@@ -385,8 +386,8 @@ bool readParameters(ReadContext& ctx, const json::Value& root, EffectDesc& out,
         }
         break;
     }
-    walkBindings(substituted, [&](json::Value& node, const ParameterBinding& b,
-                                  const std::string&, Shape shape) {
+    walkBindings(substituted, [&](json::Value& node, const ParameterBinding& b, const std::string&,
+                                  Shape shape) {
         ParameterType type = ParameterType::float_;
         partType(shape, b.element, b.component, type);
         Float4 value;
@@ -405,7 +406,8 @@ bool readParameters(ReadContext& ctx, const json::Value& root, EffectDesc& out,
         json::Value array;
         array.kind = json::Kind::array;
         array.pos = pos;
-        for (uint32_t c = 0; c < n; ++c) array.items.push_back(numberValue(componentOf(value, c), pos));
+        for (uint32_t c = 0; c < n; ++c)
+            array.items.push_back(numberValue(componentOf(value, c), pos));
         node = std::move(array);
     });
     return true;
@@ -423,9 +425,9 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
                     "expected a name of 1 to " + std::to_string(kMaxNameBytes) +
                         " characters from A-Z a-z 0-9 _ -, found '" + p.name + "'");
         } else if (auto [it, inserted] = first.emplace(p.name, i); !inserted) {
-            c.error(json::pathKey(path, "name"),
-                    "parameter name '" + p.name + "' is used twice (first at parameters[" +
-                        std::to_string(it->second) + "])");
+            c.error(json::pathKey(path, "name"), "parameter name '" + p.name +
+                                                     "' is used twice (first at parameters[" +
+                                                     std::to_string(it->second) + "])");
         }
         if (p.type != ParameterType::float_ && p.type != ParameterType::float3 &&
             p.type != ParameterType::color) {
@@ -437,8 +439,8 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
         bool range_ok = true;
         for (uint32_t k = 0; k < parameterComponents(p.type); ++k) {
             const float lo = componentOf(p.min, k), hi = componentOf(p.max, k);
-            const bool finite = c.finite(json::pathIndex(range, 0), lo) &&
-                                c.finite(json::pathIndex(range, 1), hi);
+            const bool finite =
+                c.finite(json::pathIndex(range, 0), lo) && c.finite(json::pathIndex(range, 1), hi);
             if (finite && !(lo <= hi)) {
                 c.error(range, "expected min <= max, found min " + formatNumber(lo) + " > max " +
                                    formatNumber(hi) +
@@ -477,8 +479,8 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
         bool exists = true;
         if (stage == "bursts") exists = b.item < e.spawn.bursts.size();
         if (isModuleSlot(*s)) {
-            exists = b.item < e.update.size() &&
-                     stage == kModuleTypes[e.update[b.item].module.index()];
+            exists =
+                b.item < e.update.size() && stage == kModuleTypes[e.update[b.item].module.index()];
         }
         if (s->target == ParameterTarget::color) {
             const ColorMode mode = e.init.color.mode;
@@ -515,8 +517,7 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
             if (!(pmin >= lo && pmax <= hi)) {
                 c.error(path, "parameter '" + p->name + "' ranges over [" + formatNumber(pmin) +
                                   ", " + formatNumber(pmax) + "], outside what this value " +
-                                  "accepts ([" + formatNumber(lo) + ", " + formatNumber(hi) +
-                                  "])");
+                                  "accepts ([" + formatNumber(lo) + ", " + formatNumber(hi) + "])");
                 break;
             }
         }

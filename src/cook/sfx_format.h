@@ -57,17 +57,17 @@ static_assert(sizeof(SfxSectionEntry) == 32 && std::is_trivially_copyable_v<SfxS
 
 // Section ids. Frozen. Every file carries every section exactly once, in this order.
 enum class SfxSection : uint32_t {
-    effect = 1,       // one EffectRecord
-    emitters = 2,     // EmitterRecord
-    ops = 3,          // OpRecord
-    bursts = 4,       // BurstRecord
-    colliders = 5,    // ColliderRecord
-    force_fields = 6, // ForceFieldRecord
-    mesh_points = 7,  // MeshPointRecord
-    sub_emitters = 8, // SubEmitterRecord
-    lut = 9,          // rows of kLutWidth vec4 (1024 bytes per record)
-    strings = 10,     // the string table, one byte per record
-    parameters = 11,  // ParameterRecord (compiler/parameter_bindings.h)
+    effect = 1,              // one EffectRecord
+    emitters = 2,            // EmitterRecord
+    ops = 3,                 // OpRecord
+    bursts = 4,              // BurstRecord
+    colliders = 5,           // ColliderRecord
+    force_fields = 6,        // ForceFieldRecord
+    mesh_points = 7,         // MeshPointRecord
+    sub_emitters = 8,        // SubEmitterRecord
+    lut = 9,                 // rows of kLutWidth vec4 (1024 bytes per record)
+    strings = 10,            // the string table, one byte per record
+    parameters = 11,         // ParameterRecord (compiler/parameter_bindings.h)
     parameter_bindings = 12, // ParameterBindingRecord
 };
 inline constexpr uint32_t kSfxSectionCount = 12;

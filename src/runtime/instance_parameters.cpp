@@ -71,13 +71,13 @@ std::string parameterValueProblem(const CompiledEffect& effect, uint32_t p, Para
     }
     for (uint32_t c = 0; c < parameterComponents(type); ++c) {
         const float v = componentOf(value, c);
-        const std::string where = type == ParameterType::float_ ? "" : " (component " +
-                                                                           std::to_string(c) + ")";
+        const std::string where =
+            type == ParameterType::float_ ? "" : " (component " + std::to_string(c) + ")";
         if (!std::isfinite(v)) return name + ": " + number(v) + where + " is not finite";
         const float lo = componentOf(r.min, c), hi = componentOf(r.max, c);
         if (v < lo || v > hi) {
-            return name + ": " + number(v) + where + " is outside its range [" + number(lo) +
-                   ", " + number(hi) + "]";
+            return name + ": " + number(v) + where + " is outside its range [" + number(lo) + ", " +
+                   number(hi) + "]";
         }
     }
     return {};
@@ -98,14 +98,14 @@ std::vector<vec4> carryParameterValues(const CompiledEffect& from, std::span<con
 bool setParameterValues(EffectInstance& instance, std::span<const vec4> values,
                         std::vector<Diagnostic>& diagnostics) {
     if (values.size() != instance.parameter_values.size()) return false;
-    if (values.empty() || std::memcmp(values.data(), instance.parameter_values.data(),
-                                      values.size_bytes()) == 0) {
+    if (values.empty() ||
+        std::memcmp(values.data(), instance.parameter_values.data(), values.size_bytes()) == 0) {
         return true;
     }
     instance.parameter_values.assign(values.begin(), values.end());
     if (instance.cpu) cpu::replaceRecords(*instance.cpu, patched(*instance.cpu->effect, values));
-    if (instance.gpu && !gpu::replaceRecords(*instance.gpu,
-                                             patched(*instance.gpu->effect, values), diagnostics)) {
+    if (instance.gpu &&
+        !gpu::replaceRecords(*instance.gpu, patched(*instance.gpu->effect, values), diagnostics)) {
         instance.failed = true;
         return false;
     }

@@ -429,10 +429,9 @@ struct World::Impl {
         live.version = entry.version; // a failure is not retried every frame
         if (!fx) return Switch::failed;
         scratch_diagnostics.clear();
-        setParameterValues(*fx,
-                           carryParameterValues(*live.fx->effect, live.fx->parameter_values,
-                                                *fx->effect),
-                           scratch_diagnostics);
+        setParameterValues(
+            *fx, carryParameterValues(*live.fx->effect, live.fx->parameter_values, *fx->effect),
+            scratch_diagnostics);
         const bool kept = live.state != InstanceState::finished && carryParticles(*live.fx, *fx);
         live.fx = std::move(fx);
         live.base = entry.effect;
@@ -884,9 +883,9 @@ uint32_t parameterOf(const EffectInstance& fx, std::string_view name, Fail fail,
                      RuntimeError& error) {
     const uint32_t p = findParameter(*fx.effect, name);
     if (p == kNone) {
-        error = fail(RuntimeError::unknown_parameter,
-                     "no parameter '" + std::string(name.substr(0, 64)) + "'; " +
-                         parameterNameList(*fx.effect));
+        error = fail(RuntimeError::unknown_parameter, "no parameter '" +
+                                                          std::string(name.substr(0, 64)) + "'; " +
+                                                          parameterNameList(*fx.effect));
     }
     return p;
 }
@@ -925,8 +924,7 @@ static RuntimeError getParameterValue(World::Impl& w, InstanceHandle h, std::str
     const uint32_t p = parameterOf(fx, name, fail, error);
     if (p == kNone) return error;
     // The current value passes the type check only if the types match.
-    const std::string problem =
-        parameterValueProblem(*fx.effect, p, type, fx.parameter_values[p]);
+    const std::string problem = parameterValueProblem(*fx.effect, p, type, fx.parameter_values[p]);
     if (!problem.empty()) return w.fail(RuntimeError::invalid_argument, problem);
     out = fx.parameter_values[p];
     return w.ok();
