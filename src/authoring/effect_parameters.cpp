@@ -274,19 +274,27 @@ void readParameter(ReadContext& ctx, const json::Value& v, const std::string& pa
             return;
         }
     }
+    // A default or range that could not be read is the parameter's one mistake: the rules
+    // comparing them say nothing more.
+    bool ok = true;
     if (const json::Value* d = in.member("default")) {
-        readComponents(ctx, *d, in.childPath("default"), out.type, false, out.default_value);
+        ok = readComponents(ctx, *d, in.childPath("default"), out.type, false, out.default_value);
     }
     if (const json::Value* r = in.member("range")) {
         const std::string rpath = in.childPath("range");
         ctx.record(rpath, r->pos);
         if (r->kind != json::Kind::array || r->items.size() != 2) {
             ctx.error(rpath, r->pos, "expected [min, max], found " + describe(*r));
-            return;
+            ok = false;
+        } else {
+            const bool lo = readComponents(ctx, r->items[0], json::pathIndex(rpath, 0), out.type,
+                                           true, out.min);
+            const bool hi = readComponents(ctx, r->items[1], json::pathIndex(rpath, 1), out.type,
+                                           true, out.max);
+            ok = ok && lo && hi;
         }
-        readComponents(ctx, r->items[0], json::pathIndex(rpath, 0), out.type, true, out.min);
-        readComponents(ctx, r->items[1], json::pathIndex(rpath, 1), out.type, true, out.max);
     }
+    if (!ok) ctx.reported.insert(path);
 }
 
 json::Value numberValue(float f, const json::SourcePos& pos) {

@@ -35,7 +35,7 @@ constexpr const char* kParams = R"({
   "parameters": [
     {"name": "rate", "type": "float", "default": 60, "range": [0, 500]},
     {"name": "speed", "type": "float", "default": 1, "range": [0, 10]},
-    {"name": "tint", "type": "color", "default": [1, 0.5, 0.25, 1], "range": [0, 4]},
+    {"name": "tint", "type": "color", "default": [1, 0.5, 0.25, 1], "range": [0, [4, 4, 4, 1]]},
     {"name": "wind", "type": "float3", "default": [0, 0, 0], "range": [-20, 20]},
     {"name": "swirl", "type": "float", "default": 0, "range": [0, 50]},
     {"name": "burst", "type": "float", "default": 5, "range": [0, 100]}
@@ -78,7 +78,8 @@ TEST(ParameterFormat, ReadsParametersAndBindings) {
         << (diagnostics.empty() ? "" : formatDiagnostic(diagnostics[0]));
     ASSERT_EQ(desc.parameters.size(), 6u);
     EXPECT_EQ(desc.parameters[2].type, ParameterType::color);
-    EXPECT_EQ(desc.parameters[2].max, (Float4{4, 4, 4, 4}));
+    EXPECT_EQ(desc.parameters[2].max, (Float4{4, 4, 4, 1}));
+    EXPECT_EQ(desc.parameters[2].min, (Float4{0, 0, 0, 0}));
     ASSERT_EQ(desc.parameter_bindings.size(), 7u);
     // Bound values hold the default as the effect plays before a host sets one.
     EXPECT_EQ(desc.emitters[0].spawn.rate_per_s, 60);
@@ -93,7 +94,7 @@ TEST(ParameterFormat, ReadsParametersAndBindings) {
 TEST(ParameterFormat, RejectsEachMistakeWithItsPosition) {
     // Unknown parameter name: the names that exist are listed.
     EXPECT_NE(firstError(replaced(kParams, R"({"param": "swirl"})", R"({"param": "twirl"})"))
-                  .find("p.json:16:"),
+                  .find("p.json:19:"),
               std::string::npos);
     EXPECT_NE(firstError(replaced(kParams, R"({"param": "swirl"})", R"({"param": "twirl"})"))
                   .find("unknown parameter 'twirl'; the effect's parameters are: rate, speed"),
@@ -101,7 +102,7 @@ TEST(ParameterFormat, RejectsEachMistakeWithItsPosition) {
     // A float3 where a float goes.
     const std::string wrong = firstError(
         replaced(kParams, R"("strength": {"param": "swirl"})", R"("strength": {"param": "wind"})"));
-    EXPECT_NE(wrong.find("p.json:16:"), std::string::npos) << wrong;
+    EXPECT_NE(wrong.find("p.json:19:"), std::string::npos) << wrong;
     EXPECT_NE(wrong.find("parameter 'wind' is a float3; this value takes a float"),
               std::string::npos)
         << wrong;
@@ -131,7 +132,7 @@ TEST(ParameterFormat, RejectsEachMistakeWithItsPosition) {
     // A range wider than the value accepts (a rate below 0).
     const std::string below = firstError(replaced(kParams, R"("default": 60, "range": [0, 500])",
                                                   R"("default": 60, "range": [-5, 500])"));
-    EXPECT_NE(below.find("p.json:19:"), std::string::npos) << below;
+    EXPECT_NE(below.find("p.json:15:"), std::string::npos) << below;
     EXPECT_NE(below.find("outside what this value accepts"), std::string::npos) << below;
     // Unknown key in a binding, unknown type.
     EXPECT_NE(
@@ -151,7 +152,7 @@ TEST(ParameterFormat, RejectsEachMistakeWithItsPosition) {
     const size_t at = std::string(kParams).find("\"parameters\": [");
     const size_t close = std::string(kParams).find("\n  ],", at);
     std::string text = kParams;
-    text.replace(at, close + 4 - at, "\"parameters\": " + many + ",");
+    text.replace(at, close + 5 - at, "\"parameters\": " + many + ",");
     const std::string too_many = firstError(text);
     EXPECT_NE(too_many.find("p.json:6:"), std::string::npos) << too_many;
     EXPECT_NE(too_many.find("at most 64 parameters, found 65"), std::string::npos) << too_many;
