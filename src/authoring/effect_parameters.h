@@ -28,4 +28,10 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect);
 // The JSON path of the value a binding stands at ("$.emitters[0].spawn.rate_per_s").
 std::string bindingPath(const ParameterBinding& binding);
 
+// The canonical text of an effect with parameters, from text (saveEffect's text of the effect
+// without them): the "parameters" block before "emitters", and each binding written as
+// {"param": NAME} in place of its value (a range or vector is written out in full when only one
+// end or component is bound). text unchanged for an effect without parameters.
+std::string addParametersToText(const EffectDesc& effect, const std::string& text);
+
 } // namespace spindrift

@@ -91,6 +91,31 @@ TEST(ParameterFormat, ReadsParametersAndBindings) {
     EXPECT_EQ(end.emitter, 1u);
 }
 
+// save -> load gives the same description: the parameters block and every binding, whole values
+// and parts of values alike, including values the writer would leave out as defaults.
+TEST(ParameterFormat, SaveThenLoadKeepsParametersAndBindings) {
+    const std::string parts =
+        replaced(replaced(replaced(kParams, R"("color": {"param": "tint"})",
+                                   R"("color": [[1, 0, {"param": "speed"}, 1], {"param": "tint"}],
+                     "velocity": [[0, {"param": "speed"}, 0], [1, 2, 3]])"),
+                          R"({"type": "gravity"})",
+                          R"({"type": "gravity", "acceleration": [0, {"param": "swirl"}, 0]})"),
+                 R"("rate_per_s": {"param": "rate"})", R"("rate_per_s": {"param": "swirl"})");
+    for (const std::string& text : {std::string(kParams), parts}) {
+        EffectDesc desc;
+        std::vector<Diagnostic> diagnostics;
+        ASSERT_TRUE(loadEffect(text, "p.json", desc, diagnostics))
+            << formatDiagnostic(diagnostics.front());
+        const std::string saved = saveEffect(desc);
+        EffectDesc again;
+        ASSERT_TRUE(loadEffect(saved, "saved.json", again, diagnostics))
+            << formatDiagnostic(diagnostics.front()) << "\n"
+            << saved;
+        EXPECT_TRUE(again == desc) << saved;
+        EXPECT_EQ(saveEffect(again), saved);
+    }
+}
+
 TEST(ParameterFormat, RejectsEachMistakeWithItsPosition) {
     // Unknown parameter name: the names that exist are listed.
     EXPECT_NE(firstError(replaced(kParams, R"({"param": "swirl"})", R"({"param": "twirl"})"))
