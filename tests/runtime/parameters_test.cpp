@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -114,6 +115,20 @@ TEST(ParameterFormat, SaveThenLoadKeepsParametersAndBindings) {
         EXPECT_TRUE(again == desc) << saved;
         EXPECT_EQ(saveEffect(again), saved);
     }
+}
+
+// The sample effect that uses parameters loads and is in canonical form
+// (examples/effects/README.md).
+TEST(ParameterFormat, SampleEffectIsCanonical) {
+    const std::string path =
+        std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/ember_gust.json";
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EffectDesc desc;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(loadEffect(text, path, desc, diagnostics)) << formatDiagnostic(diagnostics.front());
+    EXPECT_EQ(desc.parameters.size(), 4u);
+    EXPECT_EQ(saveEffect(desc), text);
 }
 
 TEST(ParameterFormat, RejectsEachMistakeWithItsPosition) {
