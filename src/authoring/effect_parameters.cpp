@@ -662,8 +662,9 @@ json::Value* slotNode(json::Value& root, const EffectDesc& effect, const Paramet
                            : s->shape == Shape::color                                   ? 4u
                                                                                         : 1u;
     const bool ends = b.element != kWholeValue;
+    // Already written out by another part's binding: its ends are arrays or bindings then.
     const bool full = ends ? node.kind == json::Kind::array && node.items.size() == 2 &&
-                                 (width == 1 || node.items[0].kind == json::Kind::array)
+                                 (width == 1 || node.items[0].kind != json::Kind::number)
                            : node.kind == json::Kind::array && node.items.size() == width;
     if (!full) {
         if (!ends) {

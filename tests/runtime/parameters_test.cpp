@@ -102,7 +102,14 @@ TEST(ParameterFormat, SaveThenLoadKeepsParametersAndBindings) {
                           R"({"type": "gravity"})",
                           R"({"type": "gravity", "acceleration": [0, {"param": "swirl"}, 0]})"),
                  R"("rate_per_s": {"param": "rate"})", R"("rate_per_s": {"param": "swirl"})");
-    for (const std::string& text : {std::string(kParams), parts}) {
+    // The fuzz seeds with parameters hold to the fuzz target's save -> load property too.
+    auto file = [](const char* relative) {
+        std::ifstream in(std::string(SPINDRIFT_SOURCE_DIR) + "/" + relative, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    const std::string seed = file("fuzz/corpus/effect_json/parameter_parts.json");
+    ASSERT_FALSE(seed.empty());
+    for (const std::string& text : {std::string(kParams), parts, seed}) {
         EffectDesc desc;
         std::vector<Diagnostic> diagnostics;
         ASSERT_TRUE(loadEffect(text, "p.json", desc, diagnostics))
