@@ -1,5 +1,6 @@
 #include "authoring/effect_parameters.h"
 
+#include <cmath>
 #include <map>
 #include <variant>
 
@@ -529,9 +530,12 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
             targetBounds(b.target, slot_component, lo, hi);
             const float pmin = componentOf(p->min, k), pmax = componentOf(p->max, k);
             if (!(pmin >= lo && pmax <= hi)) {
+                const std::string accepts =
+                    std::isinf(hi) ? ">= " + formatNumber(lo)
+                                   : "in [" + formatNumber(lo) + ", " + formatNumber(hi) + "]";
                 c.error(path, "parameter '" + p->name + "' ranges over [" + formatNumber(pmin) +
-                                  ", " + formatNumber(pmax) + "], outside what this value " +
-                                  "accepts ([" + formatNumber(lo) + ", " + formatNumber(hi) + "])");
+                                  ", " + formatNumber(pmax) + "], but this value must be " +
+                                  accepts);
                 break;
             }
         }

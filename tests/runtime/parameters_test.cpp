@@ -180,7 +180,7 @@ TEST(ParameterFormat, RejectsEachMistakeWithItsPosition) {
     const std::string below = firstError(replaced(kParams, R"("default": 60, "range": [0, 500])",
                                                   R"("default": 60, "range": [-5, 500])"));
     EXPECT_NE(below.find("p.json:15:"), std::string::npos) << below;
-    EXPECT_NE(below.find("outside what this value accepts"), std::string::npos) << below;
+    EXPECT_NE(below.find("but this value must be"), std::string::npos) << below;
     // Unknown key in a binding, unknown type.
     EXPECT_NE(
         firstError(replaced(kParams, R"({"param": "swirl"})", R"({"param": "swirl", "scale": 2})"))
