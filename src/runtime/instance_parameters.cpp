@@ -88,7 +88,10 @@ std::vector<vec4> carryParameterValues(const CompiledEffect& from, std::span<con
     std::vector<vec4> out = defaultParameterValues(to);
     for (uint32_t p = 0; p < to.parameters.size(); ++p) {
         const uint32_t old = findParameter(from, nameOf(to, p));
-        if (old == kNone || old >= values.size()) continue;
+        if (old == kNone || old >= values.size() ||
+            from.parameters[old].type != to.parameters[p].type) {
+            continue;
+        }
         const auto type = static_cast<ParameterType>(to.parameters[p].type);
         if (parameterValueProblem(to, p, type, values[old]).empty()) out[p] = values[old];
     }

@@ -369,6 +369,44 @@ TEST_F(ParameterWorld, BadCallsAreRefusedAndChangeNothing) {
     EXPECT_EQ(rate, 60);
 }
 
+// A hot reload keeps a value whose parameter still exists with the same kind and whose new range
+// holds it; the others take their new defaults.
+TEST_F(ParameterWorld, HotReloadCarriesValuesThatStillFit) {
+    EffectLibrary library;
+    const EffectId id = library.add(path_);
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = id;
+    InstanceHandle h;
+    ASSERT_EQ(world.create(desc, h), RuntimeError::none);
+    ASSERT_EQ(world.setParameter(h, "rate", 300.0f), RuntimeError::none);
+    ASSERT_EQ(world.setParameter(h, "speed", 3.0f), RuntimeError::none);
+    ASSERT_EQ(world.setParameter(h, "swirl", 5.0f), RuntimeError::none);
+    world.update(1.0 / 60.0);
+    // rate's range shrinks below its value; swirl becomes a float3; speed is unchanged.
+    std::string text = replaced(kParams, R"("range": [0, 500])", R"("range": [0, 200])");
+    text =
+        replaced(text, R"({"name": "swirl", "type": "float", "default": 0, "range": [0, 50]})",
+                 R"({"name": "swirl", "type": "float3", "default": [0, 0, 0], "range": [0, 50]})");
+    text = replaced(text, R"("strength": {"param": "swirl"})", R"("strength": 1)");
+    std::ofstream(path_, std::ios::binary | std::ios::trunc) << text;
+    const ReloadReport report = library.reload(id);
+    ASSERT_EQ(report.files_reloaded, 1u)
+        << (report.diagnostics.empty() ? "" : formatDiagnostic(report.diagnostics[0]));
+    world.update(1.0 / 60.0);
+    InstanceInfo info;
+    ASSERT_EQ(world.info(h, info), RuntimeError::none);
+    EXPECT_EQ(info.effect_version, 2u);
+    float value = 0;
+    ASSERT_EQ(world.getParameter(h, "rate", value), RuntimeError::none);
+    EXPECT_EQ(value, 60); // 300 is outside the new range: the default
+    ASSERT_EQ(world.getParameter(h, "speed", value), RuntimeError::none);
+    EXPECT_EQ(value, 3); // kept
+    Vec3 swirl{9, 9, 9};
+    ASSERT_EQ(world.getParameter(h, "swirl", swirl), RuntimeError::none);
+    EXPECT_EQ(swirl.x, 0); // another kind now: the default
+}
+
 // Parameters changed mid-run on both backends: the same particles (GPU on lavapipe here).
 TEST_F(ParameterWorld, GpuAndCpuAgreeWithParametersSetMidRun) {
     const SimulationDevice device = probeSimulationDevice("");
