@@ -765,6 +765,8 @@ RuntimeError World::setSeed(InstanceHandle h, uint32_t seed) {
         std::unique_ptr<EffectInstance> fx =
             w.makeInstance(live->effect, entry, effect, rowsOf(live->transform), error);
         if (!fx) return error;
+        w.scratch_diagnostics.clear();
+        setParameterValues(*fx, live->fx->parameter_values, w.scratch_diagnostics);
         w.recycle(*live);
         live->fx = std::move(fx);
     }

@@ -327,6 +327,14 @@ TEST_F(ParameterWorld, SetParameterChangesTheRunningInstance) {
     ASSERT_EQ(world.restart(h), RuntimeError::none);
     ASSERT_EQ(world.getParameter(h, "swirl", value), RuntimeError::none);
     EXPECT_EQ(value, 6); // kept by restart
+    ASSERT_EQ(world.setSeed(h, 99), RuntimeError::none);
+    ASSERT_EQ(world.getParameter(h, "swirl", value), RuntimeError::none);
+    EXPECT_EQ(value, 6); // and by a new seed
+    // ... and used: the same rate as before the seed changed (240/s, not the default 60/s).
+    for (int i = 0; i < 30; ++i) world.update(1.0 / 60.0);
+    size_t spray = 0;
+    for (const Particle& p : sortedParticles(world, h)) spray += p.emitter_index == 0 ? 1 : 0;
+    EXPECT_EQ(spray, 120u);
 }
 
 TEST_F(ParameterWorld, BadCallsAreRefusedAndChangeNothing) {
