@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "compiler/structural_hash.h"
 #include "gpu/gpu_buffers.h"
 #include "io/json_writer.h"
 
@@ -27,12 +28,14 @@ std::string number(float f) {
     return std::isfinite(f) ? json::formatFloat(f) : std::isnan(f) ? "nan" : f > 0 ? "inf" : "-inf";
 }
 
-// A patched copy of a part's records.
-std::shared_ptr<const CompiledEffect> patched(const CompiledEffect& part,
+// The part's records with the values written: its own copy, made on the first set and patched
+// in place after (neither backend reads the host records while the host is in this call).
+std::shared_ptr<const CompiledEffect> patched(std::shared_ptr<CompiledEffect>& own,
+                                              const std::shared_ptr<const CompiledEffect>& part,
                                               std::span<const vec4> values) {
-    auto copy = std::make_shared<CompiledEffect>(part);
-    applyParameterValues(*copy, values);
-    return copy;
+    if (own == nullptr || own.get() != part.get()) own = std::make_shared<CompiledEffect>(*part);
+    applyParameterValues(*own, values);
+    return own;
 }
 
 } // namespace
@@ -106,9 +109,27 @@ bool setParameterValues(EffectInstance& instance, std::span<const vec4> values,
         return true;
     }
     instance.parameter_values.assign(values.begin(), values.end());
-    if (instance.cpu) cpu::replaceRecords(*instance.cpu, patched(*instance.cpu->effect, values));
+    if (instance.cpu) {
+        if (instance.cpu_patched == nullptr || instance.cpu_patched != instance.cpu->effect) {
+            instance.cpu_base_identity = instance.cpu->effect_identity;
+        }
+        // The defaults are the records as compiled: the identity of an instance never set.
+        bool defaults = true;
+        for (size_t p = 0; p < values.size(); ++p) {
+            defaults =
+                defaults && std::memcmp(&values[p], &instance.effect->parameters[p].default_value,
+                                        sizeof(vec4)) == 0;
+        }
+        const uint64_t identity =
+            defaults ? instance.cpu_base_identity
+                     : fnv1a64(values.data(), values.size_bytes(), instance.cpu_base_identity);
+        cpu::replaceRecords(*instance.cpu,
+                            patched(instance.cpu_patched, instance.cpu->effect, values), identity);
+    }
     if (instance.gpu &&
-        !gpu::replaceRecords(*instance.gpu, patched(*instance.gpu->effect, values), diagnostics)) {
+        !gpu::replaceRecords(*instance.gpu,
+                             patched(instance.gpu_patched, instance.gpu->effect, values),
+                             diagnostics)) {
         instance.failed = true;
         return false;
     }

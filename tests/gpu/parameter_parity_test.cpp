@@ -38,7 +38,7 @@ TEST(ParameterParity, BackendsAgreeWithParametersChangedMidRun) {
             values[3].x = 9 * k;                   // swirl: vortex strength, speed max
             values[4].x = 40 + 20 * k;             // burst count
             values[5].x = 0.1f;                    // spark_green: one colour component
-            cpu::replaceRecords(cpu_fx, withValues(*cpu_fx.effect, values));
+            cpu::replaceRecords(cpu_fx, withValues(*cpu_fx.effect, values), frame);
             std::vector<Diagnostic> diagnostics;
             ASSERT_TRUE(replaceRecords(gpu_fx, withValues(*gpu_fx.effect, values), diagnostics))
                 << joinedDiagnostics(diagnostics);
