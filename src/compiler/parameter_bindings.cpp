@@ -278,6 +278,14 @@ bool validateParameterRecords(const CompiledEffect& e, std::vector<Diagnostic>& 
         if (p.name_length == 0 || stringAt(e, p.name_offset, p.name_length).empty()) {
             fail("parameter", i, "name outside the string table");
         }
+        // Like every record's padding, and the components past the type's width, which the
+        // compiler writes as 0: a file that loads cooks back to the same bytes.
+        bool zeros = p.pad0 == 0;
+        for (uint32_t c = parameterComponents(static_cast<ParameterType>(p.type)); c < 4; ++c) {
+            zeros = zeros && component(p.default_value, c) == 0 && component(p.min, c) == 0 &&
+                    component(p.max, c) == 0;
+        }
+        if (!zeros) fail("parameter", i, "padding or a component past its type is not 0");
         for (uint32_t c = 0; c < 4; ++c) {
             const float lo = component(p.min, c), hi = component(p.max, c);
             const float d = component(p.default_value, c);
@@ -292,8 +300,8 @@ bool validateParameterRecords(const CompiledEffect& e, std::vector<Diagnostic>& 
         const ParameterBindingRecord& b = e.parameter_bindings[i];
         if (b.parameter >= e.parameters.size() || b.array >= kParamArrayCount ||
             b.record >= arraySize(e, b.array) || b.word >= recordWordCount(b.array) ||
-            b.component >= 4 || b.conversion >= kParamConvertKinds) {
-            fail("parameter binding", i, "index out of range");
+            b.component >= 4 || b.conversion >= kParamConvertKinds || b.pad0 != 0 || b.pad1 != 0) {
+            fail("parameter binding", i, "index out of range or padding not 0");
             continue;
         }
         const ParameterRecord& p = e.parameters[b.parameter];

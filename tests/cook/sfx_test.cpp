@@ -136,6 +136,12 @@ TEST(Sfx, CarriesParametersAndRejectsBadParameterRecords) {
     const std::vector<Case> cases = {
         {"parameter index", [](auto& e) { e.parameter_bindings[0].parameter = 99; },
          "parameter binding 0: index out of range"},
+        {"binding padding", [](auto& e) { e.parameter_bindings[1].pad1 = 1; },
+         "parameter binding 1: index out of range or padding not 0"},
+        {"parameter padding", [](auto& e) { e.parameters[0].pad0 = 1; },
+         "parameter 0: padding or a component past its type is not 0"},
+        {"component past the type", [](auto& e) { e.parameters[0].max.y = 1; },
+         "parameter 0: padding or a component past its type is not 0"},
         {"record index", [](auto& e) { e.parameter_bindings[0].record = 1000; },
          "parameter binding 0: index out of range"},
         {"array", [](auto& e) { e.parameter_bindings[0].array = 9; },
