@@ -4,107 +4,16 @@
 #include <map>
 #include <variant>
 
+#include "authoring/parameter_slots.h"
 #include "authoring/value_reader.h"
 #include "compiler/parameter_bindings.h"
 #include "io/json_writer.h"
 
 namespace spindrift {
 
+using namespace parameter_slots;
+
 namespace {
-
-// The form of the value a target replaces.
-enum class Shape : uint8_t { scalar, float_range, count, float3, float3_range, color };
-
-// Where each target stands in an emitter: "spawn" / "init" keys, "bursts" (spawn.bursts[item]),
-// or an update module's type name (update[item] of that type). One list: the reader finds
-// bindings through it, bindingPath names them, the validator checks them.
-struct Slot {
-    ParameterTarget target;
-    const char* stage;
-    const char* key;
-    Shape shape;
-};
-
-constexpr Slot kSlots[] = {
-    {ParameterTarget::rate_per_s, "spawn", "rate_per_s", Shape::scalar},
-    {ParameterTarget::rate_per_m, "spawn", "rate_per_m", Shape::scalar},
-    {ParameterTarget::burst_count, "bursts", "count", Shape::count},
-    {ParameterTarget::speed, "init", "speed", Shape::float_range},
-    {ParameterTarget::size, "init", "size", Shape::float_range},
-    {ParameterTarget::velocity, "init", "velocity", Shape::float3_range},
-    {ParameterTarget::color, "init", "color", Shape::color},
-    {ParameterTarget::gravity_acceleration, "gravity", "acceleration", Shape::float3},
-    {ParameterTarget::force_acceleration, "force", "acceleration", Shape::float3},
-    {ParameterTarget::wind_velocity, "wind", "velocity", Shape::float3},
-    {ParameterTarget::wind_coefficient, "wind", "coefficient_per_s", Shape::scalar},
-    {ParameterTarget::drag_coefficient, "drag", "coefficient_per_s", Shape::scalar},
-    {ParameterTarget::buoyancy_acceleration, "buoyancy", "acceleration", Shape::scalar},
-    {ParameterTarget::curl_strength, "curl_noise", "strength", Shape::scalar},
-    {ParameterTarget::force_field_strength, "force_field", "strength", Shape::scalar},
-    {ParameterTarget::attractor_strength, "attractor", "strength", Shape::scalar},
-    {ParameterTarget::speed_limit_max_speed, "speed_limit", "max_speed", Shape::scalar},
-};
-
-// The update module type names, in UpdateModuleVariant order (effect_desc.h).
-constexpr const char* kModuleTypes[] = {
-    "gravity",        "buoyancy",           "drag",           "force",         "wind",
-    "speed_limit",    "curl_noise",         "force_field",    "attractor",     "color_over_life",
-    "size_over_life", "rotation_over_life", "color_by_speed", "size_by_speed", "collision"};
-static_assert(std::size(kModuleTypes) == std::variant_size_v<UpdateModuleVariant>);
-
-const Slot* slotOf(ParameterTarget target) {
-    for (const Slot& s : kSlots) {
-        if (s.target == target) return &s;
-    }
-    return nullptr;
-}
-
-bool isModuleSlot(const Slot& s) {
-    return std::string_view(s.stage) != "spawn" && std::string_view(s.stage) != "init" &&
-           std::string_view(s.stage) != "bursts";
-}
-
-const char* typeName(ParameterType t) {
-    switch (t) {
-    case ParameterType::float_:
-        return "float";
-    case ParameterType::float3:
-        return "float3";
-    case ParameterType::color:
-        return "color";
-    }
-    return "?";
-}
-
-// The type a binding's parameter must have: the value's own type for the whole value, the
-// type of one end for an end of a range, float for one component.
-bool partType(Shape shape, uint32_t element, uint32_t component, ParameterType& out) {
-    if (component != kWholeValue) {
-        out = ParameterType::float_;
-        return true;
-    }
-    switch (shape) {
-    case Shape::scalar:
-    case Shape::float_range:
-        out = ParameterType::float_;
-        return true;
-    case Shape::count:
-        out = ParameterType::float_;
-        return element == kWholeValue; // a count range takes one value for both ends
-    case Shape::float3:
-    case Shape::float3_range:
-        out = ParameterType::float3;
-        return true;
-    case Shape::color:
-        out = ParameterType::color;
-        return true;
-    }
-    return false;
-}
-
-bool isBindingObject(const json::Value& v) {
-    return v.kind == json::Kind::object && v.find("param") != nullptr;
-}
 
 // Calls on(node, element, component, path) for every {"param": ...} inside a slot's value.
 template <typename V, typename On>
@@ -139,14 +48,6 @@ void visitValue(V& v, Shape shape, const std::string& path, On&& on) {
             }
         }
     }
-}
-
-template <typename V> V* member(V& object, std::string_view key) {
-    if (object.kind != json::Kind::object) return nullptr;
-    for (size_t i = 0; i < object.keys.size() && i < object.items.size(); ++i) {
-        if (object.keys[i] == key) return &object.items[i];
-    }
-    return nullptr;
 }
 
 // Calls on(node, binding, path, shape) for every {"param": ...} at a bindable value of the
@@ -226,13 +127,6 @@ const ParameterDesc* findParameter(const std::vector<ParameterDesc>& parameters,
     return nullptr;
 }
 
-float& componentOf(Float4& v, uint32_t c) {
-    return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
-}
-float componentOf(const Float4& v, uint32_t c) {
-    return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
-}
-
 // A number of the type's width, or an array of them: one parameter value as the reader reads it.
 bool readComponents(ReadContext& ctx, const json::Value& v, const std::string& path,
                     ParameterType type, bool scalar_fills, Float4& out) {
@@ -296,20 +190,6 @@ void readParameter(ReadContext& ctx, const json::Value& v, const std::string& pa
         }
     }
     if (!ok) ctx.reported.insert(path);
-}
-
-json::Value valueOf(json::Kind kind) {
-    json::Value v;
-    v.kind = kind;
-    return v;
-}
-
-json::Value numberValue(float f, const json::SourcePos& pos) {
-    json::Value v;
-    v.kind = json::Kind::number;
-    v.text = json::formatFloat(f);
-    v.pos = pos;
-    return v;
 }
 
 } // namespace
@@ -540,273 +420,6 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
             }
         }
     }
-}
-
-namespace {
-
-// The two ends of a slot's value in the description (the same for a value that is not a range).
-struct SlotValue {
-    Float4 end0, end1;
-};
-
-Float4 four(const Float3& v) {
-    return {v.x, v.y, v.z, 0};
-}
-
-template <typename M> const M* moduleOf(const EmitterDesc& e, uint32_t item) {
-    return item < e.update.size() ? std::get_if<M>(&e.update[item].module) : nullptr;
-}
-
-SlotValue slotValue(const EffectDesc& effect, const ParameterBinding& b) {
-    SlotValue v;
-    if (b.emitter >= effect.emitters.size()) return v;
-    const EmitterDesc& e = effect.emitters[b.emitter];
-    auto one = [&](float f) { v.end0 = v.end1 = {f, 0, 0, 0}; };
-    auto one3 = [&](const Float3& f) { v.end0 = v.end1 = four(f); };
-    switch (b.target) {
-    case ParameterTarget::rate_per_s:
-        one(e.spawn.rate_per_s);
-        break;
-    case ParameterTarget::rate_per_m:
-        one(e.spawn.rate_per_m);
-        break;
-    case ParameterTarget::burst_count:
-        if (b.item < e.spawn.bursts.size()) {
-            v.end0 = {float(e.spawn.bursts[b.item].count.min), 0, 0, 0};
-            v.end1 = {float(e.spawn.bursts[b.item].count.max), 0, 0, 0};
-        }
-        break;
-    case ParameterTarget::speed:
-        v = {{e.init.speed.min, 0, 0, 0}, {e.init.speed.max, 0, 0, 0}};
-        break;
-    case ParameterTarget::size:
-        v = {{e.init.size.min, 0, 0, 0}, {e.init.size.max, 0, 0, 0}};
-        break;
-    case ParameterTarget::velocity:
-        v = {four(e.init.velocity.min), four(e.init.velocity.max)};
-        break;
-    case ParameterTarget::color:
-        v = {e.init.color.a, e.init.color.b};
-        break;
-    case ParameterTarget::gravity_acceleration:
-        if (auto* m = moduleOf<GravityModule>(e, b.item)) one3(m->acceleration);
-        break;
-    case ParameterTarget::force_acceleration:
-        if (auto* m = moduleOf<ForceModule>(e, b.item)) one3(m->acceleration);
-        break;
-    case ParameterTarget::wind_velocity:
-        if (auto* m = moduleOf<WindModule>(e, b.item)) one3(m->velocity);
-        break;
-    case ParameterTarget::wind_coefficient:
-        if (auto* m = moduleOf<WindModule>(e, b.item)) one(m->coefficient_per_s);
-        break;
-    case ParameterTarget::drag_coefficient:
-        if (auto* m = moduleOf<DragModule>(e, b.item)) one(m->coefficient_per_s);
-        break;
-    case ParameterTarget::buoyancy_acceleration:
-        if (auto* m = moduleOf<BuoyancyModule>(e, b.item)) one(m->acceleration);
-        break;
-    case ParameterTarget::curl_strength:
-        if (auto* m = moduleOf<CurlNoiseModule>(e, b.item)) one(m->strength);
-        break;
-    case ParameterTarget::force_field_strength:
-        if (auto* m = moduleOf<ForceFieldModule>(e, b.item)) one(m->strength);
-        break;
-    case ParameterTarget::attractor_strength:
-        if (auto* m = moduleOf<AttractorModule>(e, b.item)) one(m->strength);
-        break;
-    case ParameterTarget::speed_limit_max_speed:
-        if (auto* m = moduleOf<SpeedLimitModule>(e, b.item)) one(m->max_speed);
-        break;
-    }
-    return v;
-}
-
-json::Value arrayValue(const Float4& v, uint32_t n) {
-    json::Value a;
-    a.kind = json::Kind::array;
-    for (uint32_t c = 0; c < n; ++c) a.items.push_back(numberValue(componentOf(v, c), {}));
-    return a;
-}
-
-json::Value& memberOrAdd(json::Value& object, std::string_view key) {
-    if (json::Value* v = member(object, key)) return *v;
-    if (object.kind != json::Kind::object) object = valueOf(json::Kind::object);
-    object.keys.emplace_back(key);
-    object.key_positions.emplace_back();
-    object.items.emplace_back();
-    return object.items.back();
-}
-
-// The value a binding stands in: its slot's object created when the writer left it out (all
-// defaults), the value itself written out in full when only a part of it is bound.
-json::Value* slotNode(json::Value& root, const EffectDesc& effect, const ParameterBinding& b) {
-    const Slot* s = slotOf(b.target);
-    json::Value* emitters = member(root, "emitters");
-    if (s == nullptr || emitters == nullptr || b.emitter >= emitters->items.size()) return nullptr;
-    json::Value& emitter = emitters->items[b.emitter];
-    const std::string_view stage = s->stage;
-    json::Value* container = nullptr;
-    if (stage == "spawn" || stage == "init") {
-        container = &memberOrAdd(emitter, stage);
-    } else if (stage == "bursts") {
-        json::Value* bursts = member(memberOrAdd(emitter, "spawn"), "bursts");
-        if (bursts == nullptr || b.item >= bursts->items.size()) return nullptr;
-        container = &bursts->items[b.item];
-    } else {
-        json::Value* update = member(emitter, "update");
-        if (update == nullptr || b.item >= update->items.size()) return nullptr;
-        container = &update->items[b.item];
-    }
-    if (container->kind != json::Kind::object) *container = valueOf(json::Kind::object);
-    json::Value& node = memberOrAdd(*container, s->key);
-    if (b.element == kWholeValue && b.component == kWholeValue) return &node;
-    const SlotValue v = slotValue(effect, b);
-    const uint32_t width = s->shape == Shape::float3 || s->shape == Shape::float3_range ? 3u
-                           : s->shape == Shape::color                                   ? 4u
-                                                                                        : 1u;
-    const bool ends = b.element != kWholeValue;
-    // Already written out by another part's binding: its ends are arrays or bindings then.
-    const bool full = ends ? node.kind == json::Kind::array && node.items.size() == 2 &&
-                                 (width == 1 || node.items[0].kind != json::Kind::number)
-                           : node.kind == json::Kind::array && node.items.size() == width;
-    if (!full) {
-        if (!ends) {
-            node = arrayValue(v.end0, width);
-        } else if (width == 1) {
-            node = valueOf(json::Kind::array);
-            node.items = {numberValue(v.end0.x, {}), numberValue(v.end1.x, {})};
-        } else {
-            node = valueOf(json::Kind::array);
-            node.items = {arrayValue(v.end0, width), arrayValue(v.end1, width)};
-        }
-    }
-    json::Value* part = &node;
-    if (ends && b.element < part->items.size()) part = &part->items[b.element];
-    if (b.component != kWholeValue) {
-        if (part->kind != json::Kind::array || b.component >= part->items.size()) return nullptr;
-        part = &part->items[b.component];
-    }
-    return part;
-}
-
-void writeValue(json::Writer& out, const json::Value& v) {
-    switch (v.kind) {
-    case json::Kind::null:
-        out.null();
-        return;
-    case json::Kind::boolean:
-        out.value(v.boolean);
-        return;
-    case json::Kind::string:
-        out.value(std::string_view(v.text));
-        return;
-    case json::Kind::number: {
-        uint32_t u = 0;
-        int64_t i = 0;
-        float f = 0;
-        if (json::toUint32(v, u)) {
-            out.value(u);
-        } else if (json::toInt64(v, i)) {
-            out.value(i);
-        } else if (json::toFloat(v, f)) {
-            out.value(f);
-        }
-        return;
-    }
-    case json::Kind::array: {
-        bool numbers = !v.items.empty();
-        std::vector<float> floats;
-        for (const json::Value& item : v.items) {
-            float f = 0;
-            numbers = numbers && item.kind == json::Kind::number && json::toFloat(item, f);
-            floats.push_back(f);
-        }
-        if (numbers) {
-            out.inlineArray(floats.data(), floats.size());
-            return;
-        }
-        out.beginArray();
-        for (const json::Value& item : v.items) writeValue(out, item);
-        out.endArray();
-        return;
-    }
-    case json::Kind::object:
-        out.beginObject();
-        for (size_t i = 0; i < v.keys.size() && i < v.items.size(); ++i) {
-            out.key(v.keys[i]);
-            writeValue(out, v.items[i]);
-        }
-        out.endObject();
-        return;
-    }
-}
-
-// One end of a range: a number when every component is the same, else the components.
-json::Value rangeEnd(const Float4& v, uint32_t n) {
-    bool same = true;
-    for (uint32_t c = 1; c < n; ++c) same = same && componentOf(v, c) == v.x;
-    return same ? numberValue(v.x, {}) : arrayValue(v, n);
-}
-
-json::Value parametersValue(const std::vector<ParameterDesc>& parameters) {
-    json::Value list = valueOf(json::Kind::array);
-    for (const ParameterDesc& p : parameters) {
-        const uint32_t n = parameterComponents(p.type);
-        json::Value o = valueOf(json::Kind::object);
-        auto add = [&](const char* key, json::Value value) {
-            o.keys.emplace_back(key);
-            o.key_positions.emplace_back();
-            o.items.push_back(std::move(value));
-        };
-        json::Value name = valueOf(json::Kind::string);
-        name.text = p.name;
-        add("name", name);
-        json::Value type = valueOf(json::Kind::string);
-        type.text = typeName(p.type);
-        add("type", type);
-        add("default",
-            n == 1 ? numberValue(p.default_value.x, {}) : arrayValue(p.default_value, n));
-        json::Value range = valueOf(json::Kind::array);
-        range.items = {rangeEnd(p.min, n), rangeEnd(p.max, n)};
-        add("range", range);
-        list.items.push_back(std::move(o));
-    }
-    return list;
-}
-
-} // namespace
-
-std::string addParametersToText(const EffectDesc& effect, const std::string& text) {
-    if (effect.parameters.empty() && effect.parameter_bindings.empty()) return text;
-    json::Value root;
-    std::vector<Diagnostic> ignored;
-    if (!json::parse(text, "", root, ignored) || root.kind != json::Kind::object) return text;
-    // Full forms first, then the binding objects, so a second part of one value finds the first.
-    for (const ParameterBinding& b : effect.parameter_bindings) slotNode(root, effect, b);
-    for (const ParameterBinding& b : effect.parameter_bindings) {
-        json::Value* node = slotNode(root, effect, b);
-        if (node == nullptr) continue;
-        json::Value binding = valueOf(json::Kind::object);
-        json::Value name = valueOf(json::Kind::string);
-        name.text = b.parameter;
-        binding.keys = {"param"};
-        binding.key_positions.resize(1);
-        binding.items = {name};
-        *node = std::move(binding);
-    }
-    // "parameters" before "emitters" (or last when there is none).
-    size_t at = root.keys.size();
-    for (size_t i = 0; i < root.keys.size(); ++i) {
-        if (root.keys[i] == "emitters") at = i;
-    }
-    root.keys.insert(root.keys.begin() + static_cast<std::ptrdiff_t>(at), "parameters");
-    root.key_positions.insert(root.key_positions.begin() + static_cast<std::ptrdiff_t>(at), {});
-    root.items.insert(root.items.begin() + static_cast<std::ptrdiff_t>(at),
-                      parametersValue(effect.parameters));
-    json::Writer out;
-    writeValue(out, root);
-    return out.text();
 }
 
 } // namespace spindrift
