@@ -458,6 +458,74 @@ struct SubEmitterDesc {
 };
 
 // ---------------------------------------------------------------------------------------------
+// User parameters (docs/effect-format.md, "Parameters"): named values a host sets per instance
+// at run time (World::setParameter) without recompiling. A module value written as
+// {"param": "<name>"} instead of a constant takes the parameter's value: its default when the
+// effect loads, the host's value once set.
+
+inline constexpr uint32_t kMaxParameters = 64;         // per effect
+inline constexpr uint32_t kMaxParameterBindings = 256; // {"param": ...} values per effect
+
+// Frozen: cooked. JSON "float", "float3", "color" (linear RGBA).
+enum class ParameterType : uint8_t { float_ = 0, float3 = 1, color = 2 };
+
+// Components each type holds: float 1, float3 3, color 4.
+inline constexpr uint32_t parameterComponents(ParameterType type) {
+    return type == ParameterType::float_ ? 1u : type == ParameterType::float3 ? 3u : 4u;
+}
+
+// JSON: {"name": "intensity", "type": "float", "default": 1, "range": [0, 10]}. For float3 and
+// color, "default" is [x, y, z] / [r, g, b, a] and each end of "range" is a number (every
+// component) or an array of the type's width. Components past the type's width are 0.
+struct ParameterDesc {
+    std::string name; // unique in the effect, 1..kMaxNameBytes, [A-Za-z0-9_-]
+    ParameterType type = ParameterType::float_;
+    Float4 default_value; // finite, within [min, max] per component
+    Float4 min;           // finite, min <= max per component
+    Float4 max;
+    friend bool operator==(const ParameterDesc&, const ParameterDesc&) = default;
+};
+
+// The value a binding replaces (frozen: cooked in bindings' descriptions). "float range" slots
+// are [min, max] ranges, "float3 range" ones [[x,y,z],[x,y,z]] ranges, "colour" the init colour.
+enum class ParameterTarget : uint8_t {
+    rate_per_s = 0,             // spawn.rate_per_s: float
+    rate_per_m = 1,             // spawn.rate_per_m: float
+    burst_count = 2,            // spawn.bursts[item].count: float range, rounded to a count
+    speed = 3,                  // init.speed: float range
+    size = 4,                   // init.size: float range
+    velocity = 5,               // init.velocity: float3 range
+    color = 6,                  // init.color: colour (constant or random_between)
+    gravity_acceleration = 7,   // update[item] gravity.acceleration: float3
+    force_acceleration = 8,     // update[item] force.acceleration: float3
+    wind_velocity = 9,          // update[item] wind.velocity: float3
+    wind_coefficient = 10,      // update[item] wind.coefficient_per_s: float
+    drag_coefficient = 11,      // update[item] drag.coefficient_per_s: float
+    buoyancy_acceleration = 12, // update[item] buoyancy.acceleration: float
+    curl_strength = 13,         // update[item] curl_noise.strength: float
+    force_field_strength = 14,  // update[item] force_field.strength: float
+    attractor_strength = 15,    // update[item] attractor.strength: float
+    speed_limit_max_speed = 16, // update[item] speed_limit.max_speed: float
+};
+
+// Whole value or one part of it.
+inline constexpr uint32_t kWholeValue = 0xFFFFFFFFu;
+
+// One {"param": name} in the document: where it stands and which parameter it names. A parameter
+// of the slot's own type replaces the whole value (element and component kWholeValue); one end of
+// a range takes a parameter of the value's type (element 0 = min / first colour, 1 = max /
+// second); a single component takes a float parameter (component 0..3).
+struct ParameterBinding {
+    std::string parameter;
+    uint32_t emitter = 0; // authored emitter index
+    ParameterTarget target = ParameterTarget::rate_per_s;
+    uint32_t item = 0; // burst index (burst_count) or update module index (module targets)
+    uint32_t element = kWholeValue;
+    uint32_t component = kWholeValue;
+    friend bool operator==(const ParameterBinding&, const ParameterBinding&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
 // Emitter and effect.
 
 struct Transform {
@@ -499,6 +567,11 @@ struct EffectDesc {
     Bounds bounds;                         // conservative, in effect space
     uint32_t capacity = 65536;             // >= sum of emitter capacities, <= kMaxEffectCapacity
     std::vector<EmitterDesc> emitters;     // 1..kMaxEmitters
+    // User parameters and the values bound to them (0..kMaxParameters, 0..kMaxParameterBindings).
+    // A bound value also holds the parameter's default in its own field above, so a reader of
+    // the description sees the effect as it plays before any host sets a value.
+    std::vector<ParameterDesc> parameters;
+    std::vector<ParameterBinding> parameter_bindings;
     friend bool operator==(const EffectDesc&, const EffectDesc&) = default;
 };
 

@@ -87,6 +87,7 @@ enum class RuntimeError : uint8_t {
     not_running,         // emit on an instance that has finished or was cleared: restart it
     capacity_exceeded,   // WorldConfig::max_instances, or pending bursts past kMaxPendingBursts
     backend_unavailable, // the requested backend cannot run this effect here
+    unknown_parameter,   // no user parameter of that name in the instance's effect
 };
 
 // A short fixed text for an error ("stale instance handle").
@@ -111,6 +112,17 @@ struct ReloadReport {
     std::vector<Diagnostic> diagnostics; // of the rejected files (and warnings of the reloaded)
 };
 
+// One user parameter of an effect (docs/effect-format.md, "Parameters"): a value the host sets
+// per instance with World::setParameter. Components past the type's width are 0.
+enum class ParameterKind : uint8_t { float_value = 0, float3 = 1, color = 2 };
+struct ParameterInfo {
+    std::string name;
+    ParameterKind kind = ParameterKind::float_value;
+    Color default_value; // r = x, g = y, b = z, a = w
+    Color min;           // per component, inclusive
+    Color max;
+};
+
 // What the library knows of one effect.
 struct EffectInfo {
     std::string path;                  // as given to add()
@@ -122,7 +134,8 @@ struct EffectInfo {
     // folder as the renderer opens it; empty when it has none (spindrift/draw_list.h).
     std::vector<std::string> textures;
     std::vector<std::string> meshes;
-    std::vector<Diagnostic> diagnostics; // of the last compile or reload attempt
+    std::vector<Diagnostic> diagnostics;   // of the last compile or reload attempt
+    std::vector<ParameterInfo> parameters; // compiled user parameters, in authored order
 };
 
 class EffectLibrary {
@@ -386,6 +399,22 @@ public:
     RuntimeError setEmitterEnabled(InstanceHandle h, std::string_view emitter, bool enabled);
     // Replaces the random seed and restarts the instance (a seed changes every particle).
     RuntimeError setSeed(InstanceHandle h, uint32_t seed);
+
+    // User parameters (docs/runtime-api.md, "Parameters"). Sets the named parameter of the
+    // instance's effect; its next step runs with the value (no recompile; a GPU instance waits
+    // for its work in flight and re-uploads a few records). The type must be the parameter's
+    // (float, float3 as Vec3, color as Color: invalid_argument otherwise), every component finite
+    // and inside the parameter's range (invalid_argument: values are refused, never clamped).
+    // An unknown name is unknown_parameter, and the message lists the names that exist. Values
+    // are kept by restart, seek (which replays with the current values) and hot reload (a
+    // parameter of the same name and type whose new range holds the value keeps it).
+    RuntimeError setParameter(InstanceHandle h, std::string_view name, float value);
+    RuntimeError setParameter(InstanceHandle h, std::string_view name, const Vec3& value);
+    RuntimeError setParameter(InstanceHandle h, std::string_view name, const Color& value);
+    // The instance's current value (its default until set); same errors as setParameter.
+    RuntimeError getParameter(InstanceHandle h, std::string_view name, float& out) const;
+    RuntimeError getParameter(InstanceHandle h, std::string_view name, Vec3& out) const;
+    RuntimeError getParameter(InstanceHandle h, std::string_view name, Color& out) const;
 
     // Queries: false for a stale or invalid handle.
     bool isAlive(InstanceHandle h) const;   // the handle names a live instance

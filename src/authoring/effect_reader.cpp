@@ -5,6 +5,7 @@
 
 #include "authoring/direction.h"
 #include "authoring/effect_fields.h"
+#include "authoring/effect_parameters.h"
 #include "authoring/field_reader.h"
 #include "authoring/type_keys.h"
 #include "spindrift/effect_json.h"
@@ -151,6 +152,17 @@ void readCodec(const ObjectIn& in, const F& f, const json::Value& v, std::vector
 }
 
 bool readEffect(ReadContext& ctx, const json::Value& root, EffectDesc& out) {
+    // Parameters first: a document that uses them is read with each {"param": NAME} replaced by
+    // the parameter's default (effect_parameters.h).
+    json::Value substituted;
+    if (readParameters(ctx, root, out, substituted)) {
+        std::vector<ParameterDesc> parameters = std::move(out.parameters);
+        std::vector<ParameterBinding> bindings = std::move(out.parameter_bindings);
+        const bool read = readDocument(ctx, substituted, out);
+        out.parameters = std::move(parameters);
+        out.parameter_bindings = std::move(bindings);
+        return read;
+    }
     return readDocument(ctx, root, out);
 }
 

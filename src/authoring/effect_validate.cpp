@@ -3,6 +3,7 @@
 #include <map>
 
 #include "authoring/effect_fields.h"
+#include "authoring/effect_parameters.h"
 #include "authoring/enum_names.h"
 #include "authoring/field_rules.h"
 #include "authoring/module_validate.h"
@@ -272,6 +273,7 @@ bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnosti
                                   std::to_string(effect.capacity));
     }
     validateSubEmitterGraph(c, effect, validateNames(c, effect));
+    validateParameters(c, effect);
 
     for (size_t i = first; i < diagnostics.size(); ++i) {
         if (diagnostics[i].severity == Severity::error) return false;

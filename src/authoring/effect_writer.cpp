@@ -6,6 +6,7 @@
 #include <array>
 
 #include "authoring/effect_fields.h"
+#include "authoring/effect_parameters.h"
 #include "authoring/enum_names.h"
 #include "authoring/field_writer.h"
 #include "authoring/type_keys.h"
@@ -99,7 +100,8 @@ void writeCodec(json::DocumentWriter& out, const F& f, const std::vector<UpdateM
 }
 
 std::string saveEffect(const EffectDesc& effect) {
-    return saveDocument(effect);
+    // User parameters are written around the field tables' text (effect_parameters.h).
+    return addParametersToText(effect, saveDocument(effect));
 }
 
 } // namespace spindrift

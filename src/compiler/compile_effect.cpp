@@ -5,6 +5,7 @@
 
 #include "compiler/capabilities.h"
 #include "compiler/lut_bake.h"
+#include "compiler/parameter_bindings.h"
 #include "compiler/structural_hash.h"
 #include "compiler/trail_limits.h"
 #include "spindrift/effect_json.h"
@@ -118,13 +119,21 @@ class EmitterCompiler {
 public:
     EmitterCompiler(CompiledEffect& out, EmitterRecord& record) : out_(out), record_(record) {}
 
-    void compileUpdate(const std::vector<UpdateModule>& modules) {
+    // bound[i]: module i has a value bound to a parameter. Such a module is never fused, into
+    // the op before it or with the one after, so its op holds its own value for the instance to
+    // overwrite (compiler/parameter_bindings.h).
+    void compileUpdate(const std::vector<UpdateModule>& modules, const std::vector<bool>& bound) {
         std::vector<PendingOp> ops;
+        bool previous_bound = false;
         for (size_t i = 0; i < modules.size(); ++i) {
             if (!modules[i].enabled) continue;
             const UpdateModuleVariant& m = modules[i].module;
             const uint32_t code = opCodeOf(m);
-            if (!ops.empty() && fusesInto(ops.back().record.op, code) && tryFuse(ops.back(), m)) {
+            const bool is_bound = i < bound.size() && bound[i];
+            const bool may_fuse = !is_bound && !previous_bound;
+            previous_bound = is_bound;
+            if (may_fuse && !ops.empty() && fusesInto(ops.back().record.op, code) &&
+                tryFuse(ops.back(), m)) {
                 continue;
             }
             ops.push_back(start(code, u32(i), m));
@@ -458,6 +467,18 @@ void compileSubEmitters(const EffectDesc& effect, const std::vector<uint32_t>& c
     }
 }
 
+// Per update module of authored emitter `emitter`: whether a parameter is bound to one of its
+// values.
+std::vector<bool> boundModules(const EffectDesc& effect, size_t emitter) {
+    std::vector<bool> bound;
+    for (const ParameterBinding& b : effect.parameter_bindings) {
+        if (b.emitter != emitter || b.target < ParameterTarget::gravity_acceleration) continue;
+        if (b.item >= bound.size()) bound.resize(size_t{b.item} + 1, false);
+        bound[b.item] = true;
+    }
+    return bound;
+}
+
 // An emitter that insists on one backend must be runnable there (DESIGN rule 4).
 void checkPreferredBackends(const CompiledEffect& out, std::vector<Diagnostic>& diagnostics) {
     for (uint32_t i = 0; i < out.emitters.size(); ++i) {
@@ -514,11 +535,12 @@ bool compileEffect(const EffectDesc& effect, CompiledEffect& out,
         r.name_offset = emitter_name.offset;
         r.name_length = emitter_name.length;
         compileSpawnShapeInit(e, result, r);
-        EmitterCompiler(result, r).compileUpdate(e.update);
+        EmitterCompiler(result, r).compileUpdate(e.update, boundModules(effect, i));
         compileRender(e.render, result, r);
         result.emitters.push_back(r);
     }
     compileSubEmitters(effect, compiled_index, result, diagnostics);
+    compileParameters(effect, compiled_index, result);
     result.structural_hash = structuralHash(result);
     checkPreferredBackends(result, diagnostics);
     // Both backends refuse trails past this limit; an effect they would refuse does not compile,

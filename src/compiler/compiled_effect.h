@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/parameter_bindings.h"
 #include "kernels/effect_records.h"
 
 namespace spindrift {
@@ -26,6 +27,10 @@ struct CompiledEffect {
     std::vector<vec4> lut; // lutRowCount() rows of kLutWidth texels
     std::string strings;   // names and paths, referenced by (offset, length)
     uint64_t structural_hash = 0;
+    // User parameters and the record words bound to them (compiler/parameter_bindings.h); empty
+    // for an effect without parameters.
+    std::vector<ParameterRecord> parameters;
+    std::vector<ParameterBindingRecord> parameter_bindings;
 
     uint32_t lutRowCount() const { return static_cast<uint32_t>(lut.size() / kLutWidth); }
 };
@@ -54,7 +59,9 @@ inline bool operator==(const CompiledEffect& a, const CompiledEffect& b) {
            detail::sameBytes(a.force_fields, b.force_fields) &&
            detail::sameBytes(a.mesh_points, b.mesh_points) &&
            detail::sameBytes(a.sub_emitters, b.sub_emitters) && detail::sameBytes(a.lut, b.lut) &&
-           a.strings == b.strings && a.structural_hash == b.structural_hash;
+           a.strings == b.strings && a.structural_hash == b.structural_hash &&
+           detail::sameBytes(a.parameters, b.parameters) &&
+           detail::sameBytes(a.parameter_bindings, b.parameter_bindings);
 }
 
 } // namespace spindrift

@@ -1,5 +1,6 @@
 #include "cook/sfx_format.h"
 
+#include "compiler/parameter_bindings.h"
 #include "compiler/structural_hash.h"
 #include "spindrift/effect_desc.h"
 
@@ -10,8 +11,9 @@ namespace {
 // cannot ask for more memory than the largest valid effect.
 constexpr uint32_t kMaxOps = kMaxEmitters * kMaxUpdateModules;
 constexpr uint32_t kMaxLutRows = kMaxEmitters * (1 + kMaxUpdateModules);
-constexpr uint32_t kMaxStringBytes =
-    kMaxNameBytes + kMaxEmitters * (kMaxNameBytes + 2 * kMaxPathBytes);
+constexpr uint32_t kMaxStringBytes = kMaxNameBytes +
+                                     kMaxEmitters * (kMaxNameBytes + 2 * kMaxPathBytes) +
+                                     kMaxParameters * kMaxNameBytes;
 
 constexpr SfxSectionInfo kSections[kSfxSectionCount] = {
     {SfxSection::effect, "effect", sizeof(EffectRecord), 1},
@@ -26,6 +28,9 @@ constexpr SfxSectionInfo kSections[kSfxSectionCount] = {
      kMaxEmitters* kMaxSubEmitters},
     {SfxSection::lut, "lut", kLutWidth * sizeof(vec4), kMaxLutRows},
     {SfxSection::strings, "strings", 1, kMaxStringBytes},
+    {SfxSection::parameters, "parameters", sizeof(ParameterRecord), kMaxParameters},
+    {SfxSection::parameter_bindings, "parameter_bindings", sizeof(ParameterBindingRecord),
+     kMaxParameterWords},
 };
 
 } // namespace

@@ -17,7 +17,8 @@ namespace spindrift {
 inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 // 1: the checksum covered the bytes after the header only. 2: it covers every byte but its own
 // field (so the header's structural hash too), and the loader recomputes the structural hash.
-inline constexpr uint32_t kSfxFormatVersion = 2;
+// 3: sections parameters and parameter_bindings (user parameters, compiler/parameter_bindings.h).
+inline constexpr uint32_t kSfxFormatVersion = 3;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
 inline constexpr uint64_t kSfxSectionAlignment = 16;
@@ -56,18 +57,20 @@ static_assert(sizeof(SfxSectionEntry) == 32 && std::is_trivially_copyable_v<SfxS
 
 // Section ids. Frozen. Every file carries every section exactly once, in this order.
 enum class SfxSection : uint32_t {
-    effect = 1,       // one EffectRecord
-    emitters = 2,     // EmitterRecord
-    ops = 3,          // OpRecord
-    bursts = 4,       // BurstRecord
-    colliders = 5,    // ColliderRecord
-    force_fields = 6, // ForceFieldRecord
-    mesh_points = 7,  // MeshPointRecord
-    sub_emitters = 8, // SubEmitterRecord
-    lut = 9,          // rows of kLutWidth vec4 (1024 bytes per record)
-    strings = 10,     // the string table, one byte per record
+    effect = 1,              // one EffectRecord
+    emitters = 2,            // EmitterRecord
+    ops = 3,                 // OpRecord
+    bursts = 4,              // BurstRecord
+    colliders = 5,           // ColliderRecord
+    force_fields = 6,        // ForceFieldRecord
+    mesh_points = 7,         // MeshPointRecord
+    sub_emitters = 8,        // SubEmitterRecord
+    lut = 9,                 // rows of kLutWidth vec4 (1024 bytes per record)
+    strings = 10,            // the string table, one byte per record
+    parameters = 11,         // ParameterRecord (compiler/parameter_bindings.h)
+    parameter_bindings = 12, // ParameterBindingRecord
 };
-inline constexpr uint32_t kSfxSectionCount = 10;
+inline constexpr uint32_t kSfxSectionCount = 12;
 
 struct SfxSectionInfo {
     SfxSection id;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "compiler/parameter_bindings.h"
 #include "compiler/structural_hash.h"
 #include "cook/sfx_format.h"
 #include "spindrift/effect_desc.h"
@@ -154,7 +155,7 @@ public:
 
     bool load(CompiledEffect& out) {
         return readHeader() && readTable() && copySections(out) && checkRecords(out) &&
-               checkStructuralHash(out);
+               checkParameters(out) && checkStructuralHash(out);
     }
 
 private:
@@ -320,8 +321,24 @@ private:
         const SfxSectionEntry& strings = entries_[static_cast<uint32_t>(SfxSection::strings) - 1];
         out.strings.assign(reinterpret_cast<const char*>(bytes_.data() + strings.offset),
                            strings.byte_size);
+        copy(SfxSection::parameters, out.parameters);
+        copy(SfxSection::parameter_bindings, out.parameter_bindings);
         out.structural_hash = header_.structural_hash;
         return true;
+    }
+
+    // Parameters: every binding names a parameter and a word a parameter may set, inside the
+    // values that word accepts (compiler/parameter_bindings.h), so no value a host sets later
+    // can reach a count, an index or a non-finite float.
+    bool checkParameters(const CompiledEffect& fx) {
+        std::vector<Diagnostic> problems;
+        if (validateParameterRecords(fx, problems)) return true;
+        const bool binding = problems.front().message.rfind("parameter binding", 0) == 0;
+        return fail(entries_[static_cast<uint32_t>(binding ? SfxSection::parameter_bindings
+                                                           : SfxSection::parameters) -
+                             1]
+                        .offset,
+                    problems.front().message);
     }
 
     // Last, on records known to be valid: the header's structural hash must be the one the

@@ -40,6 +40,10 @@ SectionBytes sectionBytes(const CompiledEffect& e, SfxSection id) {
         return {e.lut.data(), e.lutRowCount()};
     case SfxSection::strings:
         return of(e.strings);
+    case SfxSection::parameters:
+        return of(e.parameters);
+    case SfxSection::parameter_bindings:
+        return of(e.parameter_bindings);
     }
     return {nullptr, 0};
 }

@@ -189,6 +189,12 @@ std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect>
     return fx;
 }
 
+void replaceRecords(CpuEffect& fx, std::shared_ptr<const CompiledEffect> effect,
+                    uint64_t identity) {
+    fx.effect = std::move(effect);
+    fx.effect_identity = identity;
+}
+
 void setTransform(CpuEffect& fx, const Rows3x4& world_from_effect) {
     fx.next_world_from_effect = world_from_effect;
 }

@@ -141,6 +141,12 @@ std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect>
 std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect> effect,
                                            const CpuConfig& config);
 
+// Replaces fx.effect by `effect`, which differs from it only in record values (user parameters,
+// compiler/parameter_bindings.h: same arrays, same sizes); the next step reads the new values.
+// `identity` becomes fx.effect_identity, what snapshots name the records by (the caller derives
+// it from the values it wrote, rather than hashing every record again on each change).
+void replaceRecords(CpuEffect& fx, std::shared_ptr<const CompiledEffect> effect, uint64_t identity);
+
 // Moves the instance: world_from_effect at the end of the next frame. Births during the frame
 // interpolate between the previous and this transform. Particles of a world-space effect stay
 // where they were born; those of a local-space effect follow.

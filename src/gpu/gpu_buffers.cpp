@@ -237,6 +237,17 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     return uploadRecords(fx, ordered, diagnostics);
 }
 
+bool replaceRecords(GpuEffect& fx, std::shared_ptr<const CompiledEffect> effect,
+                    std::vector<Diagnostic>& diagnostics) {
+    if (!fx.gpu->runner->waitAll(diagnostics)) return false;
+    fx.effect = std::move(effect);
+    const RecordsLayout r = recordsLayout(*fx.effect, fx.layout);
+    auto* base = static_cast<unsigned char*>(fx.buffers.records.mapped);
+    put(base, r.emitters, fx.effect->emitters);
+    put(base, r.ops, fx.effect->ops);
+    return true;
+}
+
 VkDeviceAddress drawRecordAddress(const GpuBuffers& buffers, const DrawRecordRange& range) {
     return buffers.draw_record_chunks[range.chunk].address +
            drawRecordOffsetBytes(range.first_in_chunk);

@@ -21,6 +21,14 @@ PoolLimits devicePoolLimits(const vk::Device& device, uint64_t max_buffer_bytes,
 // error naming the buffer.
 bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics);
 
+// Replaces fx.effect by `effect`, which differs from it only in record values (user parameters,
+// compiler/parameter_bindings.h: same arrays, same sizes), and rewrites the emitter and op
+// records of the records buffer. Waits for the instance's submissions in flight first (they read
+// the buffer); the rest of what the GPU reads from the records is resolved per step on the host.
+// False with errors appended when that wait fails.
+bool replaceRecords(GpuEffect& fx, std::shared_ptr<const CompiledEffect> effect,
+                    std::vector<Diagnostic>& diagnostics);
+
 // The device address of a draw-record range's first record (its chunk's buffer, offset to
 // range.first_in_chunk): what a draw of that piece reads from.
 VkDeviceAddress drawRecordAddress(const GpuBuffers& buffers, const DrawRecordRange& range);

@@ -140,6 +140,9 @@ std::unique_ptr<EffectInstance> createEffectInstance(std::shared_ptr<const Compi
     auto instance = std::make_unique<EffectInstance>();
     instance->effect = std::move(effect);
     instance->source = source;
+    for (const ParameterRecord& p : instance->effect->parameters) {
+        instance->parameter_values.push_back(p.default_value);
+    }
     const size_t emitters = instance->effect->emitters.size();
     instance->backend = chooseBackend(*instance->effect, config.backend, device);
     if (!instance->backend.ok) {

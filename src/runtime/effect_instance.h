@@ -107,6 +107,16 @@ struct EffectInstance {
     std::vector<DrawRecord> gpu_records;
     std::vector<uint32_t> gpu_counts;
     std::vector<uint32_t> record_first; // per emitter: its first record in its part's array
+    // User parameter values, one per parameter of `effect` (defaults at creation); written into
+    // the parts' records by setParameterValues (runtime/instance_parameters.h).
+    std::vector<vec4> parameter_values;
+    // Each part's own copy of its records once a value was set (the part's `effect` then points
+    // at it): later sets patch it in place, with no allocation.
+    std::shared_ptr<CompiledEffect> cpu_patched;
+    std::shared_ptr<CompiledEffect> gpu_patched;
+    // The CPU part's effect identity before its first set: a patched part's identity is this
+    // combined with the values, so snapshots tell values apart without rehashing the records.
+    uint64_t cpu_base_identity = 0;
 };
 
 // Creates an instance of `effect` on the backend chooseBackend(effect, config.backend, device)

@@ -184,6 +184,20 @@ bool EffectLibrary::info(EffectId id, EffectInfo& out) const {
             slot[asset.emitter_index] = asset.path;
         }
     }
+    out.parameters.clear();
+    if (entry->effect != nullptr) {
+        const CompiledEffect& e = *entry->effect;
+        for (const ParameterRecord& p : e.parameters) {
+            ParameterInfo info;
+            info.name = std::string(stringAt(e, p.name_offset, p.name_length));
+            info.kind = static_cast<ParameterKind>(p.type);
+            info.default_value = {p.default_value.x, p.default_value.y, p.default_value.z,
+                                  p.default_value.w};
+            info.min = {p.min.x, p.min.y, p.min.z, p.min.w};
+            info.max = {p.max.x, p.max.y, p.max.z, p.max.w};
+            out.parameters.push_back(std::move(info));
+        }
+    }
     return true;
 }
 

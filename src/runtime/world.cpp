@@ -24,6 +24,7 @@
 #include "runtime/draw_list.h"
 #include "runtime/effect_instance.h"
 #include "runtime/effect_library_impl.h"
+#include "runtime/instance_parameters.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
 #include "runtime/world_access.h"
@@ -232,6 +233,8 @@ const char* describe(RuntimeError error) {
         return "capacity exceeded";
     case RuntimeError::backend_unavailable:
         return "backend unavailable";
+    case RuntimeError::unknown_parameter:
+        return "unknown parameter";
     }
     return "unknown error";
 }
@@ -348,6 +351,9 @@ struct World::Impl {
             std::unique_ptr<EffectInstance> fx = std::move(pool[i]);
             pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(i));
             spindrift::restart(*fx, placement);
+            // A recycled instance starts with the effect's defaults, as a new one does.
+            scratch_diagnostics.clear();
+            setParameterValues(*fx, defaultParameterValues(*fx->effect), scratch_diagnostics);
             stats.instances_recycled += 1;
             error = RuntimeError::none;
             return fx;
@@ -467,6 +473,10 @@ struct World::Impl {
                          rowsOf(live.transform), error);
         live.version = entry.version; // a failure is not retried every frame
         if (!fx) return Switch::failed;
+        scratch_diagnostics.clear();
+        setParameterValues(
+            *fx, carryParameterValues(*live.fx->effect, live.fx->parameter_values, *fx->effect),
+            scratch_diagnostics);
         const bool kept = live.state != InstanceState::finished && carryParticles(*live.fx, *fx);
         live.fx = std::move(fx);
         live.base = entry.effect;
@@ -837,6 +847,8 @@ RuntimeError World::setSeed(InstanceHandle h, uint32_t seed) {
         std::unique_ptr<EffectInstance> fx =
             w.makeInstance(live->effect, entry, effect, rowsOf(live->transform), error);
         if (!fx) return error;
+        w.scratch_diagnostics.clear();
+        setParameterValues(*fx, live->fx->parameter_values, w.scratch_diagnostics);
         w.recycle(*live);
         live->fx = std::move(fx);
     }
@@ -1074,6 +1086,99 @@ EffectInstance* effectInstanceOf(World& world, InstanceHandle h) {
     World::Impl& w = world.impl();
     if (w.table.lookup(h) != SlotLookup::live) return nullptr;
     return w.table.at(h).fx.get();
+}
+
+// ---------------------------------------------------------------------------------------------
+// User parameters (runtime/instance_parameters.h).
+
+namespace {
+
+vec4 vec4Of(const Vec3& v) {
+    return vec4(v.x, v.y, v.z, 0.0f);
+}
+vec4 vec4Of(const Color& c) {
+    return vec4(c.r, c.g, c.b, c.a);
+}
+
+// The parameter `name` of the instance, or kNone with the error set.
+template <typename Fail>
+uint32_t parameterOf(const EffectInstance& fx, std::string_view name, Fail fail,
+                     RuntimeError& error) {
+    const uint32_t p = findParameter(*fx.effect, name);
+    if (p == kNone) {
+        error = fail(RuntimeError::unknown_parameter, "no parameter '" +
+                                                          std::string(name.substr(0, 64)) + "'; " +
+                                                          parameterNameList(*fx.effect));
+    }
+    return p;
+}
+
+} // namespace
+
+static RuntimeError setParameterValue(World::Impl& w, InstanceHandle h, std::string_view name,
+                                      ParameterType type, const vec4& value) {
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    EffectInstance& fx = *live->fx;
+    auto fail = [&](RuntimeError e, std::string text) { return w.fail(e, std::move(text)); };
+    const uint32_t p = parameterOf(fx, name, fail, error);
+    if (p == kNone) return error;
+    const std::string problem = parameterValueProblem(*fx.effect, p, type, value);
+    if (!problem.empty()) return w.fail(RuntimeError::invalid_argument, problem);
+    std::vector<vec4> values = fx.parameter_values;
+    values[p] = value;
+    w.scratch_diagnostics.clear();
+    if (!setParameterValues(fx, values, w.scratch_diagnostics)) {
+        std::string text = "the instance's GPU part failed";
+        for (const Diagnostic& d : w.scratch_diagnostics) text += "\n" + formatDiagnostic(d);
+        return w.fail(RuntimeError::backend_unavailable, std::move(text));
+    }
+    return w.ok();
+}
+
+static RuntimeError getParameterValue(World::Impl& w, InstanceHandle h, std::string_view name,
+                                      ParameterType type, vec4& out) {
+    RuntimeError error;
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    const EffectInstance& fx = *live->fx;
+    auto fail = [&](RuntimeError e, std::string text) { return w.fail(e, std::move(text)); };
+    const uint32_t p = parameterOf(fx, name, fail, error);
+    if (p == kNone) return error;
+    // The current value passes the type check only if the types match.
+    const std::string problem = parameterValueProblem(*fx.effect, p, type, fx.parameter_values[p]);
+    if (!problem.empty()) return w.fail(RuntimeError::invalid_argument, problem);
+    out = fx.parameter_values[p];
+    return w.ok();
+}
+
+RuntimeError World::setParameter(InstanceHandle h, std::string_view name, float value) {
+    return setParameterValue(*impl_, h, name, ParameterType::float_, vec4(value, 0, 0, 0));
+}
+RuntimeError World::setParameter(InstanceHandle h, std::string_view name, const Vec3& value) {
+    return setParameterValue(*impl_, h, name, ParameterType::float3, vec4Of(value));
+}
+RuntimeError World::setParameter(InstanceHandle h, std::string_view name, const Color& value) {
+    return setParameterValue(*impl_, h, name, ParameterType::color, vec4Of(value));
+}
+RuntimeError World::getParameter(InstanceHandle h, std::string_view name, float& out) const {
+    vec4 v(0.0f);
+    const RuntimeError e = getParameterValue(*impl_, h, name, ParameterType::float_, v);
+    if (e == RuntimeError::none) out = v.x;
+    return e;
+}
+RuntimeError World::getParameter(InstanceHandle h, std::string_view name, Vec3& out) const {
+    vec4 v(0.0f);
+    const RuntimeError e = getParameterValue(*impl_, h, name, ParameterType::float3, v);
+    if (e == RuntimeError::none) out = {v.x, v.y, v.z};
+    return e;
+}
+RuntimeError World::getParameter(InstanceHandle h, std::string_view name, Color& out) const {
+    vec4 v(0.0f);
+    const RuntimeError e = getParameterValue(*impl_, h, name, ParameterType::color, v);
+    if (e == RuntimeError::none) out = {v.x, v.y, v.z, v.w};
+    return e;
 }
 
 } // namespace spindrift

@@ -104,6 +104,33 @@ inline EffectDesc campfireEffect() {
     return fx;
 }
 
+// The campfire with user parameters: every kind of parameter and binding (whole values, one end
+// of a range, one component, a burst count, a module value, a force field strength).
+inline EffectDesc parametersEffect() {
+    EffectDesc fx = campfireEffect();
+    fx.name = "campfire_parameters";
+    fx.parameters = {
+        {"intensity", ParameterType::float_, {60, 0, 0, 0}, {0, 0, 0, 0}, {500, 0, 0, 0}},
+        {"tint", ParameterType::color, {1, 0.5f, 0.1f, 1}, {0, 0, 0, 0}, {4, 4, 4, 1}},
+        {"wind", ParameterType::float3, {0, -9.81f, 0}, {-20, -20, -20, 0}, {20, 20, 20, 0}},
+        {"swirl", ParameterType::float_, {4, 0, 0, 0}, {-10, 0, 0, 0}, {10, 0, 0, 0}},
+        {"burst", ParameterType::float_, {15, 0, 0, 0}, {0, 0, 0, 0}, {100, 0, 0, 0}},
+        {"spark_green", ParameterType::float_, {0.8f, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}},
+    };
+    fx.emitters[0].spawn.bursts[0].count = {15, 15};
+    fx.emitters[0].init.speed = {1, 2};
+    fx.parameter_bindings = {
+        {"intensity", 0, ParameterTarget::rate_per_s, 0, kWholeValue, kWholeValue},
+        {"tint", 0, ParameterTarget::color, 0, kWholeValue, kWholeValue},
+        {"burst", 0, ParameterTarget::burst_count, 0, kWholeValue, kWholeValue},
+        {"wind", 0, ParameterTarget::gravity_acceleration, 0, kWholeValue, kWholeValue},
+        {"swirl", 0, ParameterTarget::force_field_strength, 5, kWholeValue, kWholeValue},
+        {"swirl", 0, ParameterTarget::speed, 0, 1, kWholeValue},
+        {"spark_green", 1, ParameterTarget::color, 0, 0, 1},
+    };
+    return fx;
+}
+
 // Every render type, the mesh shape, gradient colour init and the remaining module kinds.
 inline EffectDesc everythingEffect() {
     EffectDesc fx;

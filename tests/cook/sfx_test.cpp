@@ -5,6 +5,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -117,6 +118,61 @@ TEST(Sfx, EveryCompilableRandomEffectRoundTrips) {
     EXPECT_GT(compiled_count, 200);
 }
 
+// User parameters travel in sections 11 and 12; a hostile file cannot use them to write a word
+// no parameter may set, or a value the word does not accept.
+TEST(Sfx, CarriesParametersAndRejectsBadParameterRecords) {
+    const CompiledEffect good = compiled(test::parametersEffect());
+    ASSERT_EQ(good.parameters.size(), 6u);
+    ASSERT_FALSE(good.parameter_bindings.empty());
+    const LoadResult r = load(cookEffect(good));
+    ASSERT_TRUE(r.ok) << r.message();
+    EXPECT_TRUE(r.effect == good);
+    struct Case {
+        const char* name;
+        std::function<void(CompiledEffect&)> patch;
+        std::string expected;
+    };
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<Case> cases = {
+        {"parameter index", [](auto& e) { e.parameter_bindings[0].parameter = 99; },
+         "parameter binding 0: index out of range"},
+        {"binding padding", [](auto& e) { e.parameter_bindings[1].pad1 = 1; },
+         "parameter binding 1: index out of range or padding not 0"},
+        {"parameter padding", [](auto& e) { e.parameters[0].pad0 = 1; },
+         "parameter 0: padding or a component past its type is not 0"},
+        {"component past the type", [](auto& e) { e.parameters[0].max.y = 1; },
+         "parameter 0: padding or a component past its type is not 0"},
+        {"record index", [](auto& e) { e.parameter_bindings[0].record = 1000; },
+         "parameter binding 0: index out of range"},
+        {"array", [](auto& e) { e.parameter_bindings[0].array = 9; },
+         "parameter binding 0: index out of range"},
+        {"capacity word",
+         [](auto& e) { e.parameter_bindings[0].word = offsetof(EmitterRecord, capacity) / 4; },
+         "not one a parameter may set"},
+        {"conversion", [](auto& e) { e.parameter_bindings[0].conversion = 1; },
+         "not one a parameter may set"},
+        {"component", [](auto& e) { e.parameter_bindings[0].component = 2; },
+         "component past the parameter's type"},
+        {"range past the word", [](auto& e) { e.parameters[0].min.x = -1; },
+         "the parameter's range exceeds what the value accepts"},
+        {"nan default", [&](auto& e) { e.parameters[1].default_value.y = nan; },
+         "parameter 1: range or default not finite"},
+        {"crossed range", [](auto& e) { e.parameters[3].min.x = 20; },
+         "parameter 3: range or default not finite, or default outside the range"},
+        {"type", [](auto& e) { e.parameters[2].type = 7; }, "parameter 2: unknown type 7"},
+        {"name", [](auto& e) { e.parameters[2].name_offset = 1u << 20; },
+         "parameter 2: name outside the string table"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        CompiledEffect bad = good;
+        c.patch(bad);
+        const LoadResult result = load(cookEffect(bad));
+        EXPECT_FALSE(result.ok);
+        EXPECT_NE(result.message().find(c.expected), std::string::npos) << result.message();
+    }
+}
+
 TEST(Sfx, WritesTheDocumentedHeaderAndAlignedSections) {
     const CompiledEffect effect = compiled(test::campfireEffect());
     const std::vector<uint8_t> bytes = cookEffect(effect);
@@ -163,8 +219,9 @@ TEST(Sfx, RejectsHeaderProblems) {
     writeAt<uint32_t>(b, 12, 0x04030201u);
     expectRejected(b, "endianness marker is 0x04030201", 12);
     b = good;
-    writeAt<uint32_t>(b, 8, 3);
-    expectRejected(b, "format version 3 is not supported", 8);
+    writeAt<uint32_t>(b, 8, kSfxFormatVersion + 1);
+    expectRejected(
+        b, "format version " + std::to_string(kSfxFormatVersion + 1) + " is not supported", 8);
     b = good;
     writeAt<uint32_t>(b, 20, 1);
     expectRejected(b, "reserved header field", 20);
@@ -211,7 +268,7 @@ TEST(Sfx, RejectsSectionTableProblems) {
          [&](auto& b) { writeAt<uint64_t>(b, ops + 16, readAt<uint64_t>(b, ops + 16) - 16); },
          "sections follow each other", ops + 16},
         {"missing", [](auto& b) { writeAt<uint32_t>(b, 16, kSfxSectionCount - 1); },
-         "missing section 'strings'", 16},
+         "missing section 'parameter_bindings'", 16},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
@@ -244,7 +301,7 @@ TEST(Sfx, RefusesVersionOneFilesAndSaysToCookAgain) {
     writeAt<uint32_t>(b, offsetof(SfxHeader, format_version), 1);
     reseal(b);
     expectRejected(b,
-                   "format version 1 is not supported (this build reads version 2); cook the "
+                   "format version 1 is not supported (this build reads version 3); cook the "
                    "effect again from its JSON source (spindrift cook)",
                    offsetof(SfxHeader, format_version));
 }
@@ -522,6 +579,7 @@ TEST(Sfx, FuzzSeedCorpusIsTheCookOfTheSampleEffects) {
         {"minimal.sfx", test::minimalEffect()},
         {"campfire.sfx", test::campfireEffect()},
         {"everything.sfx", test::everythingEffect()},
+        {"parameters.sfx", test::parametersEffect()},
     };
     for (const auto& [name, fx] : samples) {
         SCOPED_TRACE(name);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -232,8 +233,12 @@ inline bool byEmitterAndKey(const DrawRecord& a, const DrawRecord& b) {
 // Steps both backends `steps` frames of exactly one fixed step (the transform moving along
 // `path` when given), comparing counts and statistics every frame and draw records at the end.
 // `config` is the GPU backend's (tests force tiny buffers or the portable compaction with it).
+// before_frame, when set, runs before each frame with both instances (a test that changes both
+// mid-run: user parameters).
+using ParityHook = std::function<void(uint32_t frame, cpu::CpuEffect&, GpuEffect&)>;
 inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint32_t steps,
-                              bool moving = false, const GpuConfig& config = testGpuConfig()) {
+                              bool moving = false, const GpuConfig& config = testGpuConfig(),
+                              const ParityHook& before_frame = {}) {
     ParityResult result;
     cpu::CpuConfig cpu_config;
     auto cpu_fx = cpu::createCpuEffect(effect, cpu_config);
@@ -246,6 +251,7 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
     const double dt = static_cast<double>(effect->effect.fixed_timestep_s);
     const auto emitters = static_cast<uint32_t>(effect->emitters.size());
     for (uint32_t frame = 0; frame < steps; ++frame) {
+        if (before_frame) before_frame(frame, *cpu_fx, *gpu_fx);
         if (moving) {
             const float t = static_cast<float>(frame + 1) * 0.05f;
             const Rows3x4 m = makeRigidTransform(2.0f * t, 0.5f * t, -t, 0.7f * t);

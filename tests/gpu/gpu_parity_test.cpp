@@ -285,10 +285,11 @@ TEST_P(GpuParitySample, MatchesTheCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Samples, GpuParitySample,
-                         ::testing::Values("campfire.json", "fireworks.json", "fountain.json",
-                                           "lightning.json", "magic_orb.json", "portal_ring.json",
-                                           "rockfall.json", "smoke_plume.json", "snowfall.json",
-                                           "spark_burst.json", "sword_trail.json"));
+                         ::testing::Values("campfire.json", "ember_gust.json", "fireworks.json",
+                                           "fountain.json", "lightning.json", "magic_orb.json",
+                                           "portal_ring.json", "rockfall.json", "smoke_plume.json",
+                                           "snowfall.json", "spark_burst.json",
+                                           "sword_trail.json"));
 
 // Every sample effect the repository ships runs on the GPU backend (the parity list above holds
 // them all): none is refused.
@@ -303,7 +304,7 @@ TEST(GpuParity, EverySampleRunsOnTheGpuBackend) {
                                   diagnostics);
         EXPECT_NE(fx, nullptr) << entry.path() << ":\n" << joinedDiagnostics(diagnostics);
     }
-    EXPECT_EQ(samples, 11u);
+    EXPECT_EQ(samples, 12u);
 }
 
 } // namespace
