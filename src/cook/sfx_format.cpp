@@ -26,6 +26,7 @@ constexpr SfxSectionInfo kSections[kSfxSectionCount] = {
      kMaxEmitters* kMaxSubEmitters},
     {SfxSection::lut, "lut", kLutWidth * sizeof(vec4), kMaxLutRows},
     {SfxSection::strings, "strings", 1, kMaxStringBytes},
+    {SfxSection::emitter_events, "emitter_events", sizeof(EmitterEventsRecord), kMaxEmitters},
 };
 
 } // namespace

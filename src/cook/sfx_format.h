@@ -17,7 +17,8 @@ namespace spindrift {
 inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 // 1: the checksum covered the bytes after the header only. 2: it covers every byte but its own
 // field (so the header's structural hash too), and the loader recomputes the structural hash.
-inline constexpr uint32_t kSfxFormatVersion = 2;
+// 3: section 11, emitter_events (EmitterEventsRecord), and sub-emitter event kEventThreshold.
+inline constexpr uint32_t kSfxFormatVersion = 3;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
 inline constexpr uint64_t kSfxSectionAlignment = 16;
@@ -66,8 +67,9 @@ enum class SfxSection : uint32_t {
     sub_emitters = 8, // SubEmitterRecord
     lut = 9,          // rows of kLutWidth vec4 (1024 bytes per record)
     strings = 10,     // the string table, one byte per record
+    emitter_events = 11, // EmitterEventsRecord: none, or one per emitter
 };
-inline constexpr uint32_t kSfxSectionCount = 10;
+inline constexpr uint32_t kSfxSectionCount = 11;
 
 struct SfxSectionInfo {
     SfxSection id;

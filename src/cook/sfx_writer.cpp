@@ -40,6 +40,8 @@ SectionBytes sectionBytes(const CompiledEffect& e, SfxSection id) {
         return {e.lut.data(), e.lutRowCount()};
     case SfxSection::strings:
         return of(e.strings);
+    case SfxSection::emitter_events:
+        return of(e.emitter_events);
     }
     return {nullptr, 0};
 }

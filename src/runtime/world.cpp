@@ -23,6 +23,7 @@
 #include "driver/placement.h"
 #include "runtime/effect_instance.h"
 #include "runtime/effect_library_impl.h"
+#include "runtime/gameplay_events.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
 
@@ -239,6 +240,7 @@ struct World::Impl {
     // Per effect id (value - 1): destroyed instances kept for reuse.
     std::vector<std::vector<std::unique_ptr<EffectInstance>>> recycled;
     std::vector<Diagnostic> scratch_diagnostics;
+    GameplayEventStream events; // the last update's events to gameplay
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -362,7 +364,7 @@ struct World::Impl {
         live.enabled_mask = ~0ull;
         const CompiledEffect& effect = *live.fx->effect;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-            const std::string name = emitterName(effect, e);
+            const std::string name = spindrift::emitterName(effect, e);
             if (std::find(live.disabled_emitters.begin(), live.disabled_emitters.end(), name) !=
                 live.disabled_emitters.end()) {
                 live.enabled_mask &= ~(1ull << e);
@@ -376,7 +378,7 @@ struct World::Impl {
         const CompiledEffect& effect = *live.fx->effect;
         std::string names;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-            const std::string n = emitterName(effect, e);
+            const std::string n = spindrift::emitterName(effect, e);
             if (n == name) {
                 out = e;
                 return true;
@@ -533,6 +535,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         frame_dt_s = 0;
     }
     frame_dt_s = std::min(frame_dt_s, kMaxFrameSeconds);
+    w.events.begin();
     auto& slots = w.table.slots();
     for (uint32_t index = 0; index < slots.size(); ++index) {
         if (!slots[index].live) continue;
@@ -559,6 +562,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             const double dt =
                 std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
             const FrameReport report = step(*live.fx, dt);
+            // In slot order: the event stream's order (a parallel update must keep it).
+            receipt.events_dropped += w.events.collect(h, *live.fx);
             receipt.instances_stepped += 1;
             receipt.steps += report.steps;
             receipt.discarded_steps += report.discarded_steps;
@@ -585,6 +590,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         receipt.live_particles += liveCount(*live.fx);
     }
     receipt.instances = w.table.liveCount();
+    receipt.events = w.events.events().size();
     return receipt;
 }
 
@@ -708,6 +714,7 @@ RuntimeError World::seek(InstanceHandle h, double time_s) {
     StepRun run;
     run.stop_when_finished = true;
     runSteps(*live->fx, steps, run);
+    GameplayEventStream::discard(*live->fx); // a replay delivers no events
     live->placed_only = steps == 0;
     if (finished(*live->fx)) live->state = InstanceState::finished;
     return w.ok();
@@ -853,6 +860,18 @@ const WorldStats& World::stats() const {
 
 const std::string& World::lastErrorMessage() const {
     return impl_->message;
+}
+
+} // namespace spindrift
+
+namespace spindrift {
+
+const std::vector<GameplayEvent>& World::events() const {
+    return impl_->events.events();
+}
+
+std::string_view World::emitterName(const GameplayEvent& event) const {
+    return impl_->events.emitterName(event);
 }
 
 } // namespace spindrift
