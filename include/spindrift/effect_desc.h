@@ -487,9 +487,9 @@ struct EventsDesc {
     bool birth = false;
     bool death = false;
     bool collision = false;
-    bool threshold = false;        // needs threshold.quantity != none
-    uint32_t max_per_step = 256;   // 1..kMaxGameplayEventsPerStep; the rest counted as dropped
-    ThresholdDesc threshold_at;    // JSON "threshold_at"
+    bool threshold = false;      // needs threshold.quantity != none
+    uint32_t max_per_step = 256; // 1..kMaxGameplayEventsPerStep; the rest counted as dropped
+    ThresholdDesc threshold_at;  // JSON "threshold_at"
     friend bool operator==(const EventsDesc&, const EventsDesc&) = default;
 };
 

@@ -188,14 +188,13 @@ constexpr auto fieldsOf(FieldsOf<ThresholdDesc>) {
 }
 
 constexpr auto fieldsOf(FieldsOf<EventsDesc>) {
-    return std::tuple{
-        field("birth", &EventsDesc::birth),
-        field("death", &EventsDesc::death),
-        field("collision", &EventsDesc::collision),
-        field("threshold", &EventsDesc::threshold),
-        field("max_per_step", &EventsDesc::max_per_step,
-              rule::within(1, kMaxGameplayEventsPerStep)),
-        field("threshold_at", &EventsDesc::threshold_at)};
+    return std::tuple{field("birth", &EventsDesc::birth),
+                      field("death", &EventsDesc::death),
+                      field("collision", &EventsDesc::collision),
+                      field("threshold", &EventsDesc::threshold),
+                      field("max_per_step", &EventsDesc::max_per_step,
+                            rule::within(1, kMaxGameplayEventsPerStep)),
+                      field("threshold_at", &EventsDesc::threshold_at)};
 }
 
 constexpr auto fieldsOf(FieldsOf<EmitterDesc>) {

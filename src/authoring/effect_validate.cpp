@@ -262,16 +262,16 @@ static void validateEventBlocks(const RuleChecker& c, const EffectDesc& effect) 
         const std::string path = at(emittersPath(i), "events");
         const ThresholdDesc& t = events.threshold_at;
         const bool has_threshold = t.quantity != ThresholdQuantity::none;
-        const char* kNeeds = "needs the emitter's threshold: events.threshold_at with a quantity "
+        const char* kNeeds = " the emitter's threshold: events.threshold_at with a quantity "
                              "(speed, height, age_fraction) and a value";
         if (events.threshold && !has_threshold) {
-            c.error(at(path, "threshold"), std::string("threshold events ") + kNeeds);
+            c.error(at(path, "threshold"), std::string("threshold events need") + kNeeds);
         }
         for (size_t j = 0; j < emitter.sub_emitters.size(); ++j) {
             if (emitter.sub_emitters[j].event != SubEmitterEvent::threshold || has_threshold)
                 continue;
             c.error(at(json::pathIndex(at(emittersPath(i), "sub_emitters"), j), "event"),
-                    std::string("a sub-emitter on threshold ") + kNeeds);
+                    std::string("a sub-emitter on threshold needs") + kNeeds);
         }
         const std::string value_path = at(at(path, "threshold_at"), "value");
         if (t.quantity == ThresholdQuantity::speed) c.atLeast(value_path, t.value, 0);

@@ -66,8 +66,9 @@ inline bool operator==(const CompiledEffect& a, const CompiledEffect& b) {
            detail::sameBytes(a.force_fields, b.force_fields) &&
            detail::sameBytes(a.mesh_points, b.mesh_points) &&
            detail::sameBytes(a.sub_emitters, b.sub_emitters) &&
-           detail::sameBytes(a.emitter_events, b.emitter_events) && detail::sameBytes(a.lut, b.lut) &&
-           a.strings == b.strings && a.structural_hash == b.structural_hash;
+           detail::sameBytes(a.emitter_events, b.emitter_events) &&
+           detail::sameBytes(a.lut, b.lut) && a.strings == b.strings &&
+           a.structural_hash == b.structural_hash;
 }
 
 } // namespace spindrift

@@ -67,7 +67,8 @@ enum class SfxSection : uint32_t {
     sub_emitters = 8, // SubEmitterRecord
     lut = 9,          // rows of kLutWidth vec4 (1024 bytes per record)
     strings = 10,     // the string table, one byte per record
-    emitter_events = 11, // EmitterEventsRecord: none, or one per emitter
+    // EmitterEventsRecord: none, or one per emitter (format version 3).
+    emitter_events = 11,
 };
 inline constexpr uint32_t kSfxSectionCount = 11;
 

@@ -78,8 +78,7 @@ void collectEvents(CpuEffect& fx) {
             queueEvents(fx, e, kEventDeath, pool.dead_slots.get() + begin, r.dead_count);
             // Crossings of the emitter's threshold (gameplay_events.h), after its deaths.
             if (watchesThreshold(fx.gameplay.get(), e)) {
-                queueEvents(fx, e, kEventThreshold,
-                            fx.gameplay->threshold_slots[e].data() + begin,
+                queueEvents(fx, e, kEventThreshold, fx.gameplay->threshold_slots[e].data() + begin,
                             fx.gameplay->threshold_counts[chunk]);
             }
         }

@@ -310,8 +310,9 @@ struct SubEmitterRecord {
 // "Events"). CompiledEffect::emitter_events holds one per emitter, or none at all when no
 // emitter has an events block.
 struct EmitterEventsRecord {
-    uint kinds;         // bit (1 << kEvent*) per kind delivered to the host; 0: none
-    uint max_per_step;  // gameplay events kept per step for this emitter (1..kMaxGameplayEventsPerStep)
+    uint kinds;               // bit (1 << kEvent*) per kind delivered to the host; 0: none
+    uint max_per_step;        // gameplay events kept per step for this emitter
+                              // (1..kMaxGameplayEventsPerStep)
     uint threshold_quantity;  // kThreshold* quantity; kThresholdNone: no threshold
     uint threshold_direction; // kThresholdRising / Falling / Either
     float threshold_value;
