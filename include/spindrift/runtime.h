@@ -262,6 +262,9 @@ struct WorldUpdateReceipt {
     bool frame_rejected = false;     // frame_dt_s was negative or not finite: taken as 0
     uint64_t events = 0;             // gameplay events delivered by this update (World::events)
     uint64_t events_dropped = 0;     // gameplay events past an emitter's events.max_per_step
+    // How many updates late the newest delivered events of a GPU instance are (their steps ran
+    // that many updates earlier: an asynchronous readback); 0 when every event is of this update.
+    uint32_t events_latency_frames = 0;
 };
 
 // Totals since the world was made.
@@ -289,8 +292,11 @@ struct WorldStats {
 // then by the bits of position, velocity and normal. When an emitter has more than max_per_step
 // events in a step, the ones kept are its first in this order.
 //
-// GPU instances deliver no events yet: the GPU backend refuses an effect that asks for them
-// (feature gameplay_events), and SimulationBackend::automatic runs it on the CPU.
+// Backends: a CPU instance delivers the events of an update's steps in that update. A GPU instance
+// captures them on the device and reads them back without waiting, a frame or two late with
+// asynchronous statistics (each event carries its step; WorldUpdateReceipt::
+// events_latency_frames says how late). The same steps give the same events in the same order on
+// both backends. Sub-emitter links on threshold crossings run on the CPU backend only.
 
 // Frozen numbering.
 enum class EventKind : uint8_t {

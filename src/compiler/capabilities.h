@@ -46,15 +46,14 @@ inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 // backend (src/gpu/, issue 5: docs/gpu-backend.md) runs stable order and replace_oldest on its
 // birth-ordered alive lists, sub-emitter events (a serial event walker with the CPU's order) and
 // ribbon trails in per-slot rings, but not yet depth-buffer collision (no depth buffer is bound
-// to its passes yet) and not yet events to gameplay or threshold sub-emitters (issue 15, point 5:
-// the GPU capture and its asynchronous readback are not built); createGpuEffect refuses an
-// emitter needing one with a diagnostic naming the emitter and the feature, and a world on
-// SimulationBackend::automatic runs such an effect on the CPU.
+// to its passes yet) and not yet sub-emitter links on threshold crossings (its event gather does
+// not gather crossings); createGpuEffect refuses an emitter needing one with a diagnostic naming
+// the emitter and the feature, and a world on SimulationBackend::automatic runs such an effect on
+// the CPU. Events to gameplay it delivers (src/gpu/gameplay_capture.h).
 inline constexpr FeatureSet kCpuFeatures =
     kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
 inline constexpr FeatureSet kGpuFeatures =
     kAllFeatures & ~(static_cast<FeatureSet>(Feature::depth_buffer_collision) |
-                     static_cast<FeatureSet>(Feature::gameplay_events) |
                      static_cast<FeatureSet>(Feature::threshold_sub_emitters));
 // What an emitter may ask a backend for with its `backend` preference (checked when compiling):
 // what the backend runs today and, for the GPU backend, everything issue 5 is building for it.

@@ -1,7 +1,6 @@
 #include "cpu/gameplay_events.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "cpu/cpu_effect.h"
 #include "kernels/threshold.h"
@@ -10,17 +9,15 @@ namespace spindrift::cpu {
 
 namespace {
 
-int compareBits(const vec3& a, const vec3& b) {
-    return std::memcmp(&a, &b, sizeof(vec3));
-}
-
 bool delivers(const GameplayCapture& g, uint32_t e, uint32_t kind) {
     return (g.records[e].kinds & (1u << kind)) != 0;
 }
 
-// Row 1 of world_from_simulation: what sdThresholdQuantity reads for a height.
-vec4 worldYRow(const CpuEffect& fx, const Rows3x4& world_from_effect) {
-    return fx.effect->effect.space == kSpaceLocal ? world_from_effect.rows[1] : vec4(0, 1, 0, 0);
+// world_from_simulation at the end of the step: events are reported in world space, and a height
+// threshold reads its row 1 before and after the step alike (the GPU's step header holds this
+// one transform: src/gpu/shader/gpu_sim.h, GpuStepHeader).
+Rows3x4 worldFromSimAtEnd(const CpuEffect& fx) {
+    return worldFromSim(fx.step_end, fx.effect->effect.space);
 }
 
 // One event of emitter e, kept if it is among the step's max_per_step first in canonical order.
@@ -33,14 +30,10 @@ void offer(CpuEffect& fx, uint32_t e, uint32_t kind, uint32_t key, uint32_t deta
     r.kind = kind;
     r.key = key;
     r.detail = detail;
-    if (fx.effect->effect.space == kSpaceLocal) {
-        position = transformPoint(fx.step_end, position);
-        velocity = transformVector(fx.step_end, velocity);
-        normal = transformVector(fx.step_end, normal);
-    }
-    r.position = position;
-    r.velocity = velocity;
-    r.normal = normal;
+    const Rows3x4 world = worldFromSimAtEnd(fx);
+    r.position = transformPoint(world, position);
+    r.velocity = transformVector(world, velocity);
+    r.normal = transformVector(world, normal);
     std::vector<GameplayEventRecord>& kept = g.kept[e];
     const size_t bound = g.records[e].max_per_step;
     if (kept.size() < bound) {
@@ -64,17 +57,6 @@ void offerSlot(CpuEffect& fx, uint32_t e, uint32_t kind, uint32_t slot, uint32_t
 }
 
 } // namespace
-
-bool canonicalLess(const GameplayEventRecord& a, const GameplayEventRecord& b) {
-    if (a.step != b.step) return a.step < b.step;
-    if (a.emitter != b.emitter) return a.emitter < b.emitter;
-    if (a.kind != b.kind) return a.kind < b.kind;
-    if (a.key != b.key) return a.key < b.key;
-    if (a.detail != b.detail) return a.detail < b.detail;
-    if (int c = compareBits(a.position, b.position); c != 0) return c < 0;
-    if (int c = compareBits(a.velocity, b.velocity); c != 0) return c < 0;
-    return compareBits(a.normal, b.normal) < 0;
-}
 
 std::unique_ptr<GameplayCapture> createGameplayCapture(const CompiledEffect& effect,
                                                        std::vector<ParticlePool>& pools,
@@ -115,7 +97,7 @@ std::unique_ptr<GameplayCapture> createGameplayCapture(const CompiledEffect& eff
 void thresholdBefore(CpuEffect& fx, uint32_t e, uint32_t begin, uint32_t end) {
     GameplayCapture& g = *fx.gameplay;
     const uint32_t quantity = g.records[e].threshold_quantity;
-    const vec4 row = worldYRow(fx, fx.step_start);
+    const vec4 row = worldFromSimAtEnd(fx).rows[1];
     const ParticlePool& p = fx.pools[e];
     float* before = g.threshold_before[e].data();
     for (uint32_t i = begin; i < end; ++i) {
@@ -129,7 +111,7 @@ void thresholdBefore(CpuEffect& fx, uint32_t e, uint32_t begin, uint32_t end) {
 void thresholdAfter(CpuEffect& fx, uint32_t e, uint32_t chunk, uint32_t begin, uint32_t end) {
     GameplayCapture& g = *fx.gameplay;
     const EmitterEventsRecord& r = g.records[e];
-    const vec4 row = worldYRow(fx, fx.step_end);
+    const vec4 row = worldFromSimAtEnd(fx).rows[1];
     const ParticlePool& p = fx.pools[e];
     const float* before = g.threshold_before[e].data();
     uint32_t* out = g.threshold_slots[e].data() + begin;

@@ -18,29 +18,15 @@
 
 #include "compiler/compiled_effect.h"
 #include "cpu/particle_pool.h"
+#include "driver/gameplay_event.h"
 #include "driver/placement.h"
 
 namespace spindrift::cpu {
 
 struct CpuEffect;
 
-// One captured event, in world space (a local-space effect's values are moved by the placement
-// at the end of the step).
-struct GameplayEventRecord {
-    uint64_t step = 0;    // the instance's step index (driver), 0 = the first after a (re)start
-    uint32_t emitter = 0; // compiled emitter index
-    uint32_t kind = 0;    // kEvent*
-    uint32_t key = 0;     // the particle's stable random key (sdParticleKey)
-    uint32_t detail = 0;  // collision: the ordinal of the emitter's collision op; else 0
-    vec3 position = vec3(0.0f);
-    vec3 velocity = vec3(0.0f);
-    vec3 normal = vec3(0.0f); // collision: the contact normal; else 0
-};
-
-// The canonical order of events: (step, emitter, kind, key, detail), then the bits of position,
-// velocity and normal (ties past the key are two contacts of one particle in one op, or a 32-bit
-// key shared by two particles). Both backends' streams are sorted by it.
-bool canonicalLess(const GameplayEventRecord& a, const GameplayEventRecord& b);
+using spindrift::canonicalLess;
+using spindrift::GameplayEventRecord;
 
 struct GameplayCapture {
     std::vector<EmitterEventsRecord> records; // per emitter

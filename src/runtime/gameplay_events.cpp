@@ -1,5 +1,9 @@
 #include "runtime/gameplay_events.h"
 
+#include <algorithm>
+
+#include "gpu/gameplay_capture.h"
+
 namespace spindrift {
 
 namespace {
@@ -15,13 +19,24 @@ void GameplayEventStream::begin() {
     sources_.clear();
 }
 
-uint64_t GameplayEventStream::collect(InstanceHandle h, EffectInstance& instance) {
-    if (!instance.cpu || instance.cpu->gameplay == nullptr) return 0;
+uint64_t GameplayEventStream::collect(InstanceHandle h, EffectInstance& instance,
+                                      uint32_t& latency_frames) {
+    latency_frames = 0;
+    if (instance.effect->emitter_events.empty()) return 0;
     scratch_.clear();
-    const uint64_t dropped = cpu::takeGameplayEvents(*instance.cpu, scratch_);
+    uint64_t dropped = 0;
+    if (instance.cpu) dropped += cpu::takeGameplayEvents(*instance.cpu, scratch_);
+    if (instance.gpu) {
+        const size_t cpu_events = scratch_.size();
+        dropped += gpu::takeGpuGameplayEvents(*instance.gpu, scratch_, latency_frames);
+        // A split instance: the two parts' events in one canonical order.
+        if (cpu_events != 0 && cpu_events != scratch_.size()) {
+            std::sort(scratch_.begin(), scratch_.end(), canonicalLess);
+        }
+    }
     if (scratch_.empty()) return dropped;
     sources_.emplace_back(h.value, instance.effect);
-    // Already in canonical order: steps in order, each step's emitters in order and sorted.
+    // In canonical order: steps in order, each step's emitters in order and sorted.
     for (const cpu::GameplayEventRecord& r : scratch_) {
         GameplayEvent e;
         e.kind = static_cast<EventKind>(r.kind);

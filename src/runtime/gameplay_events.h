@@ -25,8 +25,10 @@ public:
     void begin();
 
     // After the instance's steps of this update: its events join the stream (instances must be
-    // collected in slot order: the stream's order is theirs). Returns the events it dropped.
-    uint64_t collect(InstanceHandle h, EffectInstance& instance);
+    // collected in slot order: the stream's order is theirs). Returns the events it dropped; a
+    // GPU part's events are those of its finished submissions, and latency_frames receives how
+    // many frames late the newest were (0 for a CPU instance).
+    uint64_t collect(InstanceHandle h, EffectInstance& instance, uint32_t& latency_frames);
 
     // After a seek: the replayed steps' events are not delivered.
     static void discard(EffectInstance& instance);

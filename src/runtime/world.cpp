@@ -563,7 +563,9 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
                 std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
             const FrameReport report = step(*live.fx, dt);
             // In slot order: the event stream's order (a parallel update must keep it).
-            receipt.events_dropped += w.events.collect(h, *live.fx);
+            uint32_t latency = 0;
+            receipt.events_dropped += w.events.collect(h, *live.fx, latency);
+            receipt.events_latency_frames = std::max(receipt.events_latency_frames, latency);
             receipt.instances_stepped += 1;
             receipt.steps += report.steps;
             receipt.discarded_steps += report.discarded_steps;
