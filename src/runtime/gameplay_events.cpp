@@ -55,6 +55,7 @@ uint64_t GameplayEventStream::collect(InstanceHandle h, EffectInstance& instance
 
 void GameplayEventStream::discard(EffectInstance& instance) {
     if (instance.cpu) cpu::discardGameplayEvents(*instance.cpu);
+    if (instance.gpu) gpu::discardGameplayEvents(*instance.gpu);
 }
 
 std::string_view GameplayEventStream::emitterName(const GameplayEvent& event) const {
