@@ -13,10 +13,12 @@
 #extension GL_EXT_buffer_reference_uvec2 : require
 
 #include "birth.h"
+#include "transform.h"
 #include "gpu_sim.glsl"
 #include "gpu_events.glsl"
 #include "gpu_birth.glsl"
 #include "gpu_trail.glsl"
+#include "gpu_gameplay.glsl"
 
 void main() {
     uint index = emitterIndex();
@@ -57,6 +59,10 @@ void main() {
         BirthPlace place = eventBirthPlace(step, ev);
         Newborn nb = newborn(e, step, index, ordinal, place);
         storeNewborn(pool, slot, nb, place.pre_age_s, ordinal);
+        if (deliversEvent(emitterEventsAt(index), kEventBirth)) {
+            appendGameplayEvent(kEventBirth, index, nb.key, 0u, step.step_index_lo, nb.position,
+                                nb.velocity, vec3(0.0));
+        }
         // A ribbon child starts its trail where it is born, as a planned birth does.
         if (hasTrails(trails)) startTrail(trails, slot, nb.position);
     }

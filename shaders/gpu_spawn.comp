@@ -11,10 +11,12 @@
 #extension GL_EXT_buffer_reference_uvec2 : require
 
 #include "birth.h"
+#include "transform.h"
 #include "gpu_sim.glsl"
 #include "gpu_trail.glsl"
 #include "gpu_events.glsl"
 #include "gpu_birth.glsl"
+#include "gpu_gameplay.glsl"
 
 void main() {
     GpuEmitterPool pool = emitterPoolForBirths();
@@ -43,6 +45,10 @@ void main() {
                                                step.emitter_end1, step.emitter_end2, i, n, step.dt);
         Newborn nb = newborn(e, step, index, ordinal, place);
         storeNewborn(pool, slot, nb, place.pre_age_s, ordinal);
+        if (deliversEvent(emitterEventsAt(index), kEventBirth)) {
+            appendGameplayEvent(kEventBirth, index, nb.key, 0u, step.step_index_lo, nb.position,
+                                nb.velocity, vec3(0.0));
+        }
         // A particle born into a reused slot starts a fresh trail.
         if (hasTrails(trails)) startTrail(trails, slot, nb.position);
     }

@@ -14,10 +14,13 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #endif
 
+#include "threshold.h"
+#include "transform.h"
 #include "update_step.h"
 #include "gpu_sim.glsl"
 #include "gpu_compact.glsl"
 #include "gpu_trail.glsl"
+#include "gpu_gameplay.glsl"
 
 // false for emitters without heavy ops (sdIsHeavyUpdateOp: curl noise, force fields, attractors,
 // collision): the pipeline specialised so drops their code, and with it the registers it needs,
@@ -41,9 +44,11 @@ void applyVelocityOps(GpuStepEmitter step, inout ParticleMotion q) {
     }
 }
 
-// The collision ops after the move, in compiled order (sdApplyCollisionOp). Returns the contacts
-// made; q.flags records which collision ops touched (kGpuContactMaskShift), for collision events.
-uint applyCollisionOps(GpuStepEmitter step, inout ParticleMotion q, float size) {
+// The collision ops after the move, in compiled order (sdApplyCollisionOpWithNormal). Returns the
+// contacts made; q.flags records which collision ops touched (kGpuContactMaskShift), for
+// collision events; with `contact_events` each contact is a gameplay event (gpu_gameplay.glsl).
+uint applyCollisionOps(GpuStepEmitter step, inout ParticleMotion q, float size,
+                       bool contact_events, uint e, uint key) {
     if (!kHeavyOps) return 0u;
     ResolvedOpsRef ops = ResolvedOpsRef(loadStepHeader().emitters_ops.zw);
     CollidersRef colliders = CollidersRef(loadStepHeader().force_fields_colliders.zw);
@@ -53,8 +58,13 @@ uint applyCollisionOps(GpuStepEmitter step, inout ParticleMotion q, float size) 
         GpuResolvedOp r = ops.ops[step.op_first + k];
         if (r.op.op != kOpCollision) continue;
         uint nth = collision_ops++;
-        if (!sdApplyCollisionOp(r.op, colliders, size, q)) continue;
+        vec3 normal;
+        if (!sdApplyCollisionOpWithNormal(r.op, colliders, size, q, normal)) continue;
         if (nth < kGpuMaxContactOps) q.flags |= 1u << (kGpuContactMaskShift + nth);
+        if (contact_events) {
+            appendGameplayEvent(kEventCollision, e, key, nth, step.step_index_lo, q.position,
+                                q.velocity, normal);
+        }
         contacts += 1u;
     }
     return contacts;
@@ -101,6 +111,11 @@ void main() {
     bool keeps_order = (step.flags & kGpuStepKeepsBirthOrder) != 0u;
     GpuEmitterTrails trails = emitterTrails();
     uint contacts = 0u;
+    // Events to gameplay (gpu_gameplay.glsl): what this emitter reports, and its threshold.
+    EmitterEventsRecord events = emitterEventsAt(e);
+    bool threshold = events.threshold_quantity != kThresholdNone;
+    bool reports = events.kinds != 0u;
+    vec4 world_y = loadStepHeader().world_from_sim1;
 
     // Software-pipelined: the next particle's slot and columns are loaded before this one's are
     // stored. The compiler cannot prove a store apart from a later load (all are buffer
@@ -126,10 +141,17 @@ void main() {
             next = loadParticle(next_slot, px, py, pz, vx, vy, vz, age, lifetime, rotation, flags);
         }
         if (live) {
+            // The threshold's quantity before the step (threshold.h; the CPU's thresholdBefore).
+            float before = threshold ? sdThresholdQuantity(events.threshold_quantity, q.position,
+                                                           q.velocity, q.age_s, q.lifetime_s,
+                                                           world_y)
+                                     : 0.0;
+            uint key = reports ? uintColumn(pool, kGpuColumnKey).v[slot] : 0u;
             applyVelocityOps(step, q);
             // A non-spinning emitter does not read the angular velocity column.
             sdIntegrateParticle(uses_flags, spins, spins ? angular.v[slot] : 0.0, step.dt, q);
-            contacts += applyCollisionOps(step, q, size.v[slot]);
+            contacts += applyCollisionOps(step, q, size.v[slot],
+                                          deliversEvent(events, kEventCollision), e, key);
 
             px.v[slot] = q.position.x;
             py.v[slot] = q.position.y;
@@ -145,6 +167,19 @@ void main() {
             if (hasTrails(trails)) recordTrailPoint(trails, slot, q.position);
 
             dead = sdParticleDead(q.age_s, q.lifetime_s, q.flags);
+            if (dead && deliversEvent(events, kEventDeath)) {
+                appendGameplayEvent(kEventDeath, e, key, 0u, step.step_index_lo, q.position,
+                                    q.velocity, vec3(0.0));
+            }
+            if (threshold && deliversEvent(events, kEventThreshold)) {
+                float after = sdThresholdQuantity(events.threshold_quantity, q.position,
+                                                  q.velocity, q.age_s, q.lifetime_s, world_y);
+                if (sdThresholdCrossed(events.threshold_quantity, events.threshold_direction,
+                                       events.threshold_value, before, after)) {
+                    appendGameplayEvent(kEventThreshold, e, key, 0u, step.step_index_lo,
+                                        q.position, q.velocity, vec3(0.0));
+                }
+            }
         }
         // An emitter keeping birth order is compacted by the ordered pass instead (keeps_order is
         // the dispatch's emitter's, so the whole group skips the aggregated appends together).

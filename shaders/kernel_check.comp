@@ -32,6 +32,7 @@
 #include "strip_draw.h"
 #include "mesh/mesh_vertex.h"
 #include "sub_emitter.h"
+#include "threshold.h"
 #include "transform.h"
 
 layout(local_size_x = 64) in;

@@ -40,6 +40,7 @@ inline constexpr uint32_t kMaxCurlOctaves = 6;
 inline constexpr uint32_t kMaxFlipbookCells = 4096; // columns * rows
 inline constexpr uint32_t kMaxRibbonPoints = 256;
 inline constexpr uint32_t kMaxBeamSegments = 256;
+inline constexpr uint32_t kMaxGameplayEventsPerStep = 65536; // events.max_per_step, per emitter
 // m: each coordinate of bounds.center in [-kMaxBoundsExtent, kMaxBoundsExtent], each
 // half-extent in [0, kMaxBoundsExtent]. A thousand kilometres is far past any effect, and keeps
 // the framing and culling maths that square and sum these far from float overflow.
@@ -446,7 +447,8 @@ struct RenderDesc {
 // ---------------------------------------------------------------------------------------------
 // Sub-emitters: an event on a particle of this emitter spawns particles of another emitter.
 
-enum class SubEmitterEvent : uint8_t { birth = 0, death = 1, collision = 2 };
+// threshold: the particle crossed its emitter's events.threshold (EventsDesc).
+enum class SubEmitterEvent : uint8_t { birth = 0, death = 1, collision = 2, threshold = 3 };
 
 struct SubEmitterDesc {
     SubEmitterEvent event = SubEmitterEvent::death;
@@ -525,6 +527,39 @@ struct ParameterBinding {
     friend bool operator==(const ParameterBinding&, const ParameterBinding&) = default;
 };
 
+// Events to gameplay (docs/effect-format.md, "events"; docs/runtime-api.md, "Events"): the
+// particle events of this emitter the runtime hands to the host, and the emitter's threshold.
+
+enum class ThresholdQuantity : uint8_t {
+    none = 0,         // no threshold
+    speed = 1,        // |velocity|, m/s; value >= 0
+    height = 2,       // world y of the position, m
+    age_fraction = 3, // age / lifetime; value in [0, 1]
+};
+
+enum class ThresholdDirection : uint8_t { rising = 0, falling = 1, either = 2 };
+
+// A particle crosses the threshold in a step when its quantity goes from below value to value or
+// above (rising), the reverse (falling), or either. Used by threshold gameplay events and by
+// sub-emitter links on "threshold".
+struct ThresholdDesc {
+    ThresholdQuantity quantity = ThresholdQuantity::none;
+    float value = 0; // required when the threshold object is written; finite
+    ThresholdDirection direction = ThresholdDirection::rising;
+    friend bool operator==(const ThresholdDesc&, const ThresholdDesc&) = default;
+};
+
+// Which events reach the host (all off by default: an emitter without the block costs nothing).
+struct EventsDesc {
+    bool birth = false;
+    bool death = false;
+    bool collision = false;
+    bool threshold = false;      // needs threshold.quantity != none
+    uint32_t max_per_step = 256; // 1..kMaxGameplayEventsPerStep; the rest counted as dropped
+    ThresholdDesc threshold_at;  // JSON "threshold_at"
+    friend bool operator==(const EventsDesc&, const EventsDesc&) = default;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Emitter and effect.
 
@@ -547,6 +582,7 @@ struct EmitterDesc {
     std::vector<UpdateModule> update; // 0..kMaxUpdateModules, authored order
     RenderDesc render;
     std::vector<SubEmitterDesc> sub_emitters; // 0..kMaxSubEmitters
+    EventsDesc events;
     friend bool operator==(const EmitterDesc&, const EmitterDesc&) = default;
 };
 

@@ -312,6 +312,11 @@ struct WorldUpdateReceipt {
     uint32_t reload_failures = 0;    // instances left on their old version (instance creation
                                      // failed for the new one; lastErrorMessage says why)
     bool frame_rejected = false;     // frame_dt_s was negative or not finite: taken as 0
+    uint64_t events = 0;             // gameplay events delivered by this update (World::events)
+    uint64_t events_dropped = 0;     // gameplay events past an emitter's events.max_per_step
+    // How many updates late the newest delivered events of a GPU instance are (their steps ran
+    // that many updates earlier: an asynchronous readback); 0 when every event is of this update.
+    uint32_t events_latency_frames = 0;
 };
 
 // Totals since the world was made.
@@ -347,6 +352,47 @@ class TransformPath {
 public:
     virtual ~TransformPath() = default;
     virtual Matrix3x4 worldFromEffectAt(double time_s) const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Events to gameplay (docs/runtime-api.md, "Events")
+//
+// An emitter whose effect file has an `events` block (docs/effect-format.md) reports its
+// particles' births, deaths, collider contacts and threshold crossings to the host. Each
+// World::update gathers the events of the steps it ran; World::events() holds them until the next
+// update. Per emitter and step at most the block's max_per_step are kept, the rest counted in
+// WorldUpdateReceipt::events_dropped (never dropped silently).
+//
+// Order (canonical, the same on every run and thread count): instances in slot order (the order of
+// World::instances), then per instance by (step, emitter_index, kind, particle_key, collision_op),
+// then by the bits of position, velocity and normal. When an emitter has more than max_per_step
+// events in a step, the ones kept are its first in this order.
+//
+// Backends: a CPU instance delivers the events of an update's steps in that update. A GPU instance
+// captures them on the device and reads them back without waiting, a frame or two late with
+// asynchronous statistics (each event carries its step; WorldUpdateReceipt::
+// events_latency_frames says how late). The same steps give the same events in the same order on
+// both backends. Sub-emitter links on threshold crossings run on the CPU backend only.
+
+// Frozen numbering.
+enum class EventKind : uint8_t {
+    birth = 0,     // a particle was born (position and velocity at birth)
+    death = 1,     // a particle died this step (age, attractor, a kill collision)
+    collision = 2, // a particle touched a collider (one event per collision module that touched)
+    threshold = 3, // a particle crossed its emitter's threshold (speed, height or age fraction)
+};
+
+struct GameplayEvent {
+    EventKind kind = EventKind::birth;
+    InstanceHandle instance;    // may be stale by the time the host reads it (destroy_on_finish)
+    uint32_t emitter_index = 0; // compiled order (EffectInfo::emitters); World::emitterName
+    uint32_t particle_key = 0;  // the particle's stable key (Particle::key): the same particle
+                                // has the same key in every event and in readParticles
+    uint64_t step = 0;          // the instance's fixed step (0 = the first after a (re)start)
+    Vec3 position;              // world space, at the end of the step (birth: where it was born)
+    Vec3 velocity;              // world space, m/s, at the same moment
+    Vec3 normal;                // collision: the contact normal, world space, unit; else 0
+    uint32_t collision_op = 0;  // collision: which of the emitter's collision modules, 0-based
 };
 
 class World {
@@ -425,6 +471,13 @@ public:
     // The instance's particles now, in world space with the tint and size scale applied; out is
     // resized (no allocation once it is large enough). A GPU instance reads its particles back.
     RuntimeError readParticles(InstanceHandle h, std::vector<Particle>& out);
+
+    // The gameplay events of the last update(), in canonical order (see "Events to gameplay"
+    // above). Valid until the next update(); no allocation once the vector is large enough.
+    const std::vector<GameplayEvent>& events() const;
+    // The name of the event's emitter, valid until the next update(); empty for an event this
+    // world did not deliver in its last update.
+    std::string_view emitterName(const GameplayEvent& event) const;
 
     // Live instances' handles, in slot order (allocation only when out grows).
     void instances(std::vector<InstanceHandle>& out) const;

@@ -179,6 +179,24 @@ constexpr auto fieldsOf(FieldsOf<SubEmitterDesc>) {
         field("inherit_velocity", &SubEmitterDesc::inherit_velocity, rule::unit())};
 }
 
+// The threshold's value range depends on its quantity: a rule of the emitter
+// (validateEventBlocks in effect_validate.cpp); here only finite.
+constexpr auto fieldsOf(FieldsOf<ThresholdDesc>) {
+    return std::tuple{field("quantity", &ThresholdDesc::quantity),
+                      field("value", &ThresholdDesc::value, rule::finite(), Presence::required),
+                      field("direction", &ThresholdDesc::direction)};
+}
+
+constexpr auto fieldsOf(FieldsOf<EventsDesc>) {
+    return std::tuple{field("birth", &EventsDesc::birth),
+                      field("death", &EventsDesc::death),
+                      field("collision", &EventsDesc::collision),
+                      field("threshold", &EventsDesc::threshold),
+                      field("max_per_step", &EventsDesc::max_per_step,
+                            rule::within(1, kMaxGameplayEventsPerStep)),
+                      field("threshold_at", &EventsDesc::threshold_at)};
+}
+
 constexpr auto fieldsOf(FieldsOf<EmitterDesc>) {
     return std::tuple{
         // Plain and unique across the effect: the rules check names together (validateNames).
@@ -195,7 +213,8 @@ constexpr auto fieldsOf(FieldsOf<EmitterDesc>) {
                                rule::list({0, kMaxUpdateModules, "update modules"}, true)),
         field<RenderCodec>("render", &EmitterDesc::render),
         field("sub_emitters", &EmitterDesc::sub_emitters,
-              rule::list({0, kMaxSubEmitters, "sub-emitters"}, true))};
+              rule::list({0, kMaxSubEmitters, "sub-emitters"}, true)),
+        field("events", &EmitterDesc::events)};
 }
 
 constexpr auto fieldsOf(FieldsOf<EffectDesc>) {

@@ -253,6 +253,33 @@ static void validateSubEmitterGraph(const RuleChecker& c, const EffectDesc& effe
     }
 }
 
+// An emitter's events block (docs/effect-format.md, "events"): threshold events and threshold
+// sub-emitter links need the emitter's threshold, and the threshold's value range depends on
+// what it watches (a speed is never negative; an age fraction is in [0, 1]).
+static void validateEventBlocks(const RuleChecker& c, const EffectDesc& effect) {
+    for (size_t i = 0; i < effect.emitters.size(); ++i) {
+        const EmitterDesc& emitter = effect.emitters[i];
+        const EventsDesc& events = emitter.events;
+        const std::string path = at(emittersPath(i), "events");
+        const ThresholdDesc& t = events.threshold_at;
+        const bool has_threshold = t.quantity != ThresholdQuantity::none;
+        const char* kNeeds = " the emitter's threshold: events.threshold_at with a quantity "
+                             "(speed, height, age_fraction) and a value";
+        if (events.threshold && !has_threshold) {
+            c.error(at(path, "threshold"), std::string("threshold events need") + kNeeds);
+        }
+        for (size_t j = 0; j < emitter.sub_emitters.size(); ++j) {
+            if (emitter.sub_emitters[j].event != SubEmitterEvent::threshold || has_threshold)
+                continue;
+            c.error(at(json::pathIndex(at(emittersPath(i), "sub_emitters"), j), "event"),
+                    std::string("a sub-emitter on threshold needs") + kNeeds);
+        }
+        const std::string value_path = at(at(path, "threshold_at"), "value");
+        if (t.quantity == ThresholdQuantity::speed) c.atLeast(value_path, t.value, 0);
+        if (t.quantity == ThresholdQuantity::age_fraction) c.unit(value_path, t.value);
+    }
+}
+
 bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnostics) {
     const size_t first = diagnostics.size();
     const RuleChecker c{diagnostics};
@@ -274,6 +301,7 @@ bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnosti
     }
     validateSubEmitterGraph(c, effect, validateNames(c, effect));
     validateParameters(c, effect);
+    validateEventBlocks(c, effect);
 
     for (size_t i = first; i < diagnostics.size(); ++i) {
         if (diagnostics[i].severity == Severity::error) return false;

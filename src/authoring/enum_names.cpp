@@ -56,7 +56,17 @@ constexpr EnumName<SortMode> kSort[] = {{"none", SortMode::none},
                                         {"newest_first", SortMode::newest_first}};
 constexpr EnumName<SubEmitterEvent> kEvent[] = {{"birth", SubEmitterEvent::birth},
                                                 {"death", SubEmitterEvent::death},
-                                                {"collision", SubEmitterEvent::collision}};
+                                                {"collision", SubEmitterEvent::collision},
+                                                {"threshold", SubEmitterEvent::threshold}};
+constexpr EnumName<ThresholdQuantity> kThresholdQuantity[] = {
+    {"none", ThresholdQuantity::none},
+    {"speed", ThresholdQuantity::speed},
+    {"height", ThresholdQuantity::height},
+    {"age_fraction", ThresholdQuantity::age_fraction}};
+constexpr EnumName<ThresholdDirection> kThresholdDirection[] = {
+    {"rising", ThresholdDirection::rising},
+    {"falling", ThresholdDirection::falling},
+    {"either", ThresholdDirection::either}};
 
 // In UpdateModuleVariant order (effect_desc.h lists the same names).
 constexpr std::array<const char*, kModuleTypeCount> kModuleTypes = {
@@ -107,6 +117,12 @@ template <> std::span<const EnumName<SortMode>> enumNames() {
 }
 template <> std::span<const EnumName<SubEmitterEvent>> enumNames() {
     return kEvent;
+}
+template <> std::span<const EnumName<ThresholdQuantity>> enumNames() {
+    return kThresholdQuantity;
+}
+template <> std::span<const EnumName<ThresholdDirection>> enumNames() {
+    return kThresholdDirection;
 }
 
 const char* moduleTypeName(size_t variant_index) {

@@ -33,6 +33,8 @@ template <> std::span<const EnumName<BlendMode>> enumNames();
 template <> std::span<const EnumName<Alignment>> enumNames();
 template <> std::span<const EnumName<SortMode>> enumNames();
 template <> std::span<const EnumName<SubEmitterEvent>> enumNames();
+template <> std::span<const EnumName<ThresholdQuantity>> enumNames();
+template <> std::span<const EnumName<ThresholdDirection>> enumNames();
 
 // The JSON string of value; "?" for a value outside the enum (only a corrupt description).
 template <typename E> const char* enumName(E value) {

@@ -82,6 +82,10 @@ std::string_view featureName(Feature feature) {
         return "frame_blend";
     case Feature::overflow_replace_oldest:
         return "overflow_replace_oldest";
+    case Feature::gameplay_events:
+        return "gameplay_events";
+    case Feature::threshold_sub_emitters:
+        return "threshold_sub_emitters";
     }
     return "unknown";
 }
@@ -115,6 +119,16 @@ std::vector<FeatureUse> emitterFeatureUses(const CompiledEffect& effect, uint32_
     if (e.sub_emitter_count > 0) uses.push_back({Feature::sub_emitters, path + ".sub_emitters"});
     if (e.overflow == kOverflowReplaceOldest) {
         uses.push_back({Feature::overflow_replace_oldest, path + ".overflow"});
+    }
+    if (emitterEvents(effect, emitter_index).kinds != 0)
+        uses.push_back({Feature::gameplay_events, path + ".events"});
+    for (uint64_t l = e.sub_emitter_first;
+         l < uint64_t{e.sub_emitter_first} + e.sub_emitter_count && l < effect.sub_emitters.size();
+         ++l) {
+        if (effect.sub_emitters[l].event != kEventThreshold) continue;
+        uses.push_back({Feature::threshold_sub_emitters,
+                        path + ".sub_emitters[" + std::to_string(l - e.sub_emitter_first) + "]"});
+        break;
     }
     return uses;
 }

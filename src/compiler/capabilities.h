@@ -35,8 +35,10 @@ enum class Feature : uint32_t {
     soft_fade = 1u << 13,
     frame_blend = 1u << 14,
     overflow_replace_oldest = 1u << 15, // a full pool replaces its oldest particles
+    gameplay_events = 1u << 16,         // events handed to the host (EmitterDesc::events)
+    threshold_sub_emitters = 1u << 17,  // a sub-emitter link on a threshold crossing
 };
-inline constexpr uint32_t kFeatureCount = 16;
+inline constexpr uint32_t kFeatureCount = 18;
 using FeatureSet = uint32_t;
 inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 
@@ -44,12 +46,15 @@ inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 // backend (src/gpu/, issue 5: docs/gpu-backend.md) runs stable order and replace_oldest on its
 // birth-ordered alive lists, sub-emitter events (a serial event walker with the CPU's order) and
 // ribbon trails in per-slot rings, but not yet depth-buffer collision (no depth buffer is bound
-// to its passes yet); createGpuEffect refuses an emitter needing it with a diagnostic naming the
-// emitter and the feature.
+// to its passes yet) and not yet sub-emitter links on threshold crossings (its event gather does
+// not gather crossings); createGpuEffect refuses an emitter needing one with a diagnostic naming
+// the emitter and the feature, and a world on SimulationBackend::automatic runs such an effect on
+// the CPU. Events to gameplay it delivers (src/gpu/gameplay_capture.h).
 inline constexpr FeatureSet kCpuFeatures =
     kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
 inline constexpr FeatureSet kGpuFeatures =
-    kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
+    kAllFeatures & ~(static_cast<FeatureSet>(Feature::depth_buffer_collision) |
+                     static_cast<FeatureSet>(Feature::threshold_sub_emitters));
 // What an emitter may ask a backend for with its `backend` preference (checked when compiling):
 // what the backend runs today and, for the GPU backend, everything issue 5 is building for it.
 // Asking early is never silently wrong: the GPU backend refuses at creation what it cannot run.

@@ -479,6 +479,32 @@ std::vector<bool> boundModules(const EffectDesc& effect, size_t emitter) {
     return bound;
 }
 
+// The emitters' events blocks: one record per compiled emitter when any asks for something,
+// none at all otherwise (so an effect without events compiles to the records it always had).
+void compileEmitterEvents(const EffectDesc& effect, CompiledEffect& out) {
+    const EventsDesc kOff{};
+    bool any = false;
+    for (const EmitterRecord& r : out.emitters) {
+        const EventsDesc& ev = effect.emitters[r.source_index].events;
+        any = any || ev.birth || ev.death || ev.collision || ev.threshold ||
+              ev.threshold_at.quantity != kOff.threshold_at.quantity;
+    }
+    if (!any) return;
+    for (const EmitterRecord& r : out.emitters) {
+        const EventsDesc& ev = effect.emitters[r.source_index].events;
+        EmitterEventsRecord er{};
+        er.kinds = (ev.birth ? 1u << kEventBirth : 0u) | (ev.death ? 1u << kEventDeath : 0u) |
+                   (ev.collision ? 1u << kEventCollision : 0u) |
+                   (ev.threshold ? 1u << kEventThreshold : 0u);
+        er.max_per_step = ev.max_per_step;
+        er.threshold_quantity = static_cast<uint32_t>(ev.threshold_at.quantity);
+        er.threshold_direction = static_cast<uint32_t>(ev.threshold_at.direction);
+        er.threshold_value =
+            ev.threshold_at.quantity == ThresholdQuantity::none ? 0.0f : ev.threshold_at.value;
+        out.emitter_events.push_back(er);
+    }
+}
+
 // An emitter that insists on one backend must be runnable there (DESIGN rule 4).
 void checkPreferredBackends(const CompiledEffect& out, std::vector<Diagnostic>& diagnostics) {
     for (uint32_t i = 0; i < out.emitters.size(); ++i) {
@@ -541,6 +567,7 @@ bool compileEffect(const EffectDesc& effect, CompiledEffect& out,
     }
     compileSubEmitters(effect, compiled_index, result, diagnostics);
     compileParameters(effect, compiled_index, result);
+    compileEmitterEvents(effect, result);
     result.structural_hash = structuralHash(result);
     checkPreferredBackends(result, diagnostics);
     // Both backends refuse trails past this limit; an effect they would refuse does not compile,

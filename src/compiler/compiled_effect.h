@@ -24,6 +24,9 @@ struct CompiledEffect {
     std::vector<ForceFieldRecord> force_fields;
     std::vector<MeshPointRecord> mesh_points;
     std::vector<SubEmitterRecord> sub_emitters;
+    // One per emitter when any emitter has an events block (kinds or a threshold), else empty:
+    // an effect without events carries nothing for them.
+    std::vector<EmitterEventsRecord> emitter_events;
     std::vector<vec4> lut; // lutRowCount() rows of kLutWidth texels
     std::string strings;   // names and paths, referenced by (offset, length)
     uint64_t structural_hash = 0;
@@ -44,6 +47,15 @@ inline std::string_view stringAt(const CompiledEffect& effect, uint32_t offset, 
     return std::string_view(effect.strings).substr(offset, length);
 }
 
+// Emitter e's events record, or a record asking for nothing (no kinds, no threshold) when the
+// effect has none.
+inline EmitterEventsRecord emitterEvents(const CompiledEffect& effect, uint32_t e) {
+    if (e < effect.emitter_events.size()) return effect.emitter_events[e];
+    EmitterEventsRecord none{};
+    none.max_per_step = 1;
+    return none;
+}
+
 namespace detail {
 template <typename T> bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() &&
@@ -61,7 +73,8 @@ inline bool operator==(const CompiledEffect& a, const CompiledEffect& b) {
            detail::sameBytes(a.sub_emitters, b.sub_emitters) && detail::sameBytes(a.lut, b.lut) &&
            a.strings == b.strings && a.structural_hash == b.structural_hash &&
            detail::sameBytes(a.parameters, b.parameters) &&
-           detail::sameBytes(a.parameter_bindings, b.parameter_bindings);
+           detail::sameBytes(a.parameter_bindings, b.parameter_bindings) &&
+           detail::sameBytes(a.emitter_events, b.emitter_events);
 }
 
 } // namespace spindrift

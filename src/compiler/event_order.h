@@ -12,12 +12,13 @@
 
 namespace spindrift {
 
-// True when emitter e has a sub-emitter link on death or collision.
+// True when emitter e has a sub-emitter link on death, collision or a threshold crossing.
 inline bool hasOrderedEvents(const CompiledEffect& effect, uint32_t e) {
     const EmitterRecord& emitter = effect.emitters[e];
     for (uint32_t l = 0; l < emitter.sub_emitter_count; ++l) {
         const uint32_t event = effect.sub_emitters[emitter.sub_emitter_first + l].event;
-        if (event == kEventDeath || event == kEventCollision) return true;
+        if (event == kEventDeath || event == kEventCollision || event == kEventThreshold)
+            return true;
     }
     return false;
 }

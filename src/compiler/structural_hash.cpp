@@ -82,6 +82,11 @@ uint64_t structuralHash(const CompiledEffect& effect) {
             h.add(s.emitter);
         }
     }
+    // Events change what the passes capture; an effect without them hashes as it always did.
+    for (const EmitterEventsRecord& ev : effect.emitter_events) {
+        h.add(ev.kinds);
+        h.add(ev.threshold_quantity);
+    }
     return h.state;
 }
 

@@ -31,6 +31,7 @@ constexpr SfxSectionInfo kSections[kSfxSectionCount] = {
     {SfxSection::parameters, "parameters", sizeof(ParameterRecord), kMaxParameters},
     {SfxSection::parameter_bindings, "parameter_bindings", sizeof(ParameterBindingRecord),
      kMaxParameterWords},
+    {SfxSection::emitter_events, "emitter_events", sizeof(EmitterEventsRecord), kMaxEmitters},
 };
 
 } // namespace

@@ -17,7 +17,8 @@ namespace spindrift {
 inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 // 1: the checksum covered the bytes after the header only. 2: it covers every byte but its own
 // field (so the header's structural hash too), and the loader recomputes the structural hash.
-// 3: sections parameters and parameter_bindings (user parameters, compiler/parameter_bindings.h).
+// 3: sections parameters and parameter_bindings (user parameters, compiler/parameter_bindings.h),
+//    emitter_events (EmitterEventsRecord), and sub-emitter event kEventThreshold.
 inline constexpr uint32_t kSfxFormatVersion = 3;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
@@ -69,8 +70,9 @@ enum class SfxSection : uint32_t {
     strings = 10,            // the string table, one byte per record
     parameters = 11,         // ParameterRecord (compiler/parameter_bindings.h)
     parameter_bindings = 12, // ParameterBindingRecord
+    emitter_events = 13,     // EmitterEventsRecord: none, or one per emitter
 };
-inline constexpr uint32_t kSfxSectionCount = 12;
+inline constexpr uint32_t kSfxSectionCount = 13;
 
 struct SfxSectionInfo {
     SfxSection id;

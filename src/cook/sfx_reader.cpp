@@ -314,6 +314,7 @@ private:
         copy(SfxSection::force_fields, out.force_fields);
         copy(SfxSection::mesh_points, out.mesh_points);
         copy(SfxSection::sub_emitters, out.sub_emitters);
+        copy(SfxSection::emitter_events, out.emitter_events);
         const SfxSectionEntry& lut = entries_[static_cast<uint32_t>(SfxSection::lut) - 1];
         out.lut.resize(uint64_t{lut.count} * kLutWidth);
         if (lut.byte_size != 0)
@@ -394,6 +395,7 @@ private:
             c.finite(("texel " + std::to_string(i % kLutWidth)).c_str(), texel,
                      (i % kLutWidth) * sizeof(vec4));
         }
+        checkEmitterEvents(fx);
         if (error.empty()) checkCapacities(fx);
         if (error.empty()) checkSubEmitterGraph(fx);
         return error.empty();
@@ -655,6 +657,53 @@ private:
         c.count(SPINDRIFT_FIELD(count_min), 1, r.count_max);
         c.zero(SPINDRIFT_FIELD(pad0));
         c.zero(SPINDRIFT_FIELD(pad1));
+    }
+
+    // None, or one per emitter; each within the effect format's ranges; a threshold link needs
+    // its emitter's threshold (validateEventBlocks in src/authoring/effect_validate.cpp).
+    void checkEmitterEvents(const CompiledEffect& fx) {
+        if (!error.empty()) return;
+        const size_t n = fx.emitter_events.size();
+        if (n != 0 && n != fx.emitters.size()) {
+            RecordCheck c = check(SfxSection::emitter_events, 0);
+            c.fail(0, number(uint64_t{n}) + " records, expected 0 or one per emitter (" +
+                          number(uint64_t{fx.emitters.size()}) + ")");
+            return;
+        }
+        for (uint32_t i = 0; i < n && error.empty(); ++i) {
+            using T = EmitterEventsRecord;
+            const T& r = fx.emitter_events[i];
+            RecordCheck c = check(SfxSection::emitter_events, i);
+            c.flags(SPINDRIFT_FIELD(kinds), (1u << kEventCount) - 1u);
+            c.count(SPINDRIFT_FIELD(max_per_step), 1, kMaxGameplayEventsPerStep);
+            c.enumValue(SPINDRIFT_FIELD(threshold_quantity), kThresholdQuantityCount,
+                        "a threshold quantity");
+            c.enumValue(SPINDRIFT_FIELD(threshold_direction), kThresholdDirectionCount,
+                        "a threshold direction");
+            c.finite(SPINDRIFT_FIELD(threshold_value));
+            if (r.threshold_quantity == kThresholdSpeed)
+                c.atLeast(SPINDRIFT_FIELD(threshold_value), 0.0f);
+            if (r.threshold_quantity == kThresholdAgeFraction)
+                c.within(SPINDRIFT_FIELD(threshold_value), 0.0f, 1.0f);
+            if (r.threshold_quantity == kThresholdNone && (r.kinds & (1u << kEventThreshold)) != 0)
+                c.fail(offsetof(T, kinds), "threshold events without a threshold quantity");
+            c.zero(SPINDRIFT_FIELD(pad0));
+            c.zero(SPINDRIFT_FIELD(pad1));
+            c.zero(SPINDRIFT_FIELD(pad2));
+        }
+        // A sub-emitter link on threshold needs its emitter's threshold.
+        for (uint32_t e = 0; e < fx.emitters.size() && error.empty(); ++e) {
+            const EmitterRecord& r = fx.emitters[e];
+            for (uint32_t k = 0; k < r.sub_emitter_count; ++k) {
+                const uint32_t link = r.sub_emitter_first + k;
+                if (fx.sub_emitters[link].event != kEventThreshold) continue;
+                if (emitterEvents(fx, e).threshold_quantity != kThresholdNone) continue;
+                RecordCheck c = check(SfxSection::sub_emitters, link);
+                c.fail(offsetof(SubEmitterRecord, event),
+                       "a threshold link on an emitter without a threshold");
+                break;
+            }
+        }
     }
 
     void checkCapacities(const CompiledEffect& fx) {

@@ -44,6 +44,8 @@ SectionBytes sectionBytes(const CompiledEffect& e, SfxSection id) {
         return of(e.parameters);
     case SfxSection::parameter_bindings:
         return of(e.parameter_bindings);
+    case SfxSection::emitter_events:
+        return of(e.emitter_events);
     }
     return {nullptr, 0};
 }

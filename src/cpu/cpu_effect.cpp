@@ -31,6 +31,7 @@ uint64_t effectIdentity(const CompiledEffect& e) {
     h = hashVector(e.force_fields, h);
     h = hashVector(e.mesh_points, h);
     h = hashVector(e.sub_emitters, h);
+    h = hashVector(e.emitter_events, h); // nothing for an effect without events
     h = hashVector(e.lut, h);
     h = fnv1a64(e.strings.data(), e.strings.size(), h);
     return fnv1a64(&e.structural_hash, sizeof(e.structural_hash), h);
@@ -57,7 +58,10 @@ void updateAllChunks(CpuEffect& fx) {
         ParticlePool& pool = fx.pools[e];
         const uint32_t begin = (chunk - fx.chunk_first[e]) * kChunkParticles;
         const uint32_t end = std::min(begin + kChunkParticles, pool.count);
+        const bool threshold = watchesThreshold(fx.gameplay.get(), e);
+        if (threshold) thresholdBefore(fx, e, begin, end);
         results[chunk] = updateChunk(effect, fx.scratch, fx.scratch.emitters[e], pool, begin, end);
+        if (threshold) thresholdAfter(fx, e, chunk, begin, end);
         // After integration and collision: the trail records where the particle ended the step.
         if (hasTrails(fx.trails[e])) recordTrails(fx.trails[e], pool, begin, end);
     };
@@ -186,6 +190,8 @@ std::unique_ptr<CpuEffect> createCpuEffect(std::shared_ptr<const CompiledEffect>
     allocateStepScratch(compiled, fx->scratch);
     fx->travel_m.resize(emitters);
     fx->effect_identity = effectIdentity(compiled);
+    fx->gameplay = createGameplayCapture(compiled, fx->pools, fx->chunk_results.size(),
+                                         fx->config.driver.max_steps_per_frame);
     return fx;
 }
 
@@ -218,12 +224,14 @@ void stepOnce(CpuEffect& fx) {
 
     fx.work = {};
     updateAllChunks(fx);
+    if (fx.gameplay != nullptr) captureStepEvents(fx);
     fx.events.clear();
     collectEvents(fx);
     removeDead(fx);
 
     spawnPlanned(fx);
     spawnFromEvents(fx);
+    if (fx.gameplay != nullptr) finishStepEvents(fx);
     updateFinished(fx.driver, effect, liveCount(fx));
 }
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "compiler/compiled_effect.h"
+#include "cpu/gameplay_events.h"
 #include "cpu/particle_pool.h"
 #include "cpu/step_context.h"
 #include "cpu/thread_pool.h"
@@ -122,6 +123,8 @@ struct CpuEffect {
     SpawnPlan plan;
     Rows3x4 step_start; // world_from_effect at the start and end of the step being run
     Rows3x4 step_end;
+    // Events to gameplay and thresholds (gameplay_events.h); null when the effect has none.
+    std::unique_ptr<GameplayCapture> gameplay;
 };
 
 // The CPU backend's own limits on a compiled effect, beyond what the compiler checks: today the

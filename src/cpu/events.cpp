@@ -76,6 +76,11 @@ void collectEvents(CpuEffect& fx) {
                         pool.contact_slots.get() + size_t{begin} * pool.contact_lists,
                         r.contact_count);
             queueEvents(fx, e, kEventDeath, pool.dead_slots.get() + begin, r.dead_count);
+            // Crossings of the emitter's threshold (gameplay_events.h), after its deaths.
+            if (watchesThreshold(fx.gameplay.get(), e)) {
+                queueEvents(fx, e, kEventThreshold, fx.gameplay->threshold_slots[e].data() + begin,
+                            fx.gameplay->threshold_counts[chunk]);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
-// Sub-emitter events on the CPU: a particle's birth, death or collision becomes births of a
-// child emitter. Events are gathered in a fixed order (emitter, then chunk, then slot), so the
+// Sub-emitter events on the CPU: a particle's birth, death, collision or threshold crossing
+// (gameplay_events.h) becomes births of a child emitter. Events are gathered in a fixed order
+// (emitter, then chunk, then slot; per chunk collisions, deaths, crossings), so the
 // children are the same for any thread count; at most kMaxEventsPerStep per step, the rest
 // counted as events_dropped.
 #pragma once

@@ -60,6 +60,9 @@ struct ParticlePool {
     Column<uint32_t> dead_slots;
     Column<uint32_t> contact_slots;
     uint32_t contact_lists = 1; // the emitter's collision ops, at least 1
+    // Only for an emitter delivering collision events (cpu/gameplay_events.h, which owns it):
+    // beside each contact_slots entry, 4 floats (contact normal xyz, collision op ordinal).
+    float* contact_normals = nullptr;
 };
 
 // Allocates every column for capacity particles in one block; count = 0.

@@ -44,6 +44,7 @@ void storeBirth(CpuEffect& fx, uint32_t emitter_index, uint32_t slot, uint64_t o
     pool.color_a[slot] = n.color.w;
     pool.key[slot] = n.key;
     pool.ordinal[slot] = ordinal;
+    if (fx.gameplay != nullptr) captureBirth(fx, emitter_index, n.key, n.position, n.velocity);
     // A particle born into a slot, reused or replaced, starts a fresh trail.
     TrailStore& trails = fx.trails[emitter_index];
     if (hasTrails(trails)) startTrail(trails, slot, n.position);

@@ -187,18 +187,32 @@ void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32
 // One collision op over the chunk, after the move (sdApplyCollisionOp). A particle that touched
 // is stored and appended to the chunk's region of the contact lists (particle_pool.h: room for
 // every particle in every collision op), which the collision events read.
-void applyCollision(const StepScratch& scratch, const ResolvedOp& r, const Columns& c,
-                    ParticlePool& pool, uint32_t begin, uint32_t end, ChunkResult& result) {
+// An emitter delivering collision events also keeps each contact's normal and the op's ordinal
+// among the emitter's collision ops (pool.contact_normals, cpu/gameplay_events.h).
+void applyCollision(const StepScratch& scratch, const ResolvedOp& r, uint32_t ordinal,
+                    const Columns& c, ParticlePool& pool, uint32_t begin, uint32_t end,
+                    ChunkResult& result) {
     const OpRecord op = r.op;
     const CollidersRef colliders{scratch.colliders.data()};
     uint32_t* contact_out = pool.contact_slots.get() + size_t{begin} * pool.contact_lists;
+    float* normal_out = pool.contact_normals == nullptr
+                            ? nullptr
+                            : pool.contact_normals + size_t{begin} * pool.contact_lists * 4;
     for (uint32_t i = begin; i < end; ++i) {
         ParticleMotion q = motionAt(c, i);
-        if (!sdApplyCollisionOp(op, colliders, c.size[i], q)) continue;
+        vec3 normal;
+        if (!sdApplyCollisionOpWithNormal(op, colliders, c.size[i], q, normal)) continue;
         storePosition(c, i, q.position);
         storeVelocity(c, i, q.velocity);
         c.lifetime[i] = q.lifetime_s;
         c.flags[i] = q.flags;
+        if (normal_out != nullptr) {
+            float* n = normal_out + size_t{result.contact_count} * 4;
+            n[0] = normal.x;
+            n[1] = normal.y;
+            n[2] = normal.z;
+            n[3] = static_cast<float>(ordinal);
+        }
         contact_out[result.contact_count++] = i;
         ++result.contacts;
     }
@@ -237,9 +251,11 @@ ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& sc
         for (uint32_t pass = 0; pass < passes; ++pass) loop(inputs, r, pass, c, begin, end);
     }
     integrate(step, c, begin, end);
+    uint32_t collision_ordinal = 0;
     for (uint32_t k = 0; k < step.op_count; ++k) {
         const ResolvedOp& r = scratch.ops[step.op_first + k];
-        if (r.op.op == kOpCollision) applyCollision(scratch, r, c, pool, begin, end, result);
+        if (r.op.op != kOpCollision) continue;
+        applyCollision(scratch, r, collision_ordinal++, c, pool, begin, end, result);
     }
     collectDead(step, c, pool, begin, end, result);
     return result;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gpu/gameplay_capture.h"
 #include "gpu/ordered_list.h"
 #include "gpu/ribbon_strips.h"
 #include "gpu/shader/gpu_sim.h"
@@ -31,7 +32,7 @@ uvec4 pair(VkDeviceAddress a, VkDeviceAddress b) {
 // address is valid even for an empty array.
 struct RecordsLayout {
     uint64_t tables = 0, emitters = 0, ops = 0, lut = 0, mesh_points = 0, pools = 0, columns = 0,
-             chunks = 0, trails = 0, sub_emitters = 0, bytes = 0;
+             chunks = 0, trails = 0, sub_emitters = 0, emitter_events = 0, bytes = 0;
 };
 
 template <typename T> uint64_t bytesOf(const std::vector<T>& v) {
@@ -61,6 +62,8 @@ RecordsLayout recordsLayout(const CompiledEffect& e, const PoolLayout& pool) {
     at += std::max<uint64_t>(e.emitters.size() * sizeof(GpuEmitterTrails), 16);
     r.sub_emitters = at;
     at += bytesOf(e.sub_emitters);
+    r.emitter_events = at;
+    at += bytesOf(e.emitter_events);
     r.bytes = at;
     return r;
 }
@@ -104,6 +107,7 @@ bool uploadRecords(GpuEffect& fx, const OrderedScratchLayout& ordered,
     put(base, r.lut, e.lut);
     put(base, r.mesh_points, e.mesh_points);
     put(base, r.sub_emitters, e.sub_emitters);
+    put(base, r.emitter_events, e.emitter_events);
     const VkDeviceAddress a = b.records.address;
     // Addresses are stored as uint64 little-endian: the (low, high) words the shaders read.
     std::vector<uint64_t> columns;
@@ -151,6 +155,10 @@ bool uploadRecords(GpuEffect& fx, const OrderedScratchLayout& ordered,
     tables.trails = pair(a + r.trails, 0);
     tables.sub_emitters = pair(a + r.sub_emitters, b.counters.address + eventCountersOffset(e));
     tables.event_queue = pair(b.events ? b.events.address : 0, 0);
+    uint32_t gameplay[4];
+    gameplayTables(fx, gameplay);
+    tables.gameplay = uvec4(gameplay[0], gameplay[1], gameplay[2], gameplay[3]);
+    tables.emitter_events = pair(e.emitter_events.empty() ? 0 : a + r.emitter_events, 0);
     std::memcpy(base + r.tables, &tables, sizeof(tables));
     b.tables_address = a + r.tables;
     b.draw_chunk_table = a + r.chunks;
@@ -216,6 +224,7 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         if (!b.draw_record_chunks.back()) return false;
     }
     if (!createEventQueue(fx, diagnostics)) return false;
+    if (!createGameplayCapture(fx, diagnostics)) return false;
     const OrderedScratchLayout ordered = orderedScratchLayout(e);
     if (ordered.bytes != 0) {
         b.ordered = vk::createBuffer(device, ordered.bytes, kStorage, vk::MemoryUse::device_local,

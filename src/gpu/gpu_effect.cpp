@@ -129,6 +129,7 @@ uint64_t join(uint32_t lo, uint32_t hi) {
 // Takes the statistics from the entry's finished submission when it is newer than what
 // fx.stats hold.
 void takeStatistics(GpuEffect& fx, uint32_t entry) {
+    takeGameplayEntry(fx, entry); // its events to gameplay, once (gameplay_capture.h)
     const GpuSubmission& sub = fx.submissions[entry];
     if (sub.sequence <= fx.stats_sequence) return;
     fx.stats_sequence = sub.sequence;
@@ -185,6 +186,7 @@ bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bo
     vk::CommandRunner& runner = *fx.gpu->runner;
     const uint32_t entry = runner.current();
     copyCounters(fx, cmd, entry);
+    copyGameplayEvents(fx, cmd, entry);
     fx.submissions[entry] = {++fx.last_sequence, fx.list_in};
     if (!runner.submit(what, diagnostics)) return false;
     if (wait) {
@@ -227,6 +229,11 @@ bool resetPool(GpuEffect& fx, bool fill_counters, std::vector<Diagnostic>& diagn
             writeStepSlot(fx, slot, fx.world_from_effect);
             if (fill_counters) {
                 vkCmdFillBuffer(cmd, fx.buffers.counters.get(), 0, VK_WHOLE_SIZE, 0);
+                // The gameplay capture starts empty (gameplay_capture.h).
+                if (fx.buffers.gameplay) {
+                    vkCmdFillBuffer(cmd, fx.buffers.gameplay.get(), 0, sizeof(GpuGameplayHeader),
+                                    0);
+                }
                 vk::memoryBarrier(
                     cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
@@ -320,6 +327,7 @@ FrameReport advanceFrame(GpuEffect& fx, double frame_dt_s) {
     const Rows3x4 from = fx.world_from_effect;
     const Rows3x4 to = fx.next_world_from_effect;
     fx.dispatches_last_frame = 0;
+    fx.gameplay.frames += 1; // the latency of events to gameplay is counted in these
     // One submission holds as many steps as there are step slots (less the draw pass's).
     const uint32_t per_submission = fx.buffers.step_slots - 1;
     const uint32_t submissions = (steps + per_submission - 1) / per_submission;
@@ -352,6 +360,7 @@ void restart(GpuEffect& fx) {
     restartDriver(fx.driver);
     for (LiveWindow& w : fx.live_windows) clearLiveWindow(w);
     if (fx.errors.empty()) resetPool(fx, false, fx.errors);
+    discardGameplayEvents(fx); // those of the steps before the restart are not delivered
 }
 
 bool submitDrawOutput(GpuEffect& fx, const GpuDrawRequest& request,

@@ -28,6 +28,7 @@
 #include "driver/placement.h"
 #include "driver/step_uniforms.h"
 #include "gpu/draw_output.h"
+#include "gpu/gameplay_capture.h"
 #include "gpu/gpu_context.h"
 #include "gpu/gpu_trails.h"
 #include "gpu/live_bound.h"
@@ -120,6 +121,8 @@ struct GpuBuffers {
     std::vector<vk::Buffer> trail_gather;  // per emitter: the gather pass's host-visible output
     std::vector<vk::Buffer> strips;        // per emitter: device ribbon/beam strips (device_strips)
     vk::Buffer beam_frames; // a BeamFrame per emitter per ring entry (device beam strips only)
+    vk::Buffer gameplay;    // events to gameplay: the device capture (gameplay_capture.h)
+    vk::Buffer gameplay_readback; // and its host-visible copy per submission in flight
     VkDeviceAddress tables_address = 0;
     uint64_t step_slot_bytes = 0;
     uint32_t step_slots = 0; // slots per submission: its steps, the last slot the draw pass's;
@@ -157,6 +160,7 @@ struct GpuEffect {
     std::vector<GpuSubmission> submissions; // per entry of the command ring
     uint64_t last_sequence = 0;             // of the newest submission
     uint64_t stats_sequence = 0;            // of the submission fx.stats describe
+    GpuGameplayState gameplay;              // events to gameplay (gameplay_capture.h)
 
     // Work space, sized once.
     StepScratch scratch;

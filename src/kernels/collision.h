@@ -92,6 +92,7 @@ SD_FUNC CollisionContact sdColliderContact(ColliderRecord c, vec3 p, float radiu
 struct CollisionResult {
     vec3 position;
     vec3 velocity;
+    vec3 normal; // the contact normal (unit), meaningful only with a contact
     bool contact;
     bool kill; // response kill and a contact
 };
@@ -102,6 +103,7 @@ SD_FUNC CollisionResult sdRespond(CollisionContact c, uint response, float bounc
     CollisionResult r;
     r.contact = c.hit;
     r.kill = c.hit && response == kResponseKill;
+    r.normal = c.normal;
     r.position = p + c.normal * c.depth; // depth is 0 without a contact
     float vn = dot(v, c.normal);
     vec3 normal_part = c.normal * vn;

@@ -110,7 +110,19 @@ SD_CONST uint kSortCount = 5u;
 SD_CONST uint kEventBirth = 0u;
 SD_CONST uint kEventDeath = 1u;
 SD_CONST uint kEventCollision = 2u;
-SD_CONST uint kEventCount = 3u;
+SD_CONST uint kEventThreshold = 3u; // crossing the emitter's threshold (EmitterEventsRecord)
+SD_CONST uint kEventCount = 4u;
+// EmitterEventsRecord.threshold_quantity: what a threshold watches. Frozen.
+SD_CONST uint kThresholdNone = 0u;        // no threshold
+SD_CONST uint kThresholdSpeed = 1u;       // |velocity|, m/s
+SD_CONST uint kThresholdHeight = 2u;      // world y of the position, m
+SD_CONST uint kThresholdAgeFraction = 3u; // age / lifetime, clamped to [0, 1]
+SD_CONST uint kThresholdQuantityCount = 4u;
+// EmitterEventsRecord.threshold_direction. Frozen.
+SD_CONST uint kThresholdRising = 0u;  // from below the value to at or above it
+SD_CONST uint kThresholdFalling = 1u; // from at or above the value to below it
+SD_CONST uint kThresholdEither = 2u;
+SD_CONST uint kThresholdDirectionCount = 3u;
 
 // EmitterRecord.render_flags bits. Frozen.
 SD_CONST uint kRenderFlagLit = 1u;
@@ -294,6 +306,21 @@ struct SubEmitterRecord {
     uint pad1;
 };
 
+// Gameplay events and the threshold of one emitter (EmitterDesc::events; docs/runtime-api.md,
+// "Events"). CompiledEffect::emitter_events holds one per emitter, or none at all when no
+// emitter has an events block.
+struct EmitterEventsRecord {
+    uint kinds;               // bit (1 << kEvent*) per kind delivered to the host; 0: none
+    uint max_per_step;        // gameplay events kept per step for this emitter
+                              // (1..kMaxGameplayEventsPerStep)
+    uint threshold_quantity;  // kThreshold* quantity; kThresholdNone: no threshold
+    uint threshold_direction; // kThresholdRising / Falling / Either
+    float threshold_value;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
 SD_END_NAMESPACE
 
 #ifdef __cplusplus
@@ -307,6 +334,7 @@ SD_ASSERT_RECORD(ColliderRecord, 48);
 SD_ASSERT_RECORD(ForceFieldRecord, 48);
 SD_ASSERT_RECORD(MeshPointRecord, 32);
 SD_ASSERT_RECORD(SubEmitterRecord, 32);
+SD_ASSERT_RECORD(EmitterEventsRecord, 32);
 // Every vec4 starts on a 16-byte boundary, so these are also the std430 offsets.
 static_assert(offsetof(EffectRecord, bounds_center) == 32);
 static_assert(offsetof(EmitterRecord, capacity) == 48);

@@ -17,11 +17,11 @@ SD_CONST uint kEventDrawProbability = 0u; // the event spawns when sdRandom01 < 
 SD_CONST uint kEventDrawCount = 1u;       // sdRandomCount(key, kEventDrawCount, min, max)
 
 // The key of event `event` (kEvent*) of the particle with key particle_key on link `link` (its
-// SubEmitterRecord index). Death and birth happen once per particle; collisions may repeat, so
-// their key also takes the step (its low 32 bits).
+// SubEmitterRecord index). Death and birth happen once per particle; collisions and threshold
+// crossings may repeat, so their key also takes the step (its low 32 bits).
 SD_FUNC uint sdEventKey(uint particle_key, uint link, uint step_index_lo, uint event) {
     uint h = sdHash(particle_key ^ sdHash(link ^ 0x51ED270Bu));
-    if (event == kEventCollision) h = sdHash(h ^ step_index_lo);
+    if (event == kEventCollision || event == kEventThreshold) h = sdHash(h ^ step_index_lo);
     return h;
 }
 

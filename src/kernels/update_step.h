@@ -150,8 +150,11 @@ SD_FUNC void sdIntegrateParticle(bool uses_flags, bool spins, float angular_velo
 // the particle's born `size`). A stuck or killed particle is not tested. Returns whether any
 // collider touched; only then is q changed: position and velocity as responded, lifetime reduced
 // once by the loss, and the stuck (response stick) or killed (a kill response) flag set.
-SD_FUNC bool sdApplyCollisionOp(OpRecord op, CollidersRef colliders, float size,
-                                SD_INOUT(ParticleMotion) q) {
+// `normal` is set to the contact normal of the last collider that touched (simulation space): the
+// normal a collision gameplay event reports.
+SD_FUNC bool sdApplyCollisionOpWithNormal(OpRecord op, CollidersRef colliders, float size,
+                                          SD_INOUT(ParticleMotion) q, SD_OUT(vec3) normal) {
+    normal = vec3(0.0f);
     if ((q.flags & (kParticleFlagStuck | kParticleFlagKilled)) != 0u) return false;
     uint response = op.mode;
     float radius = size * op.params0.w;
@@ -164,6 +167,7 @@ SD_FUNC bool sdApplyCollisionOp(OpRecord op, CollidersRef colliders, float size,
                                         op.params0.y, p, v, radius);
         p = hit.position;
         v = hit.velocity;
+        normal = hit.contact ? hit.normal : normal;
         contact = contact || hit.contact;
         kill = kill || hit.kill;
     }
@@ -174,6 +178,13 @@ SD_FUNC bool sdApplyCollisionOp(OpRecord op, CollidersRef colliders, float size,
     q.flags |=
         (response == kResponseStick ? kParticleFlagStuck : 0u) | (kill ? kParticleFlagKilled : 0u);
     return true;
+}
+
+// sdApplyCollisionOpWithNormal without the normal.
+SD_FUNC bool sdApplyCollisionOp(OpRecord op, CollidersRef colliders, float size,
+                                SD_INOUT(ParticleMotion) q) {
+    vec3 normal;
+    return sdApplyCollisionOpWithNormal(op, colliders, size, q, normal);
 }
 
 // The death test at the end of the step: age past lifetime, or killed this step.

@@ -24,6 +24,7 @@
 #include "runtime/draw_list.h"
 #include "runtime/effect_instance.h"
 #include "runtime/effect_library_impl.h"
+#include "runtime/gameplay_events.h"
 #include "runtime/instance_parameters.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
@@ -261,6 +262,7 @@ struct World::Impl {
     bool device_validation = false;
     std::shared_ptr<vk::Context> shared_device;
     std::vector<DrawInstance> draw_list_instances; // drawList's work space
+    GameplayEventStream events;                    // the last update's events to gameplay
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -390,7 +392,7 @@ struct World::Impl {
         live.enabled_mask = ~0ull;
         const CompiledEffect& effect = *live.fx->effect;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-            const std::string name = emitterName(effect, e);
+            const std::string name = spindrift::emitterName(effect, e);
             if (std::find(live.disabled_emitters.begin(), live.disabled_emitters.end(), name) !=
                 live.disabled_emitters.end()) {
                 live.enabled_mask &= ~(1ull << e);
@@ -404,7 +406,7 @@ struct World::Impl {
         const CompiledEffect& effect = *live.fx->effect;
         std::string names;
         for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
-            const std::string n = emitterName(effect, e);
+            const std::string n = spindrift::emitterName(effect, e);
             if (n == name) {
                 out = e;
                 return true;
@@ -603,6 +605,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         frame_dt_s = 0;
     }
     frame_dt_s = std::min(frame_dt_s, kMaxFrameSeconds);
+    w.events.begin();
     auto& slots = w.table.slots();
     // 1. In slot order: switch reloaded instances, and list the ones to step with their frame.
     w.step_jobs.clear();
@@ -648,6 +651,10 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
 
         if (next_job < w.step_slots.size() && w.step_slots[next_job] == index) {
             const FrameReport& report = w.step_jobs[next_job++].report;
+            // In slot order: the event stream's order (whatever thread stepped it).
+            uint32_t latency = 0;
+            receipt.events_dropped += w.events.collect(h, *live.fx, latency);
+            receipt.events_latency_frames = std::max(receipt.events_latency_frames, latency);
             receipt.instances_stepped += 1;
             receipt.steps += report.steps;
             receipt.discarded_steps += report.discarded_steps;
@@ -674,6 +681,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         receipt.live_particles += liveCount(*live.fx);
     }
     receipt.instances = w.table.liveCount();
+    receipt.events = w.events.events().size();
     return receipt;
 }
 
@@ -800,6 +808,7 @@ RuntimeError World::seek(InstanceHandle h, double time_s) {
     if (live->fx->cpu) live->fx->cpu->jobs = &w.jobs.chunkQueue();
     runSteps(*live->fx, steps, run);
     if (live->fx->cpu) live->fx->cpu->jobs = nullptr;
+    GameplayEventStream::discard(*live->fx); // a replay delivers no events
     live->placed_only = steps == 0;
     if (finished(*live->fx)) live->state = InstanceState::finished;
     return w.ok();
@@ -1179,6 +1188,18 @@ RuntimeError World::getParameter(InstanceHandle h, std::string_view name, Color&
     const RuntimeError e = getParameterValue(*impl_, h, name, ParameterType::color, v);
     if (e == RuntimeError::none) out = {v.x, v.y, v.z, v.w};
     return e;
+}
+
+} // namespace spindrift
+
+namespace spindrift {
+
+const std::vector<GameplayEvent>& World::events() const {
+    return impl_->events.events();
+}
+
+std::string_view World::emitterName(const GameplayEvent& event) const {
+    return impl_->events.emitterName(event);
 }
 
 } // namespace spindrift

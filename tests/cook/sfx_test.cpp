@@ -18,6 +18,7 @@
 #include "cook/sfx_format.h"
 #include "cook/sfx_reader.h"
 #include "cook/sfx_writer.h"
+#include "spindrift/effect_json.h"
 
 namespace spindrift {
 namespace {
@@ -268,7 +269,7 @@ TEST(Sfx, RejectsSectionTableProblems) {
          [&](auto& b) { writeAt<uint64_t>(b, ops + 16, readAt<uint64_t>(b, ops + 16) - 16); },
          "sections follow each other", ops + 16},
         {"missing", [](auto& b) { writeAt<uint32_t>(b, 16, kSfxSectionCount - 1); },
-         "missing section 'parameter_bindings'", 16},
+         "missing section 'emitter_events'", 16},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
@@ -467,7 +468,10 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
         {"collider range", [](auto& c) { c.ops[6].count = 1; }, "collider range [0, 1)"},
         {"sub-emitter target", [](auto& c) { c.sub_emitters[0].emitter = 3; },
          "emitter 3 is not an emitter index (3 emitters)"},
-        {"sub-emitter event", [](auto& c) { c.sub_emitters[0].event = 3; }, "event 3 is not"},
+        {"sub-emitter event", [](auto& c) { c.sub_emitters[0].event = 4; }, "event 4 is not"},
+        {"threshold link without a threshold",
+         [](auto& c) { c.sub_emitters[0].event = kEventThreshold; },
+         "a threshold link on an emitter without a threshold"},
         {"sub-emitter probability", [](auto& c) { c.sub_emitters[0].probability = 2; },
          "probability 2 is outside [0, 1]"},
         {"sub-emitter count", [](auto& c) { c.sub_emitters[0].count_min = 5; },
@@ -567,6 +571,55 @@ TEST(Sfx, RandomCorruptionNeverCrashesAndWhatLoadsCooksBackIdentically) {
     EXPECT_LT(loaded, 3000);
 }
 
+// tests/data/runtime/events.json: every kind of gameplay event, thresholds and a threshold link.
+EffectDesc eventsEffect() {
+    EffectDesc desc;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(loadEffectFile(
+        std::string(SPINDRIFT_SOURCE_DIR) + "/tests/data/runtime/events.json", desc, diagnostics));
+    return desc;
+}
+
+// Records of the events section: each field's range, and the count (none or one per emitter).
+TEST(Sfx, RejectsBadEmitterEventsRecords) {
+    const CompiledEffect base = compiled(eventsEffect());
+    ASSERT_EQ(base.emitter_events.size(), base.emitters.size());
+    struct EventCase {
+        const char* name;
+        void (*mutate)(CompiledEffect&);
+        const char* expected;
+    };
+    const EventCase cases[] = {
+        {"kinds", [](auto& c) { c.emitter_events[0].kinds = 16; }, "kinds"},
+        {"bound zero", [](auto& c) { c.emitter_events[0].max_per_step = 0; }, "max_per_step"},
+        {"bound over", [](auto& c) { c.emitter_events[0].max_per_step = 65537; }, "max_per_step"},
+        {"quantity", [](auto& c) { c.emitter_events[0].threshold_quantity = 4; },
+         "threshold_quantity 4 is not"},
+        {"direction", [](auto& c) { c.emitter_events[0].threshold_direction = 3; },
+         "threshold_direction 3 is not"},
+        {"value nan",
+         [](auto& c) {
+             c.emitter_events[0].threshold_value = std::numeric_limits<float>::quiet_NaN();
+         },
+         "threshold_value is nan"},
+        {"age fraction", [](auto& c) { c.emitter_events[1].threshold_value = 2; },
+         "threshold_value"},
+        {"threshold kind without quantity",
+         [](auto& c) { c.emitter_events[1].threshold_quantity = kThresholdNone; },
+         "threshold events without a threshold quantity"},
+        {"padding", [](auto& c) { c.emitter_events[0].pad1 = 1; }, "pad1"},
+        {"count", [](auto& c) { c.emitter_events.pop_back(); }, "expected 0 or one per emitter"},
+    };
+    for (const EventCase& ec : cases) {
+        SCOPED_TRACE(ec.name);
+        CompiledEffect c = base;
+        ec.mutate(c);
+        const LoadResult r = load(cookEffect(c));
+        EXPECT_FALSE(r.ok);
+        EXPECT_NE(r.message().find(ec.expected), std::string::npos) << r.message();
+    }
+}
+
 // The fuzz target's seed corpus (fuzz/corpus/sfx_loader/) is the cook of the sample effects by
 // this build. When the format changes, regenerate it with
 //     SPINDRIFT_REGENERATE_SFX_CORPUS=1 build/bin/cook_test --gtest_filter=Sfx.FuzzSeedCorpus*
@@ -580,6 +633,7 @@ TEST(Sfx, FuzzSeedCorpusIsTheCookOfTheSampleEffects) {
         {"campfire.sfx", test::campfireEffect()},
         {"everything.sfx", test::everythingEffect()},
         {"parameters.sfx", test::parametersEffect()},
+        {"events.sfx", eventsEffect()},
     };
     for (const auto& [name, fx] : samples) {
         SCOPED_TRACE(name);

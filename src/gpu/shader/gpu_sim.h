@@ -170,6 +170,10 @@ struct GpuTables {
     uvec4 trails;          // xy: GpuEmitterTrails[], one per emitter (src/gpu/gpu_trails.h)
     uvec4 sub_emitters;    // xy: SubEmitterRecord[]; zw: GpuEventCounters[] (one per emitter)
     uvec4 event_queue;     // xy: the event buffer (kGpuEventAssignOffset says what) (0: none)
+    // Events to gameplay (src/gpu/gameplay_capture.h): xy the capture buffer (a
+    // GpuGameplayHeader, then GpuGameplayEvent[z]); z its capacity in events; 0 without events.
+    uvec4 gameplay;
+    uvec4 emitter_events; // xy: EmitterEventsRecord[] (one per emitter); 0 without events
 };
 
 // Where one emitter's ribbon trails are (docs/gpu-backend.md, "Ribbons"); max_points 0 for an
@@ -288,6 +292,32 @@ struct GpuEventAssignChild {
 };
 SD_CONST uint kGpuEventAssignChildBytes = 16u + 8u * kGpuAssignChunks;
 
+// Events to gameplay captured on the device (src/gpu/gameplay_capture.h): the update pass
+// appends deaths, contacts and threshold crossings, the spawn passes births, in no particular
+// order; the host sorts them (src/driver/gameplay_event.h). Positions, velocities and normals in
+// world space (the step header's world_from_sim). step_lo: the low word of the step index.
+struct GpuGameplayEvent {
+    uint kind; // kEvent*
+    uint emitter;
+    uint key;
+    uint detail; // collision: the collision op's ordinal among the emitter's collision ops
+    uint step_lo;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+    vec4 position; // xyz; w = 0
+    vec4 velocity;
+    vec4 normal;
+};
+struct GpuGameplayHeader {
+    uint count;   // events appended this submission (past the capacity: not written)
+    uint dropped; // appends past the capacity
+    uint pad0;
+    uint pad1;
+};
+// Events one submission captures at most (5 MiB of GpuGameplayEvent).
+SD_CONST uint kGpuMaxGameplayEvents = 65536u;
+
 // The event buffer (GpuTables.event_queue.xy): the GpuEventQueueHeader, kGpuMaxEvents
 // GpuEvents, a GpuEventAssignChild per emitter (at kGpuEventAssignOffset), then the gather's
 // chunks: (events, first event index) per chunk of kGpuEventChunk alive-list entries of the
@@ -367,7 +397,9 @@ namespace spindrift {
 SD_ASSERT_RECORD(GpuEmitterPool, 32);
 SD_ASSERT_RECORD(GpuEmitterCounters, 64);
 SD_ASSERT_RECORD(GpuOrderedScratch, 16);
-SD_ASSERT_RECORD(GpuTables, 112);
+SD_ASSERT_RECORD(GpuTables, 144);
+SD_ASSERT_RECORD(GpuGameplayEvent, 80);
+SD_ASSERT_RECORD(GpuGameplayHeader, 16);
 SD_ASSERT_RECORD(GpuEmitterTrails, 48);
 SD_ASSERT_RECORD(GpuTrailHead, 16);
 SD_ASSERT_RECORD(GpuEvent, 48);
