@@ -605,9 +605,12 @@ private:
         } else {
             c.finite(SPINDRIFT_FIELD(radius));
         }
-        c.zero(SPINDRIFT_FIELD(pad0));
+        c.zero(SPINDRIFT_FIELD(payload));
         c.finite(SPINDRIFT_FIELD(position));
         c.finite(SPINDRIFT_FIELD(extent));
+        // The frame is the host's world colliders' (never in an effect file).
+        if (r.axis_u != vec4(0.0f)) c.fail(offsetof(T, axis_u), "axis_u must be 0");
+        if (r.axis_v != vec4(0.0f)) c.fail(offsetof(T, axis_v), "axis_v must be 0");
     }
 
     void checkForceField(const CompiledEffect& fx, uint32_t index) {

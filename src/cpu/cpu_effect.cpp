@@ -188,7 +188,7 @@ void stepOnce(CpuEffect& fx) {
     }
     (void)space;
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
-    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch);
+    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world);
 
     fx.work = {};
     updateAllChunks(fx);

@@ -80,7 +80,7 @@ SlotLayout slotLayout(const CompiledEffect& e) {
     s.fields = at;
     at += bytesOf(e.force_fields);
     s.colliders = at;
-    at += bytesOf(e.colliders);
+    at += std::max<uint64_t>(stepColliderCapacity(e) * sizeof(ColliderRecord), 16);
     s.bytes = at;
     return s;
 }
