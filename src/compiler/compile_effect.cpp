@@ -253,8 +253,12 @@ private:
     void compileCollision(OpRecord& op, const CollisionModule& m) {
         op.first = u32(out_.colliders.size());
         op.mode = static_cast<uint32_t>(m.response);
-        op.flags = m.depth_buffer ? kOpFlagDepthBuffer : 0u;
+        op.flags = (m.depth_buffer ? kOpFlagDepthBuffer : 0u) |
+                   (m.world_colliders ? kOpFlagWorldColliders : 0u);
         op.params0 = vec4(m.bounce, m.friction, m.lifetime_loss, m.radius_scale);
+        // The group mask only matters to an op that meets the world (a whole number below 2^24,
+        // exact in a float); other ops keep params1 zero, as their records always were.
+        if (op.flags != 0u) op.params1 = vec4(static_cast<float>(m.collision_mask), 0, 0, 0);
         for (const CollisionPlane& plane : m.planes) {
             ColliderRecord c{};
             c.kind = kColliderPlane;

@@ -571,6 +571,13 @@ private:
         } else if (r.op == kOpCollision) {
             c.enumValue("response (mode)", r.mode, offsetof(T, mode), kResponseCount,
                         "a collision response");
+            const float mask = r.params1.x;
+            const bool world = (r.flags & kOpFlagMask) != 0;
+            if (world && !(mask >= 1.0f && mask <= float(kAllCollisionGroupsMask) &&
+                           mask == std::floor(mask))) {
+                c.fail(offsetof(T, params1), "collision mask (params1.x) " + number(mask) +
+                                                 " is not a whole number in 1..16777215");
+            }
         } else {
             c.zero(SPINDRIFT_FIELD(mode));
         }

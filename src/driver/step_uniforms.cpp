@@ -22,8 +22,7 @@ void copyRows(vec4 out[3], const Rows3x4& m) {
 // Resolves one emitter's ops for this step: world-space vectors into simulation space,
 // emitter-space positions into simulation space, per-step factors computed once.
 // The world's colliders whose groups meet the op's mask, into simulation space after the op's
-// own; at most kMaxWorldColliderRecords (a collider that does not fit whole is left out and
-// counted).
+// own; at most kMaxWorldColliderRecords, which World::setColliders holds the whole world to.
 void appendWorldColliders(const WorldInputs& world, const OpRecord& op,
                           const vec4 sim_from_world[3], StepScratch& scratch,
                           uint32_t& collider_cursor) {
@@ -31,10 +30,7 @@ void appendWorldColliders(const WorldInputs& world, const OpRecord& op,
     uint32_t room = kMaxWorldColliderRecords;
     for (const WorldColliderEntry& entry : world.colliders) {
         if ((entry.groups & mask) == 0) continue;
-        if (entry.records > room) {
-            ++scratch.world_colliders_dropped;
-            continue;
-        }
+        if (entry.records > room) continue; // never: World holds at most this many in all
         room -= entry.records;
         for (uint32_t k = 0; k < entry.records; ++k) {
             ColliderRecord c = world.collider_records[entry.first + k];
@@ -160,7 +156,6 @@ void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const 
     const Rows3x4 sim_from_world = simFromWorld(step_end, space);
     uint32_t op_cursor = 0, field_cursor = 0, collider_cursor = 0;
     scratch.distance_field = world != nullptr ? world->distance_field : DistanceFieldHook{};
-    scratch.world_colliders_dropped = 0;
     copyRows(scratch.sim_from_world, sim_from_world);
     copyRows(scratch.world_from_sim, space == kSpaceWorld ? Rows3x4{} : step_end);
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {

@@ -48,7 +48,6 @@ struct StepScratch {
     DistanceFieldHook distance_field; // the world's, for ops with ResolvedOp::distance_field
     vec4 world_from_sim[3];           // where the distance field is sampled (world space)
     vec4 sim_from_world[3];           // and how its gradient comes back
-    uint32_t world_colliders_dropped = 0; // world collider records past an op's room this step
 };
 
 // Colliders a step of the effect may hold: its own plus kMaxWorldColliderRecords per collision op

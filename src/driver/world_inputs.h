@@ -9,17 +9,15 @@
 #include <vector>
 
 #include "kernels/effect_records.h"
+#include "spindrift/effect_desc.h"
 
 namespace spindrift {
 
 // Bounds of what a world may hold: a collision op's colliders for a step are the effect's plus
 // at most kMaxWorldColliderRecords, so per-step memory is fixed when an instance is created.
-inline constexpr uint32_t kMaxWorldColliders = 64;
+// (World::setColliders holds a world to them; runtime.h names the public limits.)
 inline constexpr uint32_t kMaxWorldColliderRecords = 512; // heightfield samples included
 inline constexpr uint32_t kMaxHeightfieldSamples = 64 * 64;
-// Collision groups are bits 0..23 (a mask stays exact in a float record field).
-inline constexpr uint32_t kCollisionGroupCount = 24;
-inline constexpr uint32_t kAllCollisionGroups = (1u << kCollisionGroupCount) - 1u;
 
 // One host collider: records [first, first + records) of WorldInputs::collider_records (a
 // heightfield is its record and its sample records), in world space.
@@ -36,7 +34,7 @@ using DistanceFieldSample = float (*)(const float position[3], float gradient[3]
 struct DistanceFieldHook {
     DistanceFieldSample sample = nullptr;
     void* user = nullptr;
-    uint32_t groups = kAllCollisionGroups;
+    uint32_t groups = kAllCollisionGroupsMask;
 };
 
 struct WorldInputs {
@@ -51,7 +49,8 @@ inline bool collidesWithWorld(const OpRecord& op) {
     return op.op == kOpCollision && (op.flags & (kOpFlagWorldColliders | kOpFlagDepthBuffer)) != 0;
 }
 inline uint32_t collisionGroupMask(const OpRecord& op) {
-    return static_cast<uint32_t>(op.params1.x) & kAllCollisionGroups;
+    // Collision groups are bits 0..23: a mask stays exact in a float record field.
+    return static_cast<uint32_t>(op.params1.x) & kAllCollisionGroupsMask;
 }
 
 } // namespace spindrift

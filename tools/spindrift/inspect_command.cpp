@@ -133,6 +133,7 @@ void printEmitter(const CompiledEffect& effect, uint32_t index, const EmitterBac
     std::printf("\n");
     for (const BackendVerdict& verdict : backends.backends) {
         for (const std::string& reason : verdict.reasons) std::printf("      %s\n", reason.c_str());
+        for (const std::string& note : verdict.notes) std::printf("      %s\n", note.c_str());
     }
 }
 
