@@ -359,15 +359,25 @@ struct CollisionModule {
     friend bool operator==(const CollisionModule&, const CollisionModule&) = default;
 };
 
+// The attractors the host gives the world (World::setAttractors: a magnet, a vacuum, a spell's
+// focus), each a point force field in world space, whose groups meet attractor_mask, their
+// strength times strength_scale. The world keeps the nearest few to its camera
+// (docs/runtime-api.md, "Host-fed world"). Without a host they are none.
+struct WorldAttractorsModule {
+    uint32_t attractor_mask = kAllCollisionGroupsMask; // [1, 2^24 - 1]
+    float strength_scale = 1;                          // finite
+    friend bool operator==(const WorldAttractorsModule&, const WorldAttractorsModule&) = default;
+};
+
 using UpdateModuleVariant =
     std::variant<GravityModule, BuoyancyModule, DragModule, ForceModule, WindModule,
                  SpeedLimitModule, CurlNoiseModule, ForceFieldModule, AttractorModule,
                  ColorOverLifeModule, SizeOverLifeModule, RotationOverLifeModule,
-                 ColorBySpeedModule, SizeBySpeedModule, CollisionModule>;
+                 ColorBySpeedModule, SizeBySpeedModule, CollisionModule, WorldAttractorsModule>;
 
 // JSON "type" names, in variant order: gravity, buoyancy, drag, force, wind, speed_limit,
 // curl_noise, force_field, attractor, color_over_life, size_over_life, rotation_over_life,
-// color_by_speed, size_by_speed, collision.
+// color_by_speed, size_by_speed, collision, world_attractors.
 struct UpdateModule {
     bool enabled = true;
     UpdateModuleVariant module;

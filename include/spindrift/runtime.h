@@ -260,6 +260,8 @@ struct WorldUpdateReceipt {
     uint32_t reload_failures = 0;    // instances left on their old version (instance creation
                                      // failed for the new one; lastErrorMessage says why)
     bool frame_rejected = false;     // frame_dt_s was negative or not finite: taken as 0
+    uint32_t attractors_active = 0;  // host attractors that acted (nearest the camera)
+    uint32_t attractors_dropped = 0; // host attractors past kActiveAttractors: not applied
 };
 
 // Totals since the world was made.
@@ -311,6 +313,22 @@ struct WorldCollider {
     uint32_t rows = 0;
     float cell_size_x = 1; // > 0
     float cell_size_z = 1; // > 0
+};
+
+// Attractors the host may give a world, and how many of them (the nearest to the camera,
+// setCameraPosition) act at once.
+inline constexpr uint32_t kMaxWorldAttractorsGiven = 1024;
+inline constexpr uint32_t kActiveAttractors = 16;
+
+// A point the host pulls particles toward (or pushes away with a negative strength): a point
+// force field in world space (docs/effect-format.md, "force_field"), acting on emitters with a
+// world_attractors module whose attractor_mask shares a bit with its groups.
+struct WorldAttractor {
+    Vec3 position;
+    float strength = 1; // m/s^2 at the centre, fading to 0 at the radius; finite
+    float radius = 1;   // > 0
+    float falloff = 1;  // >= 0: (1 - d / radius)^falloff
+    uint32_t groups = 1;
 };
 
 // The host's signed distance at a world-space point (negative inside matter), writing the field's
@@ -390,6 +408,12 @@ public:
     // collides with the colliders only (docs/runtime-api.md, "Host-fed world").
     RuntimeError setDistanceField(DistanceFieldFn field, void* user,
                                   uint32_t groups = kAllCollisionGroups);
+    // The host's attractors, replacing the previous set (copied; at most
+    // kMaxWorldAttractorsGiven). Each update keeps the kActiveAttractors nearest the camera
+    // (ties: the earlier in the list) and counts the others in its receipt.
+    RuntimeError setAttractors(const WorldAttractor* attractors, uint32_t count);
+    // Where the camera is: which attractors act (and, later, what is near).
+    RuntimeError setCameraPosition(const Vec3& position);
 
     // Live instances' handles, in slot order (allocation only when out grows).
     void instances(std::vector<InstanceHandle>& out) const;

@@ -314,6 +314,13 @@ constexpr auto fieldsOf(FieldsOf<CollisionBox>) {
                       field("size", &CollisionBox::size, rule::above(0))};
 }
 
+constexpr auto fieldsOf(FieldsOf<WorldAttractorsModule>) {
+    return std::tuple{field("attractor_mask", &WorldAttractorsModule::attractor_mask,
+                            rule::within(1, kAllCollisionGroupsMask)),
+                      field("strength_scale", &WorldAttractorsModule::strength_scale,
+                            rule::finite())};
+}
+
 // Each collider list alone is held to kMaxColliders while reading; planes + spheres + boxes
 // together is a rule of the module (validateUpdateModules).
 constexpr auto fieldsOf(FieldsOf<CollisionModule>) {

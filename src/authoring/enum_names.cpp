@@ -62,7 +62,8 @@ constexpr EnumName<SubEmitterEvent> kEvent[] = {{"birth", SubEmitterEvent::birth
 constexpr std::array<const char*, kModuleTypeCount> kModuleTypes = {
     "gravity",        "buoyancy",           "drag",           "force",         "wind",
     "speed_limit",    "curl_noise",         "force_field",    "attractor",     "color_over_life",
-    "size_over_life", "rotation_over_life", "color_by_speed", "size_by_speed", "collision"};
+    "size_over_life", "rotation_over_life", "color_by_speed", "size_by_speed", "collision",
+    "world_attractors"};
 
 } // namespace
 

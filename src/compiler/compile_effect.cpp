@@ -93,6 +93,7 @@ uint32_t opCodeOf(const UpdateModuleVariant& module) {
         kOpAcceleration, kOpBuoyancy,         kOpDrag,         kOpAcceleration, kOpWind,
         kOpSpeedLimit,   kOpCurlNoise,        kOpForceFields,  kOpAttractor,    kOpColorOverLife,
         kOpSizeOverLife, kOpRotationOverLife, kOpColorBySpeed, kOpSizeBySpeed,  kOpCollision,
+        kOpForceFields,
     };
     static_assert(std::size(kByVariant) == std::variant_size_v<UpdateModuleVariant>);
     return kByVariant[module.index()];
@@ -124,7 +125,12 @@ public:
             if (!modules[i].enabled) continue;
             const UpdateModuleVariant& m = modules[i].module;
             const uint32_t code = opCodeOf(m);
-            if (!ops.empty() && fusesInto(ops.back().record.op, code) && tryFuse(ops.back(), m)) {
+            // The host's attractors are an op of their own (the world fills its range per step).
+            const bool world = std::holds_alternative<WorldAttractorsModule>(m) ||
+                               (!ops.empty() &&
+                                (ops.back().record.flags & kOpFlagWorldAttractors) != 0u);
+            if (!ops.empty() && !world && fusesInto(ops.back().record.op, code) &&
+                tryFuse(ops.back(), m)) {
                 continue;
             }
             ops.push_back(start(code, u32(i), m));
@@ -179,6 +185,11 @@ private:
             op.params0 = speedRange(sbs->min_speed, sbs->max_speed);
         } else if (const auto* cm = std::get_if<CollisionModule>(&m)) {
             compileCollision(op, *cm);
+        } else if (const auto* wa = std::get_if<WorldAttractorsModule>(&m)) {
+            op.first = u32(out_.force_fields.size());
+            op.count = 0;
+            op.flags = kOpFlagWorldAttractors;
+            op.params0 = vec4(static_cast<float>(wa->attractor_mask), wa->strength_scale, 0, 0);
         }
         return p;
     }

@@ -532,7 +532,10 @@ private:
         const T& r = fx.ops[index];
         RecordCheck c = check(SfxSection::ops, index);
         c.enumValue(SPINDRIFT_FIELD(op), kOpCount, "an op code");
-        c.flags(SPINDRIFT_FIELD(flags), r.op == kOpCollision ? kOpFlagMask : 0u);
+        const uint32_t allowed_flags =
+            r.op == kOpCollision ? (kOpFlagDepthBuffer | kOpFlagWorldColliders)
+                                 : (r.op == kOpForceFields ? kOpFlagWorldAttractors : 0u);
+        c.flags(SPINDRIFT_FIELD(flags), allowed_flags);
         c.count(SPINDRIFT_FIELD(source_count), 1, kMaxUpdateModules);
         if (c.ok() && uint64_t{r.source_module} + r.source_count > kMaxUpdateModules) {
             c.fail(offsetof(T, source_module),
@@ -555,7 +558,17 @@ private:
         default:
             if (r.lut_row != kNone) c.fail(offsetof(T, lut_row), "this op samples no LUT row");
         }
-        if (r.op == kOpForceFields) {
+        const bool world_attractors = (r.flags & kOpFlagWorldAttractors) != 0;
+        if (r.op == kOpForceFields && world_attractors) {
+            // The host fills the range at each step: none in the file.
+            c.zero(SPINDRIFT_FIELD(count));
+            const float mask = r.params0.x;
+            if (!(mask >= 1.0f && mask <= float(kAllCollisionGroupsMask) &&
+                  mask == std::floor(mask))) {
+                c.fail(offsetof(T, params0), "attractor mask (params0.x) " + number(mask) +
+                                                 " is not a whole number in 1..16777215");
+            }
+        } else if (r.op == kOpForceFields) {
             c.count(SPINDRIFT_FIELD(count), 1, kMaxForceFields);
             c.range("force_field", r.first, r.count, fx.force_fields.size(), kMaxForceFields,
                     "force_fields", offsetof(T, first));

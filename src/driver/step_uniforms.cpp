@@ -101,7 +101,20 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
                 field.axis = vec4(rowsVector(emitter_rows, vec3(field.axis)), 0.0f);
                 scratch.force_fields[field_cursor++] = field;
             }
+            if (world != nullptr && attractsFromWorld(r.op)) {
+                const uint32_t mask = attractorGroupMask(r.op);
+                const float scale = r.op.params0.y;
+                for (const WorldAttractorEntry& a : world->attractors) {
+                    if ((a.groups & mask) == 0) continue;
+                    ForceFieldRecord field = a.field;
+                    field.position =
+                        vec4(rowsPoint(step.sim_from_world, vec3(field.position)), 0.0f);
+                    field.strength *= scale;
+                    scratch.force_fields[field_cursor++] = field;
+                }
+            }
             r.op.first = first;
+            r.op.count = field_cursor - first;
             break;
         }
         case kOpCollision: {
@@ -142,9 +155,17 @@ uint64_t stepColliderCapacity(const CompiledEffect& effect) {
     return capacity;
 }
 
+uint64_t stepForceFieldCapacity(const CompiledEffect& effect) {
+    uint64_t capacity = effect.force_fields.size();
+    for (const OpRecord& op : effect.ops) {
+        if (attractsFromWorld(op)) capacity += kActiveWorldAttractors;
+    }
+    return capacity;
+}
+
 void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch) {
     scratch.ops.resize(effect.ops.size());
-    scratch.force_fields.resize(effect.force_fields.size());
+    scratch.force_fields.resize(stepForceFieldCapacity(effect));
     scratch.colliders.resize(stepColliderCapacity(effect));
     scratch.emitters.resize(effect.emitters.size());
 }

@@ -53,6 +53,8 @@ struct StepScratch {
 // Colliders a step of the effect may hold: its own plus kMaxWorldColliderRecords per collision op
 // that collides with the world. The GPU backend sizes its step slots by it.
 uint64_t stepColliderCapacity(const CompiledEffect& effect);
+// Force fields likewise: the effect's plus kActiveWorldAttractors per world_attractors op.
+uint64_t stepForceFieldCapacity(const CompiledEffect& effect);
 
 void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch);
 

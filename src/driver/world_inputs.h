@@ -18,6 +18,8 @@ namespace spindrift {
 // (World::setColliders holds a world to them; runtime.h names the public limits.)
 inline constexpr uint32_t kMaxWorldColliderRecords = 512; // heightfield samples included
 inline constexpr uint32_t kMaxHeightfieldSamples = 64 * 64;
+// Attractors a step may apply (World keeps the nearest to its camera; the rest are counted).
+inline constexpr uint32_t kActiveWorldAttractors = 16;
 
 // One host collider: records [first, first + records) of WorldInputs::collider_records (a
 // heightfield is its record and its sample records), in world space.
@@ -37,16 +39,29 @@ struct DistanceFieldHook {
     uint32_t groups = kAllCollisionGroupsMask;
 };
 
+// One host attractor: a point force field in world space and its groups.
+struct WorldAttractorEntry {
+    ForceFieldRecord field;
+    uint32_t groups = 1;
+};
+
 struct WorldInputs {
     std::vector<ColliderRecord> collider_records; // world space
     std::vector<WorldColliderEntry> colliders;
     DistanceFieldHook distance_field;
+    std::vector<WorldAttractorEntry> attractors; // at most kActiveWorldAttractors
 };
 
 // Whether a collision op reads the world's colliders (world_colliders or depth_buffer), and the
 // collision groups it meets.
 inline bool collidesWithWorld(const OpRecord& op) {
     return op.op == kOpCollision && (op.flags & (kOpFlagWorldColliders | kOpFlagDepthBuffer)) != 0;
+}
+inline bool attractsFromWorld(const OpRecord& op) {
+    return op.op == kOpForceFields && (op.flags & kOpFlagWorldAttractors) != 0;
+}
+inline uint32_t attractorGroupMask(const OpRecord& op) {
+    return static_cast<uint32_t>(op.params0.x) & kAllCollisionGroupsMask;
 }
 inline uint32_t collisionGroupMask(const OpRecord& op) {
     // Collision groups are bits 0..23: a mask stays exact in a float record field.

@@ -46,7 +46,10 @@ SD_CONST uint kOpFlagDepthBuffer = 1u; // kOpCollision: also collide with the sc
 // kOpCollision: also collide with the host's world colliders (and, on the CPU, its distance
 // field) whose groups meet the op's mask (params1.x). depth_buffer implies it.
 SD_CONST uint kOpFlagWorldColliders = 2u;
-SD_CONST uint kOpFlagMask = 3u;
+// kOpForceFields: a world_attractors module: the host's attractors whose groups meet the mask
+// (params0.x) join the op's range at each step, strength times params0.y. Never fused.
+SD_CONST uint kOpFlagWorldAttractors = 4u;
+SD_CONST uint kOpFlagMask = 7u;
 
 // Enum values, equal to the authoring enums of include/spindrift/effect_desc.h. Frozen.
 SD_CONST uint kSpaceWorld = 0u;

@@ -223,6 +223,8 @@ struct World::Impl {
     // The host's colliders and distance field, read by every instance at each step.
     WorldInputs world_inputs;
     DistanceFieldTarget distance_field; // the host's callback behind world_inputs'
+    std::vector<WorldAttractor> attractors; // as the host gave them; update selects
+    Vec3 camera;
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -518,6 +520,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         frame_dt_s = 0;
     }
     frame_dt_s = std::min(frame_dt_s, kMaxFrameSeconds);
+    receipt.attractors_dropped = selectWorldAttractors(w.attractors, w.camera, w.world_inputs);
+    receipt.attractors_active = static_cast<uint32_t>(w.world_inputs.attractors.size());
     auto& slots = w.table.slots();
     for (uint32_t index = 0; index < slots.size(); ++index) {
         if (!slots[index].live) continue;
@@ -870,6 +874,33 @@ RuntimeError World::setDistanceField(DistanceFieldFn field, void* user, uint32_t
     hook.sample = field != nullptr ? &sampleDistanceField : nullptr;
     hook.user = &impl_->distance_field;
     hook.groups = groups;
+    return impl_->ok();
+}
+
+RuntimeError World::setAttractors(const WorldAttractor* attractors, uint32_t count) {
+    if (count > kMaxWorldAttractorsGiven) {
+        return impl_->fail(RuntimeError::capacity_exceeded,
+                           std::to_string(count) + " attractors: a world takes at most " +
+                               std::to_string(kMaxWorldAttractorsGiven));
+    }
+    if (count > 0 && attractors == nullptr) {
+        return impl_->fail(RuntimeError::invalid_argument, "attractors is null");
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        if (std::string problem = attractorProblem(attractors[i]); !problem.empty()) {
+            return impl_->fail(RuntimeError::invalid_argument,
+                               "attractor " + std::to_string(i) + ": " + problem);
+        }
+    }
+    impl_->attractors.assign(attractors, attractors + count);
+    return impl_->ok();
+}
+
+RuntimeError World::setCameraPosition(const Vec3& position) {
+    if (!finite(position)) {
+        return impl_->fail(RuntimeError::invalid_argument, "camera position is not finite");
+    }
+    impl_->camera = position;
     return impl_->ok();
 }
 

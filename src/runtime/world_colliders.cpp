@@ -172,6 +172,57 @@ bool buildWorldColliders(const WorldCollider* colliders, uint32_t count, WorldIn
     return true;
 }
 
+std::string attractorProblem(const WorldAttractor& a) {
+    if (!finite(a.position.x) || !finite(a.position.y) || !finite(a.position.z))
+        return "position is not finite";
+    if (!finite(a.strength)) return "strength is not finite";
+    if (!positive(a.radius)) return "radius must be finite and > 0";
+    if (!finite(a.falloff) || a.falloff < 0) return "falloff must be finite and >= 0";
+    if (a.groups == 0 || (a.groups & ~kAllCollisionGroups) != 0)
+        return "groups must be a non-zero mask of bits 0..23";
+    return {};
+}
+
+uint32_t selectWorldAttractors(const std::vector<WorldAttractor>& given, const Vec3& camera,
+                               WorldInputs& out) {
+    static_assert(kActiveAttractors == kActiveWorldAttractors);
+    // Partial selection by (distance, index): at most 16 kept, so an insertion into a sorted
+    // short list; the host's list is at most kMaxWorldAttractorsGiven.
+    struct Kept {
+        double d2;
+        uint32_t index;
+    };
+    Kept kept[kActiveWorldAttractors];
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < given.size(); ++i) {
+        const Vec3& p = given[i].position;
+        const double dx = double(p.x) - camera.x, dy = double(p.y) - camera.y,
+                     dz = double(p.z) - camera.z;
+        const Kept k{dx * dx + dy * dy + dz * dz, i};
+        if (count == kActiveWorldAttractors && !(k.d2 < kept[count - 1].d2)) continue;
+        uint32_t at = count < kActiveWorldAttractors ? count++ : count - 1;
+        while (at > 0 && k.d2 < kept[at - 1].d2) {
+            kept[at] = kept[at - 1];
+            --at;
+        }
+        kept[at] = k;
+    }
+    out.attractors.clear();
+    for (uint32_t k = 0; k < count; ++k) {
+        const WorldAttractor& a = given[kept[k].index];
+        WorldAttractorEntry entry;
+        entry.field = ForceFieldRecord{};
+        entry.field.shape = kForceFieldPoint;
+        entry.field.strength = a.strength;
+        entry.field.radius = a.radius;
+        entry.field.falloff = a.falloff;
+        entry.field.position = vec4(a.position.x, a.position.y, a.position.z, 0.0f);
+        entry.groups = a.groups;
+        out.attractors.push_back(entry);
+    }
+    return static_cast<uint32_t>(given.size()) - count;
+}
+
 float sampleDistanceField(const float position[3], float gradient[3], void* user) {
     const auto* target = static_cast<const DistanceFieldTarget*>(user);
     Vec3 g{0, 1, 0};

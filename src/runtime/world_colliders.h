@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "driver/world_inputs.h"
 #include "spindrift/runtime.h"
@@ -15,6 +16,14 @@ namespace spindrift {
 // collider is invalid or the list is past the bounds of driver/world_inputs.h.
 bool buildWorldColliders(const WorldCollider* colliders, uint32_t count, WorldInputs& out,
                          std::string& problem);
+
+// What is wrong with one host attractor ("strength is not finite"), or empty.
+std::string attractorProblem(const WorldAttractor& a);
+
+// Keeps in out.attractors the kActiveWorldAttractors of `given` nearest `camera` (by squared
+// distance; ties: the earlier in the list), as point force fields. Returns how many were left out.
+uint32_t selectWorldAttractors(const std::vector<WorldAttractor>& given, const Vec3& camera,
+                               WorldInputs& out);
 
 // The host's distance-field callback behind the driver's hook (DistanceFieldHook::user).
 struct DistanceFieldTarget {

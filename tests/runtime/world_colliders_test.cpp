@@ -377,5 +377,158 @@ TEST_F(WorldCollidersTest, GpuCollidesWithTheWorldLikeTheCpu) {
     EXPECT_GE(lowest(pg), -0.5f - 1e-3f);
 }
 
+// Still particles in a 2 m square around the origin, pulled by the host's attractors.
+constexpr const char* kDust = R"({
+  "version": 1,
+  "name": "dust",
+  "seed": 2,
+  "emitters": [
+    {"name": "motes", "capacity": 256, "spawn": {"rate_per_s": 0, "bursts": [{"time_s": 0, "count": 100}]},
+     "shape": {"type": "box", "size": [2, 2, 2]},
+     "init": {"lifetime_s": [5, 5], "speed": 0},
+     "update": [{"type": "world_attractors"MODULE}]}
+  ]
+})";
+
+std::string dust(const std::string& module_fields) {
+    std::string text = kDust;
+    text.replace(text.find("MODULE"), 6, module_fields);
+    return text;
+}
+
+// Mean x of the particles after `seconds`.
+double meanX(World& world, EffectId id, double seconds, WorldUpdateReceipt* last = nullptr) {
+    InstanceDesc desc;
+    desc.effect = id;
+    InstanceHandle h;
+    EXPECT_EQ(world.create(desc, h), RuntimeError::none) << world.lastErrorMessage();
+    for (int i = 0; i < int(seconds / kFrame); ++i) {
+        const WorldUpdateReceipt r = world.update(kFrame);
+        if (last != nullptr) *last = r;
+    }
+    std::vector<Particle> ps;
+    EXPECT_EQ(world.readParticles(h, ps), RuntimeError::none);
+    EXPECT_EQ(ps.size(), 100u);
+    double sum = 0;
+    for (const Particle& p : ps) sum += p.position.x;
+    return ps.empty() ? 0 : sum / double(ps.size());
+}
+
+class WorldAttractorsTest : public WorldCollidersTest {
+protected:
+    EffectId addDust(EffectLibrary& library, const std::string& module_fields) {
+        const fs::path path = dir_ / ("dust" + std::to_string(files_++) + ".json");
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << dust(module_fields);
+        return library.add(path.string());
+    }
+};
+
+TEST_F(WorldAttractorsTest, AttractorsPullAndTheMaskAndScaleApply) {
+    EffectLibrary library;
+    const EffectId plain = addDust(library, "");
+    const EffectId repelled = addDust(library, R"(, "strength_scale": -1)");
+    const EffectId masked = addDust(library, R"(, "attractor_mask": 2)");
+    WorldAttractor magnet;
+    magnet.position = {6, 0, 0};
+    magnet.strength = 20;
+    magnet.radius = 20;
+    World none(library);
+    EXPECT_NEAR(meanX(none, plain, 0.5), 0.0, 0.2); // no attractors: still
+    World pulled(library);
+    ASSERT_EQ(pulled.setAttractors(&magnet, 1), RuntimeError::none);
+    WorldUpdateReceipt receipt;
+    EXPECT_GT(meanX(pulled, plain, 0.5, &receipt), 1.0);
+    EXPECT_EQ(receipt.attractors_active, 1u);
+    EXPECT_EQ(receipt.attractors_dropped, 0u);
+    World pushed(library);
+    ASSERT_EQ(pushed.setAttractors(&magnet, 1), RuntimeError::none);
+    EXPECT_LT(meanX(pushed, repelled, 0.5), -1.0);
+    World apart(library);
+    ASSERT_EQ(apart.setAttractors(&magnet, 1), RuntimeError::none); // groups 1, mask 2
+    EXPECT_NEAR(meanX(apart, masked, 0.5), 0.0, 0.2);
+}
+
+// Only the nearest kActiveAttractors to the camera act: a strong attractor beyond 16 idle ones
+// near the camera does nothing until the camera comes to it.
+TEST_F(WorldAttractorsTest, TheNearestToTheCameraActAndTheRestAreCounted) {
+    EffectLibrary library;
+    const EffectId id = addDust(library, "");
+    std::vector<WorldAttractor> given(kActiveAttractors + 1);
+    for (uint32_t i = 0; i < kActiveAttractors; ++i) {
+        given[i].position = {-50, float(i), 0};
+        given[i].strength = 0; // idle
+    }
+    given.back().position = {6, 0, 0};
+    given.back().strength = 20;
+    given.back().radius = 20;
+    World far(library);
+    ASSERT_EQ(far.setAttractors(given.data(), uint32_t(given.size())), RuntimeError::none);
+    ASSERT_EQ(far.setCameraPosition({-50, 0, 0}), RuntimeError::none);
+    WorldUpdateReceipt receipt;
+    EXPECT_NEAR(meanX(far, id, 0.5, &receipt), 0.0, 0.2);
+    EXPECT_EQ(receipt.attractors_active, kActiveAttractors);
+    EXPECT_EQ(receipt.attractors_dropped, 1u);
+    World near(library);
+    ASSERT_EQ(near.setAttractors(given.data(), uint32_t(given.size())), RuntimeError::none);
+    ASSERT_EQ(near.setCameraPosition({0, 0, 0}), RuntimeError::none);
+    EXPECT_GT(meanX(near, id, 0.5), 1.0);
+}
+
+TEST_F(WorldAttractorsTest, BadAttractorsAndModulesAreRefused) {
+    EffectLibrary library;
+    World world(library);
+    WorldAttractor a;
+    a.strength = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_EQ(world.setAttractors(&a, 1), RuntimeError::invalid_argument);
+    EXPECT_EQ(world.lastErrorMessage(), "attractor 0: strength is not finite");
+    a = WorldAttractor{};
+    a.radius = 0;
+    EXPECT_EQ(world.setAttractors(&a, 1), RuntimeError::invalid_argument);
+    a = WorldAttractor{};
+    a.groups = 0;
+    EXPECT_EQ(world.setAttractors(&a, 1), RuntimeError::invalid_argument);
+    std::vector<WorldAttractor> many(kMaxWorldAttractorsGiven + 1);
+    EXPECT_EQ(world.setAttractors(many.data(), uint32_t(many.size())),
+              RuntimeError::capacity_exceeded);
+    EXPECT_EQ(world.setAttractors(nullptr, 2), RuntimeError::invalid_argument);
+    EXPECT_EQ(world.setCameraPosition({0, std::numeric_limits<float>::infinity(), 0}),
+              RuntimeError::invalid_argument);
+    // The module's own fields are checked where they are written.
+    const EffectId bad = addDust(library, R"(, "attractor_mask": 0)");
+    EXPECT_EQ(library.compile(bad), RuntimeError::effect_failed);
+    EffectInfo info;
+    ASSERT_TRUE(library.info(bad, info));
+    ASSERT_FALSE(info.diagnostics.empty());
+    EXPECT_EQ(info.diagnostics[0].path, "$.emitters[0].update[0].attractor_mask");
+    EXPECT_EQ(info.diagnostics[0].line, 9u);
+    const EffectId bad_mask =
+        add(library, R"(, "world_colliders": true, "collision_mask": 16777216)");
+    EXPECT_EQ(library.compile(bad_mask), RuntimeError::effect_failed);
+}
+
+TEST_F(WorldAttractorsTest, GpuAttractsLikeTheCpu) {
+    const SimulationDevice device = probeSimulationDevice("");
+    if (device.kind == DeviceKind::none) GTEST_SKIP() << device.why_none;
+    EffectLibrary library;
+    const EffectId id = addDust(library, R"(, "strength_scale": 0.5)");
+    WorldAttractor magnets[2];
+    magnets[0].position = {6, 0, 0};
+    magnets[0].strength = 20;
+    magnets[0].radius = 20;
+    magnets[1].position = {0, 4, 0};
+    magnets[1].strength = 10;
+    magnets[1].radius = 6;
+    magnets[1].falloff = 2;
+    WorldConfig gpu_config;
+    gpu_config.backend = SimulationBackend::gpu;
+    World gpu(library, gpu_config);
+    World cpu(library);
+    for (World* w : {&gpu, &cpu}) ASSERT_EQ(w->setAttractors(magnets, 2), RuntimeError::none);
+    const double xg = meanX(gpu, id, 0.5);
+    const double xc = meanX(cpu, id, 0.5);
+    EXPECT_GT(xc, 0.5);
+    EXPECT_NEAR(xg, xc, 1e-3);
+}
+
 } // namespace
 } // namespace spindrift
