@@ -315,10 +315,10 @@ constexpr auto fieldsOf(FieldsOf<CollisionBox>) {
 }
 
 constexpr auto fieldsOf(FieldsOf<WorldAttractorsModule>) {
-    return std::tuple{field("attractor_mask", &WorldAttractorsModule::attractor_mask,
-                            rule::within(1, kAllCollisionGroupsMask)),
-                      field("strength_scale", &WorldAttractorsModule::strength_scale,
-                            rule::finite())};
+    return std::tuple{
+        field("attractor_mask", &WorldAttractorsModule::attractor_mask,
+              rule::within(1, kAllCollisionGroupsMask)),
+        field("strength_scale", &WorldAttractorsModule::strength_scale, rule::finite())};
 }
 
 // Each collider list alone is held to kMaxColliders while reading; planes + spheres + boxes

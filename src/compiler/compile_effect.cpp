@@ -90,10 +90,10 @@ OpRecord newOp(uint32_t code, uint32_t module_index) {
 // The op code a module compiles to (before fusion).
 uint32_t opCodeOf(const UpdateModuleVariant& module) {
     constexpr uint32_t kByVariant[] = {
-        kOpAcceleration, kOpBuoyancy,         kOpDrag,         kOpAcceleration, kOpWind,
-        kOpSpeedLimit,   kOpCurlNoise,        kOpForceFields,  kOpAttractor,    kOpColorOverLife,
-        kOpSizeOverLife, kOpRotationOverLife, kOpColorBySpeed, kOpSizeBySpeed,  kOpCollision,
-        kOpForceFields,
+        kOpAcceleration, kOpBuoyancy,      kOpDrag,         kOpAcceleration,
+        kOpWind,         kOpSpeedLimit,    kOpCurlNoise,    kOpForceFields,
+        kOpAttractor,    kOpColorOverLife, kOpSizeOverLife, kOpRotationOverLife,
+        kOpColorBySpeed, kOpSizeBySpeed,   kOpCollision,    kOpForceFields,
     };
     static_assert(std::size(kByVariant) == std::variant_size_v<UpdateModuleVariant>);
     return kByVariant[module.index()];
@@ -126,9 +126,9 @@ public:
             const UpdateModuleVariant& m = modules[i].module;
             const uint32_t code = opCodeOf(m);
             // The host's attractors are an op of their own (the world fills its range per step).
-            const bool world = std::holds_alternative<WorldAttractorsModule>(m) ||
-                               (!ops.empty() &&
-                                (ops.back().record.flags & kOpFlagWorldAttractors) != 0u);
+            const bool world =
+                std::holds_alternative<WorldAttractorsModule>(m) ||
+                (!ops.empty() && (ops.back().record.flags & kOpFlagWorldAttractors) != 0u);
             if (!ops.empty() && !world && fusesInto(ops.back().record.op, code) &&
                 tryFuse(ops.back(), m)) {
                 continue;

@@ -532,9 +532,9 @@ private:
         const T& r = fx.ops[index];
         RecordCheck c = check(SfxSection::ops, index);
         c.enumValue(SPINDRIFT_FIELD(op), kOpCount, "an op code");
-        const uint32_t allowed_flags =
-            r.op == kOpCollision ? (kOpFlagDepthBuffer | kOpFlagWorldColliders)
-                                 : (r.op == kOpForceFields ? kOpFlagWorldAttractors : 0u);
+        const uint32_t allowed_flags = r.op == kOpCollision
+                                           ? (kOpFlagDepthBuffer | kOpFlagWorldColliders)
+                                           : (r.op == kOpForceFields ? kOpFlagWorldAttractors : 0u);
         c.flags(SPINDRIFT_FIELD(flags), allowed_flags);
         c.count(SPINDRIFT_FIELD(source_count), 1, kMaxUpdateModules);
         if (c.ok() && uint64_t{r.source_module} + r.source_count > kMaxUpdateModules) {

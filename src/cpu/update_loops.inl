@@ -198,8 +198,9 @@ CollisionSweep sweepDistanceField(const StepScratch& scratch, const OpRecord& op
     float at[3] = {p.x, p.y, p.z};
     float gradient[3] = {0.0f, 1.0f, 0.0f};
     const float d = scratch.distance_field.sample(at, gradient, scratch.distance_field.user);
-    vec3 g = sdTransformVector(scratch.sim_from_world[0], scratch.sim_from_world[1],
-                               scratch.sim_from_world[2], vec3(gradient[0], gradient[1], gradient[2]));
+    vec3 g =
+        sdTransformVector(scratch.sim_from_world[0], scratch.sim_from_world[1],
+                          scratch.sim_from_world[2], vec3(gradient[0], gradient[1], gradient[2]));
     const float g_length = length(g);
     // A field that is not finite or has no direction touches nothing (never a NaN position).
     if (!(d < radius) || !(g_length > 0.0f) || !std::isfinite(g_length)) return s;

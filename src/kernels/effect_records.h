@@ -275,10 +275,10 @@ struct BurstRecord {
 // cross(axis_u, axis_v) (unit, orthogonal) around position; an effect's own kinds leave the axes
 // and payload 0.
 struct ColliderRecord {
-    uint kind;    // kCollider*
-    uint flags;   // kColliderFlag*
-    float radius; // sphere, capsule, cylinder
-    uint payload; // heightfield: kColliderPayload records that follow it (its samples); else 0
+    uint kind;     // kCollider*
+    uint flags;    // kColliderFlag*
+    float radius;  // sphere, capsule, cylinder
+    uint payload;  // heightfield: kColliderPayload records that follow it (its samples); else 0
     vec4 position; // plane point; sphere, box, capsule, cylinder centre; heightfield corner (xyz)
     // plane: unit normal; box, oriented box: half extents; capsule: x = half the segment's
     // length along axis_v; cylinder: x = half height along axis_v; heightfield: x, y = cell size

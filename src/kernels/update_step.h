@@ -181,8 +181,8 @@ SD_FUNC CollisionSweep sdCollisionSweepAdd(OpRecord op, CollisionSweep s, Collis
 SD_FUNC CollisionSweep sdCollisionSweepColliders(OpRecord op, CollidersRef colliders, float radius,
                                                  CollisionSweep s) {
     for (uint k = 0u; k < op.count; k += 1u + colliders.colliders[op.first + k].payload) {
-        s = sdCollisionSweepAdd(op, s, sdColliderContact(colliders, op.first + k, s.position,
-                                                         radius));
+        s = sdCollisionSweepAdd(op, s,
+                                sdColliderContact(colliders, op.first + k, s.position, radius));
     }
     return s;
 }
@@ -192,8 +192,8 @@ SD_FUNC bool sdCollisionSweepEnd(OpRecord op, CollisionSweep s, SD_INOUT(Particl
     q.position = s.position;
     q.velocity = s.velocity;
     q.lifetime_s = sdLifetimeAfterContact(q.lifetime_s, op.params0.z);
-    q.flags |= (op.mode == kResponseStick ? kParticleFlagStuck : 0u) |
-               (s.kill ? kParticleFlagKilled : 0u);
+    q.flags |=
+        (op.mode == kResponseStick ? kParticleFlagStuck : 0u) | (s.kill ? kParticleFlagKilled : 0u);
     return true;
 }
 

@@ -21,12 +21,12 @@
 
 #include "cpu/trail_store.h"
 #include "driver/placement.h"
-#include "runtime/transform_rows.h"
-#include "runtime/world_colliders.h"
 #include "runtime/effect_instance.h"
 #include "runtime/effect_library_impl.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
+#include "runtime/transform_rows.h"
+#include "runtime/world_colliders.h"
 
 namespace spindrift {
 
@@ -222,7 +222,7 @@ struct World::Impl {
     std::vector<Diagnostic> scratch_diagnostics;
     // The host's colliders and distance field, read by every instance at each step.
     WorldInputs world_inputs;
-    DistanceFieldTarget distance_field; // the host's callback behind world_inputs'
+    DistanceFieldTarget distance_field;     // the host's callback behind world_inputs'
     std::vector<WorldAttractor> attractors; // as the host gave them; update selects
     Vec3 camera;
 

@@ -78,7 +78,7 @@ TEST(Collision, SimulatedBallLosesVerticalSpeedByTheRestitutionPerBounce) {
 
 TEST(Collision, FrictionReducesTangentialSpeed) {
     CollisionResult r = collideOne(ground(), kResponseBounce, 0.5f, 0.25f, vec3(0, -0.01f, 0),
-                                  vec3(4, -2, -8), 0.0f);
+                                   vec3(4, -2, -8), 0.0f);
     EXPECT_FLOAT_EQ(r.velocity.x, 3.0f);
     EXPECT_FLOAT_EQ(r.velocity.z, -6.0f);
     EXPECT_FLOAT_EQ(r.velocity.y, 1.0f);

@@ -164,8 +164,7 @@ TEST_F(WorldCollidersTest, EveryShapeKeepsTheRainOut) {
          [](const Vec3& p) {
              return std::hypot(p.x, p.z) < 1 - 1e-3f && std::fabs(p.y) < 0.5f - 1e-3f;
          }},
-        {"sphere", sphere,
-         [](const Vec3& p) { return std::hypot(p.x, p.y, p.z) < 1 - 1e-3f; }},
+        {"sphere", sphere, [](const Vec3& p) { return std::hypot(p.x, p.y, p.z) < 1 - 1e-3f; }},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
