@@ -335,13 +335,23 @@ struct CollisionBox {
 
 enum class CollisionResponse : uint8_t { bounce = 0, stick = 1, kill = 2 };
 
-// Colliders are in world space. depth_buffer asks the renderer's scene depth (GPU backend only;
-// reported as a capability difference on the CPU).
+// Bits of CollisionModule::collision_mask: collision groups 0..23 (a host collider's groups,
+// spindrift::WorldCollider in runtime.h).
+inline constexpr uint32_t kAllCollisionGroupsMask = (1u << 24) - 1u;
+
+// Colliders are in world space. world_colliders also collides with the colliders the host gives
+// the world (World::setColliders: its level's planes, boxes, capsules, cylinders, heightfields)
+// whose groups meet collision_mask, and on the CPU backend with its distance field
+// (World::setDistanceField). depth_buffer asks the renderer's scene depth: the GPU backend has
+// none bound yet and refuses it; the CPU backend has no depth buffer and collides such an op with
+// the host's world colliders and distance field instead (inspect and validate say so).
 struct CollisionModule {
     std::vector<CollisionPlane> planes;
     std::vector<CollisionSphere> spheres;
     std::vector<CollisionBox> boxes;
     bool depth_buffer = false;
+    bool world_colliders = false;
+    uint32_t collision_mask = kAllCollisionGroupsMask; // [1, 2^24 - 1]
     CollisionResponse response = CollisionResponse::bounce;
     float bounce = 0.5f;       // restitution [0, 1]
     float friction = 0;        // [0, 1], tangential velocity lost per contact
@@ -350,15 +360,25 @@ struct CollisionModule {
     friend bool operator==(const CollisionModule&, const CollisionModule&) = default;
 };
 
+// The attractors the host gives the world (World::setAttractors: a magnet, a vacuum, a spell's
+// focus), each a point force field in world space, whose groups meet attractor_mask, their
+// strength times strength_scale. The world keeps the nearest few to its camera
+// (docs/runtime-api.md, "Host-fed world"). Without a host they are none.
+struct WorldAttractorsModule {
+    uint32_t attractor_mask = kAllCollisionGroupsMask; // [1, 2^24 - 1]
+    float strength_scale = 1;                          // finite
+    friend bool operator==(const WorldAttractorsModule&, const WorldAttractorsModule&) = default;
+};
+
 using UpdateModuleVariant =
     std::variant<GravityModule, BuoyancyModule, DragModule, ForceModule, WindModule,
                  SpeedLimitModule, CurlNoiseModule, ForceFieldModule, AttractorModule,
                  ColorOverLifeModule, SizeOverLifeModule, RotationOverLifeModule,
-                 ColorBySpeedModule, SizeBySpeedModule, CollisionModule>;
+                 ColorBySpeedModule, SizeBySpeedModule, CollisionModule, WorldAttractorsModule>;
 
 // JSON "type" names, in variant order: gravity, buoyancy, drag, force, wind, speed_limit,
 // curl_noise, force_field, attractor, color_over_life, size_over_life, rotation_over_life,
-// color_by_speed, size_by_speed, collision.
+// color_by_speed, size_by_speed, collision, world_attractors.
 struct UpdateModule {
     bool enabled = true;
     UpdateModuleVariant module;

@@ -317,6 +317,8 @@ struct WorldUpdateReceipt {
     // How many updates late the newest delivered events of a GPU instance are (their steps ran
     // that many updates earlier: an asynchronous readback); 0 when every event is of this update.
     uint32_t events_latency_frames = 0;
+    uint32_t attractors_active = 0;  // host attractors that acted (nearest the camera)
+    uint32_t attractors_dropped = 0; // host attractors past kActiveAttractors: not applied
 };
 
 // Totals since the world was made.
@@ -394,6 +396,68 @@ struct GameplayEvent {
     Vec3 normal;                // collision: the contact normal, world space, unit; else 0
     uint32_t collision_op = 0;  // collision: which of the emitter's collision modules, 0-based
 };
+
+// ---------------------------------------------------------------------------------------------
+// Host-fed world: the level's colliders and a distance field
+
+// Collision groups are bits 0..23. An effect's collision module with world_colliders (or
+// depth_buffer, on the CPU) meets a world collider when its collision_mask shares a bit with the
+// collider's groups (docs/effect-format.md, "collision").
+inline constexpr uint32_t kAllCollisionGroups = (1u << 24) - 1u;
+inline constexpr uint32_t kMaxWorldColliders = 64;
+// Heightfield samples per axis; a world holds at most 4096 samples in all.
+inline constexpr uint32_t kMaxHeightfieldSide = 64;
+
+enum class ColliderShape : uint8_t {
+    plane = 0,      // position on it; normal = rotation * +Y; particles live on that side
+    sphere = 1,     // centre position, radius; inside = true keeps particles in the ball
+    box = 2,        // centre position, half_extents along rotation's axes
+    capsule = 3,    // centre position; segment of half length half_height along rotation * +Y
+    cylinder = 4,   // centre position, radius, half_height along rotation * +Y, capped
+    heightfield = 5 // corner position (sample 0, 0); heights along rotation * +Y (below: solid)
+};
+
+// One collider of the host's level, in world space. Particles are spheres (size x radius_scale of
+// their collision module) kept out of the collider (in, for an inside sphere).
+struct WorldCollider {
+    ColliderShape shape = ColliderShape::plane;
+    uint32_t groups = 1; // its collision groups, a non-zero subset of kAllCollisionGroups
+    Vec3 position;
+    Quat rotation;                          // any finite non-zero quaternion (normalised)
+    Vec3 half_extents = {0.5f, 0.5f, 0.5f}; // box: each > 0
+    float radius = 0.5f;                    // sphere, capsule, cylinder: > 0
+    float half_height = 0.5f;               // capsule: >= 0; cylinder: > 0
+    bool inside = false;                    // sphere only
+    // heightfield: columns x rows samples (2..kMaxHeightfieldSide each), row after row along
+    // rotation * +Z, x (rotation * +X) fastest, cell_size metres apart; copied by setColliders.
+    const float* heights = nullptr;
+    uint32_t columns = 0;
+    uint32_t rows = 0;
+    float cell_size_x = 1; // > 0
+    float cell_size_z = 1; // > 0
+};
+
+// Attractors the host may give a world, and how many of them (the nearest to the camera,
+// setCameraPosition) act at once.
+inline constexpr uint32_t kMaxWorldAttractorsGiven = 1024;
+inline constexpr uint32_t kActiveAttractors = 16;
+
+// A point the host pulls particles toward (or pushes away with a negative strength): a point
+// force field in world space (docs/effect-format.md, "force_field"), acting on emitters with a
+// world_attractors module whose attractor_mask shares a bit with its groups.
+struct WorldAttractor {
+    Vec3 position;
+    float strength = 1; // m/s^2 at the centre, fading to 0 at the radius; finite
+    float radius = 1;   // > 0
+    float falloff = 1;  // >= 0: (1 - d / radius)^falloff
+    uint32_t groups = 1;
+};
+
+// The host's signed distance at a world-space point (negative inside matter), writing the field's
+// gradient (pointing out of the matter; any non-zero length) to *gradient. The CPU backend calls it
+// for every particle of an emitter that collides with the world, from its worker threads at once:
+// it must be thread-safe, and pure (the same point gives the same answer) for results to repeat.
+using DistanceFieldFn = float (*)(Vec3 position, Vec3* gradient, void* user);
 
 class World {
 public:
@@ -478,6 +542,22 @@ public:
     // The name of the event's emitter, valid until the next update(); empty for an event this
     // world did not deliver in its last update.
     std::string_view emitterName(const GameplayEvent& event) const;
+    // The level's colliders, replacing the previous set (copied, heights included); every
+    // instance collides with them from its next step. At most kMaxWorldColliders; invalid_argument
+    // names the collider and the field that is wrong, and the previous set stays. count 0 clears.
+    RuntimeError setColliders(const WorldCollider* colliders, uint32_t count);
+    uint32_t colliderCount() const;
+    // A distance field the CPU backend samples for emitters that collide with the world and share
+    // a group with `groups`; null clears it. A GPU instance cannot call back into the host: it
+    // collides with the colliders only (docs/runtime-api.md, "Host-fed world").
+    RuntimeError setDistanceField(DistanceFieldFn field, void* user,
+                                  uint32_t groups = kAllCollisionGroups);
+    // The host's attractors, replacing the previous set (copied; at most
+    // kMaxWorldAttractorsGiven). Each update keeps the kActiveAttractors nearest the camera
+    // (ties: the earlier in the list) and counts the others in its receipt.
+    RuntimeError setAttractors(const WorldAttractor* attractors, uint32_t count);
+    // Where the camera is: which attractors act (and, later, what is near).
+    RuntimeError setCameraPosition(const Vec3& position);
 
     // Live instances' handles, in slot order (allocation only when out grows).
     void instances(std::vector<InstanceHandle>& out) const;

@@ -333,6 +333,13 @@ constexpr auto fieldsOf(FieldsOf<CollisionBox>) {
                       field("size", &CollisionBox::size, rule::above(0))};
 }
 
+constexpr auto fieldsOf(FieldsOf<WorldAttractorsModule>) {
+    return std::tuple{
+        field("attractor_mask", &WorldAttractorsModule::attractor_mask,
+              rule::within(1, kAllCollisionGroupsMask)),
+        field("strength_scale", &WorldAttractorsModule::strength_scale, rule::finite())};
+}
+
 // Each collider list alone is held to kMaxColliders while reading; planes + spheres + boxes
 // together is a rule of the module (validateUpdateModules).
 constexpr auto fieldsOf(FieldsOf<CollisionModule>) {
@@ -342,6 +349,9 @@ constexpr auto fieldsOf(FieldsOf<CollisionModule>) {
               rule::list({0, kMaxColliders, "spheres"}, false)),
         field("boxes", &CollisionModule::boxes, rule::list({0, kMaxColliders, "boxes"}, false)),
         field("depth_buffer", &CollisionModule::depth_buffer),
+        field("world_colliders", &CollisionModule::world_colliders),
+        field("collision_mask", &CollisionModule::collision_mask,
+              rule::within(1, kAllCollisionGroupsMask)),
         field("response", &CollisionModule::response),
         field("bounce", &CollisionModule::bounce, rule::unit()),
         field("friction", &CollisionModule::friction, rule::unit()),

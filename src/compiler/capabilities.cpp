@@ -147,6 +147,13 @@ std::vector<EmitterBackends> checkBackends(const CompiledEffect& effect) {
             verdict.backend = static_cast<Backend>(b);
             const FeatureSet have = backendFeatures(verdict.backend);
             for (const FeatureUse& use : uses) {
+                const bool depth = use.feature == Feature::depth_buffer_collision;
+                if (depth && verdict.backend == Backend::cpu) {
+                    verdict.notes.push_back(
+                        "cpu has no scene depth: depth_buffer collides with the host's world "
+                        "colliders and distance field (World::setColliders, setDistanceField): " +
+                        use.path);
+                }
                 if ((have & static_cast<FeatureSet>(use.feature)) != 0) continue;
                 verdict.can_run = false;
                 verdict.reasons.push_back(std::string(backendName(verdict.backend)) + " lacks " +

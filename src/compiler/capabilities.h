@@ -42,7 +42,9 @@ inline constexpr uint32_t kFeatureCount = 18;
 using FeatureSet = uint32_t;
 inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 
-// What each backend runs today. The CPU backend cannot see the renderer's depth buffer. The GPU
+// What each backend runs today. The CPU backend cannot see the renderer's depth buffer: it runs a
+// depth_buffer collision op against the host's world colliders and distance field instead
+// (backendNotes says so for inspect and validate). The GPU
 // backend (src/gpu/, issue 5: docs/gpu-backend.md) runs stable order and replace_oldest on its
 // birth-ordered alive lists, sub-emitter events (a serial event walker with the CPU's order) and
 // ribbon trails in per-slot rings, but not yet depth-buffer collision (no depth buffer is bound
@@ -50,8 +52,7 @@ inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 // not gather crossings); createGpuEffect refuses an emitter needing one with a diagnostic naming
 // the emitter and the feature, and a world on SimulationBackend::automatic runs such an effect on
 // the CPU. Events to gameplay it delivers (src/gpu/gameplay_capture.h).
-inline constexpr FeatureSet kCpuFeatures =
-    kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
+inline constexpr FeatureSet kCpuFeatures = kAllFeatures;
 inline constexpr FeatureSet kGpuFeatures =
     kAllFeatures & ~(static_cast<FeatureSet>(Feature::depth_buffer_collision) |
                      static_cast<FeatureSet>(Feature::threshold_sub_emitters));
@@ -82,7 +83,10 @@ std::vector<FeatureUse> emitterFeatureUses(const CompiledEffect& effect, uint32_
 struct BackendVerdict {
     Backend backend = Backend::cpu;
     bool can_run = true;
-    std::vector<std::string> reasons; // "cpu lacks depth_buffer_collision: $.emitters[0]..."
+    std::vector<std::string> reasons; // "gpu lacks depth_buffer_collision: $.emitters[0]..."
+    // How the backend runs what it runs differently from what was asked ("cpu runs
+    // depth_buffer_collision against the host's world colliders and distance field: $...").
+    std::vector<std::string> notes;
 };
 
 struct EmitterBackends {

@@ -91,9 +91,10 @@ OpRecord newOp(uint32_t code, uint32_t module_index) {
 // The op code a module compiles to (before fusion).
 uint32_t opCodeOf(const UpdateModuleVariant& module) {
     constexpr uint32_t kByVariant[] = {
-        kOpAcceleration, kOpBuoyancy,         kOpDrag,         kOpAcceleration, kOpWind,
-        kOpSpeedLimit,   kOpCurlNoise,        kOpForceFields,  kOpAttractor,    kOpColorOverLife,
-        kOpSizeOverLife, kOpRotationOverLife, kOpColorBySpeed, kOpSizeBySpeed,  kOpCollision,
+        kOpAcceleration, kOpBuoyancy,      kOpDrag,         kOpAcceleration,
+        kOpWind,         kOpSpeedLimit,    kOpCurlNoise,    kOpForceFields,
+        kOpAttractor,    kOpColorOverLife, kOpSizeOverLife, kOpRotationOverLife,
+        kOpColorBySpeed, kOpSizeBySpeed,   kOpCollision,    kOpForceFields,
     };
     static_assert(std::size(kByVariant) == std::variant_size_v<UpdateModuleVariant>);
     return kByVariant[module.index()];
@@ -130,7 +131,11 @@ public:
             const UpdateModuleVariant& m = modules[i].module;
             const uint32_t code = opCodeOf(m);
             const bool is_bound = i < bound.size() && bound[i];
-            const bool may_fuse = !is_bound && !previous_bound;
+            // The host's attractors are an op of their own (the world fills its range per step).
+            const bool world =
+                std::holds_alternative<WorldAttractorsModule>(m) ||
+                (!ops.empty() && (ops.back().record.flags & kOpFlagWorldAttractors) != 0u);
+            const bool may_fuse = !is_bound && !previous_bound && !world;
             previous_bound = is_bound;
             if (may_fuse && !ops.empty() && fusesInto(ops.back().record.op, code) &&
                 tryFuse(ops.back(), m)) {
@@ -188,6 +193,11 @@ private:
             op.params0 = speedRange(sbs->min_speed, sbs->max_speed);
         } else if (const auto* cm = std::get_if<CollisionModule>(&m)) {
             compileCollision(op, *cm);
+        } else if (const auto* wa = std::get_if<WorldAttractorsModule>(&m)) {
+            op.first = u32(out_.force_fields.size());
+            op.count = 0;
+            op.flags = kOpFlagWorldAttractors;
+            op.params0 = vec4(static_cast<float>(wa->attractor_mask), wa->strength_scale, 0, 0);
         }
         return p;
     }
@@ -262,8 +272,12 @@ private:
     void compileCollision(OpRecord& op, const CollisionModule& m) {
         op.first = u32(out_.colliders.size());
         op.mode = static_cast<uint32_t>(m.response);
-        op.flags = m.depth_buffer ? kOpFlagDepthBuffer : 0u;
+        op.flags = (m.depth_buffer ? kOpFlagDepthBuffer : 0u) |
+                   (m.world_colliders ? kOpFlagWorldColliders : 0u);
         op.params0 = vec4(m.bounce, m.friction, m.lifetime_loss, m.radius_scale);
+        // The group mask only matters to an op that meets the world (a whole number below 2^24,
+        // exact in a float); other ops keep params1 zero, as their records always were.
+        if (op.flags != 0u) op.params1 = vec4(static_cast<float>(m.collision_mask), 0, 0, 0);
         for (const CollisionPlane& plane : m.planes) {
             ColliderRecord c{};
             c.kind = kColliderPlane;

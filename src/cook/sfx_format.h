@@ -18,7 +18,8 @@ inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 // 1: the checksum covered the bytes after the header only. 2: it covers every byte but its own
 // field (so the header's structural hash too), and the loader recomputes the structural hash.
 // 3: sections parameters and parameter_bindings (user parameters, compiler/parameter_bindings.h),
-//    emitter_events (EmitterEventsRecord), and sub-emitter event kEventThreshold.
+//    emitter_events (EmitterEventsRecord), and sub-emitter event kEventThreshold; ColliderRecord
+//    grew to 80 bytes (payload, axis_u, axis_v for the host's world colliders).
 inline constexpr uint32_t kSfxFormatVersion = 3;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;

@@ -551,7 +551,10 @@ private:
         const T& r = fx.ops[index];
         RecordCheck c = check(SfxSection::ops, index);
         c.enumValue(SPINDRIFT_FIELD(op), kOpCount, "an op code");
-        c.flags(SPINDRIFT_FIELD(flags), r.op == kOpCollision ? kOpFlagMask : 0u);
+        const uint32_t allowed_flags = r.op == kOpCollision
+                                           ? (kOpFlagDepthBuffer | kOpFlagWorldColliders)
+                                           : (r.op == kOpForceFields ? kOpFlagWorldAttractors : 0u);
+        c.flags(SPINDRIFT_FIELD(flags), allowed_flags);
         c.count(SPINDRIFT_FIELD(source_count), 1, kMaxUpdateModules);
         if (c.ok() && uint64_t{r.source_module} + r.source_count > kMaxUpdateModules) {
             c.fail(offsetof(T, source_module),
@@ -574,7 +577,17 @@ private:
         default:
             if (r.lut_row != kNone) c.fail(offsetof(T, lut_row), "this op samples no LUT row");
         }
-        if (r.op == kOpForceFields) {
+        const bool world_attractors = (r.flags & kOpFlagWorldAttractors) != 0;
+        if (r.op == kOpForceFields && world_attractors) {
+            // The host fills the range at each step: none in the file.
+            c.zero(SPINDRIFT_FIELD(count));
+            const float mask = r.params0.x;
+            if (!(mask >= 1.0f && mask <= float(kAllCollisionGroupsMask) &&
+                  mask == std::floor(mask))) {
+                c.fail(offsetof(T, params0), "attractor mask (params0.x) " + number(mask) +
+                                                 " is not a whole number in 1..16777215");
+            }
+        } else if (r.op == kOpForceFields) {
             c.count(SPINDRIFT_FIELD(count), 1, kMaxForceFields);
             c.range("force_field", r.first, r.count, fx.force_fields.size(), kMaxForceFields,
                     "force_fields", offsetof(T, first));
@@ -590,6 +603,13 @@ private:
         } else if (r.op == kOpCollision) {
             c.enumValue("response (mode)", r.mode, offsetof(T, mode), kResponseCount,
                         "a collision response");
+            const float mask = r.params1.x;
+            const bool world = (r.flags & kOpFlagMask) != 0;
+            if (world && !(mask >= 1.0f && mask <= float(kAllCollisionGroupsMask) &&
+                           mask == std::floor(mask))) {
+                c.fail(offsetof(T, params1), "collision mask (params1.x) " + number(mask) +
+                                                 " is not a whole number in 1..16777215");
+            }
         } else {
             c.zero(SPINDRIFT_FIELD(mode));
         }
@@ -624,9 +644,12 @@ private:
         } else {
             c.finite(SPINDRIFT_FIELD(radius));
         }
-        c.zero(SPINDRIFT_FIELD(pad0));
+        c.zero(SPINDRIFT_FIELD(payload));
         c.finite(SPINDRIFT_FIELD(position));
         c.finite(SPINDRIFT_FIELD(extent));
+        // The frame is the host's world colliders' (never in an effect file).
+        if (r.axis_u != vec4(0.0f)) c.fail(offsetof(T, axis_u), "axis_u must be 0");
+        if (r.axis_v != vec4(0.0f)) c.fail(offsetof(T, axis_v), "axis_v must be 0");
     }
 
     void checkForceField(const CompiledEffect& fx, uint32_t index) {

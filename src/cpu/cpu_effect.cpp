@@ -220,7 +220,8 @@ void stepOnce(CpuEffect& fx) {
         fx.travel_m[e] = length(b - a);
     }
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
-    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, emittersInStep(fx));
+    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world,
+                emittersInStep(fx));
 
     fx.work = {};
     updateAllChunks(fx);

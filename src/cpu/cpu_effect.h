@@ -120,6 +120,7 @@ struct CpuEffect {
     std::vector<uint32_t> replace_order;    // replace_oldest scratch, capacity of the largest pool
     StepWork work;
     StepScratch scratch;
+    const WorldInputs* world = nullptr; // the host's colliders and distance field (may be null)
     SpawnPlan plan;
     Rows3x4 step_start; // world_from_effect at the start and end of the step being run
     Rows3x4 step_end;

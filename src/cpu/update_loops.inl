@@ -19,8 +19,10 @@
 #endif
 
 #include <array>
+#include <cmath>
 #include <utility>
 
+#include "kernels/transform.h"
 #include "kernels/update_step.h"
 
 namespace spindrift::cpu::SPINDRIFT_UPDATE_ISA {
@@ -184,6 +186,24 @@ void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32
     }
 }
 
+// The world's distance field as one more contact of the op (after its colliders): sampled in
+// world space at the swept position, its gradient brought back into simulation space.
+CollisionSweep sweepDistanceField(const StepScratch& scratch, const OpRecord& op, float radius,
+                                  CollisionSweep s) {
+    const vec3 p = sdTransformPoint(scratch.world_from_sim[0], scratch.world_from_sim[1],
+                                    scratch.world_from_sim[2], s.position);
+    float at[3] = {p.x, p.y, p.z};
+    float gradient[3] = {0.0f, 1.0f, 0.0f};
+    const float d = scratch.distance_field.sample(at, gradient, scratch.distance_field.user);
+    vec3 g =
+        sdTransformVector(scratch.sim_from_world[0], scratch.sim_from_world[1],
+                          scratch.sim_from_world[2], vec3(gradient[0], gradient[1], gradient[2]));
+    const float g_length = length(g);
+    // A field that is not finite or has no direction touches nothing (never a NaN position).
+    if (!(d < radius) || !(g_length > 0.0f) || !std::isfinite(g_length)) return s;
+    return sdCollisionSweepAdd(op, s, sdContact(true, g / g_length, radius - d));
+}
+
 // One collision op over the chunk, after the move (sdApplyCollisionOp). A particle that touched
 // is stored and appended to the chunk's region of the contact lists (particle_pool.h: room for
 // every particle in every collision op), which the collision events read.
@@ -201,7 +221,17 @@ void applyCollision(const StepScratch& scratch, const ResolvedOp& r, uint32_t or
     for (uint32_t i = begin; i < end; ++i) {
         ParticleMotion q = motionAt(c, i);
         vec3 normal;
-        if (!sdApplyCollisionOpWithNormal(op, colliders, c.size[i], q, normal)) continue;
+        if (r.distance_field) {
+            if (!sdCollisionTested(q.flags)) continue;
+            const float radius = c.size[i] * op.params0.w;
+            CollisionSweep s =
+                sdCollisionSweepColliders(op, colliders, radius, sdCollisionSweepBegin(q));
+            s = sweepDistanceField(scratch, op, radius, s);
+            normal = s.normal;
+            if (!sdCollisionSweepEnd(op, s, q)) continue;
+        } else if (!sdApplyCollisionOpWithNormal(op, colliders, c.size[i], q, normal)) {
+            continue;
+        }
         storePosition(c, i, q.position);
         storeVelocity(c, i, q.velocity);
         c.lifetime[i] = q.lifetime_s;

@@ -21,9 +21,35 @@ void copyRows(vec4 out[3], const Rows3x4& m) {
 
 // Resolves one emitter's ops for this step: world-space vectors into simulation space,
 // emitter-space positions into simulation space, per-step factors computed once.
+// The world's colliders whose groups meet the op's mask, into simulation space after the op's
+// own; at most kMaxWorldColliderRecords, which World::setColliders holds the whole world to.
+void appendWorldColliders(const WorldInputs& world, const OpRecord& op,
+                          const vec4 sim_from_world[3], StepScratch& scratch,
+                          uint32_t& collider_cursor) {
+    const uint32_t mask = collisionGroupMask(op);
+    uint32_t room = kMaxWorldColliderRecords;
+    for (const WorldColliderEntry& entry : world.colliders) {
+        if ((entry.groups & mask) == 0) continue;
+        if (entry.records > room) continue; // never: World holds at most this many in all
+        room -= entry.records;
+        for (uint32_t k = 0; k < entry.records; ++k) {
+            ColliderRecord c = world.collider_records[entry.first + k];
+            if (c.kind != kColliderPayload) {
+                c.position = vec4(rowsPoint(sim_from_world, vec3(c.position)), 0.0f);
+                if (c.kind == kColliderPlane) {
+                    c.extent = vec4(rowsVector(sim_from_world, vec3(c.extent)), 0.0f);
+                }
+                c.axis_u = vec4(rowsVector(sim_from_world, vec3(c.axis_u)), 0.0f);
+                c.axis_v = vec4(rowsVector(sim_from_world, vec3(c.axis_v)), 0.0f);
+            }
+            scratch.colliders[collider_cursor++] = c;
+        }
+    }
+}
+
 void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitter,
-                       EmitterStep& step, StepScratch& scratch, uint32_t& op_cursor,
-                       uint32_t& field_cursor, uint32_t& collider_cursor) {
+                       EmitterStep& step, StepScratch& scratch, const WorldInputs* world,
+                       uint32_t& op_cursor, uint32_t& field_cursor, uint32_t& collider_cursor) {
     const float dt = step.dt;
     step.op_first = op_cursor;
     step.op_count = emitter.op_count;
@@ -36,6 +62,7 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
         r.op = effect.ops[emitter.op_first + k];
         r.factor = 0;
         r.vector = vec3(0.0f);
+        r.distance_field = false;
         const vec3 p0 = vec3(r.op.params0);
         switch (r.op.op) {
         case kOpAcceleration:
@@ -74,7 +101,20 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
                 field.axis = vec4(rowsVector(emitter_rows, vec3(field.axis)), 0.0f);
                 scratch.force_fields[field_cursor++] = field;
             }
+            if (world != nullptr && attractsFromWorld(r.op)) {
+                const uint32_t mask = attractorGroupMask(r.op);
+                const float scale = r.op.params0.y;
+                for (const WorldAttractorEntry& a : world->attractors) {
+                    if ((a.groups & mask) == 0) continue;
+                    ForceFieldRecord field = a.field;
+                    field.position =
+                        vec4(rowsPoint(step.sim_from_world, vec3(field.position)), 0.0f);
+                    field.strength *= scale;
+                    scratch.force_fields[field_cursor++] = field;
+                }
+            }
             r.op.first = first;
+            r.op.count = field_cursor - first;
             break;
         }
         case kOpCollision: {
@@ -90,7 +130,13 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
                 }
                 scratch.colliders[collider_cursor++] = collider;
             }
+            if (world != nullptr && collidesWithWorld(r.op)) {
+                appendWorldColliders(*world, r.op, step.sim_from_world, scratch, collider_cursor);
+                r.distance_field = world->distance_field.sample != nullptr &&
+                                   (world->distance_field.groups & collisionGroupMask(r.op)) != 0;
+            }
             r.op.first = first;
+            r.op.count = collider_cursor - first;
             break;
         }
         default:
@@ -112,24 +158,43 @@ void skipEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitter, 
 
 } // namespace
 
+uint64_t stepColliderCapacity(const CompiledEffect& effect) {
+    uint64_t capacity = effect.colliders.size();
+    for (const OpRecord& op : effect.ops) {
+        if (collidesWithWorld(op)) capacity += kMaxWorldColliderRecords;
+    }
+    return capacity;
+}
+
+uint64_t stepForceFieldCapacity(const CompiledEffect& effect) {
+    uint64_t capacity = effect.force_fields.size();
+    for (const OpRecord& op : effect.ops) {
+        if (attractsFromWorld(op)) capacity += kActiveWorldAttractors;
+    }
+    return capacity;
+}
+
 void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch) {
     scratch.ops.resize(effect.ops.size());
-    scratch.force_fields.resize(effect.force_fields.size());
-    scratch.colliders.resize(effect.colliders.size());
+    scratch.force_fields.resize(stepForceFieldCapacity(effect));
+    scratch.colliders.resize(stepColliderCapacity(effect));
     scratch.emitters.resize(effect.emitters.size());
 }
 
 void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
-                 double time_s, StepScratch& scratch) {
-    resolveStep(effect, step_start, step_end, time_s, scratch, ~uint64_t{0});
+                 double time_s, StepScratch& scratch, const WorldInputs* world) {
+    resolveStep(effect, step_start, step_end, time_s, scratch, world, ~uint64_t{0});
 }
 
 void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
-                 double time_s, StepScratch& scratch, uint64_t needed) {
+                 double time_s, StepScratch& scratch, const WorldInputs* world, uint64_t needed) {
     const uint32_t space = effect.effect.space;
     const float dt = effect.effect.fixed_timestep_s;
     const Rows3x4 sim_from_world = simFromWorld(step_end, space);
     uint32_t op_cursor = 0, field_cursor = 0, collider_cursor = 0;
+    scratch.distance_field = world != nullptr ? world->distance_field : DistanceFieldHook{};
+    copyRows(scratch.sim_from_world, sim_from_world);
+    copyRows(scratch.world_from_sim, space == kSpaceWorld ? Rows3x4{} : step_end);
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
         if (e < 64 && ((needed >> e) & 1u) == 0) {
@@ -143,7 +208,8 @@ void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const 
         copyRows(step.emitter_start, simFromEmitter(step_start, emitter, space));
         copyRows(step.emitter_end, simFromEmitter(step_end, emitter, space));
         copyRows(step.sim_from_world, sim_from_world);
-        resolveEmitterOps(effect, emitter, step, scratch, op_cursor, field_cursor, collider_cursor);
+        resolveEmitterOps(effect, emitter, step, scratch, world, op_cursor, field_cursor,
+                          collider_cursor);
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include "compiler/compiled_effect.h"
 #include "driver/placement.h"
+#include "driver/world_inputs.h"
 #include "kernels/shared_types.h"
 
 namespace spindrift {
@@ -19,6 +20,7 @@ struct ResolvedOp {
     float factor = 0;  // drag / speed limit: exp(-k dt); wind: 1 - exp(-k dt)
     vec3 vector{0.0f}; // acceleration * dt, buoyancy up * acceleration * dt, wind velocity,
                        // attractor position, curl-noise offset (scroll * time)
+    bool distance_field = false; // collision: the CPU also samples the world's distance field
 };
 
 struct EmitterStep {
@@ -43,7 +45,16 @@ struct StepScratch {
     std::vector<ForceFieldRecord> force_fields; // in simulation space
     std::vector<ColliderRecord> colliders;      // in simulation space
     std::vector<EmitterStep> emitters;
+    DistanceFieldHook distance_field; // the world's, for ops with ResolvedOp::distance_field
+    vec4 world_from_sim[3];           // where the distance field is sampled (world space)
+    vec4 sim_from_world[3];           // and how its gradient comes back
 };
+
+// Colliders a step of the effect may hold: its own plus kMaxWorldColliderRecords per collision op
+// that collides with the world. The GPU backend sizes its step slots by it.
+uint64_t stepColliderCapacity(const CompiledEffect& effect);
+// Force fields likewise: the effect's plus kActiveWorldAttractors per world_attractors op.
+uint64_t stepForceFieldCapacity(const CompiledEffect& effect);
 
 void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch);
 
@@ -51,13 +62,14 @@ void allocateStepScratch(const CompiledEffect& effect, StepScratch& scratch);
 // from world_from_effect step_start to step_end: world-space vectors (gravity, force, wind,
 // colliders) rotated into simulation space, emitter-space positions (force fields, attractors)
 // placed, per-step factors computed once with the shared sdExp.
+// `world` (may be null) adds the host's colliders to collision ops that collide with the world.
 void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
-                 double time_s, StepScratch& scratch);
+                 double time_s, StepScratch& scratch, const WorldInputs* world = nullptr);
 
 // The same for the emitters whose bit is set in `needed` (bit e: emitter e); the others' entries
 // keep what they held. For a host that knows an emitter reads nothing of this step (no live
 // particle, no birth): such an emitter then costs no transform and no per-step factor.
 void resolveStep(const CompiledEffect& effect, const Rows3x4& step_start, const Rows3x4& step_end,
-                 double time_s, StepScratch& scratch, uint64_t needed);
+                 double time_s, StepScratch& scratch, const WorldInputs* world, uint64_t needed);
 
 } // namespace spindrift

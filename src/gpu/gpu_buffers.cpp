@@ -81,9 +81,9 @@ SlotLayout slotLayout(const CompiledEffect& e) {
     s.ops = at;
     at += std::max<uint64_t>(e.ops.size() * sizeof(GpuResolvedOp), 16);
     s.fields = at;
-    at += bytesOf(e.force_fields);
+    at += std::max<uint64_t>(stepForceFieldCapacity(e) * sizeof(ForceFieldRecord), 16);
     s.colliders = at;
-    at += bytesOf(e.colliders);
+    at += std::max<uint64_t>(stepColliderCapacity(e) * sizeof(ColliderRecord), 16);
     s.bytes = at;
     return s;
 }

@@ -50,7 +50,7 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     const auto emitters = static_cast<uint32_t>(effect.emitters.size());
     measureTravel(fx);
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
-    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch);
+    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world);
 
     uint64_t work = 0;
     for (uint32_t e = 0; e < emitters; ++e) {

@@ -164,6 +164,7 @@ struct GpuEffect {
 
     // Work space, sized once.
     StepScratch scratch;
+    const WorldInputs* world = nullptr; // the host's colliders (may be null)
     SpawnPlan plan;
     std::vector<float> travel_m;
     std::vector<uint64_t> event_births; // per emitter: this step's bound (boundEventBirths)

@@ -78,14 +78,115 @@ SD_FUNC CollisionContact sdContactBox(vec3 center, vec3 half_extents, vec3 p, fl
     return sdContact(true, n, depth + radius);
 }
 
-// The contact with a ColliderRecord (kCollider*); unknown kinds never touch.
-SD_FUNC CollisionContact sdColliderContact(ColliderRecord c, vec3 p, float radius) {
+// A point in the collider's frame (axis_u, axis_v, cross(axis_u, axis_v)) around its position.
+SD_FUNC vec3 sdColliderLocal(ColliderRecord c, vec3 p) {
+    vec3 d = p - vec3(c.position);
+    vec3 w = cross(vec3(c.axis_u), vec3(c.axis_v));
+    return vec3(dot(d, vec3(c.axis_u)), dot(d, vec3(c.axis_v)), dot(d, w));
+}
+
+// A direction of the collider's frame back in the space of its position.
+SD_FUNC vec3 sdColliderWorldDirection(ColliderRecord c, vec3 n) {
+    vec3 w = cross(vec3(c.axis_u), vec3(c.axis_v));
+    return vec3(c.axis_u) * n.x + vec3(c.axis_v) * n.y + w * n.z;
+}
+
+// Solid box of any orientation: the axis-aligned test in the box's frame.
+SD_FUNC CollisionContact sdContactOrientedBox(ColliderRecord c, vec3 p, float radius) {
+    CollisionContact local =
+        sdContactBox(vec3(0.0f), vec3(c.extent), sdColliderLocal(c, p), radius);
+    return sdContact(local.hit, sdColliderWorldDirection(c, local.normal), local.depth);
+}
+
+// Solid capsule: a sphere of c.radius around the nearest point of the segment of half length
+// extent.x along axis_v.
+SD_FUNC CollisionContact sdContactCapsule(ColliderRecord c, vec3 p, float radius) {
+    float along = clamp(dot(p - vec3(c.position), vec3(c.axis_v)), -c.extent.x, c.extent.x);
+    return sdContactSphere(vec3(c.position) + vec3(c.axis_v) * along, c.radius, false, p, radius);
+}
+
+// Solid capped cylinder of radius c.radius and half height extent.x along axis_v: the box test
+// in the plane of the axis and the particle (radial distance, height).
+SD_FUNC CollisionContact sdContactCylinder(ColliderRecord c, vec3 p, float radius) {
+    vec3 q = sdColliderLocal(c, p);
+    float rho = length(vec2(q.x, q.z));
+    vec2 radial = rho > 0.0f ? vec2(q.x, q.z) / max(rho, 1.0e-30f) : vec2(1.0f, 0.0f);
+    vec2 half_size = vec2(c.radius, c.extent.x);
+    vec2 r2 = vec2(rho, q.y);
+    vec2 delta = r2 - vec2(min(rho, half_size.x), clamp(q.y, -half_size.y, half_size.y));
+    float dist = length(delta);
+    vec2 n2 = vec2(0.0f, 1.0f);
+    float depth = 0.0f;
+    bool hit = true;
+    if (dist > 0.0f) {
+        n2 = delta / dist;
+        depth = radius - dist;
+        hit = dist < radius;
+    } else {
+        float side = half_size.x - rho;
+        float cap = half_size.y - abs(q.y);
+        n2 = side < cap ? vec2(1.0f, 0.0f) : vec2(0.0f, q.y < 0.0f ? -1.0f : 1.0f);
+        depth = min(side, cap) + radius;
+    }
+    vec3 n = vec3(radial.x * n2.x, n2.y, radial.y * n2.x);
+    return sdContact(hit, sdColliderWorldDirection(c, n), depth);
+}
+
+// Sample k of the heightfield whose record is colliders[index]: its payload records hold the
+// samples row by row (x fastest), 16 floats each, in position, extent, axis_u, axis_v order.
+SD_FUNC float sdHeightSample(CollidersRef colliders, uint index, uint k) {
+    ColliderRecord r = colliders.colliders[index + 1u + k / 16u];
+    uint part = (k % 16u) / 4u;
+    vec4 v = part == 0u ? r.position : (part == 1u ? r.extent : (part == 2u ? r.axis_u : r.axis_v));
+    return v[k % 4u];
+}
+
+// Heightfield: a grid of heights (bilinear between samples) over the plane of axis_u and
+// cross(axis_u, axis_v), height along axis_v; particles are kept above it. Outside the grid
+// nothing touches. The normal is the surface's (from the bilinear slopes); the push is along it
+// by the vertical overlap times the normal's height component.
+SD_FUNC CollisionContact sdContactHeightfield(CollidersRef colliders, uint index, vec3 p,
+                                              float radius) {
+    ColliderRecord c = colliders.colliders[index];
+    vec3 q = sdColliderLocal(c, p);
+    uint columns = uint(c.extent.z);
+    uint rows = uint(c.extent.w);
+    float gx = q.x / c.extent.x;
+    float gz = q.z / c.extent.y;
+    bool inside = gx >= 0.0f && gz >= 0.0f && gx <= float(columns - 1u) && gz <= float(rows - 1u);
+    if (!inside || columns < 2u || rows < 2u) return sdContact(false, vec3(0.0f, 1.0f, 0.0f), 0.0f);
+    uint x0 = min(uint(gx), columns - 2u);
+    uint z0 = min(uint(gz), rows - 2u);
+    float fx = gx - float(x0);
+    float fz = gz - float(z0);
+    float h00 = sdHeightSample(colliders, index, z0 * columns + x0);
+    float h10 = sdHeightSample(colliders, index, z0 * columns + x0 + 1u);
+    float h01 = sdHeightSample(colliders, index, (z0 + 1u) * columns + x0);
+    float h11 = sdHeightSample(colliders, index, (z0 + 1u) * columns + x0 + 1u);
+    float h0 = h00 + (h10 - h00) * fx;
+    float h1 = h01 + (h11 - h01) * fx;
+    float h = h0 + (h1 - h0) * fz;
+    float dhdx = ((h10 - h00) + ((h11 - h01) - (h10 - h00)) * fz) / c.extent.x;
+    float dhdz = (h1 - h0) / c.extent.y;
+    vec3 n = normalize(vec3(-dhdx, 1.0f, -dhdz));
+    float overlap = h + radius - q.y;
+    return sdContact(overlap > 0.0f, sdColliderWorldDirection(c, n), overlap * n.y);
+}
+
+// The contact with colliders[index] (kCollider*); unknown kinds and payload never touch.
+SD_FUNC CollisionContact sdColliderContact(CollidersRef colliders, uint index, vec3 p,
+                                           float radius) {
+    ColliderRecord c = colliders.colliders[index];
     if (c.kind == kColliderPlane)
         return sdContactPlane(vec3(c.position), vec3(c.extent), p, radius);
     if (c.kind == kColliderSphere)
         return sdContactSphere(vec3(c.position), c.radius, (c.flags & kColliderFlagInside) != 0u, p,
                                radius);
     if (c.kind == kColliderBox) return sdContactBox(vec3(c.position), vec3(c.extent), p, radius);
+    if (c.kind == kColliderOrientedBox) return sdContactOrientedBox(c, p, radius);
+    if (c.kind == kColliderCapsule) return sdContactCapsule(c, p, radius);
+    if (c.kind == kColliderCylinder) return sdContactCylinder(c, p, radius);
+    if (c.kind == kColliderHeightfield) return sdContactHeightfield(colliders, index, p, radius);
     return sdContact(false, vec3(0.0f, 1.0f, 0.0f), 0.0f);
 }
 
@@ -117,9 +218,10 @@ SD_FUNC CollisionResult sdRespond(CollisionContact c, uint response, float bounc
 }
 
 // One collider: contact test and response.
-SD_FUNC CollisionResult sdCollide(ColliderRecord collider, uint response, float bounce,
+SD_FUNC CollisionResult sdCollide(CollidersRef colliders, uint index, uint response, float bounce,
                                   float friction, vec3 p, vec3 v, float radius) {
-    return sdRespond(sdColliderContact(collider, p, radius), response, bounce, friction, p, v);
+    return sdRespond(sdColliderContact(colliders, index, p, radius), response, bounce, friction, p,
+                     v);
 }
 
 // The lifetime after one contact: lifetime_loss is the fraction of the (current) lifetime

@@ -43,7 +43,13 @@ SD_CONST uint kOpCount = 14u;
 
 // OpRecord.flags bits. Frozen.
 SD_CONST uint kOpFlagDepthBuffer = 1u; // kOpCollision: also collide with the scene depth
-SD_CONST uint kOpFlagMask = 1u;
+// kOpCollision: also collide with the host's world colliders (and, on the CPU, its distance
+// field) whose groups meet the op's mask (params1.x). depth_buffer implies it.
+SD_CONST uint kOpFlagWorldColliders = 2u;
+// kOpForceFields: a world_attractors module: the host's attractors whose groups meet the mask
+// (params0.x) join the op's range at each step, strength times params0.y. Never fused.
+SD_CONST uint kOpFlagWorldAttractors = 4u;
+SD_CONST uint kOpFlagMask = 7u;
 
 // Enum values, equal to the authoring enums of include/spindrift/effect_desc.h. Frozen.
 SD_CONST uint kSpaceWorld = 0u;
@@ -85,7 +91,13 @@ SD_CONST uint kResponseCount = 3u;
 SD_CONST uint kColliderPlane = 0u;
 SD_CONST uint kColliderSphere = 1u;
 SD_CONST uint kColliderBox = 2u;
-SD_CONST uint kColliderCount = 3u;
+SD_CONST uint kColliderCount = 3u; // kinds an effect file authors (and a cooked file may hold)
+// Kinds only the host's world colliders use (World::setColliders); never in an effect's records.
+SD_CONST uint kColliderOrientedBox = 3u;
+SD_CONST uint kColliderCapsule = 4u;
+SD_CONST uint kColliderCylinder = 5u;
+SD_CONST uint kColliderHeightfield = 6u;
+SD_CONST uint kColliderPayload = 7u; // heightfield samples: 16 floats per record, never tested
 SD_CONST uint kRenderBillboard = 0u;
 SD_CONST uint kRenderRibbon = 1u;
 SD_CONST uint kRenderBeam = 2u;
@@ -270,14 +282,22 @@ struct BurstRecord {
     uint pad1;
 };
 
-// Colliders are in world space.
+// Colliders are in world space (an effect's) or simulation space (resolved for a step).
+// The oriented kinds (oriented box, capsule, cylinder, heightfield) use the frame axis_u, axis_v,
+// cross(axis_u, axis_v) (unit, orthogonal) around position; an effect's own kinds leave the axes
+// and payload 0.
 struct ColliderRecord {
-    uint kind;    // kCollider*
-    uint flags;   // kColliderFlag*
-    float radius; // sphere
-    uint pad0;
-    vec4 position; // plane point, sphere centre or box centre (xyz); w = 0
-    vec4 extent;   // plane: unit normal; box: half extents; sphere: 0 (xyz); w = 0
+    uint kind;     // kCollider*
+    uint flags;    // kColliderFlag*
+    float radius;  // sphere, capsule, cylinder
+    uint payload;  // heightfield: kColliderPayload records that follow it (its samples); else 0
+    vec4 position; // plane point; sphere, box, capsule, cylinder centre; heightfield corner (xyz)
+    // plane: unit normal; box, oriented box: half extents; capsule: x = half the segment's
+    // length along axis_v; cylinder: x = half height along axis_v; heightfield: x, y = cell size
+    // along axis_u and cross(axis_u, axis_v), z, w = columns and rows of samples (whole numbers)
+    vec4 extent;
+    vec4 axis_u; // xyz; w = 0
+    vec4 axis_v; // xyz; w = 0
 };
 
 // Force fields are in emitter space.
@@ -330,7 +350,7 @@ SD_ASSERT_RECORD(EffectRecord, 64);
 SD_ASSERT_RECORD(EmitterRecord, 448);
 SD_ASSERT_RECORD(OpRecord, 64);
 SD_ASSERT_RECORD(BurstRecord, 32);
-SD_ASSERT_RECORD(ColliderRecord, 48);
+SD_ASSERT_RECORD(ColliderRecord, 80);
 SD_ASSERT_RECORD(ForceFieldRecord, 48);
 SD_ASSERT_RECORD(MeshPointRecord, 32);
 SD_ASSERT_RECORD(SubEmitterRecord, 32);

@@ -150,34 +150,70 @@ SD_FUNC void sdIntegrateParticle(bool uses_flags, bool spins, float angular_velo
 // the particle's born `size`). A stuck or killed particle is not tested. Returns whether any
 // collider touched; only then is q changed: position and velocity as responded, lifetime reduced
 // once by the loss, and the stuck (response stick) or killed (a kill response) flag set.
-// `normal` is set to the contact normal of the last collider that touched (simulation space): the
-// normal a collision gameplay event reports.
+// The op is a sweep (begin, one add per contact, end) so a host-side contact (the CPU's distance
+// field, src/cpu) joins the same rule.
+struct CollisionSweep {
+    vec3 position;
+    vec3 velocity;
+    vec3 normal; // of the last contact that touched: the normal a collision gameplay event reports
+    bool contact;
+    bool kill;
+};
+
+SD_FUNC CollisionSweep sdCollisionSweepBegin(ParticleMotion q) {
+    CollisionSweep s;
+    s.position = q.position;
+    s.velocity = q.velocity;
+    s.normal = vec3(0.0f);
+    s.contact = false;
+    s.kill = false;
+    return s;
+}
+
+SD_FUNC CollisionSweep sdCollisionSweepAdd(OpRecord op, CollisionSweep s, CollisionContact c) {
+    CollisionResult hit = sdRespond(c, op.mode, op.params0.x, op.params0.y, s.position, s.velocity);
+    s.position = hit.position;
+    s.velocity = hit.velocity;
+    s.normal = hit.contact ? hit.normal : s.normal;
+    s.contact = s.contact || hit.contact;
+    s.kill = s.kill || hit.kill;
+    return s;
+}
+
+// Every collider of the op in order; a heightfield's sample records are stepped over.
+SD_FUNC CollisionSweep sdCollisionSweepColliders(OpRecord op, CollidersRef colliders, float radius,
+                                                 CollisionSweep s) {
+    for (uint k = 0u; k < op.count; k += 1u + colliders.colliders[op.first + k].payload) {
+        s = sdCollisionSweepAdd(op, s,
+                                sdColliderContact(colliders, op.first + k, s.position, radius));
+    }
+    return s;
+}
+
+SD_FUNC bool sdCollisionSweepEnd(OpRecord op, CollisionSweep s, SD_INOUT(ParticleMotion) q) {
+    if (!s.contact) return false;
+    q.position = s.position;
+    q.velocity = s.velocity;
+    q.lifetime_s = sdLifetimeAfterContact(q.lifetime_s, op.params0.z);
+    q.flags |=
+        (op.mode == kResponseStick ? kParticleFlagStuck : 0u) | (s.kill ? kParticleFlagKilled : 0u);
+    return true;
+}
+
+SD_FUNC bool sdCollisionTested(uint flags) {
+    return (flags & (kParticleFlagStuck | kParticleFlagKilled)) == 0u;
+}
+
+// The op's colliders swept in order. `normal` is set to the contact normal of the last collider
+// that touched (simulation space): the normal a collision gameplay event reports.
 SD_FUNC bool sdApplyCollisionOpWithNormal(OpRecord op, CollidersRef colliders, float size,
                                           SD_INOUT(ParticleMotion) q, SD_OUT(vec3) normal) {
     normal = vec3(0.0f);
-    if ((q.flags & (kParticleFlagStuck | kParticleFlagKilled)) != 0u) return false;
-    uint response = op.mode;
-    float radius = size * op.params0.w;
-    vec3 p = q.position;
-    vec3 v = q.velocity;
-    bool contact = false;
-    bool kill = false;
-    for (uint k = 0u; k < op.count; ++k) {
-        CollisionResult hit = sdCollide(colliders.colliders[op.first + k], response, op.params0.x,
-                                        op.params0.y, p, v, radius);
-        p = hit.position;
-        v = hit.velocity;
-        normal = hit.contact ? hit.normal : normal;
-        contact = contact || hit.contact;
-        kill = kill || hit.kill;
-    }
-    if (!contact) return false;
-    q.position = p;
-    q.velocity = v;
-    q.lifetime_s = sdLifetimeAfterContact(q.lifetime_s, op.params0.z);
-    q.flags |=
-        (response == kResponseStick ? kParticleFlagStuck : 0u) | (kill ? kParticleFlagKilled : 0u);
-    return true;
+    if (!sdCollisionTested(q.flags)) return false;
+    CollisionSweep s =
+        sdCollisionSweepColliders(op, colliders, size * op.params0.w, sdCollisionSweepBegin(q));
+    normal = s.normal;
+    return sdCollisionSweepEnd(op, s, q);
 }
 
 // sdApplyCollisionOpWithNormal without the normal.

@@ -50,6 +50,7 @@ bool createGpuPart(EffectInstance& instance, const InstanceConfig& config, bool 
     // Vulkan 1.3 feature) hands the instance to the CPU and says so.
     appendWithSource(gpu_diagnostics, instance.source, !instance.gpu && may_fall_back, diagnostics);
     if (!instance.gpu) return false;
+    instance.gpu->world = config.world;
     instance.draws_from_device = gpu_config.async_statistics;
     instance.gpu_records.resize(instance.gpu->layout.draw_records);
     instance.gpu_counts.assign(instance.effect->emitters.size(), 0);
@@ -68,6 +69,7 @@ bool createCpuPart(EffectInstance& instance, const InstanceConfig& config,
     instance.cpu = cpu::createCpuEffect(part ? part : instance.effect, cpu_config, limits);
     appendWithSource(limits, instance.source, false, diagnostics);
     if (!instance.cpu) return false;
+    instance.cpu->world = config.world;
     instance.cpu_records.resize(instance.effect->effect.capacity);
     instance.cpu_counts.assign(instance.effect->emitters.size(), 0);
     return true;

@@ -65,6 +65,9 @@ struct InstanceConfig {
     std::string device;
     bool validation = false;
     std::shared_ptr<vk::Context> shared_device;
+    // The host's world colliders and distance field (World); null: none. Must outlive the
+    // instance; both parts read it at each step.
+    const WorldInputs* world = nullptr;
 };
 
 // One emitter's counters since the instance was created (a restart keeps them), filled the same

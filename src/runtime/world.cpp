@@ -28,7 +28,9 @@
 #include "runtime/instance_parameters.h"
 #include "runtime/instance_table.h"
 #include "runtime/simulation_device.h"
+#include "runtime/transform_rows.h"
 #include "runtime/world_access.h"
+#include "runtime/world_colliders.h"
 #include "runtime/world_stepping.h"
 #include "spindrift/draw_list.h"
 
@@ -88,25 +90,6 @@ std::string handleText(InstanceHandle h) {
     return text;
 }
 
-// world_from_effect of a transform: translate * rotate * scale, rows of a 3x4 matrix.
-Rows3x4 rowsOf(const InstanceTransform& t) {
-    const Quat& q0 = t.rotation;
-    const double n = std::sqrt(double(q0.x) * q0.x + double(q0.y) * q0.y + double(q0.z) * q0.z +
-                               double(q0.w) * q0.w);
-    const double x = q0.x / n, y = q0.y / n, z = q0.z / n, w = q0.w / n;
-    const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-    const float s[3] = {t.scale.x, t.scale.y, t.scale.z};
-    const float p[3] = {t.position.x, t.position.y, t.position.z};
-    Rows3x4 m;
-    for (int i = 0; i < 3; ++i) {
-        m.rows[i] = vec4(static_cast<float>(r[i][0] * s[0]), static_cast<float>(r[i][1] * s[1]),
-                         static_cast<float>(r[i][2] * s[2]), p[i]);
-    }
-    return m;
-}
-
 bool unitScale(const Vec3& s) {
     return s.x == 1 && s.y == 1 && s.z == 1;
 }
@@ -114,11 +97,9 @@ bool unitScale(const Vec3& s) {
 // Empty when the transform is usable; else what is wrong with it.
 std::string transformProblem(const InstanceTransform& t) {
     if (!finite(t.position)) return "transform position is not finite";
-    const Quat& q = t.rotation;
-    if (!finite(q.x) || !finite(q.y) || !finite(q.z) || !finite(q.w))
-        return "transform rotation is not finite";
-    const double n2 = double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z + double(q.w) * q.w;
-    if (!(n2 > 1e-12)) return "transform rotation is a zero quaternion";
+    if (std::string problem = rotationProblem(t.rotation); !problem.empty()) {
+        return "transform " + problem;
+    }
     for (float s : {t.scale.x, t.scale.y, t.scale.z}) {
         const float a = std::fabs(s);
         if (!finite(s) || a < kMinAxisScale || a > kMaxAxisScale)
@@ -263,6 +244,11 @@ struct World::Impl {
     std::shared_ptr<vk::Context> shared_device;
     std::vector<DrawInstance> draw_list_instances; // drawList's work space
     GameplayEventStream events;                    // the last update's events to gameplay
+    // The host's colliders and distance field, read by every instance at each step.
+    WorldInputs world_inputs;
+    DistanceFieldTarget distance_field;     // the host's callback behind world_inputs'
+    std::vector<WorldAttractor> attractors; // as the host gave them; update selects
+    Vec3 camera;
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -331,6 +317,7 @@ struct World::Impl {
         c.device = device_name;
         c.validation = device_validation;
         c.shared_device = shared_device;
+        c.world = &world_inputs;
         return c;
     }
 
@@ -606,6 +593,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
     }
     frame_dt_s = std::min(frame_dt_s, kMaxFrameSeconds);
     w.events.begin();
+    receipt.attractors_dropped = selectWorldAttractors(w.attractors, w.camera, w.world_inputs);
+    receipt.attractors_active = static_cast<uint32_t>(w.world_inputs.attractors.size());
     auto& slots = w.table.slots();
     // 1. In slot order: switch reloaded instances, and list the ones to step with their frame.
     w.step_jobs.clear();
@@ -1190,16 +1179,70 @@ RuntimeError World::getParameter(InstanceHandle h, std::string_view name, Color&
     return e;
 }
 
-} // namespace spindrift
-
-namespace spindrift {
-
 const std::vector<GameplayEvent>& World::events() const {
     return impl_->events.events();
 }
 
 std::string_view World::emitterName(const GameplayEvent& event) const {
     return impl_->events.emitterName(event);
-}
+    // ---------------------------------------------------------------------------------------------
+    // Host-fed world
+
+    RuntimeError World::setColliders(const WorldCollider* colliders, uint32_t count) {
+        std::string problem;
+        if (count > kMaxWorldColliders) {
+            return impl_->fail(RuntimeError::capacity_exceeded,
+                               std::to_string(count) + " colliders: a world holds at most " +
+                                   std::to_string(kMaxWorldColliders));
+        }
+        if (!buildWorldColliders(colliders, count, impl_->world_inputs, problem)) {
+            return impl_->fail(RuntimeError::invalid_argument, std::move(problem));
+        }
+        return impl_->ok();
+    }
+
+    uint32_t World::colliderCount() const {
+        return static_cast<uint32_t>(impl_->world_inputs.colliders.size());
+    }
+
+    RuntimeError World::setDistanceField(DistanceFieldFn field, void* user, uint32_t groups) {
+        if (field != nullptr && (groups == 0 || (groups & ~kAllCollisionGroups) != 0)) {
+            return impl_->fail(RuntimeError::invalid_argument,
+                               "distance field groups must be a non-zero mask of bits 0..23");
+        }
+        impl_->distance_field = DistanceFieldTarget{field, user};
+        DistanceFieldHook& hook = impl_->world_inputs.distance_field;
+        hook.sample = field != nullptr ? &sampleDistanceField : nullptr;
+        hook.user = &impl_->distance_field;
+        hook.groups = groups;
+        return impl_->ok();
+    }
+
+    RuntimeError World::setAttractors(const WorldAttractor* attractors, uint32_t count) {
+        if (count > kMaxWorldAttractorsGiven) {
+            return impl_->fail(RuntimeError::capacity_exceeded,
+                               std::to_string(count) + " attractors: a world takes at most " +
+                                   std::to_string(kMaxWorldAttractorsGiven));
+        }
+        if (count > 0 && attractors == nullptr) {
+            return impl_->fail(RuntimeError::invalid_argument, "attractors is null");
+        }
+        for (uint32_t i = 0; i < count; ++i) {
+            if (std::string problem = attractorProblem(attractors[i]); !problem.empty()) {
+                return impl_->fail(RuntimeError::invalid_argument,
+                                   "attractor " + std::to_string(i) + ": " + problem);
+            }
+        }
+        impl_->attractors.assign(attractors, attractors + count);
+        return impl_->ok();
+    }
+
+    RuntimeError World::setCameraPosition(const Vec3& position) {
+        if (!finite(position)) {
+            return impl_->fail(RuntimeError::invalid_argument, "camera position is not finite");
+        }
+        impl_->camera = position;
+        return impl_->ok();
+    }
 
 } // namespace spindrift

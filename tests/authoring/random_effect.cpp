@@ -178,6 +178,9 @@ UpdateModule Gen::module(size_t type) {
         m.module = SizeBySpeedModule{curve(0, 3), lo, above(lo, lo + 20)};
         break;
     }
+    case 15:
+        m.module = WorldAttractorsModule{uint(1, kAllCollisionGroupsMask), real(-5, 5)};
+        break;
     default: {
         CollisionModule c;
         const uint32_t planes = uint(0, 3), spheres = uint(0, 3), boxes = uint(0, 2);
@@ -188,6 +191,8 @@ UpdateModule Gen::module(size_t type) {
             c.boxes.push_back({vec(-3, 3), {above(0, 3), above(0, 3), above(0, 3)}});
         }
         c.depth_buffer = chance(0.3);
+        c.world_colliders = chance(0.3);
+        c.collision_mask = uint(1, kAllCollisionGroupsMask);
         c.response = CollisionResponse(uint(0, 2));
         c.bounce = real(0, 1);
         c.friction = real(0, 1);

@@ -22,13 +22,9 @@ bool uses(const std::vector<FeatureUse>& list, Feature f, const std::string& pat
     return false;
 }
 
-TEST(Capabilities, CpuLacksOnlyDepthBufferCollision) {
-    EXPECT_EQ(backendFeatures(Backend::cpu) |
-                  static_cast<FeatureSet>(Feature::depth_buffer_collision),
-              kAllFeatures);
-    EXPECT_EQ(backendFeatures(Backend::cpu) &
-                  static_cast<FeatureSet>(Feature::depth_buffer_collision),
-              0u);
+// The CPU runs every feature; depth-buffer collision through the host's world (issue 15).
+TEST(Capabilities, CpuRunsEveryFeature) {
+    EXPECT_EQ(backendFeatures(Backend::cpu), kAllFeatures);
 }
 
 // The GPU backend (docs/gpu-backend.md): what it does not run yet.
@@ -69,10 +65,15 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
     EXPECT_EQ(beam.name, "beam");
     EXPECT_EQ(beam.source_index, 1u);
     EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].backend, Backend::cpu);
-    EXPECT_FALSE(beam.backends[static_cast<int>(Backend::cpu)].can_run);
-    ASSERT_EQ(beam.backends[static_cast<int>(Backend::cpu)].reasons.size(), 1u);
-    EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].reasons[0],
-              "cpu lacks depth_buffer_collision: $.emitters[1].update[0].depth_buffer");
+    // The CPU has no scene depth: it runs the op against the host's world and says so.
+    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::cpu)].can_run);
+    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::cpu)].reasons.empty());
+    ASSERT_EQ(beam.backends[static_cast<int>(Backend::cpu)].notes.size(), 1u);
+    EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].notes[0],
+              "cpu has no scene depth: depth_buffer collides with the host's world colliders and "
+              "distance field (World::setColliders, setDistanceField): "
+              "$.emitters[1].update[0].depth_buffer");
+    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::gpu)].notes.empty());
     EXPECT_FALSE(beam.backends[static_cast<int>(Backend::gpu)].can_run);
     ASSERT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons.size(), 1u);
     EXPECT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons[0],

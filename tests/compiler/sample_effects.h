@@ -174,6 +174,8 @@ inline EffectDesc everythingEffect() {
     beam.render.beam.jitter = 0.1f;
     CollisionModule depth;
     depth.depth_buffer = true;
+    depth.world_colliders = true; // the cooked records carry the world flag and group mask
+    depth.collision_mask = 5;
     depth.response = CollisionResponse::kill;
     beam.update.push_back(module(depth));
     fx.emitters.push_back(beam);

@@ -61,12 +61,20 @@ void printOps(const CompiledEffect& effect, const EmitterRecord& emitter) {
             std::printf(" (update[%u])", op.source_module);
         }
         if (op.lut_row != kNone) std::printf(", LUT row %u", op.lut_row);
-        if (op.op == kOpForceFields)
+        if (op.op == kOpForceFields && (op.flags & kOpFlagWorldAttractors) != 0) {
+            std::printf(", the host's attractors (groups 0x%06x, strength x %g)",
+                        static_cast<uint32_t>(op.params0.x), static_cast<double>(op.params0.y));
+        } else if (op.op == kOpForceFields) {
             std::printf(", %u field%s", op.count, op.count == 1 ? "" : "s");
+        }
         if (op.op == kOpCollision) {
             std::printf(", %u collider%s, %s%s", op.count, op.count == 1 ? "" : "s",
                         nameOf<CollisionResponse>(op.mode),
                         (op.flags & kOpFlagDepthBuffer) != 0 ? ", depth buffer" : "");
+            if ((op.flags & (kOpFlagWorldColliders | kOpFlagDepthBuffer)) != 0) {
+                std::printf(", the host's colliders (groups 0x%06x)",
+                            static_cast<uint32_t>(op.params1.x));
+            }
         }
         if (op.op == kOpCurlNoise) std::printf(", %u octave%s", op.mode, op.mode == 1 ? "" : "s");
         std::printf("\n");
@@ -133,6 +141,7 @@ void printEmitter(const CompiledEffect& effect, uint32_t index, const EmitterBac
     std::printf("\n");
     for (const BackendVerdict& verdict : backends.backends) {
         for (const std::string& reason : verdict.reasons) std::printf("      %s\n", reason.c_str());
+        for (const std::string& note : verdict.notes) std::printf("      %s\n", note.c_str());
     }
 }
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "commands.h"
+#include "compiler/capabilities.h"
 #include "cook/effect_assets.h"
 #include "cook/effect_file.h"
 #include "effect_source.h"
@@ -59,6 +60,17 @@ int runValidate(const std::vector<std::string>& inputs, bool quiet) {
                         checkEffectAssets(effect, file, diagnostics) && !hasErrors(diagnostics);
         printDiagnostics(diagnostics);
         if (!ok) ++failed;
+        // How a backend runs what the effect asks differently (not a warning: nothing is wrong).
+        if (ok && !quiet) {
+            for (const EmitterBackends& emitter : checkBackends(effect)) {
+                for (const BackendVerdict& verdict : emitter.backends) {
+                    for (const std::string& note : verdict.notes) {
+                        std::printf("%s: note: emitter '%s': %s\n", file.c_str(),
+                                    emitter.name.c_str(), note.c_str());
+                    }
+                }
+            }
+        }
         for (const Diagnostic& d : diagnostics) warnings += d.severity == Severity::warning;
     }
     if (!quiet) {
