@@ -4,6 +4,7 @@
 #include <map>
 #include <variant>
 
+#include "authoring/enum_names.h"
 #include "authoring/parameter_slots.h"
 #include "authoring/value_reader.h"
 #include "compiler/parameter_bindings.h"
@@ -375,7 +376,7 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
         if (stage == "bursts") exists = b.item < e.spawn.bursts.size();
         if (isModuleSlot(*s)) {
             exists =
-                b.item < e.update.size() && stage == kModuleTypes[e.update[b.item].module.index()];
+                b.item < e.update.size() && stage == moduleTypeName(e.update[b.item].module.index());
         }
         if (s->target == ParameterTarget::color) {
             const ColorMode mode = e.init.color.mode;

@@ -48,13 +48,6 @@ constexpr Slot kSlots[] = {
     {ParameterTarget::speed_limit_max_speed, "speed_limit", "max_speed", Shape::scalar},
 };
 
-// The update module type names, in UpdateModuleVariant order (effect_desc.h).
-constexpr const char* kModuleTypes[] = {
-    "gravity",        "buoyancy",           "drag",           "force",         "wind",
-    "speed_limit",    "curl_noise",         "force_field",    "attractor",     "color_over_life",
-    "size_over_life", "rotation_over_life", "color_by_speed", "size_by_speed", "collision"};
-static_assert(std::size(kModuleTypes) == std::variant_size_v<UpdateModuleVariant>);
-
 inline const Slot* slotOf(ParameterTarget target) {
     for (const Slot& s : kSlots) {
         if (s.target == target) return &s;

@@ -1185,64 +1185,66 @@ const std::vector<GameplayEvent>& World::events() const {
 
 std::string_view World::emitterName(const GameplayEvent& event) const {
     return impl_->events.emitterName(event);
-    // ---------------------------------------------------------------------------------------------
-    // Host-fed world
+}
 
-    RuntimeError World::setColliders(const WorldCollider* colliders, uint32_t count) {
-        std::string problem;
-        if (count > kMaxWorldColliders) {
-            return impl_->fail(RuntimeError::capacity_exceeded,
-                               std::to_string(count) + " colliders: a world holds at most " +
-                                   std::to_string(kMaxWorldColliders));
-        }
-        if (!buildWorldColliders(colliders, count, impl_->world_inputs, problem)) {
-            return impl_->fail(RuntimeError::invalid_argument, std::move(problem));
-        }
-        return impl_->ok();
+// ---------------------------------------------------------------------------------------------
+// Host-fed world
+
+RuntimeError World::setColliders(const WorldCollider* colliders, uint32_t count) {
+    std::string problem;
+    if (count > kMaxWorldColliders) {
+        return impl_->fail(RuntimeError::capacity_exceeded,
+                           std::to_string(count) + " colliders: a world holds at most " +
+                               std::to_string(kMaxWorldColliders));
     }
-
-    uint32_t World::colliderCount() const {
-        return static_cast<uint32_t>(impl_->world_inputs.colliders.size());
+    if (!buildWorldColliders(colliders, count, impl_->world_inputs, problem)) {
+        return impl_->fail(RuntimeError::invalid_argument, std::move(problem));
     }
+    return impl_->ok();
+}
 
-    RuntimeError World::setDistanceField(DistanceFieldFn field, void* user, uint32_t groups) {
-        if (field != nullptr && (groups == 0 || (groups & ~kAllCollisionGroups) != 0)) {
+uint32_t World::colliderCount() const {
+    return static_cast<uint32_t>(impl_->world_inputs.colliders.size());
+}
+
+RuntimeError World::setDistanceField(DistanceFieldFn field, void* user, uint32_t groups) {
+    if (field != nullptr && (groups == 0 || (groups & ~kAllCollisionGroups) != 0)) {
+        return impl_->fail(RuntimeError::invalid_argument,
+                           "distance field groups must be a non-zero mask of bits 0..23");
+    }
+    impl_->distance_field = DistanceFieldTarget{field, user};
+    DistanceFieldHook& hook = impl_->world_inputs.distance_field;
+    hook.sample = field != nullptr ? &sampleDistanceField : nullptr;
+    hook.user = &impl_->distance_field;
+    hook.groups = groups;
+    return impl_->ok();
+}
+
+RuntimeError World::setAttractors(const WorldAttractor* attractors, uint32_t count) {
+    if (count > kMaxWorldAttractorsGiven) {
+        return impl_->fail(RuntimeError::capacity_exceeded,
+                           std::to_string(count) + " attractors: a world takes at most " +
+                               std::to_string(kMaxWorldAttractorsGiven));
+    }
+    if (count > 0 && attractors == nullptr) {
+        return impl_->fail(RuntimeError::invalid_argument, "attractors is null");
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+        if (std::string problem = attractorProblem(attractors[i]); !problem.empty()) {
             return impl_->fail(RuntimeError::invalid_argument,
-                               "distance field groups must be a non-zero mask of bits 0..23");
+                               "attractor " + std::to_string(i) + ": " + problem);
         }
-        impl_->distance_field = DistanceFieldTarget{field, user};
-        DistanceFieldHook& hook = impl_->world_inputs.distance_field;
-        hook.sample = field != nullptr ? &sampleDistanceField : nullptr;
-        hook.user = &impl_->distance_field;
-        hook.groups = groups;
-        return impl_->ok();
     }
+    impl_->attractors.assign(attractors, attractors + count);
+    return impl_->ok();
+}
 
-    RuntimeError World::setAttractors(const WorldAttractor* attractors, uint32_t count) {
-        if (count > kMaxWorldAttractorsGiven) {
-            return impl_->fail(RuntimeError::capacity_exceeded,
-                               std::to_string(count) + " attractors: a world takes at most " +
-                                   std::to_string(kMaxWorldAttractorsGiven));
-        }
-        if (count > 0 && attractors == nullptr) {
-            return impl_->fail(RuntimeError::invalid_argument, "attractors is null");
-        }
-        for (uint32_t i = 0; i < count; ++i) {
-            if (std::string problem = attractorProblem(attractors[i]); !problem.empty()) {
-                return impl_->fail(RuntimeError::invalid_argument,
-                                   "attractor " + std::to_string(i) + ": " + problem);
-            }
-        }
-        impl_->attractors.assign(attractors, attractors + count);
-        return impl_->ok();
+RuntimeError World::setCameraPosition(const Vec3& position) {
+    if (!finite(position)) {
+        return impl_->fail(RuntimeError::invalid_argument, "camera position is not finite");
     }
-
-    RuntimeError World::setCameraPosition(const Vec3& position) {
-        if (!finite(position)) {
-            return impl_->fail(RuntimeError::invalid_argument, "camera position is not finite");
-        }
-        impl_->camera = position;
-        return impl_->ok();
-    }
+    impl_->camera = position;
+    return impl_->ok();
+}
 
 } // namespace spindrift

@@ -84,7 +84,8 @@ TEST(Capabilities, AutoBackendWithAnUnsupportedFeatureCompilesAndIsReported) {
     EffectDesc fx = test::everythingEffect();
     fx.emitters[1].backend = BackendPreference::auto_;
     const CompiledEffect c = compiled(fx);
-    EXPECT_FALSE(checkBackends(c)[1].backends[0].can_run);
+    EXPECT_TRUE(checkBackends(c)[1].backends[static_cast<int>(Backend::cpu)].can_run);
+    EXPECT_FALSE(checkBackends(c)[1].backends[static_cast<int>(Backend::gpu)].can_run);
 }
 
 } // namespace

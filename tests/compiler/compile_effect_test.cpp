@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compiler/capabilities.h"
 #include "compiler/lut_bake.h"
 #include "compiler/sample_effects.h"
 
@@ -296,7 +297,8 @@ TEST(CompileEffect, ResolvesEnumsAndRenderParameters) {
     EXPECT_EQ(beam.beam_segments, 32u);
     EXPECT_EQ(beam.beam_end.w, 0.5f); // sag
     EXPECT_EQ(opOf(c, 1, 0).mode, kResponseKill);
-    EXPECT_EQ(opOf(c, 1, 0).flags, kOpFlagDepthBuffer);
+    // The sample's beam also collides with the host's world colliders (issue 15, point 6).
+    EXPECT_EQ(opOf(c, 1, 0).flags, kOpFlagDepthBuffer | kOpFlagWorldColliders);
     const EmitterRecord& rocks = c.emitters[2];
     EXPECT_EQ(stringAt(c, rocks.mesh_offset, rocks.mesh_length), "meshes/rock.obj");
     EXPECT_EQ(rocks.render_flags, kRenderFlagLit);
@@ -318,17 +320,22 @@ TEST(CompileEffect, CompilesCollidersToWorldSpaceRecords) {
     EXPECT_EQ(c.colliders[op.first + 2].extent, vec4(0.5f, 0.5f, 0.5f, 0)); // half extents
 }
 
-TEST(CompileEffect, RejectsAFeatureThePreferredBackendLacks) {
-    EffectDesc fx = test::everythingEffect();
-    fx.emitters[1].backend = BackendPreference::cpu; // the beam collides with the depth buffer
-    std::vector<Diagnostic> d;
-    CompiledEffect out;
-    EXPECT_FALSE(compileEffect(fx, out, d));
-    ASSERT_EQ(d.size(), 1u);
-    EXPECT_EQ(d[0].severity, Severity::error);
-    EXPECT_EQ(d[0].path, "$.emitters[1].update[0].depth_buffer");
-    EXPECT_NE(d[0].message.find("depth_buffer_collision"), std::string::npos) << d[0].message;
-    EXPECT_TRUE(out.emitters.empty());
+// Every feature is one a backend runs or is being built to run (capabilities.h): an emitter that
+// prefers either backend compiles. The CPU runs depth-buffer collision against the host's world;
+// the GPU preference is kept for when it binds a depth buffer, and the run is reported instead.
+TEST(CompileEffect, APreferredBackendCompilesWhateverItStillLacks) {
+    for (const BackendPreference preference : {BackendPreference::cpu, BackendPreference::gpu}) {
+        EffectDesc fx = test::everythingEffect();
+        fx.emitters[1].backend = preference; // the beam collides with the depth buffer
+        std::vector<Diagnostic> d;
+        CompiledEffect out;
+        EXPECT_TRUE(compileEffect(fx, out, d)) << (d.empty() ? "" : d[0].message);
+        EXPECT_TRUE(d.empty());
+        const std::vector<EmitterBackends> verdicts = checkBackends(out);
+        const EmitterBackends& beam = verdicts[1];
+        EXPECT_TRUE(beam.backends[static_cast<int>(Backend::cpu)].can_run);
+        EXPECT_FALSE(beam.backends[static_cast<int>(Backend::gpu)].can_run);
+    }
 }
 
 // Both backends refuse ribbon trails past kMaxTrailPoints, so the compiler does first: `validate`
