@@ -375,8 +375,8 @@ void validateParameters(const RuleChecker& c, const EffectDesc& effect) {
         bool exists = true;
         if (stage == "bursts") exists = b.item < e.spawn.bursts.size();
         if (isModuleSlot(*s)) {
-            exists =
-                b.item < e.update.size() && stage == moduleTypeName(e.update[b.item].module.index());
+            exists = b.item < e.update.size() &&
+                     stage == moduleTypeName(e.update[b.item].module.index());
         }
         if (s->target == ParameterTarget::color) {
             const ColorMode mode = e.init.color.mode;
