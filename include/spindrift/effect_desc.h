@@ -603,7 +603,41 @@ struct EmitterDesc {
     RenderDesc render;
     std::vector<SubEmitterDesc> sub_emitters; // 0..kMaxSubEmitters
     EventsDesc events;
+    // Dropped when the world runs at QualityTier::low (World::setQualityTier): an emitter that
+    // only adds richness (embers around a fire, dust under sparks).
+    bool cosmetic = false;
     friend bool operator==(const EmitterDesc&, const EmitterDesc&) = default;
+};
+
+// Scalability (docs/effect-format.md, "scalability"; docs/runtime-api.md, "Scalability"): how
+// an instance of the effect behaves far from the camera or out of its view.
+
+// What a sleeping instance does when it wakes.
+enum class WakePolicy : uint8_t {
+    fast_forward = 0, // runs the steps it missed (at most max_fast_forward_s), as if never asleep
+    restart = 1,      // starts again from time 0
+};
+
+// What an instance out of the world's cull view does (its bounds outside the view frustum).
+enum class CulledPolicy : uint8_t {
+    simulate = 0, // keeps simulating; drawn again as soon as it is in view
+    sleep = 1,    // sleeps (not stepped, not drawn) and wakes by its WakePolicy
+};
+
+inline constexpr float kMaxSleepDistance = 1e5f; // metres
+inline constexpr float kMaxFastForwardSeconds = 60.0f;
+
+struct ScalabilityDesc {
+    // Beyond this distance from the camera the instance sleeps; 0: it never sleeps by distance.
+    float sleep_distance_m = 0; // 0 or (0, kMaxSleepDistance]
+    // Births fade from full at sleep_distance_m - fade_band_m to none at sleep_distance_m.
+    float fade_band_m = 0; // [0, sleep_distance_m]
+    WakePolicy wake = WakePolicy::fast_forward;
+    // The most simulated time a wake fast-forwards: a longer sleep restarts the instance and
+    // runs this much (a looping effect wakes settled, at a bounded cost).
+    float max_fast_forward_s = 2; // [0, kMaxFastForwardSeconds]
+    CulledPolicy when_culled = CulledPolicy::simulate;
+    friend bool operator==(const ScalabilityDesc&, const ScalabilityDesc&) = default;
 };
 
 struct Bounds {
@@ -628,6 +662,7 @@ struct EffectDesc {
     // the description sees the effect as it plays before any host sets a value.
     std::vector<ParameterDesc> parameters;
     std::vector<ParameterBinding> parameter_bindings;
+    ScalabilityDesc scalability;
     friend bool operator==(const EffectDesc&, const EffectDesc&) = default;
 };
 

@@ -244,6 +244,9 @@ struct WorldConfig {
 // InstanceDesc::flags bits.
 inline constexpr uint32_t kPlayOnCreate = 1u;    // starts playing at create (else idle)
 inline constexpr uint32_t kDestroyOnFinish = 2u; // destroyed by the update in which it finishes
+// Budgets never put it to sleep (the player's own effects, a scripted moment). Distance sleep
+// and culling still apply as its effect says (World::setImportant changes it later).
+inline constexpr uint32_t kImportant = 4u;
 
 // Pending emit() bursts per instance not yet taken by a step.
 inline constexpr uint32_t kMaxPendingBursts = 64;
@@ -282,6 +285,11 @@ struct InstanceInfo {
     uint64_t discarded_steps = 0;    // dropped by the catch-up cap since creation
     uint32_t restarts_by_reload = 0; // reloads that restarted it (particles could not be kept)
     InstanceTransform transform;
+    // Scalability (World's "Scalability"), as the last update decided.
+    bool asleep = false;    // not stepped, not drawn (distance, cull view or budget)
+    bool culled = false;    // out of the cull view (hidden; asleep too if its effect says so)
+    bool important = false; // kImportant: budgets never put it to sleep
+    float birth_fade = 1;   // the distance fade on its births, [0, 1]
 };
 
 // One particle as readParticles gives it: world space, overrides applied.
@@ -319,6 +327,15 @@ struct WorldUpdateReceipt {
     uint32_t events_latency_frames = 0;
     uint32_t attractors_active = 0;  // host attractors that acted (nearest the camera)
     uint32_t attractors_dropped = 0; // host attractors past kActiveAttractors: not applied
+    // Scalability (see "Scalability" below).
+    uint32_t instances_asleep = 0;   // playing instances not stepped (distance, culling, budget)
+    uint32_t instances_culled = 0;   // playing instances out of the cull view
+    uint32_t asleep_by_budget = 0;   // of instances_asleep: put to sleep by a budget
+    uint32_t instances_examined = 0; // distance sleepers near the camera (the buckets looked at)
+    uint32_t instances_woken = 0;    // woke this update (fast-forwarded or restarted)
+    uint64_t fast_forward_steps = 0; // steps run to bring waking instances up to date
+    uint32_t retained_instances = 0; // destroyed world-space instances still finishing
+    uint64_t retained_particles = 0; // their live particles (also in live_particles)
 };
 
 // Totals since the world was made.
@@ -331,7 +348,26 @@ struct WorldStats {
     uint64_t rejected_frames = 0;
     uint64_t discarded_steps = 0;
     uint64_t rejected_path_transforms = 0; // non-finite TransformPath matrices replaced
+    uint64_t instances_retained = 0;       // destroyed with live world-space particles kept
 };
+
+// ---------------------------------------------------------------------------------------------
+// Scalability (docs/runtime-api.md, "Scalability"; the effect's side: docs/effect-format.md,
+// "scalability")
+
+// The world's quality tier: at `low`, emitters marked `cosmetic` do not spawn.
+enum class QualityTier : uint8_t { low = 0, medium = 1, high = 2 };
+
+// Per-world budgets; 0 means none. Past one, the farthest awake instances that are not
+// important sleep first (WorldUpdateReceipt::asleep_by_budget); an important one never does.
+struct WorldBudgets {
+    uint64_t max_live_particles = 0;  // live particles of awake instances
+    uint32_t max_awake_instances = 0; // playing instances stepped per update
+};
+
+// The side of a spatial bucket: instances that sleep by distance are kept in cells of this size
+// on the ground plane (x, z), and an update looks only at the cells within reach of the camera.
+inline constexpr float kSpatialCellMetres = 32.0f;
 
 // ---------------------------------------------------------------------------------------------
 // Timelines and drawing (docs/runtime-api.md, "Timelines" and "Drawing")
@@ -470,7 +506,11 @@ public:
     // Creates an instance of desc.effect (compiling the effect on first use) placed at
     // desc.transform. On success out is its handle; on failure out is the null handle.
     RuntimeError create(const InstanceDesc& desc, InstanceHandle& out);
-    // Removes the instance and its particles now; the handle becomes stale.
+    // Removes the instance; the handle becomes stale at once. Retention: the live particles of a
+    // world-space effect are kept until they die (no more births, still drawn, their events
+    // carry the old handle; WorldUpdateReceipt::retained_instances), since they no longer belong
+    // to the instance's place; a local-space effect's particles go now. clear() first to drop
+    // world-space particles at once too.
     RuntimeError destroy(InstanceHandle h);
 
     // Advances every playing or stopping instance by frame_dt_s x its time scale, in whole fixed
@@ -556,8 +596,30 @@ public:
     // kMaxWorldAttractorsGiven). Each update keeps the kActiveAttractors nearest the camera
     // (ties: the earlier in the list) and counts the others in its receipt.
     RuntimeError setAttractors(const WorldAttractor* attractors, uint32_t count);
-    // Where the camera is: which attractors act (and, later, what is near).
+    // Where the camera is: which attractors act, and what sleeps by distance (Scalability).
     RuntimeError setCameraPosition(const Vec3& position);
+
+    // Scalability (docs/runtime-api.md, "Scalability"). Each update decides, per playing
+    // instance: asleep past its effect's scalability.sleep_distance_m from the camera (births
+    // fading across its fade band before that), culled when its bounds are out of the cull view
+    // (hidden; asleep if its effect's when_culled says so), and asleep by the budgets. A sleeping
+    // instance is neither stepped nor drawn and costs next to nothing; it wakes by its effect's
+    // `wake`: fast_forward runs the steps it missed (as if it had never slept, up to
+    // max_fast_forward_s; a longer sleep restarts it and runs that much), restart starts over.
+    //
+    // Every birth count is multiplied by `scale` (with each instance's spawn_rate_scale and its
+    // fade): a global knob for a slower machine. [0, 1e6], finite.
+    RuntimeError setSpawnScale(float scale);
+    float spawnScale() const;
+    // At QualityTier::low the effects' cosmetic emitters do not spawn (their live particles
+    // finish); at medium and high they do. Default high.
+    RuntimeError setQualityTier(QualityTier tier);
+    QualityTier qualityTier() const;
+    // The view instances are culled against (its frustum; checked as drawList checks a view);
+    // null: no culling (the default).
+    RuntimeError setCullView(const DrawView* view);
+    RuntimeError setBudgets(const WorldBudgets& budgets);
+    RuntimeError setImportant(InstanceHandle h, bool important);
 
     // Live instances' handles, in slot order (allocation only when out grows).
     void instances(std::vector<InstanceHandle>& out) const;

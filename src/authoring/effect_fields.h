@@ -214,7 +214,20 @@ constexpr auto fieldsOf(FieldsOf<EmitterDesc>) {
         field<RenderCodec>("render", &EmitterDesc::render),
         field("sub_emitters", &EmitterDesc::sub_emitters,
               rule::list({0, kMaxSubEmitters, "sub-emitters"}, true)),
-        field("events", &EmitterDesc::events)};
+        field("events", &EmitterDesc::events),
+        field("cosmetic", &EmitterDesc::cosmetic)};
+}
+
+// fade_band_m <= sleep_distance_m is a rule of the effect (validateScalability).
+constexpr auto fieldsOf(FieldsOf<ScalabilityDesc>) {
+    return std::tuple{
+        field("sleep_distance_m", &ScalabilityDesc::sleep_distance_m,
+              rule::within(0, kMaxSleepDistance)),
+        field("fade_band_m", &ScalabilityDesc::fade_band_m, rule::within(0, kMaxSleepDistance)),
+        field("wake", &ScalabilityDesc::wake),
+        field("max_fast_forward_s", &ScalabilityDesc::max_fast_forward_s,
+              rule::within(0, kMaxFastForwardSeconds)),
+        field("when_culled", &ScalabilityDesc::when_culled)};
 }
 
 constexpr auto fieldsOf(FieldsOf<EffectDesc>) {
@@ -231,7 +244,8 @@ constexpr auto fieldsOf(FieldsOf<EffectDesc>) {
         field("bounds", &EffectDesc::bounds),
         field("capacity", &EffectDesc::capacity, rule::within(1, kMaxEffectCapacity)),
         field("emitters", &EffectDesc::emitters, rule::list({1, kMaxEmitters, "emitters"}, true),
-              Presence::required)};
+              Presence::required),
+        field("scalability", &EffectDesc::scalability)};
 }
 
 // Update modules: each table holds the module's own keys; "type" and "enabled" belong to every

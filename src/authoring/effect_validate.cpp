@@ -280,6 +280,16 @@ static void validateEventBlocks(const RuleChecker& c, const EffectDesc& effect) 
     }
 }
 
+// The fade band lies inside the sleep distance (births fade out before the instance sleeps).
+static void validateScalability(const RuleChecker& c, const EffectDesc& effect) {
+    const ScalabilityDesc& s = effect.scalability;
+    if (s.fade_band_m > s.sleep_distance_m) {
+        c.error("$.scalability.fade_band_m",
+                "expected a fade band no wider than sleep_distance_m (" +
+                    formatNumber(s.sleep_distance_m) + " m), found " + formatNumber(s.fade_band_m));
+    }
+}
+
 bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnostics) {
     const size_t first = diagnostics.size();
     const RuleChecker c{diagnostics};
@@ -302,6 +312,7 @@ bool validateEffect(const EffectDesc& effect, std::vector<Diagnostic>& diagnosti
     validateSubEmitterGraph(c, effect, validateNames(c, effect));
     validateParameters(c, effect);
     validateEventBlocks(c, effect);
+    validateScalability(c, effect);
 
     for (size_t i = first; i < diagnostics.size(); ++i) {
         if (diagnostics[i].severity == Severity::error) return false;

@@ -67,6 +67,10 @@ constexpr EnumName<ThresholdDirection> kThresholdDirection[] = {
     {"rising", ThresholdDirection::rising},
     {"falling", ThresholdDirection::falling},
     {"either", ThresholdDirection::either}};
+constexpr EnumName<WakePolicy> kWake[] = {{"fast_forward", WakePolicy::fast_forward},
+                                          {"restart", WakePolicy::restart}};
+constexpr EnumName<CulledPolicy> kCulled[] = {{"simulate", CulledPolicy::simulate},
+                                              {"sleep", CulledPolicy::sleep}};
 
 // In UpdateModuleVariant order (effect_desc.h lists the same names).
 constexpr std::array<const char*, kModuleTypeCount> kModuleTypes = {
@@ -124,6 +128,12 @@ template <> std::span<const EnumName<ThresholdQuantity>> enumNames() {
 }
 template <> std::span<const EnumName<ThresholdDirection>> enumNames() {
     return kThresholdDirection;
+}
+template <> std::span<const EnumName<WakePolicy>> enumNames() {
+    return kWake;
+}
+template <> std::span<const EnumName<CulledPolicy>> enumNames() {
+    return kCulled;
 }
 
 const char* moduleTypeName(size_t variant_index) {

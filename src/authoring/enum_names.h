@@ -35,6 +35,8 @@ template <> std::span<const EnumName<SortMode>> enumNames();
 template <> std::span<const EnumName<SubEmitterEvent>> enumNames();
 template <> std::span<const EnumName<ThresholdQuantity>> enumNames();
 template <> std::span<const EnumName<ThresholdDirection>> enumNames();
+template <> std::span<const EnumName<WakePolicy>> enumNames();
+template <> std::span<const EnumName<CulledPolicy>> enumNames();
 
 // The JSON string of value; "?" for a value outside the enum (only a corrupt description).
 template <typename E> const char* enumName(E value) {

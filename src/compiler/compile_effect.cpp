@@ -495,6 +495,25 @@ std::vector<bool> boundModules(const EffectDesc& effect, size_t emitter) {
 
 // The emitters' events blocks: one record per compiled emitter when any asks for something,
 // none at all otherwise (so an effect without events compiles to the records it always had).
+// The scalability block and the cosmetic emitters: one record, or none when all are default.
+void compileScalability(const EffectDesc& effect, CompiledEffect& out) {
+    const ScalabilityDesc& s = effect.scalability;
+    ScalabilityRecord r;
+    r.sleep_distance_m = s.sleep_distance_m;
+    r.fade_band_m = s.fade_band_m;
+    r.max_fast_forward_s = s.max_fast_forward_s;
+    r.flags = (s.wake == WakePolicy::restart ? kScalabilityWakeRestart : 0u) |
+              (s.when_culled == CulledPolicy::sleep ? kScalabilityCulledSleeps : 0u);
+    bool any_cosmetic = false;
+    for (uint32_t e = 0; e < out.emitters.size(); ++e) {
+        if (!effect.emitters[out.emitters[e].source_index].cosmetic) continue;
+        any_cosmetic = true;
+        (e < 32 ? r.cosmetic_lo : r.cosmetic_hi) |= 1u << (e % 32);
+    }
+    if (s == ScalabilityDesc{} && !any_cosmetic) return;
+    out.scalability.push_back(r);
+}
+
 void compileEmitterEvents(const EffectDesc& effect, CompiledEffect& out) {
     const EventsDesc kOff{};
     bool any = false;
@@ -582,6 +601,7 @@ bool compileEffect(const EffectDesc& effect, CompiledEffect& out,
     compileSubEmitters(effect, compiled_index, result, diagnostics);
     compileParameters(effect, compiled_index, result);
     compileEmitterEvents(effect, result);
+    compileScalability(effect, result);
     result.structural_hash = structuralHash(result);
     checkPreferredBackends(result, diagnostics);
     // Both backends refuse trails past this limit; an effect they would refuse does not compile,

@@ -15,6 +15,24 @@
 
 namespace spindrift {
 
+// The effect's scalability block and cosmetic emitters (effect_desc.h, ScalabilityDesc): what the
+// world reads to put instances to sleep, fade them and drop emitters at a low quality tier. None
+// for an effect whose block and emitters are all default. Frozen: cooked (sfx section 14).
+inline constexpr uint32_t kScalabilityWakeRestart = 1u;  // else fast-forward on waking
+inline constexpr uint32_t kScalabilityCulledSleeps = 2u; // else keeps simulating when culled
+inline constexpr uint32_t kScalabilityFlagsKnown = 3u;
+struct ScalabilityRecord {
+    float sleep_distance_m = 0; // 0: never sleeps by distance
+    float fade_band_m = 0;      // <= sleep_distance_m
+    float max_fast_forward_s = 0;
+    uint32_t flags = 0;       // kScalability*
+    uint32_t cosmetic_lo = 0; // bit e: compiled emitter e (0..31) is cosmetic
+    uint32_t cosmetic_hi = 0; // emitters 32..63
+    uint32_t reserved0 = 0;
+    uint32_t reserved1 = 0;
+};
+static_assert(sizeof(ScalabilityRecord) == 32);
+
 struct CompiledEffect {
     EffectRecord effect{};
     std::vector<EmitterRecord> emitters; // enabled emitters, authored order
@@ -34,6 +52,7 @@ struct CompiledEffect {
     // for an effect without parameters.
     std::vector<ParameterRecord> parameters;
     std::vector<ParameterBindingRecord> parameter_bindings;
+    std::vector<ScalabilityRecord> scalability; // 0 or 1
 
     uint32_t lutRowCount() const { return static_cast<uint32_t>(lut.size() / kLutWidth); }
 };
@@ -74,7 +93,8 @@ inline bool operator==(const CompiledEffect& a, const CompiledEffect& b) {
            a.strings == b.strings && a.structural_hash == b.structural_hash &&
            detail::sameBytes(a.parameters, b.parameters) &&
            detail::sameBytes(a.parameter_bindings, b.parameter_bindings) &&
-           detail::sameBytes(a.emitter_events, b.emitter_events);
+           detail::sameBytes(a.emitter_events, b.emitter_events) &&
+           detail::sameBytes(a.scalability, b.scalability);
 }
 
 } // namespace spindrift

@@ -32,6 +32,7 @@ constexpr SfxSectionInfo kSections[kSfxSectionCount] = {
     {SfxSection::parameter_bindings, "parameter_bindings", sizeof(ParameterBindingRecord),
      kMaxParameterWords},
     {SfxSection::emitter_events, "emitter_events", sizeof(EmitterEventsRecord), kMaxEmitters},
+    {SfxSection::scalability, "scalability", sizeof(ScalabilityRecord), 1},
 };
 
 } // namespace

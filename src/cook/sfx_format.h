@@ -19,7 +19,7 @@ inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 // field (so the header's structural hash too), and the loader recomputes the structural hash.
 // 3: sections parameters and parameter_bindings (user parameters, compiler/parameter_bindings.h),
 //    emitter_events (EmitterEventsRecord), and sub-emitter event kEventThreshold; ColliderRecord
-//    grew to 80 bytes (payload, axis_u, axis_v for the host's world colliders).
+//    grew to 80 bytes (payload, axis_u, axis_v for the host's world colliders); scalability.
 inline constexpr uint32_t kSfxFormatVersion = 3;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
@@ -72,8 +72,9 @@ enum class SfxSection : uint32_t {
     parameters = 11,         // ParameterRecord (compiler/parameter_bindings.h)
     parameter_bindings = 12, // ParameterBindingRecord
     emitter_events = 13,     // EmitterEventsRecord: none, or one per emitter
+    scalability = 14,        // ScalabilityRecord: none, or one
 };
-inline constexpr uint32_t kSfxSectionCount = 13;
+inline constexpr uint32_t kSfxSectionCount = 14;
 
 struct SfxSectionInfo {
     SfxSection id;

@@ -315,6 +315,7 @@ private:
         copy(SfxSection::mesh_points, out.mesh_points);
         copy(SfxSection::sub_emitters, out.sub_emitters);
         copy(SfxSection::emitter_events, out.emitter_events);
+        copy(SfxSection::scalability, out.scalability);
         const SfxSectionEntry& lut = entries_[static_cast<uint32_t>(SfxSection::lut) - 1];
         out.lut.resize(uint64_t{lut.count} * kLutWidth);
         if (lut.byte_size != 0)
@@ -396,6 +397,7 @@ private:
                      (i % kLutWidth) * sizeof(vec4));
         }
         checkEmitterEvents(fx);
+        checkScalability(fx);
         if (error.empty()) checkCapacities(fx);
         if (error.empty()) checkSubEmitterGraph(fx);
         return error.empty();
@@ -680,6 +682,30 @@ private:
         c.count(SPINDRIFT_FIELD(count_min), 1, r.count_max);
         c.zero(SPINDRIFT_FIELD(pad0));
         c.zero(SPINDRIFT_FIELD(pad1));
+    }
+
+    // None or one, within the effect format's ranges (ScalabilityDesc), cosmetic bits on emitters.
+    void checkScalability(const CompiledEffect& fx) {
+        if (!error.empty()) return;
+        if (fx.scalability.size() > 1) {
+            RecordCheck c = check(SfxSection::scalability, 1);
+            c.fail(0, number(uint64_t{fx.scalability.size()}) + " records, expected 0 or 1");
+            return;
+        }
+        if (fx.scalability.empty()) return;
+        using T = ScalabilityRecord;
+        const T& r = fx.scalability[0];
+        RecordCheck c = check(SfxSection::scalability, 0);
+        c.within(SPINDRIFT_FIELD(sleep_distance_m), 0.0f, kMaxSleepDistance);
+        c.within(SPINDRIFT_FIELD(fade_band_m), 0.0f, r.sleep_distance_m);
+        c.within(SPINDRIFT_FIELD(max_fast_forward_s), 0.0f, kMaxFastForwardSeconds);
+        c.flags(SPINDRIFT_FIELD(flags), kScalabilityFlagsKnown);
+        const uint64_t emitters = fx.emitters.size();
+        const uint64_t known = emitters >= 64 ? ~uint64_t{0} : (uint64_t{1} << emitters) - 1;
+        c.flags(SPINDRIFT_FIELD(cosmetic_lo), static_cast<uint32_t>(known));
+        c.flags(SPINDRIFT_FIELD(cosmetic_hi), static_cast<uint32_t>(known >> 32));
+        c.zero(SPINDRIFT_FIELD(reserved0));
+        c.zero(SPINDRIFT_FIELD(reserved1));
     }
 
     // None, or one per emitter; each within the effect format's ranges; a threshold link needs

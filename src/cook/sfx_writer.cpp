@@ -46,6 +46,8 @@ SectionBytes sectionBytes(const CompiledEffect& e, SfxSection id) {
         return of(e.parameter_bindings);
     case SfxSection::emitter_events:
         return of(e.emitter_events);
+    case SfxSection::scalability:
+        return of(e.scalability);
     }
     return {nullptr, 0};
 }

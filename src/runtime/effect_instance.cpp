@@ -70,7 +70,8 @@ bool createCpuPart(EffectInstance& instance, const InstanceConfig& config,
     appendWithSource(limits, instance.source, false, diagnostics);
     if (!instance.cpu) return false;
     instance.cpu->world = config.world;
-    instance.cpu_records.resize(instance.effect->effect.capacity);
+    // cpu_records grows with the live count when written (writeHostDrawRecords): an instance
+    // holds room for what it draws, not for its effect's whole capacity.
     instance.cpu_counts.assign(instance.effect->emitters.size(), 0);
     return true;
 }
@@ -211,6 +212,19 @@ FrameReport step(EffectInstance& instance, double frame_dt_s) {
     return report;
 }
 
+uint64_t accrueSteps(EffectInstance& instance, double frame_dt_s) {
+    auto accrue = [&](DriverState& driver, DriverConfig config) {
+        config.max_steps_per_frame = UINT32_MAX;
+        FrameReport report;
+        return uint64_t{beginFrame(driver, *instance.effect, frame_dt_s, config, report)};
+    };
+    uint64_t steps = 0;
+    // Both parts run the same clock on the same frame times: their counts are equal.
+    if (instance.gpu) steps = accrue(instance.gpu->driver, instance.gpu->config.driver);
+    if (instance.cpu) steps = accrue(instance.cpu->driver, instance.cpu->config.driver);
+    return steps;
+}
+
 uint64_t runSteps(EffectInstance& instance, uint64_t count, const StepRun& run) {
     const uint64_t from = instance.steps_run;
     if (instance.gpu) runGpuSteps(instance, from, count, run);
@@ -274,6 +288,8 @@ double simulationTime(const EffectInstance& instance) {
 bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics) {
     if (instance.failed) return false;
     if (instance.cpu) {
+        const uint64_t live = cpu::liveCount(*instance.cpu);
+        if (instance.cpu_records.size() < live) instance.cpu_records.resize(live);
         cpu::writeDrawRecords(*instance.cpu, instance.cpu_records.data());
         for (uint32_t e = 0; e < instance.cpu_counts.size(); ++e)
             instance.cpu_counts[e] = instance.cpu->pools[e].count;

@@ -148,6 +148,12 @@ void placeInstance(EffectInstance& instance, const Rows3x4& world_from_effect);
 // writeHostDrawRecords or submitDeviceDraw reports it.
 FrameReport step(EffectInstance& instance, double frame_dt_s);
 
+// Lets frame_dt_s of host time pass without running anything: each part's clock takes it as
+// step() would, but with no catch-up cap, and the whole steps it makes are returned. Running them
+// later (runSteps at an unchanged placement and driver config) gives exactly the state step()
+// would have given: a world instance asleep far from the camera fast-forwards so on waking.
+uint64_t accrueSteps(EffectInstance& instance, double frame_dt_s);
+
 // Where a run of whole steps places the instance: world_from_effect at instance time time_s
 // (seconds of simulation since the start). A scene's motion path.
 class InstanceMotion {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <utility>
 
 #include "cpu/trail_store.h"
@@ -31,6 +32,7 @@
 #include "runtime/transform_rows.h"
 #include "runtime/world_access.h"
 #include "runtime/world_colliders.h"
+#include "runtime/world_scalability.h"
 #include "runtime/world_stepping.h"
 #include "spindrift/draw_list.h"
 
@@ -71,7 +73,39 @@ struct LiveInstance {
     const TransformPath* path = nullptr;
     double path_time_s = 0; // the instance time the path was last asked for (the draw origin's)
     bool visible = true;
+    // Scalability (runtime/world_scalability.h).
+    bool important = false;
+    bool sleeping = false;       // not stepped since it fell asleep
+    bool decided_asleep = false; // this update's decision (distance, cull, budget)
+    bool by_budget = false;
+    bool culled = false;
+    float fade = 1;             // birth fade across its effect's fade band
+    float distance = 0;         // from the camera, this update (infinite: not looked at)
+    float sleep_distance_m = 0; // its effect's (cached: far sleepers are not looked at)
+    double asleep_since_s = 0;  // world clock when it fell asleep (or last settled)
+    double slept_s = 0;         // asleep time folded in by a pause or time-scale change
+    uint64_t live_cached = 0;   // live particles after its last step (what a sleeper holds)
 };
+
+// A destroyed world-space instance whose particles finish their lives (World::destroy).
+struct RetainedInstance {
+    std::unique_ptr<EffectInstance> fx;
+    std::shared_ptr<const CompiledEffect> base;
+    EffectId effect;
+    InstanceHandle handle; // the stale handle its events carry
+    Vec3 origin;
+    float time_scale = 1;
+};
+
+// The effect's scalability record, or null when it has none (all default).
+const ScalabilityRecord* scalabilityOf(const CompiledEffect& effect) {
+    return effect.scalability.empty() ? nullptr : &effect.scalability[0];
+}
+
+uint64_t cosmeticMask(const CompiledEffect& effect) {
+    const ScalabilityRecord* r = scalabilityOf(effect);
+    return r == nullptr ? 0 : (uint64_t{r->cosmetic_hi} << 32) | r->cosmetic_lo;
+}
 
 using Table = InstanceTable<LiveInstance>;
 
@@ -249,6 +283,20 @@ struct World::Impl {
     DistanceFieldTarget distance_field;     // the host's callback behind world_inputs'
     std::vector<WorldAttractor> attractors; // as the host gave them; update selects
     Vec3 camera;
+    // Scalability (runtime/world_scalability.h).
+    double clock_s = 0; // host time summed over updates (sleep accrues against it)
+    float spawn_scale = 1;
+    QualityTier tier = QualityTier::high;
+    bool cull_enabled = false;
+    CullFrustum cull{};
+    WorldBudgets budgets;
+    SpatialBuckets buckets;
+    float reach_m = 0;                // the largest sleep distance of a bucketed instance
+    uint64_t update_serial = 0;       // which update near_mark refers to
+    std::vector<uint32_t> near_slots; // this update's bucket gather
+    std::vector<uint64_t> near_mark;  // per slot: the update that found it near the camera
+    std::vector<BudgetCandidate> budget_candidates;
+    std::vector<RetainedInstance> retained;
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -364,14 +412,101 @@ struct World::Impl {
     }
 
     void recycle(LiveInstance& live) {
-        if (!live.fx) return;
-        auto& pool = recycled[live.effect.value - 1];
-        if (pool.size() < config.recycled_per_effect && live.fx->effect == live.base &&
-            !live.fx->failed) {
-            pool.push_back(std::move(live.fx));
-        }
+        recycleInstance(live.effect, live.base, std::move(live.fx));
         live.fx.reset();
         live.base.reset();
+    }
+
+    void recycleInstance(EffectId effect, const std::shared_ptr<const CompiledEffect>& base,
+                         std::unique_ptr<EffectInstance> fx) {
+        if (!fx) return;
+        auto& pool = recycled[effect.value - 1];
+        if (pool.size() < config.recycled_per_effect && fx->effect == base && !fx->failed) {
+            pool.push_back(std::move(fx));
+        }
+    }
+
+    // Keeps the instance's bucket and cached sleep distance in step with its effect and place.
+    void placeInBuckets(LiveInstance& live, uint32_t index) {
+        const ScalabilityRecord* r = scalabilityOf(*live.fx->effect);
+        live.sleep_distance_m = r != nullptr ? r->sleep_distance_m : 0.0f;
+        if (live.sleep_distance_m > 0) {
+            buckets.place(index, live.transform.position);
+            reach_m = std::max(reach_m, live.sleep_distance_m);
+        } else {
+            buckets.remove(index);
+        }
+    }
+
+    // Folds the sleep so far into slept_s (before its time scale or play state changes).
+    void settleSleep(LiveInstance& live) {
+        if (!live.sleeping) return;
+        if (live.state == InstanceState::playing || live.state == InstanceState::stopping)
+            live.slept_s += (clock_s - live.asleep_since_s) * static_cast<double>(live.time_scale);
+        live.asleep_since_s = clock_s;
+    }
+
+    // This update's scalability decision for a playing instance (world_scalability.h).
+    void decide(LiveInstance& live, uint32_t index) {
+        live.decided_asleep = false;
+        live.by_budget = false;
+        live.culled = false;
+        live.fade = 1;
+        const bool bucketed = live.sleep_distance_m > 0;
+        if (bucketed && (index >= near_mark.size() || near_mark[index] != update_serial)) {
+            live.decided_asleep = true; // in a cell out of reach: not looked at
+            live.distance = std::numeric_limits<float>::infinity();
+            return;
+        }
+        const CompiledEffect& effect = *live.fx->effect;
+        const Vec3& p = live.transform.position;
+        const float dx = p.x - camera.x, dy = p.y - camera.y, dz = p.z - camera.z;
+        live.distance = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const ScalabilityRecord* r = scalabilityOf(effect);
+        if (r != nullptr && r->sleep_distance_m > 0) {
+            live.decided_asleep = live.distance > r->sleep_distance_m;
+            live.fade = birthFade(live.distance, r->sleep_distance_m, r->fade_band_m);
+        }
+        if (cull_enabled) {
+            const BoundingSphere sphere = instanceSphere(
+                effect.effect.bounds_center, effect.effect.bounds_half_extents, live.transform);
+            live.culled = sphereOutside(cull, sphere.center, sphere.radius);
+            if (live.culled && r != nullptr && (r->flags & kScalabilityCulledSleeps) != 0)
+                live.decided_asleep = true;
+        }
+    }
+
+    // A sleeping instance wakes: fast-forwarded over the time it slept, or restarted (its
+    // effect's `wake`). Returns the steps run.
+    uint64_t wake(LiveInstance& live) {
+        const double slept =
+            live.slept_s + (clock_s - live.asleep_since_s) * static_cast<double>(live.time_scale);
+        live.sleeping = false;
+        live.slept_s = 0;
+        const ScalabilityRecord* r = scalabilityOf(*live.fx->effect);
+        const InstanceState state = live.state;
+        if (r != nullptr && (r->flags & kScalabilityWakeRestart) != 0) {
+            restartLive(live);
+            live.state = state;
+            return 0;
+        }
+        applyDriverConfig(live);
+        uint64_t owed = accrueSteps(*live.fx, std::min(slept, kMaxFrameSeconds * 1e6));
+        const float dt = live.fx->effect->effect.fixed_timestep_s;
+        const float most_s = r != nullptr ? r->max_fast_forward_s : 2.0f;
+        const auto cap = static_cast<uint64_t>(std::floor(most_s / dt + 1e-3));
+        if (owed > cap) {
+            // Too long a sleep to replay: start over and run the bounded part.
+            restartLive(live);
+            live.state = state;
+            applyDriverConfig(live);
+            owed = cap;
+        }
+        StepRun run;
+        run.stop_when_finished = true;
+        runSteps(*live.fx, owed, run);
+        if (owed > 0) live.placed_only = false;
+        return owed;
     }
 
     // The enable mask of the instance's disabled emitter names in its current effect.
@@ -409,8 +544,11 @@ struct World::Impl {
     void applyDriverConfig(LiveInstance& live) {
         DriverConfig c;
         c.max_steps_per_frame = std::max(config.max_steps_per_frame, 1u);
-        c.spawn_scale = live.spawn_rate_scale;
-        c.enabled_mask = live.state == InstanceState::stopping ? 0 : live.enabled_mask;
+        // Exactly spawn_rate_scale when the world's scale and the fade are 1.
+        c.spawn_scale = live.spawn_rate_scale * spawn_scale * live.fade;
+        uint64_t enabled = live.enabled_mask;
+        if (tier == QualityTier::low) enabled &= ~cosmeticMask(*live.fx->effect);
+        c.enabled_mask = live.state == InstanceState::stopping ? 0 : enabled;
         c.host_bursts = live.bursts;
         if (live.fx->cpu) live.fx->cpu->config.driver = c;
         if (live.fx->gpu) live.fx->gpu->config.driver = c;
@@ -440,6 +578,8 @@ struct World::Impl {
 
     // Back to time 0 at the instance's transform, nothing pending.
     void restartLive(LiveInstance& live) {
+        live.sleeping = false;
+        live.slept_s = 0;
         live.path_time_s = 0;
         spindrift::restart(*live.fx, startRows(live));
         live.bursts.clear();
@@ -483,6 +623,7 @@ struct World::Impl {
     }
 
     void destroyLive(InstanceHandle h) {
+        buckets.remove(Table::indexOf(h));
         recycle(table.at(h));
         table.release(h);
         stats.instances_destroyed += 1;
@@ -570,16 +711,45 @@ RuntimeError World::create(const InstanceDesc& desc, InstanceHandle& out) {
     live.path = nullptr;
     live.path_time_s = 0;
     live.visible = true;
+    live.important = (desc.flags & kImportant) != 0;
+    live.sleeping = false;
+    live.decided_asleep = false;
+    live.by_budget = false;
+    live.culled = false;
+    live.fade = 1;
+    live.distance = 0;
+    live.slept_s = 0;
+    live.live_cached = 0;
+    w.placeInBuckets(live, Table::indexOf(h));
     w.stats.instances_created += 1;
     out = h;
     return w.ok();
 }
 
 RuntimeError World::destroy(InstanceHandle h) {
+    Impl& w = *impl_;
     RuntimeError error;
-    if (impl_->find(h, error) == nullptr) return error;
-    impl_->destroyLive(h);
-    return impl_->ok();
+    LiveInstance* live = w.find(h, error);
+    if (live == nullptr) return error;
+    // Retention: world-space particles no longer belong to the instance's place; they finish.
+    if (live->fx && live->fx->effect->effect.space == kSpaceWorld && liveCount(*live->fx) > 0) {
+        RetainedInstance r;
+        r.fx = std::move(live->fx);
+        r.base = live->base;
+        r.effect = live->effect;
+        r.handle = h;
+        r.origin = live->transform.position;
+        r.time_scale = live->time_scale;
+        DriverConfig c;
+        c.max_steps_per_frame = std::max(w.config.max_steps_per_frame, 1u);
+        c.enabled_mask = 0; // no births; no host bursts (their array was the instance's)
+        if (r.fx->cpu) r.fx->cpu->config.driver = c;
+        if (r.fx->gpu) r.fx->gpu->config.driver = c;
+        w.retained.push_back(std::move(r));
+        w.stats.instances_retained += 1;
+    }
+    w.destroyLive(h);
+    return w.ok();
 }
 
 WorldUpdateReceipt World::update(double frame_dt_s) {
@@ -596,9 +766,17 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
     receipt.attractors_dropped = selectWorldAttractors(w.attractors, w.camera, w.world_inputs);
     receipt.attractors_active = static_cast<uint32_t>(w.world_inputs.attractors.size());
     auto& slots = w.table.slots();
-    // 1. In slot order: switch reloaded instances, and list the ones to step with their frame.
-    w.step_jobs.clear();
-    w.step_slots.clear();
+    // 0. Scalability: the distance sleepers in buckets within reach of the camera are looked at;
+    // every other one sleeps untouched (world_scalability.h).
+    w.update_serial += 1;
+    w.near_slots.clear();
+    w.buckets.gather(w.camera, w.reach_m, w.near_slots);
+    if (w.near_mark.size() < slots.size()) w.near_mark.resize(slots.size(), 0);
+    for (uint32_t index : w.near_slots) w.near_mark[index] = w.update_serial;
+    receipt.instances_examined = static_cast<uint32_t>(w.near_slots.size());
+    const bool budgeted = w.budgets.max_awake_instances != 0 || w.budgets.max_live_particles != 0;
+    w.budget_candidates.clear();
+    // 1. In slot order: switch reloaded instances, and decide who sleeps.
     for (uint32_t index = 0; index < slots.size(); ++index) {
         if (!slots[index].live) continue;
         LiveInstance& live = slots[index].value;
@@ -616,27 +794,78 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
                 receipt.reload_failures += 1;
                 break;
             }
+            w.placeInBuckets(live, index);
         }
-
-        if (live.state == InstanceState::playing || live.state == InstanceState::stopping) {
-            w.applyDriverConfig(live);
-            InstanceStepJob job;
-            job.instance = live.fx.get();
-            job.frame_dt_s =
-                std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
-            if (live.path != nullptr) w.moveAlongPath(live, job.frame_dt_s);
-            w.step_jobs.push_back(job);
-            w.step_slots.push_back(index);
+        if (live.state != InstanceState::playing && live.state != InstanceState::stopping) continue;
+        w.decide(live, index);
+        if (budgeted && !live.decided_asleep) {
+            BudgetCandidate c;
+            c.slot = index;
+            c.distance = live.distance;
+            c.live = live.live_cached;
+            c.important = live.important;
+            w.budget_candidates.push_back(c);
         }
     }
-    // 2. Step them, in parallel across the world (world_stepping.h).
+    if (budgeted) {
+        receipt.asleep_by_budget = applyBudgets(w.budget_candidates, w.budgets);
+        for (const BudgetCandidate& c : w.budget_candidates) {
+            if (!c.asleep) continue;
+            LiveInstance& live = slots[c.slot].value;
+            live.decided_asleep = true;
+            live.by_budget = true;
+        }
+    }
+    // 2. In slot order: fall asleep, wake, and list the ones to step with their frame.
+    w.step_jobs.clear();
+    w.step_slots.clear();
+    for (uint32_t index = 0; index < slots.size(); ++index) {
+        if (!slots[index].live) continue;
+        LiveInstance& live = slots[index].value;
+        if (live.state != InstanceState::playing && live.state != InstanceState::stopping) continue;
+        receipt.instances_culled += live.culled ? 1u : 0u;
+        if (live.decided_asleep) {
+            if (!live.sleeping) {
+                live.sleeping = true;
+                live.slept_s = 0;
+                live.asleep_since_s = w.clock_s; // this frame is the first it misses
+            }
+            receipt.instances_asleep += 1;
+            continue;
+        }
+        if (live.sleeping) {
+            receipt.instances_woken += 1;
+            receipt.fast_forward_steps += w.wake(live);
+        }
+        w.applyDriverConfig(live);
+        InstanceStepJob job;
+        job.instance = live.fx.get();
+        job.frame_dt_s =
+            std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
+        if (live.path != nullptr) w.moveAlongPath(live, job.frame_dt_s);
+        w.step_jobs.push_back(job);
+        w.step_slots.push_back(index);
+    }
+    w.clock_s += frame_dt_s;
+    // Retained instances (destroyed, world space) finish their particles after the slots.
+    for (RetainedInstance& r : w.retained) {
+        InstanceStepJob job;
+        job.instance = r.fx.get();
+        job.frame_dt_s = std::min(frame_dt_s * static_cast<double>(r.time_scale), kMaxFrameSeconds);
+        w.step_jobs.push_back(job);
+    }
+    // 3. Step them, in parallel across the world (world_stepping.h).
     stepInstances(w.jobs, w.step_jobs);
-    // 3. In slot order: what each step did, finishing and destroying.
+    // 4. In slot order: what each step did, finishing and destroying.
     size_t next_job = 0;
     for (uint32_t index = 0; index < slots.size(); ++index) {
         if (!slots[index].live) continue;
         const InstanceHandle h = Table::handleOf(index, slots[index].generation);
         LiveInstance& live = slots[index].value;
+        if (live.sleeping) {
+            receipt.live_particles += live.live_cached;
+            continue;
+        }
 
         if (next_job < w.step_slots.size() && w.step_slots[next_job] == index) {
             const FrameReport& report = w.step_jobs[next_job++].report;
@@ -667,8 +896,27 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
                 continue;
             }
         }
-        receipt.live_particles += liveCount(*live.fx);
+        live.live_cached = liveCount(*live.fx);
+        receipt.live_particles += live.live_cached;
     }
+    // The retained, in the order they were destroyed; gone once their last particle dies.
+    for (size_t r = 0; r < w.retained.size(); ++r) {
+        RetainedInstance& kept = w.retained[r];
+        const FrameReport& report = w.step_jobs[w.step_slots.size() + r].report;
+        uint32_t latency = 0;
+        receipt.events_dropped += w.events.collect(kept.handle, *kept.fx, latency);
+        receipt.events_latency_frames = std::max(receipt.events_latency_frames, latency);
+        receipt.steps += report.steps;
+        const uint64_t live = liveCount(*kept.fx);
+        receipt.live_particles += live;
+        receipt.retained_particles += live;
+    }
+    std::erase_if(w.retained, [&](RetainedInstance& kept) {
+        if (liveCount(*kept.fx) > 0 && !kept.fx->failed) return false;
+        w.recycleInstance(kept.effect, kept.base, std::move(kept.fx));
+        return true;
+    });
+    receipt.retained_instances = static_cast<uint32_t>(w.retained.size());
     receipt.instances = w.table.liveCount();
     receipt.events = w.events.events().size();
     return receipt;
@@ -683,6 +931,7 @@ RuntimeError World::play(InstanceHandle h) {
 
 RuntimeError World::pause(InstanceHandle h) {
     return impl_->withInstance(h, [&](LiveInstance& live) {
+        impl_->settleSleep(live); // a paused sleeper accrues no time
         if (live.state == InstanceState::playing || live.state == InstanceState::stopping)
             live.state = InstanceState::paused;
     });
@@ -690,6 +939,7 @@ RuntimeError World::pause(InstanceHandle h) {
 
 RuntimeError World::resume(InstanceHandle h) {
     return impl_->withInstance(h, [&](LiveInstance& live) {
+        impl_->settleSleep(live);
         if (live.state == InstanceState::paused) live.state = InstanceState::playing;
     });
 }
@@ -759,6 +1009,7 @@ RuntimeError World::setTransform(InstanceHandle h, const InstanceTransform& tran
                                                      "takes no scale (only (1, 1, 1))");
     }
     live->transform = transform;
+    if (live->sleep_distance_m > 0) w.buckets.place(Table::indexOf(h), transform.position);
     const Rows3x4 rows = rowsOf(transform);
     if (teleport || live->placed_only) {
         placeInstance(*live->fx, rows);
@@ -769,8 +1020,10 @@ RuntimeError World::setTransform(InstanceHandle h, const InstanceTransform& tran
 }
 
 RuntimeError World::setTimeScale(InstanceHandle h, float time_scale) {
-    return impl_->setChecked(h, timeScaleProblem(time_scale),
-                             [&](LiveInstance& live) { live.time_scale = time_scale; });
+    return impl_->setChecked(h, timeScaleProblem(time_scale), [&](LiveInstance& live) {
+        impl_->settleSleep(live); // the time slept so far at the old scale
+        live.time_scale = time_scale;
+    });
 }
 
 RuntimeError World::seek(InstanceHandle h, double time_s) {
@@ -886,6 +1139,10 @@ RuntimeError World::info(InstanceHandle h, InstanceInfo& out) const {
     out.discarded_steps = live->discarded_steps;
     out.restarts_by_reload = live->restarts_by_reload;
     out.transform = live->transform;
+    out.asleep = live->sleeping;
+    out.culled = live->culled;
+    out.important = live->important;
+    out.birth_fade = live->fade;
     return impl_->ok();
 }
 
@@ -1050,7 +1307,8 @@ RuntimeError World::drawList(const DrawView& view, DrawList& out) {
     for (uint32_t index = 0; index < slots.size(); ++index) {
         if (!slots[index].live) continue;
         LiveInstance& live = slots[index].value;
-        if (!live.visible || !live.fx) continue;
+        // Asleep or out of the cull view: not drawn.
+        if (!live.visible || !live.fx || live.sleeping || live.culled) continue;
         DrawInstance d;
         d.handle = Table::handleOf(index, slots[index].generation);
         d.effect = live.effect;
@@ -1061,6 +1319,14 @@ RuntimeError World::drawList(const DrawView& view, DrawList& out) {
         } else {
             d.origin = live.transform.position;
         }
+        instances.push_back(d);
+    }
+    for (RetainedInstance& kept : w.retained) {
+        DrawInstance d;
+        d.handle = kept.handle;
+        d.effect = kept.effect;
+        d.fx = kept.fx.get();
+        d.origin = kept.origin;
         instances.push_back(d);
     }
     buildDrawList(view, instances, out);
@@ -1245,6 +1511,59 @@ RuntimeError World::setCameraPosition(const Vec3& position) {
     }
     impl_->camera = position;
     return impl_->ok();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalability (runtime/world_scalability.h)
+
+RuntimeError World::setSpawnScale(float scale) {
+    if (!std::isfinite(scale) || scale < 0 || scale > 1e6f) {
+        return impl_->fail(RuntimeError::invalid_argument,
+                           "spawn scale must be finite in [0, 1e6], not " + std::to_string(scale));
+    }
+    impl_->spawn_scale = scale;
+    return impl_->ok();
+}
+
+float World::spawnScale() const {
+    return impl_->spawn_scale;
+}
+
+RuntimeError World::setQualityTier(QualityTier tier) {
+    if (static_cast<uint8_t>(tier) > static_cast<uint8_t>(QualityTier::high)) {
+        return impl_->fail(RuntimeError::invalid_argument,
+                           "quality tier " + std::to_string(static_cast<int>(tier)) +
+                               " is not low (0), medium (1) or high (2)");
+    }
+    impl_->tier = tier;
+    return impl_->ok();
+}
+
+QualityTier World::qualityTier() const {
+    return impl_->tier;
+}
+
+RuntimeError World::setCullView(const DrawView* view) {
+    Impl& w = *impl_;
+    if (view == nullptr) {
+        w.cull_enabled = false;
+        for (auto& slot : w.table.slots()) slot.value.culled = false;
+        return w.ok();
+    }
+    if (const std::string problem = drawViewProblem(*view); !problem.empty())
+        return w.fail(RuntimeError::invalid_argument, "cull view: " + problem);
+    w.cull = cullFrustumOf(*view);
+    w.cull_enabled = true;
+    return w.ok();
+}
+
+RuntimeError World::setBudgets(const WorldBudgets& budgets) {
+    impl_->budgets = budgets;
+    return impl_->ok();
+}
+
+RuntimeError World::setImportant(InstanceHandle h, bool important) {
+    return impl_->withInstance(h, [&](LiveInstance& live) { live.important = important; });
 }
 
 } // namespace spindrift

@@ -269,7 +269,7 @@ TEST(Sfx, RejectsSectionTableProblems) {
          [&](auto& b) { writeAt<uint64_t>(b, ops + 16, readAt<uint64_t>(b, ops + 16) - 16); },
          "sections follow each other", ops + 16},
         {"missing", [](auto& b) { writeAt<uint32_t>(b, 16, kSfxSectionCount - 1); },
-         "missing section 'emitter_events'", 16},
+         "missing section 'scalability'", 16},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
@@ -620,6 +620,60 @@ TEST(Sfx, RejectsBadEmitterEventsRecords) {
     }
 }
 
+// tests/data/runtime/scalability.json: a scalability block and a cosmetic emitter.
+EffectDesc scalabilityEffect() {
+    EffectDesc desc;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(
+        loadEffectFile(std::string(SPINDRIFT_SOURCE_DIR) + "/tests/data/runtime/scalability.json",
+                       desc, diagnostics));
+    return desc;
+}
+
+// The scalability record survives the cook, and each field's range is checked on load.
+TEST(Sfx, RoundTripsAndChecksTheScalabilityRecord) {
+    const CompiledEffect base = compiled(scalabilityEffect());
+    ASSERT_EQ(base.scalability.size(), 1u);
+    EXPECT_EQ(base.scalability[0].sleep_distance_m, 100.0f);
+    EXPECT_EQ(base.scalability[0].fade_band_m, 40.0f);
+    EXPECT_EQ(base.scalability[0].flags, kScalabilityCulledSleeps);
+    EXPECT_EQ(base.scalability[0].cosmetic_lo, 2u); // the second emitter
+    const LoadResult good = load(cookEffect(base));
+    ASSERT_TRUE(good.ok) << good.message();
+    EXPECT_TRUE(good.effect == base);
+    // An effect with every scalability setting at its default carries no record.
+    EXPECT_TRUE(compiled(test::minimalEffect()).scalability.empty());
+    struct ScaleCase {
+        const char* name;
+        void (*mutate)(CompiledEffect&);
+        const char* expected;
+    };
+    const ScaleCase cases[] = {
+        {"distance", [](auto& c) { c.scalability[0].sleep_distance_m = 1e6f; }, "sleep_distance_m"},
+        {"distance nan",
+         [](auto& c) {
+             c.scalability[0].sleep_distance_m = std::numeric_limits<float>::quiet_NaN();
+         },
+         "sleep_distance_m"},
+        {"band past distance", [](auto& c) { c.scalability[0].fade_band_m = 101; }, "fade_band_m"},
+        {"fast forward", [](auto& c) { c.scalability[0].max_fast_forward_s = 61; },
+         "max_fast_forward_s"},
+        {"flags", [](auto& c) { c.scalability[0].flags = 4; }, "flags"},
+        {"cosmetic past the emitters", [](auto& c) { c.scalability[0].cosmetic_lo = 4; },
+         "cosmetic_lo"},
+        {"reserved", [](auto& c) { c.scalability[0].reserved1 = 1; }, "reserved1"},
+        {"count", [](auto& c) { c.scalability.push_back(c.scalability[0]); }, "expected 0 or 1"},
+    };
+    for (const ScaleCase& sc : cases) {
+        SCOPED_TRACE(sc.name);
+        CompiledEffect c = base;
+        sc.mutate(c);
+        const LoadResult r = load(cookEffect(c));
+        EXPECT_FALSE(r.ok);
+        EXPECT_NE(r.message().find(sc.expected), std::string::npos) << r.message();
+    }
+}
+
 // The fuzz target's seed corpus (fuzz/corpus/sfx_loader/) is the cook of the sample effects by
 // this build. When the format changes, regenerate it with
 //     SPINDRIFT_REGENERATE_SFX_CORPUS=1 build/bin/cook_test --gtest_filter=Sfx.FuzzSeedCorpus*
@@ -634,6 +688,7 @@ TEST(Sfx, FuzzSeedCorpusIsTheCookOfTheSampleEffects) {
         {"everything.sfx", test::everythingEffect()},
         {"parameters.sfx", test::parametersEffect()},
         {"events.sfx", eventsEffect()},
+        {"scalability.sfx", scalabilityEffect()},
     };
     for (const auto& [name, fx] : samples) {
         SCOPED_TRACE(name);

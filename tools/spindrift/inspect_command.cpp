@@ -109,6 +109,12 @@ void printEmitter(const CompiledEffect& effect, uint32_t index, const EmitterBac
     std::printf("  [%u] %s\n", index, str(effect, e.name_offset, e.name_length).c_str());
     std::printf("    capacity %u, overflow %s, backend preference %s\n", e.capacity,
                 nameOf<OverflowPolicy>(e.overflow), nameOf<BackendPreference>(e.backend));
+    if (!effect.scalability.empty()) {
+        const ScalabilityRecord& sc = effect.scalability[0];
+        const uint32_t bits = index < 32 ? sc.cosmetic_lo : sc.cosmetic_hi;
+        if (((bits >> (index % 32)) & 1u) != 0)
+            std::printf("    cosmetic: does not spawn at the low quality tier\n");
+    }
     std::printf("    spawn: %g/s, %g/m, delay %g s, %u burst%s\n",
                 static_cast<double>(e.rate_per_s), static_cast<double>(e.rate_per_m),
                 static_cast<double>(e.delay_s), e.burst_count, e.burst_count == 1 ? "" : "s");
@@ -175,6 +181,24 @@ int runInspect(const std::string& input) {
                 static_cast<double>(fx.bounds_half_extents.z));
     std::printf("  capacity: %" PRIu64 " in emitters of %u for the effect\n", capacity_sum,
                 fx.capacity);
+    if (!effect.scalability.empty()) {
+        const ScalabilityRecord& sc = effect.scalability[0];
+        if (sc.sleep_distance_m > 0) {
+            std::printf(
+                "  scalability: sleeps past %g m from the camera (births fade over the last "
+                "%g m)",
+                static_cast<double>(sc.sleep_distance_m), static_cast<double>(sc.fade_band_m));
+        } else {
+            std::printf("  scalability: never sleeps by distance");
+        }
+        std::printf(", wakes by %s, when culled %s\n",
+                    (sc.flags & kScalabilityWakeRestart) != 0 ? "restarting" : "fast-forwarding",
+                    (sc.flags & kScalabilityCulledSleeps) != 0 ? "sleeps" : "keeps simulating");
+        if ((sc.flags & kScalabilityWakeRestart) == 0) {
+            std::printf("    fast-forward at most %g s (a longer sleep restarts)\n",
+                        static_cast<double>(sc.max_fast_forward_s));
+        }
+    }
     std::printf("  LUT: %u row%s x %u texels = %zu bytes\n", lut_rows, lut_rows == 1 ? "" : "s",
                 kLutWidth, effect.lut.size() * sizeof(vec4));
     std::printf("  records: %zu ops, %zu bursts, %zu colliders, %zu force fields, %zu mesh points, "
