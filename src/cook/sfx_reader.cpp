@@ -686,13 +686,8 @@ private:
 
     // None or one, within the effect format's ranges (ScalabilityDesc), cosmetic bits on emitters.
     void checkScalability(const CompiledEffect& fx) {
-        if (!error.empty()) return;
-        if (fx.scalability.size() > 1) {
-            RecordCheck c = check(SfxSection::scalability, 1);
-            c.fail(0, number(uint64_t{fx.scalability.size()}) + " records, expected 0 or 1");
-            return;
-        }
-        if (fx.scalability.empty()) return;
+        // The section table already holds it to one record (kSections' limit).
+        if (!error.empty() || fx.scalability.empty()) return;
         using T = ScalabilityRecord;
         const T& r = fx.scalability[0];
         RecordCheck c = check(SfxSection::scalability, 0);
