@@ -188,8 +188,8 @@ void integrate(const EmitterStep& step, const Columns& c, uint32_t begin, uint32
 
 // The world's distance field as one more contact of the op (after its colliders): sampled in
 // world space at the swept position, its gradient brought back into simulation space.
-CollisionSweep sweepDistanceField(const StepScratch& scratch, const OpRecord& op, float radius,
-                                  CollisionSweep s) {
+void sweepDistanceField(const StepScratch& scratch, const OpRecord& op, float radius,
+                        CollisionSweep& s) {
     const vec3 p = sdTransformPoint(scratch.world_from_sim[0], scratch.world_from_sim[1],
                                     scratch.world_from_sim[2], s.position);
     float at[3] = {p.x, p.y, p.z};
@@ -200,8 +200,9 @@ CollisionSweep sweepDistanceField(const StepScratch& scratch, const OpRecord& op
                           scratch.sim_from_world[2], vec3(gradient[0], gradient[1], gradient[2]));
     const float g_length = length(g);
     // A field that is not finite or has no direction touches nothing (never a NaN position).
-    if (!(d < radius) || !(g_length > 0.0f) || !std::isfinite(g_length)) return s;
-    return sdCollisionSweepAdd(op, s, sdContact(true, g / g_length, radius - d));
+    if (!(d < radius) || !(g_length > 0.0f) || !std::isfinite(g_length)) return;
+    sdCollisionSweepAdd(op.mode, op.params0.x, op.params0.y, s,
+                        sdContact(true, g / g_length, radius - d));
 }
 
 // One collision op over the chunk, after the move (sdApplyCollisionOp). A particle that touched
@@ -224,9 +225,9 @@ void applyCollision(const StepScratch& scratch, const ResolvedOp& r, uint32_t or
         if (r.distance_field) {
             if (!sdCollisionTested(q.flags)) continue;
             const float radius = c.size[i] * op.params0.w;
-            CollisionSweep s =
-                sdCollisionSweepColliders(op, colliders, radius, sdCollisionSweepBegin(q));
-            s = sweepDistanceField(scratch, op, radius, s);
+            CollisionSweep s = sdCollisionSweepBegin(q);
+            sdCollisionSweepColliders(op, colliders, radius, s);
+            sweepDistanceField(scratch, op, radius, s);
             normal = s.normal;
             if (!sdCollisionSweepEnd(op, s, q)) continue;
         } else if (!sdApplyCollisionOpWithNormal(op, colliders, c.size[i], q, normal)) {

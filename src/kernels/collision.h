@@ -176,17 +176,23 @@ SD_FUNC CollisionContact sdContactHeightfield(CollidersRef colliders, uint index
 // The contact with colliders[index] (kCollider*); unknown kinds and payload never touch.
 SD_FUNC CollisionContact sdColliderContact(CollidersRef colliders, uint index, vec3 p,
                                            float radius) {
-    ColliderRecord c = colliders.colliders[index];
-    if (c.kind == kColliderPlane)
-        return sdContactPlane(vec3(c.position), vec3(c.extent), p, radius);
-    if (c.kind == kColliderSphere)
-        return sdContactSphere(vec3(c.position), c.radius, (c.flags & kColliderFlagInside) != 0u, p,
+    // The authored kinds read only the fields they use: no copy of the whole record on the
+    // per-particle path (the CPU's hot loop).
+    uint kind = colliders.colliders[index].kind;
+    vec3 position = vec3(colliders.colliders[index].position);
+    if (kind == kColliderPlane)
+        return sdContactPlane(position, vec3(colliders.colliders[index].extent), p, radius);
+    if (kind == kColliderSphere)
+        return sdContactSphere(position, colliders.colliders[index].radius,
+                               (colliders.colliders[index].flags & kColliderFlagInside) != 0u, p,
                                radius);
-    if (c.kind == kColliderBox) return sdContactBox(vec3(c.position), vec3(c.extent), p, radius);
-    if (c.kind == kColliderOrientedBox) return sdContactOrientedBox(c, p, radius);
-    if (c.kind == kColliderCapsule) return sdContactCapsule(c, p, radius);
-    if (c.kind == kColliderCylinder) return sdContactCylinder(c, p, radius);
-    if (c.kind == kColliderHeightfield) return sdContactHeightfield(colliders, index, p, radius);
+    if (kind == kColliderBox)
+        return sdContactBox(position, vec3(colliders.colliders[index].extent), p, radius);
+    if (kind == kColliderOrientedBox)
+        return sdContactOrientedBox(colliders.colliders[index], p, radius);
+    if (kind == kColliderCapsule) return sdContactCapsule(colliders.colliders[index], p, radius);
+    if (kind == kColliderCylinder) return sdContactCylinder(colliders.colliders[index], p, radius);
+    if (kind == kColliderHeightfield) return sdContactHeightfield(colliders, index, p, radius);
     return sdContact(false, vec3(0.0f, 1.0f, 0.0f), 0.0f);
 }
 

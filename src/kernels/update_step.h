@@ -156,8 +156,9 @@ struct CollisionSweep {
     vec3 position;
     vec3 velocity;
     vec3 normal; // of the last contact that touched: the normal a collision gameplay event reports
-    bool contact;
-    bool kill;
+    // 0 or 1 (words, not bools: the C++ build keeps the sweep in registers this way).
+    uint contact;
+    uint kill;
 };
 
 SD_FUNC CollisionSweep sdCollisionSweepBegin(ParticleMotion q) {
@@ -165,38 +166,45 @@ SD_FUNC CollisionSweep sdCollisionSweepBegin(ParticleMotion q) {
     s.position = q.position;
     s.velocity = q.velocity;
     s.normal = vec3(0.0f);
-    s.contact = false;
-    s.kill = false;
+    s.contact = 0u;
+    s.kill = 0u;
     return s;
 }
 
-SD_FUNC CollisionSweep sdCollisionSweepAdd(OpRecord op, CollisionSweep s, CollisionContact c) {
-    CollisionResult hit = sdRespond(c, op.mode, op.params0.x, op.params0.y, s.position, s.velocity);
+// One contact of the op's sweep, with the op's response, bounce and friction (op.mode,
+// op.params0.x, op.params0.y: taken apart so the per-collider loop carries no record).
+// The sweep is updated in place (no struct copies in the per-collider loop).
+SD_FUNC void sdCollisionSweepAdd(uint response, float bounce, float friction,
+                                 SD_INOUT(CollisionSweep) s, CollisionContact c) {
+    CollisionResult hit = sdRespond(c, response, bounce, friction, s.position, s.velocity);
     s.position = hit.position;
     s.velocity = hit.velocity;
     s.normal = hit.contact ? hit.normal : s.normal;
-    s.contact = s.contact || hit.contact;
-    s.kill = s.kill || hit.kill;
-    return s;
+    s.contact |= hit.contact ? 1u : 0u;
+    s.kill |= hit.kill ? 1u : 0u;
 }
 
 // Every collider of the op in order; a heightfield's sample records are stepped over.
-SD_FUNC CollisionSweep sdCollisionSweepColliders(OpRecord op, CollidersRef colliders, float radius,
-                                                 CollisionSweep s) {
-    for (uint k = 0u; k < op.count; k += 1u + colliders.colliders[op.first + k].payload) {
-        s = sdCollisionSweepAdd(op, s,
-                                sdColliderContact(colliders, op.first + k, s.position, radius));
+SD_FUNC void sdCollisionSweepColliders(OpRecord op, CollidersRef colliders, float radius,
+                                       SD_INOUT(CollisionSweep) s) {
+    uint response = op.mode;
+    float bounce = op.params0.x;
+    float friction = op.params0.y;
+    uint first = op.first;
+    uint count = op.count;
+    for (uint k = 0u; k < count; k += 1u + colliders.colliders[first + k].payload) {
+        sdCollisionSweepAdd(response, bounce, friction, s,
+                            sdColliderContact(colliders, first + k, s.position, radius));
     }
-    return s;
 }
 
 SD_FUNC bool sdCollisionSweepEnd(OpRecord op, CollisionSweep s, SD_INOUT(ParticleMotion) q) {
-    if (!s.contact) return false;
+    if (s.contact == 0u) return false;
     q.position = s.position;
     q.velocity = s.velocity;
     q.lifetime_s = sdLifetimeAfterContact(q.lifetime_s, op.params0.z);
-    q.flags |=
-        (op.mode == kResponseStick ? kParticleFlagStuck : 0u) | (s.kill ? kParticleFlagKilled : 0u);
+    q.flags |= (op.mode == kResponseStick ? kParticleFlagStuck : 0u) |
+               (s.kill != 0u ? kParticleFlagKilled : 0u);
     return true;
 }
 
@@ -210,8 +218,8 @@ SD_FUNC bool sdApplyCollisionOpWithNormal(OpRecord op, CollidersRef colliders, f
                                           SD_INOUT(ParticleMotion) q, SD_OUT(vec3) normal) {
     normal = vec3(0.0f);
     if (!sdCollisionTested(q.flags)) return false;
-    CollisionSweep s =
-        sdCollisionSweepColliders(op, colliders, size * op.params0.w, sdCollisionSweepBegin(q));
+    CollisionSweep s = sdCollisionSweepBegin(q);
+    sdCollisionSweepColliders(op, colliders, size * op.params0.w, s);
     normal = s.normal;
     return sdCollisionSweepEnd(op, s, q);
 }

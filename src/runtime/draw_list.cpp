@@ -195,6 +195,7 @@ void addInstance(DrawList::Impl& list, const DrawView& view, const DrawInstance&
     const auto sim_time_s = static_cast<float>(simulationTime(fx));
     const size_t batches_before = list.batches.size();
     DrawList::Impl::PendingInstance instance_points{d.handle, list.points.size(), 0};
+    const bool overrides = d.size_scale != 1.0f || d.tint != vec4(1.0f);
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         const EmitterRecord& emitter = effect.emitters[e];
         DrawEntry entry;
@@ -226,7 +227,20 @@ void addInstance(DrawList::Impl& list, const DrawView& view, const DrawInstance&
                 sorted = true;
             } else {
                 if (reorders) list.stats.sort_skipped_particles += count;
-                entry.records = records;
+                if (overrides) {
+                    // Copied so the overrides apply to this list only.
+                    pending.sorted_first = list.sorted.size();
+                    list.sorted.insert(list.sorted.end(), records.begin(), records.end());
+                } else {
+                    entry.records = records;
+                }
+            }
+            if (overrides) {
+                for (size_t i = pending.sorted_first; i < list.sorted.size(); ++i) {
+                    DrawRecord& r = list.sorted[i];
+                    r.position_size.w *= d.size_scale;
+                    r.color *= d.tint;
+                }
             }
             addBatch(list, d, e, distance, entry, pending, sorted, count);
             list.stats.particles += count;
@@ -243,6 +257,10 @@ void addInstance(DrawList::Impl& list, const DrawView& view, const DrawInstance&
             }
             pending.point_count = list.points.size() - pending.point_first;
             pending.segment_count = list.segments.size() - pending.segment_first;
+            for (size_t i = pending.point_first; overrides && i < list.points.size(); ++i) {
+                list.points[i].position_width.w *= d.size_scale;
+                list.points[i].color *= d.tint;
+            }
             if (pending.segment_count == 0) {
                 list.points.resize(pending.point_first);
                 continue;

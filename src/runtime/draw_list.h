@@ -39,6 +39,10 @@ struct DrawInstance {
     EffectId effect;
     EffectInstance* fx = nullptr;
     Vec3 origin; // where the instance is: the order key's position
+    // The instance's overrides (World::setTint, setSizeScale): applied to copies of its records
+    // and to its strip points; an instance without them is drawn from its records directly.
+    vec4 tint{1.0f};
+    float size_scale = 1;
 };
 
 // A batch as Spindrift's renderer draws it (the same index as the public batch).

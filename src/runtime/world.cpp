@@ -95,6 +95,8 @@ struct RetainedInstance {
     InstanceHandle handle; // the stale handle its events carry
     Vec3 origin;
     float time_scale = 1;
+    Color tint;
+    float size_scale = 1;
 };
 
 // The effect's scalability record, or null when it has none (all default).
@@ -740,6 +742,8 @@ RuntimeError World::destroy(InstanceHandle h) {
         r.handle = h;
         r.origin = live->transform.position;
         r.time_scale = live->time_scale;
+        r.tint = live->tint;
+        r.size_scale = live->size_scale;
         DriverConfig c;
         c.max_steps_per_frame = std::max(w.config.max_steps_per_frame, 1u);
         c.enabled_mask = 0; // no births; no host bursts (their array was the instance's)
@@ -1313,6 +1317,8 @@ RuntimeError World::drawList(const DrawView& view, DrawList& out) {
         d.handle = Table::handleOf(index, slots[index].generation);
         d.effect = live.effect;
         d.fx = live.fx.get();
+        d.tint = vec4(live.tint.r, live.tint.g, live.tint.b, live.tint.a);
+        d.size_scale = live.size_scale;
         if (live.path != nullptr) {
             const Rows3x4 rows = w.pathRows(live, live.path_time_s);
             d.origin = {rows.rows[0].w, rows.rows[1].w, rows.rows[2].w};
@@ -1327,6 +1333,8 @@ RuntimeError World::drawList(const DrawView& view, DrawList& out) {
         d.effect = kept.effect;
         d.fx = kept.fx.get();
         d.origin = kept.origin;
+        d.tint = vec4(kept.tint.r, kept.tint.g, kept.tint.b, kept.tint.a);
+        d.size_scale = kept.size_scale;
         instances.push_back(d);
     }
     buildDrawList(view, instances, out);

@@ -402,6 +402,37 @@ TEST_F(WorldScalabilityTest, DestroyedWorldSpaceParticlesFinishTheirLives) {
     EXPECT_EQ(world.stats().instances_recycled, recycled + 1);
 }
 
+// The draw list carries each instance's tint and size scale (copies; the plain twin's batch is
+// the instance's own records, unchanged).
+TEST_F(WorldScalabilityTest, TheDrawListAppliesTintAndSizeScale) {
+    const EffectId id = add(fountain("{}"));
+    World world(library_);
+    const InstanceHandle plain = create(world, id, {0, 0, 0});
+    const InstanceHandle tinted = create(world, id, {0, 0, 0});
+    ASSERT_EQ(world.setTint(tinted, {0.5f, 1, 0.25f, 1}), RuntimeError::none);
+    ASSERT_EQ(world.setSizeScale(tinted, 2), RuntimeError::none);
+    run(world, 16);
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewAlongMinusZ(), list), RuntimeError::none);
+    const DrawBatch* a = nullptr;
+    const DrawBatch* b = nullptr;
+    for (const DrawBatch& batch : list.batches()) {
+        if (batch.emitter_index != 0) continue;
+        if (batch.instance.value == plain.value) a = &batch;
+        if (batch.instance.value == tinted.value) b = &batch;
+    }
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(a->particles.size(), b->particles.size());
+    ASSERT_GT(a->particles.size(), 0u);
+    for (size_t i = 0; i < a->particles.size(); ++i) {
+        EXPECT_EQ(b->particles[i].size_m, a->particles[i].size_m * 2);
+        EXPECT_EQ(b->particles[i].color.r, a->particles[i].color.r * 0.5f);
+        EXPECT_EQ(b->particles[i].color.g, a->particles[i].color.g);
+        EXPECT_EQ(b->particles[i].color.b, a->particles[i].color.b * 0.25f);
+    }
+}
+
 TEST_F(WorldScalabilityTest, AScalabilityBlockIsValidatedWithItsPlace) {
     const EffectId bad = add(fountain(R"({"sleep_distance_m": 10, "fade_band_m": 20})"));
     const EffectId unknown = add(fountain(R"({"wake": "later"})"));
