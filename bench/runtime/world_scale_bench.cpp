@@ -7,8 +7,8 @@
 //                            points of a 2 km square; the camera flies a straight line across it
 //                            at 20 m/s, looking ahead with a 60-degree cull view. One iteration =
 //                            World::update(1/60 s) + World::drawList of that view (asleep and
-//                            culled instances are not drawn). Counters: awake (instances stepped per
-//                            frame, average), us_per_awake (frame time over the awake
+//                            culled instances are not drawn). Counters: awake (instances stepped
+//                            per frame, average), us_per_awake (frame time over the awake
 //                            instances), live (particles).
 //   scale/world1000/awake    the reference, same run: the same 1,000 instances of the examples as
 //                            they are (no scalability block), camera and cull view as above:
