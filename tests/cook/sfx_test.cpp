@@ -662,7 +662,8 @@ TEST(Sfx, RoundTripsAndChecksTheScalabilityRecord) {
         {"cosmetic past the emitters", [](auto& c) { c.scalability[0].cosmetic_lo = 4; },
          "cosmetic_lo"},
         {"reserved", [](auto& c) { c.scalability[0].reserved1 = 1; }, "reserved1"},
-        {"count", [](auto& c) { c.scalability.push_back(c.scalability[0]); }, "over the limit of 1"},
+        {"count", [](auto& c) { c.scalability.push_back(c.scalability[0]); },
+         "over the limit of 1"},
     };
     for (const ScaleCase& sc : cases) {
         SCOPED_TRACE(sc.name);
