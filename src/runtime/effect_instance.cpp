@@ -183,6 +183,7 @@ void setTransform(EffectInstance& instance, const Rows3x4& world_from_effect) {
 }
 
 void placeInstance(EffectInstance& instance, const Rows3x4& world_from_effect) {
+    instance.state_serial += 1;
     instance.world_from_effect = world_from_effect;
     if (instance.gpu) {
         instance.gpu->world_from_effect = world_from_effect;
@@ -198,6 +199,7 @@ void placeInstance(EffectInstance& instance, const Rows3x4& world_from_effect) {
 }
 
 FrameReport step(EffectInstance& instance, double frame_dt_s) {
+    instance.state_serial += 1;
     FrameReport report;
     if (instance.gpu) {
         report = gpu::advanceFrame(*instance.gpu, frame_dt_s);
@@ -226,6 +228,7 @@ uint64_t accrueSteps(EffectInstance& instance, double frame_dt_s) {
 }
 
 uint64_t runSteps(EffectInstance& instance, uint64_t count, const StepRun& run) {
+    instance.state_serial += 1;
     const uint64_t from = instance.steps_run;
     if (instance.gpu) runGpuSteps(instance, from, count, run);
     if (instance.cpu) runCpuSteps(instance, from, count, run);
@@ -287,12 +290,13 @@ double simulationTime(const EffectInstance& instance) {
 
 bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics) {
     if (instance.failed) return false;
-    if (instance.cpu) {
+    if (instance.cpu && instance.records_serial != instance.state_serial) {
         const uint64_t live = cpu::liveCount(*instance.cpu);
         if (instance.cpu_records.size() < live) instance.cpu_records.resize(live);
         cpu::writeDrawRecords(*instance.cpu, instance.cpu_records.data());
         for (uint32_t e = 0; e < instance.cpu_counts.size(); ++e)
             instance.cpu_counts[e] = instance.cpu->pools[e].count;
+        instance.records_serial = instance.state_serial;
     }
     if (instance.gpu && !instance.draws_from_device) {
         const size_t before = diagnostics.size();

@@ -106,6 +106,12 @@ struct EffectInstance {
     // Host draw records of the last writeHostDrawRecords, per part, each packed in compiled
     // emitter order (an emitter the part does not run counts 0). Sized at creation.
     std::vector<DrawRecord> cpu_records;
+    // Which state cpu_records hold: state_serial moves on with every change of the particles or
+    // the placement (step, runSteps, restart, placeInstance, a parameter change); records whose
+    // serial matches are current, and writeHostDrawRecords leaves them (a world writes them in
+    // the step's job, while its columns are in cache, and every view then reads them).
+    uint64_t state_serial = 1;
+    uint64_t records_serial = 0;
     std::vector<uint32_t> cpu_counts;
     std::vector<DrawRecord> gpu_records;
     std::vector<uint32_t> gpu_counts;

@@ -108,6 +108,7 @@ bool setParameterValues(EffectInstance& instance, std::span<const vec4> values,
         std::memcmp(values.data(), instance.parameter_values.data(), values.size_bytes()) == 0) {
         return true;
     }
+    instance.state_serial += 1; // the records the draw records were written from change
     instance.parameter_values.assign(values.begin(), values.end());
     if (instance.cpu) {
         if (instance.cpu_patched == nullptr || instance.cpu_patched != instance.cpu->effect) {

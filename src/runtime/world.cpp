@@ -847,6 +847,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         job.frame_dt_s =
             std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
         if (live.path != nullptr) w.moveAlongPath(live, job.frame_dt_s);
+        job.write_records = live.visible && !live.culled;
         w.step_jobs.push_back(job);
         w.step_slots.push_back(index);
     }
@@ -856,6 +857,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         InstanceStepJob job;
         job.instance = r.fx.get();
         job.frame_dt_s = std::min(frame_dt_s * static_cast<double>(r.time_scale), kMaxFrameSeconds);
+        job.write_records = true;
         w.step_jobs.push_back(job);
     }
     // 3. Step them, in parallel across the world (world_stepping.h).

@@ -60,6 +60,14 @@ template <typename Fn> void runJobs(JobRunner& runner, uint32_t count, Fn& fn) {
         count, [](void* context, uint32_t index) { (*static_cast<Fn*>(context))(index); }, &fn);
 }
 
+// The job's draw records, when it asks and its instance is CPU-only (a CPU part reports
+// nothing; a GPU part's records are read back by drawList on the calling thread).
+void writeRecordsOf(InstanceStepJob& job) {
+    if (!job.write_records || !cpuOnly(*job.instance)) return;
+    std::vector<Diagnostic> none;
+    writeHostDrawRecords(*job.instance, none);
+}
+
 } // namespace
 
 WorldJobs::WorldJobs(const WorldConfig& config) {
@@ -88,6 +96,7 @@ void stepInstances(WorldJobs& jobs, std::span<InstanceStepJob> steps) {
         if (fx.cpu) fx.cpu->jobs = &jobs.chunkQueue();
         job.report = step(fx, job.frame_dt_s);
         if (fx.cpu) fx.cpu->jobs = nullptr;
+        writeRecordsOf(job);
         job.stepped = true;
     }
     if (small == 0) return;
@@ -95,6 +104,7 @@ void stepInstances(WorldJobs& jobs, std::span<InstanceStepJob> steps) {
         InstanceStepJob& job = steps[index];
         if (job.stepped) return;
         job.report = step(*job.instance, job.frame_dt_s);
+        writeRecordsOf(job);
         job.stepped = true;
     };
     runJobs(jobs.runner(), static_cast<uint32_t>(steps.size()), stepSmall);

@@ -49,10 +49,13 @@ struct InstanceStepJob {
     double frame_dt_s = 0;
     FrameReport report;
     bool stepped = false; // set by stepInstances once the instance was stepped
+    // Also write its host draw records in the same job, right after the step while its columns
+    // are in cache (a CPU-only instance that will be drawn); drawList then finds them current.
+    bool write_records = false;
 };
 
 // Steps every job's instance by its frame time (spindrift::step), spread over jobs as the header
-// comment says. Each report lands in its job.
+// comment says, writing the draw records of those that ask. Each report lands in its job.
 void stepInstances(WorldJobs& jobs, std::span<InstanceStepJob> steps);
 
 // Writes the host draw records of every instance listed (writeHostDrawRecords), CPU-only

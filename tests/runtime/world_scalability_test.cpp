@@ -433,6 +433,34 @@ TEST_F(WorldScalabilityTest, TheDrawListAppliesTintAndSizeScale) {
     }
 }
 
+// Draw records written in the update's step jobs are reused by every view, but never once the
+// state moved: a teleported local-space instance is listed at its new place with no update.
+TEST_F(WorldScalabilityTest, ReusedDrawRecordsFollowEveryChangeOfState) {
+    const EffectId id = add(fountain("{}", "local"));
+    World world(library_);
+    const InstanceHandle h = create(world, id, {0, 0, 0});
+    run(world, 16);
+    auto firstPosition = [&]() {
+        DrawList list;
+        EXPECT_EQ(world.drawList(viewAlongMinusZ(), list), RuntimeError::none);
+        for (const DrawBatch& b : list.batches())
+            if (b.instance.value == h.value && !b.particles.empty()) return b.particles[0].position;
+        ADD_FAILURE() << "no particles";
+        return Vec3{};
+    };
+    const Vec3 a = firstPosition();
+    const Vec3 again = firstPosition(); // a second view of the same state
+    EXPECT_EQ(a.x, again.x);
+    InstanceTransform moved;
+    moved.position = {10, 0, 0};
+    ASSERT_EQ(world.setTransform(h, moved, true), RuntimeError::none);
+    const Vec3 b = firstPosition();
+    EXPECT_NEAR(b.x, a.x + 10, 1e-4);
+    EXPECT_EQ(b.y, a.y);
+    ASSERT_EQ(world.seek(h, 0.5), RuntimeError::none); // a replay rewrites them too
+    EXPECT_EQ(particles(world, h).size(), info(world, h).live_particles);
+}
+
 TEST_F(WorldScalabilityTest, AScalabilityBlockIsValidatedWithItsPlace) {
     const EffectId bad = add(fountain(R"({"sleep_distance_m": 10, "fade_band_m": 20})"));
     const EffectId unknown = add(fountain(R"({"wake": "later"})"));
