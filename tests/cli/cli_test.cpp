@@ -117,6 +117,28 @@ TEST(Cli, ValidateFailsClearlyOnAMissingFile) {
     EXPECT_NE(result.output.find("error:"), std::string::npos) << result.output;
 }
 
+// inspect lists what a host may set and tune: user parameters, the scalability block and the
+// cosmetic emitters.
+TEST(Cli, InspectListsParametersAndScalability) {
+    RunResult params = run("inspect " + source("examples/effects/ember_gust.json"));
+    ASSERT_EQ(params.exit_code, 0) << params.output;
+    for (const char* expected :
+         {"parameters: 4 (13 bound record words)",
+          "intensity: float, default 80, range 0 .. 400, 1 record word",
+          "tint: color, default (4, 1.6, 0.4, 1), range (0, 0, 0, 0) .. (16, 16, 16, 1)"}) {
+        EXPECT_NE(params.output.find(expected), std::string::npos) << expected << params.output;
+    }
+    RunResult scale = run("inspect " + source("tests/data/runtime/scalability.json"));
+    ASSERT_EQ(scale.exit_code, 0) << scale.output;
+    for (const char* expected :
+         {"scalability: sleeps past 100 m from the camera (births fade over the last 40 m), "
+          "wakes by fast-forwarding, when culled sleeps",
+          "fast-forward at most 4 s", "cosmetic: does not spawn at the low quality tier"}) {
+        EXPECT_NE(scale.output.find(expected), std::string::npos) << expected << scale.output;
+    }
+    EXPECT_EQ(params.output.find("scalability:"), std::string::npos);
+}
+
 TEST(Cli, CookedFileInspectsLikeItsSource) {
     const fs::path dir = scratchDir("cook");
     const fs::path out = dir / "campfire.sfx";

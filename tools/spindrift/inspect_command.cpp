@@ -4,8 +4,10 @@
 #include <string>
 
 #include "authoring/enum_names.h"
+#include "authoring/parameter_slots.h"
 #include "commands.h"
 #include "compiler/capabilities.h"
+#include "compiler/parameter_bindings.h"
 #include "cook/effect_file.h"
 #include "effect_source.h"
 
@@ -102,6 +104,40 @@ void printRender(const CompiledEffect& effect, const EmitterRecord& e) {
     if (e.soft_fade_distance > 0)
         std::printf(", soft fade %g m", static_cast<double>(e.soft_fade_distance));
     std::printf("\n");
+}
+
+// "x" / "(x, y, z)" / "(r, g, b, a)": the components of a parameter value its type holds.
+std::string parameterValueText(const vec4& v, uint32_t type) {
+    char text[128];
+    if (type == static_cast<uint32_t>(ParameterType::float_)) {
+        std::snprintf(text, sizeof text, "%g", static_cast<double>(v.x));
+    } else if (type == static_cast<uint32_t>(ParameterType::float3)) {
+        std::snprintf(text, sizeof text, "(%g, %g, %g)", static_cast<double>(v.x),
+                      static_cast<double>(v.y), static_cast<double>(v.z));
+    } else {
+        std::snprintf(text, sizeof text, "(%g, %g, %g, %g)", static_cast<double>(v.x),
+                      static_cast<double>(v.y), static_cast<double>(v.z), static_cast<double>(v.w));
+    }
+    return text;
+}
+
+// The user parameters a host may set (World::setParameter) and how many record words each one
+// writes when set.
+void printParameters(const CompiledEffect& effect) {
+    if (effect.parameters.empty()) return;
+    std::printf("parameters: %zu (%zu bound record words)\n", effect.parameters.size(),
+                effect.parameter_bindings.size());
+    for (uint32_t p = 0; p < effect.parameters.size(); ++p) {
+        const ParameterRecord& r = effect.parameters[p];
+        uint32_t words = 0;
+        for (const ParameterBindingRecord& b : effect.parameter_bindings) words += b.parameter == p;
+        const char* type = parameter_slots::typeName(static_cast<ParameterType>(r.type));
+        std::printf("  %s: %s, default %s, range %s .. %s, %u record word%s\n",
+                    str(effect, r.name_offset, r.name_length).c_str(), type,
+                    parameterValueText(r.default_value, r.type).c_str(),
+                    parameterValueText(r.min, r.type).c_str(),
+                    parameterValueText(r.max, r.type).c_str(), words, words == 1 ? "" : "s");
+    }
 }
 
 void printEmitter(const CompiledEffect& effect, uint32_t index, const EmitterBackends& backends) {
@@ -207,6 +243,7 @@ int runInspect(const std::string& input) {
                 effect.force_fields.size(), effect.mesh_points.size(), effect.sub_emitters.size(),
                 effect.strings.size());
 
+    printParameters(effect);
     const std::vector<EmitterBackends> backends = checkBackends(effect);
     std::printf("emitters: %zu\n", effect.emitters.size());
     for (uint32_t i = 0; i < effect.emitters.size(); ++i) printEmitter(effect, i, backends[i]);
