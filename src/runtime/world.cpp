@@ -493,9 +493,12 @@ struct World::Impl {
             return 0;
         }
         applyDriverConfig(live);
-        uint64_t owed = accrueSteps(*live.fx, std::min(slept, kMaxFrameSeconds * 1e6));
+        // Any length: past the bound below the instance restarts whatever the count.
+        uint64_t owed = accrueSteps(*live.fx, slept);
         const float dt = live.fx->effect->effect.fixed_timestep_s;
-        const float most_s = r != nullptr ? r->max_fast_forward_s : 2.0f;
+        // No record (asleep by a budget): the format's default bound.
+        const float most_s =
+            r != nullptr ? r->max_fast_forward_s : ScalabilityDesc{}.max_fast_forward_s;
         const auto cap = static_cast<uint64_t>(std::floor(most_s / dt + 1e-3));
         if (owed > cap) {
             // Too long a sleep to replay: start over and run the bounded part.
