@@ -3,6 +3,7 @@
 // bit-identical for 1, 2 or N threads.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -42,24 +43,32 @@ public:
 
     // Runs fn(context, job) for every job in [0, job_count) and returns when all have finished.
     // Jobs are taken in increasing order by whichever thread is free. Allocates nothing. Not
-    // reentrant: a job must not call run on the same pool.
+    // reentrant: a job must not call run on the same pool. Between batches a worker spins for a
+    // short while (kSpinMicroseconds in thread_pool.cpp) before it sleeps, and so does the caller
+    // waiting for the last job: a frame runs a few batches back to back, and a sleeping thread
+    // takes tens of microseconds to wake.
     void runErased(uint32_t job_count, JobFn fn, void* context) override;
 
 private:
     void workerLoop();
-    void drainJobs(std::unique_lock<std::mutex>& lock); // lock held on entry and exit
+    void drainJobs(); // takes jobs until none is left
 
     std::vector<std::thread> workers_;
+    // A batch: published under mutex_ (generation_ moves on, open_ set), its jobs then taken
+    // with one atomic add each. A worker joins a batch only under mutex_ while it is open, and
+    // runErased closes it and waits for every joined worker before returning, so no worker ever
+    // reads a batch that has ended.
     std::mutex mutex_;
     std::condition_variable wake_;
     std::condition_variable done_;
-    uint64_t generation_ = 0;
-    bool stopping_ = false;
+    std::atomic<uint64_t> generation_{0};
+    std::atomic<bool> stopping_{false};
+    bool open_ = false;
     JobFn fn_ = nullptr;
     void* context_ = nullptr;
     uint32_t job_count_ = 0;
-    uint32_t next_job_ = 0;
-    uint32_t busy_workers_ = 0;
+    std::atomic<uint32_t> next_job_{0};
+    std::atomic<uint32_t> busy_workers_{0};
 };
 
 } // namespace spindrift::cpu

@@ -283,6 +283,10 @@ bool finished(const EffectInstance& instance) {
     return true;
 }
 
+uint64_t nextStepIndex(const EffectInstance& instance) {
+    return instance.gpu ? instance.gpu->driver.step_index : instance.cpu->driver.step_index;
+}
+
 double simulationTime(const EffectInstance& instance) {
     return static_cast<double>(instance.steps_run) *
            static_cast<double>(instance.effect->effect.fixed_timestep_s);

@@ -209,6 +209,8 @@ uint64_t liveCount(const EffectInstance& instance);
 const DriverStats& driverStatistics(const EffectInstance& instance);
 // The effect has ended (not looping, every birth planned, nothing alive) on every part.
 bool finished(const EffectInstance& instance);
+// The index of the step the instance runs next (its driver's clock).
+uint64_t nextStepIndex(const EffectInstance& instance);
 // Seconds of simulation at the state drawn: steps_run x fixed_timestep_s.
 double simulationTime(const EffectInstance& instance);
 

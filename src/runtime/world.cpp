@@ -164,10 +164,6 @@ std::string tintProblem(const Color& t) {
     return "tint components must be finite and >= 0";
 }
 
-uint64_t nextStepIndex(const EffectInstance& fx) {
-    return fx.gpu ? fx.gpu->driver.step_index : fx.cpu->driver.step_index;
-}
-
 BackendRequest requestOf(SimulationBackend b) {
     switch (b) {
     case SimulationBackend::gpu:
@@ -851,6 +847,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
         if (live.path != nullptr) w.moveAlongPath(live, job.frame_dt_s);
         job.write_records = live.visible && !live.culled;
+        job.live_hint = live.live_cached;
         w.step_jobs.push_back(job);
         w.step_slots.push_back(index);
     }
@@ -877,7 +874,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         }
 
         if (next_job < w.step_slots.size() && w.step_slots[next_job] == index) {
-            const FrameReport& report = w.step_jobs[next_job++].report;
+            const InstanceStepJob& job = w.step_jobs[next_job++];
+            const FrameReport& report = job.report;
             // In slot order: the event stream's order (whatever thread stepped it).
             uint32_t latency = 0;
             receipt.events_dropped += w.events.collect(h, *live.fx, latency);
@@ -890,10 +888,18 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             w.stats.discarded_steps += report.discarded_steps;
             if (report.steps > 0) live.placed_only = false;
             // Bursts go with the step they were put on; later ones wait.
-            const uint64_t next = nextStepIndex(*live.fx);
-            std::erase_if(live.bursts, [next](const HostBurst& b) { return b.step_index < next; });
-            const bool drained = live.state == InstanceState::stopping && liveCount(*live.fx) == 0;
-            if (drained || finished(*live.fx)) live.state = InstanceState::finished;
+            const uint64_t next = job.next_step_index;
+            if (!live.bursts.empty()) {
+                std::erase_if(live.bursts,
+                              [next](const HostBurst& b) { return b.step_index < next; });
+            }
+            const bool drained = live.state == InstanceState::stopping && job.live_after == 0;
+            if (drained || job.finished_after) live.state = InstanceState::finished;
+            live.live_cached = job.live_after;
+            if (live.state != InstanceState::finished || live.finish_reported) {
+                receipt.live_particles += live.live_cached;
+                continue;
+            }
         }
 
         if (live.state == InstanceState::finished && !live.finish_reported) {

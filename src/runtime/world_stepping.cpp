@@ -45,8 +45,8 @@ bool cpuOnly(const EffectInstance& fx) {
 
 // Stepped alone, on the calling thread, with its chunk jobs on the runner (large CPU instances)
 // or as they are (a GPU part).
-bool steppedAlone(const EffectInstance& fx) {
-    return !cpuOnly(fx) || liveCount(fx) >= kParallelInstanceParticles;
+bool steppedAlone(const InstanceStepJob& job) {
+    return !cpuOnly(*job.instance) || job.live_hint >= kParallelInstanceParticles;
 }
 
 // Runs fn(i) for i in [0, count) through the runner (nothing for 0, inline for 1).
@@ -66,6 +66,17 @@ void writeRecordsOf(InstanceStepJob& job) {
     if (!job.write_records || !cpuOnly(*job.instance)) return;
     std::vector<Diagnostic> none;
     writeHostDrawRecords(*job.instance, none);
+}
+
+// The step and what follows it in the same job.
+void runStepJob(InstanceStepJob& job) {
+    EffectInstance& fx = *job.instance;
+    job.report = step(fx, job.frame_dt_s);
+    writeRecordsOf(job);
+    job.live_after = liveCount(fx);
+    job.next_step_index = nextStepIndex(fx);
+    job.finished_after = finished(fx);
+    job.stepped = true;
 }
 
 } // namespace
@@ -89,23 +100,18 @@ void stepInstances(WorldJobs& jobs, std::span<InstanceStepJob> steps) {
     for (InstanceStepJob& job : steps) {
         EffectInstance& fx = *job.instance;
         job.stepped = false;
-        if (!steppedAlone(fx)) {
+        if (!steppedAlone(job)) {
             ++small;
             continue;
         }
         if (fx.cpu) fx.cpu->jobs = &jobs.chunkQueue();
-        job.report = step(fx, job.frame_dt_s);
+        runStepJob(job);
         if (fx.cpu) fx.cpu->jobs = nullptr;
-        writeRecordsOf(job);
-        job.stepped = true;
     }
     if (small == 0) return;
     auto stepSmall = [&](uint32_t index) {
         InstanceStepJob& job = steps[index];
-        if (job.stepped) return;
-        job.report = step(*job.instance, job.frame_dt_s);
-        writeRecordsOf(job);
-        job.stepped = true;
+        if (!job.stepped) runStepJob(job);
     };
     runJobs(jobs.runner(), static_cast<uint32_t>(steps.size()), stepSmall);
 }

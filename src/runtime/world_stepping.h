@@ -52,6 +52,13 @@ struct InstanceStepJob {
     // Also write its host draw records in the same job, right after the step while its columns
     // are in cache (a CPU-only instance that will be drawn); drawList then finds them current.
     bool write_records = false;
+    // Its live count as last known (the world's cache): picks whether it is stepped alone
+    // (kParallelInstanceParticles). Scheduling only: no result depends on it.
+    uint64_t live_hint = 0;
+    // After the step, asked in the job rather than by a serial pass over the instances after it:
+    uint64_t live_after = 0;      // liveCount
+    uint64_t next_step_index = 0; // nextStepIndex
+    bool finished_after = false;  // finished
 };
 
 // Steps every job's instance by its frame time (spindrift::step), spread over jobs as the header
