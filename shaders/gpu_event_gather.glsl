@@ -1,12 +1,14 @@
-// The parallel event gather of gpu_events.comp (docs/gpu-backend.md, "Sub-emitters"): the death
-// and collision events of a step in exactly the CPU's order (src/cpu/events.cpp,
+// The parallel event gather of gpu_events.comp (docs/gpu-backend.md, "Sub-emitters"): the
+// collision, death and threshold events of a step in exactly the CPU's order (src/cpu/events.cpp,
 // collectEvents), written by many workgroups at once.
 //
 // The CPU's order: emitter by emitter, each emitter's slots (its alive list here: these emitters
 // keep birth order) in chunks of kGpuEventChunk; per chunk its collision events (link, then
-// collision op, then particle), then its death events (link, then particle). So a chunk's events
-// are contiguous in the queue, and within a chunk every (link, op) segment is the chunk's
-// particles with one flag, in list order. Three passes:
+// collision op, then particle), then its death events (link, then particle), then its threshold
+// crossings (link, then particle). So a chunk's events are contiguous in the queue, and within a
+// chunk every (link, op) segment is the chunk's particles with one flag, in list order. The
+// update pass marked the crossings (kGpuThresholdCrossedBit): the crossing test itself is
+// threshold.h's, run once. Three passes:
 //   kGpuEventsCount    one workgroup per chunk: its event count (links x flags set);
 //   kGpuEventsScan     one workgroup: each chunk's first event index (an exclusive prefix sum
 //                      over the chunks, in the CPU's order), the queue's count and cursors;
@@ -24,13 +26,16 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer EventChunksR
 // Alive-list entries per invocation in a chunk: the scatter's invocation t owns entries
 // [t * kEntriesPerInvocation, + kEntriesPerInvocation), so its events follow in list order.
 const uint kEntriesPerInvocation = kGpuEventChunk / kGpuWorkgroupSize;
-// Flag segments of a chunk: kGpuMaxContactOps collision ops, then death.
-const uint kMaxSegments = kGpuMaxContactOps + 1u;
+// Flag segments of a chunk: kGpuMaxContactOps collision ops, then death, then threshold.
+const uint kMaxSegments = kGpuMaxContactOps + 2u;
+// An entry's mask bit for a threshold crossing, past the collision ops' bits.
+const uint kCrossedMaskBit = 1u << (kGpuMaxContactOps + 1u);
 
-shared uint s_mask[kGpuEventChunk]; // per entry: bit 0 died, bit 1 + k touched collision op k
+// Per entry: bit 0 died, bit 1 + k touched collision op k, kCrossedMaskBit crossed.
+shared uint s_mask[kGpuEventChunk];
 shared uint s_scan[kMaxSegments * kGpuWorkgroupSize]; // (segment, invocation) counts, then offsets
 shared uint s_sum[kGpuWorkgroupSize];
-shared uint s_total[2];
+shared uint s_total[3];
 
 EventChunksRef eventChunksRef() {
     return EventChunksRef(add64(loadTables().event_queue.xy,
@@ -51,25 +56,26 @@ uint scanInvocationSums(bool saturating) {
     return running;
 }
 
-// An emitter's gathering links: (collision links, death links).
-uvec2 gatherLinks(EmitterRecord r) {
+// An emitter's gathering links: (collision links, death links, threshold links).
+uvec3 gatherLinks(EmitterRecord r) {
     SubEmittersRef links = subEmittersRef();
-    uvec2 n = uvec2(0u);
+    uvec3 n = uvec3(0u);
     for (uint l = 0u; l < r.sub_emitter_count; ++l) {
         uint event = links.links[r.sub_emitter_first + l].event;
         if (event == kEventCollision) n.x += 1u;
         if (event == kEventDeath) n.y += 1u;
+        if (event == kEventThreshold) n.z += 1u;
     }
     return n;
 }
 
 // Chunks of emitter e this step: its alive list read (aliveIn) when it keeps birth order for
-// death or collision links (the walker's condition), else none.
+// death, collision or threshold links (hasOrderedEvents), else none.
 uint gatherChunks(uint e) {
     EmitterRecord r = emitterAt(e);
     if (r.sub_emitter_count == 0u || (stepAt(e).flags & kGpuStepKeepsBirthOrder) == 0u) return 0u;
-    uvec2 links = gatherLinks(r);
-    if (links.x + links.y == 0u) return 0u;
+    uvec3 links = gatherLinks(r);
+    if (links.x + links.y + links.z == 0u) return 0u;
     return (aliveIn(e) + kGpuEventChunk - 1u) / kGpuEventChunk;
 }
 
@@ -108,16 +114,18 @@ bool locateChunk(uint g, out GatherChunk chunk) {
 }
 
 // The collision ops a chunk's events list (0 without collision links).
-uint chunkContactOps(uint e, uvec2 links) { return links.x == 0u ? 0u : collisionOpCount(stepAt(e)); }
+uint chunkContactOps(uint e, uvec3 links) { return links.x == 0u ? 0u : collisionOpCount(stepAt(e)); }
 
-// Entry i's flags: bit 0 died this step (only with death links), bit 1 + k touched op k.
-uint entryMask(GpuEmitterPool pool, UintColumn in_list, uint i, uvec2 links, uint ops) {
+// Entry i's flags: bit 0 died this step (only with death links), bit 1 + k touched op k,
+// kCrossedMaskBit crossed the threshold (only with threshold links).
+uint entryMask(GpuEmitterPool pool, UintColumn in_list, uint i, uvec3 links, uint ops) {
     uint slot = in_list.v[i];
     uint mask = 0u;
     if (links.y != 0u && !survivesStep(pool, slot)) mask = 1u;
-    if (ops != 0u) {
-        uint contacts = uintColumn(pool, kGpuColumnFlags).v[slot] >> kGpuContactMaskShift;
-        mask |= (contacts & ((1u << ops) - 1u)) << 1u;
+    if (ops != 0u || links.z != 0u) {
+        uint flags = uintColumn(pool, kGpuColumnFlags).v[slot];
+        if (ops != 0u) mask |= ((flags >> kGpuContactMaskShift) & ((1u << ops) - 1u)) << 1u;
+        if (links.z != 0u && (flags & kGpuThresholdCrossedBit) != 0u) mask |= kCrossedMaskBit;
     }
     return mask;
 }
@@ -129,27 +137,34 @@ void countChunkEvents() {
         GatherChunk chunk;
         if (!locateChunk(g, chunk)) break;
         EmitterRecord r = emitterAt(chunk.emitter);
-        uvec2 links = gatherLinks(r);
+        uvec3 links = gatherLinks(r);
         uint ops = chunkContactOps(chunk.emitter, links);
         GpuEmitterPool pool = readPoolAt(chunk.emitter);
         UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
         if (t == 0u) {
             s_total[0] = 0u;
             s_total[1] = 0u;
+            s_total[2] = 0u;
         }
         barrier();
         uint contacts = 0u;
         uint deaths = 0u;
+        uint crossings = 0u;
         // Strided entries: a count needs no order, and neighbours read neighbouring entries.
         for (uint i = chunk.begin + t; i < chunk.end; i += kGpuWorkgroupSize) {
             uint mask = entryMask(pool, in_list, i, links, ops);
             deaths += mask & 1u;
-            contacts += bitCount(mask >> 1u);
+            crossings += (mask & kCrossedMaskBit) != 0u ? 1u : 0u;
+            contacts += bitCount((mask & ~kCrossedMaskBit) >> 1u);
         }
         atomicAdd(s_total[0], contacts);
         atomicAdd(s_total[1], deaths);
+        atomicAdd(s_total[2], crossings);
         barrier();
-        if (t == 0u) chunks.chunks[g] = uvec2(links.x * s_total[0] + links.y * s_total[1], 0u);
+        if (t == 0u) {
+            chunks.chunks[g] = uvec2(
+                links.x * s_total[0] + links.y * s_total[1] + links.z * s_total[2], 0u);
+        }
         barrier();
     }
 }
@@ -245,9 +260,10 @@ void scatterChunkEvents() {
 
         EmitterRecord r = emitterAt(chunk.emitter);
         GpuStepEmitter step = stepAt(chunk.emitter);
-        uvec2 links = gatherLinks(r);
+        uvec3 links = gatherLinks(r);
         uint ops = chunkContactOps(chunk.emitter, links);
-        uint segments = ops + 1u;
+        // Segments: the collision ops, death, and threshold when the emitter has such links.
+        uint segments = ops + (links.z != 0u ? 2u : 1u);
         GpuEmitterPool pool = readPoolAt(chunk.emitter);
         UintColumn in_list = uintColumn(pool, kGpuColumnAlive0 + push.params.y);
         for (uint k = t; k < kGpuEventChunk; k += kGpuWorkgroupSize) {
@@ -259,18 +275,22 @@ void scatterChunkEvents() {
         // order is the events' order, so a flat prefix sum gives every (s, t) its offset.
         uint mine = t * kEntriesPerInvocation;
         for (uint s = 0u; s < segments; ++s) {
-            uint bit = s < ops ? 1u << (s + 1u) : 1u;
+            uint bit = s < ops ? 1u << (s + 1u) : (s == ops ? 1u : kCrossedMaskBit);
             uint n = 0u;
             for (uint j = 0u; j < kEntriesPerInvocation; ++j) n += (s_mask[mine + j] & bit) != 0u ? 1u : 0u;
             s_scan[s * kGpuWorkgroupSize + t] = n;
         }
         barrier();
         scanSegments(segments);
-        // Contacts of the chunk over all ops (one collision link's events), and its deaths.
+        // Contacts of the chunk over all ops (one collision link's events), its deaths and its
+        // crossings.
         uint contacts = s_scan[ops * kGpuWorkgroupSize];
-        uint deaths = s_total[0] - contacts;
+        uint deaths = (links.z != 0u ? s_scan[(ops + 1u) * kGpuWorkgroupSize] : s_total[0]) -
+                      contacts;
+        uint crossings = s_total[0] - contacts - deaths;
         uint collision_link = 0u;
         uint death_link = 0u;
+        uint threshold_link = 0u;
         for (uint l = 0u; l < r.sub_emitter_count; ++l) {
             uint link = r.sub_emitter_first + l;
             uint event = links_ref.links[link].event;
@@ -300,6 +320,19 @@ void scatterChunkEvents() {
                     at += 1u;
                 }
                 death_link += 1u;
+            } else if (event == kEventThreshold) {
+                uint at = base + links.x * contacts + links.y * deaths +
+                          threshold_link * crossings + s_scan[(ops + 1u) * kGpuWorkgroupSize + t] -
+                          contacts - deaths;
+                for (uint j = 0u; j < kEntriesPerInvocation; ++j) {
+                    if ((s_mask[mine + j] & kCrossedMaskBit) == 0u) continue;
+                    if (at < kGpuMaxEvents) {
+                        writeEvent(at, pool, in_list.v[chunk.begin + mine + j], link,
+                                   kEventThreshold, step.step_index_lo);
+                    }
+                    at += 1u;
+                }
+                threshold_link += 1u;
             }
         }
         barrier();

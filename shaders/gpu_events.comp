@@ -3,8 +3,8 @@
 //
 // The gather (kGpuEventsCount, kGpuEventsScan, kGpuEventsScatter; gpu_event_gather.glsl), after
 // the update and the ordered compaction, before the planned births reuse any dead slot: the
-// death and collision events, in parallel, in exactly the CPU's order (src/cpu/events.cpp,
-// collectEvents), into the event queue.
+// collision, death and threshold events, in parallel, in exactly the CPU's order
+// (src/cpu/events.cpp, collectEvents), into the event queue.
 //
 // The assignment decides every child birth — probability, count, ordinals, slot, drops and
 // replacements — so children get the CPU's keys and counts. It writes no particle: a slot that

@@ -1,7 +1,9 @@
 // GPU simulation pass 1 of a step, one emitter (docs/gpu-backend.md): every live particle runs
 // the update step of src/kernels/update_step.h, the functions the CPU loops call
 // (src/cpu/update_loops.inl): the emitter's resolved ops in compiled order, the move
-// (semi-implicit Euler), the collision ops on the moved position and the death test. Then compaction (gpu_compact.glsl): a survivor appends
+// (semi-implicit Euler), the collision ops on the moved position, the threshold test
+// (threshold.h: gameplay events, and the mark the event gather reads for threshold sub-emitter
+// links) and the death test. Then compaction (gpu_compact.glsl): a survivor appends
 // its slot to the alive list of the next step, a dead particle returns its slot to the free list
 // (except for an emitter keeping birth order: gpu_ordered_compact.comp compacts it next).
 // The loop steps whole workgroups (invocation k of a group takes entry first + k), because the
@@ -79,7 +81,7 @@ ParticleMotion loadParticle(uint slot, FloatColumn px, FloatColumn py, FloatColu
     q.age_s = age.v[slot];
     q.lifetime_s = lifetime.v[slot];
     q.rotation_rad = rotation.v[slot];
-    q.flags = flags.v[slot] & kGpuParticleFlagBits; // last step's contacts cleared
+    q.flags = flags.v[slot] & kGpuParticleFlagBits; // last step's contacts and crossing cleared
     return q;
 }
 
@@ -113,8 +115,13 @@ void main() {
     uint contacts = 0u;
     // Events to gameplay (gpu_gameplay.glsl): what this emitter reports, and its threshold.
     EmitterEventsRecord events = emitterEventsAt(e);
-    bool threshold = events.threshold_quantity != kThresholdNone;
     bool reports = events.kinds != 0u;
+    // Threshold sub-emitter links: a crossing marks the particle for the event gather.
+    bool marks_crossings = (step.flags & kGpuStepThresholdLinks) != 0u;
+    // The threshold is tested only for what asks for it (the CPU's watchesThreshold tests it
+    // whenever the emitter has one: the same crossings, fewer tests).
+    bool threshold = events.threshold_quantity != kThresholdNone &&
+                     (marks_crossings || deliversEvent(events, kEventThreshold));
     vec4 world_y = loadStepHeader().world_from_sim1;
 
     // Software-pipelined: the next particle's slot and columns are loaded before this one's are
@@ -152,6 +159,15 @@ void main() {
             sdIntegrateParticle(uses_flags, spins, spins ? angular.v[slot] : 0.0, step.dt, q);
             contacts += applyCollisionOps(step, q, size.v[slot],
                                           deliversEvent(events, kEventCollision), e, key);
+            // The quantity where the particle ended the step (the CPU's thresholdAfter).
+            bool crossed = threshold &&
+                           sdThresholdCrossed(events.threshold_quantity,
+                                              events.threshold_direction, events.threshold_value,
+                                              before,
+                                              sdThresholdQuantity(events.threshold_quantity,
+                                                                  q.position, q.velocity, q.age_s,
+                                                                  q.lifetime_s, world_y));
+            if (crossed && marks_crossings) q.flags |= kGpuThresholdCrossedBit;
 
             px.v[slot] = q.position.x;
             py.v[slot] = q.position.y;
@@ -171,14 +187,9 @@ void main() {
                 appendGameplayEvent(kEventDeath, e, key, 0u, step.step_index_lo, q.position,
                                     q.velocity, vec3(0.0));
             }
-            if (threshold && deliversEvent(events, kEventThreshold)) {
-                float after = sdThresholdQuantity(events.threshold_quantity, q.position,
-                                                  q.velocity, q.age_s, q.lifetime_s, world_y);
-                if (sdThresholdCrossed(events.threshold_quantity, events.threshold_direction,
-                                       events.threshold_value, before, after)) {
-                    appendGameplayEvent(kEventThreshold, e, key, 0u, step.step_index_lo,
-                                        q.position, q.velocity, vec3(0.0));
-                }
+            if (crossed && deliversEvent(events, kEventThreshold)) {
+                appendGameplayEvent(kEventThreshold, e, key, 0u, step.step_index_lo, q.position,
+                                    q.velocity, vec3(0.0));
             }
         }
         // An emitter keeping birth order is compacted by the ordered pass instead (keeps_order is

@@ -46,16 +46,15 @@ inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 // depth_buffer collision op against the host's world colliders and distance field instead
 // (backendNotes says so for inspect and validate). The GPU
 // backend (src/gpu/, issue 5: docs/gpu-backend.md) runs stable order and replace_oldest on its
-// birth-ordered alive lists, sub-emitter events (a serial event walker with the CPU's order) and
-// ribbon trails in per-slot rings, but not yet depth-buffer collision (no depth buffer is bound
-// to its passes yet) and not yet sub-emitter links on threshold crossings (its event gather does
-// not gather crossings); createGpuEffect refuses an emitter needing one with a diagnostic naming
-// the emitter and the feature, and a world on SimulationBackend::automatic runs such an effect on
-// the CPU. Events to gameplay it delivers (src/gpu/gameplay_capture.h).
+// birth-ordered alive lists, sub-emitter events on birth, death, collision and threshold
+// crossings (a parallel gather and assignment with the CPU's order) and ribbon trails in
+// per-slot rings, but not yet depth-buffer collision (no depth buffer is bound to its passes
+// yet); createGpuEffect refuses an emitter needing it with a diagnostic naming the emitter and
+// the feature, and a world on SimulationBackend::automatic runs such an effect on the CPU.
+// Events to gameplay it delivers (src/gpu/gameplay_capture.h).
 inline constexpr FeatureSet kCpuFeatures = kAllFeatures;
 inline constexpr FeatureSet kGpuFeatures =
-    kAllFeatures & ~(static_cast<FeatureSet>(Feature::depth_buffer_collision) |
-                     static_cast<FeatureSet>(Feature::threshold_sub_emitters));
+    kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
 // What an emitter may ask a backend for with its `backend` preference (checked when compiling):
 // what the backend runs today and, for the GPU backend, everything issue 5 is building for it.
 // Asking early is never silently wrong: the GPU backend refuses at creation what it cannot run.

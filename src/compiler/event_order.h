@@ -1,9 +1,9 @@
 // Which emitters must keep their particles in birth order on both backends because of their
-// sub-emitter events (docs/gpu-backend.md, "Sub-emitters"). The CPU gathers a step's death and
-// collision events in slot order; the GPU walks its alive list. Both are birth order (ascending
-// spawn ordinal) only when the emitter keeps it, so an emitter with a death or collision link
-// does, and its children get the same ordinals on both backends. Birth events need nothing:
-// births happen in ordinal order on both.
+// sub-emitter events (docs/gpu-backend.md, "Sub-emitters"). The CPU gathers a step's death,
+// collision and threshold events in slot order; the GPU walks its alive list. Both are birth
+// order (ascending spawn ordinal) only when the emitter keeps it, so an emitter with a death,
+// collision or threshold link does, and its children get the same ordinals on both backends. Birth
+// events need nothing: births happen in ordinal order on both.
 #pragma once
 
 #include <cstdint>

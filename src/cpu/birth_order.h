@@ -1,5 +1,5 @@
-// Birth order on the CPU: an emitter with stable_order (or death or collision sub-emitter
-// events) keeps its live particles in slot order =
+// Birth order on the CPU: an emitter with stable_order (or death, collision or threshold
+// sub-emitter events) keeps its live particles in slot order =
 // birth order (= spawn ordinal order, since births append in ordinal order), so unsorted
 // particles draw in the same order every frame and the GPU backend (which keeps the same order,
 // docs/gpu-backend.md, "Birth order") draws them in the same order too. Removal then shifts the
@@ -15,8 +15,8 @@
 
 namespace spindrift::cpu {
 
-// stable_order asks for it; an emitter with death or collision events needs it, so that its
-// events come in the order the GPU backend gathers them (compiler/event_order.h).
+// stable_order asks for it; an emitter with death, collision or threshold events needs it, so that
+// its events come in the order the GPU backend gathers them (compiler/event_order.h).
 inline bool keepsBirthOrder(const CompiledEffect& effect, uint32_t e) {
     return (effect.emitters[e].render_flags & kRenderFlagStableOrder) != 0 ||
            hasOrderedEvents(effect, e);

@@ -24,7 +24,7 @@ void queueBirthEvents(CpuEffect& fx, uint32_t emitter_index, uint32_t particle_k
 // The emitter's links listening to birth events.
 uint32_t birthLinkCount(const CompiledEffect& effect, uint32_t emitter_index);
 
-// Queues this step's death and collision events from the chunk results.
+// Queues this step's collision, death and threshold events from the chunk results.
 void collectEvents(CpuEffect& fx);
 
 // Turns this step's queued events into child births (probability and count drawn from the

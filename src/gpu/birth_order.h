@@ -11,7 +11,8 @@
 namespace spindrift::gpu {
 
 // Whether emitter e's alive list is kept in birth order: sdGpuKeepsBirthOrder (stable_order,
-// replace_oldest) or death or collision sub-emitter events (compiler/event_order.h, which the
+// replace_oldest) or death, collision or threshold sub-emitter events (compiler/event_order.h,
+// which the
 // CPU keeps birth order for too). The host writes it into the step's kGpuStepKeepsBirthOrder.
 bool gpuKeepsBirthOrder(const CompiledEffect& effect, uint32_t e);
 

@@ -298,7 +298,8 @@ void writeStepSlot(const GpuEffect& fx, uint32_t slot, const Rows3x4& world_from
         g.op_count = step.op_count;
         g.flags = (step.spins ? kGpuStepSpins : 0u) | (step.uses_flags ? kGpuStepUsesFlags : 0u) |
                   (gpuKeepsBirthOrder(e, i) ? kGpuStepKeepsBirthOrder : 0u) |
-                  (fx.layout.regions[i].relocates ? kGpuStepRelocates : 0u);
+                  (fx.layout.regions[i].relocates ? kGpuStepRelocates : 0u) |
+                  (hasThresholdLinks(e, i) ? kGpuStepThresholdLinks : 0u);
         g.birth_count = spawn.count;
         g.first_ordinal_lo = static_cast<uint32_t>(spawn.first_ordinal);
         g.first_ordinal_hi = static_cast<uint32_t>(spawn.first_ordinal >> 32);

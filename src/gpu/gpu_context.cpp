@@ -97,8 +97,11 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
 }
 
 // The update pass sets the update step's flag bits (src/kernels/update_step.h) in the flags
-// column, below the contact mask.
+// column, below the threshold bit and the contact mask, which it clears every step.
 static_assert(((kParticleFlagStuck | kParticleFlagKilled) & ~kGpuParticleFlagBits) == 0u);
+static_assert((kGpuThresholdCrossedBit & kGpuParticleFlagBits) == 0u &&
+              kGpuThresholdCrossedBit < (1u << kGpuContactMaskShift) &&
+              kGpuContactMaskShift + kGpuMaxContactOps <= 32u);
 
 bool updatesLight(const CompiledEffect& effect, uint32_t emitter) {
     const EmitterRecord& e = effect.emitters[emitter];

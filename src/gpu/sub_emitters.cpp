@@ -19,8 +19,8 @@ static_assert(kGpuEventChunk % kGpuWorkgroupSize == 0);
 
 namespace {
 
-// Whether emitter e has a death or collision link: the emitters whose alive lists the gather
-// reads, chunk by chunk.
+// Whether emitter e has a death, collision or threshold link: the emitters whose alive lists the
+// gather reads, chunk by chunk.
 bool gathersEvents(const CompiledEffect& effect, const EmitterRecord& e) {
     for (uint32_t l = 0; l < e.sub_emitter_count; ++l) {
         if (effect.sub_emitters[e.sub_emitter_first + l].event != kEventBirth) return true;
@@ -40,6 +40,14 @@ uint64_t chunksOf(uint64_t entries) {
 }
 
 } // namespace
+
+bool hasThresholdLinks(const CompiledEffect& effect, uint32_t e) {
+    const EmitterRecord& r = effect.emitters[e];
+    for (uint32_t l = 0; l < r.sub_emitter_count; ++l) {
+        if (effect.sub_emitters[r.sub_emitter_first + l].event == kEventThreshold) return true;
+    }
+    return false;
+}
 
 uint64_t eventCountersOffset(const CompiledEffect& effect) {
     return std::max<uint64_t>(effect.emitters.size(), 1) * sizeof(GpuEmitterCounters);

@@ -1,11 +1,12 @@
 // Sub-emitter events on the GPU (docs/gpu-backend.md, "Sub-emitters"): a particle's birth,
-// death or collision becomes births of a child emitter with the CPU's keys, ordinals and counts.
-// Per step, around the planned births:
-//   update → ordered compaction → event gather (gpu_events.comp: death and collision events in
-//   the CPU's order, into the event queue; in parallel: per-chunk counts, a scan, an ordered
-//   scatter) → planned spawn → counters finish → event assign (birth events, then each event's
-//   children get their ordinals and slots, drops and replacements counted) → event spawn
-//   (gpu_event_spawn.comp, one dispatch per child, in parallel).
+// death, collision or threshold crossing becomes births of a child emitter with the CPU's keys,
+// ordinals and counts. Per step, around the planned births:
+//   update (marks threshold crossings) → ordered compaction → event gather (gpu_events.comp:
+//   collision, death and threshold events in the CPU's order, into the event queue; in
+//   parallel: per-chunk counts, a scan, an ordered scatter) → planned spawn → counters finish →
+//   event assign (birth events, then each event's children get their ordinals and slots, drops and
+//   replacements counted) → event spawn (gpu_event_spawn.comp, one dispatch per child, in
+//   parallel).
 // The slots are assigned in parallel, per child through prefix sums over the step's queue, and
 // only to the children that survive the step (at most the child's capacity). Where a child's
 // birth events join the queue while it is walked (the CPU's event loop is serial for that), a
@@ -23,6 +24,10 @@
 #include "gpu/gpu_effect.h"
 
 namespace spindrift::gpu {
+
+// Whether emitter e has a sub-emitter link on threshold crossings: its update pass marks the
+// particles that cross (kGpuStepThresholdLinks) and the gather queues their events.
+bool hasThresholdLinks(const CompiledEffect& effect, uint32_t e);
 
 // Where the GpuEventCounters start in the counters buffer (after every GpuEmitterCounters).
 uint64_t eventCountersOffset(const CompiledEffect& effect);

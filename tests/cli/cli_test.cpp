@@ -139,6 +139,20 @@ TEST(Cli, InspectListsParametersAndScalability) {
     EXPECT_EQ(params.output.find("scalability:"), std::string::npos);
 }
 
+// A sub-emitter link on a threshold crossing runs on both backends: inspect says so for its
+// emitter, with no gap listed (docs/gpu-backend.md, "Sub-emitters").
+TEST(Cli, InspectRunsThresholdLinksOnBothBackends) {
+    RunResult inspect = run("inspect " + source("tests/data/runtime/events.json"));
+    ASSERT_EQ(inspect.exit_code, 0) << inspect.output;
+    const size_t link = inspect.output.find("sub-emitter: on threshold -> [1] smoke");
+    ASSERT_NE(link, std::string::npos) << inspect.output;
+    const size_t backends = inspect.output.find("backends:", link);
+    ASSERT_NE(backends, std::string::npos) << inspect.output;
+    const size_t end = inspect.output.find('\n', backends);
+    EXPECT_EQ(inspect.output.substr(backends, end - backends), "backends: cpu yes, gpu yes");
+    EXPECT_EQ(inspect.output.find("threshold_sub_emitters"), std::string::npos) << inspect.output;
+}
+
 TEST(Cli, CookedFileInspectsLikeItsSource) {
     const fs::path dir = scratchDir("cook");
     const fs::path out = dir / "campfire.sfx";

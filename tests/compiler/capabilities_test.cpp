@@ -27,11 +27,14 @@ TEST(Capabilities, CpuRunsEveryFeature) {
     EXPECT_EQ(backendFeatures(Backend::cpu), kAllFeatures);
 }
 
-// The GPU backend (docs/gpu-backend.md): what it does not run yet.
+// The GPU backend (docs/gpu-backend.md): what it does not run yet. Threshold sub-emitter links
+// it runs (tests/gpu/sub_emitter_parity_test.cpp).
 TEST(Capabilities, GpuLacksWhatItDoesNotRunYet) {
-    const FeatureSet missing = static_cast<FeatureSet>(Feature::depth_buffer_collision) |
-                               static_cast<FeatureSet>(Feature::threshold_sub_emitters);
+    const FeatureSet missing = static_cast<FeatureSet>(Feature::depth_buffer_collision);
     EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures & ~missing);
+    EXPECT_NE(backendFeatures(Backend::gpu) &
+                  static_cast<FeatureSet>(Feature::threshold_sub_emitters),
+              0u);
     // An emitter may still ask for the GPU backend for any feature it is being built to run.
     EXPECT_EQ(preferableFeatures(Backend::gpu), kAllFeatures);
     EXPECT_EQ(preferableFeatures(Backend::cpu), backendFeatures(Backend::cpu));
@@ -78,6 +81,23 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
     ASSERT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons.size(), 1u);
     EXPECT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons[0],
               "gpu lacks depth_buffer_collision: $.emitters[1].update[0].depth_buffer");
+}
+
+// A sub-emitter link on a threshold crossing is listed with its path, and both backends run it.
+TEST(Capabilities, ThresholdSubEmitterLinksRunOnBothBackends) {
+    EffectDesc fx = test::campfireEffect();
+    EmitterDesc& flames = fx.emitters[0];
+    flames.events.threshold_at = {ThresholdQuantity::height, 0.5f, ThresholdDirection::rising};
+    flames.sub_emitters.push_back({SubEmitterEvent::threshold, fx.emitters[1].name, 1, {1, 1}, 0});
+    const CompiledEffect c = compiled(fx);
+    const size_t link = flames.sub_emitters.size() - 1;
+    EXPECT_TRUE(uses(emitterFeatureUses(c, 0), Feature::threshold_sub_emitters,
+                     "$.emitters[0].sub_emitters[" + std::to_string(link) + "]"));
+    const EmitterBackends report = checkBackends(c)[0];
+    for (const BackendVerdict& verdict : report.backends) {
+        EXPECT_TRUE(verdict.can_run) << backendName(verdict.backend);
+        EXPECT_TRUE(verdict.reasons.empty()) << backendName(verdict.backend);
+    }
 }
 
 TEST(Capabilities, AutoBackendWithAnUnsupportedFeatureCompilesAndIsReported) {

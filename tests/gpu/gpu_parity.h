@@ -61,6 +61,7 @@ struct ParityResult {
     uint64_t strip_points = 0;         // ribbon strip points compared, matched by key
     uint64_t events_dropped = 0;       // sub-emitter events past the step limit, over the run
     std::vector<uint64_t> per_emitter; // particles compared per emitter
+    std::vector<uint64_t> births;      // per emitter over the run (the CPU's, as the GPU's)
 };
 
 inline bool within(float cpu, float gpu) {
@@ -321,6 +322,7 @@ inline ParityResult runParity(std::shared_ptr<const CompiledEffect> effect, uint
     result.per_emitter.assign(emitters, 0);
     for (const DrawRecord& c : cpu_records) ++result.per_emitter[c.emitter_index];
     for (const cpu::EmitterStats& c : cpu_fx->stats) {
+        result.births.push_back(c.births);
         result.replaced += c.overflow_replaced;
         result.events_dropped += c.events_dropped;
     }

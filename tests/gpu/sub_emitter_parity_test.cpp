@@ -1,5 +1,6 @@
 // Sub-emitters on the GPU backend against the CPU backend (docs/gpu-backend.md,
-// "Sub-emitters"): every event kind, probability below 1, count ranges, inherited velocity, a
+// "Sub-emitters"): every event kind (threshold crossings of speed, height and age fraction in
+// each direction included), probability below 1, count ranges, inherited velocity, a
 // full child pool (drop_new and replace_oldest), chains (a child with its own sub-emitters), a
 // moving emitter, and more events in one step than kMaxEventsPerStep. Counts (births, deaths,
 // drops, replacements, dropped events) must match every frame, so every child has the CPU's
@@ -169,6 +170,95 @@ TEST(GpuSubEmitters, EventsPastTheStepLimitAreDroppedAndCounted) {
     EXPECT_EQ(r.events_dropped, 2u * 70000u - cpu::kMaxEventsPerStep);
 }
 
+// Threshold links (docs/gpu-backend.md, "Sub-emitters"): the parent's threshold (its
+// events.threshold_at) and a child born only by its crossings, so every child proves a crossing
+// both backends saw in the same step, in the same order (its key and ordinal). The parent sits
+// at y = -0.2 and sprays outwards, so its particles rise through y = 0 and fall back.
+EffectDesc thresholdParentAndChild(ThresholdDesc threshold, SubEmitterDesc link) {
+    link.event = SubEmitterEvent::threshold;
+    EffectDesc fx = parentAndChild(link);
+    EmitterDesc& parent = fx.emitters[0];
+    parent.capacity = 512;
+    parent.spawn.rate_per_s = 400;
+    parent.transform.position = {0, -0.2f, 0};
+    parent.events.threshold_at = threshold;
+    return fx;
+}
+
+uint64_t childBirths(const ParityResult& r) {
+    return r.births.size() > 1 ? r.births[1] : 0;
+}
+
+// Each direction of a threshold on one quantity: the children of every direction must match.
+void expectThresholdParity(ThresholdQuantity quantity, float value) {
+    for (const ThresholdDirection direction :
+         {ThresholdDirection::rising, ThresholdDirection::falling, ThresholdDirection::either}) {
+        SCOPED_TRACE("direction " + std::to_string(static_cast<int>(direction)));
+        const ParityResult r = expectParity(thresholdParentAndChild(
+            {quantity, value, direction}, {SubEmitterEvent::threshold, "", 0.8f, {1, 3}, 0.5f}));
+        EXPECT_GT(childBirths(r), 40u);
+        EXPECT_GT(childrenCompared(r), 5u);
+    }
+}
+
+// Gravity speeds falling particles up past 2.5 m/s and slows rising ones below it.
+TEST(GpuSubEmitters, SpeedThresholdEventsInBothDirections) {
+    expectThresholdParity(ThresholdQuantity::speed, 2.5f);
+}
+
+// Particles rise through y = 0 and fall back through it.
+TEST(GpuSubEmitters, HeightThresholdEventsInBothDirections) {
+    expectThresholdParity(ThresholdQuantity::height, 0);
+}
+
+// Age only grows: rising and either cross at half the lifetime, falling never (no children).
+TEST(GpuSubEmitters, AgeFractionThresholdEvents) {
+    for (const ThresholdDirection direction :
+         {ThresholdDirection::rising, ThresholdDirection::falling, ThresholdDirection::either}) {
+        SCOPED_TRACE("direction " + std::to_string(static_cast<int>(direction)));
+        const ParityResult r = expectParity(
+            thresholdParentAndChild({ThresholdQuantity::age_fraction, 0.5f, direction},
+                                    {SubEmitterEvent::threshold, "", 0.8f, {1, 3}, 0.5f}));
+        if (direction == ThresholdDirection::falling) {
+            EXPECT_EQ(childBirths(r), 0u);
+        } else {
+            EXPECT_GT(childBirths(r), 300u);
+            EXPECT_GT(childrenCompared(r), 50u);
+        }
+    }
+}
+
+// Threshold, collision and death links on one parent (the threshold link first): a chunk queues
+// its collision events, then its deaths, then its crossings, whatever the links' order; threshold
+// gameplay events reported beside them change nothing.
+TEST(GpuSubEmitters, ThresholdCollisionAndDeathEventsOfOneParent) {
+    EffectDesc fx =
+        thresholdParentAndChild({ThresholdQuantity::height, 0, ThresholdDirection::falling},
+                                {SubEmitterEvent::threshold, "", 0.7f, {1, 2}, 0.4f});
+    fx.emitters[0].events.threshold = true;
+    fx.emitters[0].sub_emitters.push_back({SubEmitterEvent::death, "child", 0.5f, {1, 1}, 0});
+    fx.emitters[0].sub_emitters.push_back({SubEmitterEvent::collision, "child", 0.5f, {1, 2}, 0});
+    CollisionModule floor;
+    floor.response = CollisionResponse::bounce;
+    floor.bounce = 0.5f;
+    floor.planes.push_back({{0, -0.3f, 0}, {0, 1, 0}});
+    fx.emitters[0].update.push_back(module(floor));
+    const ParityResult r = expectParity(fx);
+    EXPECT_GT(childBirths(r), 300u);
+    EXPECT_GT(childrenCompared(r), 50u);
+}
+
+// A height threshold reads the world height: a moving emitter in world and local space (where
+// world_from_simulation's row 1 is not (0, 1, 0, 0)).
+TEST(GpuSubEmitters, HeightThresholdOfAMovingEmitterInWorldAndLocalSpace) {
+    EffectDesc fx =
+        thresholdParentAndChild({ThresholdQuantity::height, 0.2f, ThresholdDirection::either},
+                                {SubEmitterEvent::threshold, "", 0.8f, {1, 2}, 0.5f});
+    EXPECT_GT(childBirths(expectParity(fx, true)), 100u);
+    fx.space = SimulationSpace::local;
+    EXPECT_GT(childBirths(expectParity(fx, true)), 100u);
+}
+
 // Many events a step (the parallel gather: per-chunk counts, a scan, an ordered scatter).
 // A parent of `count` born at once whose lifetimes end within a few steps: thousands of deaths
 // in one step, over several chunks of kGpuEventChunk and out of birth order inside them.
@@ -251,6 +341,30 @@ TEST(GpuSubEmitters, ThousandsOfCollisionAndDeathEventsInOneStep) {
     const ParityResult r = expectParity(compileOrFail(fx), 20);
     ASSERT_EQ(r.per_emitter.size(), 2u);
     EXPECT_GT(r.per_emitter[1], 1000u);
+}
+
+// Thousands of crossings and deaths in the same steps, over several chunks (a burst whose
+// lifetimes reach 0.9 and end within a few steps), the threshold link listed before the death
+// link; the parallel assignment and the serial walker.
+TEST(GpuSubEmitters, ThousandsOfThresholdCrossingsInOneStep) {
+    EmitterDesc parent = massParent(5000, {0.1f, 0.15f});
+    parent.events.threshold_at = {ThresholdQuantity::age_fraction, 0.9f,
+                                  ThresholdDirection::rising};
+    parent.sub_emitters.push_back({SubEmitterEvent::threshold, "child", 0.6f, {1, 2}, 0.5f});
+    parent.sub_emitters.push_back({SubEmitterEvent::death, "child", 0.3f, {1, 1}, 0});
+    const EffectDesc fx =
+        testEffect({.name = "mass_thresholds", .seed = 47, .duration_s = 2, .capacity = 32768},
+                   {parent, massChild("child", 16000, {0.2f, 0.4f})});
+    const auto effect = compileOrFail(fx);
+    EXPECT_TRUE(assignsInParallel(*effect));
+    GpuConfig config = testGpuConfig();
+    for (const bool serial : {false, true}) {
+        SCOPED_TRACE(serial);
+        config.force_serial_event_assign = serial;
+        const ParityResult r = expectParity(effect, 20, false, config);
+        ASSERT_EQ(r.per_emitter.size(), 2u);
+        EXPECT_GT(r.per_emitter[1], 3000u);
+    }
 }
 
 // 75 000 death events in one step (three links, 3072 events a chunk): kMaxEventsPerStep falls

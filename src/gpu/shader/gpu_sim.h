@@ -72,19 +72,26 @@ SD_CONST uint kGpuStateColumnCount = kGpuColumnAlive0;
 SD_CONST uint kGpuStepSpins = 1u;     // integrate rotation
 SD_CONST uint kGpuStepUsesFlags = 2u; // an op may stick or kill particles
 // The emitter's alive list is kept in birth order (src/gpu/ordered_list.h, gpuKeepsBirthOrder:
-// sdGpuKeepsBirthOrder below, or death or collision sub-emitter events). Shaders read this bit;
-// the host decides.
+// sdGpuKeepsBirthOrder below, or death, collision or threshold sub-emitter events). Shaders read
+// this bit; the host decides.
 SD_CONST uint kGpuStepKeepsBirthOrder = 4u;
 // A birth-order emitter whose ordered compaction moves its survivors to slots 0, 1, 2, ... of
 // the other copy of its state columns (src/gpu/birth_order.h, gpuRelocatesParticles).
 SD_CONST uint kGpuStepRelocates = 8u;
+// The emitter has sub-emitter links on threshold crossings: the update pass marks a particle
+// that crossed (kGpuThresholdCrossedBit) for the event gather. Without it the pass tests
+// crossings only for gameplay events, and marks nothing.
+SD_CONST uint kGpuStepThresholdLinks = 16u;
 
-// The flags column's bits past the particle flags: the update pass records which of the
-// emitter's collision ops (in compiled order, the first kGpuMaxContactOps) a particle touched
-// this step, for collision events (bit kGpuContactMaskShift + k: the k-th collision op); the
-// next update clears them. Between the event assignment and the event spawn pass of a step, a
-// slot about to receive an event birth holds the index of its event there instead.
-SD_CONST uint kGpuParticleFlagBits = 0xffu;
+// The flags column's bits past the particle flags: the update pass records whether a particle
+// crossed its emitter's threshold this step (kGpuThresholdCrossedBit, only with
+// kGpuStepThresholdLinks) and which of the emitter's collision ops (in compiled order, the first
+// kGpuMaxContactOps) it touched, for collision events (bit kGpuContactMaskShift + k: the k-th
+// collision op), for the event gather; the next update clears them. Between the event
+// assignment and the event spawn pass of a step, a slot about to receive an event birth holds
+// the index of its event there instead.
+SD_CONST uint kGpuParticleFlagBits = 0x7fu;
+SD_CONST uint kGpuThresholdCrossedBit = 0x80u;
 SD_CONST uint kGpuContactMaskShift = 8u;
 SD_CONST uint kGpuMaxContactOps = 24u;
 
@@ -220,14 +227,15 @@ struct GpuTrailHead {
 // Sub-emitter events (docs/gpu-backend.md, "Sub-emitters"). At most this many per step for the
 // whole effect, as on the CPU (cpu::kMaxEventsPerStep); the rest are counted as events_dropped.
 SD_CONST uint kGpuMaxEvents = 65536u;
-// Particles per chunk of the CPU step (cpu::kChunkParticles): the CPU gathers death and
-// collision events chunk by chunk (collision events of a chunk, then its death events).
+// Particles per chunk of the CPU step (cpu::kChunkParticles): the CPU gathers collision, death
+// and threshold events chunk by chunk (collision events of a chunk, then its death events, then
+// its threshold crossings).
 SD_CONST uint kGpuEventChunk = 1024u;
 
 // Modes of gpu_events.comp (GpuPushConstants.params.w). The gather is parallel and keeps the
 // CPU's order: a count pass (each chunk's events), a scan (one workgroup: each chunk's first
 // event index, the queue header) and a scatter pass (each chunk writes its events there).
-SD_CONST uint kGpuEventsCount = 0u;   // per chunk: its death and collision events
+SD_CONST uint kGpuEventsCount = 0u;   // per chunk: its collision, death and threshold events
 SD_CONST uint kGpuEventsAssign = 1u;  // the serial walker: the queue's birth events, in order
 SD_CONST uint kGpuEventsScan = 2u;    // chunk bases; the queue's count, the walker's cursors
 SD_CONST uint kGpuEventsScatter = 3u; // per chunk: its events into the queue, drops counted
@@ -321,7 +329,7 @@ SD_CONST uint kGpuMaxGameplayEvents = 65536u;
 // The event buffer (GpuTables.event_queue.xy): the GpuEventQueueHeader, kGpuMaxEvents
 // GpuEvents, a GpuEventAssignChild per emitter (at kGpuEventAssignOffset), then the gather's
 // chunks: (events, first event index) per chunk of kGpuEventChunk alive-list entries of the
-// emitters with death or collision links, in the CPU's order (emitter, then chunk).
+// emitters with death, collision or threshold links, in the CPU's order (emitter, then chunk).
 SD_CONST uint kGpuEventAssignOffset = 32u + kGpuMaxEvents * 48u;
 
 // One emitter's sub-emitter bookkeeping, written only by the GPU (after the GpuEmitterCounters
