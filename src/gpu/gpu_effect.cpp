@@ -209,7 +209,6 @@ bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bo
     return true;
 }
 
-
 } // namespace
 
 bool runAndWait(GpuEffect& fx, std::string_view what,

@@ -32,8 +32,8 @@ std::string regionDifference(const GpuEffect& from, uint32_t o, const GpuEffect&
 
 void addColumn(const GpuEffect& from, const ColumnPlace& a, const GpuEffect& to,
                const ColumnPlace& b, uint64_t bytes, std::vector<CarryRange>& out) {
-    out.push_back({from.buffers.pool[a.buffer].get(), a.offset_bytes, to.buffers.pool[b.buffer].get(),
-                   b.offset_bytes, bytes});
+    out.push_back({from.buffers.pool[a.buffer].get(), a.offset_bytes,
+                   to.buffers.pool[b.buffer].get(), b.offset_bytes, bytes});
 }
 
 // Every range of emitter o of `from` that emitter e of `to` takes.
