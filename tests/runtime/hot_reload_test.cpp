@@ -22,6 +22,7 @@
 #include "runtime/world_access.h"
 #include "spindrift/effect_json.h"
 #include "spindrift/runtime.h"
+#include "vulkan/context.h"
 
 namespace spindrift {
 namespace {
@@ -231,8 +232,14 @@ void expectContinuesAsTwin(const std::string& path, SimulationBackend backend) {
     ASSERT_EQ(reloading.reload(reloading.find(path)).files_reloaded, 1u);
     EXPECT_EQ(a.update(kFrame).reloaded_kept, 1u);
     b.update(kFrame);
-    run(a, 40);
-    run(b, 40);
+    // Soon after the switch, while the old ribbons and their trails still live...
+    run(a, 5);
+    run(b, 5);
+    expectSameParticles(sortedParticles(a, ha), sortedParticles(b, hb));
+    expectSamePoints(stripPoints(a, ha, kStreak), stripPoints(b, hb, kStreak));
+    // ... and once every particle of the old version has died and left children.
+    run(a, 35);
+    run(b, 35);
     InstanceInfo ia, ib;
     a.info(ha, ia);
     b.info(hb, ib);
@@ -253,6 +260,62 @@ TEST_F(HotReload, GpuInstanceContinuesAsIfNeverReloaded) {
 
 TEST_F(HotReload, CpuInstanceContinuesAsIfNeverReloaded) {
     expectContinuesAsTwin(path_, SimulationBackend::cpu);
+}
+
+// Records of every live particle of a GPU instance drawing from a shared device (its statistics
+// are asynchronous, so wait), sorted by (emitter, key).
+std::vector<DrawRecord> deviceRecords(World& world, InstanceHandle h) {
+    EffectInstance* fx = effectInstanceOf(world, h);
+    std::vector<DrawRecord> out;
+    if (fx == nullptr || !fx->gpu) {
+        ADD_FAILURE() << "not a GPU instance";
+        return out;
+    }
+    EXPECT_TRUE(gpu::waitForStatistics(*fx->gpu));
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(gpu::readBackDrawRecordsForTest(*fx->gpu, out, diagnostics));
+    std::sort(out.begin(), out.end(), [](const DrawRecord& a, const DrawRecord& b) {
+        return std::tie(a.emitter_index, a.key, a.position_size.x) <
+               std::tie(b.emitter_index, b.key, b.position_size.x);
+    });
+    return out;
+}
+
+// Instances on one shared device (as a renderer's world has) carry by copies on the device
+// (vkCmdCopyBuffer, no host round trip): the records at the switch are those before it.
+TEST_F(HotReload, GpuInstancesOnASharedDeviceCopyOnTheDevice) {
+    if (!gpuAvailable()) GTEST_SKIP() << why_none_;
+    std::vector<Diagnostic> diagnostics;
+    std::shared_ptr<vk::Context> context = vk::createContext("", true, diagnostics);
+    ASSERT_TRUE(context) << (diagnostics.empty() ? "" : diagnostics[0].message);
+    EffectLibrary library;
+    const EffectId id = library.add(path_);
+    World world(library, configFor(SimulationBackend::gpu));
+    WorldDevice device;
+    device.device = probeSimulationDevice("");
+    device.shared_device = context;
+    setWorldDevice(world, device);
+    const InstanceHandle h = create(world, id);
+    run(world, 30);
+    const std::vector<DrawRecord> before = deviceRecords(world, h);
+    ASSERT_GT(before.size(), 40u);
+    write(recoloured());
+    ASSERT_EQ(library.pollChanges().files_reloaded, 1u);
+    EXPECT_EQ(world.update(0).reloaded_kept, 1u);
+    const std::vector<DrawRecord> after = deviceRecords(world, h);
+    ASSERT_EQ(after.size(), before.size());
+    for (size_t i = 0; i < before.size(); ++i) {
+        ASSERT_EQ(after[i].key, before[i].key) << i;
+        EXPECT_EQ(after[i].position_size.x, before[i].position_size.x) << i;
+        EXPECT_EQ(after[i].position_size.y, before[i].position_size.y) << i;
+        EXPECT_EQ(after[i].position_size.z, before[i].position_size.z) << i;
+    }
+    run(world, 10);
+    InstanceInfo info;
+    world.info(h, info);
+    EXPECT_GT(info.live_particles, 40u) << "it goes on after the switch";
+    const auto& messages = context->instance->messages().messages();
+    EXPECT_TRUE(messages.empty()) << "validation: " << messages.front();
 }
 
 // CPU/GPU parity holds across a reload that changes a colour and a spawn value: the same
