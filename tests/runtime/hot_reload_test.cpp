@@ -9,7 +9,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -353,37 +352,32 @@ TEST_F(HotReload, CpuAndGpuAgreeAfterAReload) {
 }
 
 // A change of layout cannot keep the state: the instance restarts and its info says why.
-void expectRestartSaysWhy(const std::string& changed, const std::string& reason,
-                          EffectLibrary& library, EffectId id, World& world, InstanceHandle h,
-                          const std::function<void(const std::string&)>& write) {
-    run(world, 10);
-    write(changed);
-    ASSERT_EQ(library.pollChanges().files_reloaded, 1u);
-    const WorldUpdateReceipt receipt = world.update(kFrame);
-    EXPECT_EQ(receipt.reloaded_restarted, 1u);
-    EXPECT_EQ(receipt.reloaded_kept, 0u);
-    InstanceInfo info;
-    world.info(h, info);
-    EXPECT_EQ(info.steps, 1u) << "from time 0 again";
-    EXPECT_EQ(info.reload_restart_reason, reason);
-    (void)id;
-}
-
-TEST_F(HotReload, GpuInstanceRestartsWhenACapacityOrTrailRingChanges) {
-    if (!gpuAvailable()) GTEST_SKIP() << why_none_;
-    for (const SimulationBackend backend : {SimulationBackend::gpu, SimulationBackend::cpu}) {
+TEST_F(HotReload, InstancesOfBothBackendsRestartWhenACapacityOrTrailRingChanges) {
+    std::vector<SimulationBackend> backends{SimulationBackend::cpu};
+    if (gpuAvailable()) backends.push_back(SimulationBackend::gpu);
+    for (const SimulationBackend backend : backends) {
+        SCOPED_TRACE(backend == SimulationBackend::gpu ? "gpu" : "cpu");
         write(kEffect);
         EffectLibrary library;
         const EffectId id = library.add(path_);
         World world(library, configFor(backend));
         const InstanceHandle h = create(world, id);
-        const auto writer = [&](const std::string& text) { write(text); };
+        const auto expectRestart = [&](const std::string& changed, const std::string& reason) {
+            run(world, 10);
+            write(changed);
+            ASSERT_EQ(library.pollChanges().files_reloaded, 1u);
+            const WorldUpdateReceipt receipt = world.update(kFrame);
+            EXPECT_EQ(receipt.reloaded_restarted, 1u);
+            EXPECT_EQ(receipt.reloaded_kept, 0u);
+            InstanceInfo info;
+            world.info(h, info);
+            EXPECT_EQ(info.steps, 1u) << "from time 0 again";
+            EXPECT_EQ(info.reload_restart_reason, reason);
+        };
         const std::string resized = replaced(kEffect, "\"capacity\": 256", "\"capacity\": 300");
-        expectRestartSaysWhy(resized, "emitter 'spray': capacity 256 -> 300", library, id, world, h,
-                             writer);
+        expectRestart(resized, "emitter 'spray': capacity 256 -> 300");
         const std::string longer = replaced(resized, "\"max_points\": 12", "\"max_points\": 20");
-        expectRestartSaysWhy(longer, "emitter 'streak': ribbon max_points 12 -> 20", library, id,
-                             world, h, writer);
+        expectRestart(longer, "emitter 'streak': ribbon max_points 12 -> 20");
         InstanceInfo info;
         world.info(h, info);
         EXPECT_EQ(info.restarts_by_reload, 2u);
