@@ -162,8 +162,9 @@ public:
     // then the bytes) and recompiles the ones that changed. A file that no longer loads or
     // validates keeps its previous compiled version; its diagnostics are in the report and in
     // info(id). Live instances of a reloaded effect switch to it at their next World::update:
-    // a CPU instance whose emitters match by name and pool layout keeps its particles and clock,
-    // any other restarts (docs/runtime-api.md, "Hot reload"; the update's receipt counts both).
+    // an instance (CPU or GPU) whose emitters match by name and layout keeps its particles,
+    // trails and clock, any other restarts and says why (InstanceInfo::reload_restart_reason;
+    // docs/runtime-api.md, "Hot reload", defines the match; the update's receipt counts both).
     ReloadReport pollChanges();
 
     // Recompiles one effect from its file now, whether or not it changed.
@@ -284,6 +285,9 @@ struct InstanceInfo {
     uint64_t live_particles = 0;
     uint64_t discarded_steps = 0;    // dropped by the catch-up cap since creation
     uint32_t restarts_by_reload = 0; // reloads that restarted it (particles could not be kept)
+    // Why the last reload restarted it ("emitter 'sparks': capacity 512 -> 300"); empty when the
+    // last reload kept its particles or none happened (docs/runtime-api.md, "Hot reload").
+    std::string reload_restart_reason;
     InstanceTransform transform;
     // Scalability (World's "Scalability"), as the last update decided.
     bool asleep = false;    // not stepped, not drawn (distance, cull view or budget)

@@ -172,6 +172,19 @@ void restartDriver(DriverState& state) {
     for (uint32_t e = 0; e < emitter_count; ++e) state.emitters[e].enabled = 1;
 }
 
+void continueClock(const DriverState& from, DriverState& to, std::span<const int32_t> old_emitter) {
+    assert(old_emitter.size() == to.emitter_count);
+    to.step_index = from.step_index;
+    to.accumulator_s = from.accumulator_s;
+    to.loop_index = from.loop_index;
+    to.stats = from.stats;
+    for (uint32_t e = 0; e < to.emitter_count; ++e) {
+        if (old_emitter[e] < 0) continue;
+        assert(static_cast<uint32_t>(old_emitter[e]) < from.emitter_count);
+        to.emitters[e] = from.emitters[old_emitter[e]];
+    }
+}
+
 uint32_t beginFrame(DriverState& state, const CompiledEffect& effect, double frame_dt_s,
                     const DriverConfig& config, FrameReport& report) {
     report = FrameReport{};

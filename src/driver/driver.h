@@ -133,6 +133,14 @@ DriverState makeDriverState(const CompiledEffect& effect);
 // too). The host clears its particles.
 void restartDriver(DriverState& state);
 
+// Hot reload (docs/runtime-api.md, "Hot reload"): `to`, a fresh clock of a new version of the
+// effect, continues `from`: its step, loop, accumulator and receipts go on, and each new emitter e
+// with old_emitter[e] >= 0 takes that old emitter's clock (carries, next ordinal, enabled), so
+// the births to come get the ordinals, and thereby the random numbers, they would have had.
+// Emitters with old_emitter[e] < 0 keep their fresh clock. old_emitter has one entry per emitter
+// of `to`, each below from.emitter_count.
+void continueClock(const DriverState& from, DriverState& to, std::span<const int32_t> old_emitter);
+
 // Adds frame_dt_s (seconds of host time) and returns how many fixed steps to run now, at most
 // config.max_steps_per_frame; whole steps beyond the cap are dropped (their time is reported in
 // report and added to state.stats). A negative or non-finite frame_dt_s counts as 0 and sets

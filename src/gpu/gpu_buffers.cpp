@@ -197,10 +197,12 @@ bool createGpuBuffers(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     GpuBuffers& b = fx.buffers;
     const vk::Device& device = *fx.gpu->device;
     for (const uint64_t bytes : fx.layout.buffer_bytes) {
-        // Copyable, so tests and tools can read a column back.
-        b.pool.push_back(
-            vk::createBuffer(device, bytes, kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                             vk::MemoryUse::device_local, "GPU particle pool", diagnostics));
+        // Copyable both ways: tests and tools read a column back, and a hot reload copies the
+        // particles of the old version's pool into this one (state_carry.h).
+        b.pool.push_back(vk::createBuffer(
+            device, bytes,
+            kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            vk::MemoryUse::device_local, "GPU particle pool", diagnostics));
         if (!b.pool.back()) return false;
     }
     const uint64_t counter_bytes =

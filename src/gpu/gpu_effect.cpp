@@ -209,7 +209,8 @@ bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bo
     return true;
 }
 
-// One synchronous submission: begin, record, end and wait.
+} // namespace
+
 bool runAndWait(GpuEffect& fx, std::string_view what,
                 const std::function<void(VkCommandBuffer)>& record,
                 std::vector<Diagnostic>& diagnostics) {
@@ -218,6 +219,8 @@ bool runAndWait(GpuEffect& fx, std::string_view what,
     record(cmd);
     return endSubmission(fx, cmd, what, true, diagnostics);
 }
+
+namespace {
 
 // Empties every emitter's region; fill_counters also zeroes the statistics (creation).
 bool resetPool(GpuEffect& fx, bool fill_counters, std::vector<Diagnostic>& diagnostics) {

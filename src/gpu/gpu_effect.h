@@ -18,9 +18,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/compiled_effect.h"
@@ -192,6 +194,13 @@ bool checkGpuSupport(const CompiledEffect& effect, std::vector<Diagnostic>& diag
 std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect> effect,
                                            const GpuConfig& config,
                                            std::vector<Diagnostic>& diagnostics);
+
+// One synchronous submission on the instance's command ring: `record` fills the command buffer
+// (after a barrier that orders it behind everything submitted before), the counters are copied
+// after it, and the host waits and takes the statistics. False with an error on a Vulkan failure.
+bool runAndWait(GpuEffect& fx, std::string_view what,
+                const std::function<void(VkCommandBuffer)>& record,
+                std::vector<Diagnostic>& diagnostics);
 
 // world_from_effect at the end of the next frame (as cpu::setTransform).
 void setTransform(GpuEffect& fx, const Rows3x4& world_from_effect);

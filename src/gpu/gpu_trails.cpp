@@ -121,7 +121,11 @@ bool createTrailBuffers(const vk::Device& device, const std::vector<TrailRegion>
             if (!strips[e]) return false;
         }
         if (!hasTrails(regions[e])) continue;
-        trails[e] = vk::createBuffer(device, regions[e].buffer_bytes, kStorage,
+        // Copyable both ways: a hot reload carries the trails into the new version's buffer
+        // (state_carry.h).
+        trails[e] = vk::createBuffer(device, regions[e].buffer_bytes,
+                                     kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                         VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                      vk::MemoryUse::device_local, "GPU ribbon trails", diagnostics);
         if (!trails[e]) return false;
         // Host-visible: the gather pass writes what the host reads, with no copy in between.

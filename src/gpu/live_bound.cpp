@@ -42,6 +42,17 @@ void addLiveWindowBirths(LiveWindow& window, uint32_t births) {
     ++window.steps_in_bucket;
 }
 
+void continueLiveWindow(const LiveWindow& old, LiveWindow& fresh) {
+    // A bucket is kept (buckets - 1) full buckets after its last birth (makeLiveWindow).
+    auto kept = [](const LiveWindow& w) { return (w.buckets.size() - 1) * w.steps_per_bucket; };
+    if (kept(old) >= kept(fresh)) {
+        fresh = old;
+        return;
+    }
+    fresh.buckets[fresh.current] += old.sum;
+    fresh.sum += old.sum;
+}
+
 namespace {
 
 uint64_t saturatingMul(uint64_t a, uint64_t b) {

@@ -41,6 +41,14 @@ void addLiveWindowBirths(LiveWindow& window, uint32_t births);
 // Back to no births (restart).
 void clearLiveWindow(LiveWindow& window);
 
+// Hot reload (state_carry.h): `fresh`, the window of a new version's emitter, takes over the
+// births `old` still counts, staying conservative for the particles alive now (old lifetimes) and
+// those to come (new ones). When old keeps a bucket at least as long as fresh would, fresh becomes
+// old (an old particle is forgotten no earlier than before; a new one, no earlier than its new
+// lifetime needs). Otherwise all of old's births go into fresh's current bucket, forgotten a full
+// fresh window from now: later than any old particle can live. Both for the same capacity.
+void continueLiveWindow(const LiveWindow& old, LiveWindow& fresh);
+
 // Sub-emitter children (docs/gpu-backend.md, "Sub-emitters"): a conservative bound on this
 // step's events and event births, from the CPU's live bounds and plan alone. Per link, events
 // are at most the parent's live bound (death), its live bound times its collision ops (a

@@ -10,8 +10,9 @@
 //   into the driver config of each part before each step; tint and size scale are applied to the
 //   particles a host reads (readParticles). Nothing here touches the per-particle kernels.
 // - Reload: an instance whose library entry moved to a new version is rebuilt on the new compiled
-//   effect before its next step; a CPU instance whose emitters match by name and pool layout
-//   keeps its particles and clock (carryParticles), any other restarts. The receipt counts both.
+//   effect before its next step; one whose emitters match by name and layout (matchForReload)
+//   keeps its particles, trails and clock on either backend (carryParticles), any other restarts
+//   and says why (InstanceInfo::reload_restart_reason). The receipt counts both.
 // - Destroyed instances go to a small per-effect pool and are restarted for the next create of
 //   the same compiled effect, so create/destroy churn allocates nothing.
 #include <algorithm>
@@ -20,8 +21,10 @@
 #include <limits>
 #include <utility>
 
-#include "cpu/trail_store.h"
+#include "compiler/reload_match.h"
+#include "cpu/state_carry.h"
 #include "driver/placement.h"
+#include "gpu/state_carry.h"
 #include "runtime/draw_list.h"
 #include "runtime/effect_instance.h"
 #include "runtime/effect_library_impl.h"
@@ -68,6 +71,7 @@ struct LiveInstance {
     bool finish_reported = false; // counted in a receipt's `finished`
     std::vector<HostBurst> bursts;
     uint32_t restarts_by_reload = 0;
+    std::string reload_restart_reason; // why the last reload restarted it (empty: it kept)
     uint64_t discarded_steps = 0;
     // Timelines and drawing (followPath, advanceTo, setVisible).
     const TransformPath* path = nullptr;
@@ -176,50 +180,38 @@ BackendRequest requestOf(SimulationBackend b) {
     return BackendRequest::cpu;
 }
 
-// Moves the particles of `from` into `to`, a fresh instance of a reloaded version of the same
-// effect, when that keeps them meaningful: both run wholly on the CPU, with the same simulation
-// space and fixed step, and every emitter of `to` whose name `from` also has holds the same pool
-// layout (capacity, collision lists) and neither draws ribbons (trail storage is sized by the
-// version). Matched emitters take the old pool, clock (carries, ordinals) and statistics; new
-// emitters start empty; emitters the new version lacks are dropped. The clock keeps its step and
-// loop. False, with nothing changed, when any condition fails: the caller restarts instead.
-bool carryParticles(EffectInstance& from, EffectInstance& to) {
-    if (from.gpu || to.gpu || !from.cpu || !to.cpu) return false;
-    const CompiledEffect& old_effect = *from.effect;
-    const CompiledEffect& new_effect = *to.effect;
-    if (old_effect.effect.space != new_effect.effect.space ||
-        old_effect.effect.fixed_timestep_s != new_effect.effect.fixed_timestep_s) {
-        return false;
+// Hot reload (docs/runtime-api.md, "Hot reload"): moves the state of `from` into `to`, a fresh
+// instance of a reloaded version of the same effect, when the emitters match by name and layout
+// (matchForReload, the one rule both backends keep by) and each matched emitter runs on the same
+// part. Each part carries its own: the CPU part's pools, trails and clock (cpu/state_carry.h),
+// the GPU part's device ranges, live bounds and clock (gpu/state_carry.h). Matched emitters go
+// on; new emitters start empty; emitters the new version lacks are dropped. Empty on success;
+// otherwise why not, and `to` is as fresh as it came (the caller restarts the instance).
+std::string carryParticles(EffectInstance& from, EffectInstance& to) {
+    if (from.failed) return "the old instance had failed";
+    const ReloadMatch match = matchForReload(*from.effect, *to.effect);
+    if (!match.keeps) return match.reason;
+    if ((from.cpu != nullptr) != (to.cpu != nullptr) ||
+        (from.gpu != nullptr) != (to.gpu != nullptr)) {
+        return "the backend choice changed";
     }
-    cpu::CpuEffect& a = *from.cpu;
-    cpu::CpuEffect& b = *to.cpu;
-    std::vector<int64_t> match(new_effect.emitters.size(), -1);
-    for (uint32_t e = 0; e < new_effect.emitters.size(); ++e) {
-        const std::string name = emitterName(new_effect, e);
-        for (uint32_t o = 0; o < old_effect.emitters.size(); ++o) {
-            if (emitterName(old_effect, o) != name) continue;
-            if (a.pools[o].capacity != b.pools[e].capacity ||
-                a.pools[o].contact_lists != b.pools[e].contact_lists ||
-                cpu::hasTrails(a.trails[o]) || cpu::hasTrails(b.trails[e])) {
-                return false;
-            }
-            match[e] = o;
+    for (uint32_t e = 0; e < match.old_emitter.size(); ++e) {
+        const int32_t o = match.old_emitter[e];
+        if (o < 0 || emitterBackend(from, static_cast<uint32_t>(o)) == emitterBackend(to, e))
+            continue;
+        return "emitter '" + emitterName(*to.effect, e) + "' moved to the other backend";
+    }
+    if (to.gpu) {
+        std::vector<Diagnostic> diagnostics;
+        if (!gpu::carryGpuState(*from.gpu, *to.gpu, match.old_emitter, diagnostics)) {
+            spindrift::restart(to, to.world_from_effect); // a failed copy may have left a part
+            return diagnostics.empty() ? "the GPU state could not be copied"
+                                       : diagnostics.back().message;
         }
     }
-    DriverState& clock = b.driver;
-    clock.step_index = a.driver.step_index;
-    clock.accumulator_s = a.driver.accumulator_s;
-    clock.loop_index = a.driver.loop_index;
-    clock.stats = a.driver.stats;
-    for (uint32_t e = 0; e < match.size(); ++e) {
-        if (match[e] < 0) continue;
-        const auto o = static_cast<uint32_t>(match[e]);
-        std::swap(a.pools[o], b.pools[e]);
-        clock.emitters[e] = a.driver.emitters[o];
-        b.stats[e] = a.stats[o];
-    }
+    if (to.cpu) cpu::carryCpuState(*from.cpu, *to.cpu, match.old_emitter);
     to.steps_run = from.steps_run;
-    return true;
+    return {};
 }
 } // namespace
 
@@ -607,7 +599,11 @@ struct World::Impl {
         setParameterValues(
             *fx, carryParameterValues(*live.fx->effect, live.fx->parameter_values, *fx->effect),
             scratch_diagnostics);
-        const bool kept = live.state != InstanceState::finished && carryParticles(*live.fx, *fx);
+        // A finished instance has nothing to keep: it restarts (idle), as before any reload.
+        live.reload_restart_reason = live.state == InstanceState::finished
+                                         ? "the instance had finished"
+                                         : carryParticles(*live.fx, *fx);
+        const bool kept = live.reload_restart_reason.empty();
         live.fx = std::move(fx);
         live.base = entry.effect;
         live.bursts.clear();
@@ -708,6 +704,7 @@ RuntimeError World::create(const InstanceDesc& desc, InstanceHandle& out) {
     live.finish_reported = false;
     live.bursts.clear();
     live.restarts_by_reload = 0;
+    live.reload_restart_reason.clear();
     live.discarded_steps = 0;
     live.path = nullptr;
     live.path_time_s = 0;
@@ -1153,6 +1150,7 @@ RuntimeError World::info(InstanceHandle h, InstanceInfo& out) const {
     out.live_particles = liveCount(*live->fx);
     out.discarded_steps = live->discarded_steps;
     out.restarts_by_reload = live->restarts_by_reload;
+    out.reload_restart_reason = live->reload_restart_reason;
     out.transform = live->transform;
     out.asleep = live->sleeping;
     out.culled = live->culled;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -34,6 +35,36 @@ TEST(DriverClock, StartsAtTimeZeroWithEveryEmitterEnabled) {
         EXPECT_EQ(state.emitters[e].next_ordinal, 0u);
     }
     EXPECT_EQ(state.emitters[3].enabled, 0u);
+}
+
+// Hot reload: a fresh clock of a new version continues the old one; emitters match by the map
+// (here: the new version's "b", "new", "a" against the old "a", "b").
+TEST(DriverClock, AReloadedClockContinuesTheMatchedEmitters) {
+    const CompiledEffect before =
+        compileOrFail(makeEffect({makeEmitter("a", 50), makeEmitter("b", 70)}, 5, true));
+    const CompiledEffect after = compileOrFail(
+        makeEffect({makeEmitter("b", 70), makeEmitter("new", 30), makeEmitter("a", 50)}, 5, true));
+    DriverState old = makeDriverState(before);
+    FrameReport report;
+    SpawnPlan plan;
+    const DriverConfig config;
+    for (int frame = 0; frame < 7; ++frame) {
+        const uint32_t steps = beginFrame(old, before, 1.3 * kDt60, config, report);
+        for (uint32_t s = 0; s < steps; ++s) planStep(old, before, config, plan);
+    }
+    DriverState next = makeDriverState(after);
+    const std::vector<int32_t> old_emitter{1, -1, 0};
+    continueClock(old, next, old_emitter);
+    EXPECT_EQ(next.step_index, old.step_index);
+    EXPECT_EQ(next.accumulator_s, old.accumulator_s);
+    EXPECT_EQ(next.loop_index, old.loop_index);
+    EXPECT_EQ(std::memcmp(&next.stats, &old.stats, sizeof(DriverStats)), 0);
+    EXPECT_EQ(std::memcmp(&next.emitters[0], &old.emitters[1], sizeof(EmitterClock)), 0);
+    EXPECT_EQ(std::memcmp(&next.emitters[2], &old.emitters[0], sizeof(EmitterClock)), 0);
+    EXPECT_GT(next.emitters[2].next_ordinal, 0u);
+    EXPECT_EQ(next.emitters[1].next_ordinal, 0u) << "a new emitter starts fresh";
+    EXPECT_EQ(next.emitters[1].spawn_carry, 0.0);
+    EXPECT_EQ(next.emitter_count, 3u);
 }
 
 TEST(DriverClock, FramesOfOneStepRunOneStepEach) {

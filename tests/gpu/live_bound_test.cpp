@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "gpu/gpu_context.h"
 #include "gpu/pool_layout.h"
 #include "gpu/shader/gpu_sim.h"
@@ -33,6 +35,43 @@ TEST(LiveBound, KeepsBirthsForTheLongestLifeThenForgetsThem) {
         ASSERT_LT(steps_kept, 100u);
     }
     EXPECT_GE(steps_kept, 7u); // ceil(0.5 / 0.1) + 2
+}
+
+// Steps until the window forgets births made now (the bound falls to 0 with no more births).
+uint32_t stepsKept(LiveWindow w) {
+    uint32_t steps = 0;
+    while (true) {
+        beginLiveWindowStep(w);
+        if (liveBound(w) == 0) return steps;
+        addLiveWindowBirths(w, 0);
+        ++steps;
+        if (steps > 1000) return steps;
+    }
+}
+
+// Hot reload: the old births stay counted at least as long as the old window would have kept
+// them, and the window kept is never shorter than the new lifetimes need.
+TEST(LiveBound, AReloadedWindowKeepsTheOldBirthsLongEnough) {
+    const float dt = 0.1f;
+    for (const float old_life : {0.5f, 2.0f}) {
+        for (const float new_life : {0.5f, 2.0f}) {
+            LiveWindow old = makeLiveWindow(emitterWith(old_life, old_life, 1000), dt);
+            beginLiveWindowStep(old);
+            addLiveWindowBirths(old, 10);
+            LiveWindow fresh = makeLiveWindow(emitterWith(new_life, new_life, 1000), dt);
+            const uint32_t old_kept = stepsKept(old);
+            continueLiveWindow(old, fresh);
+            EXPECT_EQ(liveBound(fresh), 10u) << old_life << " -> " << new_life;
+            EXPECT_GE(stepsKept(fresh), old_kept) << old_life << " -> " << new_life;
+            // A birth after the switch is kept for its new lifetime at least.
+            LiveWindow later = fresh;
+            clearLiveWindow(later);
+            beginLiveWindowStep(later);
+            addLiveWindowBirths(later, 1);
+            EXPECT_GE(stepsKept(later), static_cast<uint32_t>(std::ceil(new_life / dt)))
+                << old_life << " -> " << new_life;
+        }
+    }
 }
 
 TEST(LiveBound, IsClampedToTheCapacity) {
