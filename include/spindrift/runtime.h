@@ -273,9 +273,9 @@ struct InstanceDesc {
     InstanceTransform
         transform; // the instance starts here: its first frame sweeps from nowhere else
     uint32_t flags = kPlayOnCreate;
-    float time_scale = 1;       // multiplies the frame time; [0, 1000]
-    Color tint;                 // multiplies every particle's colour in readParticles; finite, >= 0
-    float size_scale = 1;       // multiplies every particle's size in readParticles; [0, 1e6]
+    float time_scale = 1; // multiplies the frame time; [0, 1000]
+    Color tint;           // multiplies every particle's colour (readParticles, drawList); >= 0
+    float size_scale = 1; // multiplies every particle's size (readParticles, drawList); [0, 1e6]
     float spawn_rate_scale = 1; // multiplies rate, distance and burst births; [0, 1e6]
     bool override_seed = false; // true: the effect's random seed is replaced by `seed`
     uint32_t seed = 0;

@@ -8,7 +8,8 @@
 //   step (created, restarted, sought), so its first frame never sweeps from the origin.
 // - Overrides that the driver supports (spawn-rate scale, emitter enable, host bursts, seed) go
 //   into the driver config of each part before each step; tint and size scale are applied to the
-//   particles a host reads (readParticles). Nothing here touches the per-particle kernels.
+//   particles a host reads and draws (readParticles; the draw list, whose device-resident batches
+//   hand them to the renderer). Nothing here touches the per-particle kernels.
 // - Reload: an instance whose library entry moved to a new version is rebuilt on the new compiled
 //   effect before its next step; a CPU instance whose emitters match by name and pool layout
 //   keeps its particles and clock (carryParticles), any other restarts. The receipt counts both.
