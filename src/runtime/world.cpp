@@ -821,6 +821,9 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
     for (uint32_t index : w.near_slots) w.near_mark[index] = w.update_serial;
     receipt.instances_examined = static_cast<uint32_t>(w.near_slots.size());
     const bool budgeted = w.budgets.max_awake_instances != 0 || w.budgets.max_live_particles != 0;
+    // Only a world that may run GPU instances looks at each instance's parts (a sleeper's state
+    // stays untouched in a CPU world: sleeping costs next to nothing).
+    const bool gpu_world = w.config.backend != SimulationBackend::cpu;
     w.budget_candidates.clear();
     // 1. In slot order: switch reloaded instances, and decide who sleeps.
     for (uint32_t index = 0; index < slots.size(); ++index) {
@@ -844,7 +847,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             w.placeInBuckets(live, index);
         }
         // GPU latencies count in updates, whatever runs between them.
-        if (live.fx->gpu) gpu::setGameplayFrame(*live.fx->gpu, w.update_serial);
+        if (gpu_world && live.fx->gpu) gpu::setGameplayFrame(*live.fx->gpu, w.update_serial);
         if (live.state != InstanceState::playing && live.state != InstanceState::stopping) continue;
         w.decide(live, index);
         if (budgeted && !live.decided_asleep) {
@@ -919,7 +922,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         // In slot order: the event stream's order (whatever thread stepped it). A GPU instance
         // hands over the frames that have finished by now, stepped or not (paused, idle,
         // finished, asleep, or a frame of no step).
-        if (stepped || live.fx->gpu) {
+        if (stepped || (gpu_world && live.fx->gpu)) {
             if (live.fx->gpu) (void)gpu::pollStatistics(*live.fx->gpu);
             uint32_t latency = 0;
             receipt.events_dropped += w.events.collect(h, *live.fx, latency);
