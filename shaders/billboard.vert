@@ -28,7 +28,9 @@ void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
     if (push.order.xy != uvec2(0u)) record_index = OrderRef(push.order.xy).indices[record_index];
     vec2 corner = sdQuadCorner(uint(gl_VertexIndex) % kBillboardVerticesPerQuad);
-    DrawRecord r = fetchDrawRecord(push.records.xy, push.records.z, push.records.w, record_index);
+    DrawRecord r = sdOverriddenRecord(
+        fetchDrawRecord(push.records.xy, push.records.z, push.records.w, record_index),
+        push.overrides);
 
     vec3 eye = frame.eye.xyz;
     BillboardQuad q = sdBillboardQuad(r, variantParams(), eye, frame.camera_right.xyz,

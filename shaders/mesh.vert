@@ -27,7 +27,9 @@ layout(location = 3) out vec2 out_uv;
 void main() {
     uint record_index = uint(gl_InstanceIndex);
     if (push.order.xy != uvec2(0u)) record_index = OrderRef(push.order.xy).indices[record_index];
-    DrawRecord r = fetchDrawRecord(push.records.xy, push.records.z, push.records.w, record_index);
+    DrawRecord r = sdOverriddenRecord(
+        fetchDrawRecord(push.records.xy, push.records.z, push.records.w, record_index),
+        push.overrides);
     MeshVertex v = MeshVertexRef(push.vertices.xy).vertices[gl_VertexIndex];
 
     MeshPlacement m = sdMeshPlacement(r, push.params);

@@ -52,7 +52,9 @@ void main() {
         first = SegmentRef(push.segments.xy).segments[segment];
     }
     StripPointRef points = StripPointRef(push.points.xy);
-    StripVertex v = sdStripVertex(points.points[first], points.points[first + 1u], corner,
+    StripPoint a = sdOverriddenPoint(points.points[first], push.overrides);
+    StripPoint b = sdOverriddenPoint(points.points[first + 1u], push.overrides);
+    StripVertex v = sdStripVertex(a, b, corner,
                                   frame.eye.xyz, frame.camera_right.xyz, frame.camera_up.xyz,
                                   frame.camera_forward.xyz, pixelScale());
     gl_Position = clipFromWorld() * vec4(v.position, 1.0);

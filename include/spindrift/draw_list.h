@@ -43,8 +43,11 @@
 // effect file's folder. An emitter without a texture draws a soft disc (billboards) or a soft
 // band (strips); see docs/rendering.md for the shading Spindrift's renderer applies.
 //
-// Colours are linear RGBA with straight alpha; positions are world space, metres; the instance
-// tint and size scale overrides apply to readParticles, not to the draw list.
+// Colours are linear RGBA with straight alpha; positions are world space, metres. The instance's
+// tint and size scale (World::setTint, setSizeScale) are applied: multiplied into the particles'
+// colour and size and the strip vertices' colour and width of ordinary batches; a device-resident
+// batch carries them (DrawBatch::tint, size_scale) for the renderer that draws it from the device
+// to multiply in the same way as it reads each record, as Spindrift's renderer does.
 //
 // Threads: as World. This header is self-contained (standard library and spindrift/runtime.h).
 #pragma once
@@ -152,6 +155,11 @@ struct DrawBatch {
     // for a device-resident batch the live count last known.
     uint64_t particle_count = 0;
     uint32_t device_max_count = 0; // device-resident only: the most it may draw
+    // Device-resident only: the instance's colour tint and size scale, which the renderer
+    // multiplies into each record's colour and size (a strip point's colour and width) as it
+    // draws them. Ordinary batches have them in their particles and vertices already: 1.
+    Color tint;
+    float size_scale = 1;
 
     // Billboards.
     DrawAlignment alignment = DrawAlignment::camera;

@@ -223,8 +223,23 @@ public:
     virtual void parallelFor(uint32_t count, JobFunction job, void* context) = 0;
 };
 
+// How a world waits for its GPU instances (docs/runtime-api.md, "Events", "Backends").
+enum class GpuReadback : uint8_t {
+    // update never waits for the GPU: up to two frames of each instance run on the device while
+    // the host goes on. Live counts, `finished` and the events to gameplay come back through a
+    // ring of host-visible buffers, 1 or 2 updates late (GameplayEvent::latency_frames says by
+    // how much); drawList and readParticles still read the particles of the frame just run.
+    asynchronous = 0,
+    // update waits for each GPU instance's frame: statistics and events are those of the steps
+    // just run (latency 0). For offline tools and tests that compare a frame's counts at once.
+    synchronous = 1,
+};
+
 struct WorldConfig {
     SimulationBackend backend = SimulationBackend::cpu;
+    // GPU instances on a device of the world's own; those on a renderer's device are always
+    // asynchronous.
+    GpuReadback gpu_readback = GpuReadback::asynchronous;
     // Threads of the world's own job runner, the calling thread included (1: everything runs on
     // the thread that calls update). Unused when job_runner is set. Instances are stepped in
     // parallel across the world; an instance with many particles also splits its own step over
@@ -259,9 +274,9 @@ struct InstanceDesc {
     InstanceTransform
         transform; // the instance starts here: its first frame sweeps from nowhere else
     uint32_t flags = kPlayOnCreate;
-    float time_scale = 1;       // multiplies the frame time; [0, 1000]
-    Color tint;                 // multiplies every particle's colour in readParticles; finite, >= 0
-    float size_scale = 1;       // multiplies every particle's size in readParticles; [0, 1e6]
+    float time_scale = 1; // multiplies the frame time; [0, 1000]
+    Color tint;           // multiplies every particle's colour (readParticles, drawList); >= 0
+    float size_scale = 1; // multiplies every particle's size (readParticles, drawList); [0, 1e6]
     float spawn_rate_scale = 1; // multiplies rate, distance and burst births; [0, 1e6]
     bool override_seed = false; // true: the effect's random seed is replaced by `seed`
     uint32_t seed = 0;
@@ -326,8 +341,9 @@ struct WorldUpdateReceipt {
     bool frame_rejected = false;     // frame_dt_s was negative or not finite: taken as 0
     uint64_t events = 0;             // gameplay events delivered by this update (World::events)
     uint64_t events_dropped = 0;     // gameplay events past an emitter's events.max_per_step
-    // How many updates late the newest delivered events of a GPU instance are (their steps ran
-    // that many updates earlier: an asynchronous readback); 0 when every event is of this update.
+    // The largest GameplayEvent::latency_frames of this update's events: how many updates
+    // earlier the steps of the latest-delivered ones ran (an asynchronous GPU readback: 1 or
+    // 2); 0 when every event is of this update's steps.
     uint32_t events_latency_frames = 0;
     uint32_t attractors_active = 0;  // host attractors that acted (nearest the camera)
     uint32_t attractors_dropped = 0; // host attractors past kActiveAttractors: not applied
@@ -411,10 +427,18 @@ public:
 // events in a step, the ones kept are its first in this order.
 //
 // Backends: a CPU instance delivers the events of an update's steps in that update. A GPU instance
-// captures them on the device and reads them back without waiting, a frame or two late with
-// asynchronous statistics (each event carries its step; WorldUpdateReceipt::
-// events_latency_frames says how late). The same steps give the same events in the same order on
-// both backends. Sub-emitter links on threshold crossings run on the CPU backend only.
+// captures them on the device and reads them back without waiting (WorldConfig::gpu_readback,
+// asynchronous by default): they arrive 1 or 2 updates late, each carrying its step and its
+// latency_frames (WorldUpdateReceipt::events_latency_frames: the largest). The same steps give
+// the same events in the same order on both backends, once the late ones have arrived.
+//
+// Nothing is lost to control calls: restart, clear, seek, setSeed, play of a finished instance
+// and a hot reload's switch first take the instance's events of steps already run (waiting for
+// its GPU frames in flight, as resetting its pool waits anyway) and deliver them at the head of
+// the next update's events; a destroyed instance (destroy, kDestroyOnFinish) is not waited for:
+// its GPU frames in flight deliver their events in the next updates, under its now stale
+// handle. seek's replayed steps deliver none. Sub-emitter links on threshold crossings run on
+// the CPU backend only.
 
 // Frozen numbering.
 enum class EventKind : uint8_t {
@@ -431,10 +455,15 @@ struct GameplayEvent {
     uint32_t particle_key = 0;  // the particle's stable key (Particle::key): the same particle
                                 // has the same key in every event and in readParticles
     uint64_t step = 0;          // the instance's fixed step (0 = the first after a (re)start)
-    Vec3 position;              // world space, at the end of the step (birth: where it was born)
-    Vec3 velocity;              // world space, m/s, at the same moment
-    Vec3 normal;                // collision: the contact normal, world space, unit; else 0
-    uint32_t collision_op = 0;  // collision: which of the emitter's collision modules, 0-based
+    // How many updates after the one that ran its step this event is delivered: 0 for a CPU
+    // instance (and a GPU one with GpuReadback::synchronous); 1 or 2 for a GPU instance read back
+    // asynchronously; one more for events a control call held back (see "Instances that go
+    // away" in docs/runtime-api.md).
+    uint32_t latency_frames = 0;
+    Vec3 position;             // world space, at the end of the step (birth: where it was born)
+    Vec3 velocity;             // world space, m/s, at the same moment
+    Vec3 normal;               // collision: the contact normal, world space, unit; else 0
+    uint32_t collision_op = 0; // collision: which of the emitter's collision modules, 0-based
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -586,6 +615,12 @@ public:
     // The name of the event's emitter, valid until the next update(); empty for an event this
     // world did not deliver in its last update.
     std::string_view emitterName(const GameplayEvent& event) const;
+    // A sync point, never needed in the frame loop: waits until every GPU instance's frames in
+    // flight have finished (destroyed ones still draining included) and takes their statistics
+    // and events, so the next update delivers every event of the steps run so far and counts
+    // are current. Nothing to do on the CPU backend or with GpuReadback::synchronous. False
+    // (lastErrorMessage says which) when a GPU instance's device failed.
+    bool waitForGpu();
     // The level's colliders, replacing the previous set (copied, heights included); every
     // instance collides with them from its next step. At most kMaxWorldColliders; invalid_argument
     // names the collider and the field that is wrong, and the previous set stays. count 0 clears.

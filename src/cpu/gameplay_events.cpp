@@ -200,6 +200,13 @@ uint64_t takeGameplayEvents(CpuEffect& fx, std::vector<GameplayEventRecord>& out
     return dropped;
 }
 
+bool gameplayPending(const CpuEffect& fx) {
+    if (fx.gameplay == nullptr) return false;
+    const GameplayCapture& g = *fx.gameplay;
+    if (!g.frame.empty() || g.frame_dropped != 0) return true;
+    return std::any_of(g.dropped.begin(), g.dropped.end(), [](uint64_t d) { return d != 0; });
+}
+
 void discardGameplayEvents(CpuEffect& fx) {
     if (fx.gameplay == nullptr) return;
     GameplayCapture& g = *fx.gameplay;

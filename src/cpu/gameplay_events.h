@@ -79,6 +79,9 @@ void finishStepEvents(CpuEffect& fx);
 // since the last take; the capture starts the next frame empty.
 uint64_t takeGameplayEvents(CpuEffect& fx, std::vector<GameplayEventRecord>& out);
 
+// Whether events (or drops) are waiting for takeGameplayEvents.
+bool gameplayPending(const CpuEffect& fx);
+
 // Forgets the captured events (a seek replays steps whose events are not delivered).
 void discardGameplayEvents(CpuEffect& fx);
 

@@ -23,6 +23,9 @@ struct GameplayEventRecord {
     uint32_t kind = 0;    // kEvent*
     uint32_t key = 0;     // the particle's stable random key (sdParticleKey)
     uint32_t detail = 0;  // collision: the ordinal of the emitter's collision op; else 0
+    // Host frames between the frame that ran its step and the one it is handed over in: 0 on
+    // the CPU; a GPU readback's lateness (src/gpu/gameplay_capture.h). Not part of the order.
+    uint32_t latency_frames = 0;
     vec3 position = vec3(0.0f);
     vec3 velocity = vec3(0.0f);
     vec3 normal = vec3(0.0f); // collision: the contact normal; else 0

@@ -65,6 +65,7 @@ bool createGameplayCapture(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) 
     g.frame.assign(kGpuSubmissionsInFlight, 0);
     // Room for every entry in flight, so taking never allocates.
     g.events.reserve(size_t{g.capacity} * kGpuSubmissionsInFlight);
+    g.event_frames.reserve(g.events.capacity());
     // The device buffer starts empty: zeroed by the first submission (resetPool's).
     return true;
 }
@@ -128,23 +129,41 @@ void takeGameplayEntry(GpuEffect& fx, uint32_t entry) {
         g.events.push_back(r);
     }
     g.dropped += keepFirstPerStep(*fx.effect, g.events, from);
-    g.latency_frames = static_cast<uint32_t>(g.frames - g.frame[entry]);
+    g.event_frames.resize(g.events.size(), g.frame[entry]); // within the reserve: no allocation
 }
 
 void discardGameplayEvents(GpuEffect& fx) {
     GpuGameplayState& g = fx.gameplay;
     std::fill(g.sequence.begin(), g.sequence.end(), 0);
     g.events.clear();
+    g.event_frames.clear();
     g.dropped = 0;
     g.frame_step = fx.driver.step_index;
+}
+
+void setGameplayFrame(GpuEffect& fx, uint64_t frame) {
+    fx.gameplay.frames = frame;
+    fx.gameplay.host_clock = true;
+}
+
+bool gameplayPending(const GpuEffect& fx) {
+    const GpuGameplayState& g = fx.gameplay;
+    if (!g.events.empty() || g.dropped != 0) return true;
+    return std::any_of(g.sequence.begin(), g.sequence.end(), [](uint64_t s) { return s != 0; });
 }
 
 uint64_t takeGpuGameplayEvents(GpuEffect& fx, std::vector<GameplayEventRecord>& out,
                                uint32_t& latency_frames) {
     GpuGameplayState& g = fx.gameplay;
-    out.insert(out.end(), g.events.begin(), g.events.end());
+    latency_frames = 0;
+    for (size_t i = 0; i < g.events.size(); ++i) {
+        GameplayEventRecord r = g.events[i];
+        r.latency_frames = static_cast<uint32_t>(g.frames - g.event_frames[i]);
+        latency_frames = std::max(latency_frames, r.latency_frames);
+        out.push_back(r);
+    }
     g.events.clear();
-    latency_frames = g.latency_frames;
+    g.event_frames.clear();
     const uint64_t dropped = g.dropped;
     g.dropped = 0;
     return dropped;

@@ -179,6 +179,25 @@ VkCommandBuffer beginSubmission(GpuEffect& fx, std::vector<Diagnostic>& diagnost
     return cmd;
 }
 
+// Takes the statistics (and events) of every submission that has finished, waiting for none.
+// The older entry first, so the newest finished one ends in fx.stats.
+bool takeFinished(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
+    vk::CommandRunner& runner = *fx.gpu->runner;
+    const uint32_t newest = runner.current();
+    for (uint32_t k = 1; k <= runner.entries(); ++k) {
+        const uint32_t e = (newest + k) % runner.entries();
+        if (fx.submissions[e].sequence == 0) continue;
+        if (runner.pending(e) && !runner.poll(e, diagnostics)) {
+            if (!diagnostics.empty() && diagnostics.back().severity == Severity::error) {
+                return false;
+            }
+            continue;
+        }
+        takeStatistics(fx, e);
+    }
+    return true;
+}
+
 // Copies the counters, submits, and either waits and takes the statistics (wait) or takes those
 // of any submission that has finished meanwhile.
 bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bool wait,
@@ -194,19 +213,7 @@ bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bo
         takeStatistics(fx, entry);
         return true;
     }
-    // The older entry first, so the newest finished one ends in fx.stats.
-    for (uint32_t k = 1; k <= runner.entries(); ++k) {
-        const uint32_t e = (entry + k) % runner.entries();
-        if (fx.submissions[e].sequence == 0) continue;
-        if (runner.pending(e) && !runner.poll(e, diagnostics)) {
-            if (!diagnostics.empty() && diagnostics.back().severity == Severity::error) {
-                return false;
-            }
-            continue;
-        }
-        takeStatistics(fx, e);
-    }
-    return true;
+    return takeFinished(fx, diagnostics);
 }
 
 } // namespace
@@ -330,7 +337,8 @@ FrameReport advanceFrame(GpuEffect& fx, double frame_dt_s) {
     const Rows3x4 from = fx.world_from_effect;
     const Rows3x4 to = fx.next_world_from_effect;
     fx.dispatches_last_frame = 0;
-    fx.gameplay.frames += 1; // the latency of events to gameplay is counted in these
+    // The latency of events to gameplay is counted in host frames (gameplay_capture.h).
+    if (!fx.gameplay.host_clock) fx.gameplay.frames += 1;
     // One submission holds as many steps as there are step slots (less the draw pass's).
     const uint32_t per_submission = fx.buffers.step_slots - 1;
     const uint32_t submissions = (steps + per_submission - 1) / per_submission;
@@ -408,6 +416,11 @@ bool waitForStatistics(GpuEffect& fx) {
         takeStatistics(fx, e);
     }
     return true;
+}
+
+bool pollStatistics(GpuEffect& fx) {
+    if (!fx.errors.empty()) return false;
+    return takeFinished(fx, fx.errors);
 }
 
 uint64_t liveCount(const GpuEffect& fx) {

@@ -215,6 +215,10 @@ void restart(GpuEffect& fx);
 uint64_t liveCount(const GpuEffect& fx); // from the counters stats come from
 // Waits for every submission and takes the newest statistics (a host that reads them now).
 bool waitForStatistics(GpuEffect& fx);
+// Takes the statistics and events to gameplay of every submission that has finished, waiting
+// for none (a host with asynchronous statistics whose instance did not step this frame: a paused
+// or sleeping one still hands over what its last frames produced). False after a failure.
+bool pollStatistics(GpuEffect& fx);
 bool finished(const GpuEffect& fx);
 double simulationTime(const GpuEffect& fx);
 // The conservative live bound the next update dispatch of emitter e is sized from.

@@ -79,6 +79,7 @@ void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
     BillboardPushConstants push{};
     push.params = batch.params;
     push.params.textured = values[kSpecBillboardTextured];
+    push.overrides = batch.overrides;
     pass_.drawRecords(cmd, push, batch.device, source,
                       static_cast<uint32_t>(batch.records.size() * kBillboardVerticesPerQuad), 1);
 }

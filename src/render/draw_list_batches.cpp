@@ -5,6 +5,15 @@
 
 namespace spindrift::render {
 
+namespace {
+
+// A device entry's instance overrides, for the renderer to apply as it reads the device's data.
+DrawOverrides overridesOf(const DrawEntry& entry) {
+    return {entry.tint, entry.size_scale, 0u, 0u, 0u};
+}
+
+} // namespace
+
 void appendDrawListBatches(const DrawList& list, const DrawAssets& assets,
                            std::vector<DrawBatch>& out) {
     const DrawList::Impl& impl = list.impl();
@@ -20,6 +29,7 @@ void appendDrawListBatches(const DrawList& list, const DrawAssets& assets,
                 const gpu::GpuStripSource& s = entry.device_strips;
                 strip.device = {s.points, s.point_counts, s.count, s.points_per_strip,
                                 s.max_strips};
+                strip.overrides = overridesOf(entry);
             } else {
                 strip.points = entry.points;
                 strip.segments = entry.segments;
@@ -31,6 +41,7 @@ void appendDrawListBatches(const DrawList& list, const DrawAssets& assets,
             mesh.mesh = assets.mesh(batch.effect, batch.emitter_index);
             if (entry.device) {
                 mesh.device = deviceRecords(entry.device_records);
+                mesh.overrides = overridesOf(entry);
             } else {
                 mesh.records = entry.records;
             }
@@ -42,6 +53,7 @@ void appendDrawListBatches(const DrawList& list, const DrawAssets& assets,
             billboard.texture = texture;
             if (entry.device) {
                 billboard.device = deviceRecords(entry.device_records);
+                billboard.overrides = overridesOf(entry);
             } else {
                 billboard.records = entry.records;
             }

@@ -51,6 +51,7 @@ void MeshPass::draw(VkCommandBuffer cmd, const MeshStore& meshes, const TextureS
     push.params = batch.params;
     push.params.vertex_count = meshes.vertexCount(batch.mesh);
     push.vertices = uvec4(splitAddress(meshes.address(batch.mesh)), 0u, 0u);
+    push.overrides = batch.overrides;
     pass_.drawRecords(cmd, push, batch.device, source, push.params.vertex_count,
                       static_cast<uint32_t>(batch.records.size()));
 }

@@ -133,6 +133,15 @@ bool checkSegments(const StripBatch& b, std::string& message) {
     return true;
 }
 
+// Why a batch's overrides cannot be drawn, or empty: every multiplier finite and >= 0.
+std::string overridesProblem(const DrawOverrides& o) {
+    const float values[5] = {o.tint.x, o.tint.y, o.tint.z, o.tint.w, o.size_scale};
+    for (const float v : values) {
+        if (!std::isfinite(v) || v < 0) return "tint and size_scale must be finite and >= 0";
+    }
+    return {};
+}
+
 // A batch the renderer cannot draw is an error naming the batch, never a crash or a silent skip.
 // Why a batch's blend mode cannot be drawn, or empty: it must be known, and only a mesh can be
 // opaque (depth written: a flat billboard or strip has no depth of its own to write).
@@ -185,6 +194,8 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
         std::string message;
         if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batches[i])) {
             if (!checkTexture(r, b->texture, message)) fail(message);
+            if (std::string why = overridesProblem(b->overrides); !why.empty())
+                fail(std::move(why));
             if (std::string why = blendProblem(b->params.blend, false); !why.empty())
                 fail(std::move(why));
             if (b->params.alignment >= kAlignCount) {
@@ -206,6 +217,8 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
                 continue; // the draw would read its vertex count
             }
             if (!checkTexture(r, m->texture, message)) fail(message);
+            if (std::string why = overridesProblem(m->overrides); !why.empty())
+                fail(std::move(why));
             if (std::string why = blendProblem(m->params.blend, true); !why.empty())
                 fail(std::move(why));
             if (!countRecords(m->device, m->records, true,
@@ -216,6 +229,7 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
         }
         const StripBatch& b = std::get<StripBatch>(batches[i]);
         if (!checkTexture(r, b.texture, message)) fail(message);
+        if (std::string why = overridesProblem(b.overrides); !why.empty()) fail(std::move(why));
         if (std::string why = blendProblem(b.params.blend, false); !why.empty())
             fail(std::move(why));
         if (b.device.points != 0) {

@@ -146,7 +146,11 @@ struct BillboardBatch {
     BillboardParams params;
     TextureHandle texture = kNoTexture;
     std::span<const DrawRecord> records;
-    DeviceRecords device;
+    DeviceRecords device; // Multiplied into each record's colour and size as it is drawn
+                          // (render/shader/billboard.h,
+    // DrawOverrides): a device-resident batch's instance tint and size scale; host records carry
+    // them already (the draw list applies them), so 1. Finite and >= 0.
+    DrawOverrides overrides{vec4(1.0f), 1.0f, 0u, 0u, 0u};
 };
 
 // Strip polylines that stay on the renderer's device (a GPU simulation's ribbons,
@@ -175,7 +179,11 @@ struct StripBatch {
     TextureHandle texture = kNoTexture;
     std::span<const StripPoint> points;
     std::span<const uint32_t> segments;
-    DeviceStrips device;
+    DeviceStrips device; // Multiplied into each point's colour and width as it is drawn
+                         // (render/shader/billboard.h,
+    // DrawOverrides): a device-resident batch's instance tint and size scale; host points carry
+    // them already (the draw list applies them), so 1. Finite and >= 0.
+    DrawOverrides overrides{vec4(1.0f), 1.0f, 0u, 0u, 0u};
 };
 
 // One emitter's mesh particles: every record draws the mesh `mesh` (addMesh), placed by
@@ -192,7 +200,11 @@ struct MeshBatch {
     DeviceRecords device;
     // From addTexture, sampled at each vertex's (u, v) and multiplied by the particle's colour;
     // kNoTexture: the colour alone.
-    TextureHandle texture = kNoTexture;
+    TextureHandle texture = kNoTexture; // Multiplied into each record's colour and size as it is
+                                        // drawn (render/shader/billboard.h,
+    // DrawOverrides): a device-resident batch's instance tint and size scale; host records carry
+    // them already (the draw list applies them), so 1. Finite and >= 0.
+    DrawOverrides overrides{vec4(1.0f), 1.0f, 0u, 0u, 0u};
 };
 
 // One entry of a frame's draw list: billboards, strips or meshes. renderFrame draws the entries
@@ -233,7 +245,8 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // unknown to this renderer or stale, an unknown enum, a flipbook count of 0, a segment whose index
 // does not leave room for its second point, a mesh handle that is kNoMesh, unknown or stale,
 // more than kMaxDrawRecords records, kMaxStripPoints points or kMaxStripSegments segments in all, a
-// batch with both host and device records or device records without a count, device strips without
+// batch whose overrides are not finite and >= 0, a batch with both host and device records or
+// device records without a count, device strips without
 // a count or point counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device
 // batches). Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time
 // per renderer. docs/rendering.md describes the passes and equations.

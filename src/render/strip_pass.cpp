@@ -90,6 +90,7 @@ StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore&
     StripPushConstants push{};
     push.params = batch.params;
     push.params.textured = values[kSpecStripTextured];
+    push.overrides = batch.overrides;
     return push;
 }
 

@@ -177,6 +177,11 @@ void addBatch(DrawList::Impl& list, const DrawInstance& d, uint32_t e, float dis
         batch.device_max_count = drawsRecords(emitter.render_type)
                                      ? entry.device_records.max_records
                                      : entry.device_strips.max_strips;
+        // Nothing on the host to multiply: whoever draws from the device applies them.
+        entry.tint = d.tint;
+        entry.size_scale = d.size_scale;
+        batch.tint = {d.tint.x, d.tint.y, d.tint.z, d.tint.w};
+        batch.size_scale = d.size_scale;
         list.stats.device_batches += 1;
     }
     list.entries.push_back(entry);

@@ -40,7 +40,8 @@ struct DrawInstance {
     EffectInstance* fx = nullptr;
     Vec3 origin; // where the instance is: the order key's position
     // The instance's overrides (World::setTint, setSizeScale): applied to copies of its records
-    // and to its strip points; an instance without them is drawn from its records directly.
+    // and to its strip points; an instance without them is drawn from its records directly. A
+    // device entry hands them to the renderer (DrawEntry::tint, size_scale).
     vec4 tint{1.0f};
     float size_scale = 1;
 };
@@ -57,6 +58,10 @@ struct DrawEntry {
     bool device = false; // drawn from the device: the sources below
     gpu::GpuDrawSource device_records{};
     gpu::GpuStripSource device_strips{};
+    // A device entry's instance overrides, which the renderer applies as it reads each record or
+    // point (render::BillboardBatch::overrides); host entries carry them in their records: 1.
+    vec4 tint{1.0f};
+    float size_scale = 1;
 };
 
 struct DrawList::Impl {

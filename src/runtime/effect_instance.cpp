@@ -35,6 +35,7 @@ bool createGpuPart(EffectInstance& instance, const InstanceConfig& config, bool 
     gpu_config.device = config.device;
     gpu_config.validation = config.validation;
     gpu_config.driver = config.driver;
+    gpu_config.async_statistics = config.async_gpu;
     // On a shared device (the renderer's) every emitter is drawn from the device: billboards from
     // their records, ribbons and beams from strips the GPU writes (gpu::deviceStripSource).
     if (config.shared_device) {
@@ -51,7 +52,7 @@ bool createGpuPart(EffectInstance& instance, const InstanceConfig& config, bool 
     appendWithSource(gpu_diagnostics, instance.source, !instance.gpu && may_fall_back, diagnostics);
     if (!instance.gpu) return false;
     instance.gpu->world = config.world;
-    instance.draws_from_device = gpu_config.async_statistics;
+    instance.draws_from_device = config.shared_device != nullptr;
     instance.gpu_records.resize(instance.gpu->layout.draw_records);
     instance.gpu_counts.assign(instance.effect->emitters.size(), 0);
     return true;

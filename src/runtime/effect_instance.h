@@ -65,6 +65,11 @@ struct InstanceConfig {
     std::string device;
     bool validation = false;
     std::shared_ptr<vk::Context> shared_device;
+    // GPU part on a device of its own: its frames are not waited for (gpu::GpuConfig::
+    // async_statistics), so statistics, `finished` and events to gameplay come a frame or two
+    // late; drawing and readParticles still read the particles back. A shared device always
+    // runs asynchronously.
+    bool async_gpu = false;
     // The host's world colliders and distance field (World); null: none. Must outlive the
     // instance; both parts read it at each step.
     const WorldInputs* world = nullptr;
@@ -97,7 +102,8 @@ struct EffectInstance {
     std::unique_ptr<cpu::CpuEffect> cpu;
     std::unique_ptr<gpu::GpuEffect> gpu;
     // The GPU part runs on a shared device and its draw output stays there (submitDeviceDraw);
-    // its statistics are those of the newest finished submission (a frame or two late).
+    // its statistics are those of the newest finished submission (a frame or two late), as they
+    // are for any GPU part with InstanceConfig::async_gpu.
     bool draws_from_device = false;
     bool failed = false;       // a GPU part's Vulkan failure stopped the instance (reported once)
     uint64_t steps_run = 0;    // fixed steps asked of the instance since it (re)started

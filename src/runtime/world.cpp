@@ -8,13 +8,19 @@
 //   step (created, restarted, sought), so its first frame never sweeps from the origin.
 // - Overrides that the driver supports (spawn-rate scale, emitter enable, host bursts, seed) go
 //   into the driver config of each part before each step; tint and size scale are applied to the
-//   particles a host reads (readParticles). Nothing here touches the per-particle kernels.
+//   particles a host reads and draws (readParticles; the draw list, whose device-resident batches
+//   hand them to the renderer). Nothing here touches the per-particle kernels.
 // - Reload: an instance whose library entry moved to a new version is rebuilt on the new compiled
 //   effect before its next step; one whose emitters match by name and layout (matchForReload)
 //   keeps its particles, trails and clock on either backend (carryParticles), any other restarts
 //   and says why (InstanceInfo::reload_restart_reason). The receipt counts both.
 // - Destroyed instances go to a small per-effect pool and are restarted for the next create of
 //   the same compiled effect, so create/destroy churn allocates nothing.
+// - Events to gameplay are never lost to a control call: one that throws an instance's state
+//   away (restartLive, a reseed, a reload's switch) first holds its events for the next update;
+//   a destroyed instance with events still to come (GPU frames in flight) drains: it is kept,
+//   unstepped, until they have arrived under its stale handle, then recycled. GPU instances
+//   count their events' latency in this world's updates (gpu::setGameplayFrame).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -101,6 +107,15 @@ struct RetainedInstance {
     float time_scale = 1;
     Color tint;
     float size_scale = 1;
+};
+
+// A destroyed instance whose events to gameplay are still to come (GPU frames in flight): update
+// polls it, delivers them under its stale handle, and recycles it once none is left.
+struct DrainingInstance {
+    std::unique_ptr<EffectInstance> fx;
+    std::shared_ptr<const CompiledEffect> base;
+    EffectId effect;
+    InstanceHandle handle;
 };
 
 // The effect's scalability record, or null when it has none (all default).
@@ -287,6 +302,7 @@ struct World::Impl {
     std::vector<uint64_t> near_mark;  // per slot: the update that found it near the camera
     std::vector<BudgetCandidate> budget_candidates;
     std::vector<RetainedInstance> retained;
+    std::vector<DrainingInstance> draining;
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
 
@@ -355,6 +371,7 @@ struct World::Impl {
         c.device = device_name;
         c.validation = device_validation;
         c.shared_device = shared_device;
+        c.async_gpu = config.gpu_readback == GpuReadback::asynchronous;
         c.world = &world_inputs;
         return c;
     }
@@ -405,6 +422,24 @@ struct World::Impl {
         recycleInstance(live.effect, live.base, std::move(live.fx));
         live.fx.reset();
         live.base.reset();
+    }
+
+    // Takes the instance's events of the steps already run for the next update, before its state
+    // is thrown away (GameplayEventStream::hold: waits for its GPU frames in flight).
+    void holdEvents(InstanceHandle h, EffectInstance& fx) {
+        events.hold(h, fx, update_serial + 1, update_serial);
+    }
+
+    // A destroyed instance's EffectInstance: recycled, or drained first when events are still to
+    // come from it (never waited for here).
+    void retire(InstanceHandle h, LiveInstance& live) {
+        if (live.fx && GameplayEventStream::pending(*live.fx)) {
+            draining.push_back({std::move(live.fx), std::move(live.base), live.effect, h});
+            live.fx.reset();
+            live.base.reset();
+            return;
+        }
+        recycle(live);
     }
 
     void recycleInstance(EffectId effect, const std::shared_ptr<const CompiledEffect>& base,
@@ -468,7 +503,7 @@ struct World::Impl {
 
     // A sleeping instance wakes: fast-forwarded over the time it slept, or restarted (its
     // effect's `wake`). Returns the steps run.
-    uint64_t wake(LiveInstance& live) {
+    uint64_t wake(InstanceHandle h, LiveInstance& live) {
         const double slept =
             live.slept_s + (clock_s - live.asleep_since_s) * static_cast<double>(live.time_scale);
         live.sleeping = false;
@@ -476,7 +511,7 @@ struct World::Impl {
         const ScalabilityRecord* r = scalabilityOf(*live.fx->effect);
         const InstanceState state = live.state;
         if (r != nullptr && (r->flags & kScalabilityWakeRestart) != 0) {
-            restartLive(live);
+            restartLive(h, live);
             live.state = state;
             return 0;
         }
@@ -490,7 +525,7 @@ struct World::Impl {
         const auto cap = static_cast<uint64_t>(std::floor(most_s / dt + 1e-3));
         if (owed > cap) {
             // Too long a sleep to replay: start over and run the bounded part.
-            restartLive(live);
+            restartLive(h, live);
             live.state = state;
             applyDriverConfig(live);
             owed = cap;
@@ -569,8 +604,10 @@ struct World::Impl {
         return live.path != nullptr ? pathRows(live, 0) : rowsOf(live.transform);
     }
 
-    // Back to time 0 at the instance's transform, nothing pending.
-    void restartLive(LiveInstance& live) {
+    // Back to time 0 at the instance's transform, nothing pending (the events of its steps so far
+    // held for the next update).
+    void restartLive(InstanceHandle h, LiveInstance& live) {
+        holdEvents(h, *live.fx);
         live.sleeping = false;
         live.slept_s = 0;
         live.path_time_s = 0;
@@ -585,7 +622,7 @@ struct World::Impl {
     // Rebuilds the instance on its library entry's newer version, keeping its particles when
     // carryParticles can, else restarting it; failed when the new version cannot be instanced
     // (the instance stays on its version and the message says why).
-    Switch switchVersion(LiveInstance& live, const LibraryEntry& entry) {
+    Switch switchVersion(InstanceHandle h, LiveInstance& live, const LibraryEntry& entry) {
         // Recycled instances of older versions are never reused: drop them.
         std::erase_if(recycled[live.effect.value - 1],
                       [&](const auto& fx) { return fx->effect.get() != entry.effect.get(); });
@@ -604,6 +641,7 @@ struct World::Impl {
                                          ? "the instance had finished"
                                          : carryParticles(*live.fx, *fx);
         const bool kept = live.reload_restart_reason.empty();
+        holdEvents(h, *live.fx); // the old version's steps so far (its frames in flight too)
         live.fx = std::move(fx);
         live.base = entry.effect;
         live.bursts.clear();
@@ -621,7 +659,7 @@ struct World::Impl {
 
     void destroyLive(InstanceHandle h) {
         buckets.remove(Table::indexOf(h));
-        recycle(table.at(h));
+        retire(h, table.at(h));
         table.release(h);
         stats.instances_destroyed += 1;
     }
@@ -762,7 +800,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         frame_dt_s = 0;
     }
     frame_dt_s = std::min(frame_dt_s, kMaxFrameSeconds);
-    w.events.begin();
+    // Events held by control calls since the last update open the stream.
+    w.events.begin(receipt.events_dropped, receipt.events_latency_frames);
     receipt.attractors_dropped = selectWorldAttractors(w.attractors, w.camera, w.world_inputs);
     receipt.attractors_active = static_cast<uint32_t>(w.world_inputs.attractors.size());
     auto& slots = w.table.slots();
@@ -775,15 +814,19 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
     for (uint32_t index : w.near_slots) w.near_mark[index] = w.update_serial;
     receipt.instances_examined = static_cast<uint32_t>(w.near_slots.size());
     const bool budgeted = w.budgets.max_awake_instances != 0 || w.budgets.max_live_particles != 0;
+    // Only a world that may run GPU instances looks at each instance's parts (a sleeper's state
+    // stays untouched in a CPU world: sleeping costs next to nothing).
+    const bool gpu_world = w.config.backend != SimulationBackend::cpu;
     w.budget_candidates.clear();
     // 1. In slot order: switch reloaded instances, and decide who sleeps.
     for (uint32_t index = 0; index < slots.size(); ++index) {
         if (!slots[index].live) continue;
         LiveInstance& live = slots[index].value;
+        const InstanceHandle h = Table::handleOf(index, slots[index].generation);
 
         const LibraryEntry& entry = *w.library.entry(live.effect);
         if (entry.version != live.version) {
-            switch (w.switchVersion(live, entry)) {
+            switch (w.switchVersion(h, live, entry)) {
             case Impl::Switch::kept:
                 receipt.reloaded_kept += 1;
                 break;
@@ -796,6 +839,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             }
             w.placeInBuckets(live, index);
         }
+        // GPU latencies count in updates, whatever runs between them.
+        if (gpu_world && live.fx->gpu) gpu::setGameplayFrame(*live.fx->gpu, w.update_serial);
         if (live.state != InstanceState::playing && live.state != InstanceState::stopping) continue;
         w.decide(live, index);
         if (budgeted && !live.decided_asleep) {
@@ -835,7 +880,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         }
         if (live.sleeping) {
             receipt.instances_woken += 1;
-            receipt.fast_forward_steps += w.wake(live);
+            receipt.fast_forward_steps +=
+                w.wake(Table::handleOf(index, slots[index].generation), live);
         }
         w.applyDriverConfig(live);
         InstanceStepJob job;
@@ -851,6 +897,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
     w.clock_s += frame_dt_s;
     // Retained instances (destroyed, world space) finish their particles after the slots.
     for (RetainedInstance& r : w.retained) {
+        if (r.fx->gpu) gpu::setGameplayFrame(*r.fx->gpu, w.update_serial);
         InstanceStepJob job;
         job.instance = r.fx.get();
         job.frame_dt_s = std::min(frame_dt_s * static_cast<double>(r.time_scale), kMaxFrameSeconds);
@@ -865,18 +912,24 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         if (!slots[index].live) continue;
         const InstanceHandle h = Table::handleOf(index, slots[index].generation);
         LiveInstance& live = slots[index].value;
+        const bool stepped = next_job < w.step_slots.size() && w.step_slots[next_job] == index;
+        // In slot order: the event stream's order (whatever thread stepped it). A GPU instance
+        // hands over the frames that have finished by now, stepped or not (paused, idle,
+        // finished, asleep, or a frame of no step).
+        if (stepped || (gpu_world && live.fx->gpu)) {
+            if (live.fx->gpu) (void)gpu::pollStatistics(*live.fx->gpu);
+            uint32_t latency = 0;
+            receipt.events_dropped += w.events.collect(h, *live.fx, latency);
+            receipt.events_latency_frames = std::max(receipt.events_latency_frames, latency);
+        }
         if (live.sleeping) {
             receipt.live_particles += live.live_cached;
             continue;
         }
 
-        if (next_job < w.step_slots.size() && w.step_slots[next_job] == index) {
+        if (stepped) {
             const InstanceStepJob& job = w.step_jobs[next_job++];
             const FrameReport& report = job.report;
-            // In slot order: the event stream's order (whatever thread stepped it).
-            uint32_t latency = 0;
-            receipt.events_dropped += w.events.collect(h, *live.fx, latency);
-            receipt.events_latency_frames = std::max(receipt.events_latency_frames, latency);
             receipt.instances_stepped += 1;
             receipt.steps += report.steps;
             receipt.discarded_steps += report.discarded_steps;
@@ -884,15 +937,20 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             live.discarded_steps += report.discarded_steps;
             w.stats.discarded_steps += report.discarded_steps;
             if (report.steps > 0) live.placed_only = false;
+            // The job answered these after the step; a GPU part's statistics moved on with the
+            // poll above, so such an instance is asked again.
+            const bool gpu = live.fx->gpu != nullptr;
+            const uint64_t next = gpu ? nextStepIndex(*live.fx) : job.next_step_index;
+            const uint64_t live_now = gpu ? liveCount(*live.fx) : job.live_after;
+            const bool finished_now = gpu ? finished(*live.fx) : job.finished_after;
             // Bursts go with the step they were put on; later ones wait.
-            const uint64_t next = job.next_step_index;
             if (!live.bursts.empty()) {
                 std::erase_if(live.bursts,
                               [next](const HostBurst& b) { return b.step_index < next; });
             }
-            const bool drained = live.state == InstanceState::stopping && job.live_after == 0;
-            if (drained || job.finished_after) live.state = InstanceState::finished;
-            live.live_cached = job.live_after;
+            const bool drained = live.state == InstanceState::stopping && live_now == 0;
+            if (drained || finished_now) live.state = InstanceState::finished;
+            live.live_cached = live_now;
             if (live.state != InstanceState::finished || live.finish_reported) {
                 receipt.live_particles += live.live_cached;
                 continue;
@@ -925,7 +983,25 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
     }
     std::erase_if(w.retained, [&](RetainedInstance& kept) {
         if (liveCount(*kept.fx) > 0 && !kept.fx->failed) return false;
-        w.recycleInstance(kept.effect, kept.base, std::move(kept.fx));
+        if (GameplayEventStream::pending(*kept.fx)) {
+            w.draining.push_back({std::move(kept.fx), kept.base, kept.effect, kept.handle});
+        } else {
+            w.recycleInstance(kept.effect, kept.base, std::move(kept.fx));
+        }
+        return true;
+    });
+    // The drained (destroyed with events still to come), in the order they were destroyed: what
+    // has arrived, under their stale handles; recycled once nothing is left.
+    std::erase_if(w.draining, [&](DrainingInstance& d) {
+        if (d.fx->gpu) {
+            gpu::setGameplayFrame(*d.fx->gpu, w.update_serial);
+            (void)gpu::pollStatistics(*d.fx->gpu);
+        }
+        uint32_t latency = 0;
+        receipt.events_dropped += w.events.collect(d.handle, *d.fx, latency);
+        receipt.events_latency_frames = std::max(receipt.events_latency_frames, latency);
+        if (GameplayEventStream::pending(*d.fx) && !d.fx->failed) return false;
+        w.recycleInstance(d.effect, d.base, std::move(d.fx));
         return true;
     });
     receipt.retained_instances = static_cast<uint32_t>(w.retained.size());
@@ -936,7 +1012,7 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
 
 RuntimeError World::play(InstanceHandle h) {
     return impl_->withInstance(h, [&](LiveInstance& live) {
-        if (live.state == InstanceState::finished) impl_->restartLive(live);
+        if (live.state == InstanceState::finished) impl_->restartLive(h, live);
         live.state = InstanceState::playing;
     });
 }
@@ -969,7 +1045,7 @@ RuntimeError World::stop(InstanceHandle h) {
 RuntimeError World::clear(InstanceHandle h) {
     return impl_->withInstance(h, [&](LiveInstance& live) {
         const bool reported = live.finish_reported && live.state == InstanceState::finished;
-        impl_->restartLive(live);
+        impl_->restartLive(h, live);
         live.finish_reported = reported;
         live.state = InstanceState::finished;
     });
@@ -977,7 +1053,7 @@ RuntimeError World::clear(InstanceHandle h) {
 
 RuntimeError World::restart(InstanceHandle h) {
     return impl_->withInstance(h, [&](LiveInstance& live) {
-        impl_->restartLive(live);
+        impl_->restartLive(h, live);
         live.state = InstanceState::playing;
     });
 }
@@ -1053,7 +1129,7 @@ RuntimeError World::seek(InstanceHandle h, double time_s) {
                           std::to_string(dt) + " s)");
     }
     const InstanceState before = live->state;
-    w.restartLive(*live);
+    w.restartLive(h, *live);
     live->state = before == InstanceState::finished ? InstanceState::paused : before;
     w.applyDriverConfig(*live);
     StepRun run;
@@ -1112,11 +1188,12 @@ RuntimeError World::setSeed(InstanceHandle h, uint32_t seed) {
         if (!fx) return error;
         w.scratch_diagnostics.clear();
         setParameterValues(*fx, live->fx->parameter_values, w.scratch_diagnostics);
+        w.holdEvents(h, *live->fx);
         w.recycle(*live);
         live->fx = std::move(fx);
     }
     const InstanceState before = live->state;
-    w.restartLive(*live);
+    w.restartLive(h, *live);
     live->state = before == InstanceState::finished ? InstanceState::idle : before;
     return w.ok();
 }
@@ -1289,7 +1366,7 @@ RuntimeError advanceInstanceTo(World& world, InstanceHandle h, double time_s,
     EffectInstance& fx = *live->fx;
     if (target < fx.steps_run) {
         const InstanceState before = live->state;
-        w.restartLive(*live);
+        w.restartLive(h, *live);
         live->state = before == InstanceState::finished ? InstanceState::idle : before;
     }
     w.applyDriverConfig(*live);
@@ -1464,6 +1541,27 @@ RuntimeError World::getParameter(InstanceHandle h, std::string_view name, Color&
 
 const std::vector<GameplayEvent>& World::events() const {
     return impl_->events.events();
+}
+
+bool World::waitForGpu() {
+    Impl& w = *impl_;
+    bool ok = true;
+    std::string failed;
+    auto wait = [&](EffectInstance& fx) {
+        if (!fx.gpu || gpu::waitForStatistics(*fx.gpu)) return;
+        ok = false;
+        if (failed.empty()) failed = "a GPU instance's device failed ('" + fx.source + "')";
+    };
+    for (auto& slot : w.table.slots())
+        if (slot.live) wait(*slot.value.fx);
+    for (RetainedInstance& r : w.retained) wait(*r.fx);
+    for (DrainingInstance& d : w.draining) wait(*d.fx);
+    if (!ok) {
+        w.message = std::move(failed);
+        return false;
+    }
+    w.message.clear();
+    return true;
 }
 
 std::string_view World::emitterName(const GameplayEvent& event) const {

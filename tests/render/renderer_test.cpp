@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -628,6 +629,64 @@ TEST_F(RendererTest, StripsAndBillboardsAreDrawnInOneOrder) {
     image = renderBatches(frontView(), {strip, billboard, strip, billboard});
     EXPECT_TRUE(near(pixel(image, 48, 48), {255, 0, 0}, 0));
     EXPECT_TRUE(near(pixel(image, 30, 48), {0, 0, 255}, 0)) << "the strip outside the billboard";
+}
+
+// A batch's overrides (the instance tint and size scale a device-resident batch carries) are
+// multiplied into each record or strip point as the shaders read it: the same frame as records
+// with the multiply done beforehand, as the draw list does for host batches. The image is read
+// back, so it tests the shaders' application, which device records also go through.
+TEST_F(RendererTest, BatchOverridesTintAndScaleEachRecordAndStripPointAsDrawn) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    TextureHandle white = texture(solidTexture(255, 255, 255, 255));
+    const vec4 tint(0.2f, 1.0f, 0.5f, 0.8f);
+    const float scale = 1.5f;
+    const DrawOverrides overrides{tint, scale, 0u, 0u, 0u};
+    const std::vector<DrawRecord> plain = {particle(vec3(0), 1.5f, vec4(1, 0.6f, 1, 1))};
+    std::vector<DrawRecord> premultiplied = plain;
+    premultiplied[0] = sdOverriddenRecord(premultiplied[0], overrides);
+    BillboardBatch with = {paramsFor(kBlendAlpha), white, plain, {}};
+    with.overrides = overrides;
+    const Image drawn = renderBatches(frontView(), {with});
+    const Image expected = renderBatches(
+        frontView(), {BillboardBatch{paramsFor(kBlendAlpha), white, premultiplied, {}}});
+    const Image untouched =
+        renderBatches(frontView(), {BillboardBatch{paramsFor(kBlendAlpha), white, plain, {}}});
+    EXPECT_EQ(drawn.rgba8, expected.rgba8);
+    EXPECT_NE(drawn.rgba8, untouched.rgba8);
+    EXPECT_GT(coverage(drawn, {0, 0, 0}).width(), coverage(untouched, {0, 0, 0}).width())
+        << "size scaled";
+
+    const std::vector<StripPoint> points =
+        polyline({vec3(-2, 0, 0), vec3(2, 0, 0)}, 1.0f, vec4(1, 1, 1, 1));
+    std::vector<StripPoint> scaled = points;
+    for (StripPoint& p : scaled) p = sdOverriddenPoint(p, overrides);
+    const std::vector<uint32_t> one = segmentsOf(2);
+    StripBatch strip = {stripParamsFor(kBlendAlpha), white, points, one, {}};
+    strip.overrides = overrides;
+    EXPECT_EQ(renderBatches(frontView(), {strip}).rgba8,
+              renderBatches(frontView(),
+                            {StripBatch{stripParamsFor(kBlendAlpha), white, scaled, one, {}}})
+                  .rgba8);
+}
+
+TEST_F(RendererTest, BatchOverridesThatAreNotFiniteAndPositiveAreAnError) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const std::vector<DrawRecord> one = {particle(vec3(0), 1.0f, vec4(1))};
+    BillboardBatch bad = {paramsFor(kBlendAlpha), kNoTexture, one, {}};
+    bad.overrides.tint.y = std::numeric_limits<float>::quiet_NaN();
+    StripBatch negative = {stripParamsFor(kBlendAlpha), kNoTexture, {}, {}, {}};
+    negative.overrides.size_scale = -1.0f;
+    Image image;
+    FrameStats stats;
+    std::vector<Diagnostic> d;
+    const std::vector<DrawBatch> batches = {bad, negative};
+    EXPECT_FALSE(renderFrame(*renderer_, frontView(), batches, image, stats, d));
+    ASSERT_EQ(d.size(), 2u) << errors(d);
+    EXPECT_NE(formatDiagnostic(d[0]).find("batch 0: tint and size_scale must be finite and >= 0"),
+              std::string::npos)
+        << formatDiagnostic(d[0]);
+    EXPECT_NE(formatDiagnostic(d[1]).find("batch 1: tint and size_scale"), std::string::npos)
+        << formatDiagnostic(d[1]);
 }
 
 TEST_F(RendererTest, MalformedStripBatchIsAnErrorNotACrash) {

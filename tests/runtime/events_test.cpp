@@ -389,8 +389,9 @@ TEST(Events, GpuBackendRunsThresholdLinksLikeTheCpu) {
 // The same steps give the same events in the same order on both backends: an effect with every
 // kind (births, deaths, plane contacts, height and age-fraction crossings, a death sub-emitter,
 // a per-step bound that drops) run for the same frames on a CPU and a GPU world, every event
-// drained (the GPU's last ones after the frames: its readback may be late), then compared one by
-// one: kind, emitter, step, key and collision op exactly; values within the GPU parity tolerance.
+// drained (the GPU's readback is asynchronous: its last ones come after a sync point), then
+// compared one by one: kind, emitter, step, key and collision op exactly; values within the GPU
+// parity tolerance. Each GPU event says how late it came; CPU events are never late.
 TEST(Events, CpuAndGpuDeliverTheSameEventsInTheSameOrder) {
     const SimulationDevice device = probeSimulationDevice("");
     if (device.kind == DeviceKind::none) GTEST_SKIP() << device.why_none;
@@ -411,19 +412,30 @@ TEST(Events, CpuAndGpuDeliverTheSameEventsInTheSameOrder) {
     std::vector<GameplayEvent> cpu_events;
     std::vector<GameplayEvent> gpu_events;
     constexpr int kFrames = 90;
-    for (int f = 0; f < kFrames + 3; ++f) {
-        // The GPU world runs 3 more updates of 0 s: they run no step and drain the readback.
+    uint32_t most_late = 0;
+    for (int f = 0; f <= kFrames; ++f) {
         if (f < kFrames) {
             const WorldUpdateReceipt r = cpu_world.update(kFrame);
+            EXPECT_EQ(r.events_latency_frames, 0u);
             cpu_dropped += r.events_dropped;
             cpu_events.insert(cpu_events.end(), cpu_world.events().begin(),
                               cpu_world.events().end());
+        } else {
+            // The GPU's last frames are still in flight: a sync point, then an update of 0 s (no
+            // step) delivers them.
+            ASSERT_TRUE(gpu_world.waitForGpu()) << gpu_world.lastErrorMessage();
         }
         const WorldUpdateReceipt r = gpu_world.update(f < kFrames ? kFrame : 0.0);
+        // Asynchronous by default: 1 or 2 updates late at most, as the receipt says.
         EXPECT_LE(r.events_latency_frames, 2u);
+        uint32_t late = 0;
+        for (const GameplayEvent& e : gpu_world.events()) late = std::max(late, e.latency_frames);
+        EXPECT_EQ(late, r.events_latency_frames);
+        most_late = std::max(most_late, late);
         gpu_dropped += r.events_dropped;
         gpu_events.insert(gpu_events.end(), gpu_world.events().begin(), gpu_world.events().end());
     }
+    EXPECT_GT(most_late, 0u) << "the GPU world waited for its frames";
     EXPECT_EQ(cpu_dropped, gpu_dropped);
     EXPECT_GT(cpu_dropped, 0u); // the burst of 24 births in one step, max_per_step 16
     std::map<EventKind, int> kinds;

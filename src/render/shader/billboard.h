@@ -33,17 +33,38 @@ struct BillboardParams {
     uint textured;            // 0: procedural soft disc, 1: the bound texture
 };
 
+// The instance overrides a draw applies to every record (or strip point) it reads: colour x tint,
+// size (a strip's width) x size_scale (World::setTint, setSizeScale). The draw list applies them
+// to host records itself, so only batches drawn from the device carry other than 1 here.
+// FROZEN: the last member of each particle pass's push-constant block (offsets pinned below).
+struct DrawOverrides {
+    vec4 tint;        // linear RGBA multiplier; finite, >= 0
+    float size_scale; // finite, >= 0
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
+// A record as drawn under the overrides: the same multiply the draw list applies on the host.
+SD_FUNC DrawRecord sdOverriddenRecord(DrawRecord r, DrawOverrides o) {
+    r.position_size.w *= o.size_scale;
+    r.color *= o.tint;
+    return r;
+}
+
 // The whole push-constant block of a billboard draw: the emitter's parameters and where its
 // records are. records.xy is a buffer device address (low, high 32 bits): with records.z 0, of
 // the batch's first DrawRecord; otherwise of a table of 64-bit draw-record chunk addresses, each
 // chunk records.z records, record 0 at index records.w of the table's first chunk
 // (sdDrawRecordPlace, shaders/draw_record_fetch.glsl: a GPU emitter's records in one draw, past
 // the buffer limit too). order.xy is 0, or the address of uint indices: quad i draws record
-// order[i] (a GPU-sorted draw order over all the chunks); order.zw are 0.
+// order[i] (a GPU-sorted draw order over all the chunks); order.zw are 0. overrides: applied to
+// each record read (sdOverriddenRecord).
 struct BillboardPushConstants {
     BillboardParams params;
     uvec4 records;
     uvec4 order;
+    DrawOverrides overrides;
 };
 
 // Push constants of the draw-argument pass (shaders/draw_args.comp): turns a live count the
@@ -269,9 +290,12 @@ namespace spindrift {
 SD_ASSERT_RECORD(BillboardParams, 48);
 static_assert(offsetof(BillboardParams, alignment) == 16);
 static_assert(offsetof(BillboardParams, soft_fade_distance) == 40);
-SD_ASSERT_RECORD(BillboardPushConstants, 80);
+SD_ASSERT_RECORD(DrawOverrides, 32);
+static_assert(offsetof(DrawOverrides, size_scale) == 16);
+SD_ASSERT_RECORD(BillboardPushConstants, 112);
 static_assert(offsetof(BillboardPushConstants, records) == 48);
 static_assert(offsetof(BillboardPushConstants, order) == 64);
+static_assert(offsetof(BillboardPushConstants, overrides) == 80);
 SD_ASSERT_RECORD(DrawArgsPush, 32);
 } // namespace spindrift
 #endif

@@ -46,6 +46,7 @@ struct MeshPushConstants {
     uvec4 records;
     uvec4 order;
     uvec4 vertices;
+    DrawOverrides overrides; // applied to each record read (sdOverriddenRecord)
 };
 
 // Specialisation-constant ids of the mesh shaders (all uint), as for billboards (billboard.h).
@@ -135,10 +136,11 @@ namespace spindrift {
 SD_ASSERT_RECORD(MeshParams, 32);
 static_assert(offsetof(MeshParams, lifetime_min_s) == 16);
 static_assert(offsetof(MeshParams, vertex_count) == 24);
-SD_ASSERT_RECORD(MeshPushConstants, 80);
+SD_ASSERT_RECORD(MeshPushConstants, 112);
 static_assert(offsetof(MeshPushConstants, records) == 32);
 static_assert(offsetof(MeshPushConstants, order) == 48);
 static_assert(offsetof(MeshPushConstants, vertices) == 64);
+static_assert(offsetof(MeshPushConstants, overrides) == 80);
 } // namespace spindrift
 #endif
 

@@ -34,7 +34,16 @@ struct StripPushConstants {
     StripParams params;
     uvec4 points;
     uvec4 segments;
+    DrawOverrides overrides; // applied to each point read (sdOverriddenPoint)
 };
+
+// A strip point as drawn under the overrides: colour x tint, width x size_scale, as the draw list
+// applies them to host points.
+SD_FUNC StripPoint sdOverriddenPoint(StripPoint p, DrawOverrides o) {
+    p.position_width.w *= o.size_scale;
+    p.color *= o.tint;
+    return p;
+}
 
 // Specialisation-constant ids of the strip shaders (all uint): each batch draws with a pipeline
 // variant compiled for its blend and features, as billboards do (billboard.h).
@@ -165,9 +174,10 @@ SD_END_NAMESPACE
 namespace spindrift {
 SD_ASSERT_RECORD(StripParams, 16);
 static_assert(offsetof(StripParams, soft_fade_distance) == 8);
-SD_ASSERT_RECORD(StripPushConstants, 48);
+SD_ASSERT_RECORD(StripPushConstants, 80);
 static_assert(offsetof(StripPushConstants, points) == 16);
 static_assert(offsetof(StripPushConstants, segments) == 32);
+static_assert(offsetof(StripPushConstants, overrides) == 48);
 } // namespace spindrift
 #endif
 
