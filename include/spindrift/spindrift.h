@@ -66,10 +66,11 @@ extern "C" {
 #define SPINDRIFT_VERSION_MAJOR 0
 #define SPINDRIFT_VERSION_MINOR 1
 #define SPINDRIFT_VERSION_PATCH 0
-#define SPINDRIFT_MAKE_VERSION(major, minor, patch) \
+#define SPINDRIFT_MAKE_VERSION(major, minor, patch)                                                \
     (((uint32_t)(major) << 22) | ((uint32_t)(minor) << 12) | (uint32_t)(patch))
-#define SPINDRIFT_HEADER_VERSION \
-    SPINDRIFT_MAKE_VERSION(SPINDRIFT_VERSION_MAJOR, SPINDRIFT_VERSION_MINOR, SPINDRIFT_VERSION_PATCH)
+#define SPINDRIFT_HEADER_VERSION                                                                   \
+    SPINDRIFT_MAKE_VERSION(SPINDRIFT_VERSION_MAJOR, SPINDRIFT_VERSION_MINOR,                       \
+                           SPINDRIFT_VERSION_PATCH)
 
 /* The library's version, SPINDRIFT_MAKE_VERSION-packed; compare with SPINDRIFT_HEADER_VERSION. */
 SPINDRIFT_API uint32_t spindrift_version(void);
@@ -81,25 +82,25 @@ SPINDRIFT_API const char* spindrift_version_string(void);
 
 typedef enum spindrift_result {
     SPINDRIFT_OK = 0,
-    SPINDRIFT_ERROR_NULL_HANDLE = 1,         /* the zero handle where an object is needed */
-    SPINDRIFT_ERROR_INVALID_HANDLE = 2,      /* never made, forged, or of another kind */
-    SPINDRIFT_ERROR_STALE_HANDLE = 3,        /* its object (or instance) was destroyed */
-    SPINDRIFT_ERROR_NULL_POINTER = 4,        /* a required pointer argument is NULL */
-    SPINDRIFT_ERROR_STRUCT_SIZE = 5,         /* struct_size is not this library's size */
-    SPINDRIFT_ERROR_INVALID_ARGUMENT = 6,    /* non-finite, negative or out-of-range value */
-    SPINDRIFT_ERROR_UNKNOWN_EFFECT = 7,      /* an effect id the library does not hold */
-    SPINDRIFT_ERROR_EFFECT_FAILED = 8,       /* the effect does not load, validate or compile */
-    SPINDRIFT_ERROR_UNKNOWN_EMITTER = 9,     /* no emitter of that name in the effect */
-    SPINDRIFT_ERROR_UNKNOWN_PARAMETER = 10,  /* no user parameter of that name */
-    SPINDRIFT_ERROR_UNSUPPORTED = 11,        /* asked of an instance that cannot do it */
-    SPINDRIFT_ERROR_NOT_RUNNING = 12,        /* emit on a finished or cleared instance */
-    SPINDRIFT_ERROR_CAPACITY_EXCEEDED = 13,  /* a documented limit was reached */
+    SPINDRIFT_ERROR_NULL_HANDLE = 1,          /* the zero handle where an object is needed */
+    SPINDRIFT_ERROR_INVALID_HANDLE = 2,       /* never made, forged, or of another kind */
+    SPINDRIFT_ERROR_STALE_HANDLE = 3,         /* its object (or instance) was destroyed */
+    SPINDRIFT_ERROR_NULL_POINTER = 4,         /* a required pointer argument is NULL */
+    SPINDRIFT_ERROR_STRUCT_SIZE = 5,          /* struct_size is not this library's size */
+    SPINDRIFT_ERROR_INVALID_ARGUMENT = 6,     /* non-finite, negative or out-of-range value */
+    SPINDRIFT_ERROR_UNKNOWN_EFFECT = 7,       /* an effect id the library does not hold */
+    SPINDRIFT_ERROR_EFFECT_FAILED = 8,        /* the effect does not load, validate or compile */
+    SPINDRIFT_ERROR_UNKNOWN_EMITTER = 9,      /* no emitter of that name in the effect */
+    SPINDRIFT_ERROR_UNKNOWN_PARAMETER = 10,   /* no user parameter of that name */
+    SPINDRIFT_ERROR_UNSUPPORTED = 11,         /* asked of an instance that cannot do it */
+    SPINDRIFT_ERROR_NOT_RUNNING = 12,         /* emit on a finished or cleared instance */
+    SPINDRIFT_ERROR_CAPACITY_EXCEEDED = 13,   /* a documented limit was reached */
     SPINDRIFT_ERROR_BACKEND_UNAVAILABLE = 14, /* the backend cannot run this effect here */
-    SPINDRIFT_ERROR_OUT_OF_MEMORY = 15,      /* an allocation failed (host callback or new) */
-    SPINDRIFT_ERROR_BUFFER_TOO_SMALL = 16,   /* out_length says how many bytes are needed */
-    SPINDRIFT_ERROR_INDEX_OUT_OF_RANGE = 17, /* an index past a list's count */
-    SPINDRIFT_ERROR_IN_USE = 18,             /* a library destroyed while worlds still use it */
-    SPINDRIFT_ERROR_INTERNAL = 19            /* an unexpected failure inside (the message says) */
+    SPINDRIFT_ERROR_OUT_OF_MEMORY = 15,       /* an allocation failed (host callback or new) */
+    SPINDRIFT_ERROR_BUFFER_TOO_SMALL = 16,    /* out_length says how many bytes are needed */
+    SPINDRIFT_ERROR_INDEX_OUT_OF_RANGE = 17,  /* an index past a list's count */
+    SPINDRIFT_ERROR_IN_USE = 18,              /* a library destroyed while worlds still use it */
+    SPINDRIFT_ERROR_INTERNAL = 19             /* an unexpected failure inside (the message says) */
 } spindrift_result;
 
 /* A short fixed text for a result ("stale handle"); static storage, never NULL. */
@@ -182,7 +183,10 @@ typedef uint32_t spindrift_effect_id;
 /* ------------------------------------------------------------------------------------------ */
 /* Diagnostics: findings about an effect file, enumerable one by one. */
 
-typedef enum spindrift_severity { SPINDRIFT_SEVERITY_ERROR = 0, SPINDRIFT_SEVERITY_WARNING = 1 } spindrift_severity;
+typedef enum spindrift_severity {
+    SPINDRIFT_SEVERITY_ERROR = 0,
+    SPINDRIFT_SEVERITY_WARNING = 1
+} spindrift_severity;
 
 /* One finding. The strings point into the diagnostics list and stay valid until it is
  * destroyed; a part the finding lacks is "" (never NULL). line and column are 1-based, 0 when the
@@ -202,8 +206,7 @@ SPINDRIFT_API spindrift_result spindrift_diagnostics_count(spindrift_diagnostics
                                                            uint32_t* out_count);
 /* out->struct_size must be set. */
 SPINDRIFT_API spindrift_result spindrift_diagnostics_get(spindrift_diagnostics diagnostics,
-                                                         uint32_t index,
-                                                         spindrift_diagnostic* out);
+                                                         uint32_t index, spindrift_diagnostic* out);
 /* The number of errors (warnings left out). */
 SPINDRIFT_API spindrift_result spindrift_diagnostics_error_count(spindrift_diagnostics diagnostics,
                                                                  uint32_t* out_count);
@@ -251,11 +254,11 @@ SPINDRIFT_API spindrift_result spindrift_library_compile(spindrift_library libra
 
 typedef struct spindrift_effect_info {
     uint32_t struct_size;
-    bool compiled;            /* compiled at least once */
-    bool failed;              /* the last compile or reload failed */
-    uint32_t version;         /* 1 after the first compile, +1 per successful reload */
-    uint32_t emitter_count;   /* of the compiled version, compiled order */
-    uint32_t parameter_count; /* user parameters, authored order */
+    bool compiled;             /* compiled at least once */
+    bool failed;               /* the last compile or reload failed */
+    uint32_t version;          /* 1 after the first compile, +1 per successful reload */
+    uint32_t emitter_count;    /* of the compiled version, compiled order */
+    uint32_t parameter_count;  /* user parameters, authored order */
     uint32_t diagnostic_count; /* of the last compile or reload attempt */
 } spindrift_effect_info;
 
@@ -323,9 +326,9 @@ typedef struct spindrift_reload_report {
  * *out_diagnostics (may be NULL) receives a new list of the rejected files' diagnostics (and the
  * reloaded ones' warnings). A rejected file is not an error of this call: SPINDRIFT_OK, counted
  * in the report; the message of spindrift_last_error_message stays "". */
-SPINDRIFT_API spindrift_result spindrift_library_poll_changes(spindrift_library library,
-                                                              spindrift_reload_report* out,
-                                                              spindrift_diagnostics* out_diagnostics);
+SPINDRIFT_API spindrift_result
+spindrift_library_poll_changes(spindrift_library library, spindrift_reload_report* out,
+                               spindrift_diagnostics* out_diagnostics);
 
 /* ------------------------------------------------------------------------------------------ */
 /* World */
@@ -350,10 +353,10 @@ typedef struct spindrift_world_config {
     /* Threads of the world's own pool, the calling thread included (1: all on the caller).
      * Unused when parallel_for is set. Results do not depend on it. */
     uint32_t threads;
-    uint32_t max_steps_per_frame; /* catch-up cap; time past it is dropped and reported */
-    uint32_t max_instances;       /* live instances at once */
-    uint32_t recycled_per_effect; /* destroyed instances kept for reuse, per effect */
-    uint64_t max_seek_steps;      /* seek and advance_to refuse targets past this */
+    uint32_t max_steps_per_frame;           /* catch-up cap; time past it is dropped and reported */
+    uint32_t max_instances;                 /* live instances at once */
+    uint32_t recycled_per_effect;           /* destroyed instances kept for reuse, per effect */
+    uint64_t max_seek_steps;                /* seek and advance_to refuse targets past this */
     spindrift_parallel_for_fn parallel_for; /* NULL: the world's own threads */
     void* parallel_for_user;
 } spindrift_world_config;
@@ -459,20 +462,26 @@ SPINDRIFT_API spindrift_result spindrift_instance_destroy(spindrift_world world,
                                                           spindrift_instance instance);
 
 /* Control: spindrift/runtime.h has each one's exact effect. */
-SPINDRIFT_API spindrift_result spindrift_instance_play(spindrift_world world, spindrift_instance instance);
-SPINDRIFT_API spindrift_result spindrift_instance_pause(spindrift_world world, spindrift_instance instance);
-SPINDRIFT_API spindrift_result spindrift_instance_resume(spindrift_world world, spindrift_instance instance);
-SPINDRIFT_API spindrift_result spindrift_instance_stop(spindrift_world world, spindrift_instance instance);
-SPINDRIFT_API spindrift_result spindrift_instance_clear(spindrift_world world, spindrift_instance instance);
-SPINDRIFT_API spindrift_result spindrift_instance_restart(spindrift_world world, spindrift_instance instance);
+SPINDRIFT_API spindrift_result spindrift_instance_play(spindrift_world world,
+                                                       spindrift_instance instance);
+SPINDRIFT_API spindrift_result spindrift_instance_pause(spindrift_world world,
+                                                        spindrift_instance instance);
+SPINDRIFT_API spindrift_result spindrift_instance_resume(spindrift_world world,
+                                                         spindrift_instance instance);
+SPINDRIFT_API spindrift_result spindrift_instance_stop(spindrift_world world,
+                                                       spindrift_instance instance);
+SPINDRIFT_API spindrift_result spindrift_instance_clear(spindrift_world world,
+                                                        spindrift_instance instance);
+SPINDRIFT_API spindrift_result spindrift_instance_restart(spindrift_world world,
+                                                          spindrift_instance instance);
 /* count particles on the named emitter in the instance's next step (1..2^24). */
-SPINDRIFT_API spindrift_result spindrift_instance_emit(spindrift_world world, spindrift_instance instance,
+SPINDRIFT_API spindrift_result spindrift_instance_emit(spindrift_world world,
+                                                       spindrift_instance instance,
                                                        const char* emitter, uint32_t count);
 /* Where the instance is at the end of the coming update; teleport: jump now, no sweep. */
-SPINDRIFT_API spindrift_result spindrift_instance_set_transform(spindrift_world world,
-                                                                spindrift_instance instance,
-                                                                const spindrift_transform* transform,
-                                                                bool teleport);
+SPINDRIFT_API spindrift_result
+spindrift_instance_set_transform(spindrift_world world, spindrift_instance instance,
+                                 const spindrift_transform* transform, bool teleport);
 /* world_from_effect as a 3x4 matrix: rows[i] = (row i of the linear part, translation i). */
 typedef struct spindrift_matrix3x4 {
     float rows[3][4];
@@ -496,8 +505,8 @@ SPINDRIFT_API spindrift_result spindrift_instance_set_time_scale(spindrift_world
                                                                  spindrift_instance instance,
                                                                  float time_scale);
 /* Replays from time 0 to the whole step nearest time_s. */
-SPINDRIFT_API spindrift_result spindrift_instance_seek(spindrift_world world, spindrift_instance instance,
-                                                       double time_s);
+SPINDRIFT_API spindrift_result spindrift_instance_seek(spindrift_world world,
+                                                       spindrift_instance instance, double time_s);
 /* Runs the instance's steps to time_s (forward, or from 0 again when earlier), uncapped. */
 SPINDRIFT_API spindrift_result spindrift_instance_advance_to(spindrift_world world,
                                                              spindrift_instance instance,
@@ -509,7 +518,8 @@ SPINDRIFT_API spindrift_result spindrift_instance_set_visible(spindrift_world wo
 
 /* Queries. is_alive answers false (SPINDRIFT_OK) for a stale or forged instance handle; the
  * others return the handle's error. */
-SPINDRIFT_API spindrift_result spindrift_instance_is_alive(spindrift_world world, spindrift_instance instance,
+SPINDRIFT_API spindrift_result spindrift_instance_is_alive(spindrift_world world,
+                                                           spindrift_instance instance,
                                                            bool* out_alive);
 SPINDRIFT_API spindrift_result spindrift_instance_is_playing(spindrift_world world,
                                                              spindrift_instance instance,
@@ -572,7 +582,8 @@ SPINDRIFT_API spindrift_result spindrift_instance_read_particles(spindrift_world
                                                                  uint32_t* out_count);
 
 /* Overrides (spindrift_instance_desc has the ranges). set_seed restarts the instance. */
-SPINDRIFT_API spindrift_result spindrift_instance_set_tint(spindrift_world world, spindrift_instance instance,
+SPINDRIFT_API spindrift_result spindrift_instance_set_tint(spindrift_world world,
+                                                           spindrift_instance instance,
                                                            const spindrift_color* tint);
 SPINDRIFT_API spindrift_result spindrift_instance_set_size_scale(spindrift_world world,
                                                                  spindrift_instance instance,
@@ -580,7 +591,8 @@ SPINDRIFT_API spindrift_result spindrift_instance_set_size_scale(spindrift_world
 SPINDRIFT_API spindrift_result spindrift_instance_set_spawn_rate_scale(spindrift_world world,
                                                                        spindrift_instance instance,
                                                                        float spawn_rate_scale);
-SPINDRIFT_API spindrift_result spindrift_instance_set_seed(spindrift_world world, spindrift_instance instance,
+SPINDRIFT_API spindrift_result spindrift_instance_set_seed(spindrift_world world,
+                                                           spindrift_instance instance,
                                                            uint32_t seed);
 SPINDRIFT_API spindrift_result spindrift_instance_set_emitter_enabled(spindrift_world world,
                                                                       spindrift_instance instance,
@@ -596,7 +608,8 @@ SPINDRIFT_API spindrift_result spindrift_instance_set_important(spindrift_world 
  * SPINDRIFT_ERROR_UNKNOWN_PARAMETER (the message lists the names there are). */
 SPINDRIFT_API spindrift_result spindrift_instance_set_parameter_float(spindrift_world world,
                                                                       spindrift_instance instance,
-                                                                      const char* name, float value);
+                                                                      const char* name,
+                                                                      float value);
 SPINDRIFT_API spindrift_result spindrift_instance_set_parameter_float3(spindrift_world world,
                                                                        spindrift_instance instance,
                                                                        const char* name,
@@ -629,15 +642,15 @@ typedef enum spindrift_event_kind {
 } spindrift_event_kind;
 
 typedef struct spindrift_event {
-    uint32_t kind; /* spindrift_event_kind */
-    uint32_t emitter_index;       /* compiled order; spindrift_world_event_emitter_name */
-    spindrift_instance instance;  /* may be stale by now (destroy on finish) */
-    uint64_t step;                /* the instance's fixed step */
-    uint32_t particle_key;        /* the particle's stable key (spindrift_particle.key) */
-    uint32_t collision_op;        /* collision: which collision module, 0-based */
-    spindrift_vec3 position;      /* world space, end of the step */
-    spindrift_vec3 velocity;      /* world space, m/s */
-    spindrift_vec3 normal;        /* collision: the contact normal; else 0 */
+    uint32_t kind;               /* spindrift_event_kind */
+    uint32_t emitter_index;      /* compiled order; spindrift_world_event_emitter_name */
+    spindrift_instance instance; /* may be stale by now (destroy on finish) */
+    uint64_t step;               /* the instance's fixed step */
+    uint32_t particle_key;       /* the particle's stable key (spindrift_particle.key) */
+    uint32_t collision_op;       /* collision: which collision module, 0-based */
+    spindrift_vec3 position;     /* world space, end of the step */
+    spindrift_vec3 velocity;     /* world space, m/s */
+    spindrift_vec3 normal;       /* collision: the contact normal; else 0 */
     uint32_t reserved;
 } spindrift_event;
 
@@ -649,8 +662,8 @@ SPINDRIFT_API spindrift_result spindrift_world_events(spindrift_world world, uin
 /* The emitter name of the last update's event at event_index (buffer rules as
  * spindrift_library_emitter_name). */
 SPINDRIFT_API spindrift_result spindrift_world_event_emitter_name(spindrift_world world,
-                                                                  uint32_t event_index, char* buffer,
-                                                                  size_t buffer_bytes,
+                                                                  uint32_t event_index,
+                                                                  char* buffer, size_t buffer_bytes,
                                                                   size_t* out_length);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -774,7 +787,8 @@ SPINDRIFT_API spindrift_result spindrift_world_set_spawn_scale(spindrift_world w
 SPINDRIFT_API spindrift_result spindrift_world_spawn_scale(spindrift_world world, float* out_scale);
 SPINDRIFT_API spindrift_result spindrift_world_set_quality_tier(spindrift_world world,
                                                                 uint32_t tier);
-SPINDRIFT_API spindrift_result spindrift_world_quality_tier(spindrift_world world, uint32_t* out_tier);
+SPINDRIFT_API spindrift_result spindrift_world_quality_tier(spindrift_world world,
+                                                            uint32_t* out_tier);
 /* Instances out of view's frustum are culled; NULL turns culling off. */
 SPINDRIFT_API spindrift_result spindrift_world_set_cull_view(spindrift_world world,
                                                              const spindrift_draw_view* view);
@@ -838,7 +852,7 @@ typedef struct spindrift_draw_batch {
     spindrift_effect_id effect;
     uint32_t emitter_index;
     float instance_distance_m;
-    uint32_t alignment; /* spindrift_draw_alignment */
+    uint32_t alignment;                       /* spindrift_draw_alignment */
     const spindrift_draw_particle* particles; /* billboards, meshes: in draw order */
     uint64_t particle_length;
     const spindrift_strip_point* vertices; /* strips */

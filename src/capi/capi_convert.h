@@ -13,7 +13,7 @@
 namespace spindrift::capi {
 
 // Frozen: spindrift_particle is Particle and DrawParticle, spindrift_strip_point DrawStripPoint.
-#define SPINDRIFT_SAME_FIELD(c_type, cpp_type, c_field, cpp_field) \
+#define SPINDRIFT_SAME_FIELD(c_type, cpp_type, c_field, cpp_field)                                 \
     static_assert(offsetof(c_type, c_field) == offsetof(cpp_type, cpp_field))
 static_assert(sizeof(spindrift_particle) == 64 && sizeof(DrawParticle) == 64 &&
               sizeof(Particle) == 64);

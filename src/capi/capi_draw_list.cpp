@@ -87,7 +87,8 @@ SPINDRIFT_API spindrift_result spindrift_draw_list_destroy(spindrift_draw_list l
         if (list.id == 0) return SPINDRIFT_OK;
         void* object = nullptr;
         const HandleLookup lookup = unregisterObject(list.id, ObjectKind::draw_list, object);
-        if (lookup != HandleLookup::live) return handleError(lookup, ObjectKind::draw_list, list.id);
+        if (lookup != HandleLookup::live)
+            return handleError(lookup, ObjectKind::draw_list, list.id);
         hostDelete(static_cast<DrawListObject*>(object));
         return SPINDRIFT_OK;
     });

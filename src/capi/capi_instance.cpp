@@ -158,9 +158,9 @@ SPINDRIFT_API spindrift_result spindrift_instance_emit(spindrift_world world,
     });
 }
 
-SPINDRIFT_API spindrift_result spindrift_instance_set_transform(
-    spindrift_world world, spindrift_instance instance, const spindrift_transform* transform,
-    bool teleport) {
+SPINDRIFT_API spindrift_result
+spindrift_instance_set_transform(spindrift_world world, spindrift_instance instance,
+                                 const spindrift_transform* transform, bool teleport) {
     return guarded(__func__, [&] {
         if (const spindrift_result r = requirePointer(transform, "transform"); r != SPINDRIFT_OK)
             return r;
@@ -337,8 +337,8 @@ SPINDRIFT_API spindrift_result spindrift_instance_read_particles(spindrift_world
             if (copied > 0) std::memcpy(out, w.particles.data(), copied * sizeof(Particle));
             if (capacity > 0 && n > capacity) {
                 return fail(SPINDRIFT_ERROR_BUFFER_TOO_SMALL,
-                            "the instance has %zu particles; out holds %u (the first %u copied)",
-                            n, capacity, capacity);
+                            "the instance has %zu particles; out holds %u (the first %u copied)", n,
+                            capacity, capacity);
             }
             return SPINDRIFT_OK;
         });
@@ -416,18 +416,18 @@ SPINDRIFT_API spindrift_result spindrift_instance_set_parameter_float(spindrift_
     return guarded(__func__, [&] { return setParameter(world, instance, name, value); });
 }
 
-SPINDRIFT_API spindrift_result spindrift_instance_set_parameter_float3(
-    spindrift_world world, spindrift_instance instance, const char* name,
-    const spindrift_vec3* value) {
+SPINDRIFT_API spindrift_result
+spindrift_instance_set_parameter_float3(spindrift_world world, spindrift_instance instance,
+                                        const char* name, const spindrift_vec3* value) {
     return guarded(__func__, [&] {
         if (const spindrift_result r = requirePointer(value, "value"); r != SPINDRIFT_OK) return r;
         return setParameter(world, instance, name, toCpp(*value));
     });
 }
 
-SPINDRIFT_API spindrift_result spindrift_instance_set_parameter_color(
-    spindrift_world world, spindrift_instance instance, const char* name,
-    const spindrift_color* value) {
+SPINDRIFT_API spindrift_result
+spindrift_instance_set_parameter_color(spindrift_world world, spindrift_instance instance,
+                                       const char* name, const spindrift_color* value) {
     return guarded(__func__, [&] {
         if (const spindrift_result r = requirePointer(value, "value"); r != SPINDRIFT_OK) return r;
         return setParameter(world, instance, name, toCpp(*value));

@@ -29,8 +29,8 @@ spindrift_result effectFailed(std::string_view what, const std::vector<Diagnosti
                 static_cast<int>(what.size()), what.data(), errors, text.c_str());
 }
 
-spindrift_result validated(std::string_view what, bool ok, const std::vector<Diagnostic>& diagnostics,
-                           spindrift_diagnostics* out) {
+spindrift_result validated(std::string_view what, bool ok,
+                           const std::vector<Diagnostic>& diagnostics, spindrift_diagnostics* out) {
     if (const spindrift_result r = makeDiagnostics(diagnostics, out); r != SPINDRIFT_OK) return r;
     return ok ? SPINDRIFT_OK : effectFailed(what, diagnostics);
 }
@@ -54,8 +54,8 @@ spindrift_result emitterString(spindrift_library library, spindrift_effect_id ef
     if (const spindrift_result r = effectInfo(*lib, effect, info); r != SPINDRIFT_OK) return r;
     if (emitter_index >= info.emitters.size()) {
         return fail(SPINDRIFT_ERROR_INDEX_OUT_OF_RANGE,
-                    "emitter index %u: '%s' has %zu emitter(s)%s", emitter_index,
-                    info.path.c_str(), info.emitters.size(),
+                    "emitter index %u: '%s' has %zu emitter(s)%s", emitter_index, info.path.c_str(),
+                    info.emitters.size(),
                     info.compiled ? "" : " (it is not compiled: spindrift_library_compile)");
     }
     const std::vector<std::string>& list = which == EmitterString::name      ? info.emitters
@@ -238,7 +238,8 @@ SPINDRIFT_API spindrift_result spindrift_library_compile(spindrift_library libra
         if (error == RuntimeError::none) return SPINDRIFT_OK;
         EffectInfo info;
         if (error == RuntimeError::unknown_effect || !lib->library.info(EffectId{effect}, info))
-            return fail(SPINDRIFT_ERROR_UNKNOWN_EFFECT, "effect id %u is not in the library", effect);
+            return fail(SPINDRIFT_ERROR_UNKNOWN_EFFECT, "effect id %u is not in the library",
+                        effect);
         return effectFailed(info.path, info.diagnostics);
     });
 }
@@ -312,8 +313,8 @@ SPINDRIFT_API spindrift_result spindrift_library_parameter_info(spindrift_librar
         const ParameterInfo& p = info.parameters[parameter_index];
         static_assert(SPINDRIFT_MAX_NAME_BYTES == kMaxNameBytes);
         out->kind = static_cast<uint32_t>(p.kind);
-        const size_t n = p.name.size() < SPINDRIFT_MAX_NAME_BYTES ? p.name.size()
-                                                                  : SPINDRIFT_MAX_NAME_BYTES;
+        const size_t n =
+            p.name.size() < SPINDRIFT_MAX_NAME_BYTES ? p.name.size() : SPINDRIFT_MAX_NAME_BYTES;
         p.name.copy(out->name, n);
         out->name[n] = '\0';
         out->default_value = {p.default_value.r, p.default_value.g, p.default_value.b,
@@ -339,9 +340,9 @@ SPINDRIFT_API spindrift_result spindrift_library_effect_diagnostics(
     });
 }
 
-SPINDRIFT_API spindrift_result spindrift_library_poll_changes(spindrift_library library,
-                                                              spindrift_reload_report* out,
-                                                              spindrift_diagnostics* out_diagnostics) {
+SPINDRIFT_API spindrift_result
+spindrift_library_poll_changes(spindrift_library library, spindrift_reload_report* out,
+                               spindrift_diagnostics* out_diagnostics) {
     return guarded(__func__, [&] {
         if (out_diagnostics != nullptr) out_diagnostics->id = 0;
         if (out != nullptr) {

@@ -117,9 +117,7 @@ template <typename T> struct KindOf;
 template <> struct KindOf<LibraryObject> {
     static constexpr ObjectKind value = ObjectKind::library;
 };
-template <> struct KindOf<WorldObject> {
-    static constexpr ObjectKind value = ObjectKind::world;
-};
+template <> struct KindOf<WorldObject> { static constexpr ObjectKind value = ObjectKind::world; };
 template <> struct KindOf<DrawListObject> {
     static constexpr ObjectKind value = ObjectKind::draw_list;
 };
@@ -135,7 +133,8 @@ template <typename T> spindrift_result resolve(uint64_t handle, T*& out) {
     void* object = nullptr;
     const HandleLookup lookup = lookupObject(handle, KindOf<T>::value, object);
     out = static_cast<T*>(object);
-    return lookup == HandleLookup::live ? SPINDRIFT_OK : handleError(lookup, KindOf<T>::value, handle);
+    return lookup == HandleLookup::live ? SPINDRIFT_OK
+                                        : handleError(lookup, KindOf<T>::value, handle);
 }
 
 // Makes an object in host memory and registers it; *out gets its handle.

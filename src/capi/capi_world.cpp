@@ -217,8 +217,8 @@ SPINDRIFT_API spindrift_result spindrift_world_events(spindrift_world world, uin
         *out_count = 0;
         if (event_size != sizeof(spindrift_event)) {
             return fail(SPINDRIFT_ERROR_STRUCT_SIZE,
-                        "event_size is %u; this library's spindrift_event is %zu bytes",
-                        event_size, sizeof(spindrift_event));
+                        "event_size is %u; this library's spindrift_event is %zu bytes", event_size,
+                        sizeof(spindrift_event));
         }
         return withWorld(world, [&](WorldObject& w) {
             const std::vector<GameplayEvent>& events = w.world.events();
@@ -363,9 +363,10 @@ SPINDRIFT_API spindrift_result spindrift_world_set_attractors(spindrift_world wo
             for (uint32_t i = 0; i < count; ++i) {
                 const spindrift_attractor& a = attractors[i];
                 if (a.struct_size != sizeof(spindrift_attractor)) {
-                    return fail(SPINDRIFT_ERROR_STRUCT_SIZE,
-                                "attractors[%u].struct_size is %u; this library's size of it is %zu",
-                                i, a.struct_size, sizeof(spindrift_attractor));
+                    return fail(
+                        SPINDRIFT_ERROR_STRUCT_SIZE,
+                        "attractors[%u].struct_size is %u; this library's size of it is %zu", i,
+                        a.struct_size, sizeof(spindrift_attractor));
                 }
                 cpp[i].position = toCpp(a.position);
                 cpp[i].strength = a.strength;
@@ -391,12 +392,13 @@ SPINDRIFT_API spindrift_result spindrift_world_set_camera_position(spindrift_wor
 
 SPINDRIFT_API spindrift_result spindrift_world_set_spawn_scale(spindrift_world world, float scale) {
     return guarded(__func__, [&] {
-        return withWorld(world,
-                         [&](WorldObject& w) { return worldResult(w, w.world.setSpawnScale(scale)); });
+        return withWorld(
+            world, [&](WorldObject& w) { return worldResult(w, w.world.setSpawnScale(scale)); });
     });
 }
 
-SPINDRIFT_API spindrift_result spindrift_world_spawn_scale(spindrift_world world, float* out_scale) {
+SPINDRIFT_API spindrift_result spindrift_world_spawn_scale(spindrift_world world,
+                                                           float* out_scale) {
     return guarded(__func__, [&] {
         if (const spindrift_result r = requirePointer(out_scale, "out_scale"); r != SPINDRIFT_OK)
             return r;

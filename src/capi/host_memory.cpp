@@ -57,8 +57,8 @@ spindrift_result setHostAllocator(const spindrift_allocator* allocator) {
     const std::lock_guard lock(g_allocator_mutex);
     if (hostBlocksOutstanding() != 0) return SPINDRIFT_ERROR_IN_USE;
     if (allocator == nullptr) {
-        g_allocator = {sizeof(spindrift_allocator), mallocAllocate, mallocReallocate,
-                       mallocRelease, nullptr};
+        g_allocator = {sizeof(spindrift_allocator), mallocAllocate, mallocReallocate, mallocRelease,
+                       nullptr};
     } else {
         g_allocator = *allocator;
     }

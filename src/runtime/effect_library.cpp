@@ -61,8 +61,9 @@ bool compileEntry(LibraryEntry& entry) {
     }
     auto effect = std::make_shared<CompiledEffect>();
     std::vector<Diagnostic> diagnostics;
-    const bool ok = entry.in_memory ? compileEffectText(entry.text, entry.path, *effect, diagnostics)
-                                    : loadCompiledEffect(entry.path, *effect, diagnostics);
+    const bool ok = entry.in_memory
+                        ? compileEffectText(entry.text, entry.path, *effect, diagnostics)
+                        : loadCompiledEffect(entry.path, *effect, diagnostics);
     entry.attempted = true;
     entry.failed = !ok;
     entry.diagnostics = std::move(diagnostics);
