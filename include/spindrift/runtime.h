@@ -151,7 +151,15 @@ public:
     // invalid id.
     EffectId add(std::string_view path);
 
-    // The id of a path given to add(), or the invalid id.
+    // Registers an effect held in memory: JSON text (copied) under `name`, which its diagnostics
+    // call the file and against whose folder the textures and meshes it names are resolved;
+    // nothing is read from disk for it. The same name with the same text returns the same id;
+    // with other text the text is replaced, and the next pollChanges() reloads it like a changed
+    // file (an editor's unsaved buffer). An empty name, or one registered by add(), returns the
+    // invalid id.
+    EffectId addText(std::string_view name, std::string_view json_text);
+
+    // The id of a path given to add() (or a name given to addText()), or the invalid id.
     EffectId find(std::string_view path) const;
 
     // Loads and compiles the effect now if it has not been (a host that prefers to pay at level

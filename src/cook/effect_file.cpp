@@ -39,6 +39,19 @@ bool readCookedBytes(const std::string& path, std::vector<uint8_t>& bytes,
     return true;
 }
 
+// Compiles a loaded description; the compiler knows JSON paths but not positions, so its
+// diagnostics name the file at least.
+bool compileDesc(const EffectDesc& desc, const std::string& file, CompiledEffect& out,
+                 std::vector<Diagnostic>& diagnostics) {
+    std::vector<Diagnostic> compile_diagnostics;
+    const bool compiled = compileEffect(desc, out, compile_diagnostics);
+    for (Diagnostic& d : compile_diagnostics) {
+        if (d.file.empty()) d.file = file;
+        diagnostics.push_back(std::move(d));
+    }
+    return compiled;
+}
+
 } // namespace
 
 EffectFileKind effectFileKindOf(const std::string& path) {
@@ -60,14 +73,14 @@ bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
     }
     EffectDesc desc;
     if (!loadEffectFile(path, desc, diagnostics)) return false;
-    std::vector<Diagnostic> compile_diagnostics;
-    const bool compiled = compileEffect(desc, out, compile_diagnostics);
-    // The compiler knows JSON paths but not positions; name the file at least.
-    for (Diagnostic& d : compile_diagnostics) {
-        if (d.file.empty()) d.file = path;
-        diagnostics.push_back(std::move(d));
-    }
-    return compiled;
+    return compileDesc(desc, path, out, diagnostics);
+}
+
+bool compileEffectText(std::string_view text, const std::string& file, CompiledEffect& out,
+                       std::vector<Diagnostic>& diagnostics) {
+    EffectDesc desc;
+    if (!loadEffect(text, file, desc, diagnostics)) return false;
+    return compileDesc(desc, file, out, diagnostics);
 }
 
 } // namespace spindrift

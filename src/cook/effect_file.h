@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/compiled_effect.h"
@@ -26,5 +27,9 @@ inline constexpr uintmax_t kMaxCookedEffectBytes = 256u * 1024 * 1024;
 // file filled in). On failure out is unspecified.
 bool loadCompiledEffect(const std::string& path, CompiledEffect& out,
                         std::vector<Diagnostic>& diagnostics);
+
+// The same for JSON effect text held in memory; file is what the diagnostics call it.
+bool compileEffectText(std::string_view text, const std::string& file, CompiledEffect& out,
+                       std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift

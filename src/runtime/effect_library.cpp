@@ -50,11 +50,20 @@ bool hashContents(const std::string& path, FileStamp& stamp) {
 // Loads and compiles entry's file; on success it becomes the entry's current version. On failure
 // the entry keeps what it had (its previous version, or none).
 bool compileEntry(LibraryEntry& entry) {
-    FileStamp stamp = statFile(entry.path);
-    if (stamp.exists) hashContents(entry.path, stamp);
+    FileStamp stamp;
+    if (entry.in_memory) {
+        stamp.exists = true;
+        stamp.size_bytes = entry.text.size();
+        stamp.content_hash = fnv1a64(entry.text.data(), entry.text.size());
+    } else {
+        stamp = statFile(entry.path);
+        if (stamp.exists) hashContents(entry.path, stamp);
+    }
     auto effect = std::make_shared<CompiledEffect>();
     std::vector<Diagnostic> diagnostics;
-    const bool ok = loadCompiledEffect(entry.path, *effect, diagnostics);
+    const bool ok = entry.in_memory
+                        ? compileEffectText(entry.text, entry.path, *effect, diagnostics)
+                        : loadCompiledEffect(entry.path, *effect, diagnostics);
     entry.attempted = true;
     entry.failed = !ok;
     entry.diagnostics = std::move(diagnostics);
@@ -119,6 +128,25 @@ EffectId EffectLibrary::add(std::string_view path) {
     return {value};
 }
 
+EffectId EffectLibrary::addText(std::string_view name, std::string_view json_text) {
+    if (name.empty()) return {};
+    const std::string key(name);
+    if (auto it = impl_->by_path.find(key); it != impl_->by_path.end()) {
+        LibraryEntry& entry = impl_->entries[it->second - 1];
+        if (!entry.in_memory) return {};
+        entry.text.assign(json_text); // pollChanges compares its hash with the compiled one's
+        return {it->second};
+    }
+    LibraryEntry entry;
+    entry.path = key;
+    entry.in_memory = true;
+    entry.text.assign(json_text);
+    impl_->entries.push_back(std::move(entry));
+    const auto value = static_cast<uint32_t>(impl_->entries.size());
+    impl_->by_path.emplace(key, value);
+    return {value};
+}
+
 EffectId EffectLibrary::find(std::string_view path) const {
     const auto it = impl_->by_path.find(std::string(path));
     return it == impl_->by_path.end() ? EffectId{} : EffectId{it->second};
@@ -134,6 +162,15 @@ ReloadReport EffectLibrary::pollChanges() {
         LibraryEntry& entry = impl_->entries[i];
         if (!entry.attempted) continue; // compiled lazily, from whatever the file is then
         report.files_checked += 1;
+        if (entry.in_memory) {
+            const uint64_t hash = fnv1a64(entry.text.data(), entry.text.size());
+            if (hash == entry.stamp.content_hash) continue;
+            report.files_changed += 1;
+            reloadInto(entry, {i + 1}, report);
+            // A rejected text is not retried every poll: only when it changes again.
+            if (entry.failed) entry.stamp.content_hash = hash;
+            continue;
+        }
         FileStamp now = statFile(entry.path);
         const FileStamp& was = entry.stamp;
         if (now.exists == was.exists && now.modified_ns == was.modified_ns &&

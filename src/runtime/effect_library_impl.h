@@ -39,6 +39,10 @@ struct LibraryEntry {
     std::vector<Diagnostic> diagnostics;          // of the last attempt
     std::vector<std::string> emitter_names;       // of the current version
     FileStamp stamp;                              // of the file the current version came from
+    // An effect held in memory (EffectLibrary::addText): compiled from `text`, never read from
+    // disk; its stamp's content_hash is the hash of the text the current version came from.
+    bool in_memory = false;
+    std::string text;
 };
 
 struct EffectLibrary::Impl {
