@@ -354,7 +354,8 @@ TEST(Events, TheEventsBlockSurvivesWritingCompilingAndCooking) {
 // A threshold sub-emitter link runs on the GPU backend too (docs/gpu-backend.md,
 // "Sub-emitters"): "smoke" is born only by the crossings of "sparks", so the same smoke events
 // (kind, step, key) on a GPU world as on a CPU world prove the same children of the same
-// crossings. The GPU world runs 3 more updates of 0 s to drain its late readback.
+// crossings. The GPU world waits for its device and runs 3 more updates of 0 s to drain its late
+// readback.
 TEST(Events, GpuBackendRunsThresholdLinksLikeTheCpu) {
     const SimulationDevice device = probeSimulationDevice("");
     if (device.kind == DeviceKind::none) GTEST_SKIP() << device.why_none;
@@ -372,6 +373,7 @@ TEST(Events, GpuBackendRunsThresholdLinksLikeTheCpu) {
     constexpr int kFrames = 60;
     std::vector<Seen> cpu_seen = run(cpu_world, kFrames);
     std::vector<Seen> gpu_seen = run(gpu_world, kFrames);
+    gpu_world.waitForGpu(); // the readback is asynchronous: the next updates deliver the rest
     for (const Seen& s : run(gpu_world, 3, 0.0)) gpu_seen.push_back(s);
     auto smoke = [](const std::vector<Seen>& seen) {
         std::vector<std::tuple<EventKind, uint64_t, uint32_t>> out;

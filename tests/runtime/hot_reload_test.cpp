@@ -168,6 +168,10 @@ void expectSamePoints(const std::vector<vec4>& a, const std::vector<vec4>& b) {
 void expectSwitchKeepsState(const fs::path& file, const std::string& path, EffectLibrary& library,
                             World& world, InstanceHandle h) {
     run(world, 30);
+    // A GPU instance's statistics (its live count) are read back asynchronously: wait for them
+    // and take them with an update of no time, so `before` is the state the switch sees.
+    world.waitForGpu();
+    world.update(0);
     InstanceInfo before;
     ASSERT_EQ(world.info(h, before), RuntimeError::none);
     const auto particles_before = sortedParticles(world, h);
