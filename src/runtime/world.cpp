@@ -456,7 +456,8 @@ struct World::Impl {
         const ScalabilityRecord* r = scalabilityOf(*live.fx->effect);
         live.sleep_distance_m = r != nullptr ? r->sleep_distance_m : 0.0f;
         if (live.sleep_distance_m > 0) {
-            buckets.place(index, live.transform.position);
+            const Rows3x4 rows = placementRows(live);
+            buckets.place(index, Vec3{rows.rows[0].w, rows.rows[1].w, rows.rows[2].w});
             reach_m = std::max(reach_m, live.sleep_distance_m);
         } else {
             buckets.remove(index);
@@ -484,7 +485,8 @@ struct World::Impl {
             return;
         }
         const CompiledEffect& effect = *live.fx->effect;
-        const Vec3& p = live.transform.position;
+        const Rows3x4 rows = placementRows(live);
+        const vec3 p(rows.rows[0].w, rows.rows[1].w, rows.rows[2].w);
         const float dx = p.x - camera.x, dy = p.y - camera.y, dz = p.z - camera.z;
         live.distance = std::sqrt(dx * dx + dy * dy + dz * dz);
         const ScalabilityRecord* r = scalabilityOf(effect);
@@ -493,8 +495,8 @@ struct World::Impl {
             live.fade = birthFade(live.distance, r->sleep_distance_m, r->fade_band_m);
         }
         if (cull_enabled) {
-            const BoundingSphere sphere = instanceSphere(
-                effect.effect.bounds_center, effect.effect.bounds_half_extents, live.transform);
+            const BoundingSphere sphere = instanceSphere(effect.effect.bounds_center,
+                                                         effect.effect.bounds_half_extents, rows);
             live.culled = sphereOutside(cull, sphere.center, sphere.radius);
             if (live.culled && r != nullptr && (r->flags & kScalabilityCulledSleeps) != 0)
                 live.decided_asleep = true;
@@ -597,6 +599,12 @@ struct World::Impl {
             rows.rows[i] = vec4(m.rows[i][0], m.rows[i][1], m.rows[i][2], m.rows[i][3]);
         }
         return rows;
+    }
+
+    // Where the instance is now: its path's point at the time it has reached, or its transform.
+    // Distance, culling and buckets use it.
+    Rows3x4 placementRows(const LiveInstance& live) {
+        return live.path != nullptr ? pathRows(live, live.path_time_s) : rowsOf(live.transform);
     }
 
     // Where the instance starts: its path at time 0, or its transform.
@@ -888,7 +896,10 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
         job.instance = live.fx.get();
         job.frame_dt_s =
             std::min(frame_dt_s * static_cast<double>(live.time_scale), kMaxFrameSeconds);
-        if (live.path != nullptr) w.moveAlongPath(live, job.frame_dt_s);
+        if (live.path != nullptr) {
+            w.moveAlongPath(live, job.frame_dt_s);
+            if (live.sleep_distance_m > 0) w.placeInBuckets(live, index); // it moved
+        }
         job.write_records = live.visible && !live.culled;
         job.live_hint = live.live_cached;
         w.step_jobs.push_back(job);
@@ -1338,6 +1349,7 @@ RuntimeError World::followPath(InstanceHandle h, const TransformPath* path) {
         live->path_time_s = 0;
         spindrift::restart(*live->fx, w.startRows(*live));
     }
+    if (live->sleep_distance_m > 0) w.placeInBuckets(*live, Table::indexOf(h)); // where it is now
     return w.ok();
 }
 

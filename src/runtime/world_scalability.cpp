@@ -106,15 +106,24 @@ bool sphereOutside(const CullFrustum& frustum, const vec3& center, float radius)
 }
 
 BoundingSphere instanceSphere(const vec4& bounds_center, const vec4& bounds_half_extents,
-                              const InstanceTransform& transform) {
-    const Rows3x4 rows = rowsOf(transform);
+                              const Rows3x4& rows) {
     const vec4 c(vec3(bounds_center), 1.0f);
     BoundingSphere s;
     s.center = vec3(dot(rows.rows[0], c), dot(rows.rows[1], c), dot(rows.rows[2], c));
-    const float scale = std::max(
-        {std::fabs(transform.scale.x), std::fabs(transform.scale.y), std::fabs(transform.scale.z)});
+    // The longest axis the rows stretch by: the largest column length of their 3x3 part (for a
+    // transform, translate * rotate * scale, its largest |scale|).
+    float scale = 0;
+    for (int j = 0; j < 3; ++j) {
+        const vec3 column(rows.rows[0][j], rows.rows[1][j], rows.rows[2][j]);
+        scale = std::max(scale, length(column));
+    }
     s.radius = length(vec3(bounds_half_extents)) * scale;
     return s;
+}
+
+BoundingSphere instanceSphere(const vec4& bounds_center, const vec4& bounds_half_extents,
+                              const InstanceTransform& transform) {
+    return instanceSphere(bounds_center, bounds_half_extents, rowsOf(transform));
 }
 
 float birthFade(float distance, float sleep_distance_m, float fade_band_m) {

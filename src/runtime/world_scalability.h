@@ -20,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "driver/placement.h"
 #include "kernels/sd_math.h"
 #include "spindrift/draw_list.h"
 #include "spindrift/runtime.h"
@@ -58,6 +59,8 @@ struct BoundingSphere {
     vec3 center{0.0f};
     float radius = 0;
 };
+BoundingSphere instanceSphere(const vec4& bounds_center, const vec4& bounds_half_extents,
+                              const Rows3x4& world_from_effect);
 BoundingSphere instanceSphere(const vec4& bounds_center, const vec4& bounds_half_extents,
                               const InstanceTransform& transform);
 

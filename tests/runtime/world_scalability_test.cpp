@@ -46,6 +46,22 @@ std::string fountain(const std::string& scalability, const std::string& space = 
 })";
 }
 
+// A path that holds the instance at `at` whatever the time (its transform stays at the origin).
+class HoldAt final : public TransformPath {
+public:
+    explicit HoldAt(Vec3 at) : at_(at) {}
+    Matrix3x4 worldFromEffectAt(double) const override {
+        Matrix3x4 m;
+        m.rows[0][3] = at_.x;
+        m.rows[1][3] = at_.y;
+        m.rows[2][3] = at_.z;
+        return m;
+    }
+
+private:
+    Vec3 at_;
+};
+
 class WorldScalabilityTest : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -323,6 +339,36 @@ TEST_F(WorldScalabilityTest, BudgetsSleepTheFarthestAndNeverTheImportant) {
     EXPECT_EQ(p.asleep_by_budget, 2u); // 4 instances' particles fit 2.5 only after two sleep
     EXPECT_TRUE(info(world, hs[2]).asleep);
     EXPECT_FALSE(info(world, hs[3]).asleep);
+}
+
+// An instance that follows a path is culled, measured and bucketed where its path has put it, not
+// at its own transform (which stays at the origin, in view and near the camera).
+TEST_F(WorldScalabilityTest, PathFollowersAreJudgedWhereThePathPutsThem) {
+    const EffectId simulate = add(fountain("{}"));
+    const EffectId far_sleeps = add(fountain(R"({"sleep_distance_m": 100, "fade_band_m": 10})"));
+    World world(library_);
+    const HoldAt behind_eye({0, 0, 40}); // behind the eye at z = 10, looking down -z
+    const HoldAt far_away({500, 0, 0});
+    const InstanceHandle culled = create(world, simulate);
+    const InstanceHandle asleep = create(world, far_sleeps);
+    const InstanceHandle awake = create(world, far_sleeps);
+    ASSERT_EQ(world.followPath(culled, &behind_eye), RuntimeError::none);
+    ASSERT_EQ(world.followPath(asleep, &far_away), RuntimeError::none);
+    const DrawView view = viewAlongMinusZ();
+    ASSERT_EQ(world.setCullView(&view), RuntimeError::none);
+    ASSERT_EQ(world.setCameraPosition({0, 1, 10}), RuntimeError::none);
+    run(world, 4);
+    EXPECT_TRUE(info(world, culled).culled);
+    EXPECT_EQ(batchesOf(world, culled), 0u);
+    EXPECT_TRUE(info(world, asleep).asleep);
+    EXPECT_FALSE(info(world, awake).asleep);
+    EXPECT_GT(batchesOf(world, awake), 0u);
+    // Back on its own transform (the origin): in view, and near enough to wake.
+    ASSERT_EQ(world.followPath(culled, nullptr), RuntimeError::none);
+    ASSERT_EQ(world.followPath(asleep, nullptr), RuntimeError::none);
+    run(world, 2);
+    EXPECT_FALSE(info(world, culled).culled);
+    EXPECT_FALSE(info(world, asleep).asleep);
 }
 
 TEST(SpatialBuckets, GathersTheCellsNearTheCameraAndFollowsMoves) {
