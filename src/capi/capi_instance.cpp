@@ -52,6 +52,21 @@ spindrift_result getParameter(spindrift_world world, spindrift_instance instance
     });
 }
 
+// A yes/no question about a live instance (World::isPlaying, isFinished): *out false unless the
+// handle names a live instance, whose stale or unknown handle is reported as every call does.
+spindrift_result instanceQuery(spindrift_world world, spindrift_instance instance, bool* out,
+                               const char* out_name, bool (World::*query)(InstanceHandle) const) {
+    if (const spindrift_result r = requirePointer(out, out_name); r != SPINDRIFT_OK) return r;
+    *out = false;
+    return withInstance(world, instance, [&](WorldObject& w, InstanceHandle h) {
+        InstanceInfo info;
+        if (const RuntimeError e = w.world.info(h, info); e != RuntimeError::none)
+            return worldResult(w, e);
+        *out = (w.world.*query)(h);
+        return SPINDRIFT_OK;
+    });
+}
+
 } // namespace
 
 extern "C" {
@@ -280,17 +295,7 @@ SPINDRIFT_API spindrift_result spindrift_instance_is_playing(spindrift_world wor
                                                              spindrift_instance instance,
                                                              bool* out_playing) {
     return guarded(__func__, [&] {
-        if (const spindrift_result r = requirePointer(out_playing, "out_playing");
-            r != SPINDRIFT_OK)
-            return r;
-        *out_playing = false;
-        return withInstance(world, instance, [&](WorldObject& w, InstanceHandle h) {
-            InstanceInfo info;
-            if (const RuntimeError e = w.world.info(h, info); e != RuntimeError::none)
-                return worldResult(w, e);
-            *out_playing = w.world.isPlaying(h);
-            return SPINDRIFT_OK;
-        });
+        return instanceQuery(world, instance, out_playing, "out_playing", &World::isPlaying);
     });
 }
 
@@ -298,17 +303,7 @@ SPINDRIFT_API spindrift_result spindrift_instance_is_finished(spindrift_world wo
                                                               spindrift_instance instance,
                                                               bool* out_finished) {
     return guarded(__func__, [&] {
-        if (const spindrift_result r = requirePointer(out_finished, "out_finished");
-            r != SPINDRIFT_OK)
-            return r;
-        *out_finished = false;
-        return withInstance(world, instance, [&](WorldObject& w, InstanceHandle h) {
-            InstanceInfo info;
-            if (const RuntimeError e = w.world.info(h, info); e != RuntimeError::none)
-                return worldResult(w, e);
-            *out_finished = w.world.isFinished(h);
-            return SPINDRIFT_OK;
-        });
+        return instanceQuery(world, instance, out_finished, "out_finished", &World::isFinished);
     });
 }
 
