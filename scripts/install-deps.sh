@@ -14,6 +14,9 @@ packages=(
     mesa-vulkan-drivers libvulkan-dev glslc    # the renderer; lavapipe runs it without a GPU
     vulkan-validationlayers                    # the renderer tests run with validation on
     ffmpeg                                     # MP4 output of spindrift render
+    libglfw3-dev libimgui-dev                  # spindrift view: window and overlay
+    xvfb xauth                                 # the viewer's test runs under a virtual display
+    python3-numpy python3-pytest               # the Python package and its tests
 )
 
 missing=()

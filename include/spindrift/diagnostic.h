@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "spindrift/export.h"
+
 namespace spindrift {
 
 enum class Severity : uint8_t { error = 0, warning = 1 };
@@ -25,9 +27,9 @@ struct Diagnostic {
 };
 
 // "file:line:col: error: path: message" (compiler style; parts without a value are left out).
-std::string formatDiagnostic(const Diagnostic& diagnostic);
+SPINDRIFT_API std::string formatDiagnostic(const Diagnostic& diagnostic);
 
-bool hasErrors(const std::vector<Diagnostic>& diagnostics);
+SPINDRIFT_API bool hasErrors(const std::vector<Diagnostic>& diagnostics);
 
 // The most diagnostics a document load (loadEffect, loadScene and their file forms) returns for
 // one file: the first ones in document order, then one more that says how many were not shown

@@ -58,6 +58,7 @@
 #include <vector>
 
 #include "spindrift/diagnostic.h"
+#include "spindrift/export.h"
 #include "spindrift/runtime.h"
 
 namespace spindrift {
@@ -188,7 +189,7 @@ struct DrawListStats {
 
 // A list and its storage, reused from frame to frame. Move-only; a moved-from list may only be
 // assigned to or destroyed.
-class DrawList {
+class SPINDRIFT_API DrawList {
 public:
     DrawList();
     ~DrawList();
@@ -215,7 +216,7 @@ private:
 // (alignment, rotation, stretch), counter-clockwise from (-1, -1) to (-1, 1) in the quad's own
 // axes; texture v = 0 is at the last two. False (corners untouched) when batch is not a
 // billboard batch.
-bool billboardCorners(const DrawView& view, const DrawBatch& batch, const DrawParticle& particle,
-                      Vec3 corners[4]);
+SPINDRIFT_API bool billboardCorners(const DrawView& view, const DrawBatch& batch,
+                                    const DrawParticle& particle, Vec3 corners[4]);
 
 } // namespace spindrift

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "spindrift/diagnostic.h"
+#include "spindrift/export.h"
 
 namespace spindrift {
 
@@ -91,7 +92,7 @@ enum class RuntimeError : uint8_t {
 };
 
 // A short fixed text for an error ("stale instance handle").
-const char* describe(RuntimeError error);
+SPINDRIFT_API const char* describe(RuntimeError error);
 
 // ---------------------------------------------------------------------------------------------
 // Effect library
@@ -138,7 +139,7 @@ struct EffectInfo {
     std::vector<ParameterInfo> parameters; // compiled user parameters, in authored order
 };
 
-class EffectLibrary {
+class SPINDRIFT_API EffectLibrary {
 public:
     EffectLibrary();
     ~EffectLibrary();
@@ -224,7 +225,7 @@ enum class SimulationBackend : uint8_t {
 //
 // What it gets: the same particles, bit for bit, whatever the runner and however many threads it
 // has (each job's work is fixed by its index, never by the thread that runs it).
-class JobRunner {
+class SPINDRIFT_API JobRunner {
 public:
     using JobFunction = void (*)(void* context, uint32_t index);
     virtual ~JobRunner() = default;
@@ -414,7 +415,7 @@ struct Matrix3x4 {
 // it must be a pure function of time_s. Each matrix must be finite (a non-finite one is replaced
 // by the instance's transform and counted in WorldStats::rejected_path_transforms) and, for a
 // local-space effect, rigid.
-class TransformPath {
+class SPINDRIFT_API TransformPath {
 public:
     virtual ~TransformPath() = default;
     virtual Matrix3x4 worldFromEffectAt(double time_s) const = 0;
@@ -536,7 +537,7 @@ struct WorldAttractor {
 // it must be thread-safe, and pure (the same point gives the same answer) for results to repeat.
 using DistanceFieldFn = float (*)(Vec3 position, Vec3* gradient, void* user);
 
-class World {
+class SPINDRIFT_API World {
 public:
     // The library must outlive the world.
     explicit World(EffectLibrary& library, const WorldConfig& config = {});

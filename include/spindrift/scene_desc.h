@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "spindrift/effect_desc.h"
+#include "spindrift/export.h"
 
 namespace spindrift {
 
@@ -166,16 +167,17 @@ struct SceneDesc {
 struct CameraPose {
     Float3 eye, target, up;
 };
-CameraPose cameraPose(const CameraDesc& camera, float time_s);
+SPINDRIFT_API CameraPose cameraPose(const CameraDesc& camera, float time_s);
 
 // The world position of the instance's origin at scene time time_s (position + path offset).
-Float3 instancePosition(const EffectInstanceDesc& instance, float time_s);
+SPINDRIFT_API Float3 instancePosition(const EffectInstanceDesc& instance, float time_s);
 
 // A scene that frames effect from its bounds: the effect at the origin, the camera looking at
 // the bounds' centre from slightly above, far enough for the bounds' bounding sphere to fit the
 // vertical and horizontal field of view, the ground at the bounds' bottom, the scene as long as
 // the effect. effects[0].effect is effect_path: the caller passes the effect file's path (as it
 // should appear in the scene; empty leaves the scene invalid until set).
-SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& effect_path = {});
+SPINDRIFT_API SceneDesc defaultSceneForEffect(const EffectDesc& effect,
+                                              const std::string& effect_path = {});
 
 } // namespace spindrift

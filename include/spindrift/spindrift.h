@@ -40,21 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exported functions. Define SPINDRIFT_STATIC when linking the static library, SPINDRIFT_BUILD
- * when building the library itself. */
-#if defined(_WIN32) || defined(__CYGWIN__)
-#if defined(SPINDRIFT_STATIC)
-#define SPINDRIFT_API
-#elif defined(SPINDRIFT_BUILD)
-#define SPINDRIFT_API __declspec(dllexport)
-#else
-#define SPINDRIFT_API __declspec(dllimport)
-#endif
-#elif defined(__GNUC__) || defined(__clang__)
-#define SPINDRIFT_API __attribute__((visibility("default")))
-#else
-#define SPINDRIFT_API
-#endif
+#include "spindrift/export.h"
 
 #ifdef __cplusplus
 extern "C" {
