@@ -109,7 +109,7 @@ def main():
         for prefix in SPECIAL_PREFIXES:
             if text.startswith(prefix):
                 text = text[len(prefix):]
-        parts = split_qualified(text)
+        parts = split_qualified(re.sub(r"\[abi:\w+\]", "", text))
         cxx_count += 1
         if parts[0] != "spindrift" or len(parts) < 2:
             errors.append(f"{demangle[name]}: outside namespace spindrift")
