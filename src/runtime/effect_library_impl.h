@@ -45,7 +45,9 @@ struct LibraryEntry {
     std::string text;
 };
 
-struct EffectLibrary::Impl {
+// Hidden: a member class takes its visibility from EffectLibrary (SPINDRIFT_API), and these
+// functions are the library's own, not its API (tests/package/exported_symbols_test.py).
+struct __attribute__((visibility("hidden"))) EffectLibrary::Impl {
     std::vector<LibraryEntry> entries; // EffectId value - 1
     std::unordered_map<std::string, uint32_t> by_path;
 
