@@ -220,7 +220,8 @@ TEST_F(HostFrameTest, Rgba16fFrameIsByteIdenticalToTheOffscreenRenderer) {
 
 // An 8-bit sRGB target blends in 8 bits per channel (each blend's result is rounded to 8 bits
 // before the next reads it) where the offscreen frame blends in half floats and rounds once:
-// every pixel within a few steps of 8-bit sRGB of the offscreen image.
+// every channel within 4 steps of 8-bit sRGB of the offscreen image and the mean difference
+// under 0.05 steps (measured on lavapipe: worst 3, mean 0.012, only where particles overlap).
 TEST_F(HostFrameTest, Srgb8FrameMatchesTheOffscreenRendererWithinBlendRounding) {
     CpuScene scene;
     const Image reference = offscreenImage(scene);
@@ -239,8 +240,8 @@ TEST_F(HostFrameTest, Srgb8FrameMatchesTheOffscreenRendererWithinBlendRounding) 
         total += d;
     }
     const double mean = total / static_cast<double>(image.rgba8.size());
-    EXPECT_LE(worst, 6) << "mean " << mean;
-    EXPECT_LE(mean, 0.5) << "worst " << worst;
+    EXPECT_LE(worst, 4) << "mean " << mean;
+    EXPECT_LE(mean, 0.05) << "worst " << worst;
     EXPECT_GT(particlePixels(image, 0, kWidth), 100u);
 }
 
