@@ -15,6 +15,34 @@ Diagnostic hostError(std::string message) {
     return vk::vulkanSetupError("host frame", std::move(message));
 }
 
+// A format's Vulkan name for errors: those a host frame may have, else the number.
+std::string formatName(VkFormat format) {
+    switch (format) {
+    case VK_FORMAT_R8G8B8A8_UNORM:
+        return "R8G8B8A8_UNORM";
+    case VK_FORMAT_R8G8B8A8_SRGB:
+        return "R8G8B8A8_SRGB";
+    case VK_FORMAT_B8G8R8A8_UNORM:
+        return "B8G8R8A8_UNORM";
+    case VK_FORMAT_B8G8R8A8_SRGB:
+        return "B8G8R8A8_SRGB";
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32:
+        return "A2B10G10R10_UNORM_PACK32";
+    case VK_FORMAT_R16G16B16A16_SFLOAT:
+        return "R16G16B16A16_SFLOAT";
+    case VK_FORMAT_D32_SFLOAT:
+        return "D32_SFLOAT";
+    case VK_FORMAT_D16_UNORM:
+        return "D16_UNORM";
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+        return "D24_UNORM_S8_UINT (stencil formats are not supported yet)";
+    case VK_FORMAT_D32_SFLOAT_S8_UINT:
+        return "D32_SFLOAT_S8_UINT (stencil formats are not supported yet)";
+    default:
+        return "VkFormat " + std::to_string(static_cast<int>(format));
+    }
+}
+
 // Whether the device can use `format` (optimal tiling) for all of `needed`.
 bool formatSupports(VkPhysicalDevice physical, VkFormat format, VkFormatFeatureFlags needed) {
     VkFormatProperties properties{};
@@ -222,20 +250,20 @@ RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats
     };
     const VkPhysicalDevice physical = host.physical_device;
     if (!isHostColorFormat(formats.color)) {
-        add("colour format " + std::to_string(formats.color) +
+        add("colour format " + formatName(formats.color) +
             " is not one Spindrift draws into (R8G8B8A8 or B8G8R8A8 UNORM or SRGB, "
             "A2B10G10R10_UNORM_PACK32, R16G16B16A16_SFLOAT)");
     } else if (!formatSupports(physical, formats.color,
                                VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT)) {
-        add("the device cannot blend into colour format " + std::to_string(formats.color));
+        add("the device cannot blend into colour format " + formatName(formats.color));
     }
     if (!isHostDepthFormat(formats.depth)) {
-        add("depth format " + std::to_string(formats.depth) +
+        add("depth format " + formatName(formats.depth) +
             " is not one Spindrift reads (D32_SFLOAT or D16_UNORM)");
     } else if (!formatSupports(physical, formats.depth,
                                VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                    VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {
-        add("the device cannot use depth format " + std::to_string(formats.depth) +
+        add("the device cannot use depth format " + formatName(formats.depth) +
             " as both a depth attachment and a sampled image");
     }
     if (!problems.empty()) {
