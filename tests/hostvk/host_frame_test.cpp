@@ -176,9 +176,10 @@ Image offscreenImage(const CpuScene& scene, bool order_independent = false) {
     render::appendDrawListBatches(scene.list, assets, batches);
     Image out;
     render::FrameStats stats;
-    EXPECT_TRUE(
-        render::renderFrame(*renderer, offscreenView(view()), batches, out, stats, diagnostics))
+    EXPECT_TRUE(render::renderFrame(*renderer, offscreenView(view(order_independent)), batches, out,
+                                    stats, diagnostics))
         << joined(diagnostics);
+    EXPECT_EQ(stats.oit_records > 0, order_independent);
     for (const std::string& m : render::validationMessages(*renderer)) {
         ADD_FAILURE() << "offscreen validation: " << m;
     }
