@@ -30,7 +30,7 @@ public:
     void record(VkCommandBuffer cmd, const FrameTargets& targets, float near_m, float far_m) const;
 
 private:
-    DepthLinearizePass(const vk::Device& device) : device_(device) {}
+    explicit DepthLinearizePass(const vk::Device& device) : device_(device) {}
     const vk::Device& device_;
     vk::OwnedSampler sampler_;
     vk::OwnedShaderModule vertex_;
