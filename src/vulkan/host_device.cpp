@@ -12,7 +12,7 @@ std::string versionText(uint32_t v) {
     return std::to_string(VK_API_VERSION_MAJOR(v)) + "." + std::to_string(VK_API_VERSION_MINOR(v));
 }
 
-// Appends `item` to a comma-separated list.
+// Appends `item` to a list separated by "; ".
 void addTo(std::string& list, const std::string& item) {
     if (!list.empty()) list += "; ";
     list += item;
