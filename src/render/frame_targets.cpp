@@ -6,43 +6,68 @@
 
 namespace spindrift::render {
 
-std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint32_t width,
-                                                 uint32_t height,
-                                                 std::vector<Diagnostic>& diagnostics) {
+namespace {
+
+// What both kinds of frame own: the linear depth and the frame globals.
+std::unique_ptr<FrameTargets> createShared(const vk::Device& device, uint32_t width,
+                                           uint32_t height, TargetFormats formats,
+                                           std::vector<Diagnostic>& diagnostics) {
     auto t = std::make_unique<FrameTargets>();
     t->width = width;
     t->height = height;
+    t->formats = formats;
     VkExtent2D extent{width, height};
     std::string size = std::to_string(width) + "x" + std::to_string(height);
-
-    t->color =
-        vk::createImage2D(device, kColorFormat, extent,
-                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                          "the colour target " + size, diagnostics);
-    if (!t->color) return nullptr;
     t->linear_depth =
         vk::createImage2D(device, kLinearDepthFormat, extent,
                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                           "the linear depth target " + size, diagnostics);
     if (!t->linear_depth) return nullptr;
-    t->depth =
-        vk::createImage2D(device, kDepthFormat, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                          "the depth target " + size, diagnostics);
-    if (!t->depth) return nullptr;
-
-    VkDeviceSize readback_bytes = VkDeviceSize{width} * height * kColorBytesPerPixel;
-    t->readback =
-        vk::createBuffer(device, readback_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                         vk::MemoryUse::readback, "the readback buffer " + size, diagnostics);
-    if (!t->readback) return nullptr;
     t->globals = vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                                   vk::MemoryUse::upload, "the frame uniform buffer", diagnostics);
     if (!t->globals) return nullptr;
     return t;
 }
 
+} // namespace
+
+std::unique_ptr<FrameTargets> createHostFrameTargets(const vk::Device& device, uint32_t width,
+                                                     uint32_t height, TargetFormats formats,
+                                                     std::vector<Diagnostic>& diagnostics) {
+    return createShared(device, width, height, formats, diagnostics);
+}
+
+std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint32_t width,
+                                                 uint32_t height,
+                                                 std::vector<Diagnostic>& diagnostics) {
+    std::unique_ptr<FrameTargets> t =
+        createShared(device, width, height, TargetFormats{}, diagnostics);
+    if (!t) return nullptr;
+    VkExtent2D extent{width, height};
+    std::string size = std::to_string(width) + "x" + std::to_string(height);
+
+    t->own_color =
+        vk::createImage2D(device, kColorFormat, extent,
+                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                          "the colour target " + size, diagnostics);
+    if (!t->own_color) return nullptr;
+    t->own_depth =
+        vk::createImage2D(device, kDepthFormat, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                          "the depth target " + size, diagnostics);
+    if (!t->own_depth) return nullptr;
+    t->color = {t->own_color.get(), t->own_color.view.get()};
+    t->depth = {t->own_depth.get(), t->own_depth.view.get()};
+
+    VkDeviceSize readback_bytes = VkDeviceSize{width} * height * kColorBytesPerPixel;
+    t->readback =
+        vk::createBuffer(device, readback_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::readback, "the readback buffer " + size, diagnostics);
+    if (!t->readback) return nullptr;
+    return t;
+}
+
 vk::ImageBarrier colorAttachmentAgain(const FrameTargets& targets) {
-    return {targets.color.get(),
+    return {targets.color.image,
             VK_IMAGE_ASPECT_COLOR_BIT,
             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -53,7 +78,7 @@ vk::ImageBarrier colorAttachmentAgain(const FrameTargets& targets) {
 }
 
 vk::ImageBarrier depthAttachmentAgain(const FrameTargets& targets) {
-    return {targets.depth.get(),
+    return {targets.depth.image,
             VK_IMAGE_ASPECT_DEPTH_BIT,
             VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
             VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,

@@ -1,4 +1,7 @@
-// The offscreen images a frame is drawn into, and the buffers that carry it in and out.
+// The images a frame is drawn into, and the buffers that carry it in and out: the renderer's own
+// (the offscreen frame, read back) or a host's colour and depth with the renderer's linear depth
+// beside them (the host frame, docs/host-vulkan.md). The passes draw into `color` and `depth`
+// whoever owns them.
 #pragma once
 
 #include <cstdint>
@@ -23,20 +26,44 @@ inline constexpr uint32_t kColorBytesPerPixel = 8;
 inline constexpr VkFormat kOitAccumulationFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
 inline constexpr VkFormat kOitWeightFormat = VK_FORMAT_R16_SFLOAT;
 
+// An image a frame draws into, by its handles (owned elsewhere).
+struct TargetImage {
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+};
+
+// The formats the particle pipelines are made for: the offscreen frame's, or the host's.
+struct TargetFormats {
+    VkFormat color = kColorFormat;
+    VkFormat depth = kDepthFormat;
+};
+
 struct FrameTargets {
     uint32_t width = 0;
     uint32_t height = 0;
-    vk::Image2D color;        // colour attachment, then the copy source of the readback
-    vk::Image2D linear_depth; // colour attachment of the opaque pass, sampled by billboards
-    vk::Image2D depth;
-    vk::Buffer readback; // width * height * kColorBytesPerPixel, host-visible
-    vk::Buffer globals;  // one FrameGlobals, host-visible uniform buffer
+    TargetFormats formats;
+    TargetImage color; // colour attachment (offscreen: then the copy source of the readback)
+    TargetImage depth;
+    vk::Image2D own_color; // the offscreen frame's colour and depth; empty for a host frame
+    vk::Image2D own_depth;
+    vk::Image2D linear_depth; // written by the opaque pass (host frame: from the host's depth)
+                              // and opaque meshes, sampled by the soft fade
+    vk::Buffer readback;      // offscreen: width * height * kColorBytesPerPixel, host-visible
+    vk::Buffer globals;       // one FrameGlobals, host-visible uniform buffer
+
+    VkExtent2D extent() const { return {width, height}; }
 };
 
-// Everything at width x height. nullptr and an error on failure.
+// The offscreen frame: everything at width x height, owned. nullptr and an error on failure.
 std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint32_t width,
                                                  uint32_t height,
                                                  std::vector<Diagnostic>& diagnostics);
+
+// A host frame of width x height in `formats`: the linear depth and the globals; color and depth
+// are set to the host's images each frame. nullptr and an error on failure.
+std::unique_ptr<FrameTargets> createHostFrameTargets(const vk::Device& device, uint32_t width,
+                                                     uint32_t height, TargetFormats formats,
+                                                     std::vector<Diagnostic>& diagnostics);
 
 // The frame's colour and depth attachments, written by one rendering scope and read and
 // written (blended, tested) by the next, layouts unchanged.

@@ -27,6 +27,7 @@ VkRenderingAttachmentInfo clearedColor(const vk::Image2D& image, VkClearColorVal
 } // namespace
 
 std::unique_ptr<OitPass> OitPass::create(const vk::Device& device, uint32_t width, uint32_t height,
+                                         VkFormat color_format,
                                          std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<OitPass> pass(new OitPass());
     VkDevice d = device.handle();
@@ -70,7 +71,7 @@ std::unique_ptr<OitPass> OitPass::create(const vk::Device& device, uint32_t widt
     desc.vertex = pass->vertex_.get();
     desc.fragment = pass->fragment_.get();
     desc.layout = pass->layout_.get();
-    desc.color_formats = {kColorFormat};
+    desc.color_formats = {color_format};
     // sdOitResolve writes average * coverage and coverage: "over" with a premultiplied colour.
     desc.blends = {vk::BlendState::premultiplied};
     desc.depth_test = false;
@@ -112,7 +113,7 @@ void OitPass::beginAccumulation(VkCommandBuffer cmd, const FrameTargets& targets
         clearedColor(weight_, {{0.0f, 0.0f, 0.0f, 0.0f}})};
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    depth.imageView = targets.depth.view.get();
+    depth.imageView = targets.depth.view;
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -136,11 +137,11 @@ void OitPass::composite(VkCommandBuffer cmd, const FrameTargets& targets) const 
 
     VkRenderingAttachmentInfo frame{};
     frame.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    frame.imageView = targets.color.view.get();
+    frame.imageView = targets.color.view;
     frame.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     frame.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     frame.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    vk::beginRendering(cmd, targets.color.extent, {frame}, nullptr);
+    vk::beginRendering(cmd, targets.extent(), {frame}, nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetOitComposite,
                             1, &set_, 0, nullptr);

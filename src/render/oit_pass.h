@@ -21,10 +21,13 @@ namespace spindrift::render {
 
 class OitPass {
 public:
-    // The targets (width x height), the composite pipeline and its descriptor set. nullptr and an
-    // error naming what failed.
+    // The targets (width x height), the composite pipeline (drawing into a frame colour of
+    // color_format) and its descriptor set. nullptr and an error naming what failed.
     static std::unique_ptr<OitPass> create(const vk::Device& device, uint32_t width,
-                                           uint32_t height, std::vector<Diagnostic>& diagnostics);
+                                           uint32_t height, VkFormat color_format,
+                                           std::vector<Diagnostic>& diagnostics);
+    uint32_t width() const { return accumulation_.extent.width; }
+    uint32_t height() const { return accumulation_.extent.height; }
 
     // Begins the accumulation scope: clears the accumulation target to (0, 0, 0, 1) (no colour,
     // revealage 1) and the weight target to 0 and begins rendering into them (colour locations 0

@@ -101,7 +101,7 @@ void OpaquePass::record(VkCommandBuffer cmd, const FrameTargets& targets,
                         const FrameView& view) const {
     std::vector<VkRenderingAttachmentInfo> color(2);
     color[0].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    color[0].imageView = targets.color.view.get();
+    color[0].imageView = targets.color.view;
     color[0].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     color[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     color[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
@@ -111,13 +111,13 @@ void OpaquePass::record(VkCommandBuffer cmd, const FrameTargets& targets,
     color[1].clearValue.color = {{kSceneDepthCleared, 0.0f, 0.0f, 0.0f}};
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    depth.imageView = targets.depth.view.get();
+    depth.imageView = targets.depth.view;
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     depth.clearValue.depthStencil = {1.0f, 0};
 
-    vk::beginRendering(cmd, targets.color.extent, color, &depth);
+    vk::beginRendering(cmd, targets.extent(), color, &depth);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetFrame, 1,
                             &set_, 0, nullptr);

@@ -30,6 +30,7 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
                                                            const TextureStore& textures,
                                                            std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<ParticleBindings> b(new ParticleBindings(device));
+    b->formats_ = targets.formats;
     VkDevice d = device.handle();
     // Linear depth is read with texelFetch at the fragment's own pixel: no filtering.
     b->depth_sampler_ = vk::createSampler(device, vk::Filter::nearest, diagnostics);
@@ -58,12 +59,16 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     if (!b->pool_) return nullptr;
     b->set_ = vk::allocateDescriptorSet(d, b->pool_.get(), b->set_layout_.get(), diagnostics);
     if (b->set_ == VK_NULL_HANDLE) return nullptr;
-    vk::writeUniformBuffer(d, b->set_, kBindingFrameGlobals, targets.globals.get(),
-                           sizeof(FrameGlobals));
-    vk::writeCombinedImageSampler(d, b->set_, kBindingSceneDepth, targets.linear_depth.view.get(),
-                                  b->depth_sampler_.get(),
-                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    b->bindTargets(targets);
     return b;
+}
+
+void ParticleBindings::bindTargets(const FrameTargets& targets) const {
+    VkDevice d = device_.handle();
+    vk::writeUniformBuffer(d, set_, kBindingFrameGlobals, targets.globals.get(),
+                           sizeof(FrameGlobals));
+    vk::writeCombinedImageSampler(d, set_, kBindingSceneDepth, targets.linear_depth.view.get(),
+                                  depth_sampler_.get(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 }
 
 void ParticleBindings::bindFrame(VkCommandBuffer cmd) const {
@@ -106,13 +111,13 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     } else if (blend == kBlendOpaque) {
         // Opaque meshes draw in their own scope right after the opaque pass and write the linear
         // depth too, so soft particles fade against them as against the ground (renderer.cpp).
-        desc.color_formats = {kColorFormat, kLinearDepthFormat};
+        desc.color_formats = {formats_.color, kLinearDepthFormat};
         desc.blends = {vk::BlendState::none, vk::BlendState::none};
     } else {
-        desc.color_formats = {kColorFormat};
+        desc.color_formats = {formats_.color};
         desc.blends = {blendState(blend)};
     }
-    desc.depth_format = kDepthFormat;
+    desc.depth_format = formats_.depth;
     desc.depth_test = true;
     // Opaque meshes write depth, so they hide one another and every particle drawn after them
     // (the renderer draws them first); everything else only tests it.

@@ -42,6 +42,12 @@ public:
                                                     std::vector<Diagnostic>& diagnostics);
 
     VkPipelineLayout layout() const { return layout_.get(); }
+    // The formats every pipeline is made for: those of the targets given to create.
+    const TargetFormats& formats() const { return formats_; }
+
+    // Points the frame set at targets' globals and linear depth (create does it; a host frame
+    // whose size changed makes new targets). The set must not be in use by pending work.
+    void bindTargets(const FrameTargets& targets) const;
 
     // Binds the frame set; the particle pipelines all use layout(), so it stays bound for every
     // draw of the pass.
@@ -52,9 +58,9 @@ public:
     void push(VkCommandBuffer cmd, const void* data, uint32_t bytes) const;
 
     // A pipeline on layout() for vertex + fragment with the uint specialisation constants
-    // values[id] (ids 0..n-1); depth tested, not written, against the frame's depth format.
-    // ParticleOutput::frame: drawing into the frame's colour with the blend state of blend
-    // (kBlend*). ParticleOutput::oit: drawing into the two OIT targets (colour summed, alpha
+    // values[id] (ids 0..n-1); depth tested, not written, against the frame's depth format
+    // (formats()). ParticleOutput::frame: drawing into the frame's colour with the blend state of
+    // blend (kBlend*). ParticleOutput::oit: drawing into the two OIT targets (colour summed, alpha
     // multiplied by 1 - source alpha; render/shader/oit.h), whatever blend is. cull_back_faces: for
     // closed meshes (mesh particles). Empty and an error naming `what` when it cannot be
     // created.
@@ -67,6 +73,7 @@ public:
 private:
     explicit ParticleBindings(const vk::Device& device) : device_(device) {}
     const vk::Device& device_;
+    TargetFormats formats_;
     vk::OwnedSampler depth_sampler_;
     vk::OwnedDescriptorSetLayout set_layout_;
     vk::OwnedPipelineLayout layout_;

@@ -6,19 +6,10 @@
 #include <optional>
 #include <string>
 
-#include "render/billboard_pass.h"
-#include "render/device_draw_args.h"
-#include "render/frame_targets.h"
-#include "render/mesh_pass.h"
-#include "render/mesh_store.h"
-#include "render/oit_pass.h"
-#include "render/opaque_pass.h"
-#include "render/particle_bindings.h"
 #include "render/particle_pass.h"
 #include "render/readback.h"
+#include "render/renderer_state.h"
 #include "render/shader/frame_globals.h"
-#include "render/strip_pass.h"
-#include "render/texture_store.h"
 #include "render/view_globals.h"
 #include "runtime/draw_list.h"
 #include "vulkan/commands.h"
@@ -28,41 +19,9 @@
 
 namespace spindrift::render {
 
-// Declaration order is destruction order reversed: everything made from the device goes before
-// it, and the device before the instance.
-class Renderer {
-public:
-    RendererConfig config;
-    DeviceInfo device_info;
-    std::shared_ptr<vk::Context> vulkan; // shared with the GPU simulation instances it draws
-    vk::Device* device = nullptr;        // vulkan->device
-    std::unique_ptr<vk::CommandRunner> runner;
-    std::unique_ptr<FrameTargets> targets;
-    std::unique_ptr<TextureStore> textures;
-    std::unique_ptr<MeshStore> meshes;
-    std::unique_ptr<OpaquePass> opaque;
-    std::unique_ptr<ParticleBindings> particle_bindings;
-    std::unique_ptr<BillboardPass> billboards;
-    std::unique_ptr<DeviceDrawArgs> draw_args;
-    std::unique_ptr<StripPass> strips;
-    std::unique_ptr<MeshPass> mesh_pass;
-    std::unique_ptr<OitPass> oit;  // made by the first frame that draws a batch through OIT
-    vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
-};
-
 namespace {
 
 const std::vector<std::string> kNoMessages;
-
-DeviceInfo deviceInfo(const vk::PhysicalDevice& d) {
-    DeviceInfo info;
-    info.index = d.index;
-    info.name = d.name;
-    info.type = d.type;
-    info.driver = d.driver;
-    info.api_version = d.api_version;
-    return info;
-}
 
 Diagnostic renderError(std::string where, std::string message) {
     return vk::vulkanSetupError(where, std::move(message));
@@ -97,20 +56,6 @@ vk::OwnedQueryPool createTimestampPool(const vk::Device& device,
     }
     return vk::OwnedQueryPool(device.handle(), pool);
 }
-
-// What a frame holds in all: the renderer's per-frame limits apply to these.
-struct FrameTotals {
-    uint64_t records = 0;
-    uint64_t points = 0; // of strip batches with segments
-    uint64_t segments = 0;
-    uint32_t device_batches = 0; // batches of device records or strips
-    uint32_t device_strip_batches = 0;
-    uint32_t device_mesh_batches = 0;
-    uint64_t mesh_records = 0; // of records, in mesh batches
-    uint64_t oit_records = 0;  // drawn through OIT (drawsThroughOit)
-    uint64_t oit_segments = 0;
-    uint32_t oit_device_batches = 0;
-};
 
 // kNoTexture (none) or a texture of this renderer's store; an unknown or stale handle is refused.
 bool checkTexture(const Renderer& r, TextureHandle texture, std::string& message) {
@@ -375,18 +320,18 @@ void beginFrameScope(const FrameTargets& t, VkCommandBuffer cmd, bool linear_dep
     std::vector<VkRenderingAttachmentInfo> color(linear_depth ? 2 : 1);
     for (size_t i = 0; i < color.size(); ++i) {
         color[i].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-        color[i].imageView = i == 0 ? t.color.view.get() : t.linear_depth.view.get();
+        color[i].imageView = i == 0 ? t.color.view : t.linear_depth.view.get();
         color[i].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
         color[i].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
         color[i].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     }
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    depth.imageView = t.depth.view.get();
+    depth.imageView = t.depth.view;
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    vk::beginRendering(cmd, t.color.extent, color, &depth);
+    vk::beginRendering(cmd, t.extent(), color, &depth);
 }
 
 bool hasOpaqueMeshes(std::span<const DrawBatch> batches) {
@@ -446,7 +391,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     }
 
     // Targets: previous contents are discarded each frame.
-    vk::ImageBarrier color{t.color.get(),
+    vk::ImageBarrier color{t.color.image,
                            VK_IMAGE_ASPECT_COLOR_BIT,
                            VK_IMAGE_LAYOUT_UNDEFINED,
                            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -457,7 +402,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     vk::ImageBarrier linear_depth = color;
     linear_depth.image = t.linear_depth.get();
     linear_depth.src_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-    vk::ImageBarrier depth{t.depth.get(),
+    vk::ImageBarrier depth{t.depth.image,
                            VK_IMAGE_ASPECT_DEPTH_BIT,
                            VK_IMAGE_LAYOUT_UNDEFINED,
                            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -471,27 +416,10 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     r.draw_args->record(cmd, batches, *r.meshes);
 
     r.opaque->record(cmd, t, view);
-    if (hasOpaqueMeshes(batches)) recordOpaqueMeshes(r, cmd, batches, view.transparency);
-
-    // Opaque -> particles: blending reads the opaque colour, depth testing its depth, the soft
-    // fade samples its linear depth.
-    const vk::ImageBarrier color_rw = colorAttachmentAgain(t);
-    const vk::ImageBarrier depth_read = depthAttachmentAgain(t);
-    vk::ImageBarrier depth_sampled{t.linear_depth.get(),
-                                   VK_IMAGE_ASPECT_COLOR_BIT,
-                                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                                   VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
-    vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
-
-    recordFrameParticles(r, cmd, batches, view.transparency);
-    if (any_oit) recordOitParticles(r, cmd, batches, view.transparency);
+    recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
 
     // Readback: colour to the host-visible buffer.
-    vk::ImageBarrier to_copy{t.color.get(),
+    vk::ImageBarrier to_copy{t.color.image,
                              VK_IMAGE_ASPECT_COLOR_BIT,
                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -503,7 +431,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {t.width, t.height, 1};
-    vkCmdCopyImageToBuffer(cmd, t.color.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    vkCmdCopyImageToBuffer(cmd, t.color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            t.readback.get(), 1, &region);
     vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -529,6 +457,98 @@ double readGpuMs(const Renderer& r, std::vector<Diagnostic>& diagnostics) {
 }
 
 } // namespace
+
+void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
+                          std::span<const DrawBatch> batches, Transparency transparency,
+                          bool any_oit) {
+    const FrameTargets& t = *r.targets;
+    if (hasOpaqueMeshes(batches)) recordOpaqueMeshes(r, cmd, batches, transparency);
+
+    // Opaque -> particles: blending reads the opaque colour, depth testing its depth, the soft
+    // fade samples its linear depth.
+    const vk::ImageBarrier color_rw = colorAttachmentAgain(t);
+    const vk::ImageBarrier depth_read = depthAttachmentAgain(t);
+    vk::ImageBarrier depth_sampled{t.linear_depth.get(),
+                                   VK_IMAGE_ASPECT_COLOR_BIT,
+                                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                   VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+    vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
+
+    recordFrameParticles(r, cmd, batches, transparency);
+    if (any_oit) recordOitParticles(r, cmd, batches, transparency);
+}
+
+bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
+    r.textures = TextureStore::create(*r.device, *r.runner, kMaxTextures, diagnostics);
+    if (!r.textures) return false;
+    r.meshes = std::make_unique<MeshStore>(*r.device, kMaxMeshes);
+    r.particle_bindings = ParticleBindings::create(*r.device, *r.targets, *r.textures, diagnostics);
+    if (!r.particle_bindings) return false;
+    r.billboards = BillboardPass::create(*r.device, *r.particle_bindings, diagnostics);
+    if (!r.billboards) return false;
+    r.draw_args = DeviceDrawArgs::create(*r.device, diagnostics);
+    if (!r.draw_args) return false;
+    r.strips = StripPass::create(*r.device, *r.particle_bindings, diagnostics);
+    if (!r.strips) return false;
+    r.mesh_pass = MeshPass::create(*r.device, *r.particle_bindings, diagnostics);
+    return r.mesh_pass != nullptr;
+}
+
+bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
+                  FrameTotals& totals, bool& any_oit, std::vector<Diagnostic>& diagnostics) {
+    if (!checkView(view, diagnostics)) return false;
+    if (!checkBatches(renderer, batches, view.transparency, totals, diagnostics)) return false;
+    any_oit = totals.oit_records + totals.oit_segments + totals.oit_device_batches > 0;
+    const FrameTargets& t = *renderer.targets;
+    if (any_oit && !renderer.oit) {
+        renderer.oit =
+            OitPass::create(*renderer.device, t.width, t.height, t.formats.color, diagnostics);
+        if (!renderer.oit) return false;
+    }
+    if (!renderer.billboards->preparePipelines(batches, view.transparency, diagnostics)) {
+        return false;
+    }
+    if (!renderer.strips->preparePipelines(batches, view.transparency, diagnostics)) return false;
+    if (!renderer.mesh_pass->preparePipelines(batches, view.transparency, diagnostics)) {
+        return false;
+    }
+    if (!renderer.billboards->upload(batches, totals.records, diagnostics)) return false;
+    if (!renderer.strips->upload(batches, totals.points, totals.segments, diagnostics)) {
+        return false;
+    }
+    FrameGlobals globals = viewGlobals(view, t.width, t.height);
+    std::memcpy(t.globals.mapped, &globals, sizeof(globals));
+    return true;
+}
+
+FrameStats frameStats(const FrameTotals& totals, size_t batch_count) {
+    FrameStats stats;
+    stats.particles_drawn = totals.records - totals.mesh_records;
+    stats.mesh_particles = totals.mesh_records;
+    stats.device_batches =
+        totals.device_batches - totals.device_strip_batches - totals.device_mesh_batches;
+    stats.device_mesh_batches = totals.device_mesh_batches;
+    stats.device_strip_batches = totals.device_strip_batches;
+    stats.strip_segments = totals.segments;
+    stats.oit_records = totals.oit_records;
+    stats.oit_segments = totals.oit_segments;
+    stats.batches = static_cast<uint32_t>(batch_count);
+    return stats;
+}
+
+DeviceInfo deviceInfo(const vk::PhysicalDevice& d) {
+    DeviceInfo info;
+    info.index = d.index;
+    info.name = d.name;
+    info.type = d.type;
+    info.driver = d.driver;
+    info.api_version = d.api_version;
+    return info;
+}
 
 std::span<const DrawRecord> hostRecords(const DrawBatch& batch) {
     if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batch)) return b->records;
@@ -577,22 +597,9 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     if (!r->runner) return nullptr;
     r->targets = createFrameTargets(*r->device, config.width, config.height, diagnostics);
     if (!r->targets) return nullptr;
-    r->textures = TextureStore::create(*r->device, *r->runner, kMaxTextures, diagnostics);
-    if (!r->textures) return nullptr;
-    r->meshes = std::make_unique<MeshStore>(*r->device, kMaxMeshes);
     r->opaque = OpaquePass::create(*r->device, *r->targets, diagnostics);
     if (!r->opaque) return nullptr;
-    r->particle_bindings =
-        ParticleBindings::create(*r->device, *r->targets, *r->textures, diagnostics);
-    if (!r->particle_bindings) return nullptr;
-    r->billboards = BillboardPass::create(*r->device, *r->particle_bindings, diagnostics);
-    if (!r->billboards) return nullptr;
-    r->draw_args = DeviceDrawArgs::create(*r->device, diagnostics);
-    if (!r->draw_args) return nullptr;
-    r->strips = StripPass::create(*r->device, *r->particle_bindings, diagnostics);
-    if (!r->strips) return nullptr;
-    r->mesh_pass = MeshPass::create(*r->device, *r->particle_bindings, diagnostics);
-    if (!r->mesh_pass) return nullptr;
+    if (!createParticlePasses(*r, diagnostics)) return nullptr;
     if (r->device->support().timestamps) {
         r->timestamps = createTimestampPool(*r->device, diagnostics);
         if (!r->timestamps) return nullptr;
@@ -625,31 +632,17 @@ TextureHandle addTexture(Renderer& renderer, const Image& image, const std::stri
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics) {
     stats = FrameStats{};
-    if (!checkView(view, diagnostics)) return false;
+    if (renderer.host_frame) {
+        diagnostics.push_back(renderError(
+            "renderFrame", "this renderer draws into the host's frame (recordHostFrame); it has "
+                           "no offscreen frame to render and read back"));
+        return false;
+    }
     FrameTotals totals;
-    if (!checkBatches(renderer, batches, view.transparency, totals, diagnostics)) return false;
-    const bool any_oit = totals.oit_records + totals.oit_segments + totals.oit_device_batches > 0;
-    if (any_oit && !renderer.oit) {
-        renderer.oit = OitPass::create(*renderer.device, renderer.targets->width,
-                                       renderer.targets->height, diagnostics);
-        if (!renderer.oit) return false;
-    }
-    if (!renderer.billboards->preparePipelines(batches, view.transparency, diagnostics)) {
-        return false;
-    }
-    if (!renderer.strips->preparePipelines(batches, view.transparency, diagnostics)) return false;
-    if (!renderer.mesh_pass->preparePipelines(batches, view.transparency, diagnostics)) {
-        return false;
-    }
-    if (!renderer.billboards->upload(batches, totals.records, diagnostics)) return false;
-    if (!renderer.strips->upload(batches, totals.points, totals.segments, diagnostics)) {
-        return false;
-    }
+    bool any_oit = false;
+    if (!prepareFrame(renderer, view, batches, totals, any_oit, diagnostics)) return false;
 
     const FrameTargets& t = *renderer.targets;
-    FrameGlobals globals = viewGlobals(view, t.width, t.height);
-    std::memcpy(t.globals.mapped, &globals, sizeof(globals));
-
     VkCommandBuffer cmd = renderer.runner->begin(diagnostics);
     if (cmd == VK_NULL_HANDLE) return false;
     recordFrame(renderer, cmd, view, batches, any_oit);
@@ -658,16 +651,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
-    stats.particles_drawn = totals.records - totals.mesh_records;
-    stats.mesh_particles = totals.mesh_records;
-    stats.device_batches =
-        totals.device_batches - totals.device_strip_batches - totals.device_mesh_batches;
-    stats.device_mesh_batches = totals.device_mesh_batches;
-    stats.device_strip_batches = totals.device_strip_batches;
-    stats.strip_segments = totals.segments;
-    stats.oit_records = totals.oit_records;
-    stats.oit_segments = totals.oit_segments;
-    stats.batches = static_cast<uint32_t>(batches.size());
+    stats = frameStats(totals, batches.size());
     stats.gpu_ms = readGpuMs(renderer, diagnostics);
     return true;
 }

@@ -22,4 +22,16 @@ std::shared_ptr<Context> createContext(const std::string& request, bool validati
     return context;
 }
 
+std::shared_ptr<Context> borrowContext(const HostDevice& host,
+                                       std::vector<Diagnostic>& diagnostics) {
+    PhysicalDevice physical;
+    DeviceSupport support;
+    if (!checkHostDevice(host, physical, support, diagnostics)) return nullptr;
+    auto context = std::make_shared<Context>();
+    context->instance = Instance::borrow(host.instance);
+    context->physical = physical;
+    context->device = Device::borrow(physical, host.device, host.queue, support);
+    return context;
+}
+
 } // namespace spindrift::vk

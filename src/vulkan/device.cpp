@@ -7,12 +7,7 @@ namespace spindrift::vk {
 std::unique_ptr<Device> Device::create(const PhysicalDevice& physical, const DeviceSupport& support,
                                        std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<Device> device(new Device());
-    device->physical_ = physical.handle;
-    device->support_ = support;
-    vkGetPhysicalDeviceMemoryProperties(physical.handle, &device->memory_);
-    VkPhysicalDeviceProperties properties{};
-    vkGetPhysicalDeviceProperties(physical.handle, &properties);
-    device->limits_ = properties.limits;
+    device->describe(physical, support);
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue_info{};
@@ -47,8 +42,27 @@ std::unique_ptr<Device> Device::create(const PhysicalDevice& physical, const Dev
     return device;
 }
 
+std::unique_ptr<Device> Device::borrow(const PhysicalDevice& physical, VkDevice handle,
+                                       VkQueue queue, const DeviceSupport& support) {
+    std::unique_ptr<Device> device(new Device());
+    device->describe(physical, support);
+    device->device_ = handle;
+    device->queue_ = queue;
+    device->owned_ = false;
+    return device;
+}
+
+void Device::describe(const PhysicalDevice& physical, const DeviceSupport& support) {
+    physical_ = physical.handle;
+    support_ = support;
+    vkGetPhysicalDeviceMemoryProperties(physical.handle, &memory_);
+    VkPhysicalDeviceProperties properties{};
+    vkGetPhysicalDeviceProperties(physical.handle, &properties);
+    limits_ = properties.limits;
+}
+
 Device::~Device() {
-    if (device_ == VK_NULL_HANDLE) return;
+    if (device_ == VK_NULL_HANDLE || !owned_) return; // a borrowed device is the host's
     // A failure here (device lost) leaves nothing better to do than destroy it anyway.
     (void)vkDeviceWaitIdle(device_);
     vkDestroyDevice(device_, nullptr);

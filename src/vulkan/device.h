@@ -19,8 +19,13 @@ public:
     static std::unique_ptr<Device> create(const PhysicalDevice& physical,
                                           const DeviceSupport& support,
                                           std::vector<Diagnostic>& diagnostics);
-    // Waits for the device to be idle, then destroys it: everything made from it must already
-    // be destroyed.
+    // A host's device, borrowed (docs/host-vulkan.md): Spindrift creates its objects on it and
+    // submits to `queue` (of `support.queue_family`), and never waits for it to be idle or
+    // destroys it. The caller has checked what it needs (checkHostDevice).
+    static std::unique_ptr<Device> borrow(const PhysicalDevice& physical, VkDevice device,
+                                          VkQueue queue, const DeviceSupport& support);
+    // Spindrift's own device: waits for it to be idle, then destroys it (everything made from it
+    // must already be destroyed). A borrowed one is left as it is.
     ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
@@ -32,9 +37,12 @@ public:
     const DeviceSupport& support() const { return support_; }
     const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
     const VkPhysicalDeviceLimits& limits() const { return limits_; }
+    bool owned() const { return owned_; }
 
 private:
     Device() = default;
+    void describe(const PhysicalDevice& physical, const DeviceSupport& support);
+    bool owned_ = true;
     VkDevice device_ = VK_NULL_HANDLE;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;

@@ -188,7 +188,15 @@ std::unique_ptr<Instance> Instance::create(bool validation, std::vector<Diagnost
     return instance;
 }
 
+std::unique_ptr<Instance> Instance::borrow(VkInstance instance) {
+    std::unique_ptr<Instance> borrowed(new Instance());
+    borrowed->instance_ = instance;
+    borrowed->owned_ = false;
+    return borrowed;
+}
+
 Instance::~Instance() {
+    if (!owned_) return; // the host's: it destroys it, after Spindrift is gone
     if (messenger_ != VK_NULL_HANDLE) {
         auto destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));

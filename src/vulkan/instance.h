@@ -36,18 +36,24 @@ public:
     // Returns nullptr with an error naming the cause: no Vulkan driver, the loader too old for
     // Vulkan 1.3, the validation layer missing (with the package that provides it).
     static std::unique_ptr<Instance> create(bool validation, std::vector<Diagnostic>& diagnostics);
+    // A host's instance, borrowed (docs/host-vulkan.md): used, never destroyed, no messenger of
+    // Spindrift's (the host's own messenger sees Spindrift's calls).
+    static std::unique_ptr<Instance> borrow(VkInstance instance);
+    // Destroys the messenger and the instance when they are Spindrift's own.
     ~Instance();
     Instance(const Instance&) = delete;
     Instance& operator=(const Instance&) = delete;
 
     VkInstance handle() const { return instance_; }
     bool validation() const { return messenger_ != VK_NULL_HANDLE; }
+    bool owned() const { return owned_; }
     const MessageLog& messages() const { return *log_; }
 
 private:
     Instance() = default;
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    bool owned_ = true;
     // Heap-held so the address the messenger was given stays valid.
     std::unique_ptr<MessageLog> log_ = std::make_unique<MessageLog>();
 };

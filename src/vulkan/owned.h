@@ -52,5 +52,6 @@ using OwnedDescriptorPool = Owned<VkDescriptorPool, vkDestroyDescriptorPool>;
 using OwnedCommandPool = Owned<VkCommandPool, vkDestroyCommandPool>;
 using OwnedFence = Owned<VkFence, vkDestroyFence>;
 using OwnedQueryPool = Owned<VkQueryPool, vkDestroyQueryPool>;
+using OwnedSemaphore = Owned<VkSemaphore, vkDestroySemaphore>;
 
 } // namespace spindrift::vk

@@ -53,6 +53,30 @@ bool isCpuDevice(VkPhysicalDevice device) {
     return properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
+PhysicalDevice describePhysicalDevice(VkPhysicalDevice handle, uint32_t index) {
+    VkPhysicalDeviceDriverProperties driver{};
+    driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    VkPhysicalDeviceProperties2 properties{};
+    properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    // Driver properties are core in 1.2; an older device leaves them zeroed.
+    VkPhysicalDeviceProperties basic{};
+    vkGetPhysicalDeviceProperties(handle, &basic);
+    if (basic.apiVersion >= VK_API_VERSION_1_2) properties.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(handle, &properties);
+
+    PhysicalDevice d;
+    d.handle = handle;
+    d.index = index;
+    d.name = properties.properties.deviceName;
+    d.type = typeName(properties.properties.deviceType);
+    d.api_version = properties.properties.apiVersion;
+    if (driver.driverName[0] != '\0') {
+        d.driver = driver.driverName;
+        if (driver.driverInfo[0] != '\0') d.driver += std::string(" (") + driver.driverInfo + ")";
+    }
+    return d;
+}
+
 std::vector<PhysicalDevice> enumeratePhysicalDevices(VkInstance instance,
                                                      std::vector<Diagnostic>& diagnostics) {
     uint32_t count = 0;
@@ -77,28 +101,7 @@ std::vector<PhysicalDevice> enumeratePhysicalDevices(VkInstance instance,
 
     std::vector<PhysicalDevice> devices;
     for (uint32_t i = 0; i < handles.size(); ++i) {
-        VkPhysicalDeviceDriverProperties driver{};
-        driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
-        VkPhysicalDeviceProperties2 properties{};
-        properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-        // Driver properties are core in 1.2; an older device leaves them zeroed.
-        VkPhysicalDeviceProperties basic{};
-        vkGetPhysicalDeviceProperties(handles[i], &basic);
-        if (basic.apiVersion >= VK_API_VERSION_1_2) properties.pNext = &driver;
-        vkGetPhysicalDeviceProperties2(handles[i], &properties);
-
-        PhysicalDevice d;
-        d.handle = handles[i];
-        d.index = i;
-        d.name = properties.properties.deviceName;
-        d.type = typeName(properties.properties.deviceType);
-        d.api_version = properties.properties.apiVersion;
-        if (driver.driverName[0] != '\0') {
-            d.driver = driver.driverName;
-            if (driver.driverInfo[0] != '\0')
-                d.driver += std::string(" (") + driver.driverInfo + ")";
-        }
-        devices.push_back(std::move(d));
+        devices.push_back(describePhysicalDevice(handles[i], i));
     }
     return devices;
 }

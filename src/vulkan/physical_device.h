@@ -22,6 +22,10 @@ struct PhysicalDevice {
     uint32_t api_version = 0;
 };
 
+// What a device is (name, type, driver, API version); index is its place in enumeration order,
+// 0 when unknown (a host's device).
+PhysicalDevice describePhysicalDevice(VkPhysicalDevice handle, uint32_t index);
+
 // The devices in enumeration order. An error (and an empty list) when there are none.
 std::vector<PhysicalDevice> enumeratePhysicalDevices(VkInstance instance,
                                                      std::vector<Diagnostic>& diagnostics);

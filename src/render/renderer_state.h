@@ -1,0 +1,102 @@
+// The renderer's state, shared by the offscreen frame (renderer.cpp) and the host frame
+// (host_frame.cpp), and the frame phases both record. Internal to src/render.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "render/billboard_pass.h"
+#include "render/depth_linearize_pass.h"
+#include "render/device_draw_args.h"
+#include "render/frame_targets.h"
+#include "render/mesh_pass.h"
+#include "render/mesh_store.h"
+#include "render/oit_pass.h"
+#include "render/opaque_pass.h"
+#include "render/particle_bindings.h"
+#include "render/renderer.h"
+#include "render/strip_pass.h"
+#include "render/texture_store.h"
+#include "vulkan/commands.h"
+#include "vulkan/context.h"
+#include "vulkan/device.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::render {
+
+// Declaration order is destruction order reversed: everything made from the device goes before
+// it, and the device before the instance.
+class Renderer {
+public:
+    RendererConfig config;
+    DeviceInfo device_info;
+    std::shared_ptr<vk::Context> vulkan; // shared with the GPU simulation instances it draws
+    vk::Device* device = nullptr;        // vulkan->device
+    std::unique_ptr<vk::CommandRunner> runner;
+    std::unique_ptr<FrameTargets> targets;
+    std::unique_ptr<TextureStore> textures;
+    std::unique_ptr<MeshStore> meshes;
+    std::unique_ptr<OpaquePass> opaque;
+    std::unique_ptr<ParticleBindings> particle_bindings;
+    std::unique_ptr<BillboardPass> billboards;
+    std::unique_ptr<DeviceDrawArgs> draw_args;
+    std::unique_ptr<StripPass> strips;
+    std::unique_ptr<MeshPass> mesh_pass;
+    std::unique_ptr<OitPass> oit;  // made by the first frame that draws a batch through OIT
+    vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
+    // A host-frame renderer (render/host_frame.h) draws into the host's images: no offscreen
+    // colour, depth, readback or opaque pass; the host's depth is linearised instead.
+    bool host_frame = false;
+    std::unique_ptr<DepthLinearizePass> linearize;
+    // Signalled by the host's submission of each recorded frame (value = frames recorded):
+    // the frame's host-written buffers are not rewritten before the last one has finished.
+    vk::OwnedSemaphore frames_done;
+    uint64_t frames_recorded = 0;
+};
+
+// What a frame holds in all: the renderer's per-frame limits apply to these.
+struct FrameTotals {
+    uint64_t records = 0;
+    uint64_t points = 0; // of strip batches with segments
+    uint64_t segments = 0;
+    uint32_t device_batches = 0; // batches of device records or strips
+    uint32_t device_strip_batches = 0;
+    uint32_t device_mesh_batches = 0;
+    uint64_t mesh_records = 0; // of records, in mesh batches
+    uint64_t oit_records = 0;  // drawn through OIT (drawsThroughOit)
+    uint64_t oit_segments = 0;
+    uint32_t oit_device_batches = 0;
+};
+
+// What the public DeviceInfo says of a device.
+DeviceInfo deviceInfo(const vk::PhysicalDevice& device);
+
+// After r.vulkan, r.device, r.runner and r.targets: the texture and mesh stores, the particle
+// bindings (for r.targets' formats) and the particle passes. False with an error on failure.
+bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics);
+
+// Checks the view and the batches, makes the OIT pass if the frame needs it (at the targets'
+// size and colour format), the pipeline variants the batches need, uploads their host records,
+// points and segments and writes the frame globals (viewGlobals at the targets' size). The
+// frame's buffers must not be in use by pending work. False with errors otherwise.
+bool prepareFrame(Renderer& r, const FrameView& view, std::span<const DrawBatch> batches,
+                  FrameTotals& totals, bool& any_oit, std::vector<Diagnostic>& diagnostics);
+
+// The particle phases both frames share, after the opaque scene is in the targets' colour and
+// depth (COLOR_ATTACHMENT_OPTIMAL, DEPTH_ATTACHMENT_OPTIMAL, written by attachment writes) and
+// its linear depth in the linear-depth target (COLOR_ATTACHMENT_OPTIMAL): the opaque meshes,
+// the frame's particles, then those drawn through OIT and their composite. Leaves colour and
+// depth in those layouts, last written by attachment writes; the linear depth
+// SHADER_READ_ONLY_OPTIMAL.
+void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
+                          std::span<const DrawBatch> batches, Transparency transparency,
+                          bool any_oit);
+
+// The frame's statistics from its totals (gpu_ms left 0).
+FrameStats frameStats(const FrameTotals& totals, size_t batch_count);
+
+} // namespace spindrift::render

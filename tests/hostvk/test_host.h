@@ -1,0 +1,91 @@
+// A minimal Vulkan host for the host-frame tests: its own instance (validation on, a messenger
+// that keeps every warning and error), lavapipe's device with the features Spindrift needs, one
+// queue, a command pool, colour and depth images in the formats a test asks for, and a readback.
+// What a game engine would own; Spindrift only borrows it (include/spindrift/vulkan_renderer.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "spindrift/vulkan_renderer.h"
+
+namespace spindrift::test {
+
+class TestHost {
+public:
+    // nullptr (with the reason in why) when Vulkan, lavapipe or the validation layer is missing.
+    static std::unique_ptr<TestHost> create(std::string& why);
+    ~TestHost();
+
+    // What VulkanRenderer::create needs; create_info is the one the device was made with.
+    VulkanDevice device() const;
+    const VkDeviceCreateInfo& createInfo() const { return create_info_; }
+    VkDevice handle() const { return device_; }
+    VkQueue queue() const { return queue_; }
+
+    // Colour and depth images of the host's own (colour usage: attachment, transfer source and
+    // destination; depth: attachment, sampled, transfer destination) and the readback buffer.
+    bool makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32_t height);
+    // The images as beginScene leaves them, and the layouts the host wants them in afterwards
+    // (colour ready for the readback copy).
+    VulkanImage color() const {
+        return {color_, color_view_, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+    }
+    VulkanImage depth() const {
+        return {depth_, depth_view_, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL};
+    }
+    VkExtent2D extent() const { return {width_, height_}; }
+
+    // Begins a command buffer and records the host's "opaque scene": colour cleared to `clear`
+    // (linear), depth cleared to 1 and, when wall_depth < 1, the left half of the depth cleared to
+    // wall_depth (a wall in front of whatever it hides). Leaves colour in
+    // COLOR_ATTACHMENT_OPTIMAL and depth in DEPTH_ATTACHMENT_OPTIMAL.
+    VkCommandBuffer beginScene(const float clear[4], float wall_depth);
+    // Copies the colour image (in TRANSFER_SRC_OPTIMAL) to the readback buffer, ends the command
+    // buffer, submits it signalling `signal` to `value` (when not null) and waits for it.
+    bool submitAndRead(VkSemaphore signal, uint64_t value);
+    // The pixels read back: bytes_per_pixel x width x height.
+    const uint8_t* pixels() const { return static_cast<const uint8_t*>(mapped_); }
+
+    // Every validation warning and error so far.
+    const std::vector<std::string>& messages() const { return messages_; }
+
+private:
+    TestHost() = default;
+    void destroyImages();
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t family_ = 0;
+    VkDeviceCreateInfo create_info_{};
+    VkDeviceQueueCreateInfo queue_info_{};
+    float priority_ = 1.0f;
+    VkPhysicalDeviceVulkan12Features features12_{};
+    VkPhysicalDeviceVulkan13Features features13_{};
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+    VkFence fence_ = VK_NULL_HANDLE;
+    VkImage color_ = VK_NULL_HANDLE;
+    VkImage depth_ = VK_NULL_HANDLE;
+    VkImageView color_view_ = VK_NULL_HANDLE;
+    VkImageView depth_view_ = VK_NULL_HANDLE;
+    VkDeviceMemory color_memory_ = VK_NULL_HANDLE;
+    VkDeviceMemory depth_memory_ = VK_NULL_HANDLE;
+    VkBuffer readback_ = VK_NULL_HANDLE;
+    VkDeviceMemory readback_memory_ = VK_NULL_HANDLE;
+    void* mapped_ = nullptr;
+    uint32_t width_ = 0;
+    uint32_t height_ = 0;
+    uint32_t bytes_per_pixel_ = 0;
+    std::vector<std::string> messages_;
+};
+
+} // namespace spindrift::test
