@@ -77,6 +77,8 @@ const char* kindName(ObjectKind kind) {
         return "draw list";
     case ObjectKind::diagnostics:
         return "diagnostics";
+    case ObjectKind::renderer:
+        return "renderer";
     }
     return "object";
 }
