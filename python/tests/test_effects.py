@@ -42,14 +42,13 @@ def test_an_invalid_text_raises_with_diagnostics_as_objects():
     error = caught.value
     assert error.code == Result.EFFECT_FAILED
     assert "broken.json" in error.message
-    errors = [d for d in error.diagnostics if d.is_error]
-    assert errors
-    first = errors[0]
-    assert first.file == "broken.json"
-    assert first.line == 3 and first.column > 1
-    assert first.path == "$.emitters[0].spawn.rate_per_s"
-    assert first.severity == "error"
-    assert str(first).startswith(f"broken.json:3:{first.column}: error: $.emitters[0]")
+    rate = [d for d in error.diagnostics if d.path == "$.emitters[0].spawn.rate_per_s"]
+    assert len(rate) == 1
+    found = rate[0]
+    assert found.is_error and found.severity == "error"
+    assert found.file == "broken.json"
+    assert found.line == 3 and found.column > 1
+    assert str(found).startswith(f"broken.json:3:{found.column}: error: $.emitters[0]")
 
 
 def test_a_missing_file_is_an_effect_error(tmp_path):
