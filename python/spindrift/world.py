@@ -326,7 +326,7 @@ class Instance:
             )
             if result != Result.BUFFER_TOO_SMALL:
                 check(result)
-                return out[: count.value]
+                return out if count.value == len(out) else out[: count.value].copy()
         check(result)
 
     # User parameters: the kind comes from the effect's declaration.

@@ -383,7 +383,7 @@ SPINDRIFT_API spindrift_result spindrift_renderer_create(const spindrift_rendere
         if (const spindrift_result r = makeObject<RendererObject>(handle); r != SPINDRIFT_OK)
             return r;
         RendererObject* object = nullptr;
-        resolve(handle, object);
+        if (const spindrift_result r = resolve(handle, object); r != SPINDRIFT_OK) return r;
         object->renderer = std::move(renderer);
         object->width = c.width;
         object->height = c.height;

@@ -20,6 +20,7 @@ enum class ObjectKind : uint8_t {
     diagnostics = 4,
     renderer = 5
 };
+inline constexpr ObjectKind kLastObjectKind = ObjectKind::renderer; // kinds are 1..this
 
 const char* kindName(ObjectKind kind);
 

@@ -155,8 +155,8 @@ static void testWorldRender(void) {
     CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
                 SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->target");
     camera = fireCamera();
-    camera.up.x = 0;
-    camera.up.y = -0.4f;
+    camera.up.x = 0; /* along the view direction, backwards */
+    camera.up.y = 0.4f;
     camera.up.z = 4;
     CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
                 SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->up");
