@@ -13,6 +13,8 @@ _lib = _native.lib
 
 BACKENDS = {"cpu": 0, "gpu": 1, "auto": 2}
 _BACKEND_NAMES = {0: "cpu", 1: "gpu", 2: "auto"}
+#: World.run refuses more frames than this (a typo like run(1e9) would otherwise hang).
+MAX_RUN_FRAMES = 1_000_000
 STATES = {0: "idle", 1: "playing", 2: "paused", 3: "stopping", 4: "finished"}
 
 
@@ -153,8 +155,14 @@ class World:
         dt = _args.finite(dt, "dt")
         if dt <= 0:
             raise ValueError(f"dt: expected seconds > 0, got {dt}")
-        receipt = None
+        if seconds < 0:
+            raise ValueError(f"seconds: expected >= 0, got {seconds}")
         frames = int(np.ceil(seconds / dt - 1e-9)) if seconds > 0 else 0
+        if frames > MAX_RUN_FRAMES:
+            raise ValueError(
+                f"run: {frames} frames of {dt} s; at most {MAX_RUN_FRAMES} (call update for more)"
+            )
+        receipt = None
         done = 0.0
         for _ in range(frames):
             step = min(dt, seconds - done)
