@@ -1,8 +1,8 @@
 /* Spindrift's C API (C99): the public runtime (spindrift/runtime.h, spindrift/draw_list.h) for
  * hosts written in C or bound from another language (C#, Rust, Python). docs/c-api.md is the tour.
  *
- * Handles. Libraries, worlds, draw lists and diagnostics lists are named by opaque 64-bit
- * handles (a slot and a generation, never a pointer): the zero handle is null, and a handle
+ * Handles. Libraries, worlds, draw lists, diagnostics lists and renderers are named by opaque
+ * 64-bit handles (a slot and a generation, never a pointer): the zero handle is null, and a handle
  * whose object was destroyed is *stale*. Every call checks its handles first and answers a null,
  * forged or stale one, or one of the wrong kind, with an error code; none is ever dereferenced.
  * Instances are named by the world's own generation-checked handles (spindrift_instance).
@@ -891,6 +891,135 @@ SPINDRIFT_API spindrift_result spindrift_billboard_corners(const spindrift_draw_
                                                            const spindrift_draw_batch* batch,
                                                            const spindrift_draw_particle* particle,
                                                            spindrift_vec3 out_corners[4]);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Rendering (docs/c-api.md, "Rendering"): Spindrift's own Vulkan renderer, offscreen, for
+ * previews, thumbnails, tests and tools. A game draws the draw lists with its own renderer. */
+
+/* A renderer: a Vulkan device, offscreen targets of a fixed size, and the textures and meshes of
+ * the effects it has drawn. Handle rules as every other object's. */
+typedef struct spindrift_renderer {
+    uint64_t id;
+} spindrift_renderer;
+
+typedef struct spindrift_renderer_config {
+    uint32_t struct_size;
+    uint32_t width; /* pixels, [16, 8192] */
+    uint32_t height;
+    /* Which Vulkan device: NULL or "" picks the first discrete GPU, else the first integrated
+     * one, else any other (Mesa's lavapipe, a CPU device); a decimal number is an index in the
+     * device list (`spindrift render --list-devices`); anything else is a case-insensitive part
+     * of the device's name. Copied by spindrift_renderer_create. */
+    const char* device;
+    /* VK_LAYER_KHRONOS_validation on (an error when the layer is missing); any message it
+     * reports makes the render that caused it fail (SPINDRIFT_ERROR_INTERNAL). */
+    bool validation;
+} spindrift_renderer_config;
+
+/* 1280 x 720, the default device, no validation. Sets struct_size. */
+SPINDRIFT_API spindrift_result spindrift_default_renderer_config(spindrift_renderer_config* out);
+
+/* Creates the device, the targets and the pipelines. No Vulkan, no device (or none matching
+ * config->device), or the validation layer missing: SPINDRIFT_ERROR_BACKEND_UNAVAILABLE naming
+ * the cause. */
+SPINDRIFT_API spindrift_result spindrift_renderer_create(const spindrift_renderer_config* config,
+                                                         spindrift_renderer* out_renderer);
+/* Null handle: OK. */
+SPINDRIFT_API spindrift_result spindrift_renderer_destroy(spindrift_renderer renderer);
+/* The Vulkan device's name (buffer rules as spindrift_library_emitter_name). */
+SPINDRIFT_API spindrift_result spindrift_renderer_device_name(spindrift_renderer renderer,
+                                                              char* buffer, size_t buffer_bytes,
+                                                              size_t* out_length);
+
+/* FROZEN numbering. How alpha-blended and premultiplied particles composite (docs/rendering.md,
+ * "Transparency"). */
+typedef enum spindrift_transparency {
+    SPINDRIFT_TRANSPARENCY_SORTED = 0,      /* drawn in draw-list order, sorted per emitter */
+    SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT = 1 /* weighted-blended order-independent */
+} spindrift_transparency;
+
+/* What a frame looks at and is lit by (a scene file's camera, ground, sun and ambient). Colours
+ * are linear RGB, each finite and >= 0 (alpha unused). */
+typedef struct spindrift_camera {
+    uint32_t struct_size;
+    spindrift_vec3 eye;
+    spindrift_vec3 target; /* not eye */
+    spindrift_vec3 up;     /* not parallel to target - eye */
+    float fov_y_deg;       /* [1, 179] */
+    float near_m;          /* 0 < near_m < far_m */
+    float far_m;
+    spindrift_color background;
+    bool ground; /* a lit square plane y = ground_height, ground_size metres across */
+    float ground_height;
+    float ground_size; /* > 0 */
+    spindrift_color ground_color;
+    spindrift_vec3 sun_direction; /* toward the sun, non-zero (normalised) */
+    spindrift_color sun_color;
+    float sun_intensity; /* >= 0 */
+    spindrift_color ambient;
+    uint32_t transparency; /* spindrift_transparency */
+} spindrift_camera;
+
+/* A scene file's defaults: eye (0, 2, 6) looking at (0, 1, 0), up +Y, 45 degrees, clip 0.05 to
+ * 500 m, the default background, ground at y = 0 (40 m), sun and ambient; sorted. Sets
+ * struct_size. */
+SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out);
+
+/* Draws world's visible instances as camera sees them: fills the renderer's own draw list for
+ * the camera (sorted from its eye, aspect from the renderer's size), loads each drawn emitter's
+ * texture and mesh once (the files spindrift_library_emitter_texture and _mesh name, cached by
+ * path for the renderer's life), renders and reads the frame back into rgba: width x height
+ * pixels, rows top to bottom, 4 bytes each (R, G, B, A), sRGB-encoded colour, alpha 255.
+ * rgba_bytes below width x height x 4: SPINDRIFT_ERROR_BUFFER_TOO_SMALL. A bad camera:
+ * SPINDRIFT_ERROR_INVALID_ARGUMENT naming the field. A texture or mesh file that does not load:
+ * SPINDRIFT_ERROR_EFFECT_FAILED naming it. A world whose particles live on another device
+ * (device-resident batches): SPINDRIFT_ERROR_UNSUPPORTED. Simulates nothing. */
+SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_renderer renderer,
+                                                               spindrift_world world,
+                                                               const spindrift_camera* camera,
+                                                               uint8_t* rgba, size_t rgba_bytes);
+
+/* A frame of a file as `spindrift render FILE --time T` draws it. */
+typedef struct spindrift_file_render_options {
+    uint32_t struct_size;
+    bool time_set;  /* false: the default still time (when the effects look developed) */
+    double time_s;  /* scene seconds, [0, 3600] */
+    uint32_t width; /* 0 (and height 0): the scene's resolution; else both in [16, 8192] */
+    uint32_t height;
+    const char* device; /* as spindrift_renderer_config */
+    bool validation;
+    uint32_t backend; /* spindrift_backend of every instance (CPU: the reference images) */
+} spindrift_file_render_options;
+
+/* The default still, the scene's resolution, the default device, CPU backend. Sets struct_size. */
+SPINDRIFT_API spindrift_result
+spindrift_default_file_render_options(spindrift_file_render_options* out);
+
+typedef struct spindrift_file_render_info {
+    uint32_t struct_size;
+    uint32_t width; /* of the image */
+    uint32_t height;
+    double time_s;      /* the scene time drawn (0 after a size query) */
+    uint64_t particles; /* drawn */
+    bool is_scene;      /* the file was read as a scene (else an effect in its default scene) */
+} spindrift_file_render_info;
+
+/* Renders one frame of a scene file, or of an effect file (JSON or cooked .sfx) in the scene the
+ * tool frames it in, exactly as `spindrift render` does: same scene, same player, same renderer,
+ * so the same device and options give the tool's PNG pixels byte for byte. Each call creates and
+ * destroys its own renderer (a fraction of a second); keep a spindrift_renderer for many frames
+ * of a world instead.
+ * rgba as spindrift_renderer_render_world; rgba NULL with rgba_bytes 0 asks for the size only
+ * (SPINDRIFT_OK, out_info->width and height set, nothing compiled or rendered). out_info (may be
+ * NULL) is filled in either case, and with BUFFER_TOO_SMALL. *out_diagnostics (may be NULL)
+ * receives a new list (the caller destroys it) of the scene's and effects' findings. A file that
+ * does not load: SPINDRIFT_ERROR_EFFECT_FAILED (the message: the first error); a time past what
+ * may be simulated: SPINDRIFT_ERROR_CAPACITY_EXCEEDED; no device: BACKEND_UNAVAILABLE. */
+SPINDRIFT_API spindrift_result spindrift_render_file(const char* path,
+                                                     const spindrift_file_render_options* options,
+                                                     uint8_t* rgba, size_t rgba_bytes,
+                                                     spindrift_file_render_info* out_info,
+                                                     spindrift_diagnostics* out_diagnostics);
 
 #ifdef __cplusplus
 }

@@ -113,6 +113,9 @@ struct DiagnosticsObject {
     void add(const Diagnostic& d);
 };
 
+// A renderer (capi_render.cpp defines it: only that file sees the renderer's headers).
+struct RendererObject;
+
 template <typename T> struct KindOf;
 template <> struct KindOf<LibraryObject> {
     static constexpr ObjectKind value = ObjectKind::library;
@@ -123,6 +126,9 @@ template <> struct KindOf<DrawListObject> {
 };
 template <> struct KindOf<DiagnosticsObject> {
     static constexpr ObjectKind value = ObjectKind::diagnostics;
+};
+template <> struct KindOf<RendererObject> {
+    static constexpr ObjectKind value = ObjectKind::renderer;
 };
 
 // The error (and message) of a handle that is not live.

@@ -46,7 +46,9 @@ HandleLookup find(Registry& r, uint64_t handle, ObjectKind kind, Slot*& slot) {
     if (handle == 0) return HandleLookup::null;
     const uint32_t serial = serialOf(handle);
     const uint8_t k = kindOf(handle);
-    if (serial == 0 || serial >= r.next_serial || k < 1 || k > 4) return HandleLookup::invalid;
+    if (serial == 0 || serial >= r.next_serial || k < 1 ||
+        k > static_cast<uint8_t>(kLastObjectKind))
+        return HandleLookup::invalid;
     if (k != static_cast<uint8_t>(kind)) return HandleLookup::wrong_kind;
     const uint32_t index = slotOf(handle);
     if (r.slots == nullptr || index >= r.slots->size()) return HandleLookup::stale;
@@ -77,6 +79,8 @@ const char* kindName(ObjectKind kind) {
         return "draw list";
     case ObjectKind::diagnostics:
         return "diagnostics";
+    case ObjectKind::renderer:
+        return "renderer";
     }
     return "object";
 }

@@ -1,6 +1,6 @@
-// The handles of the C API's objects (libraries, worlds, draw lists, diagnostics lists): 64-bit
-// values, never pointers, so a destroyed, forged or mistyped handle is detected and answered with
-// an error instead of being dereferenced (STYLE: "A stale handle is detected and reported").
+// The handles of the C API's objects (libraries, worlds, draw lists, diagnostics lists, renderers):
+// 64-bit values, never pointers, so a destroyed, forged or mistyped handle is detected and answered
+// with an error instead of being dereferenced (STYLE: "A stale handle is detected and reported").
 //
 // Layout: bits 0-23 the slot, bits 24-31 the object kind, bits 32-63 the object's serial. Serials
 // are handed out once per process (1, 2, ...) and never reused, so a slot's current serial tells a
@@ -13,7 +13,14 @@
 
 namespace spindrift::capi {
 
-enum class ObjectKind : uint8_t { library = 1, world = 2, draw_list = 3, diagnostics = 4 };
+enum class ObjectKind : uint8_t {
+    library = 1,
+    world = 2,
+    draw_list = 3,
+    diagnostics = 4,
+    renderer = 5
+};
+inline constexpr ObjectKind kLastObjectKind = ObjectKind::renderer; // kinds are 1..this
 
 const char* kindName(ObjectKind kind);
 

@@ -1,0 +1,233 @@
+"""Offscreen rendering with Spindrift's Vulkan renderer: a world seen from a camera, or a frame of
+a scene or effect file exactly as `spindrift render` draws it. Images are (height, width, 4)
+uint8 NumPy arrays: rows top to bottom, RGBA, sRGB-encoded colour, alpha 255."""
+
+import ctypes
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _args, _native
+from .errors import Result, SpindriftError, call_with_diagnostics, check
+
+_lib = _native.lib
+
+TRANSPARENCY = {"sorted": 0, "weighted_oit": 1}
+
+
+def _default_camera():
+    camera = _native.Camera()
+    check(_lib.spindrift_default_camera(ctypes.byref(camera)))
+    return camera
+
+
+@dataclass
+class Camera:
+    """What a frame looks at and is lit by (spindrift_camera). Colours are linear RGB. Built with
+    no arguments it is a scene file's default camera and lighting (read from the library)."""
+
+    eye: tuple = None
+    target: tuple = None
+    up: tuple = None
+    fov_y_deg: float = None
+    near_m: float = None
+    far_m: float = None
+    background: tuple = None
+    ground: bool = None
+    ground_height: float = None
+    ground_size: float = None
+    ground_color: tuple = None
+    sun_direction: tuple = None
+    sun_color: tuple = None
+    sun_intensity: float = None
+    ambient: tuple = None
+    transparency: str = "sorted"  # or "weighted_oit"
+
+    def __post_init__(self):
+        d = _default_camera()
+        for name, _ in d._fields_:
+            if name == "struct_size" or getattr(self, name) is not None:
+                continue
+            value = getattr(d, name)
+            if isinstance(value, _native.Vec3):
+                value = _args.vector_tuple(value)
+            elif isinstance(value, _native.Color):
+                value = _args.color_tuple(value)[:3]
+            setattr(self, name, value)
+
+    def _to_c(self):
+        c = _default_camera()
+        c.eye = _args.vec3(self.eye, "camera.eye")
+        c.target = _args.vec3(self.target, "camera.target")
+        c.up = _args.vec3(self.up, "camera.up")
+        c.fov_y_deg = _args.real(self.fov_y_deg, "camera.fov_y_deg")
+        c.near_m = _args.real(self.near_m, "camera.near_m")
+        c.far_m = _args.real(self.far_m, "camera.far_m")
+        c.background = _args.color(self.background, "camera.background")
+        c.ground = _args.flag(self.ground, "camera.ground")
+        c.ground_height = _args.real(self.ground_height, "camera.ground_height")
+        c.ground_size = _args.real(self.ground_size, "camera.ground_size")
+        c.ground_color = _args.color(self.ground_color, "camera.ground_color")
+        c.sun_direction = _args.vec3(self.sun_direction, "camera.sun_direction")
+        c.sun_color = _args.color(self.sun_color, "camera.sun_color")
+        c.sun_intensity = _args.real(self.sun_intensity, "camera.sun_intensity")
+        c.ambient = _args.color(self.ambient, "camera.ambient")
+        c.transparency = _args.choice(self.transparency, TRANSPARENCY, "camera.transparency")
+        return c
+
+
+def _image_out(out, width, height):
+    """out, checked to be a writable C-contiguous (height, width, 4) uint8 array, or a new one."""
+    if out is None:
+        return np.empty((height, width, 4), dtype=np.uint8)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out: expected a numpy.ndarray, got {type(out).__name__}")
+    if out.dtype != np.uint8 or out.shape != (height, width, 4):
+        raise ValueError(
+            f"out: expected a ({height}, {width}, 4) uint8 array, got {out.shape} {out.dtype}"
+        )
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out: expected a writable C-contiguous array")
+    return out
+
+
+def _device(device):
+    if device is None:
+        return None
+    return _args.name(device, "device")
+
+
+class Renderer:
+    """An offscreen renderer (spindrift_renderer) of width x height pixels on a Vulkan device:
+    None picks a discrete GPU, else an integrated one, else any (lavapipe); a number as a str
+    is an index, anything else part of the device's name. validation: the Vulkan validation
+    layer on, any message failing the render. Textures and meshes of the effects it draws are
+    loaded once and kept for its life."""
+
+    def __init__(self, width=1280, height=720, device=None, validation=False):
+        config = _native.RendererConfig()
+        check(_lib.spindrift_default_renderer_config(ctypes.byref(config)))
+        config.width = _args.uint(width, "width")
+        config.height = _args.uint(height, "height")
+        self._device_bytes = _device(device)  # kept alive for the call
+        config.device = self._device_bytes
+        config.validation = _args.flag(validation, "validation")
+        handle = _native.Renderer()
+        check(_lib.spindrift_renderer_create(ctypes.byref(config), ctypes.byref(handle)))
+        self._handle = handle
+        self.width = config.width
+        self.height = config.height
+
+    @property
+    def handle(self):
+        if self._handle is None:
+            raise SpindriftError(Result.STALE_HANDLE, "the renderer is closed")
+        return self._handle
+
+    def close(self):
+        if self._handle is not None:
+            check(_lib.spindrift_renderer_destroy(self._handle))
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            if self._handle is not None:
+                _lib.spindrift_renderer_destroy(self._handle)
+        except Exception:
+            pass
+
+    @property
+    def device_name(self):
+        length = ctypes.c_size_t()
+        check(_lib.spindrift_renderer_device_name(self.handle, None, 0, ctypes.byref(length)))
+        buffer = ctypes.create_string_buffer(length.value + 1)
+        check(_lib.spindrift_renderer_device_name(self.handle, buffer, len(buffer), None))
+        return buffer.value.decode("utf-8", "replace")
+
+    def render(self, world, camera=None, out=None):
+        """Draws world's visible instances as camera (a Camera; None: Camera()) sees them and
+        returns the image; out (optional) is a (height, width, 4) uint8 array written in place.
+        Simulates nothing."""
+        from .world import World
+
+        if not isinstance(world, World):
+            raise TypeError(f"world: expected a spindrift.World, got {type(world).__name__}")
+        if camera is None:
+            camera = Camera()
+        elif not isinstance(camera, Camera):
+            raise TypeError(f"camera: expected a spindrift.Camera, got {type(camera).__name__}")
+        c_camera = camera._to_c()
+        image = _image_out(out, self.width, self.height)
+        check(
+            _lib.spindrift_renderer_render_world(
+                self.handle, world.handle, ctypes.byref(c_camera), image.ctypes.data, image.nbytes
+            )
+        )
+        return image
+
+
+@dataclass(frozen=True)
+class FileRenderInfo:
+    width: int
+    height: int
+    time_s: float  # the scene time drawn
+    particles: int  # drawn
+    is_scene: bool  # read as a scene (else an effect in its default scene)
+    diagnostics: list  # the scene's and effects' findings (warnings)
+
+
+def _file_options(time, width, height, device, validation, backend):
+    from .world import BACKENDS
+
+    options = _native.FileRenderOptions()
+    check(_lib.spindrift_default_file_render_options(ctypes.byref(options)))
+    if time is not None:
+        options.time_set = True
+        options.time_s = _args.real(time, "time")
+    if (width is None) != (height is None):
+        raise ValueError("width and height: give both or neither")
+    if width is not None:
+        options.width = _args.uint(width, "width", minimum=1)
+        options.height = _args.uint(height, "height", minimum=1)
+    device_bytes = _device(device)
+    options.device = device_bytes
+    options.validation = _args.flag(validation, "validation")
+    options.backend = _args.choice(backend, BACKENDS, "backend")
+    return options, device_bytes
+
+
+def render_file_with_info(path, time=None, width=None, height=None, device=None,
+                          validation=False, backend="cpu"):
+    """render_file, also returning a FileRenderInfo: (image, info)."""
+    encoded = _args.path(path)
+    options, device_bytes = _file_options(time, width, height, device, validation, backend)
+    info = _native.sized(_native.FileRenderInfo)
+    # The size first (the file is read, nothing compiled or drawn), then the frame.
+    call_with_diagnostics(
+        _lib.spindrift_render_file, encoded, ctypes.byref(options), None, 0, ctypes.byref(info)
+    )
+    image = np.empty((info.height, info.width, 4), dtype=np.uint8)
+    found = call_with_diagnostics(
+        _lib.spindrift_render_file, encoded, ctypes.byref(options), image.ctypes.data,
+        image.nbytes, ctypes.byref(info),
+    )
+    del device_bytes
+    return image, FileRenderInfo(
+        info.width, info.height, info.time_s, info.particles, info.is_scene, found
+    )
+
+
+def render_file(path, time=None, width=None, height=None, device=None, validation=False,
+                backend="cpu"):
+    """One frame of a scene file, or of an effect file in the scene the command-line tool frames
+    it in, as `spindrift render PATH [--time T] [--size WxH] [--backend B]` draws it: the same
+    device and options give the tool's PNG pixels byte for byte. time None: the default still
+    (when the effects look developed). Returns the (height, width, 4) uint8 image. A file that
+    does not load raises EffectError with its diagnostics."""
+    return render_file_with_info(path, time, width, height, device, validation, backend)[0]

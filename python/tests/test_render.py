@@ -1,0 +1,138 @@
+"""Rendering from Python: a world seen from a camera, and stills of files compared byte for byte
+with the command-line tool's PNG of the same frame (the package's done-when check)."""
+
+import subprocess
+
+import numpy as np
+import pytest
+
+import spindrift
+from spindrift import Result
+
+from conftest import EXAMPLES
+
+WIDTH, HEIGHT = 96, 64
+
+
+def cli_still(cli, source, output, *options):
+    """`spindrift render SOURCE -o OUTPUT OPTIONS` at the test size; returns the PNG's pixels."""
+    subprocess.run(
+        [str(cli), "render", str(source), "-o", str(output), "--size", f"{WIDTH}x{HEIGHT}", "-q",
+         *options],
+        check=True,
+    )
+    return spindrift.read_png(output)
+
+
+@pytest.mark.parametrize(
+    "source, time",
+    [
+        (EXAMPLES / "effects" / "campfire.json", 1.5),  # textured billboards
+        (EXAMPLES / "effects" / "campfire.json", None),  # the default still time
+        (EXAMPLES / "effects" / "rockfall.json", 2.0),  # meshes
+        (EXAMPLES / "effects" / "sword_trail.json", 1.0),  # ribbons
+        (EXAMPLES / "scenes" / "campfire_night.json", 2.0),  # a scene file
+    ],
+)
+def test_render_file_matches_the_cli_byte_for_byte(cli, tmp_path, source, time):
+    options = [] if time is None else ["--time", str(time)]
+    expected = cli_still(cli, source, tmp_path / "cli.png", *options)
+    image, info = spindrift.render_file_with_info(source, time=time, width=WIDTH, height=HEIGHT)
+    assert image.shape == (HEIGHT, WIDTH, 4) and image.dtype == np.uint8
+    assert expected.shape == image.shape
+    assert np.array_equal(image, expected), (
+        f"{int((image != expected).any(axis=2).sum())} pixels differ from the CLI's"
+    )
+    assert info.is_scene == (source.parent.name == "scenes")
+    if time is not None:
+        assert info.time_s == pytest.approx(time)
+    # Not a blank frame: the comparison would pass trivially on one.
+    assert info.particles > 0
+    assert len(np.unique(image.reshape(-1, 4), axis=0)) > 10
+    # The Python PNG writer keeps the pixels.
+    spindrift.write_png(tmp_path / "python.png", image)
+    assert np.array_equal(spindrift.read_png(tmp_path / "python.png"), expected)
+
+
+def test_another_frame_is_another_image(campfire_path):
+    a = spindrift.render_file(campfire_path, time=0.5, width=WIDTH, height=HEIGHT)
+    b = spindrift.render_file(campfire_path, time=2.5, width=WIDTH, height=HEIGHT)
+    assert not np.array_equal(a, b)
+
+
+def test_render_file_errors(tmp_path, campfire_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"version": 1, "emitters": [{"name": "a", "capacity": -1}]}')
+    with pytest.raises(spindrift.EffectError) as caught:
+        spindrift.render_file(broken, width=WIDTH, height=HEIGHT)
+    assert caught.value.diagnostics and caught.value.diagnostics[0].file.endswith("broken.json")
+    with pytest.raises(spindrift.SpindriftError) as caught:
+        spindrift.render_file(campfire_path, time=-1, width=WIDTH, height=HEIGHT)
+    assert caught.value.code == Result.INVALID_ARGUMENT
+    with pytest.raises(ValueError):
+        spindrift.render_file(campfire_path, width=WIDTH)
+    with pytest.raises(ValueError):
+        spindrift.render_file(campfire_path, backend="tpu")
+    with pytest.raises(spindrift.SpindriftError) as caught:
+        spindrift.render_file(campfire_path, width=4, height=4)
+    assert caught.value.code == Result.INVALID_ARGUMENT
+
+
+def test_a_world_renders_from_a_camera(library, campfire_path):
+    camera = spindrift.Camera(eye=(0, 1, 4), target=(0, 0.6, 0), ground=False)
+    assert camera.fov_y_deg == 45 and camera.transparency == "sorted"
+    with spindrift.Renderer(WIDTH, HEIGHT) as renderer, spindrift.World(library) as world:
+        assert renderer.device_name
+        empty = renderer.render(world, camera)
+        assert empty.shape == (HEIGHT, WIDTH, 4)
+        assert (empty == empty[0, 0]).all()  # the background alone
+
+        world.spawn(library.add_file(campfire_path))
+        world.run(1.0)
+        image = renderer.render(world, camera)
+        assert (image != empty).any(axis=2).sum() > WIDTH * HEIGHT // 50
+        assert (image[..., 3] == 255).all()
+        out = np.zeros((HEIGHT, WIDTH, 4), dtype=np.uint8)
+        assert renderer.render(world, camera, out=out) is out
+        assert np.array_equal(out, image)
+
+        with pytest.raises(ValueError):
+            renderer.render(world, camera, out=np.zeros((HEIGHT, WIDTH, 3), dtype=np.uint8))
+        with pytest.raises(ValueError):
+            renderer.render(world, camera, out=np.zeros((WIDTH, HEIGHT, 4), dtype=np.uint8))
+        with pytest.raises(ValueError):
+            renderer.render(world, camera, out=np.zeros((HEIGHT, WIDTH * 2, 4), np.uint8)[:, ::2])
+        with pytest.raises(TypeError):
+            renderer.render(world, "camera")
+        with pytest.raises(spindrift.SpindriftError) as caught:
+            renderer.render(world, spindrift.Camera(fov_y_deg=0))
+        assert caught.value.code == Result.INVALID_ARGUMENT
+        assert "fov_y_deg" in caught.value.message
+        with pytest.raises(ValueError):
+            renderer.render(world, spindrift.Camera(transparency="sideways"))
+
+
+def test_a_renderer_refuses_a_bad_size_or_device():
+    with pytest.raises(spindrift.SpindriftError) as caught:
+        spindrift.Renderer(4, 4)
+    assert caught.value.code == Result.INVALID_ARGUMENT
+    with pytest.raises(spindrift.SpindriftError) as caught:
+        spindrift.Renderer(WIDTH, HEIGHT, device="no such device anywhere")
+    assert caught.value.code == Result.BACKEND_UNAVAILABLE
+    with pytest.raises(ValueError):
+        spindrift.Renderer(-1, HEIGHT)
+
+
+def test_png_round_trip(tmp_path):
+    rng = np.random.default_rng(5)
+    image = rng.integers(0, 256, size=(7, 5, 4), dtype=np.uint8)
+    spindrift.write_png(tmp_path / "a.png", image)
+    assert np.array_equal(spindrift.read_png(tmp_path / "a.png"), image)
+    rgb = image[..., :3].copy()
+    spindrift.write_png(tmp_path / "b.png", rgb)
+    assert np.array_equal(spindrift.read_png(tmp_path / "b.png"), rgb)
+    with pytest.raises(ValueError):
+        spindrift.write_png(tmp_path / "c.png", image.astype(np.float32))
+    (tmp_path / "d.png").write_bytes(b"not a png")
+    with pytest.raises(ValueError):
+        spindrift.read_png(tmp_path / "d.png")

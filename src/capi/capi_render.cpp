@@ -1,0 +1,549 @@
+// Rendering through the C API: Spindrift's Vulkan renderer (render/renderer.h) behind a handle,
+// drawing a world's draw list for a camera, and one frame of a scene or effect file drawn the way
+// `spindrift render` draws it (render/render_file.h holds what both share).
+#include <cmath>
+#include <cstring>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "capi/call_guard.h"
+#include "capi/capi_convert.h"
+#include "capi/capi_objects.h"
+#include "image/png_io.h"
+#include "mesh/obj_reader.h"
+#include "render/draw_list_batches.h"
+#include "render/render_file.h"
+#include "render/renderer.h"
+#include "render/scene_player.h"
+#include "spindrift/spindrift.h"
+
+namespace spindrift::capi {
+
+// A renderer and what it keeps between frames: its draw list and batches (reused), the frame
+// read back, and the textures and meshes it has uploaded, by file path.
+struct RendererObject {
+    render::RendererPtr renderer;
+    uint32_t width = 0;
+    uint32_t height = 0;
+    bool validation = false;
+    size_t validation_seen = 0; // messages already reported
+    DrawList list;
+    std::vector<render::DrawBatch> batches;
+    Image frame;
+    std::unordered_map<std::string, render::TextureHandle> textures;
+    std::unordered_map<std::string, render::MeshHandle> meshes;
+};
+
+} // namespace spindrift::capi
+
+using namespace spindrift;
+using namespace spindrift::capi;
+
+namespace {
+
+constexpr double kMaxRenderSeconds = 3600; // as `spindrift render --time`
+
+bool finite3(const spindrift_vec3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+bool colorOk(const spindrift_color& c) {
+    return std::isfinite(c.r) && std::isfinite(c.g) && std::isfinite(c.b) && c.r >= 0 && c.g >= 0 &&
+           c.b >= 0;
+}
+
+Float3 float3(const spindrift_vec3& v) {
+    return {v.x, v.y, v.z};
+}
+Float3 rgb(const spindrift_color& c) {
+    return {c.r, c.g, c.b};
+}
+
+spindrift_result badCamera(const char* field, const char* expected) {
+    return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->%s: expected %s", field, expected);
+}
+
+// Every field the renderer and the draw list would refuse, refused here with its name.
+spindrift_result checkCamera(const spindrift_camera& c) {
+    if (!finite3(c.eye)) return badCamera("eye", "finite coordinates");
+    if (!finite3(c.target)) return badCamera("target", "finite coordinates");
+    if (!finite3(c.up)) return badCamera("up", "finite coordinates");
+    const double fx = double(c.target.x) - c.eye.x, fy = double(c.target.y) - c.eye.y,
+                 fz = double(c.target.z) - c.eye.z;
+    const double f = std::sqrt(fx * fx + fy * fy + fz * fz);
+    if (!(f > 1e-6)) return badCamera("target", "a point away from the eye");
+    const double cx = fy * c.up.z - fz * c.up.y, cy = fz * c.up.x - fx * c.up.z,
+                 cz = fx * c.up.y - fy * c.up.x;
+    const double u =
+        std::sqrt(double(c.up.x) * c.up.x + double(c.up.y) * c.up.y + double(c.up.z) * c.up.z);
+    if (!(u > 0) || !(std::sqrt(cx * cx + cy * cy + cz * cz) > 1e-6 * f * u))
+        return badCamera("up", "a direction not parallel to target - eye");
+    if (!(c.fov_y_deg >= 1 && c.fov_y_deg <= 179)) return badCamera("fov_y_deg", "[1, 179]");
+    if (!(c.near_m > 0 && std::isfinite(c.far_m) && c.near_m < c.far_m))
+        return badCamera("near_m", "0 < near_m < far_m, both finite");
+    if (!colorOk(c.background)) return badCamera("background", "finite components >= 0");
+    if (!std::isfinite(c.ground_height)) return badCamera("ground_height", "a finite height");
+    if (!(c.ground_size > 0 && std::isfinite(c.ground_size)))
+        return badCamera("ground_size", "a finite size > 0");
+    if (!colorOk(c.ground_color)) return badCamera("ground_color", "finite components >= 0");
+    if (!finite3(c.sun_direction) ||
+        (c.sun_direction.x == 0 && c.sun_direction.y == 0 && c.sun_direction.z == 0))
+        return badCamera("sun_direction", "a finite non-zero direction");
+    if (!colorOk(c.sun_color)) return badCamera("sun_color", "finite components >= 0");
+    if (!(c.sun_intensity >= 0 && std::isfinite(c.sun_intensity)))
+        return badCamera("sun_intensity", "a finite value >= 0");
+    if (!colorOk(c.ambient)) return badCamera("ambient", "finite components >= 0");
+    if (c.transparency > SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT)
+        return badCamera("transparency", "0 (sorted) or 1 (weighted OIT)");
+    return SPINDRIFT_OK;
+}
+
+render::FrameView frameViewOf(const spindrift_camera& c) {
+    render::FrameView v;
+    v.camera = {float3(c.eye), float3(c.target), float3(c.up)};
+    v.fov_deg = c.fov_y_deg;
+    v.near_m = c.near_m;
+    v.far_m = c.far_m;
+    v.background = rgb(c.background);
+    v.ground.enabled = c.ground;
+    v.ground.height = c.ground_height;
+    v.ground.size = c.ground_size;
+    v.ground.color = rgb(c.ground_color);
+    const double s = std::sqrt(double(c.sun_direction.x) * c.sun_direction.x +
+                               double(c.sun_direction.y) * c.sun_direction.y +
+                               double(c.sun_direction.z) * c.sun_direction.z);
+    v.sun.direction = {float(c.sun_direction.x / s), float(c.sun_direction.y / s),
+                       float(c.sun_direction.z / s)};
+    v.sun.color = rgb(c.sun_color);
+    v.sun.intensity = c.sun_intensity;
+    v.ambient = rgb(c.ambient);
+    v.transparency = c.transparency == SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT
+                         ? Transparency::weighted_oit
+                         : Transparency::sorted;
+    return v;
+}
+
+// The draw list's view for the camera: sorting from its eye, the renderer's aspect.
+DrawView drawViewOf(const spindrift_camera& c, uint32_t width, uint32_t height) {
+    DrawView v;
+    v.eye = toCpp(c.eye);
+    const double fx = double(c.target.x) - c.eye.x, fy = double(c.target.y) - c.eye.y,
+                 fz = double(c.target.z) - c.eye.z;
+    const double f = std::sqrt(fx * fx + fy * fy + fz * fz);
+    v.forward = {float(fx / f), float(fy / f), float(fz / f)};
+    v.up = toCpp(c.up);
+    v.fov_y_deg = c.fov_y_deg;
+    v.aspect = float(width) / float(height);
+    v.near_m = c.near_m;
+    v.far_m = c.far_m;
+    v.viewport_width = width;
+    v.viewport_height = height;
+    v.order_independent = c.transparency == SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT;
+    return v;
+}
+
+// The first error of diagnostics, formatted (or a fallback).
+std::string firstError(const std::vector<Diagnostic>& diagnostics, const char* fallback) {
+    for (const Diagnostic& d : diagnostics) {
+        if (d.severity == Severity::error) return formatDiagnostic(d);
+    }
+    return fallback;
+}
+
+// Each drawn emitter's texture and mesh, per effect id, resolved before the batches are made.
+class WorldAssets final : public render::DrawAssets {
+public:
+    struct Effect {
+        std::vector<render::TextureHandle> textures;
+        std::vector<render::MeshHandle> meshes;
+    };
+    std::unordered_map<uint32_t, Effect> effects;
+
+    render::TextureHandle texture(EffectId effect, uint32_t emitter) const override {
+        const auto it = effects.find(effect.value);
+        if (it == effects.end() || emitter >= it->second.textures.size()) return render::kNoTexture;
+        return it->second.textures[emitter];
+    }
+    render::MeshHandle mesh(EffectId effect, uint32_t emitter) const override {
+        const auto it = effects.find(effect.value);
+        if (it == effects.end() || emitter >= it->second.meshes.size()) return render::kNoMesh;
+        return it->second.meshes[emitter];
+    }
+};
+
+// The renderer's handle of a texture file, read and uploaded on first use.
+spindrift_result textureFor(RendererObject& r, const std::string& path,
+                            render::TextureHandle& out) {
+    if (const auto it = r.textures.find(path); it != r.textures.end()) {
+        out = it->second;
+        return SPINDRIFT_OK;
+    }
+    std::vector<Diagnostic> diagnostics;
+    Image image;
+    if (readPng(path, image, diagnostics))
+        out = render::addTexture(*r.renderer, image, path, diagnostics);
+    else
+        out = render::kNoTexture;
+    if (out == render::kNoTexture) {
+        return fail(SPINDRIFT_ERROR_EFFECT_FAILED, "texture '%s': %s", path.c_str(),
+                    firstError(diagnostics, "it does not load").c_str());
+    }
+    r.textures.emplace(path, out);
+    return SPINDRIFT_OK;
+}
+
+spindrift_result meshFor(RendererObject& r, const std::string& path, render::MeshHandle& out) {
+    if (const auto it = r.meshes.find(path); it != r.meshes.end()) {
+        out = it->second;
+        return SPINDRIFT_OK;
+    }
+    std::vector<Diagnostic> diagnostics;
+    MeshData mesh;
+    if (readObj(path, mesh, diagnostics))
+        out = render::addMesh(*r.renderer, mesh.vertices, path, diagnostics);
+    else
+        out = render::kNoMesh;
+    if (out == render::kNoMesh) {
+        return fail(SPINDRIFT_ERROR_EFFECT_FAILED, "mesh '%s': %s", path.c_str(),
+                    firstError(diagnostics, "it does not load").c_str());
+    }
+    r.meshes.emplace(path, out);
+    return SPINDRIFT_OK;
+}
+
+// The assets of every effect the list draws (the library's current files for each emitter).
+spindrift_result resolveAssets(RendererObject& r, const EffectLibrary& library,
+                               WorldAssets& assets) {
+    for (const DrawBatch& b : r.list.batches()) {
+        if (b.device_resident) {
+            return fail(SPINDRIFT_ERROR_UNSUPPORTED,
+                        "the world draws particles that live on another Vulkan device; render "
+                        "a world on the CPU backend, or read its draw list");
+        }
+        if (assets.effects.contains(b.effect.value)) continue;
+        EffectInfo info;
+        WorldAssets::Effect& effect = assets.effects[b.effect.value];
+        if (!library.info(b.effect, info)) continue;
+        effect.textures.assign(info.textures.size(), render::kNoTexture);
+        effect.meshes.assign(info.meshes.size(), render::kNoMesh);
+        for (size_t i = 0; i < info.textures.size(); ++i) {
+            if (info.textures[i].empty()) continue;
+            if (const spindrift_result e = textureFor(r, info.textures[i], effect.textures[i]);
+                e != SPINDRIFT_OK)
+                return e;
+        }
+        for (size_t i = 0; i < info.meshes.size(); ++i) {
+            if (info.meshes[i].empty()) continue;
+            if (const spindrift_result e = meshFor(r, info.meshes[i], effect.meshes[i]);
+                e != SPINDRIFT_OK)
+                return e;
+        }
+    }
+    return SPINDRIFT_OK;
+}
+
+// The pixel buffer of a width x height frame: NULL or too small is refused.
+spindrift_result checkPixels(const uint8_t* rgba, size_t rgba_bytes, uint32_t width,
+                             uint32_t height) {
+    const size_t needed = size_t(width) * height * 4;
+    if (rgba == nullptr) return fail(SPINDRIFT_ERROR_NULL_POINTER, "rgba is NULL");
+    if (rgba_bytes < needed) {
+        return fail(SPINDRIFT_ERROR_BUFFER_TOO_SMALL,
+                    "rgba_bytes is %zu; a %ux%u RGBA8 frame needs %zu bytes", rgba_bytes, width,
+                    height, needed);
+    }
+    return SPINDRIFT_OK;
+}
+
+// Validation-layer messages: any is a failure, naming the first and how many.
+spindrift_result validationFailure(const std::vector<std::string>& messages) {
+    return fail(SPINDRIFT_ERROR_INTERNAL, "%zu Vulkan validation message(s); the first: %s",
+                messages.size(), messages.front().c_str());
+}
+
+bool resolutionOk(uint32_t width, uint32_t height) {
+    return width >= kMinResolution && width <= kMaxResolution && height >= kMinResolution &&
+           height <= kMaxResolution;
+}
+
+// spindrift_render_file after its arguments are checked; diagnostics collects every finding.
+spindrift_result renderFile(const char* path, const spindrift_file_render_options& options,
+                            uint8_t* rgba, size_t rgba_bytes, spindrift_file_render_info& info,
+                            std::vector<Diagnostic>& diagnostics) {
+    SceneDesc scene;
+    std::string scene_file;
+    if (!render::loadRenderScene(path, scene, scene_file, diagnostics)) {
+        return fail(SPINDRIFT_ERROR_EFFECT_FAILED, "'%s' does not load: %s", path,
+                    firstError(diagnostics, "no detail").c_str());
+    }
+    info.is_scene = !scene_file.empty();
+    if (options.width != 0) scene.resolution = {options.width, options.height};
+    info.width = scene.resolution.width;
+    info.height = scene.resolution.height;
+    if (rgba == nullptr && rgba_bytes == 0) return SPINDRIFT_OK; // the size only
+    if (const spindrift_result r = checkPixels(rgba, rgba_bytes, info.width, info.height);
+        r != SPINDRIFT_OK)
+        return r;
+
+    // The renderer comes first: GPU-simulated instances run on its device (as the tool does).
+    render::RendererConfig config;
+    config.width = info.width;
+    config.height = info.height;
+    config.device = options.device != nullptr ? options.device : "";
+    config.validation = options.validation;
+    render::RendererPtr renderer = render::createRenderer(config, diagnostics);
+    if (!renderer) {
+        return fail(SPINDRIFT_ERROR_BACKEND_UNAVAILABLE, "no renderer: %s",
+                    firstError(diagnostics, "no detail").c_str());
+    }
+    render::PlayerConfig player_config;
+    player_config.backend = options.backend == SPINDRIFT_BACKEND_GPU ? BackendRequest::gpu
+                            : options.backend == SPINDRIFT_BACKEND_AUTOMATIC
+                                ? BackendRequest::automatic
+                                : BackendRequest::cpu;
+    player_config.device = config.device;
+    player_config.validation = options.validation;
+    player_config.renderer = renderer.get();
+    player_config.threads = render::playerThreadsFor(scene);
+    auto player = render::createScenePlayer(scene, scene_file, player_config, diagnostics);
+    if (!player) {
+        return fail(SPINDRIFT_ERROR_EFFECT_FAILED, "'%s' does not play: %s", path,
+                    firstError(diagnostics, "no detail").c_str());
+    }
+    const float time_s =
+        options.time_set ? static_cast<float>(options.time_s) : render::defaultStillTime(*player);
+    info.time_s = time_s;
+    if (!render::checkPlayTimes(*player, std::span<const float>(&time_s, 1), diagnostics)) {
+        return fail(SPINDRIFT_ERROR_CAPACITY_EXCEEDED, "%s",
+                    firstError(diagnostics, "too many steps").c_str());
+    }
+    if (!render::uploadAssets(*player, *renderer, diagnostics)) {
+        return fail(SPINDRIFT_ERROR_EFFECT_FAILED, "%s",
+                    firstError(diagnostics, "an asset does not upload").c_str());
+    }
+    Image frame;
+    render::FrameStats stats;
+    if (!render::renderSceneFrame(*renderer, *player, time_s, frame, stats, diagnostics)) {
+        return fail(SPINDRIFT_ERROR_INTERNAL, "the frame failed: %s",
+                    firstError(diagnostics, "no detail").c_str());
+    }
+    std::vector<std::string> messages = render::validationMessages(*renderer);
+    render::appendSimulationValidationMessages(*player, messages);
+    if (!messages.empty()) return validationFailure(messages);
+    info.particles = player->particles;
+    std::memcpy(rgba, frame.rgba8.data(), frame.rgba8.size());
+    return SPINDRIFT_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+SPINDRIFT_API spindrift_result spindrift_default_renderer_config(spindrift_renderer_config* out) {
+    return guarded(__func__, [&] {
+        if (const spindrift_result r = requirePointer(out, "out"); r != SPINDRIFT_OK) return r;
+        const render::RendererConfig d;
+        *out = spindrift_renderer_config{};
+        out->struct_size = sizeof(spindrift_renderer_config);
+        out->width = d.width;
+        out->height = d.height;
+        out->device = nullptr;
+        out->validation = d.validation;
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_renderer_create(const spindrift_renderer_config* config,
+                                                         spindrift_renderer* out_renderer) {
+    return guarded(__func__, [&] {
+        if (const spindrift_result r = requirePointer(out_renderer, "out_renderer");
+            r != SPINDRIFT_OK)
+            return r;
+        out_renderer->id = 0;
+        if (const spindrift_result r = requireStruct(config, "config"); r != SPINDRIFT_OK) return r;
+        if (!resolutionOk(config->width, config->height)) {
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                        "config size %ux%u: each side must be in [%u, %u]", config->width,
+                        config->height, kMinResolution, kMaxResolution);
+        }
+        render::RendererConfig c;
+        c.width = config->width;
+        c.height = config->height;
+        c.device = config->device != nullptr ? config->device : "";
+        c.validation = config->validation;
+        std::vector<Diagnostic> diagnostics;
+        render::RendererPtr renderer = render::createRenderer(c, diagnostics);
+        if (!renderer) {
+            return fail(SPINDRIFT_ERROR_BACKEND_UNAVAILABLE, "%s",
+                        firstError(diagnostics, "no Vulkan device").c_str());
+        }
+        uint64_t handle = 0;
+        if (const spindrift_result r = makeObject<RendererObject>(handle); r != SPINDRIFT_OK)
+            return r;
+        RendererObject* object = nullptr;
+        if (const spindrift_result r = resolve(handle, object); r != SPINDRIFT_OK) return r;
+        object->renderer = std::move(renderer);
+        object->width = c.width;
+        object->height = c.height;
+        object->validation = c.validation;
+        out_renderer->id = handle;
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_renderer_destroy(spindrift_renderer renderer) {
+    return guarded(__func__, [&] {
+        if (renderer.id == 0) return SPINDRIFT_OK;
+        void* object = nullptr;
+        const HandleLookup lookup = unregisterObject(renderer.id, ObjectKind::renderer, object);
+        if (lookup != HandleLookup::live)
+            return handleError(lookup, ObjectKind::renderer, renderer.id);
+        hostDelete(static_cast<RendererObject*>(object));
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_renderer_device_name(spindrift_renderer renderer,
+                                                              char* buffer, size_t buffer_bytes,
+                                                              size_t* out_length) {
+    return guarded(__func__, [&] {
+        RendererObject* r;
+        if (const spindrift_result e = resolve(renderer.id, r); e != SPINDRIFT_OK) return e;
+        return copyOut(render::rendererDevice(*r->renderer).name, buffer, buffer_bytes, out_length);
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out) {
+    return guarded(__func__, [&] {
+        if (const spindrift_result r = requirePointer(out, "out"); r != SPINDRIFT_OK) return r;
+        // A scene file's defaults, so a host's first frame looks like a scene's.
+        const SceneDesc d;
+        const CameraPose pose = cameraPose(d.camera, 0);
+        *out = spindrift_camera{};
+        out->struct_size = sizeof(spindrift_camera);
+        out->eye = {pose.eye.x, pose.eye.y, pose.eye.z};
+        out->target = {pose.target.x, pose.target.y, pose.target.z};
+        out->up = {pose.up.x, pose.up.y, pose.up.z};
+        out->fov_y_deg = d.camera.fov_deg;
+        out->near_m = d.camera.near;
+        out->far_m = d.camera.far;
+        out->background = {d.background.x, d.background.y, d.background.z, 1};
+        out->ground = d.ground.enabled;
+        out->ground_height = d.ground.height;
+        out->ground_size = d.ground.size;
+        out->ground_color = {d.ground.color.x, d.ground.color.y, d.ground.color.z, 1};
+        out->sun_direction = {d.sun.direction.x, d.sun.direction.y, d.sun.direction.z};
+        out->sun_color = {d.sun.color.x, d.sun.color.y, d.sun.color.z, 1};
+        out->sun_intensity = d.sun.intensity;
+        out->ambient = {d.ambient.x, d.ambient.y, d.ambient.z, 1};
+        out->transparency = SPINDRIFT_TRANSPARENCY_SORTED;
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_renderer renderer,
+                                                               spindrift_world world,
+                                                               const spindrift_camera* camera,
+                                                               uint8_t* rgba, size_t rgba_bytes) {
+    return guarded(__func__, [&] {
+        RendererObject* r;
+        if (const spindrift_result e = resolve(renderer.id, r); e != SPINDRIFT_OK) return e;
+        WorldObject* w;
+        if (const spindrift_result e = resolve(world.id, w); e != SPINDRIFT_OK) return e;
+        if (const spindrift_result e = requireStruct(camera, "camera"); e != SPINDRIFT_OK) return e;
+        if (const spindrift_result e = checkCamera(*camera); e != SPINDRIFT_OK) return e;
+        if (const spindrift_result e = checkPixels(rgba, rgba_bytes, r->width, r->height);
+            e != SPINDRIFT_OK)
+            return e;
+
+        const RuntimeError drawn =
+            w->world.drawList(drawViewOf(*camera, r->width, r->height), r->list);
+        if (drawn != RuntimeError::none) return fromRuntime(drawn, w->world.lastErrorMessage());
+        WorldAssets assets;
+        if (const spindrift_result e = resolveAssets(*r, w->library_use.library->library, assets);
+            e != SPINDRIFT_OK)
+            return e;
+        r->batches.clear();
+        render::appendDrawListBatches(r->list, assets, r->batches);
+
+        std::vector<Diagnostic> diagnostics;
+        render::FrameStats stats;
+        if (!render::renderFrame(*r->renderer, frameViewOf(*camera), r->batches, r->frame, stats,
+                                 diagnostics)) {
+            return fail(SPINDRIFT_ERROR_INTERNAL, "the frame failed: %s",
+                        firstError(diagnostics, "no detail").c_str());
+        }
+        const std::vector<std::string>& messages = render::validationMessages(*r->renderer);
+        if (messages.size() > r->validation_seen) {
+            const std::vector<std::string> fresh(messages.begin() + long(r->validation_seen),
+                                                 messages.end());
+            r->validation_seen = messages.size();
+            return validationFailure(fresh);
+        }
+        std::memcpy(rgba, r->frame.rgba8.data(), r->frame.rgba8.size());
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result
+spindrift_default_file_render_options(spindrift_file_render_options* out) {
+    return guarded(__func__, [&] {
+        if (const spindrift_result r = requirePointer(out, "out"); r != SPINDRIFT_OK) return r;
+        *out = spindrift_file_render_options{};
+        out->struct_size = sizeof(spindrift_file_render_options);
+        out->backend = SPINDRIFT_BACKEND_CPU;
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_render_file(const char* path,
+                                                     const spindrift_file_render_options* options,
+                                                     uint8_t* rgba, size_t rgba_bytes,
+                                                     spindrift_file_render_info* out_info,
+                                                     spindrift_diagnostics* out_diagnostics) {
+    return guarded(__func__, [&] {
+        if (out_diagnostics != nullptr) out_diagnostics->id = 0;
+        if (const spindrift_result r = requirePointer(path, "path"); r != SPINDRIFT_OK) return r;
+        if (const spindrift_result r = requireStruct(options, "options"); r != SPINDRIFT_OK)
+            return r;
+        if (out_info != nullptr) {
+            if (const spindrift_result r = requireStruct(out_info, "out_info"); r != SPINDRIFT_OK)
+                return r;
+        }
+        if (options->time_set && !(std::isfinite(options->time_s) && options->time_s >= 0 &&
+                                   options->time_s <= kMaxRenderSeconds)) {
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                        "options->time_s is %g; expected a finite number of seconds in [0, %g]",
+                        options->time_s, kMaxRenderSeconds);
+        }
+        if ((options->width != 0 || options->height != 0) &&
+            !resolutionOk(options->width, options->height)) {
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                        "options size %ux%u: both 0 (the scene's), or each in [%u, %u]",
+                        options->width, options->height, kMinResolution, kMaxResolution);
+        }
+        if (options->backend > SPINDRIFT_BACKEND_AUTOMATIC) {
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                        "options->backend is %u; expected 0 (cpu), 1 (gpu) or 2 (automatic)",
+                        options->backend);
+        }
+        if (rgba == nullptr && rgba_bytes > 0)
+            return fail(SPINDRIFT_ERROR_NULL_POINTER, "rgba is NULL with rgba_bytes %zu",
+                        rgba_bytes);
+        spindrift_file_render_info info{};
+        info.struct_size = sizeof info;
+        std::vector<Diagnostic> diagnostics;
+        const spindrift_result result =
+            renderFile(path, *options, rgba, rgba_bytes, info, diagnostics);
+        if (out_info != nullptr) *out_info = info;
+        // The list is made whatever the result; its own failure (out of memory) wins.
+        if (const spindrift_result r = makeDiagnostics(diagnostics, out_diagnostics);
+            r != SPINDRIFT_OK)
+            return r;
+        return result;
+    });
+}
+
+} // extern "C"

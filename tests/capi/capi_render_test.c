@@ -1,0 +1,309 @@
+/* Rendering through the C API (include/spindrift/spindrift.h, "Rendering") on the first Vulkan
+ * device (lavapipe in CI), validation on: a world drawn from a camera shows its particles where
+ * the camera looks and nothing where it does not, the same frame twice is the same image, textured
+ * and mesh effects load their files, a file renders at its own or a given size, and bad use
+ * (sizes, cameras, handles, options) is an error code with a message. The byte-for-byte match
+ * with `spindrift render` is checked from Python (python/tests/test_render.py). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capi_check.h"
+#include "spindrift/spindrift.h"
+
+#define WIDTH 64
+#define HEIGHT 48
+#define FRAME_BYTES (WIDTH * HEIGHT * 4)
+
+static uint8_t frame_a[FRAME_BYTES];
+static uint8_t frame_b[FRAME_BYTES];
+
+/* Pixels whose colour differs from the frame's top-left pixel (the background, the camera
+ * looking slightly down so the top row is sky). */
+static long pixelsUnlikeCorner(const uint8_t* frame, long bytes) {
+    long i, count = 0;
+    for (i = 0; i < bytes; i += 4) {
+        if (memcmp(frame + i, frame, 3) != 0) count += 1;
+    }
+    return count;
+}
+
+static long differingPixels(const uint8_t* a, const uint8_t* b, long bytes) {
+    long i, count = 0;
+    for (i = 0; i < bytes; i += 4) {
+        if (memcmp(a + i, b + i, 4) != 0) count += 1;
+    }
+    return count;
+}
+
+static spindrift_renderer makeRenderer(void) {
+    spindrift_renderer_config config;
+    spindrift_renderer renderer;
+    char name[256];
+    size_t length = 0;
+    CHECK_OK(spindrift_default_renderer_config(&config));
+    CHECK(config.width == 1280 && config.height == 720 && config.device == NULL);
+    config.width = WIDTH;
+    config.height = HEIGHT;
+    config.validation = true;
+    CHECK_OK(spindrift_renderer_create(&config, &renderer));
+    CHECK(renderer.id != 0);
+    CHECK_OK(spindrift_renderer_device_name(renderer, name, sizeof name, &length));
+    CHECK(length > 0 && strlen(name) == length);
+    return renderer;
+}
+
+/* A camera looking at the campfire from its default distance, ground off so only particles and
+ * the background are drawn. */
+static spindrift_camera fireCamera(void) {
+    spindrift_camera camera;
+    CHECK_OK(spindrift_default_camera(&camera));
+    CHECK(camera.fov_y_deg == 45 && camera.ground && camera.transparency == 0);
+    camera.eye.x = 0;
+    camera.eye.y = 1;
+    camera.eye.z = 4;
+    camera.target.x = 0;
+    camera.target.y = 0.6f;
+    camera.target.z = 0;
+    camera.ground = false;
+    return camera;
+}
+
+static void testWorldRender(void) {
+    spindrift_renderer renderer = makeRenderer();
+    spindrift_library library;
+    spindrift_world world;
+    spindrift_effect_id fire, rocks;
+    spindrift_instance_desc desc;
+    spindrift_instance campfire, rockfall;
+    spindrift_camera camera = fireCamera();
+    char path[1024];
+    int i;
+
+    CHECK_OK(spindrift_library_create(&library));
+    snprintf(path, sizeof path, "%s/examples/effects/campfire.json", SPINDRIFT_SOURCE_DIR);
+    CHECK_OK(spindrift_library_add_file(library, path, &fire));
+    snprintf(path, sizeof path, "%s/examples/effects/rockfall.json", SPINDRIFT_SOURCE_DIR);
+    CHECK_OK(spindrift_library_add_file(library, path, &rocks));
+    CHECK_OK(spindrift_world_create(library, NULL, &world));
+
+    /* An empty world: the background alone. */
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+    CHECK(pixelsUnlikeCorner(frame_a, FRAME_BYTES) == 0);
+    CHECK(frame_a[3] == 255);
+
+    CHECK_OK(spindrift_default_instance_desc(&desc));
+    desc.effect = fire;
+    CHECK_OK(spindrift_instance_create(world, &desc, &campfire));
+    for (i = 0; i < 60; ++i) CHECK_OK(spindrift_world_update(world, 1.0 / 60.0, NULL));
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+    /* The fire (three textured emitters) covers a good part of the frame... */
+    CHECK(pixelsUnlikeCorner(frame_a, FRAME_BYTES) > WIDTH * HEIGHT / 50);
+    /* ...the same frame again is the same image... */
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+    /* ...and looking away from it shows the background alone. */
+    camera.target.z = 8;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(pixelsUnlikeCorner(frame_b, FRAME_BYTES) == 0);
+    camera = fireCamera();
+    /* A hidden instance is not drawn. */
+    CHECK_OK(spindrift_instance_set_visible(world, campfire, false));
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(pixelsUnlikeCorner(frame_b, FRAME_BYTES) == 0);
+    CHECK_OK(spindrift_instance_set_visible(world, campfire, true));
+
+    /* Weighted OIT draws the same particles another way: still visible, a different image. */
+    camera.transparency = SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(pixelsUnlikeCorner(frame_b, FRAME_BYTES) > WIDTH * HEIGHT / 50);
+    camera = fireCamera();
+
+    /* A mesh effect: its OBJ is read and drawn (the ground on, the rocks in front of it). */
+    CHECK_OK(spindrift_instance_destroy(world, campfire));
+    desc.effect = rocks;
+    CHECK_OK(spindrift_instance_create(world, &desc, &rockfall));
+    for (i = 0; i < 60; ++i) CHECK_OK(spindrift_world_update(world, 1.0 / 60.0, NULL));
+    camera.eye.y = 3;
+    camera.eye.z = 9;
+    camera.target.y = 1;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+    CHECK(pixelsUnlikeCorner(frame_a, FRAME_BYTES) > 0);
+
+    /* Bad use. */
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES - 1),
+                SPINDRIFT_ERROR_BUFFER_TOO_SMALL, "12288 bytes");
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, NULL, FRAME_BYTES),
+                SPINDRIFT_ERROR_NULL_POINTER, "rgba");
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, NULL, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_NULL_POINTER, "camera");
+    camera.struct_size = 4;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_STRUCT_SIZE, "camera->struct_size");
+    camera = fireCamera();
+    camera.fov_y_deg = 0;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "fov_y_deg");
+    camera = fireCamera();
+    camera.eye.x = NAN;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->eye");
+    camera = fireCamera();
+    camera.target = camera.eye;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->target");
+    camera = fireCamera();
+    camera.up.x = 0; /* along the view direction, backwards */
+    camera.up.y = 0.4f;
+    camera.up.z = 4;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->up");
+    camera = fireCamera();
+    camera.near_m = 10;
+    camera.far_m = 1;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "near_m");
+    camera = fireCamera();
+    camera.background.g = -1;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "background");
+    camera = fireCamera();
+    camera.transparency = 2;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "transparency");
+    camera = fireCamera();
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, (spindrift_world){0}, &camera, frame_a,
+                                                FRAME_BYTES),
+                SPINDRIFT_ERROR_NULL_HANDLE, "world");
+    /* A world handle as a renderer: the wrong kind. */
+    CHECK_FAILS(spindrift_renderer_render_world((spindrift_renderer){world.id}, world, &camera,
+                                                frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_HANDLE, "not a renderer handle");
+
+    CHECK_OK(spindrift_world_destroy(world));
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_STALE_HANDLE, "stale");
+    CHECK_OK(spindrift_library_destroy(library));
+    CHECK_OK(spindrift_renderer_destroy(renderer));
+    CHECK_FAILS(spindrift_renderer_destroy(renderer), SPINDRIFT_ERROR_STALE_HANDLE, "renderer");
+    CHECK_FAILS(spindrift_renderer_device_name(renderer, NULL, 0, NULL),
+                SPINDRIFT_ERROR_STALE_HANDLE, "renderer");
+    CHECK_OK(spindrift_renderer_destroy((spindrift_renderer){0}));
+}
+
+static void testRendererCreate(void) {
+    spindrift_renderer_config config;
+    spindrift_renderer renderer;
+    CHECK_FAILS(spindrift_renderer_create(NULL, &renderer), SPINDRIFT_ERROR_NULL_POINTER, "config");
+    CHECK_OK(spindrift_default_renderer_config(&config));
+    CHECK_FAILS(spindrift_renderer_create(&config, NULL), SPINDRIFT_ERROR_NULL_POINTER,
+                "out_renderer");
+    config.width = 8;
+    CHECK_FAILS(spindrift_renderer_create(&config, &renderer), SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                "8x720");
+    CHECK(renderer.id == 0);
+    CHECK_OK(spindrift_default_renderer_config(&config));
+    config.width = WIDTH;
+    config.height = HEIGHT;
+    config.device = "no such device anywhere";
+    CHECK_FAILS(spindrift_renderer_create(&config, &renderer), SPINDRIFT_ERROR_BACKEND_UNAVAILABLE,
+                "no such device anywhere");
+    config.device = NULL;
+    config.struct_size = 0;
+    CHECK_FAILS(spindrift_renderer_create(&config, &renderer), SPINDRIFT_ERROR_STRUCT_SIZE,
+                "struct_size");
+}
+
+static void testFileRender(void) {
+    spindrift_file_render_options options;
+    spindrift_file_render_info info;
+    spindrift_diagnostics diagnostics;
+    uint32_t count = 0;
+    char path[1024];
+    uint8_t* big;
+
+    snprintf(path, sizeof path, "%s/examples/effects/campfire.json", SPINDRIFT_SOURCE_DIR);
+    CHECK_OK(spindrift_default_file_render_options(&options));
+    CHECK(!options.time_set && options.width == 0 && options.backend == SPINDRIFT_BACKEND_CPU);
+    info.struct_size = sizeof info;
+
+    /* A size query: the default scene's resolution. */
+    CHECK_OK(spindrift_render_file(path, &options, NULL, 0, &info, NULL));
+    CHECK(info.width == 1280 && info.height == 720 && !info.is_scene);
+
+    options.width = WIDTH;
+    options.height = HEIGHT;
+    options.validation = true;
+    CHECK_OK(spindrift_render_file(path, &options, NULL, 0, &info, NULL));
+    CHECK(info.width == WIDTH && info.height == HEIGHT);
+    CHECK_OK(spindrift_render_file(path, &options, frame_a, FRAME_BYTES, &info, &diagnostics));
+    CHECK(diagnostics.id != 0);
+    CHECK_OK(spindrift_diagnostics_destroy(diagnostics));
+    CHECK(info.particles > 0 && info.time_s > 0);
+    CHECK(pixelsUnlikeCorner(frame_a, FRAME_BYTES) > WIDTH * HEIGHT / 50);
+    /* The default still time, asked for explicitly, is the same frame. */
+    options.time_set = true;
+    options.time_s = info.time_s;
+    CHECK_OK(spindrift_render_file(path, &options, frame_b, FRAME_BYTES, NULL, NULL));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+    /* At time 0 nothing is born yet. */
+    options.time_s = 0;
+    CHECK_OK(spindrift_render_file(path, &options, frame_b, FRAME_BYTES, &info, NULL));
+    CHECK(info.particles == 0 && info.time_s == 0);
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) > WIDTH * HEIGHT / 50);
+
+    /* A scene file at its own resolution. */
+    snprintf(path, sizeof path, "%s/examples/scenes/campfire_night.json", SPINDRIFT_SOURCE_DIR);
+    CHECK_OK(spindrift_default_file_render_options(&options));
+    CHECK_OK(spindrift_render_file(path, &options, NULL, 0, &info, NULL));
+    CHECK(info.is_scene && info.width >= 16 && info.height >= 16);
+    big = (uint8_t*)malloc((size_t)info.width * info.height * 4);
+    CHECK(big != NULL);
+    CHECK_FAILS(spindrift_render_file(path, &options, big, 16, &info, NULL),
+                SPINDRIFT_ERROR_BUFFER_TOO_SMALL, "rgba_bytes is 16");
+    free(big);
+
+    /* Bad use. */
+    CHECK_OK(spindrift_default_file_render_options(&options));
+    CHECK_FAILS(spindrift_render_file(NULL, &options, NULL, 0, NULL, NULL),
+                SPINDRIFT_ERROR_NULL_POINTER, "path");
+    CHECK_FAILS(spindrift_render_file(path, NULL, NULL, 0, NULL, NULL),
+                SPINDRIFT_ERROR_NULL_POINTER, "options");
+    CHECK_FAILS(spindrift_render_file(path, &options, NULL, 10, NULL, NULL),
+                SPINDRIFT_ERROR_NULL_POINTER, "rgba");
+    options.time_set = true;
+    options.time_s = -1;
+    CHECK_FAILS(spindrift_render_file(path, &options, NULL, 0, NULL, NULL),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "time_s");
+    options.time_s = NAN;
+    CHECK_FAILS(spindrift_render_file(path, &options, NULL, 0, NULL, NULL),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "time_s");
+    CHECK_OK(spindrift_default_file_render_options(&options));
+    options.width = 100;
+    CHECK_FAILS(spindrift_render_file(path, &options, NULL, 0, NULL, NULL),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "100x0");
+    CHECK_OK(spindrift_default_file_render_options(&options));
+    options.backend = 3;
+    CHECK_FAILS(spindrift_render_file(path, &options, NULL, 0, NULL, NULL),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "backend");
+    CHECK_OK(spindrift_default_file_render_options(&options));
+    info.struct_size = 1;
+    CHECK_FAILS(spindrift_render_file(path, &options, NULL, 0, &info, NULL),
+                SPINDRIFT_ERROR_STRUCT_SIZE, "out_info");
+    /* A file that does not exist: an effect error, with its diagnostics listed. */
+    CHECK_FAILS(spindrift_render_file("no/such/effect.json", &options, NULL, 0, NULL, &diagnostics),
+                SPINDRIFT_ERROR_EFFECT_FAILED, "no/such/effect.json");
+    CHECK_OK(spindrift_diagnostics_count(diagnostics, &count));
+    CHECK(count > 0);
+    CHECK_OK(spindrift_diagnostics_destroy(diagnostics));
+}
+
+int main(void) {
+    testRendererCreate();
+    testWorldRender();
+    testFileRender();
+    printf("capi_render_test: ok\n");
+    return 0;
+}
