@@ -8,18 +8,16 @@
 #include <memory>
 #include <thread>
 
-#include "authoring/text_file.h"
 #include "commands.h"
-#include "cook/effect_file.h"
 #include "effect_source.h"
 #include "image/png_io.h"
-#include "io/json_value.h"
 #include "io/output_file.h"
 #include "render/contact_sheet.h"
 #include "render/frame_output.h"
 #include "render/progress.h"
 #include "render/renderer.h"
 #include "render/scene_player.h"
+#include "render/scene_source.h"
 #include "render/video_writer.h"
 #include "scene/scene_enum_names.h"
 #include "spindrift/effect_json.h"
@@ -37,50 +35,6 @@ constexpr uint32_t kMaxRenderFrames = 1u << 20;
 
 void error(const std::string& file, const std::string& message) {
     printDiagnostics({{Severity::error, file, 0, 0, 0, "", message}});
-}
-
-// A JSON file is a scene when its top-level object has a "camera" or an "effects" key and no
-// "emitters" key; anything else (including text that is not JSON) is read as an effect, whose
-// loader then reports what is wrong with it. Only the top-level keys are read here: each loader
-// applies its own format's limits.
-bool looksLikeScene(const std::string& path) {
-    if (effectFileKindOf(path) == EffectFileKind::cooked) return false;
-    std::string text;
-    std::vector<Diagnostic> ignored;
-    const uint64_t largest = std::max<uint64_t>(kMaxSceneFileBytes, kMaxEffectFileBytes);
-    if (!readTextFile(path, largest, "scene", text, ignored)) return false;
-    std::vector<std::string> keys;
-    if (!json::topLevelKeys(text, keys)) return false;
-    auto has = [&](const char* key) {
-        return std::find(keys.begin(), keys.end(), key) != keys.end();
-    };
-    return !has("emitters") && (has("camera") || has("effects"));
-}
-
-// The scene an effect file is shown in (defaultSceneForEffect). Prints the diagnostics and
-// returns false when the effect does not load.
-bool sceneForEffect(const std::string& path, SceneDesc& scene) {
-    std::vector<Diagnostic> diagnostics;
-    EffectDesc desc;
-    if (effectFileKindOf(path) == EffectFileKind::cooked) {
-        // A cooked file keeps no EffectDesc; what framing needs is in its effect record.
-        CompiledEffect compiled;
-        if (!loadCompiledEffect(path, compiled, diagnostics)) {
-            printDiagnostics(diagnostics);
-            return false;
-        }
-        const EffectRecord& r = compiled.effect;
-        desc.bounds.center = {r.bounds_center.x, r.bounds_center.y, r.bounds_center.z};
-        desc.bounds.half_extents = {r.bounds_half_extents.x, r.bounds_half_extents.y,
-                                    r.bounds_half_extents.z};
-        desc.duration_s = r.duration_s;
-    } else if (!loadEffectFile(path, desc, diagnostics)) {
-        printDiagnostics(diagnostics);
-        return false;
-    }
-    // Absolute, so it resolves whatever the scene file (there is none) would be.
-    scene = defaultSceneForEffect(desc, fs::absolute(path).lexically_normal().string());
-    return true;
 }
 
 int listRenderDevices() {
@@ -277,15 +231,11 @@ int runRender(const RenderOptions& options) {
 
     SceneDesc scene;
     std::string scene_file;
-    const bool is_scene = looksLikeScene(options.input);
-    if (is_scene) {
+    {
         std::vector<Diagnostic> diagnostics;
-        const bool ok = loadSceneFile(options.input, scene, diagnostics);
+        const bool ok = render::loadSceneSource(options.input, scene, scene_file, diagnostics);
         printDiagnostics(diagnostics);
         if (!ok) return 1;
-        scene_file = options.input;
-    } else if (!sceneForEffect(options.input, scene)) {
-        return 1;
     }
     if (options.width != 0) scene.resolution = {options.width, options.height};
     if (!options.transparency.empty() && !enumFromName(options.transparency, scene.transparency)) {
