@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "vulkan/vk_error.h"
 
@@ -155,6 +156,8 @@ Presenter::~Presenter() {
     if (rendered_ != VK_NULL_HANDLE) vkDestroySemaphore(d, rendered_, nullptr);
     if (acquired_ != VK_NULL_HANDLE) vkDestroySemaphore(d, acquired_, nullptr);
     if (pool_ != VK_NULL_HANDLE) vkDestroyCommandPool(d, pool_, nullptr);
+    if (capture_ != VK_NULL_HANDLE) vkDestroyBuffer(d, capture_, nullptr);
+    if (capture_memory_ != VK_NULL_HANDLE) vkFreeMemory(d, capture_memory_, nullptr);
     if (frame_image_ != VK_NULL_HANDLE) vkDestroyImage(d, frame_image_, nullptr);
     if (frame_memory_ != VK_NULL_HANDLE) vkFreeMemory(d, frame_memory_, nullptr);
     if (staging_ != VK_NULL_HANDLE) vkDestroyBuffer(d, staging_, nullptr);
@@ -179,7 +182,8 @@ bool Presenter::recreate(uint32_t window_w, uint32_t window_h,
 }
 
 bool Presenter::recordFrame(const Image& frame, uint32_t image_index,
-                            const OverlayRecorder& overlay, std::vector<Diagnostic>& diagnostics) {
+                            const OverlayRecorder& overlay, bool capture,
+                            std::vector<Diagnostic>& diagnostics) {
     VkCommandBuffer cmd = commands_;
     VkCommandBufferBeginInfo begin{};
     begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
@@ -238,11 +242,92 @@ bool Presenter::recordFrame(const Image& frame, uint32_t image_index,
     vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
     if (overlay) overlay(cmd);
     vkCmdEndRenderPass(cmd);
+    if (capture) {
+        // The presented image, overlay included, into the readback buffer; then back to the
+        // layout the present expects.
+        imageBarrier(cmd, target, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                     VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                     VK_PIPELINE_STAGE_TRANSFER_BIT);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {swapchain_.extent.width, swapchain_.extent.height, 1};
+        vkCmdCopyImageToBuffer(cmd, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, capture_, 1,
+                               &region);
+        imageBarrier(cmd, target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                     VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_ACCESS_TRANSFER_READ_BIT, 0,
+                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+        VkBufferMemoryBarrier host{};
+        host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+        host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        host.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        host.buffer = capture_;
+        host.size = VK_WHOLE_SIZE;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                             nullptr, 1, &host, 0, nullptr);
+    }
     return vk::check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer", diagnostics);
 }
 
+bool Presenter::prepareCapture(std::vector<Diagnostic>& diagnostics) {
+    if (!swapchain_.readable) {
+        diagnostics.push_back(vk::vulkanSetupError(
+            "vkGetPhysicalDeviceSurfaceCapabilitiesKHR",
+            "this window's images cannot be read back (no transfer-source usage)"));
+        return false;
+    }
+    const VkDeviceSize bytes = VkDeviceSize(swapchain_.extent.width) * swapchain_.extent.height * 4;
+    if (capture_ != VK_NULL_HANDLE && capture_bytes_ == bytes) return true;
+    VkDevice d = device_.device();
+    if (capture_ != VK_NULL_HANDLE) {
+        vkDestroyBuffer(d, capture_, nullptr);
+        vkFreeMemory(d, capture_memory_, nullptr);
+        capture_ = VK_NULL_HANDLE;
+        capture_memory_ = VK_NULL_HANDLE;
+    }
+    VkBufferCreateInfo buffer{};
+    buffer.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    buffer.size = bytes;
+    buffer.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    buffer.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    if (!vk::check(vkCreateBuffer(d, &buffer, nullptr, &capture_), "vkCreateBuffer", diagnostics,
+                   "the window capture")) {
+        capture_ = VK_NULL_HANDLE;
+        return false;
+    }
+    VkMemoryRequirements needs;
+    vkGetBufferMemoryRequirements(d, capture_, &needs);
+    if (!allocate(device_, needs,
+                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                  capture_memory_, "the window capture", diagnostics) ||
+        !vk::check(vkBindBufferMemory(d, capture_, capture_memory_, 0), "vkBindBufferMemory",
+                   diagnostics) ||
+        !vk::check(vkMapMemory(d, capture_memory_, 0, VK_WHOLE_SIZE, 0, &capture_map_),
+                   "vkMapMemory", diagnostics))
+        return false;
+    capture_bytes_ = bytes;
+    return true;
+}
+
+void Presenter::copyCapture(Image& out) const {
+    out.width = swapchain_.extent.width;
+    out.height = swapchain_.extent.height;
+    out.rgba8.resize(size_t(capture_bytes_));
+    std::memcpy(out.rgba8.data(), capture_map_, out.rgba8.size());
+    if (swapchain_.format == VK_FORMAT_B8G8R8A8_UNORM) {
+        for (size_t i = 0; i + 3 < out.rgba8.size(); i += 4)
+            std::swap(out.rgba8[i], out.rgba8[i + 2]);
+    }
+    // The window is opaque: what is shown has no alpha, whatever the overlay blended into it.
+    for (size_t i = 3; i < out.rgba8.size(); i += 4) out.rgba8[i] = 255;
+}
+
 bool Presenter::present(const Image& frame, uint32_t window_w, uint32_t window_h,
-                        const OverlayRecorder& overlay, std::vector<Diagnostic>& diagnostics) {
+                        const OverlayRecorder& overlay, std::vector<Diagnostic>& diagnostics,
+                        Image* capture, bool* captured) {
+    if (captured != nullptr) *captured = false;
     if (window_w == 0 || window_h == 0) return true; // minimised: nothing to show
     if (frame.width != frame_width_ || frame.height != frame_height_ ||
         frame.rgba8.size() != size_t(frame.width) * frame.height * 4) {
@@ -267,8 +352,9 @@ bool Presenter::present(const Image& frame, uint32_t window_w, uint32_t window_h
     if (acquired != VK_SUBOPTIMAL_KHR && !vk::check(acquired, "vkAcquireNextImageKHR", diagnostics))
         return false;
 
+    if (capture != nullptr && !prepareCapture(diagnostics)) return false;
     std::memcpy(staging_map_, frame.rgba8.data(), frame.rgba8.size());
-    if (!recordFrame(frame, image_index, overlay, diagnostics)) return false;
+    if (!recordFrame(frame, image_index, overlay, capture != nullptr, diagnostics)) return false;
     if (!vk::check(vkResetFences(d, 1, &fence_), "vkResetFences", diagnostics)) return false;
     const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
     VkSubmitInfo submit{};
@@ -292,6 +378,13 @@ bool Presenter::present(const Image& frame, uint32_t window_w, uint32_t window_h
     info.pSwapchains = &swapchain_.handle;
     info.pImageIndices = &image_index;
     const VkResult presented = vkQueuePresentKHR(device_.queue(), &info);
+    if (capture != nullptr) {
+        if (!vk::check(vkWaitForFences(d, 1, &fence_, VK_TRUE, kNoTimeout), "vkWaitForFences",
+                       diagnostics))
+            return false;
+        copyCapture(*capture);
+        if (captured != nullptr) *captured = true;
+    }
     if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR ||
         acquired == VK_SUBOPTIMAL_KHR)
         return recreate(window_w, window_h, diagnostics);

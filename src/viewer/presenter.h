@@ -49,9 +49,12 @@ public:
     // Presents frame (frame_width x frame_height) with the overlay over it in a window now
     // window_w x window_h. A window of 0 x 0 (minimised) presents nothing. A swapchain the
     // surface reports out of date or of another size is recreated (the frame is then skipped).
-    // False with the error when a Vulkan call fails.
+    // False with the error when a Vulkan call fails. With capture, the presented image (frame
+    // and overlay, the window's size) is also read back into it, sRGB RGBA8 like a frame;
+    // captured says whether this call presented (false when it skipped the frame).
     bool present(const Image& frame, uint32_t window_w, uint32_t window_h,
-                 const OverlayRecorder& overlay, std::vector<Diagnostic>& diagnostics);
+                 const OverlayRecorder& overlay, std::vector<Diagnostic>& diagnostics,
+                 Image* capture = nullptr, bool* captured = nullptr);
 
     // Records work with `record` into a command buffer, submits it and waits (the overlay's font
     // upload).
@@ -65,7 +68,9 @@ private:
     Presenter(const PresentDevice& device) : device_(device) {}
     bool recreate(uint32_t window_w, uint32_t window_h, std::vector<Diagnostic>& diagnostics);
     bool recordFrame(const Image& frame, uint32_t image_index, const OverlayRecorder& overlay,
-                     std::vector<Diagnostic>& diagnostics);
+                     bool capture, std::vector<Diagnostic>& diagnostics);
+    bool prepareCapture(std::vector<Diagnostic>& diagnostics);
+    void copyCapture(Image& out) const;
 
     const PresentDevice& device_;
     VkRenderPass pass_ = VK_NULL_HANDLE;
@@ -78,6 +83,11 @@ private:
     void* staging_map_ = nullptr;
     VkImage frame_image_ = VK_NULL_HANDLE;
     VkDeviceMemory frame_memory_ = VK_NULL_HANDLE;
+    // The window capture's readback buffer, made on the first capture (the window's size).
+    VkBuffer capture_ = VK_NULL_HANDLE;
+    VkDeviceMemory capture_memory_ = VK_NULL_HANDLE;
+    void* capture_map_ = nullptr;
+    VkDeviceSize capture_bytes_ = 0;
     VkCommandPool pool_ = VK_NULL_HANDLE;
     VkCommandBuffer commands_ = VK_NULL_HANDLE;
     VkSemaphore acquired_ = VK_NULL_HANDLE;

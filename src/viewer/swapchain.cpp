@@ -106,6 +106,9 @@ bool createSwapchain(const PresentDevice& device, VkFormat format, VkRenderPass 
     info.imageExtent = extent;
     info.imageArrayLayers = 1;
     info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    // A transfer source too where the surface allows it: the window capture reads it back.
+    if ((caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0)
+        info.imageUsage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
     info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
     info.preTransform = caps.currentTransform;
     info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
@@ -123,6 +126,7 @@ bool createSwapchain(const PresentDevice& device, VkFormat format, VkRenderPass 
     swapchain.format = format;
     swapchain.extent = extent;
     swapchain.min_image_count = image_count;
+    swapchain.readable = (info.imageUsage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
 
     uint32_t count = 0;
     if (!vk::check(vkGetSwapchainImagesKHR(device.device(), handle, &count, nullptr),

@@ -17,6 +17,7 @@ struct Swapchain {
     VkFormat format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{};
     uint32_t min_image_count = 2;
+    bool readable = false; // the images are transfer sources (a window capture can read them)
     std::vector<VkImage> images;
     std::vector<VkImageView> views;
     std::vector<VkFramebuffer> framebuffers;

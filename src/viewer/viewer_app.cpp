@@ -80,6 +80,7 @@ struct App {
     FileWatch watch;
     PanelView panel;
     Image frame;
+    Image window_image; // the window capture (--window-screenshot)
     CameraPose shown;
 };
 
@@ -125,6 +126,16 @@ int loop(App& app) {
         const double wall_dt = std::chrono::duration<double>(start - last).count();
         last = start;
         app.window->pollEvents();
+        // The clock first, so the panel shows the time about to be drawn and a seek or step made
+        // in the panel applies to this frame. Scripted runs step exactly 1 / fps per frame (the
+        // frames `spindrift render --time T --frames N` draws); interactive ones follow the wall
+        // clock.
+        if (scripted) {
+            if (app.playback.playing) app.playback.time_s = app.options.time_s + frame_index / fps;
+        } else if (frame_index > 0) {
+            advance(app.playback, wall_dt, app.session->scene().duration_s);
+        }
+
         app.overlay->beginFrame(*app.presenter);
 
         ControlActions actions;
@@ -160,14 +171,6 @@ int loop(App& app) {
             }
         }
 
-        // The clock: scripted runs step exactly 1 / fps per frame (the frames `spindrift render
-        // --time T --frames N` draws); interactive ones follow the wall clock.
-        if (scripted) {
-            if (app.playback.playing) app.playback.time_s = app.options.time_s + frame_index / fps;
-        } else if (frame_index > 0) {
-            advance(app.playback, wall_dt, app.session->scene().duration_s);
-        }
-
         const float t = float(app.playback.time_s);
         const CameraPose scene_pose = render::frameView(app.session->scene(), t).camera;
         app.shown = cameraPose(app.camera, scene_pose);
@@ -180,16 +183,32 @@ int loop(App& app) {
         uint32_t fh = 0;
         app.window->framebufferSize(fw, fh);
         Overlay& overlay = *app.overlay;
+        const bool last_scripted = scripted && frame_index + 1 == options.frames;
+        const bool capture = last_scripted && !options.window_screenshot.empty();
+        bool captured = false;
         if (!app.presenter->present(
-                app.frame, fw, fh, [&](VkCommandBuffer cmd) { overlay.record(cmd); },
-                diagnostics)) {
+                app.frame, fw, fh, [&](VkCommandBuffer cmd) { overlay.record(cmd); }, diagnostics,
+                capture ? &app.window_image : nullptr, &captured)) {
             print(diagnostics);
             return 1;
+        }
+        if (capture) {
+            if (!captured) {
+                std::fprintf(stderr, "error: the last frame was not presented (the window was "
+                                     "minimised or resized): no window screenshot\n");
+                return 1;
+            }
+            if (!writeScreenshot(options.window_screenshot, app.window_image, *app.session,
+                                 diagnostics)) {
+                print(diagnostics);
+                return 1;
+            }
+            std::printf("wrote %s: the window, %ux%u\n", options.window_screenshot.c_str(),
+                        app.window_image.width, app.window_image.height);
         }
         app.panel.present_ms = msBetween(before_present, Clock::now());
         app.panel.frame_ms = msBetween(start, Clock::now());
 
-        const bool last_scripted = scripted && frame_index + 1 == options.frames;
         if (actions.screenshot || (last_scripted && !options.screenshot.empty())) {
             const std::string path = screenshotPath(options);
             if (writeScreenshot(path, app.frame, *app.session, diagnostics)) {
@@ -230,7 +249,7 @@ int runViewer(const ViewerOptions& options) {
     config.backend = backend;
     config.threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
 
-    App app{options, nullptr, nullptr, nullptr, nullptr, nullptr, {}, {}, {}, {}, {}, {}};
+    App app{options, nullptr, nullptr, nullptr, nullptr, nullptr, {}, {}, {}, {}, {}, {}, {}};
     app.session = ViewerSession::open(config, diagnostics);
     print(diagnostics);
     if (!app.session) return 1;

@@ -25,6 +25,9 @@ struct ViewerOptions {
     // --screenshot FILE: the PNG the screenshot key writes, and with --frames the last frame,
     // written before exiting. The scene frame only (no overlay), the size of the frame.
     std::string screenshot;
+    // --window-screenshot FILE: with --frames, the window as presented at the last frame (the
+    // frame scaled to the window, the overlay over it), read back from the swapchain image.
+    std::string window_screenshot;
     bool hide_overlay = false; // --hide-overlay: start with the overlay hidden
 };
 

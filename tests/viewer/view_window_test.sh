@@ -2,25 +2,36 @@
 # The viewer (`spindrift view`, docs/viewer.md) from the outside, run by ctest:
 #
 #   matches_render SPINDRIFT SOURCE_DIR INPUT BACKEND
-#       Under a virtual X display (xvfb-run -a picks a free display number), plays INPUT for 3
+#       Under a virtual X display of its own (Xvfb -displayfd: the server takes a free display
+#       number itself, so tests running side by side never race for one), plays INPUT for 3
 #       frames from t = 0.5 s in a 96x64 window, screenshots the last frame and compares it with
 #       `spindrift render` of the same frames: byte for byte, because the viewer's screenshot is
 #       the frame the renderer drew (the scene frame, without the overlay) through the same scene
 #       player. Also checks that the screenshot is not the first frame's render, so the comparison
-#       would notice a viewer clock that is off by a frame.
+#       would notice a viewer clock that is off by a frame. The overlay is hidden and the window
+#       has the frame's size, so the window as presented (read back from the swapchain image,
+#       --window-screenshot) must be the frame too: the upload, the blit and the present.
+#   overlay_drawn SPINDRIFT SOURCE_DIR
+#       The same with the overlay shown: the window differs from the frame (the panel is drawn
+#       over it) and the frame screenshot is still the scene frame alone.
 #   no_display SPINDRIFT SOURCE_DIR
 #       DISPLAY and WAYLAND_DISPLAY unset: one clear "no display" error, exit 1.
 #   unreachable_display SPINDRIFT SOURCE_DIR
 #       DISPLAY names a server that is not there: GLFW cannot start, the same error, exit 1.
 #
-# Exit 77 (ctest: skipped) only when xvfb-run is not installed (scripts/install-deps.sh lists it).
+# Exit 77 (ctest: skipped) only when Xvfb is not installed (scripts/install-deps.sh lists it).
 set -eu
 
 mode=$1
 cli=$2
 src=$3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+xvfb_pid=""
+cleanup() {
+    if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
 effect="$src/examples/effects/campfire.json"
 
 fail() {
@@ -39,17 +50,34 @@ expect_no_display() {
     [ ! -s "$tmp/out" ] || fail "stdout not empty: $(cat "$tmp/out")"
 }
 
+# Starts Xvfb on a free display and sets DISPLAY to it.
+start_xvfb() {
+    Xvfb -displayfd 3 -screen 0 320x240x24 -nolisten tcp 3>"$tmp/display" 2>"$tmp/xvfb.log" &
+    xvfb_pid=$!
+    tries=0
+    while [ ! -s "$tmp/display" ]; do
+        kill -0 "$xvfb_pid" 2>/dev/null || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
+        tries=$((tries + 1))
+        [ "$tries" -le 200 ] || fail "Xvfb gave no display number within 20 s"
+        sleep 0.1
+    done
+    DISPLAY=":$(head -n 1 "$tmp/display")"
+    export DISPLAY
+    unset WAYLAND_DISPLAY
+}
+
 case "$mode" in
 matches_render)
     input="$src/$4"
     backend=$5
-    if ! command -v xvfb-run >/dev/null 2>&1; then
-        echo "xvfb-run is not installed (apt install xvfb xauth): skipped"
+    if ! command -v Xvfb >/dev/null 2>&1; then
+        echo "Xvfb is not installed (apt install xvfb): skipped"
         exit 77
     fi
-    xvfb-run -a -s "-screen 0 320x240x24" \
-        "$cli" view "$input" --size 96x64 --time 0.5 --frames 3 --backend "$backend" \
-        --screenshot "$tmp/view.png" >"$tmp/view.log" 2>&1 ||
+    start_xvfb
+    "$cli" view "$input" --size 96x64 --time 0.5 --frames 3 --backend "$backend" \
+        --screenshot "$tmp/view.png" --window-screenshot "$tmp/window.png" --hide-overlay \
+        >"$tmp/view.log" 2>&1 ||
         fail "spindrift view failed: $(cat "$tmp/view.log")"
     "$cli" render "$input" --size 96x64 --time 0.5 --frames 3 --backend "$backend" \
         -o "$tmp/render_%d.png" -q || fail "spindrift render failed"
@@ -58,6 +86,25 @@ matches_render)
         fail "the viewer's frame at t = 0.5 + 2/fps differs from spindrift render's"
     if cmp -s "$tmp/view.png" "$tmp/render_0.png"; then
         fail "the last frame equals the first: the input does not move, the test proves nothing"
+    fi
+    cmp "$tmp/window.png" "$tmp/view.png" ||
+        fail "the window as presented differs from the frame (overlay hidden, same size)"
+    ;;
+overlay_drawn)
+    if ! command -v Xvfb >/dev/null 2>&1; then
+        echo "Xvfb is not installed (apt install xvfb): skipped"
+        exit 77
+    fi
+    start_xvfb
+    "$cli" view "$effect" --size 160x120 --time 0.5 --frames 2 --screenshot "$tmp/view.png" \
+        --window-screenshot "$tmp/window.png" >"$tmp/view.log" 2>&1 ||
+        fail "spindrift view failed: $(cat "$tmp/view.log")"
+    "$cli" render "$effect" --size 160x120 --time 0.5 --frames 2 -o "$tmp/render_%d.png" -q ||
+        fail "spindrift render failed"
+    cmp "$tmp/view.png" "$tmp/render_1.png" || fail "the screenshot is not the scene frame alone"
+    [ -s "$tmp/window.png" ] || fail "no window screenshot written"
+    if cmp -s "$tmp/window.png" "$tmp/view.png"; then
+        fail "the window equals the frame: the overlay was not drawn"
     fi
     ;;
 no_display)

@@ -134,6 +134,9 @@ int main(int argc, char** argv) {
                     "Scripted run: N frames at exactly 1/fps apart from --time, then exit");
     view->add_option("--screenshot", view_options.screenshot,
                      "PNG the screenshot key writes; with --frames, the last frame, then exit");
+    view->add_option("--window-screenshot", view_options.window_screenshot,
+                     "With --frames: PNG of the window as shown at the last frame, overlay "
+                     "included");
     view->add_flag("--hide-overlay", view_options.hide_overlay, "Start with the overlay hidden");
     addChoiceOption(view, "--backend", view_options.backend, {"cpu", "gpu"},
                     "Simulation backend at the start: cpu (default) or gpu; switch in the window");
