@@ -23,6 +23,7 @@ void FileWatch::watch(std::vector<std::string> files) {
     files_ = std::move(files);
     stamps_.clear();
     for (const std::string& f : files_) stamps_.push_back(stampOf(f));
+    pending_ = false;
 }
 
 bool FileWatch::poll() {
@@ -34,7 +35,13 @@ bool FileWatch::poll() {
             changed = true;
         }
     }
-    return changed;
+    if (changed) {
+        pending_ = true;
+        return false;
+    }
+    const bool settled = pending_;
+    pending_ = false;
+    return settled;
 }
 
 } // namespace spindrift::viewer

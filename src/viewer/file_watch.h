@@ -1,6 +1,7 @@
 // Notices when files change on disk (hot reload): each file's modification time and size, polled.
-// A file that disappears counts as changed (an editor that saves by rename removes it for a
-// moment); one that comes back is changed again, so the reload that follows sees it whole.
+// A change is reported once the files have stayed as they are for one more poll, so a save still
+// being written (an editor truncating and rewriting in place, a copy in progress) is not read
+// half done. A file that disappears counts as a change, and so does its return.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,8 @@ class FileWatch {
 public:
     // Starts watching `files`, as they are now.
     void watch(std::vector<std::string> files);
-    // True when any watched file differs from the last poll (or from watch()).
+    // True when a watched file changed (since watch() or the last true) and nothing changed
+    // since the previous poll.
     bool poll();
 
 private:
@@ -26,6 +28,7 @@ private:
     static Stamp stampOf(const std::string& file);
     std::vector<std::string> files_;
     std::vector<Stamp> stamps_;
+    bool pending_ = false; // changed, waiting for a quiet poll
 };
 
 } // namespace spindrift::viewer

@@ -86,14 +86,19 @@ struct App {
 
 // Rebuilds the session's player (a reload or a backend switch); the clock and the camera are the
 // app's and stay as they were, so the next frame is the new player at the same time.
-void applyRebuild(App& app, bool ok, std::vector<Diagnostic>& diagnostics, const char* what) {
+void applyRebuild(App& app, bool ok, std::vector<Diagnostic>& diagnostics, const std::string& done,
+                  const std::string& failed) {
     if (ok) {
         app.panel.messages = messageLines(diagnostics); // warnings, if any
-        app.panel.status = what;
+        app.panel.status = done;
         app.watch.watch(app.session->inputFiles());
+        std::printf("%s\n", done.c_str());
+        std::fflush(stdout);
     } else {
         app.panel.messages = messageLines(diagnostics);
-        app.panel.status = std::string(what) + " failed: the previous version keeps playing";
+        app.panel.status = failed;
+        std::printf("%s\n", app.panel.status.c_str());
+        std::fflush(stdout);
     }
     print(diagnostics);
 }
@@ -156,9 +161,12 @@ int loop(App& app) {
         std::vector<Diagnostic> diagnostics;
         if (actions.backend) {
             const bool ok = app.session->switchBackend(*actions.backend, diagnostics);
-            applyRebuild(app, ok, diagnostics,
-                         *actions.backend == BackendRequest::gpu ? "switched to the gpu backend"
-                                                                 : "switched to the cpu backend");
+            const std::string name = *actions.backend == BackendRequest::gpu ? "gpu" : "cpu";
+            applyRebuild(app, ok, diagnostics, "switched to the " + name + " backend",
+                         "the " + name + " backend is unavailable here: " +
+                             (diagnostics.empty() ? std::string("no reason given")
+                                                  : diagnostics[0].message) +
+                             "; the current backend keeps playing");
             diagnostics.clear();
         }
         since_watch += wall_dt;
@@ -166,7 +174,9 @@ int loop(App& app) {
             since_watch = 0;
             if (app.watch.poll()) {
                 const bool ok = app.session->reload(diagnostics);
-                applyRebuild(app, ok, diagnostics, "reloaded");
+                applyRebuild(app, ok, diagnostics, "reloaded " + app.options.input,
+                             "the new " + app.options.input +
+                                 " does not load: the previous version keeps playing");
                 diagnostics.clear();
             }
         }

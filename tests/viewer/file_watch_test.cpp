@@ -37,12 +37,25 @@ TEST_F(FileWatchTest, QuietWhileNothingChanges) {
     EXPECT_FALSE(watch.poll());
 }
 
-TEST_F(FileWatchTest, NoticesANewSizeOnce) {
+TEST_F(FileWatchTest, NoticesANewSizeOnceItHasSettled) {
     FileWatch watch;
     watch.watch({file_});
     write("{\"emitters\": []}");
+    EXPECT_FALSE(watch.poll()); // still being written, perhaps
     EXPECT_TRUE(watch.poll());
     EXPECT_FALSE(watch.poll());
+}
+
+TEST_F(FileWatchTest, WaitsWhileTheFileKeepsChanging) {
+    FileWatch watch;
+    watch.watch({file_});
+    write("{");
+    EXPECT_FALSE(watch.poll());
+    write("{\"emitters\"");
+    EXPECT_FALSE(watch.poll());
+    write("{\"emitters\": []}");
+    EXPECT_FALSE(watch.poll());
+    EXPECT_TRUE(watch.poll());
 }
 
 TEST_F(FileWatchTest, NoticesANewTimeWithTheSameSize) {
@@ -50,6 +63,7 @@ TEST_F(FileWatchTest, NoticesANewTimeWithTheSameSize) {
     watch.watch({file_});
     write("[]");
     fs::last_write_time(file_, fs::last_write_time(file_) + std::chrono::seconds(2));
+    EXPECT_FALSE(watch.poll());
     EXPECT_TRUE(watch.poll());
 }
 
@@ -57,9 +71,10 @@ TEST_F(FileWatchTest, NoticesRemovalAndReturn) {
     FileWatch watch;
     watch.watch({file_});
     fs::remove(file_);
-    EXPECT_TRUE(watch.poll());
     EXPECT_FALSE(watch.poll());
+    EXPECT_TRUE(watch.poll());
     write("{}");
+    EXPECT_FALSE(watch.poll());
     EXPECT_TRUE(watch.poll());
 }
 
