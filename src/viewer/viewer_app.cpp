@@ -263,6 +263,14 @@ int runViewer(const ViewerOptions& options) {
     app.session = ViewerSession::open(config, diagnostics);
     print(diagnostics);
     if (!app.session) return 1;
+    // An output that is an input (or a special file) is refused before any window opens.
+    const InputFiles inputs = resolveInputFiles(app.session->inputFiles());
+    for (const std::string& output : {options.screenshot, options.window_screenshot}) {
+        if (!output.empty() && !checkOutputPath(output, inputs, diagnostics)) {
+            print(diagnostics);
+            return 1;
+        }
+    }
     diagnostics.clear();
     if (!openWindow(app, diagnostics)) {
         print(diagnostics);

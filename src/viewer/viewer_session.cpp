@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 
 #include "compiler/capabilities.h"
 #include "render/scene_source.h"
@@ -161,7 +162,8 @@ std::vector<std::string> ViewerSession::backendLines() const {
     std::vector<std::string> lines;
     for (const render::PlayerInstance& p : player_->instances) {
         if (p.simulation == nullptr) continue;
-        lines.push_back(p.effect_file + ": " +
+        // The file's name: the panel is narrow, and the full path is in every diagnostic.
+        lines.push_back(std::filesystem::path(p.effect_file).filename().string() + ": " +
                         std::string(backendName(p.simulation->backend.backend)) + " (" +
                         p.simulation->backend.reason + ")");
     }

@@ -90,7 +90,7 @@ public:
     std::vector<std::string> inputFiles() const;
     SessionStats stats() const;
     const StageTimes& stageTimes() const { return times_; }
-    // Each instance's backend and the reason it was chosen, one line per instance.
+    // Each instance's effect file name, backend and the reason it was chosen, a line each.
     std::vector<std::string> backendLines() const;
 
 private:

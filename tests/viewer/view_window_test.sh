@@ -18,6 +18,9 @@
 #       DISPLAY and WAYLAND_DISPLAY unset: one clear "no display" error, exit 1.
 #   unreachable_display SPINDRIFT SOURCE_DIR
 #       DISPLAY names a server that is not there: GLFW cannot start, the same error, exit 1.
+#   refuses_input_output SPINDRIFT SOURCE_DIR
+#       --screenshot naming the input is refused before any window opens (docs/cli.md, "Outputs"):
+#       exit 1, the input untouched.
 #
 # Exit 77 (ctest: skipped) only when Xvfb is not installed (scripts/install-deps.sh lists it).
 set -eu
@@ -113,6 +116,18 @@ no_display)
 unreachable_display)
     # A display number no X server uses (the socket does not exist).
     expect_no_display env -u WAYLAND_DISPLAY DISPLAY=:4099 "$cli" view "$effect"
+    ;;
+refuses_input_output)
+    cp "$src/examples/effects/fountain.json" "$tmp/fx.json"
+    set +e
+    # The display is never reached: the output is checked first.
+    env -u WAYLAND_DISPLAY DISPLAY=:4099 "$cli" view "$tmp/fx.json" --frames 1 \
+        --screenshot "$tmp/fx.json" >"$tmp/out" 2>"$tmp/err"
+    code=$?
+    set -e
+    [ "$code" -eq 1 ] || fail "exit code $code, expected 1"
+    grep -q "is the input" "$tmp/err" || fail "no refusal naming the input: $(cat "$tmp/err")"
+    cmp "$tmp/fx.json" "$src/examples/effects/fountain.json" || fail "the input was changed"
     ;;
 *)
     fail "unknown mode '$mode'"
