@@ -29,21 +29,26 @@ bool looksLikeScene(const std::string& path) {
 
 namespace {
 
-// The scene an effect file is shown in (defaultSceneForEffect).
-bool sceneForEffect(const std::string& path, SceneDesc& scene,
-                    std::vector<Diagnostic>& diagnostics) {
+// The scene an effect file is shown in (defaultSceneForEffect). Only a failure's diagnostics
+// are kept: the scene player loads the effect again and reports its warnings once.
+bool sceneForEffect(const std::string& path, SceneDesc& scene, std::vector<Diagnostic>& out) {
+    std::vector<Diagnostic> diagnostics;
+    const auto fail = [&] {
+        out.insert(out.end(), diagnostics.begin(), diagnostics.end());
+        return false;
+    };
     EffectDesc desc;
     if (effectFileKindOf(path) == EffectFileKind::cooked) {
         // A cooked file keeps no EffectDesc; what framing needs is in its effect record.
         CompiledEffect compiled;
-        if (!loadCompiledEffect(path, compiled, diagnostics)) return false;
+        if (!loadCompiledEffect(path, compiled, diagnostics)) return fail();
         const EffectRecord& r = compiled.effect;
         desc.bounds.center = {r.bounds_center.x, r.bounds_center.y, r.bounds_center.z};
         desc.bounds.half_extents = {r.bounds_half_extents.x, r.bounds_half_extents.y,
                                     r.bounds_half_extents.z};
         desc.duration_s = r.duration_s;
     } else if (!loadEffectFile(path, desc, diagnostics)) {
-        return false;
+        return fail();
     }
     // Absolute, so it resolves whatever the scene file (there is none) would be.
     scene = defaultSceneForEffect(desc, fs::absolute(path).lexically_normal().string());

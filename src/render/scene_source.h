@@ -21,7 +21,8 @@ bool looksLikeScene(const std::string& path);
 // Loads `path` as a scene (looksLikeScene) or as an effect framed by defaultSceneForEffect.
 // scene_file is the path the scene's effect paths are relative to: `path` for a scene, "" for an
 // effect (its default scene names the effect by absolute path). Returns false with the loader's
-// diagnostics when the file does not load; warnings are appended either way.
+// diagnostics when the file does not load. A scene's warnings are appended either way; an
+// effect's are left to the scene player, which loads it again (each reported once).
 bool loadSceneSource(const std::string& path, SceneDesc& scene, std::string& scene_file,
                      std::vector<Diagnostic>& diagnostics);
 
