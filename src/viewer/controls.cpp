@@ -89,24 +89,47 @@ void drawPanel(const PanelView& view, Playback& playback, ViewerCamera& camera,
     ImGui::End();
 }
 
-void readInput(const PanelView& view, Playback& playback, ViewerCamera& camera,
-               const CameraPose& shown, double wall_dt_s, ControlActions& actions) {
+void readInput(const PanelView& view, const std::vector<int>& pressed, Playback& playback,
+               ViewerCamera& camera, const CameraPose& shown, double wall_dt_s,
+               ControlActions& actions) {
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.WantCaptureKeyboard) {
-        if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) playback.playing = !playback.playing;
-        if (ImGui::IsKeyPressed(GLFW_KEY_PERIOD) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
-            stepFrame(playback, view.fps, view.duration_s);
-        if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) restart(playback);
-        if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) camera.mode = CameraMode::scene;
-        if (ImGui::IsKeyPressed(GLFW_KEY_TAB, false))
-            freeCamera(camera, shown,
-                       camera.mode == CameraMode::orbit ? CameraMode::fly : CameraMode::orbit);
-        if (ImGui::IsKeyPressed(GLFW_KEY_P, false) || ImGui::IsKeyPressed(GLFW_KEY_F12, false))
-            actions.screenshot = true;
-        if (ImGui::IsKeyPressed(GLFW_KEY_H, false)) actions.toggle_overlay = true;
-        if (ImGui::IsKeyPressed(GLFW_KEY_B, false)) actions.backend = otherBackend(view.backend);
-        if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) actions.quit = true;
-
+        for (const int key : pressed) {
+            switch (key) {
+            case GLFW_KEY_SPACE:
+                playback.playing = !playback.playing;
+                break;
+            case GLFW_KEY_PERIOD:
+            case GLFW_KEY_RIGHT:
+                stepFrame(playback, view.fps, view.duration_s);
+                break;
+            case GLFW_KEY_R:
+                restart(playback);
+                break;
+            case GLFW_KEY_HOME:
+                camera.mode = CameraMode::scene;
+                break;
+            case GLFW_KEY_TAB:
+                freeCamera(camera, shown,
+                           camera.mode == CameraMode::orbit ? CameraMode::fly : CameraMode::orbit);
+                break;
+            case GLFW_KEY_P:
+            case GLFW_KEY_F12:
+                actions.screenshot = true;
+                break;
+            case GLFW_KEY_H:
+                actions.toggle_overlay = true;
+                break;
+            case GLFW_KEY_B:
+                actions.backend = otherBackend(view.backend);
+                break;
+            case GLFW_KEY_ESCAPE:
+                actions.quit = true;
+                break;
+            default:
+                break;
+            }
+        }
         if (camera.mode == CameraMode::fly) {
             float speed = kFlySpeedPerMetre * camera.distance_m * float(wall_dt_s);
             if (ImGui::IsKeyDown(GLFW_KEY_LEFT_SHIFT)) speed *= kFlyFastFactor;

@@ -48,9 +48,12 @@ struct PanelView {
 void drawPanel(const PanelView& view, Playback& playback, ViewerCamera& camera,
                const CameraPose& shown, ControlActions& actions);
 
-// Reads the keys and the mouse over the frame (ignored while the overlay wants them); shown is
-// the pose drawn last, where a free camera starts from. wall_dt_s scales fly movement.
-void readInput(const PanelView& view, Playback& playback, ViewerCamera& camera,
-               const CameraPose& shown, double wall_dt_s, ControlActions& actions);
+// Reads the keys and the mouse over the frame (ignored while the overlay wants them): the keys
+// pressed since the last frame (Window::takeKeyPresses) for the actions, the keys held and the
+// mouse from ImGui's state for the camera. shown is the pose drawn last, where a free camera
+// starts from. wall_dt_s scales fly movement.
+void readInput(const PanelView& view, const std::vector<int>& pressed, Playback& playback,
+               ViewerCamera& camera, const CameraPose& shown, double wall_dt_s,
+               ControlActions& actions);
 
 } // namespace spindrift::viewer

@@ -153,7 +153,8 @@ int loop(App& app) {
         app.panel.backend_lines = app.session->backendLines();
         if (!app.overlay->hidden())
             drawPanel(app.panel, app.playback, app.camera, app.shown, actions);
-        readInput(app.panel, app.playback, app.camera, app.shown, wall_dt, actions);
+        readInput(app.panel, app.window->takeKeyPresses(), app.playback, app.camera, app.shown,
+                  wall_dt, actions);
         app.overlay->endFrame();
         if (actions.quit) break;
         if (actions.toggle_overlay) app.overlay->setHidden(!app.overlay->hidden());

@@ -54,7 +54,24 @@ std::unique_ptr<Window> Window::create(const std::string& title, uint32_t width,
         glfwTerminate();
         return nullptr;
     }
+    glfwSetWindowUserPointer(window->window_, window.get());
+    glfwSetKeyCallback(window->window_, &Window::onKey);
     return window;
+}
+
+void Window::onKey(GLFWwindow* handle, int key, int, int action, int) {
+    auto* window = static_cast<Window*>(glfwGetWindowUserPointer(handle));
+    // Bounded: a frame that never comes (a hung device) must not grow the list without end.
+    constexpr size_t kMaxPendingKeys = 256;
+    if (window != nullptr && (action == GLFW_PRESS || action == GLFW_REPEAT) &&
+        window->key_presses_.size() < kMaxPendingKeys)
+        window->key_presses_.push_back(key);
+}
+
+std::vector<int> Window::takeKeyPresses() {
+    std::vector<int> keys;
+    keys.swap(key_presses_);
+    return keys;
 }
 
 Window::~Window() {

@@ -31,15 +31,23 @@ public:
     GLFWwindow* handle() const { return window_; }
     bool shouldClose() const;
     void requestClose();
-    // Processes pending events (input callbacks run here).
+    // Processes pending events (input callbacks run here). The window's key callback is
+    // installed at creation; an overlay that installs its own afterwards must chain to it
+    // (ImGui's GLFW backend does).
     void pollEvents();
     // The drawable size in pixels (0 x 0 while minimised).
     void framebufferSize(uint32_t& width, uint32_t& height) const;
     void setTitle(const std::string& title);
+    // The keys pressed (GLFW key codes, repeats included) since the last call, in order. Kept
+    // here rather than read from ImGui's key state: ImGui 1.86 keeps only whether a key is down
+    // at the frame, so a press and release within one slow frame (lavapipe) would be lost.
+    std::vector<int> takeKeyPresses();
 
 private:
     Window() = default;
+    static void onKey(GLFWwindow* window, int key, int scancode, int action, int mods);
     GLFWwindow* window_ = nullptr;
+    std::vector<int> key_presses_;
 };
 
 } // namespace spindrift::viewer

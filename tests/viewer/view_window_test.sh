@@ -18,11 +18,19 @@
 #       DISPLAY and WAYLAND_DISPLAY unset: one clear "no display" error, exit 1.
 #   unreachable_display SPINDRIFT SOURCE_DIR
 #       DISPLAY names a server that is not there: GLFW cannot start, the same error, exit 1.
+#   keys_and_mouse SPINDRIFT SOURCE_DIR
+#       An interactive run, driven through the X server with xdotool (XTest, as a user would):
+#       paused at 0.5 s, P writes a screenshot equal to `spindrift render --time 0.5`; a left
+#       drag orbits the camera (the next screenshot differs); Home returns to the scene camera
+#       (equal again); . steps one frame (the screenshot is render's next frame, which differs);
+#       B switches to the GPU backend (it says so; the screenshot equals `render --backend gpu`
+#       at the same time); Escape quits with exit 0.
 #   refuses_input_output SPINDRIFT SOURCE_DIR
 #       --screenshot naming the input is refused before any window opens (docs/cli.md, "Outputs"):
 #       exit 1, the input untouched.
 #
-# Exit 77 (ctest: skipped) only when Xvfb is not installed (scripts/install-deps.sh lists it).
+# Exit 77 (ctest: skipped) only when Xvfb (or, for keys_and_mouse, xdotool) is not installed
+# (scripts/install-deps.sh lists both).
 set -eu
 
 mode=$1
@@ -30,7 +38,9 @@ cli=$2
 src=$3
 tmp=$(mktemp -d)
 xvfb_pid=""
+viewer_pid=""
 cleanup() {
+    if [ -n "$viewer_pid" ]; then kill "$viewer_pid" 2>/dev/null || true; fi
     if [ -n "$xvfb_pid" ]; then kill "$xvfb_pid" 2>/dev/null || true; fi
     rm -rf "$tmp"
 }
@@ -116,6 +126,81 @@ no_display)
 unreachable_display)
     # A display number no X server uses (the socket does not exist).
     expect_no_display env -u WAYLAND_DISPLAY DISPLAY=:4099 "$cli" view "$effect"
+    ;;
+keys_and_mouse)
+    for tool in Xvfb xdotool; do
+        if ! command -v "$tool" >/dev/null 2>&1; then
+            echo "$tool is not installed (scripts/install-deps.sh): skipped"
+            exit 77
+        fi
+    done
+    start_xvfb
+    fx="$src/tests/golden/effects/align_velocity.json"
+    "$cli" render "$fx" --size 160x120 --time 0.5 --frames 2 -o "$tmp/render_%d.png" -q
+    "$cli" render "$fx" --size 160x120 --time 0.5 --frames 2 --backend gpu \
+        -o "$tmp/render_gpu_%d.png" -q
+    cp "$tmp/render_0.png" "$tmp/render_cpu.png"
+    if cmp -s "$tmp/render_0.png" "$tmp/render_1.png"; then
+        fail "the effect does not move between frames: the step check would prove nothing"
+    fi
+    # Screenshots go to the current folder as align_velocity_view_NNNN.png.
+    (cd "$tmp" && exec "$cli" view "$fx" --size 160x120 --time 0.5 --paused --hide-overlay \
+        >"$tmp/view.log" 2>&1) &
+    viewer_pid=$!
+    # Waits up to 60 s for a file, or for a line in the viewer's log.
+    wait_for() {
+        tries=0
+        until [ -s "$1" ] && { [ -z "${2:-}" ] || grep -q "$2" "$1"; }; do
+            kill -0 "$viewer_pid" 2>/dev/null || fail "the viewer exited: $(cat "$tmp/view.log")"
+            tries=$((tries + 1))
+            [ "$tries" -le 600 ] || fail "waited 60 s for $1 ${2:-}: $(cat "$tmp/view.log")"
+            sleep 0.1
+        done
+    }
+    xdotool search --sync --name "spindrift view" >/dev/null
+    xdotool mousemove 80 60
+    sleep 0.5
+    xdotool key p
+    wait_for "$tmp/align_velocity_view_0001.png"
+    cmp "$tmp/align_velocity_view_0001.png" "$tmp/render_cpu.png" ||
+        fail "the paused frame differs from spindrift render --time 0.5"
+    xdotool mousedown 1
+    sleep 0.3
+    xdotool mousemove 130 70
+    sleep 0.3
+    xdotool mousemove 140 75
+    sleep 0.3
+    xdotool mouseup 1
+    xdotool key p
+    wait_for "$tmp/align_velocity_view_0002.png"
+    if cmp -s "$tmp/align_velocity_view_0002.png" "$tmp/render_cpu.png"; then
+        fail "the drag did not move the camera"
+    fi
+    xdotool key Home
+    sleep 0.3
+    xdotool key p
+    wait_for "$tmp/align_velocity_view_0003.png"
+    cmp "$tmp/align_velocity_view_0003.png" "$tmp/render_cpu.png" ||
+        fail "Home did not return to the scene camera"
+    xdotool key period
+    sleep 0.3
+    xdotool key p
+    wait_for "$tmp/align_velocity_view_0004.png"
+    cmp "$tmp/align_velocity_view_0004.png" "$tmp/render_1.png" ||
+        fail "the step did not give the next frame"
+    xdotool key b
+    wait_for "$tmp/view.log" "switched to the gpu backend"
+    xdotool key p
+    wait_for "$tmp/align_velocity_view_0005.png"
+    cmp "$tmp/align_velocity_view_0005.png" "$tmp/render_gpu_1.png" ||
+        fail "after B the frame is not spindrift render --backend gpu's"
+    xdotool key Escape
+    set +e
+    wait "$viewer_pid"
+    code=$?
+    set -e
+    viewer_pid=""
+    [ "$code" -eq 0 ] || fail "the viewer exited with $code after Escape: $(cat "$tmp/view.log")"
     ;;
 refuses_input_output)
     cp "$src/examples/effects/fountain.json" "$tmp/fx.json"
