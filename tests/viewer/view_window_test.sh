@@ -24,7 +24,9 @@
 #       drag orbits the camera (the next screenshot differs); Home returns to the scene camera
 #       (equal again); . steps one frame (the screenshot is render's next frame, which differs);
 #       B switches to the GPU backend (it says so; the screenshot equals `render --backend gpu`
-#       at the same time); Escape quits with exit 0.
+#       at the same time); saving a broken effect is reported and the frame stays; saving a
+#       valid change (another seed) reloads it at the same time and backend (the screenshot is
+#       render's of the new file); Escape quits with exit 0.
 #   refuses_input_output SPINDRIFT SOURCE_DIR
 #       --screenshot naming the input is refused before any window opens (docs/cli.md, "Outputs"):
 #       exit 1, the input untouched.
@@ -135,7 +137,13 @@ keys_and_mouse)
         fi
     done
     start_xvfb
-    fx="$src/tests/golden/effects/align_velocity.json"
+    # A copy, so the test can save changes to it (it names no texture or mesh).
+    fx="$tmp/align_velocity.json"
+    cp "$src/tests/golden/effects/align_velocity.json" "$fx"
+    sed 's/"seed": 7,/"seed": 8,/' "$fx" >"$tmp/reseeded.json"
+    cmp -s "$fx" "$tmp/reseeded.json" && fail "the seed was not changed"
+    "$cli" render "$tmp/reseeded.json" --size 160x120 --time 0.5 --frames 2 --backend gpu \
+        -o "$tmp/reseeded_gpu_%d.png" -q
     "$cli" render "$fx" --size 160x120 --time 0.5 --frames 2 -o "$tmp/render_%d.png" -q
     "$cli" render "$fx" --size 160x120 --time 0.5 --frames 2 --backend gpu \
         -o "$tmp/render_gpu_%d.png" -q
@@ -194,6 +202,26 @@ keys_and_mouse)
     wait_for "$tmp/align_velocity_view_0005.png"
     cmp "$tmp/align_velocity_view_0005.png" "$tmp/render_gpu_1.png" ||
         fail "after B the frame is not spindrift render --backend gpu's"
+    # A save that does not load: reported, and the previous version keeps drawing.
+    printf '{ "version": 1, "emitters": [ oops ] }\n' >"$fx.tmp"
+    mv "$fx.tmp" "$fx"
+    wait_for "$tmp/view.log" "does not load"
+    grep -q "align_velocity.json:1:" "$tmp/view.log" || fail "no diagnostic with its line"
+    xdotool key p
+    wait_for "$tmp/align_velocity_view_0006.png"
+    cmp "$tmp/align_velocity_view_0006.png" "$tmp/render_gpu_1.png" ||
+        fail "a broken save changed the frame"
+    # A valid save: drawn at the same time, on the same backend, as render draws the new file.
+    cp "$tmp/reseeded.json" "$fx.tmp"
+    mv "$fx.tmp" "$fx"
+    wait_for "$tmp/view.log" "reloaded"
+    xdotool key p
+    wait_for "$tmp/align_velocity_view_0007.png"
+    cmp "$tmp/align_velocity_view_0007.png" "$tmp/reseeded_gpu_1.png" ||
+        fail "the reloaded frame is not render's of the new file"
+    if cmp -s "$tmp/reseeded_gpu_1.png" "$tmp/render_gpu_1.png"; then
+        fail "the new seed draws the same frame: the reload check proves nothing"
+    fi
     xdotool key Escape
     set +e
     wait "$viewer_pid"
