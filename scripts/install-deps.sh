@@ -16,6 +16,7 @@ packages=(
     ffmpeg                                     # MP4 output of spindrift render
     libglfw3-dev libimgui-dev                  # spindrift view: window and overlay
     xvfb xauth                                 # the viewer's test runs under a virtual display
+    xdotool                                    # the viewer's test presses its keys, drags its mouse
     python3-numpy python3-pytest               # the Python package and its tests
 )
 

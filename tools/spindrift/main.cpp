@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "option_values.h"
 #include "spindrift/scene_desc.h"
+#include "viewer/viewer_app.h"
 
 namespace {
 
@@ -113,6 +114,37 @@ int main(int argc, char** argv) {
                     "How alpha and premultiplied particles composite, overriding the scene: "
                     "sorted, or weighted_oit (order-independent, no sorting)");
 
+    spindrift::viewer::ViewerOptions view_options;
+    CLI::App* view = app.add_subcommand(
+        "view", "Play a scene, or an effect in a default scene, in a real-time window");
+    view->add_option("input", view_options.input,
+                     "Scene (.json), or effect (.json or .sfx) shown in a scene framing it")
+        ->required();
+    spindrift::cli::addSizeOption(view, "--size", view_options.width, view_options.height,
+                                  spindrift::kMinResolution, spindrift::kMaxResolution,
+                                  "Frame size WIDTHxHEIGHT (default: the scene's resolution)");
+    addNumberOption(view, "--time", view_options.time_s,
+                    {"a finite number of seconds", 0, kMaxRenderSeconds},
+                    "Scene time of the first frame (s)", &view_options.time_set);
+    view->add_flag("--paused", view_options.paused, "Start paused");
+    addNumberOption(view, "--time-scale", view_options.time_scale, {"a finite number", 0, 8},
+                    "Playback speed (1 = real time)");
+    addNumberOption(view, "--frames", view_options.frames,
+                    {"a whole number of frames", 1, kMaxRenderFrames, true},
+                    "Scripted run: N frames at exactly 1/fps apart from --time, then exit");
+    view->add_option("--screenshot", view_options.screenshot,
+                     "PNG the screenshot key writes; with --frames, the last frame, then exit");
+    view->add_option("--window-screenshot", view_options.window_screenshot,
+                     "With --frames: PNG of the window as shown at the last frame, overlay "
+                     "included");
+    view->add_flag("--hide-overlay", view_options.hide_overlay, "Start with the overlay hidden");
+    addChoiceOption(view, "--backend", view_options.backend, {"cpu", "gpu"},
+                    "Simulation backend at the start: cpu (default) or gpu; switch in the window");
+    view->add_option("--device", view_options.device,
+                     "Vulkan device: an index from render --list-devices or part of its name");
+    view->add_flag("--validation", view_options.validation,
+                   "Enable the Vulkan validation layer; any message fails the run");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -126,7 +158,8 @@ int main(int argc, char** argv) {
         std::string message = e.what();
         if (commands.empty() && argc > 1) {
             message = std::string(argv[1][0] == '-' ? "unknown option '" : "unknown command '") +
-                      argv[1] + "'; expected a command: validate, cook, inspect, simulate, render";
+                      argv[1] +
+                      "'; expected a command: validate, cook, inspect, simulate, render, view";
         }
         std::fprintf(stderr, "error: %s\nRun '%s' for the options.\n", message.c_str(),
                      help.c_str());
@@ -138,5 +171,6 @@ int main(int argc, char** argv) {
     if (*inspect) return spindrift::cli::runInspect(inspect_input);
     if (*simulate) return spindrift::cli::runSimulate(simulate_options);
     if (*render) return spindrift::cli::runRender(render_options);
+    if (*view) return spindrift::viewer::runViewer(view_options);
     return 1;
 }
