@@ -5,16 +5,20 @@
 // synchronisation and the lifetime of what Spindrift keeps between frames.
 //
 //     spindrift::VulkanRendererConfig config;
-//     config.device = {instance, VK_API_VERSION_1_3, physical, device, &device_info, family,
-//     queue}; config.color_format = VK_FORMAT_R8G8B8A8_SRGB; config.depth_format =
-//     VK_FORMAT_D32_SFLOAT; auto particles = spindrift::VulkanRenderer::create(config,
-//     diagnostics); particles->useFor(world); // before the world creates instances: GPU ones on
-//     this device
-//     ...each frame: world.update(dt); world.drawList(view, list);
+//     config.device = {instance, VK_API_VERSION_1_3, physical, device, &device_info,
+//                      family, queue};
+//     config.color_format = VK_FORMAT_R8G8B8A8_SRGB;
+//     config.depth_format = VK_FORMAT_D32_SFLOAT;
+//     auto particles = spindrift::VulkanRenderer::create(config, diagnostics);
+//     particles->useFor(world); // before the world creates instances: GPU ones on this device
+//
+//     // each frame:
+//     world.update(dt);
+//     world.drawList(view, list);
 //     // record the opaque scene (with vulkanClipFromWorld's matrix) into cmd, then:
 //     spindrift::VulkanFrameResult result;
 //     particles->record(frame, list, library, result, diagnostics);
-//     // end cmd; submit it with result.signal_semaphore signalled to result.signal_value.
+//     // end cmd; submit it, signalling result.signal_semaphore to result.signal_value.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +60,11 @@ struct VulkanRendererConfig {
     // an _SRGB format encodes. Depth: D32_SFLOAT or D16_UNORM.
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+    // Frames the host may have recorded and submitted before the first of them has finished on
+    // the GPU, in [1, 4]: what Spindrift writes from the CPU for a frame (its camera, the
+    // particles and strips of CPU instances) exists this many times, so record() waits only for
+    // the frame this many frames back. Match the host's own frames in flight.
+    uint32_t frames_in_flight = 2;
 };
 
 // One of the host's images: the whole image (one mip level, one layer) and a view of it.
@@ -118,7 +127,8 @@ public:
     // over the host's images: depth-tested against the host's depth, soft particles fading
     // against it, blended over its colour; both images left in their final layouts. Textures
     // and meshes of the list's effects are read (from `library`'s files) and uploaded the first
-    // time they are drawn. Waits first for the previous frame's signal. False with an error,
+    // time they are drawn. Waits first for the signal of the frame frames_in_flight back (and,
+    // when the extent changes, for every recorded frame). False with an error,
     // nothing recorded, on bad input (null handles, a layout, an extent out of range, a view
     // out of range) or a failed Vulkan call. One thread at a time.
     bool record(const VulkanFrame& frame, const DrawList& list, const EffectLibrary& library,

@@ -53,14 +53,15 @@ bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transpa
         batches, [&](const BillboardBatch& b) { return variantOf(b, transparency); }, diagnostics);
 }
 
-bool BillboardPass::upload(std::span<const DrawBatch> batches, uint64_t total_records,
-                           std::vector<Diagnostic>& diagnostics) {
-    if (!reserveDrawBuffer(device_, records_, total_records, sizeof(DrawRecord),
+bool BillboardPass::upload(uint32_t slot, std::span<const DrawBatch> batches,
+                           uint64_t total_records, std::vector<Diagnostic>& diagnostics) {
+    DrawBuffer& buffer = records_[slot];
+    if (!reserveDrawBuffer(device_, buffer, total_records, sizeof(DrawRecord),
                            kMinDrawBufferRecords, kMaxDrawRecords, "the draw-record buffer",
                            diagnostics)) {
         return false;
     }
-    auto* out = static_cast<DrawRecord*>(records_.buffer.mapped);
+    auto* out = static_cast<DrawRecord*>(buffer.buffer.mapped);
     uint64_t offset = 0;
     for (const DrawBatch& entry : batches) {
         const std::span<const DrawRecord> records = hostRecords(entry);

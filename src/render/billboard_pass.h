@@ -10,6 +10,7 @@
 // (renderer.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -38,7 +39,8 @@ public:
     // grows (to at least double, at most kMaxDrawRecords records) only when the frame has more
     // records than it holds; otherwise nothing is allocated. The caller has checked the total
     // against kMaxDrawRecords. False with an error when growing fails.
-    bool upload(std::span<const DrawBatch> batches, uint64_t total_records,
+    // Each frame slot (< kMaxFrameSlots) has its own buffer, made by its first upload.
+    bool upload(uint32_t slot, std::span<const DrawBatch> batches, uint64_t total_records,
                 std::vector<Diagnostic>& diagnostics);
 
     // Creates the pipeline variants the billboard batches need that do not exist yet (each
@@ -59,10 +61,9 @@ public:
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const BillboardBatch& batch,
               Transparency transparency, const RecordSource& source, VkPipeline& bound) const;
 
-    uint64_t capacityRecords() const { return records_.capacity; }
-    // The device address of uploaded record first_record.
-    uint64_t recordsAddress(uint64_t first_record) const {
-        return records_.buffer.address + first_record * sizeof(DrawRecord);
+    // The device address of record first_record uploaded into `slot`.
+    uint64_t recordsAddress(uint32_t slot, uint64_t first_record) const {
+        return records_[slot].buffer.address + first_record * sizeof(DrawRecord);
     }
     size_t pipelineVariants() const { return pass_.count(); }
 
@@ -70,7 +71,7 @@ private:
     BillboardPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
     ParticlePass pass_;
-    DrawBuffer records_;
+    std::array<DrawBuffer, kMaxFrameSlots> records_;
 };
 
 } // namespace spindrift::render

@@ -11,7 +11,8 @@
 namespace spindrift::render {
 
 std::unique_ptr<DepthLinearizePass>
-DepthLinearizePass::create(const vk::Device& device, std::vector<Diagnostic>& diagnostics) {
+DepthLinearizePass::create(const vk::Device& device, uint32_t slots,
+                           std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<DepthLinearizePass> pass(new DepthLinearizePass(device));
     VkDevice d = device.handle();
     // Read with texelFetch at the fragment's own pixel: no filtering.
@@ -49,21 +50,24 @@ DepthLinearizePass::create(const vk::Device& device, std::vector<Diagnostic>& di
         vk::createGraphicsPipeline(d, desc, "the depth linearise pipeline", diagnostics);
     if (!pass->pipeline_) return nullptr;
 
-    pass->pool_ = vk::createDescriptorPool(d, 1, 0, 1, diagnostics);
+    pass->pool_ = vk::createDescriptorPool(d, slots, 0, slots, diagnostics);
     if (!pass->pool_) return nullptr;
-    pass->set_ =
-        vk::allocateDescriptorSet(d, pass->pool_.get(), pass->set_layout_.get(), diagnostics);
-    if (pass->set_ == VK_NULL_HANDLE) return nullptr;
+    for (uint32_t slot = 0; slot < slots; ++slot) {
+        const VkDescriptorSet set =
+            vk::allocateDescriptorSet(d, pass->pool_.get(), pass->set_layout_.get(), diagnostics);
+        if (set == VK_NULL_HANDLE) return nullptr;
+        pass->sets_.push_back(set);
+    }
     return pass;
 }
 
-void DepthLinearizePass::setHostDepth(VkImageView host_depth) const {
-    vk::writeCombinedImageSampler(device_.handle(), set_, kBindingHostDepth, host_depth,
+void DepthLinearizePass::setHostDepth(uint32_t slot, VkImageView host_depth) const {
+    vk::writeCombinedImageSampler(device_.handle(), sets_[slot], kBindingHostDepth, host_depth,
                                   sampler_.get(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 }
 
-void DepthLinearizePass::record(VkCommandBuffer cmd, const FrameTargets& targets, float near_m,
-                                float far_m) const {
+void DepthLinearizePass::record(VkCommandBuffer cmd, uint32_t slot, const FrameTargets& targets,
+                                float near_m, float far_m) const {
     VkRenderingAttachmentInfo linear{};
     linear.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
     linear.imageView = targets.linear_depth.view.get();
@@ -74,7 +78,7 @@ void DepthLinearizePass::record(VkCommandBuffer cmd, const FrameTargets& targets
     vk::beginRendering(cmd, targets.extent(), {linear}, nullptr);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetDepthLinearize,
-                            1, &set_, 0, nullptr);
+                            1, &sets_[slot], 0, nullptr);
     DepthLinearizePushConstants push{};
     push.planes = vec4(near_m, far_m, 0.0f, 0.0f);
     vkCmdPushConstants(cmd, layout_.get(), VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);

@@ -17,17 +17,22 @@ namespace spindrift::render {
 
 class DepthLinearizePass {
 public:
-    static std::unique_ptr<DepthLinearizePass> create(const vk::Device& device,
+    // One descriptor set per frame slot (slots <= kMaxFrameSlots): the host's depth image may
+    // differ from frame to frame (a swapchain's), and a set cannot change while a frame in
+    // flight uses it.
+    static std::unique_ptr<DepthLinearizePass> create(const vk::Device& device, uint32_t slots,
                                                       std::vector<Diagnostic>& diagnostics);
 
-    // Points the pass at the host's depth view (sampled in SHADER_READ_ONLY_OPTIMAL). The set
-    // must not be in use by pending work.
-    void setHostDepth(VkImageView host_depth) const;
+    // Points the set of `slot` at the host's depth view (sampled in SHADER_READ_ONLY_OPTIMAL).
+    // That set must not be in use by pending work.
+    void setHostDepth(uint32_t slot, VkImageView host_depth) const;
 
-    // Records the pass: expects the host depth (setHostDepth) readable by fragment shaders in
-    // SHADER_READ_ONLY_OPTIMAL and targets.linear_depth in COLOR_ATTACHMENT_OPTIMAL; leaves the
-    // linear depth of every pixel there (kSceneDepthCleared where the depth is 1).
-    void record(VkCommandBuffer cmd, const FrameTargets& targets, float near_m, float far_m) const;
+    // Records the pass with the set of `slot`: expects the host depth (setHostDepth) readable by
+    // fragment shaders in SHADER_READ_ONLY_OPTIMAL and targets.linear_depth in
+    // COLOR_ATTACHMENT_OPTIMAL; leaves the linear depth of every pixel there (kSceneDepthCleared
+    // where the depth is 1).
+    void record(VkCommandBuffer cmd, uint32_t slot, const FrameTargets& targets, float near_m,
+                float far_m) const;
 
 private:
     explicit DepthLinearizePass(const vk::Device& device) : device_(device) {}
@@ -39,7 +44,7 @@ private:
     vk::OwnedPipelineLayout layout_;
     vk::OwnedPipeline pipeline_;
     vk::OwnedDescriptorPool pool_;
-    VkDescriptorSet set_ = VK_NULL_HANDLE; // the host's depth; freed with the pool
+    std::vector<VkDescriptorSet> sets_; // per slot: the host's depth; freed with the pool
 };
 
 } // namespace spindrift::render

@@ -10,7 +10,7 @@ namespace {
 
 // What both kinds of frame own: the linear depth and the frame globals.
 std::unique_ptr<FrameTargets> createShared(const vk::Device& device, uint32_t width,
-                                           uint32_t height, TargetFormats formats,
+                                           uint32_t height, TargetFormats formats, uint32_t slots,
                                            std::vector<Diagnostic>& diagnostics) {
     auto t = std::make_unique<FrameTargets>();
     t->width = width;
@@ -23,9 +23,12 @@ std::unique_ptr<FrameTargets> createShared(const vk::Device& device, uint32_t wi
                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                           "the linear depth target " + size, diagnostics);
     if (!t->linear_depth) return nullptr;
-    t->globals = vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                                  vk::MemoryUse::upload, "the frame uniform buffer", diagnostics);
-    if (!t->globals) return nullptr;
+    t->globals.resize(slots);
+    for (vk::Buffer& globals : t->globals) {
+        globals = vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                   vk::MemoryUse::upload, "the frame uniform buffer", diagnostics);
+        if (!globals) return nullptr;
+    }
     return t;
 }
 
@@ -33,15 +36,16 @@ std::unique_ptr<FrameTargets> createShared(const vk::Device& device, uint32_t wi
 
 std::unique_ptr<FrameTargets> createHostFrameTargets(const vk::Device& device, uint32_t width,
                                                      uint32_t height, TargetFormats formats,
+                                                     uint32_t slots,
                                                      std::vector<Diagnostic>& diagnostics) {
-    return createShared(device, width, height, formats, diagnostics);
+    return createShared(device, width, height, formats, slots, diagnostics);
 }
 
 std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint32_t width,
                                                  uint32_t height,
                                                  std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<FrameTargets> t =
-        createShared(device, width, height, TargetFormats{}, diagnostics);
+        createShared(device, width, height, TargetFormats{}, 1, diagnostics);
     if (!t) return nullptr;
     VkExtent2D extent{width, height};
     std::string size = std::to_string(width) + "x" + std::to_string(height);

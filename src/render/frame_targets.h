@@ -26,6 +26,11 @@ inline constexpr uint32_t kColorBytesPerPixel = 8;
 inline constexpr VkFormat kOitAccumulationFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
 inline constexpr VkFormat kOitWeightFormat = VK_FORMAT_R16_SFLOAT;
 
+// Frames a host may have recorded and not yet finished (VulkanRendererConfig::frames_in_flight):
+// what the CPU writes for a frame (globals, uploaded records, strip points and segments, the
+// descriptor sets pointing at them) exists once per slot, frame k using slot k mod the count.
+inline constexpr uint32_t kMaxFrameSlots = 4;
+
 // An image a frame draws into, by its handles (owned elsewhere).
 struct TargetImage {
     VkImage image = VK_NULL_HANDLE;
@@ -49,7 +54,9 @@ struct FrameTargets {
     vk::Image2D linear_depth; // written by the opaque pass (host frame: from the host's depth)
                               // and opaque meshes, sampled by the soft fade
     vk::Buffer readback;      // offscreen: width * height * kColorBytesPerPixel, host-visible
-    vk::Buffer globals;       // one FrameGlobals, host-visible uniform buffer
+    // One FrameGlobals per frame slot (host-visible uniform buffers): a host frame may record
+    // the next frame while earlier ones still run (Renderer::frames_in_flight); offscreen: one.
+    std::vector<vk::Buffer> globals;
 
     VkExtent2D extent() const { return {width, height}; }
 };
@@ -59,10 +66,12 @@ std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint3
                                                  uint32_t height,
                                                  std::vector<Diagnostic>& diagnostics);
 
-// A host frame of width x height in `formats`: the linear depth and the globals; color and depth
-// are set to the host's images each frame. nullptr and an error on failure.
+// A host frame of width x height in `formats`: the linear depth and `slots` globals (one per
+// frame in flight); color and depth are set to the host's images each frame. nullptr and an error
+// on failure.
 std::unique_ptr<FrameTargets> createHostFrameTargets(const vk::Device& device, uint32_t width,
                                                      uint32_t height, TargetFormats formats,
+                                                     uint32_t slots,
                                                      std::vector<Diagnostic>& diagnostics);
 
 // The frame's colour and depth attachments, written by one rendering scope and read and

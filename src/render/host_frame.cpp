@@ -102,34 +102,34 @@ std::string frameProblem(const Renderer& r, const HostFrame& frame) {
     return problems;
 }
 
-// Waits until the host's submission of the previous recorded frame has finished, so its
-// host-written buffers (frame globals, uploaded records, points, segments) and descriptor sets
-// may be rewritten.
-bool waitForPreviousFrame(const Renderer& r, std::vector<Diagnostic>& diagnostics) {
-    if (r.frames_recorded == 0) return true;
+// Waits until the host's submission of recorded frame `frame` (from 1; 0: none) has finished.
+bool waitForFrame(const Renderer& r, uint64_t frame, std::vector<Diagnostic>& diagnostics) {
+    if (frame == 0) return true;
     VkSemaphore semaphore = r.frames_done.get();
     VkSemaphoreWaitInfo wait{};
     wait.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO;
     wait.semaphoreCount = 1;
     wait.pSemaphores = &semaphore;
-    wait.pValues = &r.frames_recorded;
+    wait.pValues = &frame;
     const VkResult result = vkWaitSemaphores(r.device->handle(), &wait, vk::kSubmitTimeoutNs);
     if (result == VK_TIMEOUT) {
-        diagnostics.push_back(hostError(
-            "the previous frame (" + std::to_string(r.frames_recorded) +
-            ") never signalled its semaphore: submit every recorded frame with the signal "
-            "recordVulkanFrame returned"));
+        diagnostics.push_back(
+            hostError("frame " + std::to_string(frame) +
+                      " never signalled its semaphore: submit every recorded frame with the signal "
+                      "VulkanRenderer::record returned"));
         return false;
     }
-    return vk::check(result, "vkWaitSemaphores", diagnostics, "the previous host frame");
+    return vk::check(result, "vkWaitSemaphores", diagnostics, "an earlier host frame");
 }
 
-// The targets at the frame's size: new ones (and the OIT pass with them) when it changed.
+// The targets at the frame's size: new ones (and the OIT pass with them) when it changed, once
+// every frame in flight has finished with the old ones.
 bool fitTargets(Renderer& r, VkExtent2D extent, std::vector<Diagnostic>& diagnostics) {
     FrameTargets& t = *r.targets;
     if (t.width == extent.width && t.height == extent.height) return true;
-    std::unique_ptr<FrameTargets> fresh =
-        createHostFrameTargets(*r.device, extent.width, extent.height, t.formats, diagnostics);
+    if (!waitForFrame(r, r.frames_recorded, diagnostics)) return false;
+    std::unique_ptr<FrameTargets> fresh = createHostFrameTargets(
+        *r.device, extent.width, extent.height, t.formats, r.frames_in_flight, diagnostics);
     if (!fresh) return false;
     r.targets = std::move(fresh);
     r.particle_bindings->bindTargets(*r.targets);
@@ -172,7 +172,7 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
                                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
     vk::imageBarriers(cmd, {host_depth_sampled, host_color, linear_depth});
     r.draw_args->record(cmd, batches, *r.meshes);
-    r.linearize->record(cmd, t, view.near_m, view.far_m);
+    r.linearize->record(cmd, r.slot, t, view.near_m, view.far_m);
 
     // Sampled -> the attachment opaque meshes write and particles test.
     const vk::ImageBarrier host_depth_attachment{
@@ -240,7 +240,7 @@ bool isHostDepthFormat(VkFormat format) {
 }
 
 RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats,
-                               std::vector<Diagnostic>& diagnostics) {
+                               uint32_t frames_in_flight, std::vector<Diagnostic>& diagnostics) {
     std::shared_ptr<vk::Context> context = vk::borrowContext(host, diagnostics);
     if (!context) return nullptr;
     std::string problems;
@@ -266,12 +266,17 @@ RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats
         add("the device cannot use depth format " + formatName(formats.depth) +
             " as both a depth attachment and a sampled image");
     }
+    if (frames_in_flight < 1 || frames_in_flight > kMaxFrameSlots) {
+        add("frames in flight " + std::to_string(frames_in_flight) + " is out of range: [1, " +
+            std::to_string(kMaxFrameSlots) + "]");
+    }
     if (!problems.empty()) {
         diagnostics.push_back(hostError(problems));
         return nullptr;
     }
     RendererPtr r(new Renderer());
     r->host_frame = true;
+    r->frames_in_flight = frames_in_flight;
     r->vulkan = std::move(context);
     r->device_info = deviceInfo(r->vulkan->physical);
     r->device = r->vulkan->device.get();
@@ -279,11 +284,11 @@ RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats
     r->runner = vk::CommandRunner::create(*r->device, diagnostics);
     if (!r->runner) return nullptr;
     // Sized by the first frame (fitTargets).
-    r->targets =
-        createHostFrameTargets(*r->device, kMinResolution, kMinResolution, formats, diagnostics);
+    r->targets = createHostFrameTargets(*r->device, kMinResolution, kMinResolution, formats,
+                                        frames_in_flight, diagnostics);
     if (!r->targets) return nullptr;
     if (!createParticlePasses(*r, diagnostics)) return nullptr;
-    r->linearize = DepthLinearizePass::create(*r->device, diagnostics);
+    r->linearize = DepthLinearizePass::create(*r->device, frames_in_flight, diagnostics);
     if (!r->linearize) return nullptr;
     r->frames_done = createTimeline(r->device->handle(), diagnostics);
     if (!r->frames_done) return nullptr;
@@ -304,15 +309,21 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
         diagnostics.push_back(hostError(problem));
         return false;
     }
-    if (!waitForPreviousFrame(renderer, diagnostics)) return false;
+    // Frame k reuses the slot of frame k - frames_in_flight: that one must have finished.
+    const uint64_t this_frame = renderer.frames_recorded + 1;
+    const uint32_t in_flight = renderer.frames_in_flight;
+    if (this_frame > in_flight && !waitForFrame(renderer, this_frame - in_flight, diagnostics)) {
+        return false;
+    }
     if (!fitTargets(renderer, frame.extent, diagnostics)) return false;
+    renderer.slot = static_cast<uint32_t>((this_frame - 1) % in_flight);
     FrameTargets& t = *renderer.targets;
     t.color = {frame.color.image, frame.color.view};
     t.depth = {frame.depth.image, frame.depth.view};
     FrameTotals totals;
     bool any_oit = false;
     if (!prepareFrame(renderer, view, batches, totals, any_oit, diagnostics)) return false;
-    renderer.linearize->setHostDepth(frame.depth.view);
+    renderer.linearize->setHostDepth(renderer.slot, frame.depth.view);
     recordHost(renderer, frame, view, batches, any_oit);
     stats = frameStats(totals, batches.size());
     signal.semaphore = renderer.frames_done.get();

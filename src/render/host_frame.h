@@ -24,10 +24,12 @@ namespace spindrift::render {
 bool isHostColorFormat(VkFormat format);
 bool isHostDepthFormat(VkFormat format);
 
-// A renderer on the host's device (vk::borrowContext) whose pipelines draw into `formats`.
-// nullptr with an error naming every problem (the host device's, an unsupported format).
+// A renderer on the host's device (vk::borrowContext) whose pipelines draw into `formats`, with
+// frames_in_flight (1..kMaxFrameSlots) frames recorded before the first of them must have
+// finished. nullptr with an error naming every problem (the host device's, an unsupported
+// format, frames in flight out of range).
 RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats,
-                               std::vector<Diagnostic>& diagnostics);
+                               uint32_t frames_in_flight, std::vector<Diagnostic>& diagnostics);
 
 struct HostImage {
     VkImage image = VK_NULL_HANDLE;
@@ -54,7 +56,8 @@ struct HostFrameSignal {
 // particle phases renderFrame draws after its opaque pass (opaque meshes, particles, OIT),
 // depth-tested against the host's depth. view gives the camera, the lighting and the
 // transparency mode (its background, ground and primitives are the host's business). Waits, first,
-// for the previous recorded frame's signal. False with an error (nothing recorded) when the
+// for the signal of the frame frames_in_flight before this one (and, when the extent changed, for
+// every recorded frame). False with an error (nothing recorded) when the
 // renderer is not a host-frame renderer, the frame is malformed (null handles, a layout,
 // an extent out of range) or renderFrame would refuse the view or a batch.
 bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView& view,

@@ -92,7 +92,7 @@ std::unique_ptr<OpaquePass> OpaquePass::create(const vk::Device& device,
     pass->set_ =
         vk::allocateDescriptorSet(d, pass->pool_.get(), pass->set_layout_.get(), diagnostics);
     if (pass->set_ == VK_NULL_HANDLE) return nullptr;
-    vk::writeUniformBuffer(d, pass->set_, kBindingFrameGlobals, targets.globals.get(),
+    vk::writeUniformBuffer(d, pass->set_, kBindingFrameGlobals, targets.globals[0].get(),
                            sizeof(FrameGlobals));
     return pass;
 }

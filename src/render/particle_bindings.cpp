@@ -55,25 +55,33 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
                                           "the particle pipeline layout", diagnostics);
     if (!b->layout_) return nullptr;
 
-    b->pool_ = vk::createDescriptorPool(d, 1, 1, 1, diagnostics);
+    const auto slots = static_cast<uint32_t>(targets.globals.size());
+    b->pool_ = vk::createDescriptorPool(d, slots, slots, slots, diagnostics);
     if (!b->pool_) return nullptr;
-    b->set_ = vk::allocateDescriptorSet(d, b->pool_.get(), b->set_layout_.get(), diagnostics);
-    if (b->set_ == VK_NULL_HANDLE) return nullptr;
+    for (uint32_t slot = 0; slot < slots; ++slot) {
+        const VkDescriptorSet set =
+            vk::allocateDescriptorSet(d, b->pool_.get(), b->set_layout_.get(), diagnostics);
+        if (set == VK_NULL_HANDLE) return nullptr;
+        b->sets_.push_back(set);
+    }
     b->bindTargets(targets);
     return b;
 }
 
 void ParticleBindings::bindTargets(const FrameTargets& targets) const {
     VkDevice d = device_.handle();
-    vk::writeUniformBuffer(d, set_, kBindingFrameGlobals, targets.globals.get(),
-                           sizeof(FrameGlobals));
-    vk::writeCombinedImageSampler(d, set_, kBindingSceneDepth, targets.linear_depth.view.get(),
-                                  depth_sampler_.get(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    for (size_t slot = 0; slot < sets_.size(); ++slot) {
+        vk::writeUniformBuffer(d, sets_[slot], kBindingFrameGlobals, targets.globals[slot].get(),
+                               sizeof(FrameGlobals));
+        vk::writeCombinedImageSampler(d, sets_[slot], kBindingSceneDepth,
+                                      targets.linear_depth.view.get(), depth_sampler_.get(),
+                                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    }
 }
 
-void ParticleBindings::bindFrame(VkCommandBuffer cmd) const {
+void ParticleBindings::bindFrame(VkCommandBuffer cmd, uint32_t slot) const {
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetFrame, 1,
-                            &set_, 0, nullptr);
+                            &sets_[slot], 0, nullptr);
 }
 
 void ParticleBindings::bindTexture(VkCommandBuffer cmd, VkDescriptorSet texture_set) const {

@@ -1,5 +1,6 @@
 // What every particle pass (billboards, strips, meshes) binds, made once: the frame set (frame
-// globals and the opaque pass's linear depth, for the soft fade), one pipeline layout (set
+// globals and the opaque pass's linear depth, for the soft fade; one per frame slot, so a host
+// frame can be recorded while earlier ones still run), one pipeline layout (set
 // kSetFrame, set kSetTexture and a push-constant range that holds any pass's block) and the
 // pipelines built on it (each pass's variants: render/particle_pass.h). Sharing the layout is what
 // lets billboard, strip and mesh draws interleave in the caller's batch order with the frame set
@@ -45,13 +46,14 @@ public:
     // The formats every pipeline is made for: those of the targets given to create.
     const TargetFormats& formats() const { return formats_; }
 
-    // Points the frame set at targets' globals and linear depth (create does it; a host frame
-    // whose size changed makes new targets). The set must not be in use by pending work.
+    // Points each slot's frame set at targets' globals of that slot and the linear depth (create
+    // does it; a host frame whose size changed makes new targets). No set may be in use by
+    // pending work.
     void bindTargets(const FrameTargets& targets) const;
 
-    // Binds the frame set; the particle pipelines all use layout(), so it stays bound for every
-    // draw of the pass.
-    void bindFrame(VkCommandBuffer cmd) const;
+    // Binds the frame set of `slot` (< the targets' globals); the particle pipelines all use
+    // layout(), so it stays bound for every draw of the pass.
+    void bindFrame(VkCommandBuffer cmd, uint32_t slot) const;
     // Binds the texture set of a batch (TextureStore::set).
     void bindTexture(VkCommandBuffer cmd, VkDescriptorSet texture_set) const;
     // Pushes a pass's block (at most kParticlePushConstantBytes) for both stages.
@@ -78,7 +80,8 @@ private:
     vk::OwnedDescriptorSetLayout set_layout_;
     vk::OwnedPipelineLayout layout_;
     vk::OwnedDescriptorPool pool_;
-    VkDescriptorSet set_ = VK_NULL_HANDLE; // frame globals + scene depth; freed with the pool
+    // Per slot: frame globals + scene depth; freed with the pool.
+    std::vector<VkDescriptorSet> sets_;
 };
 
 } // namespace spindrift::render

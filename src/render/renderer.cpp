@@ -263,7 +263,7 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
 // records, points and segments in the frame's shared buffers.
 void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                          Transparency transparency, DrawPhase phase) {
-    r.particle_bindings->bindFrame(cmd);
+    r.particle_bindings->bindFrame(cmd, r.slot);
     VkPipeline bound = VK_NULL_HANDLE;
     uint64_t first_record = 0;
     uint64_t first_point = 0;
@@ -281,8 +281,8 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             }
             if (b->segments.empty()) continue;
             if (draw_here) {
-                r.strips->draw(cmd, *r.textures, *b, transparency, first_point, first_segment,
-                               bound);
+                r.strips->draw(cmd, *r.textures, *b, transparency, r.slot, first_point,
+                               first_segment, bound);
             }
             first_point += b->points.size();
             first_segment += b->segments.size();
@@ -300,7 +300,7 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
         } else if (records.empty()) {
             continue;
         } else {
-            source.host_address = r.billboards->recordsAddress(first_record);
+            source.host_address = r.billboards->recordsAddress(r.slot, first_record);
             first_record += records.size();
         }
         if (!drawsIn(phase, transparency, b != nullptr ? b->params.blend : m->params.blend)) {
@@ -516,12 +516,13 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     if (!renderer.mesh_pass->preparePipelines(batches, view.transparency, diagnostics)) {
         return false;
     }
-    if (!renderer.billboards->upload(batches, totals.records, diagnostics)) return false;
-    if (!renderer.strips->upload(batches, totals.points, totals.segments, diagnostics)) {
+    const uint32_t slot = renderer.slot;
+    if (!renderer.billboards->upload(slot, batches, totals.records, diagnostics)) return false;
+    if (!renderer.strips->upload(slot, batches, totals.points, totals.segments, diagnostics)) {
         return false;
     }
     FrameGlobals globals = viewGlobals(view, t.width, t.height);
-    std::memcpy(t.globals.mapped, &globals, sizeof(globals));
+    std::memcpy(t.globals[slot].mapped, &globals, sizeof(globals));
     return true;
 }
 

@@ -52,10 +52,14 @@ public:
     // colour, depth, readback or opaque pass; the host's depth is linearised instead.
     bool host_frame = false;
     std::unique_ptr<DepthLinearizePass> linearize;
-    // Signalled by the host's submission of each recorded frame (value = frames recorded):
-    // the frame's host-written buffers are not rewritten before the last one has finished.
+    // Signalled by the host's submission of each recorded frame (value = frames recorded). Frame
+    // k (from 1) writes what the CPU writes for it (globals, uploads, descriptor sets) into slot
+    // (k - 1) mod frames_in_flight, after waiting for frame k - frames_in_flight to finish; the
+    // offscreen frame has one slot and waits for each frame anyway.
     vk::OwnedSemaphore frames_done;
     uint64_t frames_recorded = 0;
+    uint32_t frames_in_flight = 1; // 1..kMaxFrameSlots
+    uint32_t slot = 0;             // of the frame being prepared and recorded
 };
 
 // What a frame holds in all: the renderer's per-frame limits apply to these.
@@ -81,8 +85,9 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics);
 
 // Checks the view and the batches, makes the OIT pass if the frame needs it (at the targets'
 // size and colour format), the pipeline variants the batches need, uploads their host records,
-// points and segments and writes the frame globals (viewGlobals at the targets' size). The
-// frame's buffers must not be in use by pending work. False with errors otherwise.
+// points and segments into r.slot's buffers and writes that slot's frame globals (viewGlobals at
+// the targets' size). That slot's buffers must not be in use by pending work. False with errors
+// otherwise.
 bool prepareFrame(Renderer& r, const FrameView& view, std::span<const DrawBatch> batches,
                   FrameTotals& totals, bool& any_oit, std::vector<Diagnostic>& diagnostics);
 

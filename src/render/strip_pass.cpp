@@ -54,18 +54,18 @@ bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparenc
         batches, [&](const StripBatch& b) { return variantOf(b, transparency); }, diagnostics);
 }
 
-bool StripPass::upload(std::span<const DrawBatch> batches, uint64_t total_points,
+bool StripPass::upload(uint32_t slot, std::span<const DrawBatch> batches, uint64_t total_points,
                        uint64_t total_segments, std::vector<Diagnostic>& diagnostics) {
-    if (!reserveDrawBuffer(device_, points_, total_points, sizeof(StripPoint),
+    if (!reserveDrawBuffer(device_, points_[slot], total_points, sizeof(StripPoint),
                            kMinStripBufferElements, kMaxStripPoints, "the strip-point buffer",
                            diagnostics) ||
-        !reserveDrawBuffer(device_, segments_, total_segments, sizeof(uint32_t),
+        !reserveDrawBuffer(device_, segments_[slot], total_segments, sizeof(uint32_t),
                            kMinStripBufferElements, kMaxStripSegments, "the strip-segment buffer",
                            diagnostics)) {
         return false;
     }
-    auto* points = static_cast<StripPoint*>(points_.buffer.mapped);
-    auto* segments = static_cast<uint32_t*>(segments_.buffer.mapped);
+    auto* points = static_cast<StripPoint*>(points_[slot].buffer.mapped);
+    auto* segments = static_cast<uint32_t*>(segments_[slot].buffer.mapped);
     uint64_t point_offset = 0;
     uint64_t segment_offset = 0;
     for (const DrawBatch& entry : batches) {
@@ -104,12 +104,12 @@ void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
 }
 
 void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                     Transparency transparency, uint64_t first_point, uint64_t first_segment,
-                     VkPipeline& bound) const {
+                     Transparency transparency, uint32_t slot, uint64_t first_point,
+                     uint64_t first_segment, VkPipeline& bound) const {
     StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound);
-    push.points = addressCount(points_.buffer.address + first_point * sizeof(StripPoint),
+    push.points = addressCount(points_[slot].buffer.address + first_point * sizeof(StripPoint),
                                batch.points.size());
-    push.segments = addressCount(segments_.buffer.address + first_segment * sizeof(uint32_t),
+    push.segments = addressCount(segments_[slot].buffer.address + first_segment * sizeof(uint32_t),
                                  batch.segments.size());
     pass_.drawDirect(cmd, push,
                      static_cast<uint32_t>(batch.segments.size() * kStripVerticesPerSegment), 1);

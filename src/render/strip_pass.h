@@ -10,6 +10,7 @@
 // rendering scope (renderer.cpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -37,8 +38,9 @@ public:
     // pass's buffers (a batch without segments draws nothing and is skipped). The buffers grow
     // like the billboard pass's, up to kMaxStripPoints / kMaxStripSegments; the caller has
     // checked the totals. False with an error when growing fails.
-    bool upload(std::span<const DrawBatch> batches, uint64_t total_points, uint64_t total_segments,
-                std::vector<Diagnostic>& diagnostics);
+    // Each frame slot (< kMaxFrameSlots) has its own buffers, made by its first upload.
+    bool upload(uint32_t slot, std::span<const DrawBatch> batches, uint64_t total_points,
+                uint64_t total_segments, std::vector<Diagnostic>& diagnostics);
 
     // Creates the pipeline variants (kSpecStrip*: blend and features) the strip batches need
     // that do not exist yet; kept for the renderer's life. transparency decides which batches
@@ -46,12 +48,13 @@ public:
     bool preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                           std::vector<Diagnostic>& diagnostics);
 
-    // Records the draw of one batch with segments, uploaded at first_point / first_segment.
+    // Records the draw of one batch with segments, uploaded into `slot` at first_point /
+    // first_segment.
     // Expects rendering begun on the targets the batch draws into and the frame set bound; bound
     // and transparency as in BillboardPass::draw.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-              Transparency transparency, uint64_t first_point, uint64_t first_segment,
-              VkPipeline& bound) const;
+              Transparency transparency, uint32_t slot, uint64_t first_point,
+              uint64_t first_segment, VkPipeline& bound) const;
 
     // Records the draw of one batch of device strips (StripBatch::device) with the indirect
     // arguments the draw-argument pass wrote for it (render/device_draw_args.h). Expects what
@@ -68,8 +71,8 @@ private:
     StripPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
     ParticlePass pass_;
-    DrawBuffer points_;
-    DrawBuffer segments_;
+    std::array<DrawBuffer, kMaxFrameSlots> points_;
+    std::array<DrawBuffer, kMaxFrameSlots> segments_;
 };
 
 } // namespace spindrift::render

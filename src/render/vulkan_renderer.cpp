@@ -132,7 +132,8 @@ std::unique_ptr<VulkanRenderer> VulkanRenderer::create(const VulkanRendererConfi
     host.queue = config.device.queue;
     auto impl = std::make_unique<Impl>();
     impl->renderer = render::createHostRenderer(
-        host, render::TargetFormats{config.color_format, config.depth_format}, diagnostics);
+        host, render::TargetFormats{config.color_format, config.depth_format},
+        config.frames_in_flight, diagnostics);
     if (!impl->renderer) return nullptr;
     impl->assets = std::make_unique<HostAssets>(*impl->renderer);
     return std::unique_ptr<VulkanRenderer>(new VulkanRenderer(std::move(impl)));

@@ -31,10 +31,10 @@ std::string campfire() {
     return std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/campfire.json";
 }
 
-DrawView view(bool order_independent = false) {
+DrawView view(bool order_independent = false, float eye_x = 0.0f) {
     DrawView v;
     v.order_independent = order_independent;
-    v.eye = {0.0f, 1.0f, 3.5f};
+    v.eye = {eye_x, 1.0f, 3.5f};
     v.forward = {0.0f, -0.1f, -1.0f};
     v.fov_y_deg = 45;
     v.viewport_width = kWidth;
@@ -100,11 +100,13 @@ protected:
         }
     }
 
-    std::unique_ptr<VulkanRenderer> makeRenderer(VkFormat color, VkFormat depth) {
+    std::unique_ptr<VulkanRenderer> makeRenderer(VkFormat color, VkFormat depth,
+                                                 uint32_t frames_in_flight = 2) {
         VulkanRendererConfig config;
         config.device = host->device();
         config.color_format = color;
         config.depth_format = depth;
+        config.frames_in_flight = frames_in_flight;
         std::vector<Diagnostic> diagnostics;
         auto r = VulkanRenderer::create(config, diagnostics);
         EXPECT_TRUE(r) << joined(diagnostics);
@@ -115,25 +117,31 @@ protected:
     // the colour back as 8-bit sRGB (RGBA16F converted as the offscreen readback does).
     Image drawHostFrame(VulkanRenderer& r, const DrawList& list, const EffectLibrary& library,
                         VkFormat color, float wall_depth, VulkanFrameResult& result,
-                        bool order_independent = false) {
+                        bool order_independent = false, float eye_x = 0.0f) {
         VulkanFrame frame;
         frame.command_buffer = host->beginScene(kClear, wall_depth);
         frame.extent = host->extent();
         frame.color = host->color();
         frame.depth = host->depth();
-        frame.view = view(order_independent);
+        frame.view = view(order_independent, eye_x);
         std::vector<Diagnostic> diagnostics;
         EXPECT_TRUE(r.record(frame, list, library, result, diagnostics)) << joined(diagnostics);
         EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
+        return readImage(color, 0);
+    }
+
+    // What host frame `frame` read back, as 8-bit sRGB.
+    Image readImage(VkFormat color, uint32_t frame) const {
         Image out;
         if (color == VK_FORMAT_R16G16B16A16_SFLOAT) {
-            const auto* half = reinterpret_cast<const uint16_t*>(host->pixels());
+            const auto* half = reinterpret_cast<const uint16_t*>(host->pixels(frame));
             render::convertHalfRgbaToSrgb8(std::span(half, size_t{kWidth} * kHeight * 4), kWidth,
                                            kHeight, out);
         } else {
             out.width = kWidth;
             out.height = kHeight;
-            out.rgba8.assign(host->pixels(), host->pixels() + size_t{kWidth} * kHeight * 4);
+            out.rgba8.assign(host->pixels(frame),
+                             host->pixels(frame) + size_t{kWidth} * kHeight * 4);
             for (size_t i = 3; i < out.rgba8.size(); i += 4) out.rgba8[i] = 255;
         }
         return out;
@@ -339,6 +347,84 @@ TEST_F(HostFrameTest, GpuInstanceRunsOnTheHostDevice) {
     // The world (its GPU instances) goes before the renderer and the host's device.
 }
 
+// Three frames recorded before the GPU may start any of them: each submission waits for a gate
+// the test opens only after the third record. Each frame has its own camera and its own particles
+// (the world moves on and the one draw list is refilled between records, as a game does), so a
+// frame drawn with another frame's globals or records shows. Each must equal the same frame drawn
+// alone (one frame in flight, submitted and waited for).
+TEST_F(HostFrameTest, FramesInFlightEachDrawTheirOwnCameraAndParticles) {
+    constexpr uint32_t kInFlight = 3;
+    constexpr VkFormat kColor = VK_FORMAT_R16G16B16A16_SFLOAT;
+    ASSERT_TRUE(host->makeImages(kColor, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+    auto eye_x = [](uint32_t i) { return -0.4f + 0.4f * static_cast<float>(i); };
+    // Frame i: the world after kFrames + 10 i updates, seen from eye_x(i).
+    auto advance = [](World& world, uint32_t i) {
+        for (int k = 0; k < (i == 0 ? kFrames : 10); ++k) world.update(1.0 / 60.0);
+    };
+
+    std::vector<Image> alone;
+    {
+        CpuScene scene;
+        auto renderer = makeRenderer(kColor, VK_FORMAT_D32_SFLOAT, 1);
+        ASSERT_TRUE(renderer);
+        VulkanFrameResult result;
+        for (uint32_t i = 0; i < kInFlight; ++i) {
+            if (i > 0) advance(*scene.world, i);
+            ASSERT_EQ(scene.world->drawList(view(false, eye_x(i)), scene.list), RuntimeError::none);
+            alone.push_back(drawHostFrame(*renderer, scene.list, scene.library, kColor, 1.0f,
+                                          result, false, eye_x(i)));
+            ASSERT_GT(particlePixels(alone.back(), 0, kWidth), 100u);
+        }
+        for (uint32_t i = 1; i < kInFlight; ++i) {
+            ASSERT_FALSE(alone[i].rgba8 == alone[i - 1].rgba8) << "frames must differ";
+        }
+    }
+
+    EffectLibrary library;
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = library.add(campfire());
+    InstanceHandle h;
+    ASSERT_EQ(world.create(desc, h), RuntimeError::none);
+    auto renderer = makeRenderer(kColor, VK_FORMAT_D32_SFLOAT, kInFlight);
+    ASSERT_TRUE(renderer);
+    VkSemaphoreTypeCreateInfo type{};
+    type.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO;
+    type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+    VkSemaphoreCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+    info.pNext = &type;
+    VkSemaphore gate = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreateSemaphore(host->handle(), &info, nullptr, &gate), VK_SUCCESS);
+    DrawList list;
+    for (uint32_t i = 0; i < kInFlight; ++i) {
+        advance(world, i);
+        ASSERT_EQ(world.drawList(view(false, eye_x(i)), list), RuntimeError::none);
+        VulkanFrame frame;
+        frame.command_buffer = host->beginScene(kClear, 1.0f, i);
+        frame.extent = host->extent();
+        frame.color = host->color();
+        frame.depth = host->depth();
+        frame.view = view(false, eye_x(i));
+        VulkanFrameResult result;
+        std::vector<Diagnostic> diagnostics;
+        ASSERT_TRUE(renderer->record(frame, list, library, result, diagnostics))
+            << joined(diagnostics);
+        EXPECT_EQ(result.signal_value, i + 1u);
+        ASSERT_TRUE(host->submit(i, result.signal_semaphore, result.signal_value, gate, 1));
+    }
+    VkSemaphoreSignalInfo open{};
+    open.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO;
+    open.semaphore = gate;
+    open.value = 1;
+    ASSERT_EQ(vkSignalSemaphore(host->handle(), &open), VK_SUCCESS);
+    for (uint32_t i = 0; i < kInFlight; ++i) {
+        ASSERT_TRUE(host->wait(i));
+        EXPECT_TRUE(readImage(kColor, i).rgba8 == alone[i].rgba8) << "frame " << i;
+    }
+    vkDestroySemaphore(host->handle(), gate, nullptr);
+}
+
 TEST_F(HostFrameTest, BadUseIsAClearErrorNeverACrash) {
     std::vector<Diagnostic> diagnostics;
     EXPECT_FALSE(VulkanRenderer::create(VulkanRendererConfig{}, diagnostics));
@@ -363,6 +449,17 @@ TEST_F(HostFrameTest, BadUseIsAClearErrorNeverACrash) {
     diagnostics.clear();
     EXPECT_FALSE(VulkanRenderer::create(config, diagnostics));
     EXPECT_NE(joined(diagnostics).find("queue family 99"), std::string::npos);
+
+    for (uint32_t in_flight : {0u, 5u}) {
+        config.device = host->device();
+        config.frames_in_flight = in_flight;
+        diagnostics.clear();
+        EXPECT_FALSE(VulkanRenderer::create(config, diagnostics));
+        EXPECT_NE(joined(diagnostics).find("frames in flight " + std::to_string(in_flight)),
+                  std::string::npos)
+            << joined(diagnostics);
+    }
+    config.frames_in_flight = 2;
 
     config.device = host->device();
     config.color_format = VK_FORMAT_R8G8B8_UNORM;

@@ -173,11 +173,11 @@ std::unique_ptr<TestHost> TestHost::create(std::string& why) {
     alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
     alloc.commandPool = h->pool_;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    vkAllocateCommandBuffers(h->device_, &alloc, &h->cmd_);
+    alloc.commandBufferCount = kFramesInFlight;
+    vkAllocateCommandBuffers(h->device_, &alloc, h->cmds_);
     VkFenceCreateInfo fence{};
     fence.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-    vkCreateFence(h->device_, &fence, nullptr, &h->fence_);
+    for (VkFence& f : h->fences_) vkCreateFence(h->device_, &fence, nullptr, &f);
     return h;
 }
 
@@ -206,7 +206,7 @@ TestHost::~TestHost() {
     if (device_ != VK_NULL_HANDLE) {
         vkDeviceWaitIdle(device_);
         destroyImages();
-        vkDestroyFence(device_, fence_, nullptr);
+        for (VkFence f : fences_) vkDestroyFence(device_, f, nullptr);
         vkDestroyCommandPool(device_, pool_, nullptr);
         vkDestroyDevice(device_, nullptr);
     }
@@ -267,7 +267,7 @@ bool TestHost::makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32
     }
     VkBufferCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    info.size = VkDeviceSize{width} * height * bytes_per_pixel_;
+    info.size = VkDeviceSize{frameBytes()} * kFramesInFlight;
     info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     if (vkCreateBuffer(device_, &info, nullptr, &readback_) != VK_SUCCESS) return false;
     VkMemoryRequirements req{};
@@ -283,28 +283,29 @@ bool TestHost::makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32
     return vkMapMemory(device_, readback_memory_, 0, VK_WHOLE_SIZE, 0, &mapped_) == VK_SUCCESS;
 }
 
-VkCommandBuffer TestHost::beginScene(const float clear[4], float wall_depth) {
-    vkResetCommandBuffer(cmd_, 0);
+VkCommandBuffer TestHost::beginScene(const float clear[4], float wall_depth, uint32_t frame) {
+    VkCommandBuffer cmd = cmds_[frame];
+    vkResetCommandBuffer(cmd, 0);
     VkCommandBufferBeginInfo begin{};
     begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vkBeginCommandBuffer(cmd_, &begin);
-    barrier(cmd_, color_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+    vkBeginCommandBuffer(cmd, &begin);
+    barrier(cmd, color_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    barrier(cmd_, depth_, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+    barrier(cmd, depth_, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     VkClearColorValue color{};
     std::memcpy(color.float32, clear, sizeof(color.float32));
     VkImageSubresourceRange color_range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdClearColorImage(cmd_, color_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1,
+    vkCmdClearColorImage(cmd, color_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1,
                          &color_range);
     VkClearDepthStencilValue far_depth{1.0f, 0};
     VkImageSubresourceRange depth_range{VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
-    vkCmdClearDepthStencilImage(cmd_, depth_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &far_depth, 1,
+    vkCmdClearDepthStencilImage(cmd, depth_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &far_depth, 1,
                                 &depth_range);
-    barrier(cmd_, color_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+    barrier(cmd, color_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    barrier(cmd_, depth_, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+    barrier(cmd, depth_, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
     if (wall_depth < 1.0f) {
         // The wall: the left half of the depth, as an opaque draw would leave it.
@@ -319,22 +320,25 @@ VkCommandBuffer TestHost::beginScene(const float clear[4], float wall_depth) {
         rendering.renderArea = {{0, 0}, {width_, height_}};
         rendering.layerCount = 1;
         rendering.pDepthAttachment = &depth;
-        vkCmdBeginRendering(cmd_, &rendering);
+        vkCmdBeginRendering(cmd, &rendering);
         VkClearAttachment attachment{};
         attachment.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
         attachment.clearValue.depthStencil = {wall_depth, 0};
         VkClearRect rect{{{0, 0}, {width_ / 2, height_}}, 0, 1};
-        vkCmdClearAttachments(cmd_, 1, &attachment, 1, &rect);
-        vkCmdEndRendering(cmd_);
+        vkCmdClearAttachments(cmd, 1, &attachment, 1, &rect);
+        vkCmdEndRendering(cmd);
     }
-    return cmd_;
+    return cmd;
 }
 
-bool TestHost::submitAndRead(VkSemaphore signal, uint64_t value) {
+bool TestHost::submit(uint32_t frame, VkSemaphore signal, uint64_t value, VkSemaphore gate,
+                      uint64_t gate_value) {
+    VkCommandBuffer cmd = cmds_[frame];
     VkBufferImageCopy region{};
+    region.bufferOffset = VkDeviceSize{frameBytes()} * frame;
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {width_, height_, 1};
-    vkCmdCopyImageToBuffer(cmd_, color_, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_, 1,
+    vkCmdCopyImageToBuffer(cmd, color_, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_, 1,
                            &region);
     VkMemoryBarrier2 to_host{};
     to_host.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2;
@@ -346,11 +350,11 @@ bool TestHost::submitAndRead(VkSemaphore signal, uint64_t value) {
     dep.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO;
     dep.memoryBarrierCount = 1;
     dep.pMemoryBarriers = &to_host;
-    vkCmdPipelineBarrier2(cmd_, &dep);
-    if (vkEndCommandBuffer(cmd_) != VK_SUCCESS) return false;
+    vkCmdPipelineBarrier2(cmd, &dep);
+    if (vkEndCommandBuffer(cmd) != VK_SUCCESS) return false;
     VkCommandBufferSubmitInfo buffer{};
     buffer.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO;
-    buffer.commandBuffer = cmd_;
+    buffer.commandBuffer = cmd;
     VkSemaphoreSubmitInfo signal_info{};
     signal_info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO;
     signal_info.semaphore = signal;
@@ -362,10 +366,24 @@ bool TestHost::submitAndRead(VkSemaphore signal, uint64_t value) {
     submit.pCommandBufferInfos = &buffer;
     submit.signalSemaphoreInfoCount = signal != VK_NULL_HANDLE ? 1 : 0;
     submit.pSignalSemaphoreInfos = &signal_info;
-    if (vkQueueSubmit2(queue_, 1, &submit, fence_) != VK_SUCCESS) return false;
-    const bool ok = vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
-    vkResetFences(device_, 1, &fence_);
+    VkSemaphoreSubmitInfo gate_info{};
+    gate_info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO;
+    gate_info.semaphore = gate;
+    gate_info.value = gate_value;
+    gate_info.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    submit.waitSemaphoreInfoCount = gate != VK_NULL_HANDLE ? 1 : 0;
+    submit.pWaitSemaphoreInfos = &gate_info;
+    return vkQueueSubmit2(queue_, 1, &submit, fences_[frame]) == VK_SUCCESS;
+}
+
+bool TestHost::wait(uint32_t frame) {
+    const bool ok = vkWaitForFences(device_, 1, &fences_[frame], VK_TRUE, UINT64_MAX) == VK_SUCCESS;
+    vkResetFences(device_, 1, &fences_[frame]);
     return ok;
+}
+
+bool TestHost::submitAndRead(VkSemaphore signal, uint64_t value) {
+    return submit(0, signal, value) && wait(0);
 }
 
 } // namespace spindrift::test

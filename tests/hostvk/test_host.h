@@ -42,16 +42,30 @@ public:
     }
     VkExtent2D extent() const { return {width_, height_}; }
 
-    // Begins a command buffer and records the host's "opaque scene": colour cleared to `clear`
-    // (linear), depth cleared to 1 and, when wall_depth < 1, the left half of the depth cleared to
-    // wall_depth (a wall in front of whatever it hides). Leaves colour in
-    // COLOR_ATTACHMENT_OPTIMAL and depth in DEPTH_ATTACHMENT_OPTIMAL.
-    VkCommandBuffer beginScene(const float clear[4], float wall_depth);
-    // Copies the colour image (in TRANSFER_SRC_OPTIMAL) to the readback buffer, ends the command
-    // buffer, submits it signalling `signal` to `value` (when not null) and waits for it.
+    // Frames the host may have in flight: each has its command buffer, fence and part of the
+    // readback buffer; they share the images (full barriers order them on the queue).
+    static constexpr uint32_t kFramesInFlight = 4;
+
+    // Begins frame's command buffer and records the host's "opaque scene": colour cleared to
+    // `clear` (linear), depth cleared to 1 and, when wall_depth < 1, the left half of the depth
+    // cleared to wall_depth (a wall in front of whatever it hides). Leaves colour in
+    // COLOR_ATTACHMENT_OPTIMAL and depth in DEPTH_ATTACHMENT_OPTIMAL. The frame's previous
+    // submission must have been waited for.
+    VkCommandBuffer beginScene(const float clear[4], float wall_depth, uint32_t frame = 0);
+    // Copies the colour image (in TRANSFER_SRC_OPTIMAL) to the frame's part of the readback
+    // buffer, ends the command buffer and submits it signalling `signal` to `value` (when not
+    // null), after waiting on the GPU for `gate` to reach gate_value (when not null); does not
+    // wait for it.
+    bool submit(uint32_t frame, VkSemaphore signal, uint64_t value,
+                VkSemaphore gate = VK_NULL_HANDLE, uint64_t gate_value = 0);
+    // Waits for the frame's submission.
+    bool wait(uint32_t frame);
+    // submit and wait, frame 0.
     bool submitAndRead(VkSemaphore signal, uint64_t value);
-    // The pixels read back: bytes_per_pixel x width x height.
-    const uint8_t* pixels() const { return static_cast<const uint8_t*>(mapped_); }
+    // The pixels a frame read back: bytes_per_pixel x width x height.
+    const uint8_t* pixels(uint32_t frame = 0) const {
+        return static_cast<const uint8_t*>(mapped_) + frameBytes() * frame;
+    }
 
     // Every validation warning and error so far.
     const std::vector<std::string>& messages() const { return messages_; }
@@ -59,6 +73,7 @@ public:
 private:
     TestHost() = default;
     void destroyImages();
+    size_t frameBytes() const { return size_t{width_} * height_ * bytes_per_pixel_; }
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
@@ -71,8 +86,8 @@ private:
     VkPhysicalDeviceVulkan12Features features12_{};
     VkPhysicalDeviceVulkan13Features features13_{};
     VkCommandPool pool_ = VK_NULL_HANDLE;
-    VkCommandBuffer cmd_ = VK_NULL_HANDLE;
-    VkFence fence_ = VK_NULL_HANDLE;
+    VkCommandBuffer cmds_[kFramesInFlight]{};
+    VkFence fences_[kFramesInFlight]{};
     VkImage color_ = VK_NULL_HANDLE;
     VkImage depth_ = VK_NULL_HANDLE;
     VkImageView color_view_ = VK_NULL_HANDLE;
