@@ -57,7 +57,8 @@ struct VulkanRendererConfig {
     VulkanDevice device;
     // The formats of the images every frame draws into. Colour: R8G8B8A8 or B8G8R8A8 (UNORM or
     // SRGB), A2B10G10R10_UNORM_PACK32, R16G16B16A16_SFLOAT; Spindrift writes linear colour, which
-    // an _SRGB format encodes. Depth: D32_SFLOAT or D16_UNORM.
+    // an _SRGB format encodes. Depth: D32_SFLOAT, D16_UNORM, D24_UNORM_S8_UINT or
+    // D32_SFLOAT_S8_UINT (the stencil is kept as the host left it; Spindrift never writes it).
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
     // Frames the host may have recorded and submitted before the first of them has finished on
@@ -69,7 +70,8 @@ struct VulkanRendererConfig {
 
 // One of the host's images: the whole image (one mip level, one layer) and a view of it.
 // Colour: usage COLOR_ATTACHMENT. Depth: usage DEPTH_STENCIL_ATTACHMENT and SAMPLED (the soft
-// fade reads it), the view's aspect DEPTH.
+// fade reads it), the view's aspect DEPTH (for a format with stencil too: the one view is both
+// sampled and attached).
 struct VulkanImage {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;

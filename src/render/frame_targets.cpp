@@ -81,11 +81,28 @@ vk::ImageBarrier colorAttachmentAgain(const FrameTargets& targets) {
             VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
 }
 
+bool hasStencil(VkFormat depth_format) {
+    return depth_format == VK_FORMAT_D24_UNORM_S8_UINT ||
+           depth_format == VK_FORMAT_D32_SFLOAT_S8_UINT ||
+           depth_format == VK_FORMAT_D16_UNORM_S8_UINT;
+}
+
+VkImageAspectFlags depthBarrierAspect(VkFormat depth_format) {
+    return hasStencil(depth_format) ? VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT
+                                    : VK_IMAGE_ASPECT_DEPTH_BIT;
+}
+
+VkImageLayout depthAttachmentLayout(VkFormat depth_format) {
+    return hasStencil(depth_format) ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                                    : VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+}
+
 vk::ImageBarrier depthAttachmentAgain(const FrameTargets& targets) {
+    const VkFormat format = targets.formats.depth;
     return {targets.depth.image,
-            VK_IMAGE_ASPECT_DEPTH_BIT,
-            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+            depthBarrierAspect(format),
+            depthAttachmentLayout(format),
+            depthAttachmentLayout(format),
             VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
             VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
             VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |

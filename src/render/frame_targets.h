@@ -43,6 +43,14 @@ struct TargetFormats {
     VkFormat depth = kDepthFormat;
 };
 
+// A depth format with a stencil aspect (a host's D24_UNORM_S8_UINT or D32_SFLOAT_S8_UINT). Its
+// layout transitions cover both aspects (the stencil is kept, never written) and, as an
+// attachment, it is in DEPTH_STENCIL_ATTACHMENT_OPTIMAL: DEPTH_ATTACHMENT_OPTIMAL for the depth
+// alone would need the separateDepthStencilLayouts feature.
+bool hasStencil(VkFormat depth_format);
+VkImageAspectFlags depthBarrierAspect(VkFormat depth_format);
+VkImageLayout depthAttachmentLayout(VkFormat depth_format);
+
 struct FrameTargets {
     uint32_t width = 0;
     uint32_t height = 0;

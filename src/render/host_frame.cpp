@@ -35,9 +35,9 @@ std::string formatName(VkFormat format) {
     case VK_FORMAT_D16_UNORM:
         return "D16_UNORM";
     case VK_FORMAT_D24_UNORM_S8_UINT:
-        return "D24_UNORM_S8_UINT (stencil formats are not supported yet)";
+        return "D24_UNORM_S8_UINT";
     case VK_FORMAT_D32_SFLOAT_S8_UINT:
-        return "D32_SFLOAT_S8_UINT (stencil formats are not supported yet)";
+        return "D32_SFLOAT_S8_UINT";
     default:
         return "VkFormat " + std::to_string(static_cast<int>(format));
     }
@@ -141,10 +141,12 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
                 std::span<const DrawBatch> batches, bool any_oit) {
     const FrameTargets& t = *r.targets;
     VkCommandBuffer cmd = frame.command_buffer;
+    const VkImageAspectFlags depth_aspect = depthBarrierAspect(t.formats.depth);
+    const VkImageLayout depth_attachment = depthAttachmentLayout(t.formats.depth);
     // Whatever the host did to its images before (attachment writes, clears, copies, compute)
     // is made visible: the source scope is every command before, every write.
     const vk::ImageBarrier host_depth_sampled{frame.depth.image,
-                                              VK_IMAGE_ASPECT_DEPTH_BIT,
+                                              depth_aspect,
                                               frame.depth.layout,
                                               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                                               VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
@@ -177,9 +179,9 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
     // Sampled -> the attachment opaque meshes write and particles test.
     const vk::ImageBarrier host_depth_attachment{
         frame.depth.image,
-        VK_IMAGE_ASPECT_DEPTH_BIT,
+        depth_aspect,
         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-        VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        depth_attachment,
         VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
         VK_ACCESS_2_NONE,
         VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
@@ -199,8 +201,8 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
                                        VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                                        VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT};
     const vk::ImageBarrier depth_final{frame.depth.image,
-                                       VK_IMAGE_ASPECT_DEPTH_BIT,
-                                       VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       depth_aspect,
+                                       depth_attachment,
                                        frame.depth.final_layout,
                                        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
                                            VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
@@ -236,7 +238,8 @@ bool isHostColorFormat(VkFormat format) {
 }
 
 bool isHostDepthFormat(VkFormat format) {
-    return format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D16_UNORM;
+    return format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D16_UNORM ||
+           format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
 }
 
 RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats,
@@ -259,7 +262,8 @@ RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats
     }
     if (!isHostDepthFormat(formats.depth)) {
         add("depth format " + formatName(formats.depth) +
-            " is not one Spindrift reads (D32_SFLOAT or D16_UNORM)");
+            " is not one Spindrift reads (D32_SFLOAT, D16_UNORM, D24_UNORM_S8_UINT or "
+            "D32_SFLOAT_S8_UINT)");
     } else if (!formatSupports(physical, formats.depth,
                                VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                    VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {

@@ -18,9 +18,9 @@
 namespace spindrift::render {
 
 // The formats a host frame may have. Colour: R8G8B8A8 and B8G8R8A8 (UNORM or SRGB),
-// A2B10G10R10_UNORM_PACK32, R16G16B16A16_SFLOAT. Depth: D32_SFLOAT, D16_UNORM (no stencil).
-// The device must also support the colour format as a blended attachment and the depth format
-// as an attachment and sampled image (optimal tiling).
+// A2B10G10R10_UNORM_PACK32, R16G16B16A16_SFLOAT. Depth: D32_SFLOAT, D16_UNORM, D24_UNORM_S8_UINT,
+// D32_SFLOAT_S8_UINT (the stencil kept). The device must also support the colour format as a
+// blended attachment and the depth format as an attachment and sampled image (optimal tiling).
 bool isHostColorFormat(VkFormat format);
 bool isHostDepthFormat(VkFormat format);
 

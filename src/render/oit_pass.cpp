@@ -114,7 +114,7 @@ void OitPass::beginAccumulation(VkCommandBuffer cmd, const FrameTargets& targets
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
     depth.imageView = targets.depth.view;
-    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.imageLayout = depthAttachmentLayout(targets.formats.depth);
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     vk::beginRendering(cmd, accumulation_.extent, colors, &depth);

@@ -328,7 +328,7 @@ void beginFrameScope(const FrameTargets& t, VkCommandBuffer cmd, bool linear_dep
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
     depth.imageView = t.depth.view;
-    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.imageLayout = depthAttachmentLayout(t.formats.depth);
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     vk::beginRendering(cmd, t.extent(), color, &depth);

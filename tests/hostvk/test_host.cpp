@@ -223,6 +223,7 @@ bool TestHost::makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32
     width_ = width;
     height_ = height;
     bytes_per_pixel_ = bytesPerPixel(color);
+    depth_format_ = depth;
     auto image = [&](VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
                      VkImage& out, VkDeviceMemory& memory, VkImageView& view) {
         VkImageCreateInfo info{};
@@ -261,7 +262,7 @@ bool TestHost::makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32
     }
     if (!image(depth,
                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                   VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                VK_IMAGE_ASPECT_DEPTH_BIT, depth_, depth_memory_, depth_view_)) {
         return false;
     }
@@ -292,27 +293,26 @@ VkCommandBuffer TestHost::beginScene(const float clear[4], float wall_depth, uin
     vkBeginCommandBuffer(cmd, &begin);
     barrier(cmd, color_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    barrier(cmd, depth_, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+    barrier(cmd, depth_, depthAspects(), VK_IMAGE_LAYOUT_UNDEFINED,
             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     VkClearColorValue color{};
     std::memcpy(color.float32, clear, sizeof(color.float32));
     VkImageSubresourceRange color_range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     vkCmdClearColorImage(cmd, color_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1,
                          &color_range);
-    VkClearDepthStencilValue far_depth{1.0f, 0};
-    VkImageSubresourceRange depth_range{VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+    VkClearDepthStencilValue far_depth{1.0f, kStencil};
+    VkImageSubresourceRange depth_range{depthAspects(), 0, 1, 0, 1};
     vkCmdClearDepthStencilImage(cmd, depth_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &far_depth, 1,
                                 &depth_range);
     barrier(cmd, color_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    barrier(cmd, depth_, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
+    barrier(cmd, depth_, depthAspects(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, depthLayout());
     if (wall_depth < 1.0f) {
         // The wall: the left half of the depth, as an opaque draw would leave it.
         VkRenderingAttachmentInfo depth{};
         depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
         depth.imageView = depth_view_;
-        depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+        depth.imageLayout = depthLayout();
         depth.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
         depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
         VkRenderingInfo rendering{};
@@ -384,6 +384,66 @@ bool TestHost::wait(uint32_t frame) {
 
 bool TestHost::submitAndRead(VkSemaphore signal, uint64_t value) {
     return submit(0, signal, value) && wait(0);
+}
+
+} // namespace spindrift::test
+
+namespace spindrift::test {
+
+bool TestHost::readStencil(std::vector<uint8_t>& out) {
+    if (!hasStencil()) return false;
+    const VkDeviceSize bytes = VkDeviceSize{width_} * height_;
+    VkBufferCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    info.size = bytes;
+    info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    if (vkCreateBuffer(device_, &info, nullptr, &buffer) != VK_SUCCESS) return false;
+    VkMemoryRequirements req{};
+    vkGetBufferMemoryRequirements(device_, buffer, &req);
+    VkMemoryAllocateInfo alloc{};
+    alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex =
+        memoryType(physical_, req.memoryTypeBits,
+                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    bool ok = vkAllocateMemory(device_, &alloc, nullptr, &memory) == VK_SUCCESS &&
+              vkBindBufferMemory(device_, buffer, memory, 0) == VK_SUCCESS;
+    if (ok) {
+        VkCommandBuffer cmd = cmds_[0];
+        vkResetCommandBuffer(cmd, 0);
+        VkCommandBufferBeginInfo begin{};
+        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        vkBeginCommandBuffer(cmd, &begin);
+        barrier(cmd, depth_, depthAspects(), depthLayout(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1};
+        region.imageExtent = {width_, height_, 1};
+        vkCmdCopyImageToBuffer(cmd, depth_, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1,
+                               &region);
+        barrier(cmd, depth_, depthAspects(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, depthLayout());
+        ok = vkEndCommandBuffer(cmd) == VK_SUCCESS;
+        VkCommandBufferSubmitInfo buffer_info{};
+        buffer_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO;
+        buffer_info.commandBuffer = cmd;
+        VkSubmitInfo2 submit{};
+        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2;
+        submit.commandBufferInfoCount = 1;
+        submit.pCommandBufferInfos = &buffer_info;
+        ok = ok && vkQueueSubmit2(queue_, 1, &submit, fences_[0]) == VK_SUCCESS && wait(0);
+        void* mapped = nullptr;
+        ok = ok && vkMapMemory(device_, memory, 0, VK_WHOLE_SIZE, 0, &mapped) == VK_SUCCESS;
+        if (ok) {
+            const auto* p = static_cast<const uint8_t*>(mapped);
+            out.assign(p, p + bytes);
+            vkUnmapMemory(device_, memory);
+        }
+    }
+    vkDestroyBuffer(device_, buffer, nullptr);
+    vkFreeMemory(device_, memory, nullptr);
+    return ok;
 }
 
 } // namespace spindrift::test

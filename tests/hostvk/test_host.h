@@ -28,7 +28,8 @@ public:
     VkQueue queue() const { return queue_; }
 
     // Colour and depth images of the host's own (colour usage: attachment, transfer source and
-    // destination; depth: attachment, sampled, transfer destination) and the readback buffer.
+    // destination; depth: attachment, sampled, transfer source and destination) and the readback
+    // buffer.
     bool makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32_t height);
     // The images as beginScene leaves them, and the layouts the host wants them in afterwards
     // (colour ready for the readback copy).
@@ -36,10 +37,9 @@ public:
         return {color_, color_view_, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
     }
-    VulkanImage depth() const {
-        return {depth_, depth_view_, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL};
-    }
+    // Depth with stencil is in DEPTH_STENCIL_ATTACHMENT_OPTIMAL, else DEPTH_ATTACHMENT_OPTIMAL;
+    // its view's aspect is DEPTH either way.
+    VulkanImage depth() const { return {depth_, depth_view_, depthLayout(), depthLayout()}; }
     VkExtent2D extent() const { return {width_, height_}; }
 
     // Frames the host may have in flight: each has its command buffer, fence and part of the
@@ -49,7 +49,8 @@ public:
     // Begins frame's command buffer and records the host's "opaque scene": colour cleared to
     // `clear` (linear), depth cleared to 1 and, when wall_depth < 1, the left half of the depth
     // cleared to wall_depth (a wall in front of whatever it hides). Leaves colour in
-    // COLOR_ATTACHMENT_OPTIMAL and depth in DEPTH_ATTACHMENT_OPTIMAL. The frame's previous
+    // COLOR_ATTACHMENT_OPTIMAL and depth in depth().layout; a stencil is cleared to kStencil.
+    // The frame's previous
     // submission must have been waited for.
     VkCommandBuffer beginScene(const float clear[4], float wall_depth, uint32_t frame = 0);
     // Copies the colour image (in TRANSFER_SRC_OPTIMAL) to the frame's part of the readback
@@ -60,6 +61,11 @@ public:
                 VkSemaphore gate = VK_NULL_HANDLE, uint64_t gate_value = 0);
     // Waits for the frame's submission.
     bool wait(uint32_t frame);
+    // What beginScene clears a stencil to.
+    static constexpr uint8_t kStencil = 0x5a;
+    // Copies the stencil of the depth image (in depth().final_layout, left there) into out, one
+    // byte per pixel; every frame must have been waited for.
+    bool readStencil(std::vector<uint8_t>& out);
     // submit and wait, frame 0.
     bool submitAndRead(VkSemaphore signal, uint64_t value);
     // The pixels a frame read back: bytes_per_pixel x width x height.
@@ -74,6 +80,18 @@ private:
     TestHost() = default;
     void destroyImages();
     size_t frameBytes() const { return size_t{width_} * height_ * bytes_per_pixel_; }
+    bool hasStencil() const {
+        return depth_format_ == VK_FORMAT_D24_UNORM_S8_UINT ||
+               depth_format_ == VK_FORMAT_D32_SFLOAT_S8_UINT;
+    }
+    VkImageLayout depthLayout() const {
+        return hasStencil() ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                            : VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    }
+    VkImageAspectFlags depthAspects() const {
+        return hasStencil() ? VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT
+                            : VK_IMAGE_ASPECT_DEPTH_BIT;
+    }
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;
@@ -100,6 +118,7 @@ private:
     uint32_t width_ = 0;
     uint32_t height_ = 0;
     uint32_t bytes_per_pixel_ = 0;
+    VkFormat depth_format_ = VK_FORMAT_UNDEFINED;
     std::vector<std::string> messages_;
 };
 
