@@ -3,7 +3,10 @@
 // blending two ways: sorted back to front on the CPU every frame, or weighted-blended OIT with no
 // sort (docs/rendering.md, "Transparency"). Wall time per frame is what a caller of
 // renderFrame waits (record upload, draw, readback of the image); gpu_ms is the device time of
-// the passes alone (timestamp queries), which excludes the upload and readback.
+// the passes alone (timestamp queries), which excludes the upload and readback. The HDR post
+// (bloom, exposure, tone map; docs/rendering.md, "Colour pipeline") is measured as the same
+// frames with the scene format's default post (ACES, bloom 0.05 over 6 levels) and with automatic
+// exposure on top, against the frame without it, in the same run.
 //
 // Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; empty picks the first GPU,
 // else lavapipe). Run: build/bin/render_bench  (docs/benchmarks.md has the figures). The last
@@ -81,9 +84,10 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 
 // Frames of `height` lines. sort_records: sorted back to front on the
 // CPU before each frame, as the scene player does for sorted alpha emitters.
+// post: 0 none, 1 the scene defaults (ACES, bloom), 2 those with automatic exposure.
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
-               int64_t height_lines) {
+               int64_t height_lines, int64_t post = 0) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -92,6 +96,12 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     }
     FrameView view = benchView();
     view.transparency = transparency;
+    if (post != 0) {
+        const SceneDesc scene;
+        view.tonemap = scene.tonemap;
+        view.bloom = scene.bloom;
+        if (post == 2) view.exposure.mode = ExposureMode::automatic;
+    }
     Image image;
     FrameStats stats;
     SortScratch scratch;
@@ -141,6 +151,25 @@ void BM_AlphaOit100k(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::weighted_oit, state.range(1));
 }
 
+// The empty frame and the 100k additive discs of 8 cm with HDR post: range(0) the post
+// (runFrames), range(1) the frame height. Their references are BM_EmptyFrame and
+// BM_Additive100k/8.
+void BM_EmptyFramePost(benchmark::State& state) {
+    runFrames(state, {}, nullptr, Transparency::sorted, state.range(1), state.range(0));
+}
+
+void BM_Additive100kPost(benchmark::State& state) {
+    const std::vector<DrawRecord> records = particles(100000, 0.08f);
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records, {}};
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), state.range(0));
+}
+
+void postArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t post : {1, 2}) b->Args({post, height});
+    }
+}
+
 // Arguments: size in centimetres (8 cm is about 4 pixels across at this distance at 720 lines,
 // 40 cm about 20), then the frame height.
 void particleArgs(benchmark::internal::Benchmark* b) {
@@ -152,6 +181,8 @@ BENCHMARK(BM_EmptyFrame)->Arg(720)->Arg(1080)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_Additive100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AlphaSorted100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AlphaOit100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EmptyFramePost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 } // namespace spindrift::render

@@ -105,6 +105,46 @@ struct SunDesc {
 enum class Transparency : uint8_t { sorted = 0, weighted_oit = 1 };
 
 // ---------------------------------------------------------------------------------------------
+// HDR post (docs/rendering.md, "Colour pipeline"): the frame is drawn in linear half floats, then
+// bloomed, exposed and tone mapped into [0, 1] before the 8-bit sRGB encode.
+
+// The curve from exposed linear HDR to display-linear [0, 1]. FROZEN values (JSON names "none",
+// "aces", "agx", "reinhard"; read by the post shader as kTonemap*).
+// none: no curve (values above 1 clip); aces: the ACES filmic fit of Narkowicz (2015);
+// agx: Sobotka's AgX base curve (the polynomial fit of Wrensch, 2023); reinhard: c / (1 + c).
+enum class Tonemap : uint8_t { none = 0, aces = 1, agx = 2, reinhard = 3 };
+
+// manual: the frame is multiplied by 2^ev. automatic (JSON "auto"): by 2^ev * 0.18 / L, with L the
+// average luminance of the frame between two percentiles of a log-luminance histogram computed on
+// the GPU (pixels darker than 2^-12 left out), L's log2 clamped to [min_ev, max_ev] and adapted
+// over time at `speed`.
+enum class ExposureMode : uint8_t { manual = 0, automatic = 1 };
+
+inline constexpr float kMaxExposureEv = 16;     // |ev|, |min_ev|, |max_ev| at most this
+inline constexpr float kMaxExposureSpeed = 100; // per second
+inline constexpr uint32_t kMaxBloomLevels = 8;
+
+struct ExposureDesc {
+    ExposureMode mode = ExposureMode::manual;
+    float ev = 0;            // manual: the exposure; auto: compensation. [-16, 16]
+    float min_ev = -10;      // auto: log2 of the darkest average luminance exposed for
+    float max_ev = 10;       // auto: of the brightest; min_ev < max_ev, both in [-16, 16]
+    float low_percent = 50;  // auto: the darker pixels left out of the average, [0, 100)
+    float high_percent = 95; // auto: the brighter ones from here on, (low_percent, 100]
+    float speed = 2;         // auto: adaptation rate per second, [0, 100]; 0 never adapts
+    friend bool operator==(const ExposureDesc&, const ExposureDesc&) = default;
+};
+
+// Energy-conserving bloom (Jimenez, "Next Generation Post Processing in Call of Duty: Advanced
+// Warfare", SIGGRAPH 2014): the frame is mixed with its blurred self, frame * (1 - strength) +
+// blur * strength, with no threshold, so a bright spot spreads light without adding any.
+struct BloomDesc {
+    float strength = 0.05f; // [0, 1]; 0 turns bloom off
+    uint32_t levels = 6;    // blur levels (each half the size of the last), 1..kMaxBloomLevels
+    friend bool operator==(const BloomDesc&, const BloomDesc&) = default;
+};
+
+// ---------------------------------------------------------------------------------------------
 // Effect instances.
 
 // A moving instance: keys [t, x, y, z] in scene seconds and metres. The offset at time t is
@@ -152,6 +192,9 @@ struct SceneDesc {
     SunDesc sun;
     Float3 ambient{0.12f, 0.12f, 0.15f}; // linear RGB, each >= 0
     Transparency transparency = Transparency::sorted;
+    ExposureDesc exposure;
+    Tonemap tonemap = Tonemap::aces;
+    BloomDesc bloom;
     std::vector<EffectInstanceDesc> effects; // 0..kMaxSceneEffects
     float duration_s = 5;                    // (0, kMaxSceneDuration_s]
     uint32_t fps = 30;                       // 1..kMaxSceneFps

@@ -52,7 +52,8 @@ std::unique_ptr<FrameTargets> createFrameTargets(const vk::Device& device, uint3
 
     t->own_color =
         vk::createImage2D(device, kColorFormat, extent,
-                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                              VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                           "the colour target " + size, diagnostics);
     if (!t->own_color) return nullptr;
     t->own_depth =

@@ -228,6 +228,10 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
                         " is unknown (sorted or weighted_oit)"));
         return false;
     }
+    if (std::string why = postProblem(view); !why.empty()) {
+        diagnostics.push_back(renderError("view", std::move(why)));
+        return false;
+    }
     if (!ok) {
         diagnostics.push_back(renderError(
             "view", "fov_deg must be in [1, 179] and 0 < near_m < far_m, all finite (got fov " +
@@ -382,7 +386,7 @@ void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const 
 }
 
 void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
-                 std::span<const DrawBatch> batches, bool any_oit) {
+                 std::span<const DrawBatch> batches, bool any_oit, float adapt_dt_s) {
     const FrameTargets& t = *r.targets;
     VkQueryPool queries = r.timestamps.get();
     if (queries != VK_NULL_HANDLE) {
@@ -418,16 +422,21 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     r.opaque->record(cmd, t, view);
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
 
-    // Readback: colour to the host-visible buffer.
-    vk::ImageBarrier to_copy{t.color.image,
-                             VK_IMAGE_ASPECT_COLOR_BIT,
-                             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                             VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                             VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                             VK_PIPELINE_STAGE_2_COPY_BIT,
-                             VK_ACCESS_2_TRANSFER_READ_BIT};
-    vk::imageBarriers(cmd, {to_copy});
+    // HDR post (bloom, exposure, tone map) when the view asks for it; it leaves the colour
+    // ready for the copy. Readback: colour to the host-visible buffer.
+    if (wantsPost(view)) {
+        r.post->record(cmd, t, view, adapt_dt_s);
+    } else {
+        vk::ImageBarrier to_copy{t.color.image,
+                                 VK_IMAGE_ASPECT_COLOR_BIT,
+                                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_2_COPY_BIT,
+                                 VK_ACCESS_2_TRANSFER_READ_BIT};
+        vk::imageBarriers(cmd, {to_copy});
+    }
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {t.width, t.height, 1};
@@ -644,16 +653,26 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     if (!prepareFrame(renderer, view, batches, totals, any_oit, diagnostics)) return false;
 
     const FrameTargets& t = *renderer.targets;
+    const bool post = wantsPost(view);
+    if (post && !renderer.post) {
+        renderer.post = PostPass::create(*renderer.device, t, diagnostics);
+        if (!renderer.post) return false;
+    }
+    const float adapt_dt_s =
+        adaptationStep(renderer.has_previous_frame, renderer.previous_time_s, view.time_s);
     VkCommandBuffer cmd = renderer.runner->begin(diagnostics);
     if (cmd == VK_NULL_HANDLE) return false;
-    recordFrame(renderer, cmd, view, batches, any_oit);
+    recordFrame(renderer, cmd, view, batches, any_oit, adapt_dt_s);
     if (!renderer.runner->submitAndWait("frame", diagnostics)) return false;
+    renderer.has_previous_frame = true;
+    renderer.previous_time_s = view.time_s;
 
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
     stats = frameStats(totals, batches.size());
     stats.gpu_ms = readGpuMs(renderer, diagnostics);
+    if (post) stats.exposure = renderer.post->exposureUsed();
     return true;
 }
 

@@ -8,7 +8,8 @@
 //
 // Colour: every input colour is linear. Textures are PNG colour in sRGB encoding (sampled
 // through an _SRGB format, so the shader sees linear values); alpha is linear. The frame is
-// rendered in linear HDR and written out sRGB-encoded, 8 bits per channel, alpha 255.
+// rendered in linear HDR, bloomed, exposed and tone mapped as FrameView says, and written out
+// sRGB-encoded, 8 bits per channel, alpha 255.
 #pragma once
 
 #include <cstdint>
@@ -111,6 +112,18 @@ struct FrameView {
     // the order given; weighted_oit draws them through weighted-blended order-independent
     // transparency, where their order (batches and records) does not matter (drawsThroughOit).
     Transparency transparency = Transparency::sorted;
+    // HDR post (docs/rendering.md, "Colour pipeline"; scene_desc.h): bloom, exposure and tone
+    // mapping on the GPU between the drawing and the readback. Off here (no tone map, no bloom,
+    // exposure 2^0): the renderer draws what it is told, and the frame is read back as drawn; a
+    // scene's defaults turn them on (frameView, render/scene_player.h).
+    ExposureDesc exposure;
+    Tonemap tonemap = Tonemap::none;
+    BloomDesc bloom{0.0f, 6};
+    // Scene seconds of the frame. Automatic exposure adapts by the time since the renderer's
+    // previous frame when that is in (0, 1] s (a sequence in order, real time) and starts at the
+    // converged value otherwise (the first frame, a still, a seek): frame T of a sequence
+    // rendered from its start is the same every run.
+    float time_s = 0;
 };
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on
@@ -224,7 +237,8 @@ struct FrameStats {
     uint64_t mesh_particles = 0;       // mesh records from the host (each draws its mesh)
     uint64_t device_mesh_batches = 0;  // mesh batches drawn from device records (counts unread)
     uint32_t batches = 0;
-    double gpu_ms = 0; // GPU time of the frame's passes (timestamp queries), 0 if unsupported
+    double gpu_ms = 0;  // GPU time of the frame's passes (timestamp queries), 0 if unsupported
+    float exposure = 1; // the exposure multiplier the frame used (automatic: as adapted)
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points
@@ -241,12 +255,12 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // targets (in any order) after the other batches are drawn, and composited over the frame last
 // (docs/rendering.md, "Transparency"). out is width x height, see Colour above. Returns false with
 // an error diagnostic if a Vulkan call fails, the view is invalid (fov outside [1, 179], near/far
-// not 0 < near < far) or a batch is malformed (a texture handle other than kNoTexture that is
-// unknown to this renderer or stale, an unknown enum, a flipbook count of 0, a segment whose index
-// does not leave room for its second point, a mesh handle that is kNoMesh, unknown or stale,
-// more than kMaxDrawRecords records, kMaxStripPoints points or kMaxStripSegments segments in all, a
-// batch whose overrides are not finite and >= 0, a batch with both host and device records or
-// device records without a count, device strips without
+// not 0 < near < far, post settings outside the scene format's ranges) or a batch is malformed (a
+// texture handle other than kNoTexture that is unknown to this renderer or stale, an unknown enum,
+// a flipbook count of 0, a segment whose index does not leave room for its second point, a mesh
+// handle that is kNoMesh, unknown or stale, more than kMaxDrawRecords records, kMaxStripPoints
+// points or kMaxStripSegments segments in all, a batch whose overrides are not finite and >= 0, a
+// batch with both host and device records or device records without a count, device strips without
 // a count or point counts or with fewer than 2 points per strip, more than kMaxDeviceBatches device
 // batches). Synchronous: returns when the frame is in out. Not thread-safe: one thread at a time
 // per renderer. docs/rendering.md describes the passes and equations.

@@ -18,6 +18,7 @@
 #include "render/oit_pass.h"
 #include "render/opaque_pass.h"
 #include "render/particle_bindings.h"
+#include "render/post_pass.h"
 #include "render/renderer.h"
 #include "render/strip_pass.h"
 #include "render/texture_store.h"
@@ -46,7 +47,10 @@ public:
     std::unique_ptr<DeviceDrawArgs> draw_args;
     std::unique_ptr<StripPass> strips;
     std::unique_ptr<MeshPass> mesh_pass;
-    std::unique_ptr<OitPass> oit;  // made by the first frame that draws a batch through OIT
+    std::unique_ptr<OitPass> oit;    // made by the first frame that draws a batch through OIT
+    std::unique_ptr<PostPass> post;  // made by the first frame that asks for HDR post
+    bool has_previous_frame = false; // automatic exposure's clock (adaptationStep)
+    float previous_time_s = 0;
     vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
     // A host-frame renderer (render/host_frame.h) draws into the host's images: no offscreen
     // colour, depth, readback or opaque pass; the host's depth is linearised instead.

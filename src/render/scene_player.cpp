@@ -324,6 +324,10 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     view.sun = scene.sun;
     view.ambient = scene.ambient;
     view.transparency = scene.transparency;
+    view.exposure = scene.exposure;
+    view.tonemap = scene.tonemap;
+    view.bloom = scene.bloom;
+    view.time_s = time_s;
     return view;
 }
 

@@ -18,4 +18,22 @@ template <> std::span<const EnumName<Transparency>> enumNames() {
     return kNames;
 }
 
+template <> std::span<const EnumName<Tonemap>> enumNames() {
+    static constexpr EnumName<Tonemap> kNames[] = {
+        {"none", Tonemap::none},
+        {"aces", Tonemap::aces},
+        {"agx", Tonemap::agx},
+        {"reinhard", Tonemap::reinhard},
+    };
+    return kNames;
+}
+
+template <> std::span<const EnumName<ExposureMode>> enumNames() {
+    static constexpr EnumName<ExposureMode> kNames[] = {
+        {"manual", ExposureMode::manual},
+        {"auto", ExposureMode::automatic},
+    };
+    return kNames;
+}
+
 } // namespace spindrift

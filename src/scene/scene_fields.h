@@ -22,6 +22,8 @@ struct InstanceNameCodec : PlainCodec {}; // absent, or plain and unique (checke
 struct InstanceListCodec : PlainCodec {}; // the instances, then their names together
 struct MotionPathCodec {};                // optional object
 struct MotionKeysCodec {};                // rows of [t, x, y, z], t strictly increasing
+struct MaxEvCodec : PlainCodec {};        // > min_ev
+struct HighPercentCodec : PlainCodec {};  // > low_percent
 
 constexpr std::string_view formatName(FieldsOf<SceneDesc>) {
     return "scene format";
@@ -69,6 +71,24 @@ constexpr auto fieldsOf(FieldsOf<SunDesc>) {
                       field("intensity", &SunDesc::intensity, rule::atLeast(0))};
 }
 
+constexpr auto fieldsOf(FieldsOf<ExposureDesc>) {
+    return std::tuple{
+        field("mode", &ExposureDesc::mode),
+        field("ev", &ExposureDesc::ev, rule::within(-kMaxExposureEv, kMaxExposureEv)),
+        field("min_ev", &ExposureDesc::min_ev, rule::within(-kMaxExposureEv, kMaxExposureEv)),
+        field<MaxEvCodec>("max_ev", &ExposureDesc::max_ev,
+                          rule::within(-kMaxExposureEv, kMaxExposureEv)),
+        field("low_percent", &ExposureDesc::low_percent, rule::between(0, false, 100, true)),
+        field<HighPercentCodec>("high_percent", &ExposureDesc::high_percent,
+                                rule::between(0, true, 100, false)),
+        field("speed", &ExposureDesc::speed, rule::within(0, kMaxExposureSpeed))};
+}
+
+constexpr auto fieldsOf(FieldsOf<BloomDesc>) {
+    return std::tuple{field("strength", &BloomDesc::strength, rule::unit()),
+                      field("levels", &BloomDesc::levels, rule::within(1, kMaxBloomLevels))};
+}
+
 constexpr auto fieldsOf(FieldsOf<MotionPath>) {
     return std::tuple{field<MotionKeysCodec>("keys", &MotionPath::keys,
                                              rule::list({2, kMaxMotionPathKeys, "path keys"}, true),
@@ -104,6 +124,9 @@ constexpr auto fieldsOf(FieldsOf<SceneDesc>) {
         field("sun", &SceneDesc::sun),
         field<RgbCodec>("ambient", &SceneDesc::ambient, rule::atLeast(0)),
         field("transparency", &SceneDesc::transparency),
+        field("exposure", &SceneDesc::exposure),
+        field("tonemap", &SceneDesc::tonemap),
+        field("bloom", &SceneDesc::bloom),
         field<InstanceListCodec>("effects", &SceneDesc::effects,
                                  rule::list({0, kMaxSceneEffects, "effect instances"}, true)),
         field("duration_s", &SceneDesc::duration_s,

@@ -97,6 +97,28 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F& f,
     }
 }
 
+// The exposure's bounds: max_ev > min_ev and high_percent > low_percent, each within its own
+// range, once the other end is valid (else that is the one mistake).
+template <typename F>
+void checkCodec(const RuleChecker& c, const std::string& path, const F& f, float max_ev,
+                const ExposureDesc& e, MaxEvCodec) {
+    if (std::isfinite(e.min_ev) && e.min_ev >= -kMaxExposureEv && e.min_ev <= kMaxExposureEv) {
+        c.number(path, max_ev, e.min_ev, true, float(f.rule.hi), false);
+    } else {
+        checkValue(c, path, f.rule, f.required(), max_ev);
+    }
+}
+
+template <typename F>
+void checkCodec(const RuleChecker& c, const std::string& path, const F& f, float high,
+                const ExposureDesc& e, HighPercentCodec) {
+    if (std::isfinite(e.low_percent) && e.low_percent >= 0 && e.low_percent < 100) {
+        c.number(path, high, e.low_percent, true, float(f.rule.hi), false);
+    } else {
+        checkValue(c, path, f.rule, f.required(), high);
+    }
+}
+
 // The type chooses the keys; the other type's field must keep its default (the writer leaves it
 // out).
 void checkFields(const RuleChecker& c, const std::string& path, const PrimitiveDesc& p) {

@@ -6,12 +6,14 @@ namespace spindrift::vk {
 
 OwnedDescriptorPool createDescriptorPool(VkDevice device, uint32_t max_sets,
                                          uint32_t uniform_buffers, uint32_t image_samplers,
-                                         std::vector<Diagnostic>& diagnostics) {
+                                         std::vector<Diagnostic>& diagnostics,
+                                         uint32_t storage_images) {
     std::vector<VkDescriptorPoolSize> sizes;
     if (uniform_buffers > 0) sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform_buffers});
     if (image_samplers > 0) {
         sizes.push_back({VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, image_samplers});
     }
+    if (storage_images > 0) sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, storage_images});
     VkDescriptorPoolCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
     info.maxSets = max_sets;
@@ -63,6 +65,18 @@ void writeCombinedImageSampler(VkDevice device, VkDescriptorSet set, uint32_t bi
     write.dstBinding = binding;
     write.descriptorCount = 1;
     write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    write.pImageInfo = &info;
+    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+}
+
+void writeStorageImage(VkDevice device, VkDescriptorSet set, uint32_t binding, VkImageView view) {
+    VkDescriptorImageInfo info{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
+    VkWriteDescriptorSet write{};
+    write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    write.dstSet = set;
+    write.dstBinding = binding;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     write.pImageInfo = &info;
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
 }

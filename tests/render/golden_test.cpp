@@ -57,6 +57,12 @@ const char* const kScenes[] = {
     "ribbon",
     "transparency_weighted_oit",
     "mesh_rocks",
+    "tonemap_aces",
+    "tonemap_agx",
+    "tonemap_reinhard",
+    "tonemap_none",
+    "bloom_sparks",
+    "exposure_auto",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

@@ -167,6 +167,52 @@ TEST(SceneReader, TransparencyNamesTheCompositingMode) {
         << errors[0].message;
 }
 
+TEST(SceneReader, HdrPostDefaultsToAcesAndModerateBloomAndReadsEveryKey) {
+    const SceneDesc d = loadOk(R"({"version": 1})");
+    EXPECT_EQ(d.tonemap, Tonemap::aces);
+    EXPECT_EQ(d.bloom, BloomDesc{});
+    EXPECT_GT(d.bloom.strength, 0.0f);
+    EXPECT_EQ(d.exposure.mode, ExposureMode::manual);
+    EXPECT_EQ(d.exposure.ev, 0.0f);
+    const SceneDesc s = loadOk(R"({"version": 1, "tonemap": "reinhard",
+        "exposure": {"mode": "auto", "ev": -1, "min_ev": -2, "max_ev": 3, "low_percent": 0,
+                     "high_percent": 100, "speed": 0},
+        "bloom": {"strength": 1, "levels": 1}})");
+    EXPECT_EQ(s.tonemap, Tonemap::reinhard);
+    EXPECT_EQ(s.exposure, (ExposureDesc{ExposureMode::automatic, -1, -2, 3, 0, 100, 0}));
+    EXPECT_EQ(s.bloom, (BloomDesc{1, 1}));
+    for (const char* name : {"none", "aces", "agx"}) {
+        loadOk(std::string(R"({"version": 1, "tonemap": ")") + name + R"("})");
+    }
+}
+
+TEST(SceneReader, HdrPostRangesAreCheckedWithPositions) {
+    struct Case {
+        const char* text;
+        const char* path;
+    };
+    const Case cases[] = {
+        {R"({"version": 1, "exposure": {"ev": 17}})", "$.exposure.ev"},
+        {R"({"version": 1, "exposure": {"min_ev": 4, "max_ev": 4}})", "$.exposure.max_ev"},
+        {R"({"version": 1, "exposure": {"low_percent": 100}})", "$.exposure.low_percent"},
+        {R"({"version": 1, "exposure": {"high_percent": 0}})", "$.exposure.high_percent"},
+        {R"({"version": 1, "exposure": {"speed": -1}})", "$.exposure.speed"},
+        {R"({"version": 1, "exposure": {"mode": "AUTO"}})", "$.exposure.mode"},
+        {R"({"version": 1, "bloom": {"strength": -0.1}})", "$.bloom.strength"},
+        {R"({"version": 1, "bloom": {"levels": 9}})", "$.bloom.levels"},
+        {R"({"version": 1, "bloom": {"levels": 2.5}})", "$.bloom.levels"},
+        {R"({"version": 1, "bloom": 0.1})", "$.bloom"},
+        {R"({"version": 1, "tonemap": "ACES"})", "$.tonemap"},
+    };
+    for (const Case& c : cases) {
+        const auto errors = loadErrors(c.text);
+        ASSERT_EQ(errors.size(), 1u) << c.text << dump(errors);
+        EXPECT_EQ(errors[0].path, c.path) << c.text;
+        EXPECT_EQ(errors[0].line, 1u) << c.text;
+        EXPECT_GT(errors[0].column, 1u) << c.text;
+    }
+}
+
 TEST(SceneReader, KeyOfTheOtherPrimitiveTypeIsRejected) {
     const auto errors =
         loadErrors(R"({"version": 1, "primitives": [{"type": "sphere", "size": [1, 1, 1]}]})");

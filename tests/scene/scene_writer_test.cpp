@@ -43,6 +43,9 @@ SceneDesc everythingSet(CameraMode mode) {
     s.sun = SunDesc{{0, -1, 0}, {2, 2, 2}, 3};
     s.ambient = {0, 0, 0};
     s.transparency = Transparency::weighted_oit;
+    s.exposure = ExposureDesc{ExposureMode::automatic, 1.5f, -3, 6.25f, 10, 99.5f, 0.5f};
+    s.tonemap = Tonemap::agx;
+    s.bloom = BloomDesc{0.125f, 8};
     EffectInstanceDesc a;
     a.effect = "dir/é fire.json";
     a.name = "fire_1";
