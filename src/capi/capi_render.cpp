@@ -325,7 +325,7 @@ spindrift_result renderFile(const char* path, const spindrift_file_render_option
     }
     Image frame;
     render::FrameStats stats;
-    if (!render::renderSceneFrame(*renderer, *player, time_s, frame, stats, diagnostics)) {
+    if (!render::renderSceneFrame(*renderer, *player, time_s, false, frame, stats, diagnostics)) {
         return fail(SPINDRIFT_ERROR_INTERNAL, "the frame failed: %s",
                     firstError(diagnostics, "no detail").c_str());
     }

@@ -72,9 +72,11 @@ uint32_t playerThreadsFor(const SceneDesc& scene) {
     return std::clamp(std::thread::hardware_concurrency() / instances, 1u, 8u);
 }
 
-bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s, Image& out,
-                      FrameStats& stats, std::vector<Diagnostic>& diagnostics) {
-    const FrameView view = frameView(player.scene, time_s);
+bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
+                      bool continues_previous, Image& out, FrameStats& stats,
+                      std::vector<Diagnostic>& diagnostics) {
+    FrameView view = frameView(player.scene, time_s);
+    view.continues_previous = continues_previous;
     playFrame(player, time_s, view.camera.eye);
     if (!player.errors.empty()) {
         // A GPU-simulated instance failed (a Vulkan error), or the time is past what may be

@@ -35,10 +35,12 @@ bool loadRenderScene(const std::string& path, SceneDesc& scene, std::string& sce
 uint32_t playerThreadsFor(const SceneDesc& scene);
 
 // One frame: plays the player to scene time time_s (playFrame with the scene camera's eye) and
-// draws it with the scene's view (frameView) into out. Returns false with the errors when an
-// instance fails to play (player.errors, moved into diagnostics) or the renderer fails. The
-// player's assets must be uploaded to renderer (uploadAssets).
-bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s, Image& out,
-                      FrameStats& stats, std::vector<Diagnostic>& diagnostics);
+// draws it with the scene's view (frameView) into out; continues_previous: the frame follows the
+// renderer's previous one in a sequence (FrameView::continues_previous: exposure adapts). Returns
+// false with the errors when an instance fails to play (player.errors, moved into diagnostics) or
+// the renderer fails. The player's assets must be uploaded to renderer (uploadAssets).
+bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
+                      bool continues_previous, Image& out, FrameStats& stats,
+                      std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift::render

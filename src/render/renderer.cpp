@@ -658,8 +658,8 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
         renderer.post = PostPass::create(*renderer.device, t, diagnostics);
         if (!renderer.post) return false;
     }
-    const float adapt_dt_s =
-        adaptationStep(renderer.has_previous_frame, renderer.previous_time_s, view.time_s);
+    const float adapt_dt_s = adaptationStep(renderer.has_previous_frame && view.continues_previous,
+                                            renderer.previous_time_s, view.time_s);
     VkCommandBuffer cmd = renderer.runner->begin(diagnostics);
     if (cmd == VK_NULL_HANDLE) return false;
     recordFrame(renderer, cmd, view, batches, any_oit, adapt_dt_s);

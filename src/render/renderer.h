@@ -120,10 +120,13 @@ struct FrameView {
     Tonemap tonemap = Tonemap::none;
     BloomDesc bloom{0.0f, 6};
     // Scene seconds of the frame. Automatic exposure adapts by the time since the renderer's
-    // previous frame when that is in (0, 1] s (a sequence in order, real time) and starts at the
-    // converged value otherwise (the first frame, a still, a seek): frame T of a sequence
-    // rendered from its start is the same every run.
+    // previous frame when continues_previous says this frame follows it in one sequence (a
+    // video's next frame, the viewer's next frame) and that time is in (0, 1] s; otherwise it
+    // starts at the converged value (a still, the first frame, a seek, another scene): a still is
+    // the same whatever the renderer drew before, and frame T of a sequence rendered from its
+    // start is the same every run.
     float time_s = 0;
+    bool continues_previous = false;
 };
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on

@@ -110,6 +110,9 @@ bool ViewerSession::drawFrame(float time_s, const CameraPose& camera, Image& out
     auto start = std::chrono::steady_clock::now();
     render::FrameView view = render::frameView(player_->scene, time_s);
     view.camera = camera;
+    // Real time: automatic exposure adapts from the window's previous frame (a seek or a jump
+    // past 1 s starts converged).
+    view.continues_previous = true;
     player_->errors.clear();
     render::playFrame(*player_, time_s, view.camera.eye);
     times_.simulate_ms = msSince(start);

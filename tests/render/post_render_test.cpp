@@ -164,6 +164,7 @@ TEST_F(PostRenderTest, AutomaticExposureConvergesOnAStillAndAdaptsInASequence) {
         v.exposure.speed = 3;
         v.tonemap = Tonemap::aces;
         v.time_s = time_s;
+        v.continues_previous = true;
         return v;
     };
     // A still: converged at once, to 0.18 / luminance (within half a histogram bin).
@@ -181,6 +182,14 @@ TEST_F(PostRenderTest, AutomaticExposureConvergesOnAStillAndAdaptsInASequence) {
     // A seek back converges again.
     render(view(3.2f, 1.0f));
     EXPECT_NEAR(stats_.exposure / sdAutoExposureScale(measuredLog2(3.2f), 1.0f), 1.0f, 1e-3f);
+
+    // A frame that does not continue the sequence converges whatever the renderer drew just
+    // before (a still of another scene drawn with the same renderer, as the golden test does).
+    render(view(3.2f, 1.1f));           // continues the frame at 1.0 s
+    FrameView still = view(0.8f, 1.2f); // 0.1 s later, but not of that sequence
+    still.continues_previous = false;
+    render(still);
+    EXPECT_NEAR(stats_.exposure / sdAutoExposureScale(first, 1.0f), 1.0f, 1e-3f);
 }
 
 TEST_F(PostRenderTest, AutomaticExposureIsClampedToItsRange) {

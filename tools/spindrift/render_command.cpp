@@ -143,7 +143,9 @@ bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const
     for (uint32_t i = 0; i < count; ++i) {
         render::FrameStats stats;
         std::vector<Diagnostic> diagnostics;
-        if (!render::renderSceneFrame(renderer, player, plan.times[i], frame, stats, diagnostics) ||
+        // Every frame after the first continues the sequence: automatic exposure adapts.
+        if (!render::renderSceneFrame(renderer, player, plan.times[i], i > 0, frame, stats,
+                                      diagnostics) ||
             !sink(i, frame, diagnostics)) {
             progress.finish();
             printDiagnostics(diagnostics);
