@@ -43,6 +43,13 @@ struct SimulateOptions {
 // run, is an error naming why (exit 1).
 int runSimulate(const SimulateOptions& options);
 
+// The zlib level `render` writes PNGs at unless told (--png-level): on rendered 1080p frames it
+// took a quarter to a third of level 9's time for 6-12 % more bytes; levels 1-3 were faster
+// still but 1.5-1.8 times level 9's bytes (docs/benchmarks.md, "Offline output").
+inline constexpr uint32_t kRenderPngLevel = 6;
+// At most this many writer threads by default (--jobs picks more, up to kMaxFrameWriters).
+inline constexpr uint32_t kDefaultRenderJobs = 16;
+
 struct RenderOptions {
     std::string input;   // a scene (.json) or an effect (.json or .sfx)
     std::string output;  // "" = <input stem>.png
@@ -60,6 +67,11 @@ struct RenderOptions {
     std::string backend = "cpu"; // each instance's simulation backend: "cpu", "gpu" or "auto"
     // "sorted" or "weighted_oit" overrides the scene's transparency; empty keeps it.
     std::string transparency;
+    // zlib level of every PNG written (still, sequence, contact sheet): 0..9.
+    uint32_t png_level = kRenderPngLevel;
+    // Writer threads of a sequence or video beside the render thread (0: renderJobs's default);
+    // 1 writes each frame on the render thread before the next is drawn.
+    uint32_t jobs = 0;
 };
 
 // Renders a scene, or an effect in its default scene, to a still PNG, a numbered PNG sequence,
