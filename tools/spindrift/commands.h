@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "render/frame_output.h"
+
 namespace spindrift::cli {
 
 // Checks every effect (.json) and cooked file (.sfx) named, directories searched recursively
@@ -43,10 +45,8 @@ struct SimulateOptions {
 // run, is an error naming why (exit 1).
 int runSimulate(const SimulateOptions& options);
 
-// The zlib level `render` writes PNGs at unless told (--png-level): on rendered 1080p frames it
-// took a quarter to a third of level 9's time for 6-12 % more bytes; levels 1-3 were faster
-// still but 1.5-1.8 times level 9's bytes (docs/benchmarks.md, "Offline output").
-inline constexpr uint32_t kRenderPngLevel = 6;
+// The zlib level `render` writes PNGs at unless told (--png-level).
+inline constexpr uint32_t kRenderPngLevel = static_cast<uint32_t>(render::kFramePngLevel);
 // At most this many writer threads by default (--jobs picks more, up to kMaxFrameWriters).
 inline constexpr uint32_t kDefaultRenderJobs = 16;
 
