@@ -27,11 +27,20 @@
 namespace spindrift::render {
 namespace {
 
-// One renderer per frame size, made on first use and kept for the run.
+// One renderer per frame size, made on first use and kept for the run; main() destroys them
+// before it returns. Left to static destruction they outlived the driver: this map is built on
+// the first call, before createRenderer loads the Vulkan driver, so exit() destroyed it after
+// the driver's own exit-time teardown had run, and destroying the devices then crashed
+// (NVIDIA's driver, on the H200).
+std::map<uint32_t, RendererPtr>& renderers() {
+    static std::map<uint32_t, RendererPtr> shared;
+    return shared;
+}
+
 Renderer* sharedRenderer(uint32_t height) {
-    static std::map<uint32_t, RendererPtr> renderers;
-    auto found = renderers.find(height);
-    if (found != renderers.end()) return found->second.get();
+    std::map<uint32_t, RendererPtr>& by_height = renderers();
+    auto found = by_height.find(height);
+    if (found != by_height.end()) return found->second.get();
     RendererConfig config;
     config.width = height * 16 / 9;
     config.height = height;
@@ -45,7 +54,7 @@ Renderer* sharedRenderer(uint32_t height) {
         std::fprintf(stderr, "render_bench: device %s, %ux%u\n", rendererDevice(*r).name.c_str(),
                      config.width, config.height);
     }
-    return renderers.emplace(height, std::move(r)).first->second.get();
+    return by_height.emplace(height, std::move(r)).first->second.get();
 }
 
 FrameView benchView() {
@@ -185,6 +194,19 @@ BENCHMARK(BM_EmptyFramePost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
+
+// Every renderer goes while the driver is whole (see renderers()).
+void destroySharedRenderers() {
+    renderers().clear();
+}
+
 } // namespace spindrift::render
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    spindrift::render::destroySharedRenderers();
+    benchmark::Shutdown();
+    return 0;
+}

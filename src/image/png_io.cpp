@@ -141,12 +141,29 @@ bool readPixels(png_structp png, png_infop info, png_bytep* rows) {
     return true;
 }
 
-bool writeAll(png_structp png, png_infop info, const Image& image, png_bytep* rows) {
+int libpngFilters(PngFilter filter) {
+    switch (filter) {
+    case PngFilter::none:
+        return PNG_FILTER_NONE;
+    case PngFilter::sub:
+        return PNG_FILTER_SUB;
+    case PngFilter::up:
+        return PNG_FILTER_UP;
+    case PngFilter::paeth:
+        return PNG_FILTER_PAETH;
+    case PngFilter::adaptive:
+        break;
+    }
+    return PNG_ALL_FILTERS;
+}
+
+bool writeAll(png_structp png, png_infop info, const Image& image, const PngEncoding& encoding,
+              png_bytep* rows) {
     if (setjmp(png_jmpbuf(png))) return false;
     png_set_IHDR(png, info, image.width, image.height, 8, PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, 9);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
+    png_set_compression_level(png, encoding.level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, libpngFilters(encoding.filter));
     png_write_info(png, info);
     png_write_image(png, rows);
     png_write_end(png, info);
@@ -266,8 +283,14 @@ bool decodeChecked(std::span<const uint8_t> bytes, std::string_view file, Image&
     return true;
 }
 
-bool encodeChecked(const Image& image, std::string_view file, std::vector<uint8_t>& out,
-                   std::vector<Diagnostic>& diagnostics) {
+bool encodeChecked(const Image& image, std::string_view file, const PngEncoding& encoding,
+                   std::vector<uint8_t>& out, std::vector<Diagnostic>& diagnostics) {
+    if (encoding.level < kMinPngLevel || encoding.level > kMaxPngLevel) {
+        return fail(diagnostics, file, 0,
+                    "cannot write a PNG at compression level " + std::to_string(encoding.level) +
+                        ": the level must be " + std::to_string(kMinPngLevel) + ".." +
+                        std::to_string(kMaxPngLevel));
+    }
     if (image.width == 0 || image.height == 0 || image.width > kMaxImageDimension ||
         image.height > kMaxImageDimension) {
         return fail(diagnostics, file, 0,
@@ -297,7 +320,7 @@ bool encodeChecked(const Image& image, std::string_view file, std::vector<uint8_
         return fail(diagnostics, file, 0, "cannot create a PNG encoder (out of memory)");
     }
     png_set_write_fn(structs.png, &sink, writeToMemory, flushNothing);
-    if (!writeAll(structs.png, structs.info, image, rows.data())) {
+    if (!writeAll(structs.png, structs.info, image, encoding, rows.data())) {
         out.clear();
         return fail(diagnostics, file, 0, std::string("cannot encode PNG: ") + failure.message);
     }
@@ -350,19 +373,20 @@ bool readPng(std::string_view path, Image& out, std::vector<Diagnostic>& diagnos
 }
 
 bool encodePng(const Image& image, std::string_view file, std::vector<uint8_t>& out,
-               std::vector<Diagnostic>& diagnostics) {
+               std::vector<Diagnostic>& diagnostics, const PngEncoding& encoding) {
     out.clear();
     try {
-        return encodeChecked(image, file, out, diagnostics);
+        return encodeChecked(image, file, encoding, out, diagnostics);
     } catch (const std::bad_alloc&) {
         out.clear();
         return fail(diagnostics, file, 0, "out of memory while encoding");
     }
 }
 
-bool writePng(std::string_view path, const Image& image, std::vector<Diagnostic>& diagnostics) {
+bool writePng(std::string_view path, const Image& image, std::vector<Diagnostic>& diagnostics,
+              const PngEncoding& encoding) {
     std::vector<uint8_t> bytes;
-    if (!encodePng(image, path, bytes, diagnostics)) return false;
+    if (!encodePng(image, path, bytes, diagnostics, encoding)) return false;
     return writeFileAtomically(path, bytes, diagnostics);
 }
 

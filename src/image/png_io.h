@@ -33,16 +33,40 @@ bool decodePng(std::span<const uint8_t> bytes, std::string_view file, Image& out
 // error naming the path.
 bool readPng(std::string_view path, Image& out, std::vector<Diagnostic>& diagnostics);
 
-// Encodes image as an 8-bit RGBA, non-interlaced PNG with no ancillary chunks (no time stamp), at
-// zlib level 9 with libpng's adaptive filtering: the same pixels always give the same bytes with
-// the same libpng and zlib. An image whose size is 0, over kMaxImageDimension, or does not match
-// rgba8.size() is an error (file names the destination for messages). On failure out is empty.
+// How encodePng compresses: the zlib level and libpng's row filters. Neither changes the pixels a
+// decoder gets back, only the file's size and the time spent encoding (docs/benchmarks.md,
+// "Offline output": on rendered 1080p frames level 9 took 3-4 times level 6's time for 6-12 %
+// fewer bytes; which single filter is best depends on the picture).
+enum class PngFilter : uint8_t {
+    none,     // no filter: fastest, largest
+    sub,      // each byte minus the one to its left
+    up,       // each byte minus the one above it
+    paeth,    // Paeth predictor
+    adaptive, // libpng picks a filter per row (all five tried): smallest, slowest
+};
+
+inline constexpr int kMinPngLevel = 0; // stored, no compression
+inline constexpr int kMaxPngLevel = 9;
+
+struct PngEncoding {
+    int level = kMaxPngLevel; // zlib level, kMinPngLevel..kMaxPngLevel
+    PngFilter filter = PngFilter::adaptive;
+};
+
+// Encodes image as an 8-bit RGBA, non-interlaced PNG with no ancillary chunks (no time stamp),
+// compressed as encoding says (by default zlib level 9 with libpng's adaptive filtering, what the
+// committed textures are written with): the same pixels and encoding always give the same bytes
+// with the same libpng and zlib. An image whose size is 0, over kMaxImageDimension, or does not
+// match rgba8.size(), or a level outside 0..9, is an error (file names the destination for
+// messages). On failure out is empty. Thread-safe: no state is shared between calls.
 bool encodePng(const Image& image, std::string_view file, std::vector<uint8_t>& out,
-               std::vector<Diagnostic>& diagnostics);
+               std::vector<Diagnostic>& diagnostics, const PngEncoding& encoding = {});
 
 // Encodes as encodePng does and writes the bytes to path atomically (writeFileAtomically,
 // io/output_file.h): the whole PNG replaces an existing regular file, or nothing changes and no
 // temporary file is left. A path that is a directory, a device, a FIFO or a socket is an error.
-bool writePng(std::string_view path, const Image& image, std::vector<Diagnostic>& diagnostics);
+// Thread-safe for different paths.
+bool writePng(std::string_view path, const Image& image, std::vector<Diagnostic>& diagnostics,
+              const PngEncoding& encoding = {});
 
 } // namespace spindrift

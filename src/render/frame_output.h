@@ -9,6 +9,13 @@ namespace spindrift::render {
 
 enum class OutputKind : uint8_t { png, mp4, unknown };
 
+// The zlib level of the rendered frames Spindrift writes as PNG: `render`'s stills, sequences and
+// contact sheets (unless --png-level says otherwise) and the viewer's screenshots, so the same
+// frame gives the same file from either. On rendered 1080p frames it took a quarter to a third of
+// level 9's time for 6-12 % more bytes; levels 1-3 were faster still but 1.5-1.8 times level 9's
+// bytes (docs/benchmarks.md, "Offline output"). Textures keep encodePng's default, level 9.
+inline constexpr int kFramePngLevel = 6;
+
 // By extension, case-insensitive: ".png" and ".mp4"; anything else (or none) is unknown.
 OutputKind outputKindOf(const std::string& path);
 

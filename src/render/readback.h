@@ -6,12 +6,19 @@
 // mapping: values above 1 clip. Alpha is written as 255.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "image/image.h"
 
 namespace spindrift::render {
+
+// Threads convertHalfRgbaToSrgb8 uses for a frame of `pixels`: one per kPixelsPerConversionThread
+// pixels, at most the cores and kMaxConversionThreads, at least 1.
+inline constexpr size_t kPixelsPerConversionThread = size_t{1} << 18;
+inline constexpr uint32_t kMaxConversionThreads = 8;
+uint32_t conversionThreads(size_t pixels);
 
 // The 8-bit sRGB code of one linear channel value (as above).
 uint8_t encodeSrgb8(float linear);
@@ -22,7 +29,8 @@ uint8_t encodeSrgb8FromHalf(uint16_t half_bits);
 // The float value of a half float (IEEE 754 binary16: subnormals, infinities, NaN).
 float halfToFloat(uint16_t half_bits);
 
-// Converts width * height RGBA16F pixels (rows top to bottom, tightly packed) into out.
+// Converts width * height RGBA16F pixels (rows top to bottom, tightly packed) into out: on
+// conversionThreads(width * height) threads, in contiguous slices, the same bytes as on one.
 void convertHalfRgbaToSrgb8(std::span<const uint16_t> rgba16f, uint32_t width, uint32_t height,
                             Image& out);
 

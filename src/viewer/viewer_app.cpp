@@ -8,6 +8,7 @@
 
 #include "image/png_io.h"
 #include "io/output_file.h"
+#include "render/frame_output.h"
 #include "viewer/camera.h"
 #include "viewer/controls.h"
 #include "viewer/file_watch.h"
@@ -65,7 +66,10 @@ bool writeScreenshot(const std::string& path, const Image& frame, const ViewerSe
                      std::vector<Diagnostic>& diagnostics) {
     std::vector<std::string> files = session.inputFiles();
     if (!checkOutputPath(path, resolveInputFiles(files), diagnostics)) return false;
-    return writePng(path, frame, diagnostics);
+    // At the level `render` writes frames at: the same frame gives the same file.
+    PngEncoding encoding;
+    encoding.level = render::kFramePngLevel;
+    return writePng(path, frame, diagnostics, encoding);
 }
 
 struct App {

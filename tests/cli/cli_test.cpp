@@ -327,6 +327,8 @@ TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
         {render, "--fps", {"0", "0.05", "240.5", "-30"}, false},
         {render, "--frames", {"0", "1048577"}, true},
         {render, "--contact-sheet", {"0", "257"}, true},
+        {render, "--png-level", {"10", "4294967296"}, true},
+        {render, "--jobs", {"0", "65"}, true},
     };
     for (const Option& option : options) {
         std::vector<std::string> values = not_numbers;
@@ -851,6 +853,62 @@ TEST(Cli, RenderRefusesOutputsThatAreNotRegularFiles) {
 
 // A write that fails part way (EFBIG here, ENOSPC on a full disk) leaves the file that was there
 // byte for byte, creates no empty file where there was none, and leaves no temporary file.
+// Writer threads and the compression level change how a sequence is written, never what it
+// shows: every frame decodes to the pixels of the sequential path at level 9, and to the still of
+// the same scene time. An MP4 gets its frames in order whatever --jobs says.
+TEST(Cli, RenderSequencesGiveTheSamePixelsWithAnyJobsAndLevel) {
+    const fs::path dir = scratchDir("render_jobs");
+    const std::string effect = source("examples/effects/spark_burst.json");
+    const std::string common = "render " + effect + " --frames 7 --fps 10 --size 48x32 --quiet ";
+    const std::pair<std::string, std::string> variants[] = {
+        {"old", "--jobs 1 --png-level 9"},
+        {"threads", "--jobs 3 --png-level 1"},
+        {"default", ""},
+        {"stored", "--jobs 2 --png-level 0"},
+    };
+    for (const auto& [name, options] : variants) {
+        RunResult result = run(common + options + " -o " + (dir / (name + "_%d.png")).string());
+        ASSERT_EQ(result.exit_code, 0) << options << "\n" << result.output;
+    }
+    size_t distinct = 0;
+    for (uint32_t i = 0; i < 7; ++i) {
+        spindrift::Image reference;
+        const std::string frame = "_" + std::to_string(i) + ".png";
+        ASSERT_TRUE(readImage(dir / ("old" + frame), reference)) << i;
+        distinct = std::max(distinct, distinctPixels(reference));
+        for (const char* name : {"threads", "default", "stored"}) {
+            spindrift::Image image;
+            ASSERT_TRUE(readImage(dir / (name + frame), image)) << name << frame;
+            EXPECT_EQ(image.width, 48u);
+            EXPECT_TRUE(image.rgba8 == reference.rgba8) << name << frame << " differs";
+        }
+    }
+    EXPECT_GT(distinct, 1u) << "the frames are blank: the comparison shows nothing";
+    EXPECT_FALSE(fs::exists(dir / "threads_7.png"));
+    // Level 0 stores, level 1 compresses: the level reaches the files.
+    EXPECT_GT(fs::file_size(dir / "stored_3.png"), fs::file_size(dir / "threads_3.png"));
+    // Frame 5 is scene time 0.5 s: the still of that time.
+    RunResult still = run("render " + effect + " --time 0.5 --size 48x32 --quiet -o " +
+                          (dir / "still.png").string());
+    ASSERT_EQ(still.exit_code, 0) << still.output;
+    spindrift::Image still_image, frame5;
+    ASSERT_TRUE(readImage(dir / "still.png", still_image));
+    ASSERT_TRUE(readImage(dir / "old_5.png", frame5));
+    EXPECT_TRUE(still_image.rgba8 == frame5.rgba8);
+    EXPECT_TRUE(temporariesIn(dir).empty());
+
+    if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) GTEST_SKIP() << "no ffmpeg";
+    // x264 output depends only on the frames and their order (it is deterministic whatever its
+    // own threads do), so the same bytes mean the same frames in the same order.
+    for (const char* jobs : {"1", "4"}) {
+        RunResult video =
+            run("render " + effect + " --frames 8 --fps 10 --size 48x32 --quiet " + "--jobs " +
+                jobs + " -o " + (dir / ("jobs" + std::string(jobs) + ".mp4")).string());
+        ASSERT_EQ(video.exit_code, 0) << video.output;
+    }
+    EXPECT_EQ(fileBytes(dir / "jobs1.mp4"), fileBytes(dir / "jobs4.mp4"));
+}
+
 TEST(Cli, AFailedWriteKeepsTheOldOutputAndLeavesNothingBehind) {
     const fs::path dir = scratchDir("failed_write");
     const std::string effect = source("examples/effects/campfire.json");
@@ -870,6 +928,14 @@ TEST(Cli, AFailedWriteKeepsTheOldOutputAndLeavesNothingBehind) {
          "new.png"},
         {"render " + effect + " --size 160x90 -q --frames 2 -o " + (dir / "seq_%d.png").string(),
          "", "seq_0.png"},
+        // The sequential path, and writer threads: a write that fails on a writer thread is
+        // reported the same, and the render stops.
+        {"render " + effect + " --size 160x90 -q --frames 6 --jobs 1 -o " +
+             (dir / "one_%d.png").string(),
+         "", "one_0.png"},
+        {"render " + effect + " --size 160x90 -q --frames 6 --jobs 3 -o " +
+             (dir / "three_%d.png").string(),
+         "", "three_0.png"},
         {"render " + effect + " --size 160x90 -q --contact-sheet 4 -o " +
              (dir / "sheet.png").string(),
          "", "sheet.png"},

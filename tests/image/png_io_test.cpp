@@ -1,5 +1,7 @@
 #include "image/png_io.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -83,6 +85,68 @@ TEST(PngIo, RoundTripsRandomPixelsExactly) {
 TEST(PngIo, EncodingIsDeterministic) {
     const Image image = noiseImage(19, 7, 5);
     EXPECT_EQ(encode(image), encode(image));
+}
+
+// Smooth gradients with a little noise, like a rendered frame: the filters and levels have
+// something to find.
+Image gradientImage(uint32_t width, uint32_t height) {
+    Image image = noiseImage(width, height, 3);
+    for (uint32_t y = 0; y < height; ++y) {
+        for (uint32_t x = 0; x < width; ++x) {
+            uint8_t* p = &image.rgba8[(size_t{y} * width + x) * 4];
+            p[0] = static_cast<uint8_t>(x * 2 + (p[0] & 3));
+            p[1] = static_cast<uint8_t>(y * 3);
+            p[2] = static_cast<uint8_t>((x + y) & 0xFF);
+            p[3] = 255;
+        }
+    }
+    return image;
+}
+
+TEST(PngIo, EveryLevelAndFilterDecodesToTheSamePixels) {
+    const Image image = gradientImage(97, 41);
+    std::vector<uint8_t> stored; // level 0: no compression, the largest
+    size_t smallest = SIZE_MAX;
+    for (int level = kMinPngLevel; level <= kMaxPngLevel; ++level) {
+        for (const PngFilter filter : {PngFilter::none, PngFilter::sub, PngFilter::up,
+                                       PngFilter::paeth, PngFilter::adaptive}) {
+            std::vector<uint8_t> bytes;
+            std::vector<Diagnostic> diagnostics;
+            ASSERT_TRUE(encodePng(image, "out.png", bytes, diagnostics, {level, filter})) << level;
+            const DecodeResult r = decode(bytes);
+            ASSERT_TRUE(r.ok) << "level " << level << ": " << r.message();
+            EXPECT_EQ(r.image.rgba8, image.rgba8) << "level " << level;
+            // The same settings give the same bytes.
+            std::vector<uint8_t> again;
+            ASSERT_TRUE(encodePng(image, "out.png", again, diagnostics, {level, filter}));
+            EXPECT_EQ(again, bytes) << "level " << level;
+            if (level == 0 && filter == PngFilter::none) stored = bytes;
+            smallest = std::min(smallest, bytes.size());
+        }
+    }
+    // The settings are applied: stored is larger than the pixels, compression is much smaller.
+    EXPECT_GT(stored.size(), image.rgba8.size());
+    EXPECT_LT(smallest * 2, stored.size());
+    // The default is what the committed textures were written with: level 9, adaptive.
+    std::vector<uint8_t> by_default, level9;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(encodePng(image, "out.png", by_default, diagnostics));
+    ASSERT_TRUE(encodePng(image, "out.png", level9, diagnostics, {9, PngFilter::adaptive}));
+    EXPECT_EQ(by_default, level9);
+}
+
+TEST(PngIo, RefusesALevelOutsideZeroToNine) {
+    const Image image = noiseImage(4, 4, 1);
+    for (const int level : {-1, 10, 1000}) {
+        std::vector<uint8_t> bytes = {1, 2, 3};
+        std::vector<Diagnostic> diagnostics;
+        EXPECT_FALSE(encodePng(image, "level.png", bytes, diagnostics, {level}));
+        EXPECT_TRUE(bytes.empty());
+        ASSERT_EQ(diagnostics.size(), 1u);
+        EXPECT_EQ(diagnostics[0].file, "level.png");
+        EXPECT_TRUE(contains(diagnostics[0].message, "level " + std::to_string(level)))
+            << diagnostics[0].message;
+    }
 }
 
 TEST(PngIo, WritesAndReadsAFile) {

@@ -1,7 +1,10 @@
 #include "render/readback.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -49,6 +52,42 @@ TEST(Readback, ConvertsRowsAndSetsOpaqueAlpha) {
     EXPECT_EQ(out.height, 1u);
     std::vector<uint8_t> expected = {255, 188, 0, 255, 0, 0, 255, 255};
     EXPECT_EQ(out.rgba8, expected);
+}
+
+TEST(Readback, ALargeFrameConvertsOnSeveralThreadsToTheSameBytes) {
+    // Big enough for the most threads, with a width that does not divide into the slices, and
+    // every half value somewhere in it.
+    const uint32_t width = 1031;
+    const uint32_t height = 2051;
+    const size_t pixels = size_t{width} * height;
+    // Several threads wherever the machine has several cores.
+    EXPECT_EQ(conversionThreads(pixels),
+              std::min(std::max(1u, std::thread::hardware_concurrency()), kMaxConversionThreads));
+    std::vector<uint16_t> half(pixels * 4);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < half.size(); ++i) {
+        x = x * 1664525u + 1013904223u;
+        half[i] = static_cast<uint16_t>(i < 65536 ? i : x >> 16);
+    }
+    Image out;
+    convertHalfRgbaToSrgb8(half, width, height, out);
+    ASSERT_EQ(out.rgba8.size(), pixels * 4);
+    for (size_t i = 0; i < pixels; ++i) {
+        for (size_t c = 0; c < 3; ++c) {
+            ASSERT_EQ(out.rgba8[i * 4 + c], encodeSrgb8FromHalf(half[i * 4 + c]))
+                << "pixel " << i << " channel " << c;
+        }
+        ASSERT_EQ(out.rgba8[i * 4 + 3], 255) << "pixel " << i;
+    }
+}
+
+TEST(Readback, ConversionThreadsGrowWithTheFrameWithinTheLimits) {
+    EXPECT_EQ(conversionThreads(0), 1u);
+    EXPECT_EQ(conversionThreads(kPixelsPerConversionThread - 1), 1u);
+    EXPECT_LE(conversionThreads(size_t{8192} * 8192), kMaxConversionThreads);
+    EXPECT_LE(conversionThreads(size_t{8192} * 8192),
+              std::max(1u, std::thread::hardware_concurrency()));
+    EXPECT_LE(conversionThreads(1920 * 1080), conversionThreads(size_t{8192} * 8192));
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "render/frame_output.h"
+
 namespace spindrift::cli {
 
 // Checks every effect (.json) and cooked file (.sfx) named, directories searched recursively
@@ -43,6 +45,11 @@ struct SimulateOptions {
 // run, is an error naming why (exit 1).
 int runSimulate(const SimulateOptions& options);
 
+// The zlib level `render` writes PNGs at unless told (--png-level).
+inline constexpr uint32_t kRenderPngLevel = static_cast<uint32_t>(render::kFramePngLevel);
+// At most this many writer threads by default (--jobs picks more, up to kMaxFrameWriters).
+inline constexpr uint32_t kDefaultRenderJobs = 16;
+
 struct RenderOptions {
     std::string input;   // a scene (.json) or an effect (.json or .sfx)
     std::string output;  // "" = <input stem>.png
@@ -60,6 +67,11 @@ struct RenderOptions {
     std::string backend = "cpu"; // each instance's simulation backend: "cpu", "gpu" or "auto"
     // "sorted" or "weighted_oit" overrides the scene's transparency; empty keeps it.
     std::string transparency;
+    // zlib level of every PNG written (still, sequence, contact sheet): 0..9.
+    uint32_t png_level = kRenderPngLevel;
+    // Writer threads of a sequence or video beside the render thread (0: renderJobs's default);
+    // 1 writes each frame on the render thread before the next is drawn.
+    uint32_t jobs = 0;
 };
 
 // Renders a scene, or an effect in its default scene, to a still PNG, a numbered PNG sequence,

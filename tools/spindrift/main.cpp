@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "option_values.h"
+#include "render/frame_write_queue.h"
 #include "spindrift/scene_desc.h"
 #include "viewer/viewer_app.h"
 
@@ -113,6 +114,14 @@ int main(int argc, char** argv) {
                     {"sorted", "weighted_oit"},
                     "How alpha and premultiplied particles composite, overriding the scene: "
                     "sorted, or weighted_oit (order-independent, no sorting)");
+    addNumberOption(render, "--png-level", render_options.png_level,
+                    {"a whole zlib level", 0, 9, true},
+                    "PNG compression: 0 (none, fastest) .. 9 (smallest, slowest); default " +
+                        std::to_string(spindrift::cli::kRenderPngLevel));
+    addNumberOption(render, "--jobs", render_options.jobs,
+                    {"a whole number of threads", 1, spindrift::render::kMaxFrameWriters, true},
+                    "Frames of a PNG sequence encoded at once beside rendering (default: the "
+                    "cores, at most 16); 1 writes each frame before drawing the next");
 
     spindrift::viewer::ViewerOptions view_options;
     CLI::App* view = app.add_subcommand(

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <thread>
 
 #include "commands.h"
 #include "effect_source.h"
@@ -13,6 +14,7 @@
 #include "io/output_file.h"
 #include "render/contact_sheet.h"
 #include "render/frame_output.h"
+#include "render/frame_write_queue.h"
 #include "render/progress.h"
 #include "render/render_file.h"
 #include "render/renderer.h"
@@ -132,8 +134,8 @@ bool checkOutputs(const Plan& plan, const render::ScenePlayer& player, const std
     return diagnostics.empty();
 }
 
-// Renders every frame of the plan and hands each to sink(index, image). Returns false after
-// printing the error.
+// Renders every frame of the plan and hands each to sink(index, image, diagnostics); the sink may
+// swap image for another buffer. Returns false after printing the error.
 template <typename Sink>
 bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const Plan& plan,
                   bool quiet, uint64_t& particles, Sink&& sink) {
@@ -158,20 +160,57 @@ bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const
     return true;
 }
 
-bool writeOutputs(render::Renderer& renderer, render::ScenePlayer& player, const Plan& plan,
-                  bool quiet, uint64_t& particles) {
+uint32_t renderJobs(const RenderOptions& options) {
+    if (options.jobs > 0) return options.jobs;
+    return std::clamp(std::thread::hardware_concurrency(), 1u, kDefaultRenderJobs);
+}
+
+// Renders the plan's frames, each written by write(index, frame, diagnostics): on the render
+// thread before the next frame is drawn when jobs is 1 (the sequential path), else by a
+// FrameWriteQueue of `writers` threads while the render thread simulates and draws the next
+// frames. Returns false after printing every error.
+bool renderThroughWriters(render::Renderer& renderer, render::ScenePlayer& player, const Plan& plan,
+                          bool quiet, uint64_t& particles, uint32_t jobs, uint32_t writers,
+                          const render::FrameWriteQueue::WriteFrame& write) {
+    if (jobs <= 1) {
+        return renderFrames(renderer, player, plan, quiet, particles,
+                            [&](uint32_t i, const Image& frame, std::vector<Diagnostic>& d) {
+                                return write(i, frame, d);
+                            });
+    }
     const SceneDesc& scene = player.scene;
+    const uint64_t frame_bytes = uint64_t{scene.resolution.width} * scene.resolution.height * 4;
+    render::FrameWriteQueue queue(write, writers, render::frameQueueDepth(writers, frame_bytes));
+    // A failed push means a write failed: its errors come from finish(), after the bar.
+    const bool rendered = renderFrames(
+        renderer, player, plan, quiet, particles,
+        [&](uint32_t i, Image& frame, std::vector<Diagnostic>&) { return queue.push(i, frame); });
+    std::vector<Diagnostic> diagnostics;
+    const bool written = queue.finish(diagnostics);
+    printDiagnostics(diagnostics);
+    return rendered && written;
+}
+
+bool writeOutputs(render::Renderer& renderer, render::ScenePlayer& player, const Plan& plan,
+                  const RenderOptions& options, uint64_t& particles) {
+    const SceneDesc& scene = player.scene;
+    const bool quiet = options.quiet;
+    PngEncoding encoding;
+    encoding.level = static_cast<int>(options.png_level);
+    const uint32_t jobs = renderJobs(options);
     switch (plan.kind) {
     case Plan::Kind::still:
         return renderFrames(renderer, player, plan, quiet, particles,
                             [&](uint32_t, const Image& frame, std::vector<Diagnostic>& d) {
-                                return writePng(plan.output, frame, d);
+                                return writePng(plan.output, frame, d, encoding);
                             });
     case Plan::Kind::sequence:
-        return renderFrames(renderer, player, plan, quiet, particles,
-                            [&](uint32_t i, const Image& frame, std::vector<Diagnostic>& d) {
-                                return writePng(render::frameFileName(plan.pattern, i), frame, d);
-                            });
+        // Each frame its own file, so any number of writers.
+        return renderThroughWriters(
+            renderer, player, plan, quiet, particles, jobs, jobs,
+            [&](uint32_t i, const Image& frame, std::vector<Diagnostic>& d) {
+                return writePng(render::frameFileName(plan.pattern, i), frame, d, encoding);
+            });
     case Plan::Kind::contact_sheet: {
         const render::ContactSheetLayout layout = render::contactSheetLayout(
             uint32_t(plan.times.size()), scene.resolution.width, scene.resolution.height);
@@ -183,7 +222,7 @@ bool writeOutputs(render::Renderer& renderer, render::ScenePlayer& player, const
                           }))
             return false;
         std::vector<Diagnostic> diagnostics;
-        const bool ok = writePng(plan.output, sheet, diagnostics);
+        const bool ok = writePng(plan.output, sheet, diagnostics, encoding);
         printDiagnostics(diagnostics);
         return ok;
     }
@@ -196,10 +235,11 @@ bool writeOutputs(render::Renderer& renderer, render::ScenePlayer& player, const
         auto video = render::VideoWriter::open(plan.output, config, diagnostics);
         printDiagnostics(diagnostics);
         if (!video) return false;
-        if (!renderFrames(renderer, player, plan, quiet, particles,
-                          [&](uint32_t, const Image& frame, std::vector<Diagnostic>& d) {
-                              return video->writeFrame(frame, d);
-                          }))
+        // One pipe, frames in order: one writer thread (ffmpeg threads its own encoding).
+        if (!renderThroughWriters(renderer, player, plan, quiet, particles, jobs, 1,
+                                  [&](uint32_t, const Image& frame, std::vector<Diagnostic>& d) {
+                                      return video->writeFrame(frame, d);
+                                  }))
             return false;
         diagnostics.clear();
         const bool ok = video->finish(diagnostics);
@@ -288,7 +328,7 @@ int runRender(const RenderOptions& options) {
     printDiagnostics(diagnostics);
 
     uint64_t particles = 0;
-    bool ok = writeOutputs(*renderer, *player, plan, options.quiet, particles);
+    bool ok = writeOutputs(*renderer, *player, plan, options, particles);
 
     std::vector<std::string> messages = render::validationMessages(*renderer);
     render::appendSimulationValidationMessages(*player, messages);
