@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "vulkan/keep_libraries.h"
+
 namespace spindrift::test {
 
 namespace {
@@ -106,7 +108,13 @@ std::unique_ptr<TestHost> TestHost::create(std::string& why) {
     info.ppEnabledLayerNames = &layer;
     info.enabledExtensionCount = 2;
     info.ppEnabledExtensionNames = extensions;
-    if (vkCreateInstance(&info, nullptr, &h->instance_) != VK_SUCCESS) {
+    // The driver and the validation layer this instance loads stay mapped until exit, as
+    // Spindrift's own instances keep theirs (vulkan/keep_libraries.h): LeakSanitizer can then
+    // name the layer's leftovers, which tests/lsan.supp suppresses, and the driver is loaded once.
+    const std::vector<std::string> before = vk::loadedLibraries();
+    const VkResult created = vkCreateInstance(&info, nullptr, &h->instance_);
+    vk::keepLibrariesLoadedSince(before);
+    if (created != VK_SUCCESS) {
         why = "vkCreateInstance failed";
         return nullptr;
     }
