@@ -56,29 +56,32 @@ void writeUniformBuffer(VkDevice device, VkDescriptorSet set, uint32_t binding, 
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
 }
 
-void writeCombinedImageSampler(VkDevice device, VkDescriptorSet set, uint32_t binding,
-                               VkImageView view, VkSampler sampler, VkImageLayout layout) {
-    VkDescriptorImageInfo info{sampler, view, layout};
+namespace {
+
+// One image descriptor (sampled or storage) written at binding.
+void writeImage(VkDevice device, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                const VkDescriptorImageInfo& info) {
     VkWriteDescriptorSet write{};
     write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     write.dstSet = set;
     write.dstBinding = binding;
     write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    write.descriptorType = type;
     write.pImageInfo = &info;
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
 }
 
+} // namespace
+
+void writeCombinedImageSampler(VkDevice device, VkDescriptorSet set, uint32_t binding,
+                               VkImageView view, VkSampler sampler, VkImageLayout layout) {
+    writeImage(device, set, binding, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+               {sampler, view, layout});
+}
+
 void writeStorageImage(VkDevice device, VkDescriptorSet set, uint32_t binding, VkImageView view) {
-    VkDescriptorImageInfo info{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
-    VkWriteDescriptorSet write{};
-    write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    write.dstSet = set;
-    write.dstBinding = binding;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    write.pImageInfo = &info;
-    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    writeImage(device, set, binding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+               {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL});
 }
 
 } // namespace spindrift::vk

@@ -274,22 +274,27 @@ bool TestHost::makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32
                VK_IMAGE_ASPECT_DEPTH_BIT, depth_, depth_memory_, depth_view_)) {
         return false;
     }
+    return createReadback(VkDeviceSize{frameBytes()} * kFramesInFlight, readback_,
+                          readback_memory_) &&
+           vkMapMemory(device_, readback_memory_, 0, VK_WHOLE_SIZE, 0, &mapped_) == VK_SUCCESS;
+}
+
+bool TestHost::createReadback(VkDeviceSize bytes, VkBuffer& buffer, VkDeviceMemory& memory) {
     VkBufferCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    info.size = VkDeviceSize{frameBytes()} * kFramesInFlight;
+    info.size = bytes;
     info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    if (vkCreateBuffer(device_, &info, nullptr, &readback_) != VK_SUCCESS) return false;
+    if (vkCreateBuffer(device_, &info, nullptr, &buffer) != VK_SUCCESS) return false;
     VkMemoryRequirements req{};
-    vkGetBufferMemoryRequirements(device_, readback_, &req);
+    vkGetBufferMemoryRequirements(device_, buffer, &req);
     VkMemoryAllocateInfo alloc{};
     alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex =
         memoryType(physical_, req.memoryTypeBits,
                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    if (vkAllocateMemory(device_, &alloc, nullptr, &readback_memory_) != VK_SUCCESS) return false;
-    vkBindBufferMemory(device_, readback_, readback_memory_, 0);
-    return vkMapMemory(device_, readback_memory_, 0, VK_WHOLE_SIZE, 0, &mapped_) == VK_SUCCESS;
+    return vkAllocateMemory(device_, &alloc, nullptr, &memory) == VK_SUCCESS &&
+           vkBindBufferMemory(device_, buffer, memory, 0) == VK_SUCCESS;
 }
 
 VkCommandBuffer TestHost::beginScene(const float clear[4], float wall_depth, uint32_t frame) {
@@ -401,23 +406,9 @@ namespace spindrift::test {
 bool TestHost::readStencil(std::vector<uint8_t>& out) {
     if (!hasStencil()) return false;
     const VkDeviceSize bytes = VkDeviceSize{width_} * height_;
-    VkBufferCreateInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    info.size = bytes;
-    info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     VkBuffer buffer = VK_NULL_HANDLE;
-    if (vkCreateBuffer(device_, &info, nullptr, &buffer) != VK_SUCCESS) return false;
-    VkMemoryRequirements req{};
-    vkGetBufferMemoryRequirements(device_, buffer, &req);
-    VkMemoryAllocateInfo alloc{};
-    alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex =
-        memoryType(physical_, req.memoryTypeBits,
-                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    bool ok = vkAllocateMemory(device_, &alloc, nullptr, &memory) == VK_SUCCESS &&
-              vkBindBufferMemory(device_, buffer, memory, 0) == VK_SUCCESS;
+    bool ok = createReadback(bytes, buffer, memory);
     if (ok) {
         VkCommandBuffer cmd = cmds_[0];
         vkResetCommandBuffer(cmd, 0);

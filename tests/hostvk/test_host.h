@@ -80,6 +80,8 @@ private:
     TestHost() = default;
     void destroyImages();
     size_t frameBytes() const { return size_t{width_} * height_ * bytes_per_pixel_; }
+    // A host-visible, coherent buffer of `bytes` a copy can write (destroyed by the caller).
+    bool createReadback(VkDeviceSize bytes, VkBuffer& buffer, VkDeviceMemory& memory);
     bool hasStencil() const {
         return depth_format_ == VK_FORMAT_D24_UNORM_S8_UINT ||
                depth_format_ == VK_FORMAT_D32_SFLOAT_S8_UINT;
