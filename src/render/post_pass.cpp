@@ -103,13 +103,20 @@ std::unique_ptr<PostPass> PostPass::create(const vk::Device& device, const Frame
     }
     pass->sampler_ = vk::createSampler(device, vk::Filter::linear, diagnostics);
     if (!pass->sampler_) return nullptr;
-    pass->state_ =
-        vk::createBuffer(device, kPostBufferBytes,
-                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                             VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
-                         vk::MemoryUse::readback, "the exposure state", diagnostics);
+    // The histogram's atomics and the adapted state stay in device memory (atomics on
+    // host-visible memory cross the bus, one per bin per workgroup); only the 16-byte state is
+    // copied out for exposureUsed.
+    pass->state_ = vk::createBuffer(
+        device, kPostBufferBytes,
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+        vk::MemoryUse::device_local, "the exposure state", diagnostics);
     if (!pass->state_) return nullptr;
-    std::memset(pass->state_.mapped, 0, kPostBufferBytes);
+    pass->state_readback_ =
+        vk::createBuffer(device, sizeof(PostState), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::readback, "the exposure state readback", diagnostics);
+    if (!pass->state_readback_) return nullptr;
+    std::memset(pass->state_readback_.mapped, 0, sizeof(PostState));
 
     VkDescriptorSetLayoutBinding bindings[3]{};
     bindings[0].binding = kBindingPostSource;
@@ -239,7 +246,11 @@ void PostPass::record(VkCommandBuffer cmd, const FrameTargets& targets, const Fr
                        static_cast<uint32_t>(state_.address >> 32), 0u, 0u);
 
     if (automatic) {
-        vkCmdFillBuffer(cmd, state_.get(), 0, kPostStateOffsetBytes, 0);
+        // The first automatic frame also clears the state (adaptation starts converged then,
+        // adaptationStep, but the state must not hold whatever the allocation held).
+        vkCmdFillBuffer(cmd, state_.get(), 0,
+                        state_cleared_ ? kPostStateOffsetBytes : VK_WHOLE_SIZE, 0);
+        state_cleared_ = true;
         vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                           VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
@@ -248,7 +259,12 @@ void PostPass::record(VkCommandBuffer cmd, const FrameTargets& targets, const Fr
                  kHistogramGroupSize);
         vk::computeBarrier(cmd);
         dispatch(cmd, exposure_pipeline_.get(), final_set_, push, {1, 1}, 1);
-        vk::computeBarrier(cmd);
+        vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                          VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+        const VkBufferCopy state{kPostStateOffsetBytes, 0, sizeof(PostState)};
+        vkCmdCopyBuffer(cmd, state_.get(), state_readback_.get(), 1, &state);
     }
 
     // Bloom: down the chain from the frame, then back up.
@@ -281,17 +297,15 @@ void PostPass::record(VkCommandBuffer cmd, const FrameTargets& targets, const Fr
                              VK_ACCESS_2_TRANSFER_READ_BIT};
     vk::imageBarriers(cmd, {to_copy});
     if (automatic) {
-        vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                          VK_ACCESS_2_HOST_READ_BIT);
+        vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     }
 }
 
 float PostPass::exposureUsed() const {
     if (manual_last_) return manual_scale_;
     PostState state;
-    std::memcpy(&state, static_cast<const char*>(state_.mapped) + kPostStateOffsetBytes,
-                sizeof(state));
+    std::memcpy(&state, state_readback_.mapped, sizeof(state));
     return state.scale;
 }
 

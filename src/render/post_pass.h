@@ -65,7 +65,8 @@ private:
     std::array<vk::Image2D, kMaxBloomLevels> down_;
     std::array<vk::Image2D, kMaxBloomLevels> up_;
     vk::OwnedSampler sampler_;
-    vk::Buffer state_; // histogram bins, then PostState (kPostBufferBytes)
+    vk::Buffer state_;          // device-local: histogram bins, then PostState (kPostBufferBytes)
+    vk::Buffer state_readback_; // host-visible: the PostState of the last automatic frame
     vk::OwnedDescriptorSetLayout set_layout_;
     vk::OwnedPipelineLayout layout_;
     vk::OwnedPipeline down_pipeline_;
@@ -79,6 +80,7 @@ private:
     VkDescriptorSet final_set_ = VK_NULL_HANDLE;
     uint32_t written_levels_ = 0; // the levels the sets were last written for
     bool manual_last_ = true;     // the last frame's exposure was manual
+    bool state_cleared_ = false;  // state_ was zeroed by a recorded fill
     float manual_scale_ = 1;
 };
 

@@ -48,7 +48,7 @@ vk::OwnedQueryPool createTimestampPool(const vk::Device& device,
     VkQueryPoolCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2;
+    info.queryCount = kFrameTimestamps;
     VkQueryPool pool = VK_NULL_HANDLE;
     if (!vk::check(vkCreateQueryPool(device.handle(), &info, nullptr, &pool), "vkCreateQueryPool",
                    diagnostics, "timestamps")) {
@@ -390,7 +390,7 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     const FrameTargets& t = *r.targets;
     VkQueryPool queries = r.timestamps.get();
     if (queries != VK_NULL_HANDLE) {
-        vkCmdResetQueryPool(cmd, queries, 0, 2);
+        vkCmdResetQueryPool(cmd, queries, 0, kFrameTimestamps);
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, queries, 0);
     }
 
@@ -423,7 +423,12 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
 
     // HDR post (bloom, exposure, tone map) when the view asks for it; it leaves the colour
-    // ready for the copy. Readback: colour to the host-visible buffer.
+    // ready for the copy. Readback: colour to the host-visible buffer. The timestamps between
+    // the phases (after everything before them) split the frame's GPU time into draw, post and
+    // readback.
+    if (queries != VK_NULL_HANDLE) {
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 1);
+    }
     if (wantsPost(view)) {
         r.post->record(cmd, t, view, adapt_dt_s);
     } else {
@@ -437,6 +442,9 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                                  VK_ACCESS_2_TRANSFER_READ_BIT};
         vk::imageBarriers(cmd, {to_copy});
     }
+    if (queries != VK_NULL_HANDLE) {
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 2);
+    }
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {t.width, t.height, 1};
@@ -446,23 +454,27 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
 
     if (queries != VK_NULL_HANDLE) {
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 1);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 3);
     }
 }
 
-// GPU time between the two timestamps, 0 when they are not available.
-double readGpuMs(const Renderer& r, std::vector<Diagnostic>& diagnostics) {
-    if (!r.timestamps) return 0.0;
-    uint64_t ticks[2] = {0, 0};
-    if (!vk::check(vkGetQueryPoolResults(r.device->handle(), r.timestamps.get(), 0, 2,
-                                         sizeof(ticks), ticks, sizeof(uint64_t),
+// The frame's GPU times from its timestamps; all 0 when they are not available.
+void readGpuTimes(const Renderer& r, FrameStats& stats, std::vector<Diagnostic>& diagnostics) {
+    if (!r.timestamps) return;
+    uint64_t ticks[kFrameTimestamps] = {};
+    if (!vk::check(vkGetQueryPoolResults(r.device->handle(), r.timestamps.get(), 0,
+                                         kFrameTimestamps, sizeof(ticks), ticks, sizeof(uint64_t),
                                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
                    "vkGetQueryPoolResults", diagnostics, "frame timestamps")) {
-        return 0.0;
+        return;
     }
-    if (ticks[1] < ticks[0]) return 0.0;
-    return static_cast<double>(ticks[1] - ticks[0]) * r.device->support().timestamp_period_ns *
-           1.0e-6;
+    for (uint32_t i = 1; i < kFrameTimestamps; ++i) {
+        if (ticks[i] < ticks[i - 1]) return;
+    }
+    const double ms = r.device->support().timestamp_period_ns * 1.0e-6;
+    stats.gpu_ms = static_cast<double>(ticks[3] - ticks[0]) * ms;
+    stats.gpu_post_ms = static_cast<double>(ticks[2] - ticks[1]) * ms;
+    stats.gpu_readback_ms = static_cast<double>(ticks[3] - ticks[2]) * ms;
 }
 
 } // namespace
@@ -671,7 +683,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
     stats = frameStats(totals, batches.size());
-    stats.gpu_ms = readGpuMs(renderer, diagnostics);
+    readGpuTimes(renderer, stats, diagnostics);
     if (post) stats.exposure = renderer.post->exposureUsed();
     return true;
 }

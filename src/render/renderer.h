@@ -240,8 +240,10 @@ struct FrameStats {
     uint64_t mesh_particles = 0;       // mesh records from the host (each draws its mesh)
     uint64_t device_mesh_batches = 0;  // mesh batches drawn from device records (counts unread)
     uint32_t batches = 0;
-    double gpu_ms = 0;  // GPU time of the frame's passes (timestamp queries), 0 if unsupported
-    float exposure = 1; // the exposure multiplier the frame used (automatic: as adapted)
+    double gpu_ms = 0;      // GPU time of the frame's passes (timestamp queries), 0 if unsupported
+    double gpu_post_ms = 0; // of gpu_ms, the HDR post (bloom, exposure, tone map)
+    double gpu_readback_ms = 0; // of gpu_ms, the copy of the frame to host-visible memory
+    float exposure = 1;         // the exposure multiplier the frame used (automatic: as adapted)
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points

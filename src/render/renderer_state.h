@@ -29,6 +29,8 @@
 
 namespace spindrift::render {
 
+inline constexpr uint32_t kFrameTimestamps = 4;
+
 // Declaration order is destruction order reversed: everything made from the device goes before
 // it, and the device before the instance.
 class Renderer {
@@ -51,7 +53,9 @@ public:
     std::unique_ptr<PostPass> post;  // made by the first frame that asks for HDR post
     bool has_previous_frame = false; // automatic exposure's clock (adaptationStep)
     float previous_time_s = 0;
-    vk::OwnedQueryPool timestamps; // two queries: frame start and end; empty if unsupported
+    // kFrameTimestamps queries: frame start, draws done, post done, readback done; empty if
+    // unsupported.
+    vk::OwnedQueryPool timestamps;
     // A host-frame renderer (render/host_frame.h) draws into the host's images: no offscreen
     // colour, depth, readback or opaque pass; the host's depth is linearised instead.
     bool host_frame = false;

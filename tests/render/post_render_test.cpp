@@ -100,6 +100,23 @@ TEST_F(PostRenderTest, WithoutPostTheFrameIsReadBackAsDrawn) {
     EXPECT_EQ(stats_.exposure, 1.0f);
 }
 
+// The frame's GPU time splits into its phases: the post's share is 0 without post and part of
+// the frame with it, the readback's is part of the frame either way.
+TEST_F(PostRenderTest, GpuTimesSplitIntoPostAndReadback) {
+    FrameView view = flatView({0.5f, 2.0f, 0.25f});
+    render(view);
+    ASSERT_GT(stats_.gpu_ms, 0.0) << "lavapipe has timestamps";
+    const double without_post = stats_.gpu_post_ms;
+    EXPECT_GT(stats_.gpu_readback_ms, 0.0);
+    EXPECT_LE(stats_.gpu_post_ms + stats_.gpu_readback_ms, stats_.gpu_ms);
+    view.bloom = {0.3f, 5};
+    view.exposure.mode = ExposureMode::automatic;
+    render(view);
+    EXPECT_GT(stats_.gpu_post_ms, without_post);
+    EXPECT_GT(stats_.gpu_readback_ms, 0.0);
+    EXPECT_LE(stats_.gpu_post_ms + stats_.gpu_readback_ms, stats_.gpu_ms);
+}
+
 // A lit sphere on black, dim enough that nothing clips without a tone map.
 FrameView sphereView(std::vector<PrimitiveDesc>& primitives) {
     FrameView view = flatView({0, 0, 0});
