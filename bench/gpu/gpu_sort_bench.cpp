@@ -245,17 +245,24 @@ bool runOnce(SortContext& ctx, SortCase& c, double (&sort_ms)[kScanCount], doubl
     return true;
 }
 
-// One submission: restore, [t0] the sort of scan s with a stamp after every dispatch. Its result
-// stays in c.keys.
+// One submission: restore, an unprofiled sort (the device is busy and at its working clock
+// when the profiled one starts: a lone profiled sort after the host's checks ran at idle clocks
+// and reported phases longer than the timed sorts), restore, [t0] the sort of scan s with a
+// stamp after every dispatch. Its result stays in c.keys.
 bool profileOnce(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
                  std::vector<Diagnostic>& diagnostics) {
     bool recorded = true;
     auto record = [&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, c.queries.get(), 0, kQueryCount);
         recordRestore(cmd, c);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 0);
         recorded = recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address, c.count,
-                                      diagnostics, {c.queries.get(), kPhaseQuery});
+                                      diagnostics);
+        vk::computeBarrier(cmd);
+        recordRestore(cmd, c);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 0);
+        recorded =
+            recorded && recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address,
+                                           c.count, diagnostics, {c.queries.get(), kPhaseQuery});
     };
     if (!ctx.runner->run("sort bench profile", record, diagnostics) || !recorded) return false;
     uint64_t stamps[kQueryCount] = {};
@@ -276,6 +283,27 @@ bool profileOnce(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
         phases.scan_ms += span(before + 1, before + 2);
         phases.downsweep_ms += span(before + 2, before + 3);
     }
+    return true;
+}
+
+// Each phase's median over kProfileRuns profiled runs.
+constexpr int kProfileRuns = 5;
+bool profileMedian(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
+                   std::vector<Diagnostic>& diagnostics) {
+    Phases runs[kProfileRuns];
+    for (Phases& run : runs) {
+        if (!profileOnce(ctx, c, s, run, diagnostics)) return false;
+    }
+    auto median = [&](double Phases::*phase) {
+        double values[kProfileRuns];
+        for (int i = 0; i < kProfileRuns; ++i) values[i] = runs[i].*phase;
+        std::nth_element(values, values + kProfileRuns / 2, values + kProfileRuns);
+        return values[kProfileRuns / 2];
+    };
+    phases.histogram_ms = median(&Phases::histogram_ms);
+    phases.upsweep_ms = median(&Phases::upsweep_ms);
+    phases.scan_ms = median(&Phases::scan_ms);
+    phases.downsweep_ms = median(&Phases::downsweep_ms);
     return true;
 }
 
@@ -368,12 +396,13 @@ void BM_GpuRadixSort(benchmark::State& state) {
         copy_total += copy_ms;
         sorts.push_back(sort_ms[0]);
     }
-    // Per scan: one profiled run (a timestamp between every dispatch), then its result checked.
+    // Per scan: profiled runs (a timestamp between every dispatch), each phase's median kept,
+    // then the last result checked.
     Phases phases[kScanCount];
     uint32_t fallbacks = 0;
     for (uint32_t s = 0; s < kScanCount; ++s) {
         std::string problem;
-        if (!profileOnce(*ctx, c, s, phases[s], diagnostics) ||
+        if (!profileMedian(*ctx, c, s, phases[s], diagnostics) ||
             (s == 0 && !readFallbacks(*ctx, *c.sorts[0], fallbacks, diagnostics)) ||
             !verify(*ctx, c, problem, diagnostics)) {
             state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
@@ -404,6 +433,13 @@ void BM_GpuRadixSort(benchmark::State& state) {
     state.counters["rts_up_ms"] = phases[1].upsweep_ms;
     state.counters["rts_scan_ms"] = phases[1].scan_ms;
     state.counters["rts_down_ms"] = phases[1].downsweep_ms;
+    // The profiled phases against the timed sort: above 1 by the cost of the stamps' drains
+    // between dispatches, far above it means the profile does not describe the timed sorts.
+    auto total = [](const Phases& p) {
+        return p.histogram_ms + p.upsweep_ms + p.scan_ms + p.downsweep_ms;
+    };
+    state.counters["profile_vs_sort"] = total(phases[0]) / sort_ms;
+    state.counters["rts_profile_vs_rts"] = total(phases[1]) / rts_ms;
     // One downsweep (a pass's scatter: 16 B a key read + written) against the copy of the same
     // bytes: 1 would be copy bandwidth.
     state.counters["down_vs_copy"] = phases[0].downsweep_ms / kSortPasses / copy_ms;
