@@ -1,6 +1,7 @@
 #include "cpu/cpu_effect.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cstring>
 #include <stdexcept>
@@ -138,6 +139,50 @@ uint64_t emittersInStep(const CpuEffect& fx) {
     return fx.pools.size() > 64 ? ~uint64_t{0} : needed;
 }
 
+bool sameRows(const Rows3x4& a, const Rows3x4& b) {
+    return std::memcmp(&a, &b, sizeof(Rows3x4)) == 0;
+}
+
+// Whether the world's inputs add nothing to a resolved step (no colliders, attractors or distance
+// field): then the op, collider and force-field cursors of each emitter are the same whichever
+// emitters are resolved, and a resolved emitter stays valid while records and transforms do.
+bool worldAddsNothing(const WorldInputs* world) {
+    return world == nullptr || (world->colliders.empty() && world->attractors.empty() &&
+                                world->distance_field.sample == nullptr);
+}
+
+// resolveStep for the emitters this step needs (emittersInStep). A step that repeats the previous
+// step's records and transforms (an instance standing still) reuses the emitters resolved then:
+// resolveStep would write the same values, all but the step's time, which is set here. The
+// result is the same bits either way.
+void resolveForStep(CpuEffect& fx, uint64_t needed) {
+    CpuEffect::ResolvedFrom& from = fx.resolved;
+    const CompiledEffect& effect = *fx.effect;
+    const bool reuse = from.valid && worldAddsNothing(fx.world) && effect.emitters.size() <= 64 &&
+                       sameRows(from.step_start, fx.step_start) &&
+                       sameRows(from.step_end, fx.step_end);
+    if (!reuse) {
+        resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world,
+                    needed);
+        // Resolved with the world's inputs in it: not reusable once they are gone.
+        from.valid = worldAddsNothing(fx.world);
+        from.emitters = needed;
+        from.step_start = fx.step_start;
+        from.step_end = fx.step_end;
+        return;
+    }
+    const uint64_t missing = needed & ~from.emitters;
+    if (missing != 0) {
+        resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world,
+                    missing);
+        from.emitters |= missing;
+    }
+    const float time_s = static_cast<float>(fx.plan.time_s);
+    for (uint64_t rest = needed & ~missing; rest != 0; rest &= rest - 1) {
+        fx.scratch.emitters[static_cast<uint32_t>(std::countr_zero(rest))].time_s = time_s;
+    }
+}
+
 } // namespace
 
 bool checkCpuLimits(const CompiledEffect& effect, std::vector<Diagnostic>& diagnostics) {
@@ -199,6 +244,7 @@ void replaceRecords(CpuEffect& fx, std::shared_ptr<const CompiledEffect> effect,
                     uint64_t identity) {
     fx.effect = std::move(effect);
     fx.effect_identity = identity;
+    fx.resolved.valid = false; // the records changed (possibly in place)
 }
 
 void setTransform(CpuEffect& fx, const Rows3x4& world_from_effect) {
@@ -220,8 +266,7 @@ void stepOnce(CpuEffect& fx) {
         fx.travel_m[e] = length(b - a);
     }
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
-    resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world,
-                emittersInStep(fx));
+    resolveForStep(fx, emittersInStep(fx));
 
     fx.work = {};
     updateAllChunks(fx);

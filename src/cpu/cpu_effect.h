@@ -124,6 +124,16 @@ struct CpuEffect {
     SpawnPlan plan;
     Rows3x4 step_start; // world_from_effect at the start and end of the step being run
     Rows3x4 step_end;
+    // What `scratch` was last resolved from (cpu_effect.cpp, resolveForStep): resolveStep's
+    // result depends on the records, the step's transforms and the world's inputs, not on the
+    // step's time, so a step that repeats them resolves only the emitters it has not resolved
+    // yet. Not state: not hashed, not in snapshots.
+    struct ResolvedFrom {
+        bool valid = false;    // false: resolve everything the step needs
+        uint64_t emitters = 0; // resolveStep's mask: the emitters resolved since
+        Rows3x4 step_start;
+        Rows3x4 step_end;
+    } resolved;
     // Events to gameplay and thresholds (gameplay_events.h); null when the effect has none.
     std::unique_ptr<GameplayCapture> gameplay;
 };
