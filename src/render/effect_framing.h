@@ -18,9 +18,10 @@ struct FramingConfig {
     float low_quantile = 0.02f;  // of each axis' lower particle edges, at each time
     float high_quantile = 0.98f; // of the upper edges
     float max_span_s = 30;       // the span measured is at most this long (cost bound)
-    // A particle counts when it can be seen: alpha at least this (additive: alpha x its
-    // brightest colour channel, since a black additive particle draws nothing).
-    float min_visibility = 0.02f;
+    // A particle counts when it stands out: alpha at least this (additive: alpha x its
+    // brightest colour channel, since a dim additive particle adds little), so a large faint glow
+    // that washes over the scene (a lightning flash) does not widen the frame.
+    float min_visibility = 0.15f;
 };
 
 // Plays the effect file at `path` (.json or .sfx) alone at the origin on the CPU backend (so the

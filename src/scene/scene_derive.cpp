@@ -124,8 +124,10 @@ SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& eff
     SceneDesc scene;
     // A dark, low-contrast stage: most effects are emissive and read best against it, and the
     // ground should show scale and contact without drawing the eye (docs/scene-format.md).
-    scene.ground.color = {0.022f, 0.022f, 0.024f};
-    scene.background = {0.006f, 0.007f, 0.010f};
+    scene.ground.color = {0.02f, 0.02f, 0.022f};
+    scene.background = {0.01f, 0.011f, 0.015f};
+    // Emissive effects glow: a stronger bloom than the scene default (docs/rendering.md).
+    scene.bloom.strength = 0.18f;
 
     // Effects are authored standing on y = 0: the ground is there when the authored bounds reach
     // it, else at their bottom.
