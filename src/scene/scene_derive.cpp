@@ -124,8 +124,12 @@ SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& eff
     SceneDesc scene;
     // A dark, low-contrast stage: most effects are emissive and read best against it, and the
     // ground should show scale and contact without drawing the eye (docs/scene-format.md).
-    scene.ground.color = {0.02f, 0.02f, 0.022f};
+    scene.ground.color = {0.024f, 0.024f, 0.026f};
     scene.background = {0.01f, 0.011f, 0.015f};
+    // A low sun from the right and in front: lit smoke shows a bright and a shaded side,
+    // and the ground under it stays dark.
+    scene.sun.direction = {0.7274f, 0.5819f, 0.3637f}; // normalize(1, 0.8, 0.5)
+    scene.sun.intensity = 1.4f;
     // Emissive effects glow: a stronger bloom than the scene default (docs/rendering.md).
     scene.bloom.strength = 0.18f;
 
@@ -180,7 +184,12 @@ SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& eff
     // it, far well behind the sphere and the ground's far corner.
     scene.camera.near = float(std::max(0.5 * (distance - r), 1e-3));
 
-    const double reach = std::max(std::fabs(double(c.x)), std::fabs(double(c.z))) + 8 * r;
+    // The ground reaches far enough (kGroundReach camera distances) that its far edge lies near
+    // the horizon instead of crossing the image as a hard line; the checker fades to an even
+    // tone in the distance (docs/rendering.md, "Opaque pass").
+    constexpr double kGroundReach = 60;
+    const double reach = std::max(std::fabs(double(c.x)), std::fabs(double(c.z))) +
+                         std::max(8 * r, kGroundReach * distance);
     scene.ground.size = float(std::max(double(scene.ground.size), 2 * reach));
     scene.camera.far =
         float(std::max(double(scene.camera.far), 4 * (distance + r) + 2 * scene.ground.size));
