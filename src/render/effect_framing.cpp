@@ -25,12 +25,16 @@ struct Edges {
             hi[a].clear();
         }
     }
-    void add(const Vec3& p, float radius) {
+    void add(const Vec3& p, const float radius[3]) {
         const float v[3] = {p.x, p.y, p.z};
         for (int a = 0; a < 3; ++a) {
-            lo[a].push_back(v[a] - radius);
-            hi[a].push_back(v[a] + radius);
+            lo[a].push_back(v[a] - radius[a]);
+            hi[a].push_back(v[a] + radius[a]);
         }
+    }
+    void add(const Vec3& p, float radius) {
+        const float r[3] = {radius, radius, radius};
+        add(p, r);
     }
 };
 
@@ -58,7 +62,19 @@ void gatherEdges(const DrawList& list, float min_visibility, Edges& edges) {
                 const float speed = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
                 radius = 0.5f * (p.size_m + speed * batch.stretch_s);
             }
-            if (std::isfinite(radius)) edges.add(p.position, radius);
+            if (!std::isfinite(radius)) continue;
+            if (batch.kind == DrawKind::billboards && batch.alignment == DrawAlignment::fixed) {
+                // A decal lies in the plane across its axis: along world axis k it reaches
+                // radius x sqrt(1 - axis_k^2) (0 along the axis itself: a decal on the ground
+                // adds no height).
+                const float n[3] = {batch.axis.x, batch.axis.y, batch.axis.z};
+                float r[3];
+                for (int k = 0; k < 3; ++k)
+                    r[k] = radius * std::sqrt(std::max(0.0f, 1.0f - n[k] * n[k]));
+                edges.add(p.position, r);
+            } else {
+                edges.add(p.position, radius);
+            }
         }
         for (const DrawStripPoint& point : batch.vertices) {
             if (!(visibility(batch.blend, point.color) >= min_visibility)) continue;

@@ -28,11 +28,12 @@ struct FramingConfig {
 // result is the same on every machine) and returns in `out` the box its visible particles are
 // drawn in: at each sample time over [0, span], per axis the low and high quantiles of the
 // particles' edges (a billboard's centre +- half its size, stretched ones +- half their stretched
-// length; a mesh's +- size x mesh scale; a strip point's +- half its width), and the union of those
-// boxes over the times. span is the effect's duration (duration_s, at least 0.1 s) cut to its
-// developed time or longest particle chain (scene_player.h, developedTime), whichever is longer,
-// and to max_span_s. Returns false with no diagnostic when nothing visible is ever drawn, and
-// false with the loader's diagnostics when the file does not load.
+// length, a decal (fixed alignment) only across its axis; a mesh's +- size x mesh scale; a strip
+// point's +- half its width), and the union of those boxes over the times. span is the effect's
+// duration (duration_s, at least 0.1 s) cut to its developed time or longest particle chain
+// (scene_player.h, developedTime), whichever is longer, and to max_span_s. Returns false with no
+// diagnostic when nothing visible is ever drawn, and false with the loader's diagnostics when the
+// file does not load.
 bool measureDrawnBounds(const std::string& path, Bounds& out, std::vector<Diagnostic>& diagnostics,
                         const FramingConfig& config = {});
 

@@ -25,7 +25,8 @@ std::string writeEffect(const std::string& name, const std::string& text) {
 // born at once and living the whole effect, colour `color`, blend `blend`; authored bounds much
 // larger than that (10 m).
 std::string boxEffect(const std::string& position, const std::string& box, float size,
-                      const std::string& color, const std::string& blend) {
+                      const std::string& color, const std::string& blend,
+                      const std::string& render_extra = "") {
     return R"({"version": 1, "name": "box", "seed": 3, "duration_s": 4,
   "bounds": {"center": [0, 0, 0], "half_extents": [10, 10, 10]},
   "emitters": [{"name": "dots", "capacity": 400,
@@ -37,7 +38,7 @@ std::string boxEffect(const std::string& position, const std::string& box, float
     "init": {"lifetime_s": 10, "size": )" +
            std::to_string(size) + R"(, "speed": 0, "color": )" + color + R"(},
     "render": {"blend": ")" +
-           blend + R"("}}]})";
+           blend + "\"" + render_extra + R"(}}]})";
 }
 
 TEST(EffectFraming, MeasuresTheBoxTheParticlesAreDrawnInNotTheAuthoredBounds) {
@@ -70,6 +71,19 @@ TEST(EffectFraming, TheParticleSizeWidensTheBox) {
     EXPECT_NEAR(b.half_extents.y - a.half_extents.y, 0.5f, 0.01f);
 }
 
+TEST(EffectFraming, ADecalOnTheGroundAddsNoHeight) {
+    // 2 m decals lying flat (fixed alignment, normal +Y) in a box 1 m high: the box is as high
+    // as the centres' spread, and as wide as it plus a decal's half side.
+    const std::string file =
+        writeEffect("decal", boxEffect("[0, 0, 0]", "[2, 1, 2]", 2, "[1, 1, 1, 1]", "alpha",
+                                       R"(, "alignment": "fixed")"));
+    Bounds drawn;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(measureDrawnBounds(file, drawn, diagnostics));
+    EXPECT_NEAR(drawn.half_extents.y, 0.5f, 0.04f);
+    EXPECT_NEAR(drawn.half_extents.x, 2.0f, 0.06f);
+}
+
 TEST(EffectFraming, InvisibleParticlesAreNotFramed) {
     // Transparent alpha particles, and black additive ones, draw nothing: false, no diagnostic,
     // so the caller frames the authored bounds.
@@ -91,7 +105,7 @@ TEST(EffectFraming, SampleEffectsAreMeasuredTheSameEveryTime) {
     ASSERT_TRUE(measureDrawnBounds(file, a, diagnostics));
     ASSERT_TRUE(measureDrawnBounds(file, b, diagnostics));
     EXPECT_EQ(a, b);
-    // Inside the authored (conservative) bounds, and smaller than them.
+    // Smaller than the authored (conservative) bounds.
     EXPECT_LT(a.half_extents.y, 2.2f);
     EXPECT_GT(a.half_extents.y, 0.5f);
 }
