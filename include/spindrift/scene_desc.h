@@ -221,6 +221,10 @@ SPINDRIFT_API Float3 instancePosition(const EffectInstanceDesc& instance, float 
 inline constexpr double kFramedHeightFraction = 0.6;
 inline constexpr double kFramedWidthFraction = 0.9;
 
+// The height of the default scene's ground for an effect with these authored bounds: y = 0 when
+// they reach it (effects are authored standing on their origin), else their bottom.
+SPINDRIFT_API float defaultGroundHeight(const Bounds& authored);
+
 // A scene that frames an effect (docs/scene-format.md, "The default scene of an effect"): the
 // effect at the origin, unrotated, for its duration_s; the camera looking at the centre of the
 // framed box from 15 degrees above the horizon along +Z, at the distance where the box spans

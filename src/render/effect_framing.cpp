@@ -25,7 +25,9 @@ struct Edges {
             hi[a].clear();
         }
     }
+    float ground_y = 0;
     void add(const Vec3& p, const float radius[3]) {
+        if (p.y + radius[1] < ground_y) return; // hidden below the ground
         const float v[3] = {p.x, p.y, p.z};
         for (int a = 0; a < 3; ++a) {
             lo[a].push_back(v[a] - radius[a]);
@@ -120,6 +122,7 @@ bool measureDrawnBounds(const std::string& path, Bounds& out, std::vector<Diagno
     view.eye = {0, 0, 1000}; // only the order of the list depends on it
     DrawList list;
     Edges edges;
+    edges.ground_y = config.ground_y;
     bool any = false;
     float lo[3] = {}, hi[3] = {};
     const uint32_t samples = std::max(config.samples, 1u);

@@ -3,6 +3,7 @@
 // box for culling that is often much larger than what it shows.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct FramingConfig {
     // brightest colour channel, since a dim additive particle adds little), so a large faint glow
     // that washes over the scene (a lightning flash) does not widen the frame.
     float min_visibility = 0.15f;
+    // Particles wholly below this height are hidden by the ground and do not count (the default
+    // scene's ground, defaultGroundHeight; -infinity: none).
+    float ground_y = -std::numeric_limits<float>::infinity();
 };
 
 // Plays the effect file at `path` (.json or .sfx) alone at the origin on the CPU backend (so the

@@ -57,7 +57,9 @@ bool sceneForEffect(const std::string& path, SceneDesc& scene,
     // is framed on its authored bounds.
     std::optional<Bounds> drawn;
     Bounds measured;
-    if (measureDrawnBounds(path, measured, found)) {
+    FramingConfig framing;
+    framing.ground_y = defaultGroundHeight(desc.bounds);
+    if (measureDrawnBounds(path, measured, found, framing)) {
         drawn = measured;
     } else if (!found.empty()) {
         diagnostics.insert(diagnostics.end(), found.begin(), found.end());

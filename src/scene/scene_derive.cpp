@@ -119,6 +119,12 @@ struct FramingGeometry {
 
 } // namespace
 
+float defaultGroundHeight(const Bounds& authored) {
+    const float bottom = authored.center.y - authored.half_extents.y;
+    const float top = authored.center.y + authored.half_extents.y;
+    return (bottom <= 0 && top >= 0) ? 0.0f : bottom;
+}
+
 SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& effect_path,
                                 const std::optional<Bounds>& drawn) {
     SceneDesc scene;
@@ -133,11 +139,7 @@ SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& eff
     // Emissive effects glow: a stronger bloom than the scene default (docs/rendering.md).
     scene.bloom.strength = 0.18f;
 
-    // Effects are authored standing on y = 0: the ground is there when the authored bounds reach
-    // it, else at their bottom.
-    const float bottom = effect.bounds.center.y - effect.bounds.half_extents.y;
-    const float top = effect.bounds.center.y + effect.bounds.half_extents.y;
-    scene.ground.height = (bottom <= 0 && top >= 0) ? 0.0f : bottom;
+    scene.ground.height = defaultGroundHeight(effect.bounds);
 
     // The framed box: what the effect draws when measured (render/effect_framing.h), else its
     // authored (conservative) bounds; what lies below the ground is hidden, so it is cut there.

@@ -84,6 +84,25 @@ TEST(EffectFraming, ADecalOnTheGroundAddsNoHeight) {
     EXPECT_NEAR(drawn.half_extents.x, 2.0f, 0.06f);
 }
 
+TEST(EffectFraming, ParticlesHiddenBelowTheGroundAreNotFramed) {
+    // A 2 m box of 0.2 m particles centred on the ground: only the upper half counts.
+    const std::string half =
+        writeEffect("half", boxEffect("[0, 0, 0]", "[2, 2, 2]", 0.2f, "[1, 1, 1, 1]", "alpha"));
+    FramingConfig config;
+    config.ground_y = 0;
+    Bounds drawn;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(measureDrawnBounds(half, drawn, diagnostics, config));
+    EXPECT_NEAR(drawn.center.y + drawn.half_extents.y, 1.1f, 0.05f);
+    // Particles whose top reaches the ground count: centres from -0.1, lower edges from -0.2.
+    EXPECT_NEAR(drawn.center.y - drawn.half_extents.y, -0.18f, 0.03f);
+    // Wholly below: nothing to frame.
+    const std::string below =
+        writeEffect("below", boxEffect("[0, -3, 0]", "[2, 2, 2]", 0.2f, "[1, 1, 1, 1]", "alpha"));
+    EXPECT_FALSE(measureDrawnBounds(below, drawn, diagnostics, config));
+    EXPECT_TRUE(diagnostics.empty());
+}
+
 TEST(EffectFraming, InvisibleParticlesAreNotFramed) {
     // Transparent alpha particles, and black additive ones, draw nothing: false, no diagnostic,
     // so the caller frames the authored bounds.

@@ -167,6 +167,13 @@ TEST(DefaultScene, FramesTheDrawnBoxAboveTheGroundWhenGiven) {
     EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
 }
 
+TEST(DefaultScene, TheGroundIsAtZeroWhenTheBoundsReachItElseAtTheirBottom) {
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, 1, 0}, {1, 1, 1}}), 0.0f);
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, 0, 0}, {1, 1, 1}}), 0.0f);
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, 5, 0}, {1, 2, 1}}), 3.0f);
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, -5, 0}, {1, 2, 1}}), -7.0f);
+}
+
 TEST(DefaultScene, TheGroundIsDarkAndTheBackgroundDarker) {
     const SceneDesc scene = defaultSceneForEffect(EffectDesc{}, "fx.json");
     const SceneDesc defaults;
