@@ -190,6 +190,17 @@ TEST(DefaultScene, NonFiniteDrawnBoundsStillGiveAValidScene) {
     EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
 }
 
+TEST(DefaultScene, TheLargestBoundsStillGiveAValidScene) {
+    EffectDesc effect;
+    effect.bounds = Bounds{{1e6f, 1e6f, -1e6f}, {1e6f, 1e6f, 1e6f}}; // kMaxBoundsExtent
+    const SceneDesc scene = defaultSceneForEffect(effect, "fx.json");
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
+    EXPECT_TRUE(std::isfinite(scene.camera.far) && std::isfinite(scene.ground.size));
+    EXPECT_NEAR(boxExtent(scene, aboveGround(effect.bounds, scene.ground.height), true), 0.6f,
+                1e-3f);
+}
+
 TEST(DefaultScene, DegenerateBoundsStillGiveAValidScene) {
     EffectDesc effect;
     effect.bounds = Bounds{{0, 0, 0}, {0, 0, 0}};
