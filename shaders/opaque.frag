@@ -21,7 +21,9 @@ void main() {
     vec3 n = normalize(in_normal);
     vec3 light = sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
                               frame.ambient.xyz);
-    float checker = draw.color.w > 0.0 ? sdGroundChecker(in_world_position) : 1.0;
+    vec3 cells = fwidth(in_world_position) / kGroundCellSize;
+    float checker =
+        draw.color.w > 0.0 ? sdGroundChecker(in_world_position, max(cells.x, cells.z)) : 1.0;
     out_color = vec4(draw.color.rgb * checker * light, 1.0);
     out_linear_depth = linearDepth(in_world_position);
 }

@@ -215,12 +215,29 @@ SPINDRIFT_API CameraPose cameraPose(const CameraDesc& camera, float time_s);
 // The world position of the instance's origin at scene time time_s (position + path offset).
 SPINDRIFT_API Float3 instancePosition(const EffectInstanceDesc& instance, float time_s);
 
-// A scene that frames effect from its bounds: the effect at the origin, the camera looking at
-// the bounds' centre from slightly above, far enough for the bounds' bounding sphere to fit the
-// vertical and horizontal field of view, the ground at the bounds' bottom, the scene as long as
-// the effect. effects[0].effect is effect_path: the caller passes the effect file's path (as it
-// should appear in the scene; empty leaves the scene invalid until set).
+// How much of the image the default scene of an effect gives the framed box: its eight corners
+// span this fraction of the image height, unless a wide box would pass kFramedWidthFraction of
+// the width first.
+inline constexpr double kFramedHeightFraction = 0.6;
+inline constexpr double kFramedWidthFraction = 0.9;
+
+// The height of the default scene's ground for an effect with these authored bounds: y = 0 when
+// they reach it (effects are authored standing on their origin), else their bottom.
+SPINDRIFT_API float defaultGroundHeight(const Bounds& authored);
+
+// A scene that frames an effect (docs/scene-format.md, "The default scene of an effect"): the
+// effect at the origin, unrotated, for its duration_s; the camera looking at the centre of the
+// framed box from 15 degrees above the horizon along +Z, at the distance where the box spans
+// kFramedHeightFraction of the image height (or kFramedWidthFraction of its width, whichever is
+// reached farther away) at the default resolution; a dark ground at y = 0 when the effect's
+// authored bounds reach it, else at their bottom. The framed box is `drawn` when given (what the
+// effect draws, measured by the caller: `spindrift render` simulates it, src/render/
+// effect_framing.h), else the effect's authored bounds; the part of it below the ground is cut
+// off. effects[0].effect is effect_path: the caller passes the effect file's path (as it should
+// appear in the scene; empty leaves the scene invalid until set). Non-finite or degenerate boxes
+// still give a valid scene.
 SPINDRIFT_API SceneDesc defaultSceneForEffect(const EffectDesc& effect,
-                                              const std::string& effect_path = {});
+                                              const std::string& effect_path = {},
+                                              const std::optional<Bounds>& drawn = std::nullopt);
 
 } // namespace spindrift

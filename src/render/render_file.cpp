@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 #include "authoring/text_file.h"
 #include "cook/effect_file.h"
 #include "io/json_value.h"
+#include "render/effect_framing.h"
 #include "spindrift/effect_json.h"
 #include "spindrift/scene_json.h"
 
@@ -51,8 +53,20 @@ bool sceneForEffect(const std::string& path, SceneDesc& scene,
         diagnostics.insert(diagnostics.end(), found.begin(), found.end());
         return false;
     }
+    // Framed on what it draws (effect_framing.h); an effect that never draws anything visible
+    // is framed on its authored bounds.
+    std::optional<Bounds> drawn;
+    Bounds measured;
+    FramingConfig framing;
+    framing.ground_y = defaultGroundHeight(desc.bounds);
+    if (measureDrawnBounds(path, measured, found, framing)) {
+        drawn = measured;
+    } else if (!found.empty()) {
+        diagnostics.insert(diagnostics.end(), found.begin(), found.end());
+        return false;
+    }
     // Absolute, so it resolves whatever the scene file (there is none) would be.
-    scene = defaultSceneForEffect(desc, fs::absolute(path).lexically_normal().string());
+    scene = defaultSceneForEffect(desc, fs::absolute(path).lexically_normal().string(), drawn);
     return true;
 }
 

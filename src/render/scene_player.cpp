@@ -274,7 +274,7 @@ bool checkPlayTimes(const ScenePlayer& player, std::span<const float> times_s,
     return ok;
 }
 
-float developedTime(const CompiledEffect& effect) {
+float longestChainTime(const CompiledEffect& effect) {
     // chain[e]: seconds from the effect's start until emitter e's last particle of a first
     // cycle can die, following sub-emitter links (acyclic: validated by the compiler).
     const size_t n = effect.emitters.size();
@@ -295,6 +295,11 @@ float developedTime(const CompiledEffect& effect) {
     }
     double longest = 0;
     for (const double c : chain) longest = std::max(longest, c);
+    return static_cast<float>(longest);
+}
+
+float developedTime(const CompiledEffect& effect) {
+    const double longest = longestChainTime(effect);
     constexpr double kMinSteadyTime_s = 2;
     constexpr double kOneShotFraction = 0.4;
     if ((effect.effect.flags & kEffectFlagLooping) != 0)

@@ -210,6 +210,10 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye);
 // ambient.
 FrameView frameView(const SceneDesc& scene, float time_s);
 
+// The longest chain of emitter delay + longest lifetime through sub-emitter links, in effect
+// seconds: when the last particle of a first cycle of every emitter can have died.
+float longestChainTime(const CompiledEffect& effect);
+
 // Effect seconds after which the effect looks "developed", for a still: the longest chain of
 // emitter delay + longest lifetime through sub-emitter links is L; a looping effect has reached
 // its steady look after max(2 s, L); a one-shot effect (looping false) is shown at 0.4 L, while

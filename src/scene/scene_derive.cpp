@@ -73,62 +73,125 @@ Float3 instancePosition(const EffectInstanceDesc& instance, float time_s) {
     return {base.x + offset.x, base.y + offset.y, base.z + offset.z};
 }
 
-SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& effect_path) {
-    // Framing: the camera looks at the bounds' centre from kElevation above the horizon, along +Z
-    // (the effect's front in the samples), from the nearest distance at which all eight corners
-    // of the bounds, widened by kMargin around the centre, are inside the field of view. Fitting
-    // the box rather than its bounding sphere keeps tall or flat effects large in the frame.
-    constexpr double kMargin = 1.1;
-    constexpr double kElevationDeg = 15;
-    constexpr float kMinHalfExtent = 0.05f;
+namespace {
 
+// The default scene's camera looks at the framed box from this far above the horizon, along +Z
+// (the effect's front in the samples).
+constexpr double kElevationDeg = 15;
+constexpr float kMinHalfExtent = 0.05f;
+
+// The eye at distance d from the box centre along `back`; a corner p (relative to the centre) is
+// at depth d - dot(p, back) and at dot(p, up) / (depth tan_v) in normalised image height, and
+// dot(p, right) / (depth tan_h) in width. Returns the box's extent as a fraction of the image's
+// height (vertical) or width (horizontal): (largest - smallest coordinate) / 2.
+struct FramingGeometry {
+    Float3 h;
+    double back_y, back_z, up_y, up_z, tan_v, tan_h;
+
+    double extent(double d, bool vertical) const {
+        double lo = 1e300, hi = -1e300;
+        for (int corner = 0; corner < 8; ++corner) {
+            const double x = (corner & 1) ? h.x : -h.x;
+            const double y = (corner & 2) ? h.y : -h.y;
+            const double z = (corner & 4) ? h.z : -h.z;
+            const double depth = d - (y * back_y + z * back_z);
+            const double v =
+                vertical ? (y * up_y + z * up_z) / (depth * tan_v) : x / (depth * tan_h);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        return 0.5 * (hi - lo);
+    }
+
+    // The distance at which extent(d, vertical) is `fraction`: the extent falls monotonically
+    // as the eye backs away (every corner in front of it), so bisection finds it; deterministic,
+    // a fixed 100 halvings.
+    double distanceFor(double fraction, bool vertical, double nearest) const {
+        double lo = nearest, hi = std::max(2 * nearest, 1e-3);
+        while (extent(hi, vertical) > fraction && hi < 1e12) hi *= 2;
+        for (int i = 0; i < 100; ++i) {
+            const double mid = 0.5 * (lo + hi);
+            (extent(mid, vertical) > fraction ? lo : hi) = mid;
+        }
+        return hi;
+    }
+};
+
+} // namespace
+
+float defaultGroundHeight(const Bounds& authored) {
+    const float bottom = authored.center.y - authored.half_extents.y;
+    const float top = authored.center.y + authored.half_extents.y;
+    return (bottom <= 0 && top >= 0) ? 0.0f : bottom;
+}
+
+SceneDesc defaultSceneForEffect(const EffectDesc& effect, const std::string& effect_path,
+                                const std::optional<Bounds>& drawn) {
     SceneDesc scene;
-    const Float3 c = effect.bounds.center;
-    auto half = [&](float v) {
-        return std::isfinite(v) ? std::max(v, kMinHalfExtent) : kMinHalfExtent;
-    };
-    const Float3 h{half(effect.bounds.half_extents.x), half(effect.bounds.half_extents.y),
-                   half(effect.bounds.half_extents.z)};
+    // A dark, low-contrast stage: most effects are emissive and read best against it, and the
+    // ground should show scale and contact without drawing the eye (docs/scene-format.md).
+    scene.ground.color = {0.024f, 0.024f, 0.026f};
+    scene.background = {0.01f, 0.011f, 0.015f};
+    // A low sun from the right and in front: lit smoke shows a bright and a shaded side,
+    // and the ground under it stays dark.
+    scene.sun.direction = {0.7274f, 0.5819f, 0.3637f}; // normalize(1, 0.8, 0.5)
+    scene.sun.intensity = 1.4f;
+    // Emissive effects glow: a stronger bloom than the scene default (docs/rendering.md).
+    scene.bloom.strength = 0.18f;
+
+    scene.ground.height = defaultGroundHeight(effect.bounds);
+
+    // The framed box: what the effect draws when measured (render/effect_framing.h), else its
+    // authored (conservative) bounds; what lies below the ground is hidden, so it is cut there.
+    Bounds framed = drawn.value_or(effect.bounds);
+    auto finite = [](float v) { return std::isfinite(v) ? v : 0.0f; };
+    Float3 c{finite(framed.center.x), finite(framed.center.y), finite(framed.center.z)};
+    Float3 h{std::max(finite(framed.half_extents.x), 0.0f),
+             std::max(finite(framed.half_extents.y), 0.0f),
+             std::max(finite(framed.half_extents.z), 0.0f)};
+    if (c.y - h.y < scene.ground.height && c.y + h.y > scene.ground.height) {
+        const float y_top = c.y + h.y;
+        c.y = 0.5f * (scene.ground.height + y_top);
+        h.y = 0.5f * (y_top - scene.ground.height);
+    }
+    h = {std::max(h.x, kMinHalfExtent), std::max(h.y, kMinHalfExtent),
+         std::max(h.z, kMinHalfExtent)};
     const double r = std::sqrt(double(h.x) * h.x + double(h.y) * h.y + double(h.z) * h.z);
 
+    // Framing: the camera looks at the box's centre from kElevationDeg above the horizon along +Z,
+    // from the distance at which the box's eight corners span kFramedHeightFraction of the image
+    // height, or kFramedWidthFraction of its width if a wide effect would pass that first (the
+    // farther of the two). Fitting the box rather than its bounding sphere keeps tall or flat
+    // effects large in the frame.
     const double aspect = double(scene.resolution.width) / scene.resolution.height;
-    const double tan_v = std::tan(0.5 * scene.camera.fov_deg * kDegToRad);
-    const double tan_h = tan_v * aspect;
     const double elevation = kElevationDeg * kDegToRad;
-    // Camera basis: back points from the centre to the eye; right and up span the image plane.
-    const double back_y = std::sin(elevation), back_z = std::cos(elevation);
-    const double up_y = back_z, up_z = -back_y;
-    // A corner p (relative to the centre) is at depth D - dot(p, back) in front of an eye at
-    // distance D, and fits when |dot(p, right)| and |dot(p, up)| scaled by kMargin stay within
-    // tan(half field) times that depth.
-    double distance = 0;
-    for (int corner = 0; corner < 8; ++corner) {
-        const double x = (corner & 1) ? h.x : -h.x;
-        const double y = (corner & 2) ? h.y : -h.y;
-        const double z = (corner & 4) ? h.z : -h.z;
-        const double along_back = y * back_y + z * back_z;
-        const double along_up = y * up_y + z * up_z;
-        distance = std::max({distance, along_back + kMargin * std::fabs(x) / tan_h,
-                             along_back + kMargin * std::fabs(along_up) / tan_v});
-    }
+    FramingGeometry g;
+    g.h = h;
+    g.back_y = std::sin(elevation);
+    g.back_z = std::cos(elevation);
+    g.up_y = g.back_z;
+    g.up_z = -g.back_y;
+    g.tan_v = std::tan(0.5 * scene.camera.fov_deg * kDegToRad);
+    g.tan_h = g.tan_v * aspect;
     // The eye stays outside the bounding sphere, so near can sit in front of every corner.
-    distance = std::max(distance, 1.25 * r);
+    const double nearest = 1.25 * r;
+    const double distance = std::max({nearest, g.distanceFor(kFramedHeightFraction, true, nearest),
+                                      g.distanceFor(kFramedWidthFraction, false, nearest)});
 
     scene.camera.mode = CameraMode::look_at;
     scene.camera.target = c;
-    scene.camera.position = {c.x, float(c.y + distance * back_y), float(c.z + distance * back_z)};
+    scene.camera.position = {c.x, float(c.y + distance * g.back_y),
+                             float(c.z + distance * g.back_z)};
     // The nearest corner is at least distance - r away (> 0.2 distance); near sits in front of
     // it, far well behind the sphere and the ground's far corner.
     scene.camera.near = float(std::max(0.5 * (distance - r), 1e-3));
-    // A dark, neutral stage: most effects are emissive and read best against it.
-    scene.ground.color = {0.05f, 0.05f, 0.055f};
 
-    // Effects are authored standing on y = 0: the ground is there when the bounds reach it, else
-    // at the bottom of the bounds.
-    const float bottom = c.y - effect.bounds.half_extents.y;
-    const float top = c.y + effect.bounds.half_extents.y;
-    scene.ground.height = (bottom <= 0 && top >= 0) ? 0.0f : bottom;
-    const double reach = std::max(std::fabs(double(c.x)), std::fabs(double(c.z))) + 8 * r;
+    // The ground reaches far enough (kGroundReach camera distances) that its far edge lies near
+    // the horizon instead of crossing the image as a hard line; the checker fades to an even
+    // tone in the distance (docs/rendering.md, "Opaque pass").
+    constexpr double kGroundReach = 60;
+    const double reach = std::max(std::fabs(double(c.x)), std::fabs(double(c.z))) +
+                         std::max(8 * r, kGroundReach * distance);
     scene.ground.size = float(std::max(double(scene.ground.size), 2 * reach));
     scene.camera.far =
         float(std::max(double(scene.camera.far), 4 * (distance + r) + 2 * scene.ground.size));

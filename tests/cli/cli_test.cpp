@@ -125,7 +125,7 @@ TEST(Cli, InspectListsParametersAndScalability) {
     for (const char* expected :
          {"parameters: 4 (13 bound record words)",
           "intensity: float, default 80, range 0 .. 400, 1 record word",
-          "tint: color, default (4, 1.6, 0.4, 1), range (0, 0, 0, 0) .. (16, 16, 16, 1)"}) {
+          "tint: color, default (12, 4.5, 1, 1), range (0, 0, 0, 0) .. (16, 16, 16, 1)"}) {
         EXPECT_NE(params.output.find(expected), std::string::npos) << expected << params.output;
     }
     RunResult scale = run("inspect " + source("tests/data/runtime/scalability.json"));
@@ -772,7 +772,7 @@ TEST(Cli, RenderRefusesToWriteOntoAnyOfItsInputs) {
     fs::create_directories(dir / "effects" / "textures");
     fs::create_directories(dir / "effects" / "meshes");
     fs::create_directories(dir / "scenes");
-    for (const char* texture : {"flame_atlas.png", "smoke_atlas.png", "spark.png"})
+    for (const char* texture : {"flame_atlas.png", "smoke_atlas.png", "spark.png", "glow.png"})
         fs::copy_file(source("examples/effects/textures/") + texture,
                       dir / "effects" / "textures" / texture);
     // Inputs with .png names, so that a PNG output can name them.

@@ -157,11 +157,13 @@ struct CpuScene {
     EffectId effect;
     DrawList list;
 
-    explicit CpuScene(bool order_independent = false) {
+    // tint multiplies every particle's colour (InstanceDesc::tint).
+    explicit CpuScene(bool order_independent = false, Color tint = {}) {
         effect = library.add(campfire());
         world = std::make_unique<World>(library);
         InstanceDesc desc;
         desc.effect = effect;
+        desc.tint = tint;
         InstanceHandle h;
         EXPECT_EQ(world->create(desc, h), RuntimeError::none);
         for (int i = 0; i < kFrames; ++i) world->update(1.0 / 60.0);
@@ -249,10 +251,14 @@ TEST_F(HostFrameTest, WeightedOitFrameIsByteIdenticalToTheOffscreenRenderer) {
 
 // An 8-bit sRGB target blends in 8 bits per channel (each blend's result is rounded to 8 bits
 // before the next reads it) where the offscreen frame blends in half floats and rounds once:
-// every channel within 4 steps of 8-bit sRGB of the offscreen image and the mean difference
-// under 0.05 steps (measured on lavapipe: worst 3, mean 0.012, only where particles overlap).
+// every channel within 6 steps of 8-bit sRGB of the offscreen image and the mean difference under
+// 0.2 steps, only where particles overlap. Measured on lavapipe: worst 5, mean 0.145 with the
+// five-emitter campfire, whose large additive glows (firelight, halo) overlap the flames and smoke
+// in many layers (the three-emitter campfire gave worst 3, mean 0.012). The campfire is tinted to
+// a fifth so its HDR flames (up to 5) stay within [0, 1]: an 8-bit target clips them before the
+// smoke blends over them, a difference of an LDR target, not of rounding.
 TEST_F(HostFrameTest, Srgb8FrameMatchesTheOffscreenRendererWithinBlendRounding) {
-    CpuScene scene;
+    CpuScene scene(false, Color{0.2f, 0.2f, 0.2f, 1});
     const Image reference = offscreenImage(scene);
     ASSERT_TRUE(host->makeImages(VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
     auto renderer = makeRenderer(VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_D32_SFLOAT);
@@ -269,8 +275,8 @@ TEST_F(HostFrameTest, Srgb8FrameMatchesTheOffscreenRendererWithinBlendRounding) 
         total += d;
     }
     const double mean = total / static_cast<double>(image.rgba8.size());
-    EXPECT_LE(worst, 4) << "mean " << mean;
-    EXPECT_LE(mean, 0.05) << "worst " << worst;
+    EXPECT_LE(worst, 6) << "mean " << mean;
+    EXPECT_LE(mean, 0.2) << "worst " << worst;
     EXPECT_GT(particlePixels(image, 0, kWidth), 100u);
 }
 

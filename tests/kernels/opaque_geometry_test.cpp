@@ -59,10 +59,19 @@ TEST(OpaqueGeometry, DrawsScaleAndPlaceTheUnitShapes) {
 }
 
 TEST(OpaqueGeometry, GroundCheckerAlternatesByMetre) {
-    EXPECT_EQ(sdGroundChecker(vec3(0.5f, 0, 0.5f)), 1.0f);
-    EXPECT_EQ(sdGroundChecker(vec3(1.5f, 0, 0.5f)), kGroundCheckerDark);
-    EXPECT_EQ(sdGroundChecker(vec3(-0.5f, 0, 0.5f)), kGroundCheckerDark);
-    EXPECT_EQ(sdGroundChecker(vec3(-0.5f, 0, -0.5f)), 1.0f);
+    EXPECT_EQ(sdGroundChecker(vec3(0.5f, 0, 0.5f), 0), 1.0f);
+    EXPECT_EQ(sdGroundChecker(vec3(1.5f, 0, 0.5f), 0), kGroundCheckerDark);
+    EXPECT_EQ(sdGroundChecker(vec3(-0.5f, 0, 0.5f), 0.25f), kGroundCheckerDark);
+    EXPECT_EQ(sdGroundChecker(vec3(-0.5f, 0, -0.5f), 0.1f), 1.0f);
+    EXPECT_LT(kGroundCheckerDark, 1.0f);
+}
+
+TEST(OpaqueGeometry, GroundCheckerFadesToItsMeanWherePixelsCoverWholeCells) {
+    const float mean = 0.5f * (1.0f + kGroundCheckerDark);
+    EXPECT_FLOAT_EQ(sdGroundChecker(vec3(0.5f, 0, 0.5f), 0.75f), mean);
+    EXPECT_FLOAT_EQ(sdGroundChecker(vec3(1.5f, 0, 0.5f), 4.0f), mean);
+    // Half way: half the contrast.
+    EXPECT_FLOAT_EQ(sdGroundChecker(vec3(0.5f, 0, 0.5f), 0.5f), 0.5f * (1.0f + mean));
 }
 
 TEST(Lighting, SunLambertPlusAmbient) {

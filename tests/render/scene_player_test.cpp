@@ -974,9 +974,9 @@ TEST(ScenePlayer, ATintedGpuInstanceDrawnFromTheDeviceDrawsAsATintedCpuInstance)
     expectSameFrames(cpu_tinted, gpu_tinted);
 }
 
-// auto splits the campfire whose smoke asks for the CPU: flames and embers on the GPU (drawn from
-// the renderer's device), the smoke on the CPU, one draw order; the frames match the CPU
-// backend's render of the same effect within the parity tolerance.
+// auto splits the campfire whose smoke asks for the CPU: flames, embers, firelight and halo on the
+// GPU (drawn from the renderer's device), the smoke on the CPU, one draw order; the frames match
+// the CPU backend's render of the same effect within the parity tolerance.
 TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
     const fs::path dir = scratchDir("split");
     fs::remove_all(dir);
@@ -1015,7 +1015,8 @@ TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
     std::vector<uint64_t> device_batches;
     expectRendersAs(cpu_frames, scene, file, split_config, times, diagnostics, true,
                     &device_batches);
-    for (const uint64_t n : device_batches) EXPECT_EQ(n, 2u) << "flames and embers";
+    for (const uint64_t n : device_batches)
+        EXPECT_EQ(n, 4u) << "flames, embers, the firelight decal and the halo";
 }
 
 // One frame of a player on a small renderer's device (its GPU instances drawn from the device):
@@ -1102,7 +1103,8 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameRibbonsAsTheCpuBackend) {
 }
 
 // Lightning simulated on the GPU and drawn from the renderer's device (its beams written by the
-// GPU's strip pass from the frame's curve and jitter cycle, nothing read back) draws what the CPU
+// GPU's strip pass from the frame's curve and jitter cycle, nothing read back; the glow, flash and
+// strike its bolts' births spawn drawn as billboards from the device) draws what the CPU
 // backend draws, frames forward and back (a restart; the jitter cycle counts from the simulation
 // time); read back, the same. The instance is turned and placed away from the origin, so the curve
 // is not the authored one.
@@ -1126,7 +1128,7 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameBeamsAsTheCpuBackend) {
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics);
 
     const DeviceFrame device = playOnTheRenderersDevice(scene, file, gpu_config, times[0]);
-    EXPECT_EQ(device.other_batches, 0u) << "lightning draws only beams";
+    EXPECT_EQ(device.other_batches, 3u) << "the bolt's glow, sky flash and ground strike";
     EXPECT_EQ(device.strips.size(), 1u) << "the bolt, from the device";
     for (const StripBatch& strip : device.strips) {
         EXPECT_GE(strip.device.max_strips, 1u) << "a bolt lives";
@@ -1137,7 +1139,8 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameBeamsAsTheCpuBackend) {
     std::vector<uint64_t> device_batches;
     expectRendersAs(cpu_frames, scene, file, gpu_config, times, gpu_diagnostics, true,
                     &device_batches);
-    for (const uint64_t n : device_batches) EXPECT_EQ(n, 1u) << "the bolt, drawn from the device";
+    for (const uint64_t n : device_batches)
+        EXPECT_EQ(n, 4u) << "the bolt, its glow, flash and strike, drawn from the device";
 }
 
 // Mesh particles simulated on the GPU backend draw what the CPU backend's draw: read back, and

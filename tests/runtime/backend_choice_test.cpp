@@ -112,13 +112,15 @@ TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
 // reason names the ones left on the CPU and why.
 TEST(BackendChoice, AutoSplitsAnEffectWhoseEmittersDisagree) {
     CompiledEffect campfire = sample("campfire.json");
-    ASSERT_EQ(campfire.emitters.size(), 3u);
+    // flames, smoke, embers, firelight, halo
+    ASSERT_EQ(campfire.emitters.size(), 5u);
     campfire.emitters[1].backend = kBackendCpu; // smoke
     const BackendChoice choice = chooseBackend(campfire, BackendRequest::automatic, kGpu);
     EXPECT_TRUE(choice.ok);
     EXPECT_EQ(choice.backend, Backend::gpu);
     EXPECT_TRUE(splitsEffect(choice));
-    EXPECT_EQ(choice.emitters, (std::vector<Backend>{Backend::gpu, Backend::cpu, Backend::gpu}));
+    EXPECT_EQ(choice.emitters, (std::vector<Backend>{Backend::gpu, Backend::cpu, Backend::gpu,
+                                                     Backend::gpu, Backend::gpu}));
     EXPECT_TRUE(mentions(choice, "split")) << choice.reason;
     EXPECT_TRUE(mentions(choice, "emitter 'smoke' on the CPU")) << choice.reason;
     EXPECT_TRUE(mentions(choice, "asks for the cpu backend")) << choice.reason;
@@ -133,7 +135,7 @@ TEST(BackendChoice, AutoSplitsAnEffectWhoseEmittersDisagree) {
     const auto cpu_part = runOnly(shared, choice, Backend::cpu);
     ASSERT_NE(gpu_part, nullptr);
     ASSERT_NE(cpu_part, nullptr);
-    for (uint32_t e = 0; e < 3; ++e) {
+    for (uint32_t e = 0; e < campfire.emitters.size(); ++e) {
         const bool gpu = choice.emitters[e] == Backend::gpu;
         EXPECT_EQ(gpu_part->emitters[e].capacity, gpu ? campfire.emitters[e].capacity : 0u);
         EXPECT_EQ(cpu_part->emitters[e].capacity, gpu ? 0u : campfire.emitters[e].capacity);

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include <filesystem>
 #include <glm/glm.hpp>
@@ -55,6 +57,30 @@ float expectBoundsInView(const SceneDesc& scene, const Bounds& bounds) {
     return reach;
 }
 
+// How much of the image height (vertical) or width the box's corners span: half the difference
+// of their largest and smallest normalised device coordinate.
+float boxExtent(const SceneDesc& scene, const Bounds& bounds, bool vertical) {
+    const Float3 c = bounds.center, h = bounds.half_extents;
+    float lo = 1e30f, hi = -1e30f;
+    for (int corner = 0; corner < 8; ++corner) {
+        const Float3 p{c.x + ((corner & 1) ? h.x : -h.x), c.y + ((corner & 2) ? h.y : -h.y),
+                       c.z + ((corner & 4) ? h.z : -h.z)};
+        const glm::vec4 clip = project(scene, p);
+        const float v = (vertical ? clip.y : clip.x) / clip.w;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    return 0.5f * (hi - lo);
+}
+
+// The part of a box above the plane y = ground.
+Bounds aboveGround(const Bounds& b, float ground) {
+    const float top = b.center.y + b.half_extents.y;
+    const float bottom = std::max(b.center.y - b.half_extents.y, ground);
+    return Bounds{{b.center.x, 0.5f * (top + bottom), b.center.z},
+                  {b.half_extents.x, 0.5f * (top - bottom), b.half_extents.z}};
+}
+
 TEST(DefaultScene, FramesEverySampleEffectAndValidates) {
     int count = 0;
     for (const auto& entry :
@@ -66,8 +92,15 @@ TEST(DefaultScene, FramesEverySampleEffectAndValidates) {
         ASSERT_TRUE(loadEffectFile(entry.path().string(), effect, diagnostics));
         const SceneDesc scene = defaultSceneForEffect(effect, entry.path().string());
         EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
-        // Framed tightly: the bounds reach the 10 % margin of the image, not just fit in it.
-        EXPECT_GT(expectBoundsInView(scene, effect.bounds), 0.88f);
+        // Without measured bounds the authored ones are framed, cut at the ground: 60 % of the
+        // height, or 90 % of the width for a wide effect.
+        const Bounds framed = aboveGround(effect.bounds, scene.ground.height);
+        expectBoundsInView(scene, framed);
+        const float height = boxExtent(scene, framed, true);
+        const float width = boxExtent(scene, framed, false);
+        EXPECT_LE(height, 0.601f);
+        EXPECT_LE(width, 0.901f);
+        EXPECT_TRUE(height > 0.599f || width > 0.899f) << height << " " << width;
         // The ground is at y = 0 when the bounds reach it (effects stand on the origin).
         const float bottom = effect.bounds.center.y - effect.bounds.half_extents.y;
         EXPECT_FLOAT_EQ(scene.ground.height, bottom <= 0 ? 0.0f : bottom);
@@ -94,10 +127,78 @@ TEST(DefaultScene, LooksAtTheCentreFromSlightlyAbove) {
     const glm::vec4 centre = project(scene, effect.bounds.center);
     EXPECT_NEAR(centre.x / centre.w, 0, 1e-5);
     EXPECT_NEAR(centre.y / centre.w, 0, 1e-5);
-    EXPECT_GT(expectBoundsInView(scene, effect.bounds), 0.88f);
+    expectBoundsInView(scene, effect.bounds);
+    EXPECT_NEAR(boxExtent(scene, effect.bounds, true), kFramedHeightFraction, 1e-3);
     EXPECT_FLOAT_EQ(scene.ground.height, 2);
     // The ground square (centred on the origin) reaches past the bounds.
     EXPECT_GT(scene.ground.size / 2, 3 + 0.5f);
+}
+
+TEST(DefaultScene, TheFramedBoxFillsSixtyPercentOfTheHeightWhateverItsSize) {
+    for (const float scale : {0.1f, 1.0f, 30.0f}) {
+        EffectDesc effect;
+        effect.bounds = Bounds{{0, 2 * scale, 0}, {scale, 2 * scale, scale}};
+        const SceneDesc scene = defaultSceneForEffect(effect, "fx.json");
+        EXPECT_NEAR(boxExtent(scene, effect.bounds, true), 0.6f, 1e-3f) << scale;
+        EXPECT_LT(boxExtent(scene, effect.bounds, false), 0.6f) << scale;
+    }
+}
+
+TEST(DefaultScene, AWideBoxFillsNinetyPercentOfTheWidthInstead) {
+    EffectDesc effect;
+    effect.bounds = Bounds{{0, 1, 0}, {20, 1, 1}};
+    const SceneDesc scene = defaultSceneForEffect(effect, "fx.json");
+    EXPECT_NEAR(boxExtent(scene, effect.bounds, false), 0.9f, 1e-3f);
+    EXPECT_LT(boxExtent(scene, effect.bounds, true), 0.6f);
+    expectBoundsInView(scene, effect.bounds);
+}
+
+TEST(DefaultScene, FramesTheDrawnBoxAboveTheGroundWhenGiven) {
+    EffectDesc effect;
+    effect.bounds = Bounds{{0, 5, 0}, {10, 5, 10}}; // conservative, reaching y = 0
+    // Drawn: a small box partly below the ground; only its part above y = 0 is framed.
+    const Bounds drawn{{1, 0.5f, -1}, {0.5f, 1.5f, 0.5f}};
+    const SceneDesc scene = defaultSceneForEffect(effect, "fx.json", drawn);
+    EXPECT_FLOAT_EQ(scene.ground.height, 0) << "the ground still comes from the authored bounds";
+    const Bounds above{{1, 1, -1}, {0.5f, 1, 0.5f}};
+    expectNear(scene.camera.target, above.center);
+    EXPECT_NEAR(boxExtent(scene, above, true), kFramedHeightFraction, 1e-3);
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
+}
+
+TEST(DefaultScene, TheGroundIsAtZeroWhenTheBoundsReachItElseAtTheirBottom) {
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, 1, 0}, {1, 1, 1}}), 0.0f);
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, 0, 0}, {1, 1, 1}}), 0.0f);
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, 5, 0}, {1, 2, 1}}), 3.0f);
+    EXPECT_EQ(defaultGroundHeight(Bounds{{0, -5, 0}, {1, 2, 1}}), -7.0f);
+}
+
+TEST(DefaultScene, TheGroundIsDarkAndTheBackgroundDarker) {
+    const SceneDesc scene = defaultSceneForEffect(EffectDesc{}, "fx.json");
+    const SceneDesc defaults;
+    EXPECT_LT(scene.ground.color.x, 0.5f * defaults.ground.color.x);
+    for (const float v : {scene.background.x, scene.background.y, scene.background.z})
+        EXPECT_LT(v, scene.ground.color.x);
+}
+
+TEST(DefaultScene, NonFiniteDrawnBoundsStillGiveAValidScene) {
+    const float inf = std::numeric_limits<float>::infinity();
+    const Bounds drawn{{std::nanf(""), 0, inf}, {inf, -1, 0}};
+    const SceneDesc scene = defaultSceneForEffect(EffectDesc{}, "fx.json", drawn);
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
+}
+
+TEST(DefaultScene, TheLargestBoundsStillGiveAValidScene) {
+    EffectDesc effect;
+    effect.bounds = Bounds{{1e6f, 1e6f, -1e6f}, {1e6f, 1e6f, 1e6f}}; // kMaxBoundsExtent
+    const SceneDesc scene = defaultSceneForEffect(effect, "fx.json");
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(validateScene(scene, diagnostics)) << dump(diagnostics);
+    EXPECT_TRUE(std::isfinite(scene.camera.far) && std::isfinite(scene.ground.size));
+    EXPECT_NEAR(boxExtent(scene, aboveGround(effect.bounds, scene.ground.height), true), 0.6f,
+                1e-3f);
 }
 
 TEST(DefaultScene, DegenerateBoundsStillGiveAValidScene) {

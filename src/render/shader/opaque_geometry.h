@@ -21,9 +21,10 @@ SD_CONST uint kSphereSegments = 32u; // around Y
 SD_CONST uint kSphereRings = 16u;    // pole to pole
 SD_CONST uint kSphereVertexCount = kSphereSegments * kSphereRings * 6u;
 
-// Ground checker: 1 m cells, the odd ones this much darker (a viewer reads scale from it).
+// Ground checker: 1 m cells, the odd ones this much darker: enough for a viewer to read scale,
+// little enough not to draw the eye from the effect.
 SD_CONST float kGroundCellSize = 1.0f;
-SD_CONST float kGroundCheckerDark = 0.85f;
+SD_CONST float kGroundCheckerDark = 0.92f;
 
 struct OpaqueDraw {
     vec4 center; // xyz world centre (ground: (0, height, 0)); w 0
@@ -103,11 +104,16 @@ SD_FUNC OpaqueVertex sdOpaqueVertex(OpaqueDraw d, uint index) {
     return v;
 }
 
-// The ground checker factor at world position p: 1 or kGroundCheckerDark by 1 m cell.
-SD_FUNC float sdGroundChecker(vec3 p) {
+// The ground checker factor at world position p: 1 or kGroundCheckerDark by 1 m cell, faded to
+// their mean where a pixel covers cells_per_pixel of a cell or more (from a quarter to three
+// quarters of a cell a pixel), so the far ground is an even grey instead of a moire of aliased
+// cells. The fragment passes max(fwidth(p.x), fwidth(p.z)) / kGroundCellSize.
+SD_FUNC float sdGroundChecker(vec3 p, float cells_per_pixel) {
     int cx = sdFloorToInt(p.x / kGroundCellSize);
     int cz = sdFloorToInt(p.z / kGroundCellSize);
-    return ((cx + cz) & 1) == 0 ? 1.0f : kGroundCheckerDark;
+    float checker = ((cx + cz) & 1) == 0 ? 1.0f : kGroundCheckerDark;
+    float fade = clamp(2.0f * cells_per_pixel - 0.5f, 0.0f, 1.0f);
+    return mix(checker, 0.5f * (1.0f + kGroundCheckerDark), fade);
 }
 
 SD_END_NAMESPACE
