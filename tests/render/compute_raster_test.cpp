@@ -181,8 +181,8 @@ protected:
         EXPECT_EQ(stats_.raster_batches, batches.size());
         EXPECT_GT(stats_.raster_pairs, 0u);
         const Difference d = difference(graphics, compute);
-        EXPECT_LE(d.largest, largest);
-        EXPECT_LE(d.share_above_2, share);
+        EXPECT_LE(d.largest, largest) << "share above 2 codes " << d.share_above_2;
+        EXPECT_LE(d.share_above_2, share) << "largest " << d.largest;
         const Image empty = render(RasterPath::graphics, {});
         EXPECT_GT(difference(graphics, empty).largest, 60);
     }
@@ -196,10 +196,12 @@ protected:
 // Soft discs drawn back to front with alpha blending, many layers deep, partly behind the box:
 // front-to-back compositing in the tiles gives what blending in draw order gives. The only
 // differences are rounding (the graphics path blends in half floats layer by layer, the tiles
-// in floats) and a pixel's coverage where a quad's edge passes exactly through its centre.
+// in floats) and a pixel's coverage where a quad's edge passes exactly through its centre. On
+// lavapipe every comparison here differs by at most 1 code; the tolerance (4 codes, 0.2 % of the
+// pixels above 2) leaves room for another device's rasteriser, not for a wrong image.
 TEST_F(ComputeRasterTest, SortedAlphaMatchesTheGraphicsPath) {
     const std::vector<DrawRecord> records = cloud(400, 1u);
-    expectSameImage({BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}}}, 6, 0.01);
+    expectSameImage({BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}}}, 4, 0.002);
 }
 
 TEST_F(ComputeRasterTest, AdditiveAndPremultipliedMatchTheGraphicsPath) {
@@ -207,7 +209,7 @@ TEST_F(ComputeRasterTest, AdditiveAndPremultipliedMatchTheGraphicsPath) {
     const std::vector<DrawRecord> smoke = cloud(200, 3u);
     expectSameImage({BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, fire, {}},
                      BillboardBatch{paramsFor(kBlendPremultiplied), kNoTexture, smoke, {}}},
-                    6, 0.01);
+                    4, 0.002);
 }
 
 // A 2 x 2 flipbook with frame blending (alpha, straight texture) and one without (premultiplied
@@ -242,7 +244,7 @@ TEST_F(ComputeRasterTest, SoftParticlesAndTheOpaqueDepthMatchTheGraphicsPath) {
     for (DrawRecord& r : cut) r.position_size.z -= 0.5f;
     expectSameImage({BillboardBatch{soft, kNoTexture, near_box, {}},
                      BillboardBatch{paramsFor(kBlendPremultiplied), kNoTexture, cut, {}}},
-                    8, 0.02);
+                    4, 0.002);
 }
 
 // Velocity-stretched, axis-aligned and fixed (decal) quads, tilted away from the view plane, and
@@ -257,7 +259,7 @@ TEST_F(ComputeRasterTest, AlignmentsAndLightingMatchTheGraphicsPath) {
          BillboardBatch{paramsFor(kBlendPremultiplied, kAlignAxis), kNoTexture, cloud(80, 9u), {}},
          BillboardBatch{paramsFor(kBlendAdditive, kAlignFixed), kNoTexture, cloud(80, 10u), {}},
          BillboardBatch{lit, kNoTexture, cloud(80, 11u), {}}},
-        8, 0.02);
+        4, 0.002);
 }
 
 // automatic draws the large batch by compute and the small ones by the graphics path, in the
@@ -275,8 +277,8 @@ TEST_F(ComputeRasterTest, AutomaticInterleavesBothPathsInBatchOrder) {
     const Image automatic = render(RasterPath::automatic, batches);
     EXPECT_EQ(stats_.raster_batches, 1u);
     const Difference d = difference(graphics, automatic);
-    EXPECT_LE(d.largest, 6);
-    EXPECT_LE(d.share_above_2, 0.01);
+    EXPECT_LE(d.largest, 4);
+    EXPECT_LE(d.share_above_2, 0.002);
     // Drawn in the wrong order (the middle batch last) the image differs: order is tested.
     const std::vector<DrawBatch> reordered = {batches[0], batches[2], batches[1]};
     EXPECT_GT(difference(graphics, render(RasterPath::automatic, reordered)).largest, 20);
@@ -324,8 +326,8 @@ TEST_F(ComputeRasterTest, EmptyBatchesAndScreenFillingParticles) {
     const uint64_t tiles = ((kWidth + 15) / 16) * ((kHeight + 15) / 16);
     EXPECT_GE(stats_.raster_pairs, tiles);
     const Difference d = difference(graphics, compute);
-    EXPECT_LE(d.largest, 6);
-    EXPECT_LE(d.share_above_2, 0.01);
+    EXPECT_LE(d.largest, 4);
+    EXPECT_LE(d.share_above_2, 0.002);
     // Only empty batches: the frame is the scene alone, no raster work.
     const Image empty = render(RasterPath::compute, {batches[0]});
     EXPECT_EQ(stats_.raster_batches, 0u);
@@ -410,7 +412,7 @@ TEST_F(ComputeRasterTest, DeviceRecordsMatchTheGraphicsPath) {
     batch.device.max_records = static_cast<uint32_t>(records.size());
     batch.overrides.tint = vec4(1.0f, 0.7f, 0.5f, 0.9f);
     batch.overrides.size_scale = 1.3f;
-    expectSameImage({batch}, 6, 0.01);
+    expectSameImage({batch}, 4, 0.002);
 }
 
 } // namespace
