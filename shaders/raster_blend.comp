@@ -31,6 +31,7 @@ layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D particle_
 layout(local_size_x = kRasterTileSize, local_size_y = kRasterTileSize) in;
 
 shared RasterSplat s_splat[kRasterTilePixels];
+shared vec4 s_bounds[kRasterTilePixels]; // sdRasterPixelBounds: most quads miss most pixels
 shared vec4 s_color[kRasterTilePixels];
 shared float s_frame[kRasterTilePixels];
 shared uint s_done;
@@ -62,14 +63,21 @@ void main() {
         if (lane == 0u) s_done = 0u;
         if (base + lane < count) {
             DrawRecord r = rasterRecord(job, payloads.v[range.y - 1u - base - lane]);
-            s_splat[lane] = sdRasterSplat(rasterQuad(p, r), cam.eye);
+            BillboardQuad q = rasterQuad(p, r);
+            s_splat[lane] = sdRasterSplat(q, cam.eye);
+            s_bounds[lane] = sdRasterPixelBounds(q, cam);
             s_color[lane] = r.color;
             s_frame[lane] = r.flipbook_frame;
         }
         barrier();
         uint staged = min(kRasterTilePixels, count - base);
         uint k = 0u;
+        vec2 here = vec2(pixel);
         for (; !done && k < staged; ++k) {
+            vec4 bounds = s_bounds[k];
+            if (here.x < bounds.x || here.y < bounds.y || here.x > bounds.z || here.y > bounds.w) {
+                continue;
+            }
             vec4 hit = sdRasterHit(s_splat[k], ray);
             if (hit.w == 0.0 || abs(hit.x) > 1.0 || abs(hit.y) > 1.0) continue;
             // The graphics path clips at the near and far planes and tests LESS against the

@@ -54,19 +54,7 @@ BillboardQuad rasterQuad(BillboardParams p, DrawRecord r) {
 }
 
 RasterCamera rasterCamera() {
-    RasterCamera cam;
-    cam.c0 = frame.clip_from_world_c0;
-    cam.c1 = frame.clip_from_world_c1;
-    cam.c2 = frame.clip_from_world_c2;
-    cam.c3 = frame.clip_from_world_c3;
-    cam.eye = frame.eye.xyz;
-    cam.right = frame.camera_right.xyz;
-    cam.up = frame.camera_up.xyz;
-    cam.forward = frame.camera_forward.xyz;
-    cam.near_m = frame.eye.w;
-    cam.far_m = frame.camera_right.w;
-    cam.viewport = frame.viewport.xy;
-    return cam;
+    return sdRasterCamera(frame);
 }
 
 // Inclusive prefix sum over a workgroup of kRasterGroupSize (Hillis-Steele; every invocation

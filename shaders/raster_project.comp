@@ -1,5 +1,5 @@
 // Compute rasteriser, pass 1 of 5, one job (a billboard batch): each particle's screen rectangle
-// in tiles (sdRasterTileRect, on the quad the vertex shader draws), and per chunk of kRasterChunk
+// in tiles (sdRasterPixelBounds, on the quad the vertex shader draws), and per chunk of kRasterChunk
 // particles the tiles they cover, for the scan. One workgroup per chunk; invocation l takes the
 // chunk's particles [l x kRasterPerInvocation, (l + 1) x kRasterPerInvocation), as the emit pass
 // does.
@@ -22,7 +22,10 @@ void main() {
         uint i = first + k;
         if (i >= job.count.z) break;
         uvec2 rect = uvec2(kRasterEmptyRect0, kRasterEmptyRect1);
-        if (i < count) rect = sdRasterTileRect(rasterQuad(job.params, rasterRecord(job, i)), cam);
+        if (i < count) {
+            rect = sdRasterTileRect(
+                sdRasterPixelBounds(rasterQuad(job.params, rasterRecord(job, i)), cam));
+        }
         RasterPairRef(push.rects).v[job.count.w + i] = rect;
         tiles += sdRasterTileCount(rect);
     }

@@ -11,6 +11,7 @@
 #define SPINDRIFT_RENDER_SHADER_COMPUTE_RASTER_H
 
 #include "billboard.h"
+#include "frame_globals.h"
 #include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
@@ -98,12 +99,33 @@ struct RasterCamera {
     vec2 viewport; // pixels
 };
 
-// The tiles of a quad's screen rectangle, conservative: every pixel whose centre the quad covers
-// lies in it (the per-pixel test decides). Packed (sdRasterPackRect); empty when the quad is
-// entirely behind the near plane or beyond the far plane, has no area, or is off screen. A quad
-// crossing the near plane takes the whole screen (its projection is unbounded there).
-SD_FUNC uvec2 sdRasterTileRect(BillboardQuad q, RasterCamera cam) {
-    uvec2 empty = uvec2(kRasterEmptyRect0, kRasterEmptyRect1);
+// The raster passes' camera from the frame globals.
+SD_FUNC RasterCamera sdRasterCamera(FrameGlobals g) {
+    RasterCamera cam;
+    cam.c0 = g.clip_from_world_c0;
+    cam.c1 = g.clip_from_world_c1;
+    cam.c2 = g.clip_from_world_c2;
+    cam.c3 = g.clip_from_world_c3;
+    cam.eye = vec3(g.eye);
+    cam.right = vec3(g.camera_right);
+    cam.up = vec3(g.camera_up);
+    cam.forward = vec3(g.camera_forward);
+    cam.near_m = g.eye.w;
+    cam.far_m = g.camera_right.w;
+    cam.viewport = vec2(g.viewport.x, g.viewport.y);
+    return cam;
+}
+
+// Slack, in pixels, between a quad's projected corners and the pixel centres counted inside its
+// bounds: the per-pixel test (sdRasterHit) reaches the same edge through other rounding.
+SD_CONST float kRasterBoundsSlack = 1.0f / 16.0f;
+
+// The pixels whose centres a quad may cover: xy the first pixel, zw the last (inclusive), as
+// floats; empty (x > z or y > w) when the quad is entirely behind the near plane or beyond the
+// far plane, has no area, or is off screen. A quad crossing the near plane takes the whole screen
+// (its projection is unbounded there). Conservative: the per-pixel test decides.
+SD_FUNC vec4 sdRasterPixelBounds(BillboardQuad q, RasterCamera cam) {
+    vec4 empty = vec4(1.0f, 1.0f, 0.0f, 0.0f);
     if (dot(cross(q.half_x, q.half_y), cross(q.half_x, q.half_y)) <= 0.0f) return empty;
     vec2 lo = vec2(3.0e38f);
     vec2 hi = vec2(-3.0e38f);
@@ -128,12 +150,20 @@ SD_FUNC uvec2 sdRasterTileRect(BillboardQuad q, RasterCamera cam) {
         lo = vec2(0.0f);
         hi = cam.viewport;
     }
-    // Pixel centres are at integer + 0.5; one pixel of slack on each side keeps the rectangle
-    // conservative against rounding in the per-pixel test.
-    vec2 first = max(floor(lo - vec2(1.0f)), vec2(0.0f));
-    vec2 last = min(floor(hi + vec2(1.0f)), cam.viewport - vec2(1.0f));
+    // Pixel centres are at integer + 0.5: pixel k is inside when lo <= k + 0.5 <= hi.
+    vec2 first = max(floor(lo - vec2(0.5f + kRasterBoundsSlack)) + vec2(1.0f), vec2(0.0f));
+    vec2 last = min(floor(hi - vec2(0.5f - kRasterBoundsSlack)), cam.viewport - vec2(1.0f));
     if (first.x > last.x || first.y > last.y) return empty;
-    uvec4 r = uvec4(uint(first.x), uint(first.y), uint(last.x), uint(last.y)) / kRasterTileSize;
+    return vec4(first, last);
+}
+
+// The tiles of sdRasterPixelBounds, packed (sdRasterPackRect); empty when the bounds are.
+SD_FUNC uvec2 sdRasterTileRect(vec4 bounds) {
+    if (bounds.x > bounds.z || bounds.y > bounds.w) {
+        return uvec2(kRasterEmptyRect0, kRasterEmptyRect1);
+    }
+    uvec4 r =
+        uvec4(uint(bounds.x), uint(bounds.y), uint(bounds.z), uint(bounds.w)) / kRasterTileSize;
     return sdRasterPackRect(r);
 }
 
