@@ -358,6 +358,33 @@ TEST_F(ComputeRasterTest, TooManyPairsAreRefusedOrFallBackVisibly) {
     EXPECT_TRUE(fallback.rgba8 == graphics.rgba8);
 }
 
+// More particles in one tile than lavapipe lets an invocation loop (65 535 iterations in all):
+// the frame either matches the graphics path (a device without the limit) or fails with the
+// error that names it, never a silently wrong image. Faint particles, so no pixel stops early.
+TEST_F(ComputeRasterTest, ATileBeyondTheLoopBudgetIsDrawnOrRefusedNeverWrong) {
+    std::vector<DrawRecord> dense;
+    for (uint32_t i = 0; i < 70000; ++i) {
+        const float x = -1.5f + 0.01f * float(i % 7);
+        dense.push_back(sdDrawRecord(vec3(x, 1.0f, 1.0f), 0.05f, vec4(1.0f, 0.5f, 0.2f, 0.002f),
+                                     vec3(0), 0.0f, 0.5f, 0.0f, 0u, i));
+    }
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, dense, {}}};
+    const Image graphics = render(RasterPath::graphics, batches);
+    FrameView view = view_;
+    view.raster = RasterPath::compute;
+    Image compute;
+    std::vector<Diagnostic> d;
+    if (renderFrame(*renderer_, view, batches, compute, stats_, d)) {
+        const Difference diff = difference(graphics, compute);
+        EXPECT_LE(diff.largest, 4);
+        EXPECT_LE(diff.share_above_2, 0.002);
+    } else {
+        EXPECT_NE(errors(d).find("a compute raster loop ended before its work"), std::string::npos)
+            << errors(d);
+    }
+}
+
 // A device batch of more particles than the projection can dispatch is refused before anything
 // is recorded (its addresses are never read), and an unknown raster value is refused too.
 TEST_F(ComputeRasterTest, RefusesABatchTooLargeAndAnUnknownPath) {
