@@ -1,8 +1,9 @@
 // Compute rasteriser, pass 1 of 5, one job (a billboard batch): each particle's screen rectangle
-// in tiles (sdRasterPixelBounds, on the quad the vertex shader draws), and per chunk of kRasterChunk
-// particles the tiles they cover, for the scan. One workgroup per chunk; invocation l takes the
-// chunk's particles [l x kRasterPerInvocation, (l + 1) x kRasterPerInvocation), as the emit pass
-// does.
+// in tiles (sdRasterPixelBounds, on the quad the vertex shader draws), and per chunk of
+// kRasterChunk particles the tiles they cover, for the scan. One workgroup per chunk; the
+// invocations read consecutive records together (particle chunk x kRasterChunk + k x
+// kRasterGroupSize + lane), since only the chunk's sum matters here (the emit pass, which needs
+// the order, reads only the rectangles).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -16,10 +17,10 @@ void main() {
     RasterJob job = rasterJob();
     uint count = rasterParticleCount(job);
     RasterCamera cam = rasterCamera();
-    uint first = gl_WorkGroupID.x * kRasterChunk + gl_LocalInvocationID.x * kRasterPerInvocation;
+    uint first = gl_WorkGroupID.x * kRasterChunk + gl_LocalInvocationID.x;
     uint tiles = 0u;
     for (uint k = 0u; k < kRasterPerInvocation; ++k) {
-        uint i = first + k;
+        uint i = first + k * kRasterGroupSize;
         if (i >= job.count.z) break;
         uvec2 rect = uvec2(kRasterEmptyRect0, kRasterEmptyRect1);
         if (i < count) {

@@ -21,7 +21,7 @@ SD_BEGIN_NAMESPACE
 SD_CONST uint kRasterTileSize = 16u;
 SD_CONST uint kRasterTilePixels = kRasterTileSize * kRasterTileSize;
 // The projection and emit passes: workgroups of kRasterGroupSize invocations, each handling
-// kRasterPerInvocation consecutive particles of the workgroup's chunk.
+// kRasterPerInvocation particles of the workgroup's chunk of kRasterChunk.
 SD_CONST uint kRasterGroupSize = 256u;
 SD_CONST uint kRasterPerInvocation = 8u;
 SD_CONST uint kRasterChunk = kRasterGroupSize * kRasterPerInvocation;
