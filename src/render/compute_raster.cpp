@@ -207,12 +207,22 @@ bool ComputeRaster::prepare(vk::CommandRunner& runner, const FrameView& view,
                             std::to_string(kMaxComputeRasterBatchParticles) + ")"));
             return false;
         }
-        const uint64_t job_index = jobs_planned_.size();
-        if ((job_index + 1) * tiles > kRasterSaturated) {
+        if (n > kMaxComputeRasterFrameParticles - particles) {
             diagnostics.push_back(rasterError("batch " + std::to_string(i) +
-                                              ": more compute-rastered batches than 32-bit "
-                                              "keys can name at " +
-                                              std::to_string(tiles) + " tiles a batch"));
+                                              ": the frame's compute-rastered batches have more "
+                                              "than kMaxComputeRasterFrameParticles (" +
+                                              std::to_string(kMaxComputeRasterFrameParticles) +
+                                              ") particles"));
+            return false;
+        }
+        const uint64_t job_index = jobs_planned_.size();
+        if ((job_index + 1) * tiles > kMaxComputeRasterKeys) {
+            diagnostics.push_back(rasterError("batch " + std::to_string(i) +
+                                              ": more compute-rastered batches than "
+                                              "kMaxComputeRasterKeys (" +
+                                              std::to_string(kMaxComputeRasterKeys) +
+                                              ") keys can name at " + std::to_string(tiles) +
+                                              " tiles a batch"));
             return false;
         }
         Job job;

@@ -50,6 +50,11 @@ static_assert(FrameView{}.compute_raster_max_pairs == kMaxComputeRasterPairs);
 // The most particles one batch may have on this path: a projection workgroup per kRasterChunk
 // particles, at most 65 535 workgroups in a dispatch (../shared/gpu-facts.md).
 inline constexpr uint64_t kMaxComputeRasterBatchParticles = uint64_t{65535} * kRasterChunk;
+// The most particles and keys (jobs x tiles) one frame may have on this path: their rectangles
+// and ranges (8 bytes each) stay in buffers of at most 2 GiB, well under the 4 GiB a buffer may
+// have on the H200 (../shared/gpu-facts.md).
+inline constexpr uint64_t kMaxComputeRasterFrameParticles = uint64_t{1} << 28;
+inline constexpr uint64_t kMaxComputeRasterKeys = uint64_t{1} << 28;
 
 // Whether `batch` is drawn by the compute rasteriser in a frame with `view` (when the renderer
 // has one: offscreen frames): raster compute takes every billboard batch that draws into the
@@ -75,7 +80,8 @@ public:
     // exceed kMaxComputeRasterPairs: with view.raster automatic the frame's batches go to the
     // graphics path (raster_fallbacks = 1); otherwise false with an error naming the count and the
     // limit. False with an error when a Vulkan call fails, a batch has more than
-    // kMaxComputeRasterBatchParticles particles, or the frame has more jobs than keys can name.
+    // kMaxComputeRasterBatchParticles particles, or the frame more than
+    // kMaxComputeRasterFrameParticles particles or kMaxComputeRasterKeys keys.
     bool prepare(vk::CommandRunner& runner, const FrameView& view,
                  std::span<const DrawBatch> batches, const BillboardPass& billboards, uint32_t slot,
                  FrameStats& stats, std::vector<Diagnostic>& diagnostics);

@@ -385,8 +385,9 @@ TEST_F(ComputeRasterTest, ATileBeyondTheLoopBudgetIsDrawnOrRefusedNeverWrong) {
     }
 }
 
-// A device batch of more particles than the projection can dispatch is refused before anything
-// is recorded (its addresses are never read), and an unknown raster value is refused too.
+// A device batch of more particles than the projection can dispatch, and batches of more
+// particles together than a frame's buffers hold, are refused before anything is recorded
+// (their addresses are never read); an unknown raster value is refused too.
 TEST_F(ComputeRasterTest, RefusesABatchTooLargeAndAnUnknownPath) {
     BillboardBatch huge{paramsFor(kBlendAlpha), kNoTexture, {}, {}};
     huge.device.records = 0x10000;
@@ -400,6 +401,15 @@ TEST_F(ComputeRasterTest, RefusesABatchTooLargeAndAnUnknownPath) {
     EXPECT_FALSE(renderFrame(*renderer_, view, batches, image, stats_, d));
     ASSERT_FALSE(d.empty());
     EXPECT_NE(errors(d).find("more than the compute rasteriser takes"), std::string::npos)
+        << errors(d);
+    // Three batches each within the batch limit, together past the frame's.
+    d.clear();
+    huge.device.max_records = 100000000;
+    const std::vector<DrawBatch> three = {huge, huge, huge};
+    EXPECT_FALSE(renderFrame(*renderer_, view, three, image, stats_, d));
+    EXPECT_NE(errors(d).find("batch 2: the frame's compute-rastered batches have more than "
+                             "kMaxComputeRasterFrameParticles"),
+              std::string::npos)
         << errors(d);
     d.clear();
     view.raster = static_cast<RasterPath>(7);
