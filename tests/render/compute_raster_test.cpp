@@ -452,5 +452,48 @@ TEST_F(ComputeRasterTest, DeviceRecordsMatchTheGraphicsPath) {
     expectSameImage({batch}, 4, 0.002);
 }
 
+// Device records spread over draw-record chunks (a table of chunk addresses, record 0 part-way
+// into the first chunk: kernels/draw_record.h, sdDrawRecordPlace), no draw order.
+TEST_F(ComputeRasterTest, ChunkedDeviceRecordsMatchTheGraphicsPath) {
+    const std::vector<DrawRecord> records = cloud(300, 19u);
+    constexpr uint32_t kChunk = 128;
+    constexpr uint32_t kFirst = 50; // record 0 is entry 50 of chunk 0
+    const vk::Device& device = *rendererContext(*renderer_)->device;
+    std::vector<Diagnostic> d;
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    const uint32_t chunks = (kFirst + uint32_t(records.size()) + kChunk - 1) / kChunk;
+    std::vector<vk::Buffer> chunk_buffers;
+    std::vector<uint32_t> table;
+    for (uint32_t c = 0; c < chunks; ++c) {
+        chunk_buffers.push_back(vk::createBuffer(device, kChunk * sizeof(DrawRecord), usage,
+                                                 vk::MemoryUse::upload, "test chunk", d));
+        ASSERT_TRUE(chunk_buffers.back()) << errors(d);
+        table.push_back(static_cast<uint32_t>(chunk_buffers.back().address));
+        table.push_back(static_cast<uint32_t>(chunk_buffers.back().address >> 32));
+    }
+    for (size_t i = 0; i < records.size(); ++i) {
+        const size_t t = kFirst + i;
+        auto* chunk = static_cast<DrawRecord*>(chunk_buffers[t / kChunk].mapped);
+        chunk[t % kChunk] = records[i];
+    }
+    vk::Buffer table_buffer = vk::createBuffer(device, table.size() * sizeof(uint32_t), usage,
+                                               vk::MemoryUse::upload, "test chunk table", d);
+    vk::Buffer count_buffer =
+        vk::createBuffer(device, sizeof(uint32_t), usage, vk::MemoryUse::upload, "test count", d);
+    ASSERT_TRUE(table_buffer && count_buffer) << errors(d);
+    std::memcpy(table_buffer.mapped, table.data(), table.size() * sizeof(uint32_t));
+    const auto live = static_cast<uint32_t>(records.size());
+    std::memcpy(count_buffer.mapped, &live, sizeof(live));
+
+    BillboardBatch batch{paramsFor(kBlendPremultiplied), kNoTexture, {}, {}};
+    batch.device.records = table_buffer.address;
+    batch.device.chunk_records = kChunk;
+    batch.device.first_in_chunk = kFirst;
+    batch.device.count = count_buffer.address;
+    batch.device.max_records = live;
+    expectSameImage({batch}, 4, 0.002);
+}
+
 } // namespace
 } // namespace spindrift::render
