@@ -40,8 +40,9 @@ vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, vec2 corner, floa
 // at the pixel (read only with soft_fade).
 vec4 shadeBillboard(sampler2D tex, BillboardParams p, BillboardPoint b, float scene_depth,
                     uint textured, uint lit, uint soft_fade, uint frame_blend) {
-    vec4 texel = textured != 0u ? sampleBillboardFlipbook(tex, p, b.corner, b.frame, frame_blend != 0u)
-                                : sdSoftDiscTexel(b.corner, p.blend);
+    vec4 texel = textured != 0u
+                     ? sampleBillboardFlipbook(tex, p, b.corner, b.frame, frame_blend != 0u)
+                     : sdSoftDiscTexel(b.corner, p.blend);
     vec4 tint = b.color;
     if (lit != 0u) {
         vec3 n = sdBillboardSphereNormal(b.corner, b.axis_x, b.axis_y, b.facing);
