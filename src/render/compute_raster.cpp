@@ -156,7 +156,10 @@ bool ComputeRaster::grow(vk::Buffer& buffer, uint64_t bytes, const char* what,
                          std::vector<Diagnostic>& diagnostics) const {
     bytes = std::max<uint64_t>(bytes, 16);
     if (buffer && buffer.size >= bytes) return true;
-    const uint64_t size = std::max<uint64_t>(bytes, buffer ? 2 * buffer.size : 0);
+    // Doubling stops at 2 GiB, the most any of these buffers needs (the frame limits of
+    // compute_raster.h), so no buffer passes the 4 GiB an H200 buffer may have.
+    const uint64_t size = std::max<uint64_t>(
+        bytes, buffer ? std::min<uint64_t>(2 * buffer.size, uint64_t{2} << 30) : 0);
     buffer = vk::createBuffer(device_, size, storageUsage(), vk::MemoryUse::device_local, what,
                               diagnostics);
     return static_cast<bool>(buffer);
