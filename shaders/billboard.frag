@@ -1,5 +1,6 @@
 // Billboards: texture or soft disc, flipbook frames, lighting, soft fade, and the blend-mode
-// output (src/render/shader/billboard.h); the pipeline's blend state does the rest.
+// output (shadeBillboard, billboard_shade.glsl: the same text as the compute rasteriser's);
+// the pipeline's blend state does the rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -8,6 +9,7 @@
 #include "frame_bindings.glsl"
 #include "lighting.h"
 #include "oit.h"
+#include "billboard_shade.glsl"
 
 layout(set = kSetFrame, binding = kBindingSceneDepth) uniform sampler2D scene_depth;
 layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D particle_texture;
@@ -25,37 +27,20 @@ layout(location = 6) flat in vec3 in_facing;
 layout(location = 0) out vec4 out_color;
 layout(location = 1) out vec4 out_weight;
 
-vec4 sampleFlipbook(BillboardParams p) {
-    bool blend_frames = kVariantFrameBlend != 0u;
-    FlipbookSample s = sdFlipbookSample(in_frame, p.flipbook_frames, blend_frames);
-    vec2 uv = sdQuadUv(in_corner);
-    vec2 size = vec2(textureSize(particle_texture, 0));
-    vec4 texel = texture(particle_texture,
-                         sdFlipbookCellUv(uv, s.frame0, p.flipbook_columns, p.flipbook_rows, size));
-    if (blend_frames) {
-        vec2 uv1 = sdFlipbookCellUv(uv, s.frame1, p.flipbook_columns, p.flipbook_rows, size);
-        texel = mix(texel, texture(particle_texture, uv1), s.blend);
-    }
-    return texel;
-}
-
 void main() {
     BillboardParams p = variantParams();
-    vec4 texel = kVariantTextured != 0u ? sampleFlipbook(p) : sdSoftDiscTexel(in_corner, p.blend);
-
-    vec4 tint = in_color;
-    if (kVariantLit != 0u) {
-        vec3 n = sdBillboardSphereNormal(in_corner, in_axis_x, in_axis_y, in_facing);
-        tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
-                                 frame.ambient.xyz);
-    }
-
-    float fade = 1.0;
-    if (kVariantSoftFade != 0u) {
-        float scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
-        fade = sdSoftFade(scene, in_linear_depth, p.soft_fade_distance);
-    }
-    vec4 color = sdBillboardOutput(texel, tint, p.blend, fade);
+    BillboardPoint b;
+    b.corner = in_corner;
+    b.color = in_color;
+    b.frame = in_frame;
+    b.linear_depth = in_linear_depth;
+    b.axis_x = in_axis_x;
+    b.axis_y = in_axis_y;
+    b.facing = in_facing;
+    float scene = 0.0;
+    if (kVariantSoftFade != 0u) scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
+    vec4 color = shadeBillboard(particle_texture, p, b, scene, kVariantTextured, kVariantLit,
+                                kVariantSoftFade, kVariantFrameBlend);
     if (kVariantOit != 0u) {
         out_color = sdOitAccumulation(color, p.blend, in_linear_depth);
         out_weight = sdOitWeightOutput(color, in_linear_depth);

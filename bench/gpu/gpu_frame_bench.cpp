@@ -6,7 +6,13 @@
 //
 //   additive    additive soft discs, no sort: update + draw records + draw;
 //   sorted      alpha soft discs: update + draw records + keys + radix sort + draw;
-//   oit         alpha soft discs through weighted-blended OIT: no sort, accumulate + composite.
+//   oit         alpha soft discs through weighted-blended OIT: no sort, accumulate + composite;
+//   sorted_compute, additive_compute
+//               the sorted and additive cases drawn by the compute rasteriser
+//               (FrameView::raster compute, docs/rendering.md "Compute rasteriser"): its binning
+//               submission (projection, scan) before the frame, then emit + tile sort + ranges +
+//               per-tile blend in the frame; raster_bin_ms is the binning submission's GPU time
+//               (included in draw_gpu_ms), raster_pairs its (tile, particle) pairs.
 //
 // Figures per frame, each against the empty frame (background, ground, readback) of the same
 // size measured in the same run (DESIGN rule 8):
@@ -81,7 +87,15 @@ FrameView frameBenchView() {
     return view;
 }
 
-enum class Case { empty, additive, sorted, oit };
+enum class Case { empty, additive, sorted, oit, sorted_compute, additive_compute };
+
+bool sortsOnDevice(Case c) {
+    return c == Case::sorted || c == Case::sorted_compute;
+}
+
+bool additive(Case c) {
+    return c == Case::additive || c == Case::additive_compute;
+}
 
 const char* caseName(Case c) {
     switch (c) {
@@ -93,6 +107,10 @@ const char* caseName(Case c) {
         return "sorted";
     case Case::oit:
         return "oit";
+    case Case::sorted_compute:
+        return "sorted_compute";
+    case Case::additive_compute:
+        return "additive_compute";
     }
     return "?";
 }
@@ -104,8 +122,8 @@ std::unique_ptr<gpu::GpuEffect> makeInstance(Renderer& renderer, Case c, uint32_
     EffectDesc desc = bench::makeStackEffect(bench::Stack::basic, particles);
     EmitterDesc& e = desc.emitters[0];
     e.init.size = {0.01f, 0.02f};
-    e.render.blend = c == Case::additive ? BlendMode::additive : BlendMode::alpha;
-    e.render.sort = c == Case::sorted ? SortMode::back_to_front : SortMode::none;
+    e.render.blend = additive(c) ? BlendMode::additive : BlendMode::alpha;
+    e.render.sort = sortsOnDevice(c) ? SortMode::back_to_front : SortMode::none;
     auto compiled = bench::compileOrNull(desc);
     if (!compiled) {
         error = "the benchmark effect does not compile";
@@ -150,9 +168,11 @@ void runCase(benchmark::State& state, Case c, uint32_t particles) {
     }
     FrameView view = frameBenchView();
     view.transparency = c == Case::oit ? Transparency::weighted_oit : Transparency::sorted;
+    const bool compute = c == Case::sorted_compute || c == Case::additive_compute;
+    view.raster = compute ? RasterPath::compute : RasterPath::graphics;
     gpu::GpuDrawRequest request;
     request.eye = vec3(view.camera.eye.x, view.camera.eye.y, view.camera.eye.z);
-    request.sort_modes = {c == Case::sorted ? kSortBackToFront : kSortNone};
+    request.sort_modes = {sortsOnDevice(c) ? kSortBackToFront : kSortNone};
     std::vector<DrawBatch> batches;
     Image image;
     FrameStats stats;
@@ -180,9 +200,15 @@ void runCase(benchmark::State& state, Case c, uint32_t particles) {
     // Untimed: the first frame makes the pipeline variants this case draws with.
     if (!frame()) return;
     double gpu_ms = 0;
+    double bin_ms = 0;
     for (auto _ : state) {
         if (!frame()) return;
         gpu_ms += stats.gpu_ms;
+        bin_ms += stats.gpu_raster_bin_ms;
+    }
+    if (compute && stats.raster_batches != 1) {
+        state.SkipWithError("the compute rasteriser did not draw the batch");
+        return;
     }
     if (fx) {
         gpu::waitForStatistics(*fx);
@@ -192,6 +218,10 @@ void runCase(benchmark::State& state, Case c, uint32_t particles) {
         }
     }
     state.counters["draw_gpu_ms"] = gpu_ms / static_cast<double>(state.iterations());
+    if (compute) {
+        state.counters["raster_bin_ms"] = bin_ms / static_cast<double>(state.iterations());
+        state.counters["raster_pairs"] = static_cast<double>(stats.raster_pairs);
+    }
     state.counters["particles"] = c == Case::empty ? 0.0 : static_cast<double>(particles);
     state.SetLabel(caseName(c));
 }
@@ -207,7 +237,8 @@ void registerCases() {
     for (const uint64_t n : bench::parseCounts(env("SPINDRIFT_FRAME_SIZES", "1M,10M"), 1000)) {
         if (n == 0 || n > UINT32_MAX) continue;
         const auto particles = static_cast<uint32_t>(n);
-        for (const Case c : {Case::additive, Case::sorted, Case::oit}) {
+        for (const Case c : {Case::additive, Case::sorted, Case::oit, Case::sorted_compute,
+                             Case::additive_compute}) {
             const std::string name =
                 std::string("GpuFrame/") + caseName(c) + "/" + std::to_string(particles);
             benchmark::RegisterBenchmark(

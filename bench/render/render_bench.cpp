@@ -97,7 +97,7 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 // post: 0 none, 1 the scene defaults (ACES, bloom), 2 those with automatic exposure.
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
-               int64_t height_lines, int64_t post = 0) {
+               int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -106,6 +106,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     }
     FrameView view = benchView();
     view.transparency = transparency;
+    view.raster = raster;
     if (post != 0) {
         const SceneDesc scene;
         view.tonemap = scene.tonemap;
@@ -136,6 +137,9 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     state.counters["post_ms"] = post_ms / frames;
     state.counters["readback_ms"] = readback_ms / frames;
     state.counters["particles"] = static_cast<double>(stats.particles_drawn);
+    if (raster != RasterPath::graphics) {
+        state.counters["raster_pairs"] = static_cast<double>(stats.raster_pairs);
+    }
 }
 
 // The reference: a frame with nothing but the background, ground and readback.
@@ -157,6 +161,17 @@ void BM_AlphaSorted100k(benchmark::State& state) {
         particles(100000, static_cast<float>(state.range(0)) / 100.0f);
     const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
     runFrames(state, {&batch, 1}, &records, Transparency::sorted, state.range(1));
+}
+
+// The same 100k sorted alpha discs drawn by the compute rasteriser (docs/rendering.md, "Compute
+// rasteriser"): its binning submission, then the tile sort and the per-tile blend; against
+// BM_AlphaSorted100k (the graphics path) and BM_EmptyFrame.
+void BM_AlphaSorted100kCompute(benchmark::State& state) {
+    std::vector<DrawRecord> records =
+        particles(100000, static_cast<float>(state.range(0)) / 100.0f);
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
+    runFrames(state, {&batch, 1}, &records, Transparency::sorted, state.range(1), 0,
+              RasterPath::compute);
 }
 
 // The same 100k alpha-blended discs through weighted-blended OIT: no sort, two more targets and a
@@ -197,6 +212,10 @@ void particleArgs(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_EmptyFrame)->Arg(720)->Arg(1080)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Additive100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AlphaSorted100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AlphaSorted100kCompute)
+    ->Apply(particleArgs)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_AlphaOit100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EmptyFramePost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -88,9 +88,10 @@ uint32_t playerThreadsFor(const SceneDesc& scene) {
 
 bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
                       bool continues_previous, Image& out, FrameStats& stats,
-                      std::vector<Diagnostic>& diagnostics) {
+                      std::vector<Diagnostic>& diagnostics, RasterPath raster) {
     FrameView view = frameView(player.scene, time_s);
     view.continues_previous = continues_previous;
+    view.raster = raster;
     playFrame(player, time_s, view.camera.eye);
     if (!player.errors.empty()) {
         // A GPU-simulated instance failed (a Vulkan error), or the time is past what may be

@@ -36,11 +36,13 @@ uint32_t playerThreadsFor(const SceneDesc& scene);
 
 // One frame: plays the player to scene time time_s (playFrame with the scene camera's eye) and
 // draws it with the scene's view (frameView) into out; continues_previous: the frame follows the
-// renderer's previous one in a sequence (FrameView::continues_previous: exposure adapts). Returns
+// renderer's previous one in a sequence (FrameView::continues_previous: exposure adapts); raster:
+// how its billboards are drawn (FrameView::raster; `spindrift render --raster`). Returns
 // false with the errors when an instance fails to play (player.errors, moved into diagnostics) or
 // the renderer fails. The player's assets must be uploaded to renderer (uploadAssets).
 bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
                       bool continues_previous, Image& out, FrameStats& stats,
-                      std::vector<Diagnostic>& diagnostics);
+                      std::vector<Diagnostic>& diagnostics,
+                      RasterPath raster = RasterPath::graphics);
 
 } // namespace spindrift::render

@@ -232,6 +232,13 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
         diagnostics.push_back(renderError("view", std::move(why)));
         return false;
     }
+    if (view.raster != RasterPath::graphics && view.raster != RasterPath::compute &&
+        view.raster != RasterPath::automatic) {
+        diagnostics.push_back(
+            renderError("view", "raster " + std::to_string(static_cast<int>(view.raster)) +
+                                    " is unknown (graphics, compute or automatic)"));
+        return false;
+    }
     if (!ok) {
         diagnostics.push_back(renderError(
             "view", "fov_deg must be in [1, 179] and 0 < near_m < far_m, all finite (got fov " +
@@ -263,8 +270,12 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
     return false;
 }
 
+void beginFrameScope(const FrameTargets& t, VkCommandBuffer cmd, bool linear_depth);
+
 // Draws the batches of `phase` in the order given; the others only advance the offsets of their
-// records, points and segments in the frame's shared buffers.
+// records, points and segments in the frame's shared buffers. A billboard batch the compute
+// rasteriser draws (offscreen frames, FrameView::raster) is blended over the frame in its place,
+// between two rendering scopes.
 void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                          Transparency transparency, DrawPhase phase) {
     r.particle_bindings->bindFrame(cmd, r.slot);
@@ -273,7 +284,8 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     uint64_t first_point = 0;
     uint64_t first_segment = 0;
     uint32_t device_batch = 0;
-    for (const DrawBatch& entry : batches) {
+    for (size_t index = 0; index < batches.size(); ++index) {
+        const DrawBatch& entry = batches[index];
         if (const StripBatch* b = std::get_if<StripBatch>(&entry)) {
             const bool draw_here = drawsIn(phase, transparency, b->params.blend);
             if (b->device.points != 0) {
@@ -308,6 +320,15 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             first_record += records.size();
         }
         if (!drawsIn(phase, transparency, b != nullptr ? b->params.blend : m->params.blend)) {
+            continue;
+        }
+        if (b != nullptr && phase == DrawPhase::frame && r.raster && r.raster->draws(index)) {
+            vkCmdEndRendering(cmd);
+            r.raster->recordBlend(cmd, *r.textures, *r.targets, index, *b);
+            // The scope just ended stored the depth attachment; the next one tests against it.
+            vk::imageBarriers(cmd, {depthAttachmentAgain(*r.targets)});
+            beginFrameScope(*r.targets, cmd, false);
+            bound = VK_NULL_HANDLE;
             continue;
         }
         if (b != nullptr) {
@@ -385,8 +406,9 @@ void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const 
     r.oit->composite(cmd, t);
 }
 
-void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
-                 std::span<const DrawBatch> batches, bool any_oit, float adapt_dt_s) {
+bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
+                 std::span<const DrawBatch> batches, bool any_oit, float adapt_dt_s,
+                 std::vector<Diagnostic>& diagnostics) {
     const FrameTargets& t = *r.targets;
     VkQueryPool queries = r.timestamps.get();
     if (queries != VK_NULL_HANDLE) {
@@ -418,6 +440,8 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT};
     vk::imageBarriers(cmd, {color, linear_depth, depth});
     r.draw_args->record(cmd, batches, *r.meshes);
+    // The compute rasteriser's pairs, sorted and ranged per tile, before anything reads them.
+    if (r.raster && !r.raster->recordBinning(cmd, diagnostics)) return false;
 
     r.opaque->record(cmd, t, view);
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
@@ -456,6 +480,15 @@ void recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     if (queries != VK_NULL_HANDLE) {
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 3);
     }
+    return true;
+}
+
+bool anyDrawnByCompute(const FrameView& view, std::span<const DrawBatch> batches) {
+    for (const DrawBatch& entry : batches) {
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        if (b != nullptr && drawsByCompute(view, *b)) return true;
+    }
+    return false;
 }
 
 // The frame's GPU times from its timestamps; all 0 when they are not available.
@@ -495,7 +528,8 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                                    VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                    VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                    VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
 
@@ -672,10 +706,27 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     }
     const float adapt_dt_s = adaptationStep(renderer.has_previous_frame && view.continues_previous,
                                             renderer.previous_time_s, view.time_s);
+    // The compute rasteriser bins its batches in a submission of its own first (the pair count
+    // sizes the sort); its stats join the frame's below.
+    FrameStats raster_stats;
+    if (!renderer.raster && anyDrawnByCompute(view, batches)) {
+        renderer.raster =
+            ComputeRaster::create(*renderer.device, t, *renderer.textures, diagnostics);
+        if (!renderer.raster) return false;
+    }
+    if (renderer.raster &&
+        !renderer.raster->prepare(*renderer.runner, view, batches, *renderer.billboards,
+                                  renderer.slot, raster_stats, diagnostics)) {
+        return false;
+    }
     VkCommandBuffer cmd = renderer.runner->begin(diagnostics);
     if (cmd == VK_NULL_HANDLE) return false;
-    recordFrame(renderer, cmd, view, batches, any_oit, adapt_dt_s);
+    if (!recordFrame(renderer, cmd, view, batches, any_oit, adapt_dt_s, diagnostics)) {
+        vkEndCommandBuffer(cmd);
+        return false;
+    }
     if (!renderer.runner->submitAndWait("frame", diagnostics)) return false;
+    if (renderer.raster && !renderer.raster->checkFinished(diagnostics)) return false;
     renderer.has_previous_frame = true;
     renderer.previous_time_s = view.time_s;
 
@@ -684,6 +735,11 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
                            out);
     stats = frameStats(totals, batches.size());
     readGpuTimes(renderer, stats, diagnostics);
+    stats.raster_batches = raster_stats.raster_batches;
+    stats.raster_pairs = raster_stats.raster_pairs;
+    stats.raster_fallbacks = raster_stats.raster_fallbacks;
+    stats.gpu_raster_bin_ms = raster_stats.gpu_raster_bin_ms;
+    if (stats.gpu_ms > 0) stats.gpu_ms += stats.gpu_raster_bin_ms;
     if (post) stats.exposure = renderer.post->exposureUsed();
     return true;
 }

@@ -97,6 +97,17 @@ inline constexpr uint32_t kMaxMeshes = 256;
 MeshHandle addMesh(Renderer& renderer, std::span<const MeshVertex> vertices,
                    const std::string& label, std::vector<Diagnostic>& diagnostics);
 
+// Which path draws the billboard batches of an offscreen frame (docs/rendering.md, "Compute
+// rasteriser"): the graphics pipeline (vertex-pulled quads, blending in the raster), the compute
+// rasteriser (tiles, per-tile blending in shared memory: for compute parts such as the H200,
+// whose raster is weak, and for very large counts), or automatic: the compute rasteriser for the
+// batches of at least FrameView::compute_raster_threshold particles. Both give the same image
+// within rounding. A host frame (vulkan_renderer.h) always uses the graphics path.
+enum class RasterPath : uint8_t { graphics = 0, compute = 1, automatic = 2 };
+// automatic's default threshold, in particles per batch: below it the compute path's fixed cost
+// (its own binning submission, the sort's passes) outweighs what it saves.
+inline constexpr uint64_t kDefaultComputeRasterThreshold = uint64_t{1} << 18;
+
 // What the frame looks at and is lit by.
 struct FrameView {
     CameraPose camera;  // scene_desc.h: eye, target, up (world space)
@@ -127,6 +138,15 @@ struct FrameView {
     // start is the same every run.
     float time_s = 0;
     bool continues_previous = false;
+    // Billboards: graphics, compute or automatic (RasterPath). Batches drawn through OIT
+    // (weighted_oit) always take the graphics path.
+    RasterPath raster = RasterPath::graphics;
+    uint64_t compute_raster_threshold = kDefaultComputeRasterThreshold;
+    // The most (tile, particle) pairs the compute rasteriser bins in a frame, at most (and by
+    // default) kMaxComputeRasterPairs (render/compute_raster.h: 16 bytes a pair with the sort's
+    // scratch); a frame needing more is refused with raster compute and drawn by the graphics
+    // path with automatic (FrameStats::raster_fallbacks).
+    uint64_t compute_raster_max_pairs = uint64_t{1} << 28;
 };
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on
@@ -244,6 +264,14 @@ struct FrameStats {
     double gpu_post_ms = 0; // of gpu_ms, the HDR post (bloom, exposure, tone map)
     double gpu_readback_ms = 0; // of gpu_ms, the copy of the frame to host-visible memory
     float exposure = 1;         // the exposure multiplier the frame used (automatic: as adapted)
+    // The compute rasteriser (RasterPath): the billboard batches it drew, their (tile, particle)
+    // pairs, 1 when automatic sent the frame's batches to the graphics path because they would
+    // have needed more than kMaxComputeRasterPairs pairs, and the GPU time of its binning
+    // submission before the frame (projection and scan; included in gpu_ms).
+    uint32_t raster_batches = 0;
+    uint64_t raster_pairs = 0;
+    uint32_t raster_fallbacks = 0;
+    double gpu_raster_bin_ms = 0;
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points

@@ -10,6 +10,7 @@
 #include <vulkan/vulkan.h>
 
 #include "render/billboard_pass.h"
+#include "render/compute_raster.h"
 #include "render/depth_linearize_pass.h"
 #include "render/device_draw_args.h"
 #include "render/frame_targets.h"
@@ -49,8 +50,11 @@ public:
     std::unique_ptr<DeviceDrawArgs> draw_args;
     std::unique_ptr<StripPass> strips;
     std::unique_ptr<MeshPass> mesh_pass;
-    std::unique_ptr<OitPass> oit;    // made by the first frame that draws a batch through OIT
-    std::unique_ptr<PostPass> post;  // made by the first frame that asks for HDR post
+    std::unique_ptr<OitPass> oit;   // made by the first frame that draws a batch through OIT
+    std::unique_ptr<PostPass> post; // made by the first frame that asks for HDR post
+    // Made by the first offscreen frame that draws a batch by compute (FrameView::raster); a
+    // host frame has none, so every batch takes the graphics path there.
+    std::unique_ptr<ComputeRaster> raster;
     bool has_previous_frame = false; // automatic exposure's clock (adaptationStep)
     float previous_time_s = 0;
     // kFrameTimestamps queries: frame start, draws done, post done, readback done; empty if

@@ -39,7 +39,8 @@ std::unique_ptr<TextureStore> TextureStore::create(const vk::Device& device,
     binding.binding = kBindingTexture;
     binding.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     binding.descriptorCount = 1;
-    binding.stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
+    // Sampled by the fragment shaders and by the compute rasteriser (render/compute_raster.h).
+    binding.stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
     store->layout_ =
         vk::createDescriptorSetLayout(d, {binding}, "the texture set layout", diagnostics);
     if (!store->layout_) return nullptr;
@@ -130,7 +131,8 @@ bool TextureStore::upload(const Image& image, const std::string& label, vk::Imag
             to_shader.new_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
             to_shader.src_stage = VK_PIPELINE_STAGE_2_COPY_BIT;
             to_shader.src_access = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            to_shader.dst_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+            to_shader.dst_stage =
+                VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
             to_shader.dst_access = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
             vk::imageBarriers(cmd, {to_shader});
         },

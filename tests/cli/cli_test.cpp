@@ -362,7 +362,7 @@ TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
     const std::pair<std::string, std::string> choices[] = {
         {simulate + "--time 1 --dump", "xml"},       {simulate + "--time 1 --dump", ""},
         {simulate + "--time 1 --backend", "CPU"},    {render + "--backend", "vulkan"},
-        {render + "--transparency", "weighted-oit"},
+        {render + "--transparency", "weighted-oit"}, {render + "--raster", "Compute"},
     };
     for (const auto& [command, value] : choices) {
         RunResult result = run(command + " '" + value + "'");
@@ -600,6 +600,29 @@ TEST(Cli, RenderTransparencyOptionOverridesTheScene) {
                         " --transparency unsorted");
     EXPECT_EQ(bad.exit_code, 1);
     EXPECT_NE(bad.output.find("--transparency"), std::string::npos) << bad.output;
+}
+
+// --raster compute draws the campfire's billboards with the compute rasteriser: the same image as
+// the graphics path within rounding (docs/rendering.md, "Compute rasteriser").
+TEST(Cli, RenderRasterComputeGivesTheGraphicsImage) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const fs::path dir = scratchDir("render_raster");
+    const std::string common = " --size 64x48 --time 2 --quiet --validation";
+    RunResult graphics =
+        run("render " + effect + " -o " + (dir / "graphics.png").string() + common);
+    ASSERT_EQ(graphics.exit_code, 0) << graphics.output;
+    RunResult compute = run("render " + effect + " -o " + (dir / "compute.png").string() + common +
+                            " --raster compute");
+    ASSERT_EQ(compute.exit_code, 0) << compute.output;
+    spindrift::Image a, b;
+    ASSERT_TRUE(readImage(dir / "graphics.png", a));
+    ASSERT_TRUE(readImage(dir / "compute.png", b));
+    ASSERT_EQ(a.rgba8.size(), b.rgba8.size());
+    int largest = 0;
+    for (size_t i = 0; i < a.rgba8.size(); ++i) {
+        largest = std::max(largest, std::abs(int{a.rgba8[i]} - int{b.rgba8[i]}));
+    }
+    EXPECT_LE(largest, 4);
 }
 
 TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {

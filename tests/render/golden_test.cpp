@@ -93,8 +93,10 @@ protected:
         renderer_ = nullptr;
     }
 
-    // Renders scene `name` at its duration_s, the way `spindrift render --time` does.
-    static bool renderScene(const std::string& name, Image& out, std::string& error) {
+    // Renders scene `name` at its duration_s, the way `spindrift render --time` does, its
+    // billboards drawn by `raster` (FrameView::raster).
+    static bool renderScene(const std::string& name, Image& out, std::string& error,
+                            RasterPath raster = RasterPath::graphics) {
         const std::string file = (kGoldenDir / "scenes" / (name + ".json")).string();
         std::vector<Diagnostic> diagnostics;
         SceneDesc scene;
@@ -112,11 +114,18 @@ protected:
             return false;
         }
         const float t = scene.duration_s;
-        const FrameView view = frameView(player->scene, t);
+        FrameView view = frameView(player->scene, t);
+        view.raster = raster;
         playFrame(*player, t, view.camera.eye);
         FrameStats stats;
         if (!renderFrame(*renderer_, view, player->batches, out, stats, diagnostics)) {
             error = errors(diagnostics);
+            return false;
+        }
+        // The compute rasteriser draws every billboard batch that is not drawn through OIT.
+        if (raster == RasterPath::compute && stats.particles_drawn > stats.oit_records &&
+            stats.raster_batches == 0) {
+            error = file + ": the compute rasteriser drew no batch";
             return false;
         }
         if (stats.particles_drawn == 0 && stats.strip_segments == 0 && stats.mesh_particles == 0) {
@@ -202,6 +211,38 @@ TEST_P(GoldenTest, MatchesTheExpectedImage) {
                     << kCloseCodes << " codes (at most " << kLooseFraction * 100
                     << " % may), largest difference " << d.largest << " (at most " << kMaxCodes
                     << "); images in " << kFailureDir.string();
+}
+
+// The billboards of every golden scene drawn by the compute rasteriser (docs/rendering.md,
+// "Compute rasteriser") give the expected image within the same tolerance: the same quads, the
+// same appearance function, the same blending order. Scenes without billboards draw as before.
+TEST_P(GoldenTest, TheComputeRasteriserMatchesTheExpectedImage) {
+    ASSERT_NE(renderer_, nullptr) << setup_error_;
+    if (updating()) GTEST_SKIP() << "goldens are written from the graphics path";
+    const std::string name = GetParam();
+    Image actual;
+    std::string error;
+    ASSERT_TRUE(renderScene(name, actual, error, RasterPath::compute)) << error;
+    EXPECT_TRUE(validationMessages(*renderer_).empty()) << validationMessages(*renderer_).front();
+    const fs::path expected_file = kGoldenDir / "expected" / (name + ".png");
+    Image expected;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(readPng(expected_file.string(), expected, diagnostics)) << errors(diagnostics);
+    ASSERT_EQ(actual.width, expected.width);
+    ASSERT_EQ(actual.height, expected.height);
+    const Difference d = compare(actual, expected);
+    const size_t pixels = size_t{actual.width} * actual.height;
+    const bool ok = d.largest <= kMaxCodes &&
+                    static_cast<double>(d.loose) <= kLooseFraction * static_cast<double>(pixels);
+    if (!ok) {
+        fs::create_directories(kFailureDir);
+        writePng((kFailureDir / (name + ".compute.actual.png")).string(), actual, diagnostics);
+        writePng((kFailureDir / (name + ".compute.diff.png")).string(),
+                 differenceImage(actual, expected), diagnostics);
+    }
+    EXPECT_TRUE(ok) << name << " (compute rasteriser): " << d.loose << " of " << pixels
+                    << " pixels differ by more than " << kCloseCodes << " codes, largest "
+                    << d.largest << "; images in " << kFailureDir.string();
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, GoldenTest, ::testing::ValuesIn(kScenes),

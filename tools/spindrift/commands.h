@@ -67,6 +67,9 @@ struct RenderOptions {
     std::string backend = "cpu"; // each instance's simulation backend: "cpu", "gpu" or "auto"
     // "sorted" or "weighted_oit" overrides the scene's transparency; empty keeps it.
     std::string transparency;
+    // How billboards are drawn (render::RasterPath): "graphics" (default), "compute" or
+    // "automatic".
+    std::string raster = "graphics";
     // zlib level of every PNG written (still, sequence, contact sheet): 0..9.
     uint32_t png_level = kRenderPngLevel;
     // Writer threads of a sequence or video beside the render thread (0: renderJobs's default);

@@ -114,6 +114,9 @@ int main(int argc, char** argv) {
                     {"sorted", "weighted_oit"},
                     "How alpha and premultiplied particles composite, overriding the scene: "
                     "sorted, or weighted_oit (order-independent, no sorting)");
+    addChoiceOption(render, "--raster", render_options.raster, {"graphics", "compute", "automatic"},
+                    "How billboards are drawn: graphics (default), compute (the compute "
+                    "rasteriser), or automatic (compute for emitters of many particles)");
     addNumberOption(render, "--png-level", render_options.png_level,
                     {"a whole zlib level", 0, 9, true},
                     "PNG compression: 0 (none, fastest) .. 9 (smallest, slowest); default " +

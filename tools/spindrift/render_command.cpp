@@ -57,6 +57,7 @@ struct Plan {
     render::FramePattern pattern; // sequence
     std::vector<float> times;     // scene time of each frame
     double fps = 30;
+    render::RasterPath raster = render::RasterPath::graphics; // --raster
 };
 
 bool makePlan(const RenderOptions& options, const std::string& input,
@@ -147,7 +148,7 @@ bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const
         std::vector<Diagnostic> diagnostics;
         // Every frame after the first continues the sequence: automatic exposure adapts.
         if (!render::renderSceneFrame(renderer, player, plan.times[i], i > 0, frame, stats,
-                                      diagnostics) ||
+                                      diagnostics, plan.raster) ||
             !sink(i, frame, diagnostics)) {
             progress.finish();
             printDiagnostics(diagnostics);
@@ -302,6 +303,8 @@ int runRender(const RenderOptions& options) {
 
     Plan plan;
     if (!makePlan(options, options.input, *player, plan)) return 1;
+    if (options.raster == "compute") plan.raster = render::RasterPath::compute;
+    if (options.raster == "automatic") plan.raster = render::RasterPath::automatic;
     if (!checkOutputs(plan, *player, options.input)) return 1;
     // Every instance's steps up to the last frame, pre-roll included, within kMaxSimulatedSteps:
     // refused before anything is rendered or written.

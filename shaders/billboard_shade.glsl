@@ -1,0 +1,57 @@
+// The appearance of a billboard at one point of its quad, for both draw paths: the fragment
+// shader (billboard.frag) and the compute rasteriser's tile blend (raster_blend.comp) call this
+// one function, so a change to how a particle looks reaches both (../shared/DESIGN.md, "One text
+// for the shared maths"). Texture or soft disc, flipbook frames, lighting, soft fade, and the
+// blend-mode output (src/render/shader/billboard.h); the caller blends the result (the pipeline's
+// blend state, or sdRasterUnder). The variant flags are specialisation constants at both call
+// sites, so the branches fold. Needs billboard.h, lighting.h and frame_bindings.glsl.
+#ifndef SPINDRIFT_SHADERS_BILLBOARD_SHADE_GLSL
+#define SPINDRIFT_SHADERS_BILLBOARD_SHADE_GLSL
+
+// What the vertex stage hands the fragment stage (or the tile blend works out per pixel).
+struct BillboardPoint {
+    vec2 corner;        // in [-1, 1]^2 over the quad
+    vec4 color;         // the record's linear colour, straight alpha
+    float frame;        // the record's flipbook_frame
+    float linear_depth; // of this point, metres
+    vec3 axis_x;        // lit only: the quad's unit axes and its normal on the eye's side
+    vec3 axis_y;
+    vec3 facing;
+};
+
+// Textures have no mipmaps: every sample is at level 0 (what the fragment shader's implicit
+// level gives for a one-level texture), so the two paths sample alike.
+vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, vec2 corner, float frame,
+                             bool blend_frames) {
+    FlipbookSample s = sdFlipbookSample(frame, p.flipbook_frames, blend_frames);
+    vec2 uv = sdQuadUv(corner);
+    vec2 size = vec2(textureSize(tex, 0));
+    vec4 texel =
+        textureLod(tex, sdFlipbookCellUv(uv, s.frame0, p.flipbook_columns, p.flipbook_rows, size),
+                   0.0);
+    if (blend_frames) {
+        vec2 uv1 = sdFlipbookCellUv(uv, s.frame1, p.flipbook_columns, p.flipbook_rows, size);
+        texel = mix(texel, textureLod(tex, uv1, 0.0), s.blend);
+    }
+    return texel;
+}
+
+// The output sdBillboardOutput gives for the point; scene_depth: the opaque scene's linear depth
+// at the pixel (read only with soft_fade).
+vec4 shadeBillboard(sampler2D tex, BillboardParams p, BillboardPoint b, float scene_depth,
+                    uint textured, uint lit, uint soft_fade, uint frame_blend) {
+    vec4 texel = textured != 0u
+                     ? sampleBillboardFlipbook(tex, p, b.corner, b.frame, frame_blend != 0u)
+                     : sdSoftDiscTexel(b.corner, p.blend);
+    vec4 tint = b.color;
+    if (lit != 0u) {
+        vec3 n = sdBillboardSphereNormal(b.corner, b.axis_x, b.axis_y, b.facing);
+        tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
+                                 frame.ambient.xyz);
+    }
+    float fade = 1.0;
+    if (soft_fade != 0u) fade = sdSoftFade(scene_depth, b.linear_depth, p.soft_fade_distance);
+    return sdBillboardOutput(texel, tint, p.blend, fade);
+}
+
+#endif
