@@ -50,6 +50,8 @@ void main() {
                                  frame.ambient.xyz);
     }
 
+    tint = sdEmissiveTint(tint, p.emissive);
+
     float fade = 1.0;
     if (kVariantSoftFade != 0u) {
         float scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
@@ -57,9 +59,12 @@ void main() {
     }
     vec4 color = sdBillboardOutput(texel, tint, p.blend, fade);
     if (kVariantOit != 0u) {
+        // Weighted OIT composites by total coverage, so a share drawn without coverage would
+        // vanish there: through OIT the whole particle is premultiplied over (docs/rendering.md,
+        // "Emissive").
         out_color = sdOitAccumulation(color, p.blend, in_linear_depth);
         out_weight = sdOitWeightOutput(color, in_linear_depth);
     } else {
-        out_color = color;
+        out_color = sdEmissiveShare(color, p.emissive_share);
     }
 }

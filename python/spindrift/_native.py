@@ -375,6 +375,16 @@ class Camera(Structure):
         ("sun_intensity", c_float),
         ("ambient", Color),
         ("transparency", c_uint32),
+        ("tonemap", c_uint32),
+        ("exposure_mode", c_uint32),
+        ("exposure_ev", c_float),
+        ("exposure_min_ev", c_float),
+        ("exposure_max_ev", c_float),
+        ("exposure_low_percent", c_float),
+        ("exposure_high_percent", c_float),
+        ("exposure_speed", c_float),
+        ("bloom_strength", c_float),
+        ("bloom_levels", c_uint32),
     ]
 
 

@@ -181,6 +181,9 @@ UpdateModule Gen::module(size_t type) {
     case 15:
         m.module = WorldAttractorsModule{uint(1, kAllCollisionGroupsMask), real(-5, 5)};
         break;
+    case 16:
+        m.module = BlackbodyModule{curve(kMinBlackbodyKelvin, kMaxBlackbodyKelvin), real(0, 20)};
+        break;
     default: {
         CollisionModule c;
         const uint32_t planes = uint(0, 3), spheres = uint(0, 3), boxes = uint(0, 2);
@@ -247,6 +250,8 @@ RenderDesc Gen::render() {
     r.lit = chance(0.5);
     r.sort = SortMode(uint(0, 4));
     r.stable_order = chance(0.5);
+    r.emissive = real(0, 30);
+    if (r.blend == BlendMode::premultiplied) r.emissive_share = real(0, 1);
     switch (r.type) {
     case RenderType::billboard: {
         r.billboard.alignment = Alignment(uint(0, 3));
