@@ -181,9 +181,17 @@ UpdateModule Gen::module(size_t type) {
     case 15:
         m.module = WorldAttractorsModule{uint(1, kAllCollisionGroupsMask), real(-5, 5)};
         break;
-    case 16:
-        m.module = BlackbodyModule{curve(kMinBlackbodyKelvin, kMaxBlackbodyKelvin), real(0, 20)};
+    case 16: {
+        BlackbodyModule b;
+        // curve() sometimes returns the default Curve (value 1), below the kelvin range: keep the
+        // module's own default then.
+        if (const Curve t = curve(kMinBlackbodyKelvin, kMaxBlackbodyKelvin); t != Curve{}) {
+            b.temperature_k = t;
+        }
+        b.intensity = real(0, 20);
+        m.module = b;
         break;
+    }
     default: {
         CollisionModule c;
         const uint32_t planes = uint(0, 3), spheres = uint(0, 3), boxes = uint(0, 2);
