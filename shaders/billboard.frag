@@ -59,9 +59,9 @@ void main() {
     }
     vec4 color = sdBillboardOutput(texel, tint, p.blend, fade);
     if (kVariantOit != 0u) {
-        // Weighted OIT composites by total coverage, so a share drawn without coverage would
-        // vanish there: through OIT the whole particle is premultiplied over (docs/rendering.md,
-        // "Emissive").
+        // Only the alpha share goes through OIT; the renderer draws the emissive share again,
+        // additively, after the composite (docs/rendering.md, "Emissive").
+        color = sdEmissiveAlphaShare(color, p.emissive_share);
         out_color = sdOitAccumulation(color, p.blend, in_linear_depth);
         out_weight = sdOitWeightOutput(color, in_linear_depth);
     } else {

@@ -38,10 +38,12 @@ void main() {
     vec4 texel = kVariantTextured != 0u ? texture(mesh_texture, in_uv) : vec4(1.0);
     vec4 color = sdMeshOutput(texel, tint, kVariantBlend);
     if (kVariantOit != 0u) {
+        // Only the alpha share goes through OIT; the renderer draws the emissive share again,
+        // additively, after the composite (docs/rendering.md, "Emissive").
+        color = sdEmissiveAlphaShare(color, push.params.emissive_share);
         out_color = sdOitAccumulation(color, kVariantBlend, in_linear_depth);
         out_second = sdOitWeightOutput(color, in_linear_depth);
     } else {
-        // Through OIT the whole particle is premultiplied over (billboard.frag says why).
         out_color = sdEmissiveShare(color, push.params.emissive_share);
         out_second = vec4(in_linear_depth);
     }

@@ -94,6 +94,7 @@ BillboardParams paramsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
     e.axis = vec4(0, 1, 0, 0);
     e.blend = blend;
     e.alignment = alignment;
+    e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given
     return billboardParams(e, Rows3x4{});
 }
 
@@ -478,6 +479,7 @@ TEST_F(RendererTest, MalformedTextureIsAnErrorNamingIt) {
 StripParams stripParamsFor(uint32_t blend) {
     StripParams p{};
     p.blend = blend;
+    p.emissive = 1;
     return p;
 }
 
@@ -744,6 +746,7 @@ MeshParams meshParamsFor(uint32_t blend, float scale, bool lit = false) {
     e.render_flags = lit ? kRenderFlagLit : 0u;
     e.mesh_scale = scale;
     e.lifetime_min_s = e.lifetime_max_s = 1;
+    e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given
     return meshParams(e);
 }
 

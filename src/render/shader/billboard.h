@@ -301,6 +301,16 @@ SD_FUNC vec4 sdEmissiveShare(vec4 blend_output, float emissive_share) {
     return vec4(vec3(blend_output), blend_output.w * (1.0f - s));
 }
 
+// The alpha share alone of a premultiplied output (C, a): (C (1 - s), a (1 - s)), a
+// premultiplied fragment that covers and colours in proportion to 1 - s. Weighted OIT
+// accumulates this; the emissive share C s is drawn additively into the frame after the
+// composite by a second draw of the batch (docs/rendering.md, "Emissive", emissiveShareDraw in
+// renderer.cpp), so one layer gives exactly what sdEmissiveShare gives in sorted mode.
+SD_FUNC vec4 sdEmissiveAlphaShare(vec4 blend_output, float emissive_share) {
+    float s = clamp(emissive_share, 0.0f, 1.0f);
+    return blend_output * (1.0f - s);
+}
+
 // The untextured texel for a blend mode: a white soft disc, premultiplied unless the mode is
 // alpha (the same convention as textures).
 SD_FUNC vec4 sdSoftDiscTexel(vec2 corner, uint blend) {
