@@ -995,7 +995,10 @@ typedef struct spindrift_camera {
 /* A scene file's defaults: eye (0, 2, 6) looking at (0, 1, 0), up +Y, 45 degrees, clip 0.05 to
  * 500 m, the default background, ground at y = 0 (40 m), sun and ambient; sorted; the post of a
  * scene file: ACES tone map, bloom 0.05 over 6 levels, manual exposure at 0 EV (the automatic
- * settings at their scene defaults). Sets struct_size. */
+ * settings at their scene defaults). Sets struct_size. Writes sizeof(spindrift_camera) bytes, post
+ * included: a host compiled against the header without the post fields must not call it from
+ * this library (its struct is smaller); it fills its camera by hand with struct_size
+ * SPINDRIFT_CAMERA_SIZE_WITHOUT_POST, or is compiled again. */
 SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out);
 
 /* Draws world's visible instances as camera sees them: fills the renderer's own draw list for
