@@ -855,6 +855,8 @@ typedef struct spindrift_draw_batch {
     float soft_fade_m;
     float mesh_scale;
     float mesh_tumble_rad_per_s;
+    float emissive;       /* render.emissive: the colour's multiplier in an HDR frame, >= 0 */
+    float emissive_share; /* render.emissive_share in [0, 1]: drawn additively (premultiplied) */
 } spindrift_draw_batch;
 
 typedef struct spindrift_draw_list_stats {

@@ -331,6 +331,8 @@ class DrawBatch(Structure):
         ("soft_fade_m", c_float),
         ("mesh_scale", c_float),
         ("mesh_tumble_rad_per_s", c_float),
+        ("emissive", c_float),
+        ("emissive_share", c_float),
     ]
 
 
