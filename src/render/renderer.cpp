@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 #include <variant>
-#include <vector>
 
 #include "render/particle_pass.h"
 #include "render/readback.h"
@@ -583,16 +582,16 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     if (!renderer.mesh_pass->preparePipelines(batches, view.transparency, diagnostics)) {
         return false;
     }
-    // The sorted-mode pipelines of the emissive shares drawn after the OIT composite.
-    std::vector<DrawBatch> shares;
+    // The sorted-mode pipelines of the emissive shares drawn after the OIT composite, one batch
+    // at a time (no allocation per frame).
     for (const DrawBatch& b : batches) {
-        if (hasOitEmissiveShare(b, view.transparency)) shares.push_back(emissiveShareDraw(b));
-    }
-    if (!shares.empty() &&
-        (!renderer.billboards->preparePipelines(shares, Transparency::sorted, diagnostics) ||
-         !renderer.strips->preparePipelines(shares, Transparency::sorted, diagnostics) ||
-         !renderer.mesh_pass->preparePipelines(shares, Transparency::sorted, diagnostics))) {
-        return false;
+        if (!hasOitEmissiveShare(b, view.transparency)) continue;
+        const DrawBatch share[1] = {emissiveShareDraw(b)};
+        if (!renderer.billboards->preparePipelines(share, Transparency::sorted, diagnostics) ||
+            !renderer.strips->preparePipelines(share, Transparency::sorted, diagnostics) ||
+            !renderer.mesh_pass->preparePipelines(share, Transparency::sorted, diagnostics)) {
+            return false;
+        }
     }
     const uint32_t slot = renderer.slot;
     if (!renderer.billboards->upload(slot, batches, totals.records, diagnostics)) return false;
