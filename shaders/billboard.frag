@@ -42,9 +42,12 @@ void main() {
     vec4 color = shadeBillboard(particle_texture, p, b, scene, kVariantTextured, kVariantLit,
                                 kVariantSoftFade, kVariantFrameBlend);
     if (kVariantOit != 0u) {
+        // Only the alpha share goes through OIT; the renderer draws the emissive share again,
+        // additively, after the composite (docs/rendering.md, "Emissive").
+        color = sdEmissiveAlphaShare(color, p.emissive_share);
         out_color = sdOitAccumulation(color, p.blend, in_linear_depth);
         out_weight = sdOitWeightOutput(color, in_linear_depth);
     } else {
-        out_color = color;
+        out_color = sdEmissiveShare(color, p.emissive_share);
     }
 }

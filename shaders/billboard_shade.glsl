@@ -49,6 +49,7 @@ vec4 shadeBillboard(sampler2D tex, BillboardParams p, BillboardPoint b, float sc
         tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
                                  frame.ambient.xyz);
     }
+    tint = sdEmissiveTint(tint, p.emissive);
     float fade = 1.0;
     if (soft_fade != 0u) fade = sdSoftFade(scene_depth, b.linear_depth, p.soft_fade_distance);
     return sdBillboardOutput(texel, tint, p.blend, fade);

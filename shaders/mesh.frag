@@ -34,13 +34,17 @@ void main() {
         tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
                                  frame.ambient.xyz);
     }
+    tint = sdEmissiveTint(tint, push.params.emissive);
     vec4 texel = kVariantTextured != 0u ? texture(mesh_texture, in_uv) : vec4(1.0);
     vec4 color = sdMeshOutput(texel, tint, kVariantBlend);
     if (kVariantOit != 0u) {
+        // Only the alpha share goes through OIT; the renderer draws the emissive share again,
+        // additively, after the composite (docs/rendering.md, "Emissive").
+        color = sdEmissiveAlphaShare(color, push.params.emissive_share);
         out_color = sdOitAccumulation(color, kVariantBlend, in_linear_depth);
         out_second = sdOitWeightOutput(color, in_linear_depth);
     } else {
-        out_color = color;
+        out_color = sdEmissiveShare(color, push.params.emissive_share);
         out_second = vec4(in_linear_depth);
     }
 }

@@ -96,8 +96,11 @@ void main() {
                 b.axis_y = sdUnitOr(s_splat[k].axis_y.xyz, cam.up);
                 b.facing = sdRasterFacing(s_splat[k]);
             }
-            vec4 out_color = shadeBillboard(particle_texture, p, b, scene, kVariantTextured,
-                                            kVariantLit, kVariantSoftFade, kVariantFrameBlend);
+            // The emissive share as the sorted graphics path writes it (billboard.frag).
+            vec4 out_color = sdEmissiveShare(
+                shadeBillboard(particle_texture, p, b, scene, kVariantTextured, kVariantLit,
+                               kVariantSoftFade, kVariantFrameBlend),
+                p.emissive_share);
             sdRasterUnder(out_color, kVariantBlend, colour, transmittance);
             touched = true;
             if (transmittance < kRasterStopTransmittance) done = true;

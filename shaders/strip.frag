@@ -39,6 +39,8 @@ void main() {
                                  frame.ambient.xyz);
     }
 
+    tint = sdEmissiveTint(tint, p.emissive);
+
     float fade = 1.0;
     if (kVariantSoftFade != 0u) {
         float scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
@@ -46,9 +48,12 @@ void main() {
     }
     vec4 color = sdBillboardOutput(texel, tint, p.blend, fade);
     if (kVariantOit != 0u) {
+        // Only the alpha share goes through OIT; the renderer draws the emissive share again,
+        // additively, after the composite (docs/rendering.md, "Emissive").
+        color = sdEmissiveAlphaShare(color, p.emissive_share);
         out_color = sdOitAccumulation(color, p.blend, in_linear_depth);
         out_weight = sdOitWeightOutput(color, in_linear_depth);
     } else {
-        out_color = color;
+        out_color = sdEmissiveShare(color, p.emissive_share);
     }
 }

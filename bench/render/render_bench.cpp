@@ -74,6 +74,7 @@ BillboardParams paramsFor(uint32_t blend) {
     e.axis = vec4(0, 1, 0, 0);
     e.blend = blend;
     e.alignment = kAlignCamera;
+    e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given
     return billboardParams(e, Rows3x4{});
 }
 

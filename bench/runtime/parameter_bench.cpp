@@ -82,7 +82,7 @@ void setParameterUnchanged(benchmark::State& state) {
 BENCHMARK(setParameterUnchanged);
 
 // Reference: a memcpy of the bytes of the effect's records (4 KiB covers its emitter, op,
-// burst and LUT records: 3 x 448 + 9 x 64 + 4 rows x 1024).
+// burst and LUT records: 3 x 464 + 9 x 64 + 4 rows x 1024).
 void recordCopyReference(benchmark::State& state) {
     std::vector<unsigned char> from(6 * 1024, 1), to(from.size());
     for (auto _ : state) {

@@ -175,6 +175,12 @@ struct DrawBatch {
     // Meshes: the mesh scaled by size_m x mesh_scale, tumbling about a per-particle axis.
     float mesh_scale = 1;
     float mesh_tumble_rad_per_s = 0;
+
+    // Every kind: the emitter's render.emissive (the colour's multiplier in an HDR frame, >= 0)
+    // and render.emissive_share (the part drawn additively beside the premultiplied-over part, in
+    // [0, 1], other than 0 only with blend premultiplied): docs/rendering.md, "Emissive".
+    float emissive = 1;
+    float emissive_share = 0;
 };
 
 // What building the list did (this list only).

@@ -45,6 +45,15 @@ inline constexpr uint32_t kMaxGameplayEventsPerStep = 65536; // events.max_per_s
 // half-extent in [0, kMaxBoundsExtent]. A thousand kilometres is far past any effect, and keeps
 // the framing and culling maths that square and sum these far from float overflow.
 inline constexpr float kMaxBoundsExtent = 1e6f;
+// The largest colour component (gradient keys, init colours, a blackbody intensity) and the
+// largest render.emissive: 65504, the largest finite half float, the most the 16-bit float HDR
+// target holds (docs/rendering.md, "Colour pipeline"). Colours above 1 are HDR: they glow.
+inline constexpr float kMaxColorValue = 65504.0f;
+inline constexpr float kMaxEmissive = 65504.0f;
+// The temperatures a blackbody module may key, kelvin: the range the approximation it uses was
+// fitted over (src/kernels/blackbody.h).
+inline constexpr float kMinBlackbodyKelvin = 1000.0f;
+inline constexpr float kMaxBlackbodyKelvin = 40000.0f;
 
 // ---------------------------------------------------------------------------------------------
 // Value types.
@@ -96,7 +105,8 @@ struct Curve {
 };
 
 // JSON: {"interpolation": "linear", "color_keys": [[t, r, g, b], ...],
-//        "alpha_keys": [[t, a], ...]}. Colour in linear RGB. Both key lists 1..kMaxGradientKeys.
+//        "alpha_keys": [[t, a], ...]}. Colour in linear RGB, each component in
+// [0, kMaxColorValue] (above 1: HDR). Both key lists 1..kMaxGradientKeys.
 struct ColorKey {
     float t = 0;
     Float3 color{1, 1, 1};
@@ -370,15 +380,26 @@ struct WorldAttractorsModule {
     friend bool operator==(const WorldAttractorsModule&, const WorldAttractorsModule&) = default;
 };
 
+// Multiplies the colour (rgb; alpha unchanged) by the colour of a black body at the temperature
+// the curve gives at normalised age (kelvin, in [kMinBlackbodyKelvin, kMaxBlackbodyKelvin]),
+// times intensity: a fire that cools from white-yellow to deep red over its life
+// (src/kernels/blackbody.h; docs/effect-format.md, "blackbody").
+struct BlackbodyModule {
+    Curve temperature_k{Interpolation::linear, {{0, 1800}}};
+    float intensity = 1; // [0, kMaxColorValue]
+    friend bool operator==(const BlackbodyModule&, const BlackbodyModule&) = default;
+};
+
 using UpdateModuleVariant =
     std::variant<GravityModule, BuoyancyModule, DragModule, ForceModule, WindModule,
                  SpeedLimitModule, CurlNoiseModule, ForceFieldModule, AttractorModule,
                  ColorOverLifeModule, SizeOverLifeModule, RotationOverLifeModule,
-                 ColorBySpeedModule, SizeBySpeedModule, CollisionModule, WorldAttractorsModule>;
+                 ColorBySpeedModule, SizeBySpeedModule, CollisionModule, WorldAttractorsModule,
+                 BlackbodyModule>;
 
 // JSON "type" names, in variant order: gravity, buoyancy, drag, force, wind, speed_limit,
 // curl_noise, force_field, attractor, color_over_life, size_over_life, rotation_over_life,
-// color_by_speed, size_by_speed, collision, world_attractors.
+// color_by_speed, size_by_speed, collision, world_attractors, blackbody.
 struct UpdateModule {
     bool enabled = true;
     UpdateModuleVariant module;
@@ -456,6 +477,12 @@ struct RenderDesc {
     bool lit = false;
     SortMode sort = SortMode::none;
     bool stable_order = false; // keep draw order = birth order (FIFO ring on the GPU)
+    // The multiplier of the particle's colour in the HDR target, [0, kMaxEmissive]: above 1 fire
+    // and sparks exceed 1 and bloom (docs/rendering.md, "Emissive").
+    float emissive = 1;
+    // [0, 1]: the part of each particle drawn additively (light it emits) beside its
+    // alpha-blended share (premultiplied over). Other than 0 only with blend premultiplied.
+    float emissive_share = 0;
     // Exactly one of these is read, chosen by type; the JSON carries only that one's keys.
     BillboardDesc billboard;
     RibbonDesc ribbon;

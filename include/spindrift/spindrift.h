@@ -855,6 +855,8 @@ typedef struct spindrift_draw_batch {
     float soft_fade_m;
     float mesh_scale;
     float mesh_tumble_rad_per_s;
+    float emissive;       /* render.emissive: the colour's multiplier in an HDR frame, >= 0 */
+    float emissive_share; /* render.emissive_share in [0, 1]: drawn additively (premultiplied) */
 } spindrift_draw_batch;
 
 typedef struct spindrift_draw_list_stats {
@@ -938,8 +940,26 @@ typedef enum spindrift_transparency {
     SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT = 1 /* weighted-blended order-independent */
 } spindrift_transparency;
 
-/* What a frame looks at and is lit by (a scene file's camera, ground, sun and ambient). Colours
- * are linear RGB, each finite and >= 0 (alpha unused). */
+/* FROZEN numbering. The tone map of a frame's HDR post (docs/rendering.md, "Colour pipeline"). */
+typedef enum spindrift_tonemap {
+    SPINDRIFT_TONEMAP_NONE = 0,    /* the frame as drawn, clamped to [0, 1] at readback */
+    SPINDRIFT_TONEMAP_ACES = 1,    /* Narkowicz's fit of ACES */
+    SPINDRIFT_TONEMAP_AGX = 2,     /* Sobotka's AgX */
+    SPINDRIFT_TONEMAP_REINHARD = 3 /* x / (1 + x) */
+} spindrift_tonemap;
+
+/* FROZEN numbering. */
+typedef enum spindrift_exposure_mode {
+    SPINDRIFT_EXPOSURE_MANUAL = 0,   /* x 2^exposure_ev */
+    SPINDRIFT_EXPOSURE_AUTOMATIC = 1 /* from the frame's luminance histogram */
+} spindrift_exposure_mode;
+
+/* What a frame looks at and is lit by (a scene file's camera, ground, sun and ambient), and its
+ * HDR post (a scene file's exposure, tonemap and bloom). Colours are linear RGB, each finite and
+ * >= 0 (alpha unused).
+ * Versions: the post fields (tonemap onward) were appended; a caller compiled against the header
+ * without them passes struct_size SPINDRIFT_CAMERA_SIZE_WITHOUT_POST and its frames are drawn
+ * without post, as before (no tone map, no bloom, exposure 2^0). */
 typedef struct spindrift_camera {
     uint32_t struct_size;
     spindrift_vec3 eye;
@@ -958,11 +978,29 @@ typedef struct spindrift_camera {
     float sun_intensity; /* >= 0 */
     spindrift_color ambient;
     uint32_t transparency; /* spindrift_transparency */
+    /* HDR post, in this order per pixel: bloom, exposure, tone map (docs/rendering.md). */
+    uint32_t tonemap;            /* spindrift_tonemap */
+    uint32_t exposure_mode;      /* spindrift_exposure_mode */
+    float exposure_ev;           /* manual: the exposure; automatic: compensation. [-16, 16] */
+    float exposure_min_ev;       /* automatic: clamp of the average's log2, min < max, */
+    float exposure_max_ev;       /*   both in [-16, 16] */
+    float exposure_low_percent;  /* automatic: darker pixels left out, [0, 100) */
+    float exposure_high_percent; /* automatic: brighter ones from here on, (low, 100] */
+    float exposure_speed;        /* automatic: adaptation per second, [0, 100] */
+    float bloom_strength;        /* [0, 1]; 0: no bloom */
+    uint32_t bloom_levels;       /* [1, 8] */
 } spindrift_camera;
 
+/* struct_size of a spindrift_camera from before the post fields: accepted, drawn without post. */
+#define SPINDRIFT_CAMERA_SIZE_WITHOUT_POST (offsetof(spindrift_camera, tonemap))
+
 /* A scene file's defaults: eye (0, 2, 6) looking at (0, 1, 0), up +Y, 45 degrees, clip 0.05 to
- * 500 m, the default background, ground at y = 0 (40 m), sun and ambient; sorted. Sets
- * struct_size. */
+ * 500 m, the default background, ground at y = 0 (40 m), sun and ambient; sorted; the post of a
+ * scene file: ACES tone map, bloom 0.05 over 6 levels, manual exposure at 0 EV (the automatic
+ * settings at their scene defaults). Sets struct_size. Writes sizeof(spindrift_camera) bytes, post
+ * included: a host compiled against the header without the post fields must not call it from
+ * this library (its struct is smaller); it fills its camera by hand with struct_size
+ * SPINDRIFT_CAMERA_SIZE_WITHOUT_POST, or is compiled again. */
 SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out);
 
 /* Draws world's visible instances as camera sees them: fills the renderer's own draw list for
@@ -971,8 +1009,10 @@ SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out);
  * path for the renderer's life), renders and reads the frame back into rgba: width x height
  * pixels, rows top to bottom, 4 bytes each (R, G, B, A), sRGB-encoded colour, alpha 255.
  * rgba_bytes below width x height x 4: SPINDRIFT_ERROR_BUFFER_TOO_SMALL. A bad camera:
- * SPINDRIFT_ERROR_INVALID_ARGUMENT naming the field. A texture or mesh file that does not load:
- * SPINDRIFT_ERROR_EFFECT_FAILED naming it. A world whose particles live on another device
+ * SPINDRIFT_ERROR_INVALID_ARGUMENT naming the field. The post runs on the device between the
+ * drawing and the readback; each call is a still for automatic exposure (it converges at once).
+ * camera->struct_size SPINDRIFT_CAMERA_SIZE_WITHOUT_POST: no post. A texture or mesh file that does
+ * not load: SPINDRIFT_ERROR_EFFECT_FAILED naming it. A world whose particles live on another device
  * (device-resident batches): SPINDRIFT_ERROR_UNSUPPORTED. Simulates nothing. */
 SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_renderer renderer,
                                                                spindrift_world world,

@@ -331,6 +331,8 @@ class DrawBatch(Structure):
         ("soft_fade_m", c_float),
         ("mesh_scale", c_float),
         ("mesh_tumble_rad_per_s", c_float),
+        ("emissive", c_float),
+        ("emissive_share", c_float),
     ]
 
 
@@ -375,6 +377,16 @@ class Camera(Structure):
         ("sun_intensity", c_float),
         ("ambient", Color),
         ("transparency", c_uint32),
+        ("tonemap", c_uint32),
+        ("exposure_mode", c_uint32),
+        ("exposure_ev", c_float),
+        ("exposure_min_ev", c_float),
+        ("exposure_max_ev", c_float),
+        ("exposure_low_percent", c_float),
+        ("exposure_high_percent", c_float),
+        ("exposure_speed", c_float),
+        ("bloom_strength", c_float),
+        ("bloom_levels", c_uint32),
     ]
 
 

@@ -104,6 +104,8 @@ class DrawBatch:
     soft_fade_m: float
     mesh_scale: float
     mesh_tumble_rad_per_s: float
+    emissive: float  # render.emissive: the colour's multiplier in an HDR frame
+    emissive_share: float  # render.emissive_share: the part drawn additively, [0, 1]
     particles: np.ndarray = field(repr=False)
     vertices: np.ndarray = field(repr=False)
     segments: np.ndarray = field(repr=False)
@@ -202,6 +204,8 @@ class DrawList:
             soft_fade_m=b.soft_fade_m,
             mesh_scale=b.mesh_scale,
             mesh_tumble_rad_per_s=b.mesh_tumble_rad_per_s,
+            emissive=b.emissive,
+            emissive_share=b.emissive_share,
             particles=borrowed(b.particles, b.particle_length, PARTICLE_DTYPE, self),
             vertices=borrowed(b.vertices, b.vertex_length, STRIP_POINT_DTYPE, self),
             segments=borrowed(b.segments, b.segment_length, np.dtype("<u4"), self),

@@ -13,6 +13,10 @@ from .errors import Result, SpindriftError, call_with_diagnostics, check
 _lib = _native.lib
 
 TRANSPARENCY = {"sorted": 0, "weighted_oit": 1}
+TONEMAP = {"none": 0, "aces": 1, "agx": 2, "reinhard": 3}
+EXPOSURE_MODE = {"manual": 0, "auto": 1}
+# Camera fields given as names, with the names of their numbers.
+_CHOICES = {"transparency": TRANSPARENCY, "tonemap": TONEMAP, "exposure_mode": EXPOSURE_MODE}
 
 
 def _default_camera():
@@ -23,8 +27,11 @@ def _default_camera():
 
 @dataclass
 class Camera:
-    """What a frame looks at and is lit by (spindrift_camera). Colours are linear RGB. Built with
-    no arguments it is a scene file's default camera and lighting (read from the library)."""
+    """What a frame looks at and is lit by (spindrift_camera), and its HDR post: bloom, exposure
+    and tone map, as a scene file's keys (docs/scene-format.md). Colours are linear RGB. Built with
+    no arguments it is a scene file's default camera, lighting and post (read from the library):
+    ACES tone map, bloom 0.05, manual exposure at 0 EV. tonemap="none", bloom_strength=0 and
+    exposure_ev=0 draw without post."""
 
     eye: tuple = None
     target: tuple = None
@@ -42,6 +49,16 @@ class Camera:
     sun_intensity: float = None
     ambient: tuple = None
     transparency: str = "sorted"  # or "weighted_oit"
+    tonemap: str = None  # "none", "aces", "agx" or "reinhard"
+    exposure_mode: str = None  # "manual" or "auto"
+    exposure_ev: float = None  # manual: the exposure; auto: compensation. [-16, 16]
+    exposure_min_ev: float = None  # auto: [-16, 16], below exposure_max_ev
+    exposure_max_ev: float = None
+    exposure_low_percent: float = None  # auto: [0, 100)
+    exposure_high_percent: float = None  # auto: (low, 100]
+    exposure_speed: float = None  # auto: adaptation per second, [0, 100]
+    bloom_strength: float = None  # [0, 1]; 0: no bloom
+    bloom_levels: int = None  # [1, 8]
 
     def __post_init__(self):
         d = _default_camera()
@@ -49,7 +66,9 @@ class Camera:
             if name == "struct_size" or getattr(self, name) is not None:
                 continue
             value = getattr(d, name)
-            if isinstance(value, _native.Vec3):
+            if name in _CHOICES:
+                value = {v: k for k, v in _CHOICES[name].items()}[value]
+            elif isinstance(value, _native.Vec3):
                 value = _args.vector_tuple(value)
             elif isinstance(value, _native.Color):
                 value = _args.color_tuple(value)[:3]
@@ -73,6 +92,19 @@ class Camera:
         c.sun_intensity = _args.real(self.sun_intensity, "camera.sun_intensity")
         c.ambient = _args.color(self.ambient, "camera.ambient")
         c.transparency = _args.choice(self.transparency, TRANSPARENCY, "camera.transparency")
+        c.tonemap = _args.choice(self.tonemap, TONEMAP, "camera.tonemap")
+        c.exposure_mode = _args.choice(self.exposure_mode, EXPOSURE_MODE, "camera.exposure_mode")
+        for name in (
+            "exposure_ev",
+            "exposure_min_ev",
+            "exposure_max_ev",
+            "exposure_low_percent",
+            "exposure_high_percent",
+            "exposure_speed",
+            "bloom_strength",
+        ):
+            setattr(c, name, _args.real(getattr(self, name), "camera." + name))
+        c.bloom_levels = _args.uint(self.bloom_levels, "camera.bloom_levels")
         return c
 
 

@@ -34,6 +34,7 @@ def test_a_draw_list_holds_every_live_particle_without_copying(library, campfire
             for batch in billboards:
                 assert batch.instance == fire.handle.id and batch.effect == fire.effect.id
                 assert batch.particles.dtype == spindrift.PARTICLE_DTYPE
+                assert batch.emissive == 1 and batch.emissive_share == 0  # the campfire's
                 assert not batch.particles.flags.writeable
                 assert not batch.particles.flags.owndata  # a view of the list's memory
                 assert np.isfinite(batch.particles["position"]).all()

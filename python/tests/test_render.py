@@ -112,6 +112,29 @@ def test_a_world_renders_from_a_camera(library, campfire_path):
             renderer.render(world, spindrift.Camera(transparency="sideways"))
 
 
+def test_the_camera_carries_the_post(library, campfire_path):
+    camera = spindrift.Camera(eye=(0, 1, 4), target=(0, 0.6, 0), ground=False)
+    assert camera.tonemap == "aces" and camera.exposure_mode == "manual"
+    assert camera.bloom_strength == pytest.approx(0.05) and camera.bloom_levels == 6
+    off = spindrift.Camera(
+        eye=(0, 1, 4), target=(0, 0.6, 0), ground=False, tonemap="none", bloom_strength=0
+    )
+    with spindrift.Renderer(WIDTH, HEIGHT) as renderer, spindrift.World(library) as world:
+        world.spawn(library.add_file(campfire_path))
+        world.run(1.0)
+        post = renderer.render(world, camera)
+        plain = renderer.render(world, off)
+        assert (post != plain).any(axis=2).sum() > WIDTH * HEIGHT // 50
+        brighter = renderer.render(world, spindrift.Camera(**{**camera.__dict__, "exposure_ev": 2}))
+        assert brighter[..., :3].astype(int).sum() > 1.1 * post[..., :3].astype(int).sum()
+        with pytest.raises(ValueError):
+            renderer.render(world, spindrift.Camera(tonemap="filmic"))
+        with pytest.raises(spindrift.SpindriftError) as caught:
+            renderer.render(world, spindrift.Camera(bloom_levels=9))
+        assert caught.value.code == Result.INVALID_ARGUMENT
+        assert "bloom_levels" in caught.value.message
+
+
 def test_a_renderer_refuses_a_bad_size_or_device():
     with pytest.raises(spindrift.SpindriftError) as caught:
         spindrift.Renderer(4, 4)

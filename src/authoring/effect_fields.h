@@ -131,7 +131,9 @@ constexpr auto fieldsOf(FieldsOf<RenderDesc>) {
         field("soft_fade_distance", &RenderDesc::soft_fade_distance, rule::atLeast(0)),
         field("lit", &RenderDesc::lit),
         field("sort", &RenderDesc::sort),
-        field("stable_order", &RenderDesc::stable_order)};
+        field("stable_order", &RenderDesc::stable_order),
+        field("emissive", &RenderDesc::emissive, rule::within(0, kMaxEmissive)),
+        field("emissive_share", &RenderDesc::emissive_share, rule::unit())};
 }
 
 constexpr auto fieldsOf(FieldsOf<BillboardDesc>) {
@@ -303,7 +305,8 @@ constexpr auto fieldsOf(FieldsOf<AttractorModule>) {
 }
 
 constexpr auto fieldsOf(FieldsOf<ColorOverLifeModule>) {
-    return std::tuple{field("gradient", &ColorOverLifeModule::gradient, rule::atLeast(0))};
+    return std::tuple{
+        field("gradient", &ColorOverLifeModule::gradient, rule::within(0, kMaxColorValue))};
 }
 
 constexpr auto fieldsOf(FieldsOf<SizeOverLifeModule>) {
@@ -319,7 +322,7 @@ constexpr auto fieldsOf(FieldsOf<RotationOverLifeModule>) {
 
 constexpr auto fieldsOf(FieldsOf<ColorBySpeedModule>) {
     return std::tuple{
-        field("gradient", &ColorBySpeedModule::gradient, rule::atLeast(0)),
+        field("gradient", &ColorBySpeedModule::gradient, rule::within(0, kMaxColorValue)),
         field("min_speed", &ColorBySpeedModule::min_speed, rule::atLeast(0)),
         field<SpeedWindowCodec>("max_speed", &ColorBySpeedModule::max_speed, rule::atLeast(0))};
 }
@@ -345,6 +348,13 @@ constexpr auto fieldsOf(FieldsOf<CollisionSphere>) {
 constexpr auto fieldsOf(FieldsOf<CollisionBox>) {
     return std::tuple{field("center", &CollisionBox::center, rule::finite()),
                       field("size", &CollisionBox::size, rule::above(0))};
+}
+
+constexpr auto fieldsOf(FieldsOf<BlackbodyModule>) {
+    return std::tuple{
+        field("temperature_k", &BlackbodyModule::temperature_k,
+              rule::within(kMinBlackbodyKelvin, kMaxBlackbodyKelvin)),
+        field("intensity", &BlackbodyModule::intensity, rule::within(0, kMaxColorValue))};
 }
 
 constexpr auto fieldsOf(FieldsOf<WorldAttractorsModule>) {

@@ -151,6 +151,14 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F&, const R
                                        " blends (additive, premultiplied or alpha)");
     }
     settings(RenderType::mesh, r.mesh, "mesh");
+    // The emissive share is the part of a premultiplied fragment whose coverage is dropped so it
+    // adds (docs/rendering.md, "Emissive"): additive draws are all emissive already, and the
+    // alpha and opaque blends have no such part.
+    if (r.emissive_share > 0 && r.blend != BlendMode::premultiplied) {
+        c.error(at(path, "emissive_share"),
+                "an emissive share needs blend 'premultiplied', found blend '" +
+                    std::string(enumName(r.blend)) + "'");
+    }
 }
 
 template <typename F, typename O>

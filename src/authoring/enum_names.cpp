@@ -74,10 +74,10 @@ constexpr EnumName<CulledPolicy> kCulled[] = {{"simulate", CulledPolicy::simulat
 
 // In UpdateModuleVariant order (effect_desc.h lists the same names).
 constexpr std::array<const char*, kModuleTypeCount> kModuleTypes = {
-    "gravity",        "buoyancy",        "drag",           "force",
-    "wind",           "speed_limit",     "curl_noise",     "force_field",
-    "attractor",      "color_over_life", "size_over_life", "rotation_over_life",
-    "color_by_speed", "size_by_speed",   "collision",      "world_attractors"};
+    "gravity",          "buoyancy",           "drag",           "force",         "wind",
+    "speed_limit",      "curl_noise",         "force_field",    "attractor",     "color_over_life",
+    "size_over_life",   "rotation_over_life", "color_by_speed", "size_by_speed", "collision",
+    "world_attractors", "blackbody"};
 
 } // namespace
 

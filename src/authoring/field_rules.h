@@ -53,9 +53,9 @@ void checkValue(const RuleChecker& c, const std::string& path, const Rule& r, bo
     } else if constexpr (std::is_same_v<T, CountRange>) {
         c.countRange(path, v, uint32_t(r.lo), uint32_t(r.hi));
     } else if constexpr (std::is_same_v<T, Curve>) {
-        c.curve(path, v, float(r.lo));
+        c.curve(path, v, float(r.lo), float(r.hi));
     } else if constexpr (std::is_same_v<T, Gradient>) {
-        c.gradient(path, v);
+        c.gradient(path, v, float(r.hi));
     } else if constexpr (std::is_same_v<T, std::string>) {
         c.filePath(path, v, required);
     } else {

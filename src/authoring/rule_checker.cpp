@@ -216,18 +216,20 @@ bool keyTimes(const RuleChecker& c, const std::string& keys_path, const std::vec
 
 } // namespace
 
-bool RuleChecker::curve(const std::string& path, const Curve& curve, float min_value) const {
+bool RuleChecker::curve(const std::string& path, const Curve& curve, float min_value,
+                        float max_value) const {
     const std::string keys_path = json::pathKey(path, "keys");
     if (!count(keys_path, curve.keys.size(), 1, kMaxCurveKeys, "curve keys")) return false;
     bool ok = keyTimes(*this, keys_path, curve.keys);
     for (size_t i = 0; i < curve.keys.size(); ++i) {
         const std::string value_path = json::pathIndex(json::pathIndex(keys_path, i), 1);
-        ok = number(value_path, curve.keys[i].value, min_value, false, kInf, false) && ok;
+        ok = number(value_path, curve.keys[i].value, min_value, false, max_value, false) && ok;
     }
     return ok;
 }
 
-bool RuleChecker::gradient(const std::string& path, const Gradient& gradient) const {
+bool RuleChecker::gradient(const std::string& path, const Gradient& gradient,
+                           float max_value) const {
     const std::string color_path = json::pathKey(path, "color_keys");
     const std::string alpha_path = json::pathKey(path, "alpha_keys");
     bool ok = true;
@@ -236,9 +238,9 @@ bool RuleChecker::gradient(const std::string& path, const Gradient& gradient) co
         for (size_t i = 0; i < gradient.color_keys.size(); ++i) {
             const std::string key_path = json::pathIndex(color_path, i);
             const Float3& rgb = gradient.color_keys[i].color;
-            ok = atLeast(json::pathIndex(key_path, 1), rgb.x, 0) && ok;
-            ok = atLeast(json::pathIndex(key_path, 2), rgb.y, 0) && ok;
-            ok = atLeast(json::pathIndex(key_path, 3), rgb.z, 0) && ok;
+            ok = number(json::pathIndex(key_path, 1), rgb.x, 0, false, max_value, false) && ok;
+            ok = number(json::pathIndex(key_path, 2), rgb.y, 0, false, max_value, false) && ok;
+            ok = number(json::pathIndex(key_path, 3), rgb.z, 0, false, max_value, false) && ok;
         }
     } else {
         ok = false;
@@ -256,9 +258,9 @@ bool RuleChecker::gradient(const std::string& path, const Gradient& gradient) co
 }
 
 bool RuleChecker::color(const std::string& path, const Float4& c) const {
-    const bool r = atLeast(json::pathIndex(path, 0), c.x, 0);
-    const bool g = atLeast(json::pathIndex(path, 1), c.y, 0);
-    const bool b = atLeast(json::pathIndex(path, 2), c.z, 0);
+    const bool r = number(json::pathIndex(path, 0), c.x, 0, false, kMaxColorValue, false);
+    const bool g = number(json::pathIndex(path, 1), c.y, 0, false, kMaxColorValue, false);
+    const bool b = number(json::pathIndex(path, 2), c.z, 0, false, kMaxColorValue, false);
     const bool a = unit(json::pathIndex(path, 3), c.w);
     return r && g && b && a;
 }

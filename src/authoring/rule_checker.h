@@ -65,8 +65,12 @@ struct RuleChecker {
     bool range3(const std::string& path, const Float3Range& r) const;
     bool countRange(const std::string& path, const CountRange& r, uint32_t lo, uint32_t hi) const;
 
-    bool curve(const std::string& path, const Curve& curve, float min_value) const;
-    bool gradient(const std::string& path, const Gradient& gradient) const;
+    // Every key value in [min_value, max_value].
+    bool curve(const std::string& path, const Curve& curve, float min_value,
+               float max_value = std::numeric_limits<float>::infinity()) const;
+    // Colour keys in [0, max_value] (HDR above 1), alpha keys in [0, 1].
+    bool gradient(const std::string& path, const Gradient& gradient,
+                  float max_value = kMaxColorValue) const;
     bool color(const std::string& path, const Float4& color) const;
     // A file path in a document (texture, mesh, scene instance effect): UTF-8, at most
     // kMaxPathBytes, no control characters, and non-empty when required.

@@ -47,6 +47,8 @@ spindrift_draw_batch batchOf(const DrawBatch& b) {
     c.soft_fade_m = b.soft_fade_m;
     c.mesh_scale = b.mesh_scale;
     c.mesh_tumble_rad_per_s = b.mesh_tumble_rad_per_s;
+    c.emissive = b.emissive;
+    c.emissive_share = b.emissive_share;
     return c;
 }
 

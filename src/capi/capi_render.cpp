@@ -65,6 +65,38 @@ spindrift_result badCamera(const char* field, const char* expected) {
     return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->%s: expected %s", field, expected);
 }
 
+// The size hosts compiled against spindrift.h 0.1.0 pass (their struct ended at transparency).
+static_assert(SPINDRIFT_CAMERA_SIZE_WITHOUT_POST == 148);
+
+bool within(float v, float lo, float hi) {
+    return v >= lo && v <= hi; // false for NaN
+}
+
+// The post fields: the scene format's rules for exposure, tonemap and bloom (scene_desc.h).
+spindrift_result checkCameraPost(const spindrift_camera& c) {
+    if (c.tonemap > SPINDRIFT_TONEMAP_REINHARD)
+        return badCamera("tonemap", "0 (none), 1 (aces), 2 (agx) or 3 (reinhard)");
+    if (c.exposure_mode > SPINDRIFT_EXPOSURE_AUTOMATIC)
+        return badCamera("exposure_mode", "0 (manual) or 1 (automatic)");
+    if (!within(c.exposure_ev, -kMaxExposureEv, kMaxExposureEv))
+        return badCamera("exposure_ev", "[-16, 16]");
+    if (!within(c.exposure_min_ev, -kMaxExposureEv, kMaxExposureEv))
+        return badCamera("exposure_min_ev", "[-16, 16]");
+    if (!within(c.exposure_max_ev, -kMaxExposureEv, kMaxExposureEv) ||
+        !(c.exposure_min_ev < c.exposure_max_ev))
+        return badCamera("exposure_max_ev", "(exposure_min_ev, 16]");
+    if (!(c.exposure_low_percent >= 0 && c.exposure_low_percent < 100))
+        return badCamera("exposure_low_percent", "[0, 100)");
+    if (!(c.exposure_high_percent > c.exposure_low_percent && c.exposure_high_percent <= 100))
+        return badCamera("exposure_high_percent", "(exposure_low_percent, 100]");
+    if (!within(c.exposure_speed, 0, kMaxExposureSpeed))
+        return badCamera("exposure_speed", "[0, 100]");
+    if (!within(c.bloom_strength, 0, 1)) return badCamera("bloom_strength", "[0, 1]");
+    if (c.bloom_levels < 1 || c.bloom_levels > kMaxBloomLevels)
+        return badCamera("bloom_levels", "[1, 8]");
+    return SPINDRIFT_OK;
+}
+
 // Every field the renderer and the draw list would refuse, refused here with its name.
 spindrift_result checkCamera(const spindrift_camera& c) {
     if (!finite3(c.eye)) return badCamera("eye", "finite coordinates");
@@ -97,7 +129,8 @@ spindrift_result checkCamera(const spindrift_camera& c) {
     if (!colorOk(c.ambient)) return badCamera("ambient", "finite components >= 0");
     if (c.transparency > SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT)
         return badCamera("transparency", "0 (sorted) or 1 (weighted OIT)");
-    return SPINDRIFT_OK;
+    if (c.struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST) return SPINDRIFT_OK;
+    return checkCameraPost(c);
 }
 
 render::FrameView frameViewOf(const spindrift_camera& c) {
@@ -122,6 +155,18 @@ render::FrameView frameViewOf(const spindrift_camera& c) {
     v.transparency = c.transparency == SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT
                          ? Transparency::weighted_oit
                          : Transparency::sorted;
+    // A camera from before the post fields keeps FrameView's default: no post.
+    if (c.struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST) return v;
+    v.tonemap = static_cast<Tonemap>(c.tonemap);
+    v.exposure.mode = static_cast<ExposureMode>(c.exposure_mode);
+    v.exposure.ev = c.exposure_ev;
+    v.exposure.min_ev = c.exposure_min_ev;
+    v.exposure.max_ev = c.exposure_max_ev;
+    v.exposure.low_percent = c.exposure_low_percent;
+    v.exposure.high_percent = c.exposure_high_percent;
+    v.exposure.speed = c.exposure_speed;
+    v.bloom.strength = c.bloom_strength;
+    v.bloom.levels = c.bloom_levels;
     return v;
 }
 
@@ -439,6 +484,16 @@ SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out) {
         out->sun_intensity = d.sun.intensity;
         out->ambient = {d.ambient.x, d.ambient.y, d.ambient.z, 1};
         out->transparency = SPINDRIFT_TRANSPARENCY_SORTED;
+        out->tonemap = static_cast<uint32_t>(d.tonemap);
+        out->exposure_mode = static_cast<uint32_t>(d.exposure.mode);
+        out->exposure_ev = d.exposure.ev;
+        out->exposure_min_ev = d.exposure.min_ev;
+        out->exposure_max_ev = d.exposure.max_ev;
+        out->exposure_low_percent = d.exposure.low_percent;
+        out->exposure_high_percent = d.exposure.high_percent;
+        out->exposure_speed = d.exposure.speed;
+        out->bloom_strength = d.bloom.strength;
+        out->bloom_levels = d.bloom.levels;
         return SPINDRIFT_OK;
     });
 }
@@ -452,7 +507,13 @@ SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_rendere
         if (const spindrift_result e = resolve(renderer.id, r); e != SPINDRIFT_OK) return e;
         WorldObject* w;
         if (const spindrift_result e = resolve(world.id, w); e != SPINDRIFT_OK) return e;
-        if (const spindrift_result e = requireStruct(camera, "camera"); e != SPINDRIFT_OK) return e;
+        // A camera from before the post fields is accepted at its own size (ABI: an older host).
+        if (const spindrift_result e =
+                camera != nullptr && camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST
+                    ? SPINDRIFT_OK
+                    : requireStruct(camera, "camera");
+            e != SPINDRIFT_OK)
+            return e;
         if (const spindrift_result e = checkCamera(*camera); e != SPINDRIFT_OK) return e;
         if (const spindrift_result e = checkPixels(rgba, rgba_bytes, r->width, r->height);
             e != SPINDRIFT_OK)

@@ -8,6 +8,7 @@
 #include "compiler/parameter_bindings.h"
 #include "compiler/structural_hash.h"
 #include "compiler/trail_limits.h"
+#include "kernels/blackbody.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift {
@@ -79,6 +80,10 @@ struct PendingOp {
     bool has_row = false;
 };
 
+// The kernel clamps to the range the rules hold a blackbody module's temperatures to.
+static_assert(kBlackbodyMinKelvin == kMinBlackbodyKelvin &&
+              kBlackbodyMaxKelvin == kMaxBlackbodyKelvin);
+
 OpRecord newOp(uint32_t code, uint32_t module_index) {
     OpRecord op{};
     op.op = code;
@@ -91,10 +96,10 @@ OpRecord newOp(uint32_t code, uint32_t module_index) {
 // The op code a module compiles to (before fusion).
 uint32_t opCodeOf(const UpdateModuleVariant& module) {
     constexpr uint32_t kByVariant[] = {
-        kOpAcceleration, kOpBuoyancy,      kOpDrag,         kOpAcceleration,
-        kOpWind,         kOpSpeedLimit,    kOpCurlNoise,    kOpForceFields,
-        kOpAttractor,    kOpColorOverLife, kOpSizeOverLife, kOpRotationOverLife,
-        kOpColorBySpeed, kOpSizeBySpeed,   kOpCollision,    kOpForceFields,
+        kOpAcceleration, kOpBuoyancy,         kOpDrag,         kOpAcceleration, kOpWind,
+        kOpSpeedLimit,   kOpCurlNoise,        kOpForceFields,  kOpAttractor,    kOpColorOverLife,
+        kOpSizeOverLife, kOpRotationOverLife, kOpColorBySpeed, kOpSizeBySpeed,  kOpCollision,
+        kOpForceFields,  kOpBlackbody,
     };
     static_assert(std::size(kByVariant) == std::variant_size_v<UpdateModuleVariant>);
     return kByVariant[module.index()];
@@ -193,6 +198,9 @@ private:
             op.params0 = speedRange(sbs->min_speed, sbs->max_speed);
         } else if (const auto* cm = std::get_if<CollisionModule>(&m)) {
             compileCollision(op, *cm);
+        } else if (const auto* bb = std::get_if<BlackbodyModule>(&m)) {
+            setRow(p, bakeCurve(bb->temperature_k, 1.0f));
+            op.params0.x = bb->intensity;
         } else if (const auto* wa = std::get_if<WorldAttractorsModule>(&m)) {
             op.first = u32(out_.force_fields.size());
             op.count = 0;
@@ -377,6 +385,8 @@ RenderDesc applicableRender(const RenderDesc& authored) {
     d.lit = authored.lit;
     d.sort = authored.sort;
     d.stable_order = authored.stable_order;
+    d.emissive = authored.emissive;
+    d.emissive_share = authored.emissive_share;
     switch (authored.type) {
     case RenderType::billboard:
         d.billboard = authored.billboard;
@@ -400,6 +410,7 @@ void compileRender(const RenderDesc& authored, CompiledEffect& out, EmitterRecor
     r.blend = static_cast<uint32_t>(d.blend);
     r.sort = static_cast<uint32_t>(d.sort);
     r.soft_fade_distance = d.soft_fade_distance;
+    r.emission = vec4(d.emissive, d.emissive_share, 0.0f, 0.0f);
     const StringRef texture = addString(out.strings, d.texture);
     r.texture_offset = texture.offset;
     r.texture_length = texture.length;

@@ -20,7 +20,8 @@ inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 // 3: sections parameters and parameter_bindings (user parameters, compiler/parameter_bindings.h),
 //    emitter_events (EmitterEventsRecord), and sub-emitter event kEventThreshold; ColliderRecord
 //    grew to 80 bytes (payload, axis_u, axis_v for the host's world colliders); scalability.
-inline constexpr uint32_t kSfxFormatVersion = 3;
+// 4: EmitterRecord grew to 464 bytes (emission: emissive, emissive_share); op kOpBlackbody.
+inline constexpr uint32_t kSfxFormatVersion = 4;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
 inline constexpr uint64_t kSfxSectionAlignment = 16;

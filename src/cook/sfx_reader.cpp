@@ -538,6 +538,14 @@ private:
         c.finite(SPINDRIFT_FIELD(beam_end));
         c.finite(SPINDRIFT_FIELD(beam_start_tangent));
         c.finite(SPINDRIFT_FIELD(beam_end_tangent));
+        c.within("emissive (emission.x)", r.emission.x, offsetof(T, emission), 0.0f, kMaxEmissive);
+        c.within("emissive_share (emission.y)", r.emission.y, offsetof(T, emission), 0.0f, 1.0f);
+        if (c.ok() && (r.emission.z != 0.0f || r.emission.w != 0.0f)) {
+            c.fail(offsetof(T, emission), "emission.zw must be 0");
+        }
+        if (c.ok() && r.emission.y > 0.0f && r.blend != kBlendPremultiplied) {
+            c.fail(offsetof(T, emission), "an emissive share needs the premultiplied blend");
+        }
 
         for (uint32_t k = 0; k < r.sub_emitter_count && c.ok(); ++k) {
             if (fx.sub_emitters[r.sub_emitter_first + k].emitter == index) {
@@ -571,6 +579,7 @@ private:
         case kOpRotationOverLife:
         case kOpColorBySpeed:
         case kOpSizeBySpeed:
+        case kOpBlackbody:
             c.lutRow(SPINDRIFT_FIELD(lut_row), rows, false);
             break;
         case kOpBuoyancy:
@@ -617,6 +626,10 @@ private:
         }
         c.finite(SPINDRIFT_FIELD(params0));
         c.finite(SPINDRIFT_FIELD(params1));
+        if (c.ok() && r.op == kOpBlackbody) {
+            c.within("intensity (params0.x)", r.params0.x, offsetof(T, params0), 0.0f,
+                     kMaxColorValue);
+        }
     }
 
     void checkBurst(const CompiledEffect& fx, uint32_t index) {

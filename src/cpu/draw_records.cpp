@@ -43,6 +43,9 @@ DrawFeatures featuresOf(const CompiledEffect& effect, const EmitterRecord& emitt
     for (uint32_t k = 0; k < emitter.op_count; ++k) {
         const OpRecord& op = effect.ops[emitter.op_first + k];
         if (!sdIsAppearanceOp(op.op)) continue;
+        // The tables hold the four LUT-product kinds; a blackbody op (its colour computed per
+        // particle) takes the generic loop, as an emitter with too many ops does.
+        if (op.op == kOpBlackbody) f.op_count = kDrawMaxAppearanceOps;
         if (f.op_count < kDrawMaxAppearanceOps) {
             ops[f.op_count] = op;
             f.kinds[f.op_count] = appearanceKindNumber(op.op);

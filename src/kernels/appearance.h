@@ -9,6 +9,7 @@
 #ifndef SPINDRIFT_KERNELS_APPEARANCE_H
 #define SPINDRIFT_KERNELS_APPEARANCE_H
 
+#include "blackbody.h"
 #include "draw_record.h"
 #include "effect_records.h"
 #include "integrate.h"
@@ -31,7 +32,7 @@ struct ParticleAppearance {
 
 SD_FUNC bool sdIsAppearanceOp(uint op) {
     return op == kOpColorOverLife || op == kOpSizeOverLife || op == kOpColorBySpeed ||
-           op == kOpSizeBySpeed;
+           op == kOpSizeBySpeed || op == kOpBlackbody;
 }
 
 // Where an appearance op samples its LUT row: the normalised age for the over-life ops, the
@@ -42,11 +43,17 @@ SD_FUNC float sdAppearanceLutParameter(OpRecord op, float normalized_age, float 
 }
 
 // Folds one appearance op's texel into the colour (colour ops: component-wise product) or the
-// size (size ops: times the curve value in .x). Other ops change nothing.
-SD_FUNC void sdApplyAppearanceTexel(uint op, vec4 texel, SD_INOUT(vec4) color,
+// size (size ops: times the curve value in .x). The blackbody op's texel is a temperature in .x
+// (kelvin): rgb times sdBlackbodyColor of it times intensity, alpha kept. Other ops change
+// nothing.
+SD_FUNC void sdApplyAppearanceTexel(OpRecord op, vec4 texel, SD_INOUT(vec4) color,
                                     SD_INOUT(float) size) {
-    if (op == kOpColorOverLife || op == kOpColorBySpeed) color = color * texel;
-    if (op == kOpSizeOverLife || op == kOpSizeBySpeed) size = size * texel.x;
+    if (op.op == kOpColorOverLife || op.op == kOpColorBySpeed) color = color * texel;
+    if (op.op == kOpSizeOverLife || op.op == kOpSizeBySpeed) size = size * texel.x;
+    if (op.op == kOpBlackbody) {
+        vec3 rgb = vec3(color) * sdBlackbodyColor(texel.x) * op.params0.x;
+        color = vec4(rgb, color.w);
+    }
 }
 
 // The appearance of a particle with stored colour, size, age, lifetime and velocity (simulation
@@ -67,7 +74,7 @@ SD_FUNC ParticleAppearance sdParticleAppearance(LutRef lut, OpRecordsRef ops, ui
         if (!sdIsAppearanceOp(op.op)) continue;
         vec4 texel =
             sdLutSample(lut, op.lut_row, sdAppearanceLutParameter(op, look.normalized_age, speed));
-        sdApplyAppearanceTexel(op.op, texel, look.color, look.size);
+        sdApplyAppearanceTexel(op, texel, look.color, look.size);
     }
     return look;
 }

@@ -39,7 +39,10 @@ SD_CONST uint kOpRotationOverLife = 10u; // adjacent ones fused into one summed 
 SD_CONST uint kOpColorBySpeed = 11u;
 SD_CONST uint kOpSizeBySpeed = 12u;
 SD_CONST uint kOpCollision = 13u;
-SD_CONST uint kOpCount = 14u;
+// Colour times the blackbody colour (blackbody.h) of the temperature curve (kelvin, lut_row .x)
+// at normalised age, times params0.x (intensity). Never fused.
+SD_CONST uint kOpBlackbody = 14u;
+SD_CONST uint kOpCount = 15u;
 
 // OpRecord.flags bits. Frozen.
 SD_CONST uint kOpFlagDepthBuffer = 1u; // kOpCollision: also collide with the scene depth
@@ -255,6 +258,10 @@ struct EmitterRecord {
     vec4 beam_end;           // xyz; w = beam sag
     vec4 beam_start_tangent; // xyz; w = beam jitter
     vec4 beam_end_tangent;   // xyz; w = beam jitter_frequency
+    // x: emissive, the multiplier of the particle's colour in the HDR target (>= 0); y:
+    // emissive_share in [0, 1], the part drawn additively beside the alpha share (premultiplied
+    // blend only; docs/rendering.md, "Emissive"); zw = 0.
+    vec4 emission;
 };
 
 // One update op. params meaning depends on op (docs/compiled-records.md).
@@ -347,7 +354,7 @@ SD_END_NAMESPACE
 #include <cstddef>
 namespace spindrift {
 SD_ASSERT_RECORD(EffectRecord, 64);
-SD_ASSERT_RECORD(EmitterRecord, 448);
+SD_ASSERT_RECORD(EmitterRecord, 464);
 SD_ASSERT_RECORD(OpRecord, 64);
 SD_ASSERT_RECORD(BurstRecord, 32);
 SD_ASSERT_RECORD(ColliderRecord, 80);
@@ -367,6 +374,7 @@ static_assert(offsetof(EmitterRecord, axis) == 320);
 static_assert(offsetof(EmitterRecord, flipbook_columns) == 336);
 static_assert(offsetof(EmitterRecord, beam_start) == 384);
 static_assert(offsetof(EmitterRecord, beam_end_tangent) == 432);
+static_assert(offsetof(EmitterRecord, emission) == 448);
 static_assert(offsetof(OpRecord, params0) == 32);
 static_assert(offsetof(OpRecord, params1) == 48);
 static_assert(offsetof(ColliderRecord, position) == 16);

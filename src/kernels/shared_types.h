@@ -9,7 +9,7 @@
 // Kernel functions are declared `SD_FUNC T sdName(...)` (inline in C++, plain in GLSL). They take
 // values; the one exception is an in/out or out parameter, written SD_INOUT(T) / SD_OUT(T)
 // (a reference in C++, `inout T` / `out T` in GLSL); a large record read whole (EmitterRecord,
-// 448 bytes) is SD_IN(T), a const reference in C++ (GCC does not always drop the copy of a
+// 464 bytes) is SD_IN(T), a const reference in C++ (GCC does not always drop the copy of a
 // by-value record through several inlined levels) and a plain `in T` in GLSL; and a read-only
 // view of a record array.
 //

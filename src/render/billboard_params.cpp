@@ -27,6 +27,8 @@ BillboardParams billboardParams(const EmitterRecord& emitter, const Rows3x4& wor
     p.flipbook_rows = std::max(emitter.flipbook_rows, 1u);
     p.soft_fade_distance = emitter.soft_fade_distance;
     p.textured = 0;
+    p.emissive = emitter.emission.x;
+    p.emissive_share = emitter.emission.y;
     return p;
 }
 

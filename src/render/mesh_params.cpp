@@ -11,6 +11,8 @@ MeshParams meshParams(const EmitterRecord& emitter) {
     p.lifetime_min_s = emitter.lifetime_min_s;
     p.lifetime_max_s = emitter.lifetime_max_s;
     p.vertex_count = 0;
+    p.emissive = emitter.emission.x;
+    p.emissive_share = emitter.emission.y;
     return p;
 }
 

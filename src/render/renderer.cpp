@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "render/particle_pass.h"
 #include "render/readback.h"
@@ -256,7 +257,36 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 // Which batches a recordParticleDraws call draws: the opaque meshes (first, in their own scope
 // after the opaque pass, so that what they hide stays hidden and soft particles fade against
 // them), the rest of the frame's, or those drawn through OIT.
-enum class DrawPhase : uint8_t { opaque_meshes, frame, oit };
+// oit_emissive: after the OIT composite, the emissive share of the batches drawn through OIT
+// that have one (emissiveShareDraw).
+enum class DrawPhase : uint8_t { opaque_meshes, frame, oit, oit_emissive };
+
+float emissiveShareOf(const DrawBatch& entry) {
+    return std::visit([](const auto& b) { return b.params.emissive_share; }, entry);
+}
+
+uint32_t blendOf(const DrawBatch& entry) {
+    return std::visit([](const auto& b) { return b.params.blend; }, entry);
+}
+
+// Whether a batch drawn through OIT has an emissive share to add after the composite.
+bool hasOitEmissiveShare(const DrawBatch& entry, Transparency transparency) {
+    return drawsThroughOit(transparency, blendOf(entry)) && emissiveShareOf(entry) > 0.0f;
+}
+
+// The second draw of a batch with an emissive share s under weighted OIT (docs/rendering.md,
+// "Emissive"): the OIT targets took its alpha share (sdEmissiveAlphaShare); this copy, drawn
+// with the sorted-mode premultiplied pipeline into the frame, has emissive x s and share 1, so
+// sdEmissiveShare writes coverage 0 and the blend (ONE, ONE_MINUS_SRC_ALPHA) adds C s.
+DrawBatch emissiveShareDraw(DrawBatch entry) {
+    std::visit(
+        [](auto& b) {
+            b.params.emissive *= b.params.emissive_share;
+            b.params.emissive_share = 1.0f;
+        },
+        entry);
+    return entry;
+}
 
 bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
     switch (phase) {
@@ -265,6 +295,7 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
     case DrawPhase::frame:
         return blend != kBlendOpaque && !drawsThroughOit(transparency, blend);
     case DrawPhase::oit:
+    case DrawPhase::oit_emissive:
         return drawsThroughOit(transparency, blend);
     }
     return false;
@@ -287,18 +318,24 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     for (size_t index = 0; index < batches.size(); ++index) {
         const DrawBatch& entry = batches[index];
         if (const StripBatch* b = std::get_if<StripBatch>(&entry)) {
-            const bool draw_here = drawsIn(phase, transparency, b->params.blend);
+            const bool draw_here =
+                drawsIn(phase, transparency, b->params.blend) &&
+                (phase != DrawPhase::oit_emissive || b->params.emissive_share > 0);
+            // The emissive share's draw is a sorted-mode one (emissiveShareDraw).
+            const StripBatch strip = phase == DrawPhase::oit_emissive
+                                         ? std::get<StripBatch>(emissiveShareDraw(entry))
+                                         : *b;
+            const Transparency mode =
+                phase == DrawPhase::oit_emissive ? Transparency::sorted : transparency;
             if (b->device.points != 0) {
                 const IndirectArgs args = r.draw_args->args(device_batch++);
-                if (draw_here) {
-                    r.strips->drawDevice(cmd, *r.textures, *b, transparency, args, bound);
-                }
+                if (draw_here) r.strips->drawDevice(cmd, *r.textures, strip, mode, args, bound);
                 continue;
             }
             if (b->segments.empty()) continue;
             if (draw_here) {
-                r.strips->draw(cmd, *r.textures, *b, transparency, r.slot, first_point,
-                               first_segment, bound);
+                r.strips->draw(cmd, *r.textures, strip, mode, r.slot, first_point, first_segment,
+                               bound);
             }
             first_point += b->points.size();
             first_segment += b->segments.size();
@@ -319,7 +356,17 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             source.host_address = r.billboards->recordsAddress(r.slot, first_record);
             first_record += records.size();
         }
-        if (!drawsIn(phase, transparency, b != nullptr ? b->params.blend : m->params.blend)) {
+        if (!drawsIn(phase, transparency, blendOf(entry))) continue;
+        if (phase == DrawPhase::oit_emissive) {
+            if (emissiveShareOf(entry) <= 0.0f) continue;
+            const DrawBatch share = emissiveShareDraw(entry);
+            if (b != nullptr) {
+                r.billboards->draw(cmd, *r.textures, std::get<BillboardBatch>(share),
+                                   Transparency::sorted, source, bound);
+            } else {
+                r.mesh_pass->draw(cmd, *r.meshes, *r.textures, std::get<MeshBatch>(share),
+                                  Transparency::sorted, source, bound);
+            }
             continue;
         }
         if (b != nullptr && phase == DrawPhase::frame && r.raster && r.raster->draws(index)) {
@@ -404,6 +451,16 @@ void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const 
     recordParticleDraws(r, cmd, batches, transparency, DrawPhase::oit);
     vkCmdEndRendering(cmd);
     r.oit->composite(cmd, t);
+    // The emissive shares, added after the composite: light, which covers nothing, so one layer
+    // gives what sorted mode gives (docs/rendering.md, "Emissive").
+    const bool any_share = std::any_of(batches.begin(), batches.end(), [&](const DrawBatch& b) {
+        return hasOitEmissiveShare(b, transparency);
+    });
+    if (!any_share) return;
+    vk::imageBarriers(cmd, {colorAttachmentAgain(t), depthAttachmentAgain(t)});
+    beginFrameScope(t, cmd, false);
+    recordParticleDraws(r, cmd, batches, transparency, DrawPhase::oit_emissive);
+    vkCmdEndRendering(cmd);
 }
 
 bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
@@ -570,6 +627,17 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     if (!renderer.strips->preparePipelines(batches, view.transparency, diagnostics)) return false;
     if (!renderer.mesh_pass->preparePipelines(batches, view.transparency, diagnostics)) {
         return false;
+    }
+    // The sorted-mode pipelines of the emissive shares drawn after the OIT composite, one batch
+    // at a time (no allocation per frame).
+    for (const DrawBatch& b : batches) {
+        if (!hasOitEmissiveShare(b, view.transparency)) continue;
+        const DrawBatch share[1] = {emissiveShareDraw(b)};
+        if (!renderer.billboards->preparePipelines(share, Transparency::sorted, diagnostics) ||
+            !renderer.strips->preparePipelines(share, Transparency::sorted, diagnostics) ||
+            !renderer.mesh_pass->preparePipelines(share, Transparency::sorted, diagnostics)) {
+            return false;
+        }
     }
     const uint32_t slot = renderer.slot;
     if (!renderer.billboards->upload(slot, batches, totals.records, diagnostics)) return false;

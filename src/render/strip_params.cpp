@@ -12,6 +12,8 @@ StripParams stripParams(const EmitterRecord& emitter) {
     p.render_flags = emitter.render_flags;
     p.soft_fade_distance = emitter.soft_fade_distance;
     p.textured = 0;
+    p.emissive = emitter.emission.x;
+    p.emissive_share = emitter.emission.y;
     return p;
 }
 

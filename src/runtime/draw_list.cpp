@@ -114,6 +114,8 @@ DrawBatch publicBatch(const DrawInstance& d, uint32_t e, const EmitterRecord& em
     b.soft_fade_m = emitter.soft_fade_distance;
     b.mesh_scale = entry.mesh.scale;
     b.mesh_tumble_rad_per_s = entry.mesh.tumble_rad_per_s;
+    b.emissive = emitter.emission.x;
+    b.emissive_share = emitter.emission.y;
     return b;
 }
 

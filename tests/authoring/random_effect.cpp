@@ -181,6 +181,17 @@ UpdateModule Gen::module(size_t type) {
     case 15:
         m.module = WorldAttractorsModule{uint(1, kAllCollisionGroupsMask), real(-5, 5)};
         break;
+    case 16: {
+        BlackbodyModule b;
+        // curve() sometimes returns the default Curve (value 1), below the kelvin range: keep the
+        // module's own default then.
+        if (const Curve t = curve(kMinBlackbodyKelvin, kMaxBlackbodyKelvin); t != Curve{}) {
+            b.temperature_k = t;
+        }
+        b.intensity = real(0, 20);
+        m.module = b;
+        break;
+    }
     default: {
         CollisionModule c;
         const uint32_t planes = uint(0, 3), spheres = uint(0, 3), boxes = uint(0, 2);
@@ -247,6 +258,8 @@ RenderDesc Gen::render() {
     r.lit = chance(0.5);
     r.sort = SortMode(uint(0, 4));
     r.stable_order = chance(0.5);
+    r.emissive = real(0, 30);
+    if (r.blend == BlendMode::premultiplied) r.emissive_share = real(0, 1);
     switch (r.type) {
     case RenderType::billboard: {
         r.billboard.alignment = Alignment(uint(0, 3));

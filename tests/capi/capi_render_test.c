@@ -38,6 +38,13 @@ static long differingPixels(const uint8_t* a, const uint8_t* b, long bytes) {
     return count;
 }
 
+static double sumOfBytes(const uint8_t* frame, long bytes) {
+    long i;
+    double sum = 0;
+    for (i = 0; i < bytes; i += 4) sum += frame[i] + frame[i + 1] + frame[i + 2];
+    return sum;
+}
+
 static spindrift_renderer makeRenderer(void) {
     spindrift_renderer_config config;
     spindrift_renderer renderer;
@@ -61,6 +68,9 @@ static spindrift_camera fireCamera(void) {
     spindrift_camera camera;
     CHECK_OK(spindrift_default_camera(&camera));
     CHECK(camera.fov_y_deg == 45 && camera.ground && camera.transparency == 0);
+    /* A scene file's post: ACES, bloom 0.05 over 6 levels, manual exposure at 0 EV. */
+    CHECK(camera.tonemap == SPINDRIFT_TONEMAP_ACES && camera.exposure_mode == 0 &&
+          camera.exposure_ev == 0 && camera.bloom_strength == 0.05f && camera.bloom_levels == 6);
     camera.eye.x = 0;
     camera.eye.y = 1;
     camera.eye.z = 4;
@@ -121,6 +131,28 @@ static void testWorldRender(void) {
     CHECK(pixelsUnlikeCorner(frame_b, FRAME_BYTES) > WIDTH * HEIGHT / 50);
     camera = fireCamera();
 
+    /* The post: the default camera's (ACES, bloom) is not the frame as drawn; a camera of the
+     * size from before the post fields draws without post, as does one that turns it all off;
+     * more exposure is a brighter frame. */
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+    camera.struct_size = (uint32_t)SPINDRIFT_CAMERA_SIZE_WITHOUT_POST;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) > WIDTH * HEIGHT / 50);
+    camera = fireCamera();
+    camera.tonemap = SPINDRIFT_TONEMAP_NONE;
+    camera.bloom_strength = 0;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+    camera = fireCamera();
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+    camera.exposure_ev = 2;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(sumOfBytes(frame_b, FRAME_BYTES) > sumOfBytes(frame_a, FRAME_BYTES) * 1.1);
+    camera.exposure_mode = SPINDRIFT_EXPOSURE_AUTOMATIC;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(pixelsUnlikeCorner(frame_b, FRAME_BYTES) > WIDTH * HEIGHT / 50);
+    camera = fireCamera();
+
     /* A mesh effect: its OBJ is read and drawn (the ground on, the rocks in front of it). */
     CHECK_OK(spindrift_instance_destroy(world, campfire));
     desc.effect = rocks;
@@ -173,6 +205,23 @@ static void testWorldRender(void) {
     camera.transparency = 2;
     CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
                 SPINDRIFT_ERROR_INVALID_ARGUMENT, "transparency");
+    camera = fireCamera();
+    camera.tonemap = 4;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->tonemap");
+    camera = fireCamera();
+    camera.exposure_min_ev = 3;
+    camera.exposure_max_ev = 3;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->exposure_max_ev");
+    camera = fireCamera();
+    camera.bloom_levels = 0;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->bloom_levels");
+    camera = fireCamera();
+    camera.bloom_strength = NAN;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->bloom_strength");
     camera = fireCamera();
     CHECK_FAILS(spindrift_renderer_render_world(renderer, (spindrift_world){0}, &camera, frame_a,
                                                 FRAME_BYTES),

@@ -36,7 +36,8 @@ static const char kEffect[] =
     "   \"events\": {\"birth\": true, \"death\": true, \"collision\": true,\n"
     "              \"max_per_step\": 4096}},\n"
     "  {\"name\": \"burst\", \"capacity\": 4096, \"spawn\": {\"rate_per_s\": 0},\n"
-    "   \"init\": {\"lifetime_s\": [100, 100], \"speed\": [0, 0]}}]}\n";
+    "   \"init\": {\"lifetime_s\": [100, 100], \"speed\": [0, 0]},\n"
+    "   \"render\": {\"blend\": \"premultiplied\", \"emissive\": 3, \"emissive_share\": 0.25}}]}\n";
 
 /* The same effect with the "main" emitter's capacity changed (a reload that restarts). */
 static char* editedEffect(void) {
@@ -705,6 +706,10 @@ static void testDrawList(spindrift_library library, spindrift_effect_id effect) 
     for (i = 0; i < count; ++i) {
         CHECK(batches[i].kind == SPINDRIFT_DRAW_BILLBOARDS && !batches[i].device_resident);
         CHECK(batches[i].particle_length == batches[i].particle_count);
+        /* The emitter's emission: "burst" sets it, "main" has the defaults. */
+        CHECK(batches[i].emitter_index == 1
+                  ? batches[i].emissive == 3 && batches[i].emissive_share == 0.25f
+                  : batches[i].emissive == 1 && batches[i].emissive_share == 0);
         drawn += batches[i].particle_length;
     }
     CHECK(drawn == liveParticles(world, a) + liveParticles(world, b));

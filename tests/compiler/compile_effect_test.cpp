@@ -297,6 +297,11 @@ TEST(CompileEffect, ResolvesEnumsAndRenderParameters) {
     EXPECT_EQ(beam.beam_segments, 32u);
     EXPECT_EQ(beam.beam_end.w, 0.5f); // sag
     EXPECT_EQ(opOf(c, 1, 0).mode, kResponseKill);
+    EXPECT_EQ(beam.emission, vec4(3, 0.25f, 0, 0)); // emissive, emissive_share
+    EXPECT_EQ(opOf(c, 1, 1).op, kOpBlackbody);
+    EXPECT_EQ(opOf(c, 1, 1).params0.x, 4.0f); // intensity
+    ASSERT_NE(opOf(c, 1, 1).lut_row, kNone);
+    EXPECT_EQ(c.lut[opOf(c, 1, 1).lut_row * kLutWidth].x, 6000.0f); // kelvin at age 0
     // The sample's beam also collides with the host's world colliders (issue 15, point 6).
     EXPECT_EQ(opOf(c, 1, 0).flags, kOpFlagDepthBuffer | kOpFlagWorldColliders);
     const EmitterRecord& rocks = c.emitters[2];

@@ -178,6 +178,10 @@ inline EffectDesc everythingEffect() {
     depth.collision_mask = 5;
     depth.response = CollisionResponse::kill;
     beam.update.push_back(module(depth));
+    beam.update.push_back(
+        module(BlackbodyModule{curve(Interpolation::linear, {{0, 6000}, {1, 1500}}), 4}));
+    beam.render.emissive = 3;
+    beam.render.emissive_share = 0.25f;
     fx.emitters.push_back(beam);
 
     EmitterDesc rocks = namedEmitter("rocks");

@@ -302,8 +302,9 @@ TEST(Sfx, RefusesVersionOneFilesAndSaysToCookAgain) {
     writeAt<uint32_t>(b, offsetof(SfxHeader, format_version), 1);
     reseal(b);
     expectRejected(b,
-                   "format version 1 is not supported (this build reads version 3); cook the "
-                   "effect again from its JSON source (spindrift cook)",
+                   "format version 1 is not supported (this build reads version " +
+                       std::to_string(kSfxFormatVersion) +
+                       "); cook the effect again from its JSON source (spindrift cook)",
                    offsetof(SfxHeader, format_version));
 }
 
@@ -429,8 +430,8 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
              c.emitters[0].mesh_length = 1;
          },
          "only a mesh render has a mesh path"},
-        {"op range", [](auto& c) { c.emitters[0].op_count = 9; },
-         "op range [0, 9) is outside section 'ops' of 8 records"},
+        {"op range", [](auto& c) { c.emitters[0].op_count = 10; },
+         "op range [0, 10) is outside section 'ops' of 9 records"},
         {"op range overflow", [](auto& c) { c.emitters[2].op_first = 0xFFFFFFFFu; },
          "op range [4294967295, 4294967296)"},
         {"op count limit", [](auto& c) { c.emitters[0].op_count = 33; },
@@ -454,8 +455,8 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
         {"ribbon points", [](auto& c) { c.emitters[0].ribbon_max_points = 1; },
          "ribbon_max_points 1 is outside 2..256"},
         {"beam segments", [](auto& c) { c.emitters[1].beam_segments = 0; }, "beam_segments 0"},
-        {"op code", [](auto& c) { c.ops[0].op = 14; }, "section 'ops' record 0"},
-        {"op code message", [](auto& c) { c.ops[0].op = 14; }, "op 14 is not an op code (0..13)"},
+        {"op code", [](auto& c) { c.ops[0].op = 15; }, "section 'ops' record 0"},
+        {"op code message", [](auto& c) { c.ops[0].op = 15; }, "op 15 is not an op code (0..14)"},
         {"op flags", [](auto& c) { c.ops[0].flags = 1; }, "flags 0x00000001 has bits outside"},
         {"op lut row", [](auto& c) { c.ops[4].lut_row = 50; }, "lut_row 50 is not a LUT row"},
         {"op lut row on wind", [](auto& c) { c.ops[0].lut_row = 0; }, "this op samples no LUT row"},
@@ -495,6 +496,24 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
         {"lut texel message", [&](auto& c) { c.lut[kLutWidth + 3].y = inf; }, "texel 3.y is inf"},
         {"source index order", [](auto& c) { c.emitters[1].source_index = 0; },
          "does not increase"},
+        {"emissive", [](auto& c) { c.emitters[0].emission.x = -1; },
+         "emissive (emission.x) -1 is outside"},
+        {"emissive nan", [&](auto& c) { c.emitters[0].emission.x = nan; }, "emissive (emission.x)"},
+        {"emissive share", [](auto& c) { c.emitters[0].emission.y = 2; },
+         "emissive_share (emission.y) 2 is outside"},
+        {"emission zw", [](auto& c) { c.emitters[0].emission.w = 1; }, "emission.zw must be 0"},
+        {"emissive share blend",
+         [](auto& c) {
+             c.emitters[0].blend = kBlendAlpha;
+             c.emitters[0].emission.y = 0.5f;
+         },
+         "an emissive share needs the premultiplied blend"},
+        {"blackbody intensity",
+         [](auto& c) {
+             c.ops[4].op = kOpBlackbody;
+             c.ops[4].params0.x = -1;
+         },
+         "intensity (params0.x) -1 is outside"},
     };
     for (const RecordCase& rc : cases) {
         SCOPED_TRACE(rc.name);

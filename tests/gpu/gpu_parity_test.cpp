@@ -105,6 +105,14 @@ TEST(GpuParity, SizeBySpeed) {
     m.max_speed = 2.5f;
     expectParity(moduleEffect(m));
 }
+// The blackbody colour (src/kernels/blackbody.h) is computed per particle on both backends from a
+// temperature curve over age: the same text, compared within the parity tolerance.
+TEST(GpuParity, BlackbodyColourOverTemperature) {
+    BlackbodyModule m;
+    m.temperature_k = curve(Interpolation::smooth, {{0, 6500}, {0.4f, 2500}, {1, 1000}});
+    m.intensity = 4;
+    expectParity(moduleEffect(m));
+}
 
 CollisionModule collisionWith(CollisionResponse response) {
     CollisionModule m;

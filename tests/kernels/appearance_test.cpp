@@ -49,6 +49,24 @@ TEST(ParticleAppearance, FoldsEveryAppearanceOpInOrderAndSkipsTheOthers) {
     EXPECT_EQ(look.normalized_age, 0.25f);
 }
 
+TEST(ParticleAppearance, BlackbodyTintsByTheTemperatureAtTheAgeTimesIntensity) {
+    // Row 0 ramps from 1000 K (t = 0) to 7000 K (t = 1); at normalised age 0.5: 4000 K.
+    std::vector<vec4> lut;
+    appendRamp(lut, vec4(1000, 0, 0, 0), vec4(7000, 0, 0, 0));
+    const std::vector<OpRecord> ops = {op(kOpBlackbody, 0, vec4(3, 0, 0, 0))};
+    const ParticleAppearance look =
+        sdParticleAppearance(LutRef{lut.data()}, OpRecordsRef{ops.data()}, 0, 1,
+                             vec4(0.5f, 1, 2, 0.25f), 1.0f, 1.0f, 2.0f, vec3(0.0f));
+    const vec3 expected = vec3(0.5f, 1, 2) * sdBlackbodyColor(4000.0f) * 3.0f;
+    EXPECT_NEAR(look.color.x, expected.x, 1e-4f);
+    EXPECT_NEAR(look.color.y, expected.y, 1e-4f);
+    EXPECT_NEAR(look.color.z, expected.z, 1e-4f);
+    EXPECT_EQ(look.color.w, 0.25f) << "alpha is not the blackbody's";
+    EXPECT_EQ(look.size, 1.0f);
+    EXPECT_GT(look.color.x, 1.0f) << "intensity 3 takes red past 1 (HDR)";
+    EXPECT_GT(look.color.x / 0.5f, look.color.z / 2.0f) << "4000 K is warm: more red than blue";
+}
+
 TEST(ParticleAppearance, ReadsOnlyTheEmittersOpRange) {
     const std::vector<vec4> lut = constantRows({vec4(0.0f), vec4(2, 2, 2, 2)});
     const std::vector<OpRecord> ops = {op(kOpColorOverLife, 0), op(kOpColorOverLife, 1),

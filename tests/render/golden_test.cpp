@@ -63,6 +63,9 @@ const char* const kScenes[] = {
     "tonemap_none",
     "bloom_sparks",
     "exposure_auto",
+    "emissive_sparks",
+    "blackbody_fire",
+    "emissive_share",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

@@ -75,6 +75,7 @@ BillboardParams paramsFor(uint32_t blend) {
     e.axis = vec4(0, 1, 0, 0);
     e.blend = blend;
     e.alignment = kAlignCamera;
+    e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given
     return billboardParams(e, Rows3x4{});
 }
 
@@ -168,6 +169,7 @@ TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
     soft.soft_fade_distance = 0.5f;
     StripParams strip_params{};
     strip_params.blend = kBlendAlpha;
+    strip_params.emissive = 1;
     std::vector<StripPoint> points(2);
     points[0].position_width = vec4(-3.0f, -1.5f, 0.5f, 0.4f);
     points[1].position_width = vec4(-0.5f, -1.5f, 0.5f, 0.4f);
@@ -194,6 +196,51 @@ TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
     std::vector<PrimitiveDesc> none;
     const Image empty = render(frontView(Transparency::sorted, none), {});
     EXPECT_GT(largestDifference(sorted, empty), 100);
+}
+
+// One layer with an emissive share: OIT accumulates only the alpha share and the renderer adds
+// the emissive share after the composite, so the frame is what one premultiplied draw with the
+// share gives in sorted mode (docs/rendering.md, "Emissive"). Drawing the whole particle through
+// OIT instead would cover the box behind it by a, not a (1 - s): tens of codes apart.
+TEST_F(OitTest, OneLayerWithAnEmissiveShareMatchesSorted) {
+    std::vector<DrawRecord> row;
+    for (int i = 0; i < 4; ++i) {
+        row.push_back(
+            particle(vec3(-1.5f + 1.2f * float(i), 0.0f, 0), 1.1f, vec4(0.8f, 0.4f, 0.15f, 0.95f)));
+    }
+    BillboardParams glowing = paramsFor(kBlendPremultiplied);
+    glowing.emissive = 1.5f;
+    glowing.emissive_share = 0.6f;
+    StripParams strip_params{};
+    strip_params.blend = kBlendPremultiplied;
+    strip_params.emissive = 1.5f;
+    strip_params.emissive_share = 0.6f;
+    std::vector<StripPoint> points(2);
+    points[0].position_width = vec4(-3.0f, -1.5f, 0.5f, 0.4f);
+    points[1].position_width = vec4(2.5f, -1.5f, 0.5f, 0.4f);
+    for (StripPoint& p : points) {
+        p.color = vec4(0.2f, 0.6f, 1.0f, 0.9f);
+        p.tangent_u = vec4(1, 0, 0, 0);
+    }
+    points[1].tangent_u.w = 1.0f;
+    const std::vector<uint32_t> segments = {0};
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{glowing, kNoTexture, row, {}},
+        StripBatch{strip_params, kNoTexture, points, segments, {}}};
+
+    std::vector<PrimitiveDesc> primitives;
+    const Image sorted = render(frontView(Transparency::sorted, primitives), batches);
+    const Image oit = render(frontView(Transparency::weighted_oit, primitives), batches);
+    EXPECT_EQ(stats_.oit_records, 4u);
+    EXPECT_EQ(stats_.oit_segments, 1u);
+    EXPECT_LE(largestDifference(sorted, oit), 2);
+
+    // The share changes the image: without it the particles cover the box and background fully.
+    std::vector<DrawBatch> no_share = batches;
+    std::get<BillboardBatch>(no_share[0]).params.emissive_share = 0.0f;
+    std::get<StripBatch>(no_share[1]).params.emissive_share = 0.0f;
+    const Image covering = render(frontView(Transparency::sorted, primitives), no_share);
+    EXPECT_GT(largestDifference(sorted, covering), 20);
 }
 
 // Many overlapping layers drawn in two orders (records reversed, and the cloud split into two

@@ -204,8 +204,21 @@ struct SchemaCheck {
         } else if constexpr (std::is_same_v<T, Float3Range>) {
             if (node.find("oneOf") == nullptr) fail(where, "expected \"oneOf\"");
         } else if constexpr (std::is_same_v<T, Curve>) {
-            const std::string want = r.lo == 0 ? "curve_nonnegative" : "curve";
+            // A curve bounded above is a blackbody's temperatures: its own form, whose value
+            // bounds must be the rule's.
+            const std::string want = !std::isinf(r.hi) ? "curve_temperature_k"
+                                     : r.lo == 0       ? "curve_nonnegative"
+                                                       : "curve";
             if (refName(raw) != want) fail(where, "expected a $ref to " + want);
+            if (want == "curve_temperature_k") {
+                const json::Value& form = resolve(raw);
+                if (const json::Value* one_of = form.find("oneOf");
+                    one_of != nullptr && one_of->items.size() == 2) {
+                    expectBounds(one_of->items[0], where + "/oneOf/0", r, false);
+                } else {
+                    fail(where, "expected a \"oneOf\" of a number and a keyed curve");
+                }
+            }
         } else if constexpr (std::is_same_v<T, Gradient>) {
             if (refName(raw) != "gradient") fail(where, "expected a $ref to gradient");
         } else {

@@ -22,7 +22,7 @@ const char* opName(uint32_t op) {
         "wind",           "speed_limit",        "curl_noise",
         "force_fields",   "attractor",          "color_over_life",
         "size_over_life", "rotation_over_life", "color_by_speed",
-        "size_by_speed",  "collision",
+        "size_by_speed",  "collision",          "blackbody",
     };
     static_assert(sizeof(kNames) / sizeof(kNames[0]) == kOpCount);
     return op < kOpCount ? kNames[op] : "?";

@@ -31,6 +31,10 @@ struct BillboardParams {
     uint flipbook_rows;       // >= 1
     float soft_fade_distance; // metres; 0 disables the soft fade
     uint textured;            // 0: procedural soft disc, 1: the bound texture
+    float emissive;           // render.emissive: the colour's multiplier in the HDR target
+    float emissive_share;     // render.emissive_share in [0, 1] (sdEmissiveShare)
+    uint pad0;
+    uint pad1;
 };
 
 // The instance overrides a draw applies to every record (or strip point) it reads: colour x tint,
@@ -94,6 +98,8 @@ SD_CONST uint kSpecBillboardFrameBlend = 5u; // 1: kRenderFlagFrameBlend (and te
 SD_CONST uint kSpecBillboardOit = 6u;        // 1: writes the OIT targets (render/shader/oit.h)
 SD_CONST uint kSpecBillboardCount = 7u;
 
+// The largest finite half float, the most the HDR target (RGBA16F) holds.
+SD_CONST float kHalfFloatMax = 65504.0f;
 // Below this speed (m/s) a velocity-stretched particle has no direction and faces the camera.
 SD_CONST float kBillboardMinSpeed = 1.0e-4f;
 // Below this |cross(axis, to_eye)| / |to_eye| the axis points at the eye and the side axis
@@ -275,6 +281,36 @@ SD_FUNC vec4 sdBillboardOutput(vec4 texel, vec4 tint, uint blend, float fade) {
     return out_color;
 }
 
+// Emissive (docs/rendering.md, "Emissive"). The colour a fragment draws is its lit colour times
+// the emitter's emissive intensity, clamped to the largest half float so no Inf reaches the HDR
+// target: above 1 it is light the bloom spreads.
+SD_FUNC vec4 sdEmissiveTint(vec4 tint, float emissive) {
+    vec3 rgb = clamp(vec3(tint) * emissive, vec3(0.0f), vec3(kHalfFloatMax));
+    return vec4(rgb, tint.w);
+}
+
+// The emissive share s of a premultiplied output (C, a): the fragment still adds its whole
+// colour C, but covers only a (1 - s) of what is behind it, so with the blend (ONE,
+// ONE_MINUS_SRC_ALPHA) the frame becomes
+//   C (1 - s) + dst (1 - a (1 - s))   [alpha share: premultiplied over]   +   C s   [additive]
+// — with C = rgb * a, the alpha share's colour C (1 - s) over dst with coverage a (1 - s), and the
+// emissive share C s added, as light is. s = 0 is plain premultiplied over, s = 1 plain additive.
+// Only premultiplied draws carry a share (the rules refuse it elsewhere).
+SD_FUNC vec4 sdEmissiveShare(vec4 blend_output, float emissive_share) {
+    float s = clamp(emissive_share, 0.0f, 1.0f);
+    return vec4(vec3(blend_output), blend_output.w * (1.0f - s));
+}
+
+// The alpha share alone of a premultiplied output (C, a): (C (1 - s), a (1 - s)), a
+// premultiplied fragment that covers and colours in proportion to 1 - s. Weighted OIT
+// accumulates this; the emissive share C s is drawn additively into the frame after the
+// composite by a second draw of the batch (docs/rendering.md, "Emissive", emissiveShareDraw in
+// renderer.cpp), so one layer gives exactly what sdEmissiveShare gives in sorted mode.
+SD_FUNC vec4 sdEmissiveAlphaShare(vec4 blend_output, float emissive_share) {
+    float s = clamp(emissive_share, 0.0f, 1.0f);
+    return blend_output * (1.0f - s);
+}
+
 // The untextured texel for a blend mode: a white soft disc, premultiplied unless the mode is
 // alpha (the same convention as textures).
 SD_FUNC vec4 sdSoftDiscTexel(vec2 corner, uint blend) {
@@ -287,15 +323,17 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(BillboardParams, 48);
+SD_ASSERT_RECORD(BillboardParams, 64);
 static_assert(offsetof(BillboardParams, alignment) == 16);
 static_assert(offsetof(BillboardParams, soft_fade_distance) == 40);
+static_assert(offsetof(BillboardParams, emissive) == 48);
 SD_ASSERT_RECORD(DrawOverrides, 32);
 static_assert(offsetof(DrawOverrides, size_scale) == 16);
-SD_ASSERT_RECORD(BillboardPushConstants, 112);
-static_assert(offsetof(BillboardPushConstants, records) == 48);
-static_assert(offsetof(BillboardPushConstants, order) == 64);
-static_assert(offsetof(BillboardPushConstants, overrides) == 80);
+// 128 bytes: every Vulkan device's push-constant minimum (maxPushConstantsSize).
+SD_ASSERT_RECORD(BillboardPushConstants, 128);
+static_assert(offsetof(BillboardPushConstants, records) == 64);
+static_assert(offsetof(BillboardPushConstants, order) == 80);
+static_assert(offsetof(BillboardPushConstants, overrides) == 96);
 SD_ASSERT_RECORD(DrawArgsPush, 32);
 } // namespace spindrift
 #endif

@@ -246,12 +246,12 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(RasterJob, 144);
-static_assert(offsetof(RasterJob, records) == 48);
-static_assert(offsetof(RasterJob, order) == 64);
-static_assert(offsetof(RasterJob, overrides) == 80);
-static_assert(offsetof(RasterJob, count) == 112);
-static_assert(offsetof(RasterJob, bases) == 128);
+SD_ASSERT_RECORD(RasterJob, 160);
+static_assert(offsetof(RasterJob, records) == 64);
+static_assert(offsetof(RasterJob, order) == 80);
+static_assert(offsetof(RasterJob, overrides) == 96);
+static_assert(offsetof(RasterJob, count) == 128);
+static_assert(offsetof(RasterJob, bases) == 144);
 SD_ASSERT_RECORD(RasterPush, 80);
 static_assert(offsetof(RasterPush, jobs) == 16);
 static_assert(offsetof(RasterPush, ranges) == 64);

@@ -35,6 +35,10 @@ struct MeshParams {
     float lifetime_max_s;
     uint vertex_count; // of the mesh: 3 per triangle
     uint pad0;
+    float emissive;       // render.emissive (sdEmissiveTint)
+    float emissive_share; // render.emissive_share (sdEmissiveShare)
+    uint pad1;
+    uint pad2;
 };
 
 // The whole push-constant block of a mesh draw. records / order as BillboardPushConstants
@@ -133,14 +137,16 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(MeshParams, 32);
+SD_ASSERT_RECORD(MeshParams, 48);
 static_assert(offsetof(MeshParams, lifetime_min_s) == 16);
 static_assert(offsetof(MeshParams, vertex_count) == 24);
-SD_ASSERT_RECORD(MeshPushConstants, 112);
-static_assert(offsetof(MeshPushConstants, records) == 32);
-static_assert(offsetof(MeshPushConstants, order) == 48);
-static_assert(offsetof(MeshPushConstants, vertices) == 64);
-static_assert(offsetof(MeshPushConstants, overrides) == 80);
+static_assert(offsetof(MeshParams, emissive) == 32);
+// 128 bytes: every Vulkan device's push-constant minimum (maxPushConstantsSize).
+SD_ASSERT_RECORD(MeshPushConstants, 128);
+static_assert(offsetof(MeshPushConstants, records) == 48);
+static_assert(offsetof(MeshPushConstants, order) == 64);
+static_assert(offsetof(MeshPushConstants, vertices) == 80);
+static_assert(offsetof(MeshPushConstants, overrides) == 96);
 } // namespace spindrift
 #endif
 

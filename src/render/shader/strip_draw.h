@@ -22,6 +22,10 @@ struct StripParams {
     uint render_flags;        // kRenderFlag* (only kRenderFlagLit matters to a strip)
     float soft_fade_distance; // metres; 0 disables the soft fade
     uint textured;            // 0: procedural soft band, 1: the bound texture
+    float emissive;           // render.emissive (sdEmissiveTint)
+    float emissive_share;     // render.emissive_share (sdEmissiveShare)
+    uint pad0;
+    uint pad1;
 };
 
 // The whole push-constant block of a strip draw. points.xy / segments.xy are the buffer device
@@ -172,12 +176,12 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(StripParams, 16);
+SD_ASSERT_RECORD(StripParams, 32);
 static_assert(offsetof(StripParams, soft_fade_distance) == 8);
-SD_ASSERT_RECORD(StripPushConstants, 80);
-static_assert(offsetof(StripPushConstants, points) == 16);
-static_assert(offsetof(StripPushConstants, segments) == 32);
-static_assert(offsetof(StripPushConstants, overrides) == 48);
+SD_ASSERT_RECORD(StripPushConstants, 96);
+static_assert(offsetof(StripPushConstants, points) == 32);
+static_assert(offsetof(StripPushConstants, segments) == 48);
+static_assert(offsetof(StripPushConstants, overrides) == 64);
 } // namespace spindrift
 #endif
 
