@@ -346,9 +346,13 @@ TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
             EXPECT_NE(result.output.find("found '" + value + "'"), std::string::npos)
                 << args << "\n"
                 << result.output;
-            // The = form takes any text, "-inf" included.
-            RunResult joined = run(option.command + option.name + "='" + value + "'");
-            EXPECT_EQ(joined.exit_code, 1) << args << "\n" << joined.output;
+            // The = form takes any text, "-inf" included: the values the separate form could
+            // read as an option are checked that way too (each run is a process, and under the
+            // sanitizers a slow one to start).
+            if (value.empty() || value[0] == '-' || value[0] == ' ') {
+                RunResult joined = run(option.command + option.name + "='" + value + "'");
+                EXPECT_EQ(joined.exit_code, 1) << args << "\n" << joined.output;
+            }
         }
     }
     for (const char* size : {"", "nan", "16x", "x16", "16x16x16", "16X16", "16x16 ", "-16x16",
