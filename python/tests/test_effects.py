@@ -60,7 +60,7 @@ def test_a_missing_file_is_an_effect_error(tmp_path):
 def test_library_effects_emitters_and_parameters(library, campfire_path):
     fire = library.add_file(campfire_path)
     assert library.add_file(str(campfire_path)) is fire
-    assert fire.emitters == ["flames", "smoke", "embers"]
+    assert fire.emitters == ["flames", "smoke", "embers", "firelight", "halo"]
     info = fire.info()
     assert info.compiled and not info.failed and info.version == 1
     assert info.emitter_count == len(fire.emitters)
