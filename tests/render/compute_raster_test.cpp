@@ -113,6 +113,7 @@ BillboardParams paramsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
     e.axis = vec4(0.3f, 1, 0.2f, 0.3f); // w: the velocity stretch, seconds
     e.blend = blend;
     e.alignment = alignment;
+    e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given (0 would draw black)
     return billboardParams(e, Rows3x4{});
 }
 
