@@ -867,6 +867,12 @@ typedef struct spindrift_draw_list_stats {
     uint64_t strip_segments;
     uint64_t sorted_particles;
     uint64_t sort_skipped_particles;
+    /* The view's one back-to-front order across emitters (spindrift/draw_list.h, Order). */
+    uint32_t order_emitters;        /* emitters' batches that joined it */
+    uint32_t order_batches;         /* the batches it made of them */
+    uint64_t sorted_strip_segments; /* strip segments sorted by their middle point */
+    uint64_t order_exact_batches;   /* batches the exact order needed (capped at 4096) */
+    uint64_t order_coarsened_items; /* particles and segments drawn out of it past the cap */
 } spindrift_draw_list_stats;
 
 /* A list and its storage, reused frame to frame: keep it. */

@@ -10,8 +10,9 @@
 // order: billboards and meshes take the records, sorted into the list's storage for this eye when
 // the emitter sorts (so two views never reorder each other's records, and the instance's records
 // stay in slot order); beams and ribbons become strip points and segments in the list's storage
-// (appendBeamStrips, writeRibbonStrips). Storage grows to the largest frame and is reused: a warm
-// list allocates nothing.
+// (appendBeamStrips, writeRibbonStrips). Last, the batches that must be drawn back to front are
+// merged into the view's one order across emitters and effects (runtime/draw_list_order.h). Storage
+// grows to the largest frame and is reused: a warm list allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +29,7 @@
 #include "render/shader/billboard.h"
 #include "render/shader/mesh.h"
 #include "render/shader/strip_draw.h"
+#include "runtime/draw_order.h"
 #include "runtime/effect_instance.h"
 #include "spindrift/draw_list.h"
 
@@ -97,6 +99,23 @@ struct DrawList::Impl {
         size_t point_first = 0, point_count = 0;
     };
     std::vector<PendingInstance> pending_instances;
+
+    // The view's one back-to-front order (runtime/draw_list_order.h): per joined batch its run of
+    // keys, the merge's segments and the batches rebuilt from them (copied back).
+    struct OrderWork {
+        std::vector<uint32_t> keys;
+        std::vector<OrderRun> runs;
+        std::vector<uint32_t> run_batch;  // per run: its batch
+        std::vector<int32_t> batch_run;   // per batch: its run, or -1
+        std::vector<uint64_t> strip_sort; // (key << 32 | segment position) of one strip batch
+        std::vector<uint32_t> strip_segments;
+        std::vector<OrderSegment> segments;
+        std::vector<uint32_t> run_last_segment; // per run: the segment holding its last item
+        OrderMergeScratch merge;
+        std::vector<DrawBatch> batches;
+        std::vector<DrawEntry> entries;
+    };
+    OrderWork order_work;
 };
 
 // Empty when the view is usable; else what is wrong with it (World::drawList's contract).
