@@ -109,6 +109,17 @@ struct DrawList::Impl {
         std::vector<int32_t> batch_run;   // per batch: its run, or -1
         std::vector<uint64_t> strip_sort; // (key << 32 | segment position) of one strip batch
         std::vector<uint32_t> strip_segments;
+        // Per run, the cone of directions from the eye its items cover (a bounding sphere's):
+        // unit direction, sine and cosine of the half angle; everywhere when the eye is inside.
+        struct Cone {
+            vec3 direction{0.0f};
+            float sin_half = 0, cos_half = 1;
+            bool everywhere = false;
+        };
+        std::vector<Cone> cones;
+        std::vector<uint32_t> sweep, active;              // runs by first key; runs still in depth
+        std::vector<std::pair<uint32_t, uint32_t>> pairs; // neighbours, both ways
+        std::vector<uint32_t> neighbour_first, neighbour_runs;
         std::vector<OrderSegment> segments;
         std::vector<uint32_t> run_last_segment; // per run: the segment holding its last item
         OrderMergeScratch merge;

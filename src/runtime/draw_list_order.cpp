@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 #include "kernels/sort_key.h"
 
@@ -40,19 +41,102 @@ void sortStripSegments(DrawList::Impl& list, const DrawEntry& entry, vec3 eye) {
         out[i] = work.strip_segments[work.strip_sort[i] & 0xffffffffu];
 }
 
-// Appends run r's keys (its batch's items, already in draw order).
+// The cone of directions from the eye that a sphere around [lo, hi] grown by pad covers.
+DrawList::Impl::OrderWork::Cone coneOf(vec3 lo, vec3 hi, float pad, vec3 eye) {
+    DrawList::Impl::OrderWork::Cone cone;
+    const vec3 to_center = 0.5f * (lo + hi) - eye;
+    const float radius = 0.5f * length(hi - lo) + pad;
+    const float distance = length(to_center);
+    // Within a small margin of the sphere (or not finite), it may cover any direction.
+    if (!(distance > radius * 1.001f + 1e-6f)) {
+        cone.everywhere = true;
+        return cone;
+    }
+    cone.direction = to_center / distance;
+    cone.sin_half = radius / distance;
+    cone.cos_half = std::sqrt(1.0f - cone.sin_half * cone.sin_half);
+    return cone;
+}
+
+// Appends run r's keys (its batch's items, already in draw order) and the cone its items cover:
+// a billboard reaches at most its size plus half its stretch from its centre, a strip point half
+// its width; a mesh's extent is the renderer's to know, so a mesh run may cover any direction.
 void appendRunKeys(DrawList::Impl::OrderWork& work, const DrawEntry& entry, vec3 eye) {
     OrderRun run;
     run.first = static_cast<uint32_t>(work.keys.size());
+    vec3 lo(INFINITY), hi(-INFINITY);
+    float pad = 0;
     if (isStrip(entry.render_type)) {
-        for (const uint32_t s : entry.segments)
+        for (const uint32_t s : entry.segments) {
             work.keys.push_back(segmentKey(entry.points, s, eye));
+            for (uint32_t i = s; i <= s + 1; ++i) {
+                const vec4 p = entry.points[i].position_width;
+                lo = min(lo, vec3(p));
+                hi = max(hi, vec3(p));
+                pad = std::max(pad, 0.5f * p.w);
+            }
+        }
     } else {
-        for (const DrawRecord& r : entry.records)
+        const float stretch_s = std::max(entry.billboard.axis_stretch.w, 0.0f);
+        for (const DrawRecord& r : entry.records) {
             work.keys.push_back(sdDrawRecordSortKey(r, kSortBackToFront, eye));
+            lo = min(lo, vec3(r.position_size));
+            hi = max(hi, vec3(r.position_size));
+            const float speed = length(vec3(r.velocity_rotation));
+            pad = std::max(pad, r.position_size.w + 0.5f * speed * stretch_s);
+        }
     }
     run.count = static_cast<uint32_t>(work.keys.size()) - run.first;
     work.runs.push_back(run);
+    work.cones.push_back(coneOf(lo, hi, pad, eye));
+    if (entry.render_type == kRenderMesh) work.cones.back().everywhere = true;
+}
+
+// Whether two cones share a direction: the angle between their axes is at most the sum of their
+// half angles (each at most 90 degrees, so the cosine of the sum decides), with a margin for
+// rounding.
+bool conesOverlap(const DrawList::Impl::OrderWork::Cone& a,
+                  const DrawList::Impl::OrderWork::Cone& b) {
+    if (a.everywhere || b.everywhere) return true;
+    const float cos_sum = a.cos_half * b.cos_half - a.sin_half * b.sin_half;
+    return dot(a.direction, b.direction) >= cos_sum - 1e-4f;
+}
+
+// The runs whose order matters to each other: those whose depth ranges (their first and last
+// keys) overlap and whose cones overlap. Two runs apart in depth are ordered by the merge anyway
+// (it always takes the smallest next key first); two that cannot cover one pixel may go in
+// either order. A sweep over the runs by first key tests only the pairs that overlap in depth.
+void findNeighbours(DrawList::Impl::OrderWork& work) {
+    const auto n = static_cast<uint32_t>(work.runs.size());
+    auto firstKey = [&](uint32_t r) { return work.keys[work.runs[r].first]; };
+    auto lastKey = [&](uint32_t r) {
+        return work.keys[work.runs[r].first + work.runs[r].count - 1];
+    };
+    work.sweep.clear();
+    for (uint32_t r = 0; r < n; ++r)
+        if (work.runs[r].count > 0) work.sweep.push_back(r);
+    std::sort(work.sweep.begin(), work.sweep.end(), [&](uint32_t a, uint32_t b) {
+        return firstKey(a) < firstKey(b) || (firstKey(a) == firstKey(b) && a < b);
+    });
+    work.active.clear();
+    work.pairs.clear();
+    for (const uint32_t r : work.sweep) {
+        const uint32_t first = firstKey(r);
+        std::erase_if(work.active, [&](uint32_t a) { return lastKey(a) < first; });
+        for (const uint32_t a : work.active) {
+            if (!conesOverlap(work.cones[a], work.cones[r])) continue;
+            work.pairs.emplace_back(a, r);
+            work.pairs.emplace_back(r, a);
+        }
+        work.active.push_back(r);
+    }
+    // Counting sort of the pairs by their first run into the compressed table.
+    work.neighbour_first.assign(n + 1, 0);
+    for (const auto& [a, b] : work.pairs) ++work.neighbour_first[a + 1];
+    for (uint32_t r = 0; r < n; ++r) work.neighbour_first[r + 1] += work.neighbour_first[r];
+    work.neighbour_runs.resize(work.pairs.size());
+    work.active.assign(work.neighbour_first.begin(), work.neighbour_first.end() - 1);
+    for (const auto& [a, b] : work.pairs) work.neighbour_runs[work.active[a]++] = b;
 }
 
 // Batch b narrowed to one segment of its items.
@@ -130,6 +214,7 @@ void orderAcrossBatches(const DrawView& view, DrawList::Impl& list, uint32_t max
     const vec3 eye(view.eye.x, view.eye.y, view.eye.z);
     work.keys.clear();
     work.runs.clear();
+    work.cones.clear();
     work.run_batch.clear();
     work.batch_run.assign(list.batches.size(), -1);
     for (size_t b = 0; b < list.batches.size(); ++b) {
@@ -150,8 +235,10 @@ void orderAcrossBatches(const DrawView& view, DrawList::Impl& list, uint32_t max
     list.stats.order_exact_batches = runs;
     // One run draws as it is: its batch is its only segment.
     if (runs < 2) return;
+    findNeighbours(work);
     const OrderMergeResult merged =
-        mergeSortedRuns(work.keys, work.runs, max_segments, work.merge, work.segments);
+        mergeSortedRuns(work.keys, work.runs, {work.neighbour_first, work.neighbour_runs},
+                        max_segments, work.merge, work.segments);
     list.stats.order_batches = static_cast<uint32_t>(work.segments.size());
     list.stats.order_exact_batches = merged.exact_segments;
     list.stats.order_coarsened_items = merged.coarsened_items;

@@ -11,11 +11,35 @@ namespace {
 
 using HeapItem = std::pair<uint32_t, uint32_t>; // (key, run): the lower run wins a tie
 
+// The most neighbours scanned for a run's bound; past it the heap's top bounds it.
+constexpr uint32_t kMaxNeighbourScan = 16;
+
+// The smallest (key, run) of the next items of run r's neighbours, into bound; false when every
+// neighbour is used up.
+bool neighbourBound(std::span<const uint32_t> keys, std::span<const OrderRun> runs,
+                    const OrderNeighbours& neighbours, const std::vector<uint32_t>& next,
+                    uint32_t r, HeapItem& bound) {
+    bool any = false;
+    for (uint32_t i = neighbours.first[r]; i < neighbours.first[r + 1]; ++i) {
+        const uint32_t s = neighbours.runs[i];
+        assert(s < runs.size());
+        if (s == r || next[s] >= runs[s].count) continue;
+        const HeapItem item(keys[runs[s].first + next[s]], s);
+        if (!any || item < bound) bound = item;
+        any = true;
+    }
+    return any;
+}
+
 // The exact merge. Each step takes the run with the smallest (key, run) and keeps taking from it
-// while its next item still precedes every other run's next item, so each segment is maximal and
-// the heap is touched once per segment, not once per item.
+// while its next item still precedes every other run's next item (every neighbour's, when the
+// caller names neighbours), so the heap is touched once per segment, not once per item. Taking
+// the smallest first keeps every neighbour pair in order: when an item is taken, each neighbour's
+// items before it have been taken already.
 void mergeExact(std::span<const uint32_t> keys, std::span<const OrderRun> runs,
-                OrderMergeScratch& scratch, std::vector<OrderSegment>& out) {
+                const OrderNeighbours& neighbours, OrderMergeScratch& scratch,
+                std::vector<OrderSegment>& out) {
+    assert(neighbours.first.empty() || neighbours.first.size() == runs.size() + 1);
     std::vector<HeapItem>& heap = scratch.heap;
     heap.clear();
     scratch.next.assign(runs.size(), 0);
@@ -32,11 +56,23 @@ void mergeExact(std::span<const uint32_t> keys, std::span<const OrderRun> runs,
         const OrderRun& run = runs[r];
         const uint32_t start = scratch.next[r];
         uint32_t end = start + 1;
-        if (heap.empty()) {
+        HeapItem bound;
+        bool bounded = false;
+        // A run with many neighbours is bounded by every run's next item (the heap's smallest,
+        // never after a neighbour's): a few more segments, but no scan of a long list per
+        // segment.
+        const bool scan = !neighbours.first.empty() &&
+                          neighbours.first[r + 1] - neighbours.first[r] <= kMaxNeighbourScan;
+        if (!scan) {
+            bounded = !heap.empty();
+            if (bounded) bound = heap.front();
+        } else {
+            bounded = neighbourBound(keys, runs, neighbours, scratch.next, r, bound);
+        }
+        if (!bounded) {
             end = run.count;
         } else {
-            const HeapItem& top = heap.front();
-            while (end < run.count && HeapItem(keys[run.first + end], r) < top) ++end;
+            while (end < run.count && HeapItem(keys[run.first + end], r) < bound) ++end;
         }
         out.push_back({r, start, end - start});
         scratch.next[r] = end;
@@ -84,11 +120,11 @@ uint64_t coarsenFarPart(size_t runs, uint32_t max_segments, OrderMergeScratch& s
 } // namespace
 
 OrderMergeResult mergeSortedRuns(std::span<const uint32_t> keys, std::span<const OrderRun> runs,
-                                 uint32_t max_segments, OrderMergeScratch& scratch,
-                                 std::vector<OrderSegment>& out) {
+                                 OrderNeighbours neighbours, uint32_t max_segments,
+                                 OrderMergeScratch& scratch, std::vector<OrderSegment>& out) {
     assert(max_segments >= 1);
     out.clear();
-    mergeExact(keys, runs, scratch, out);
+    mergeExact(keys, runs, neighbours, scratch, out);
     OrderMergeResult result;
     result.exact_segments = out.size();
     if (out.size() > max_segments)

@@ -347,6 +347,32 @@ TEST_F(DrawListTest, InterpenetratingInstancesAreDrawnInOneBackToFrontOrder) {
     EXPECT_EQ(glow, 2u);
 }
 
+TEST_F(DrawListTest, InstancesSideBySideAtLikeDepthsAreNotCutIntoStretches) {
+    EffectLibrary library;
+    const EffectId cloud = library.add(write("cloud.json", kCloud));
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = cloud;
+    InstanceHandle a, b;
+    // 20 m apart across the view, at the same distance: their particles interleave in depth
+    // but no two can cover one pixel, so each stays one batch.
+    desc.transform.position = {-10, 0, 0};
+    ASSERT_EQ(world.create(desc, a), RuntimeError::none);
+    desc.transform.position = {10, 0, 0};
+    ASSERT_EQ(world.create(desc, b), RuntimeError::none);
+    for (int i = 0; i < 30; ++i) world.update(kFrame);
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewFrom({0, 1, 12}), list), RuntimeError::none);
+    EXPECT_EQ(list.stats().order_emitters, 2u);
+    EXPECT_EQ(list.stats().order_batches, 2u);
+    ASSERT_EQ(list.batches().size(), 4u);
+    for (const DrawBatch& batch : list.batches()) {
+        if (batch.blend == DrawBlend::alpha) {
+            EXPECT_TRUE(backToFront(batch, {0, 1, 12}));
+        }
+    }
+}
+
 TEST_F(DrawListTest, PastTheBatchCapTheFarPartIsDrawnPerEmitterAndCounted) {
     EffectLibrary library;
     const EffectId cloud = library.add(write("cloud.json", kCloud));

@@ -37,7 +37,7 @@ std::vector<OrderSegment> merge(const Runs& r, uint32_t cap = 4096,
                                 OrderMergeResult* result = nullptr) {
     OrderMergeScratch scratch;
     std::vector<OrderSegment> out;
-    const OrderMergeResult m = mergeSortedRuns(r.keys, r.runs, cap, scratch, out);
+    const OrderMergeResult m = mergeSortedRuns(r.keys, r.runs, {}, cap, scratch, out);
     if (result != nullptr) *result = m;
     return out;
 }
@@ -161,14 +161,90 @@ TEST(DrawOrderMerge, JoinsTheCoarsePartToTheExactPartOfTheSameRun) {
     EXPECT_EQ(std::unique(items.begin(), items.end()), items.end());
 }
 
+// Neighbour table from (a, b) pairs, both ways.
+struct Table {
+    std::vector<uint32_t> first, runs;
+    Table(uint32_t n, const std::vector<std::pair<uint32_t, uint32_t>>& pairs) {
+        std::vector<std::vector<uint32_t>> adj(n);
+        for (const auto& [a, b] : pairs) {
+            adj[a].push_back(b);
+            adj[b].push_back(a);
+        }
+        first.push_back(0);
+        for (const auto& l : adj) {
+            runs.insert(runs.end(), l.begin(), l.end());
+            first.push_back(static_cast<uint32_t>(runs.size()));
+        }
+    }
+    OrderNeighbours view() const { return {first, runs}; }
+};
+
+TEST(DrawOrderMerge, RunsThatAreNotNeighboursAreNotCutIntoStretches) {
+    // Two interleaved runs that cannot overlap on the screen: each drawn whole, the run whose
+    // first key is smallest first.
+    const Runs r({{1, 3, 5, 7}, {2, 4, 6, 8}});
+    OrderMergeScratch scratch;
+    std::vector<OrderSegment> out;
+    const Table none(2, {});
+    const OrderMergeResult m = mergeSortedRuns(r.keys, r.runs, none.view(), 4096, scratch, out);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_TRUE(same(out[0], {0, 0, 4}));
+    EXPECT_TRUE(same(out[1], {1, 0, 4}));
+    EXPECT_EQ(m.exact_segments, 2u);
+    // As neighbours they interleave item by item.
+    const Table both(2, {{0, 1}});
+    mergeSortedRuns(r.keys, r.runs, both.view(), 4096, scratch, out);
+    EXPECT_EQ(out.size(), 8u);
+}
+
+TEST(DrawOrderMerge, NeighboursKeepTheirOrderWhateverTheOthersDo) {
+    // A chain: 0 - 1 - 2 (0 and 2 not neighbours), plus 3 alone; random interleaved keys.
+    uint32_t state = 99;
+    auto next = [&] { return state = state * 1664525u + 1013904223u; };
+    std::vector<std::vector<uint32_t>> lists(4);
+    for (auto& l : lists) {
+        l.resize(30);
+        for (uint32_t& k : l) k = next() % 50;
+        std::sort(l.begin(), l.end());
+    }
+    const Runs r(lists);
+    const Table t(4, {{0, 1}, {1, 2}});
+    OrderMergeScratch scratch;
+    std::vector<OrderSegment> out;
+    const OrderMergeResult m = mergeSortedRuns(r.keys, r.runs, t.view(), 4096, scratch, out);
+    const auto items = expand(out);
+    ASSERT_EQ(items.size(), 120u);
+    // Position of each item in the drawn order.
+    std::vector<std::vector<size_t>> at(4, std::vector<size_t>(30));
+    for (size_t i = 0; i < items.size(); ++i) at[items[i].first][items[i].second] = i;
+    auto ordered = [&](uint32_t a, uint32_t b) {
+        for (uint32_t i = 0; i < 30; ++i) {
+            for (uint32_t j = 0; j < 30; ++j) {
+                const auto ka = std::make_pair(lists[a][i], a), kb = std::make_pair(lists[b][j], b);
+                if ((ka < kb) != (at[a][i] < at[b][j])) return false;
+            }
+        }
+        return true;
+    };
+    EXPECT_TRUE(ordered(0, 1));
+    EXPECT_TRUE(ordered(1, 2));
+    for (uint32_t run = 0; run < 4; ++run)
+        for (uint32_t i = 1; i < 30; ++i) EXPECT_LT(at[run][i - 1], at[run][i]);
+    // Fewer stretches than the total order needs: run 3 is drawn whole.
+    size_t of_three = 0;
+    for (const OrderSegment& s : out) of_three += s.run == 3;
+    EXPECT_EQ(of_three, 1u);
+    EXPECT_EQ(m.exact_segments, out.size());
+}
+
 TEST(DrawOrderMerge, AWarmScratchAndOutputAreReused) {
     const Runs r({{1, 3, 5}, {2, 4, 6}});
     OrderMergeScratch scratch;
     std::vector<OrderSegment> out;
-    mergeSortedRuns(r.keys, r.runs, 4096, scratch, out);
+    mergeSortedRuns(r.keys, r.runs, {}, 4096, scratch, out);
     const auto* data = out.data();
     const size_t capacity = out.capacity();
-    mergeSortedRuns(r.keys, r.runs, 4096, scratch, out);
+    mergeSortedRuns(r.keys, r.runs, {}, 4096, scratch, out);
     EXPECT_EQ(out.data(), data);
     EXPECT_EQ(out.capacity(), capacity);
     EXPECT_EQ(out.size(), 6u);
