@@ -25,11 +25,14 @@
 // into one order across emitters and effects, so the particles of two effects that interpenetrate
 // are drawn interleaved, farthest first. An emitter whose particles interleave with another's
 // then appears as several batches, each a stretch of its particles (or strip segments) in the
-// one order: draw the batches in order and every such particle is in its place. Batches that are
-// not in that order keep their place after the batches before them. At most 4096 batches are
-// made this way; past that the farthest part is drawn emitter by emitter and counted
-// (DrawListStats::order_coarsened_items). Device-resident batches (sorted on the GPU, per
-// emitter) do not join: they are drawn whole in their instance's place.
+// one order: draw the batches in order and every such particle is in its place. (Only emitters
+// whose particles can cover one pixel are interleaved: seen from view.eye, with each billboard's
+// size and stretch, each strip's width; meshes always. Effects side by side at like distances
+// stay one batch each, which draws the same image.) Batches that are not in that order keep
+// their place after the batches before them. At most 4096 batches are made this way; past that
+// the farthest part is drawn emitter by emitter and counted (DrawListStats::order_coarsened_items).
+// Device-resident batches (sorted on the GPU, per emitter) do not join: they are drawn whole in
+// their instance's place.
 //
 // Several views (split screen, stereo, a shadow or reflection view) draw the same state: call
 // drawList once per view, each into its own DrawList. Nothing is simulated by drawList; each list

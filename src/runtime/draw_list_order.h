@@ -8,6 +8,10 @@
 //   opaque: an additive batch that sorts is exact in the order too), or
 //   strips (ribbons, beams) blended alpha or premultiplied, unless the view composites those
 //   order-independently: their segments are first sorted back to front by their middle point.
+// Only joined batches that can cover one pixel are interleaved (runtime/draw_order.h,
+// neighbours): those whose depth ranges overlap and whose cones seen from the eye (a bounding
+// sphere of the items, grown by a billboard's size and stretch or a strip's half width; meshes,
+// whose extent the renderer knows, cover every direction) overlap.
 // Unsorted batches (additive ones that do not sort, the order_independent view's alpha), opaque
 // meshes and device-resident batches (sorted on the GPU, per emitter) keep their place.
 //
@@ -25,9 +29,10 @@
 namespace spindrift {
 
 // The most batches the merge may make of a view's joined batches (more only when more batches
-// than this join: then each is one segment). 4096 draws of a few hundred instances cost a frame
-// well under the particles' own work (docs/benchmarks.md, draw order merge); a view needing more
-// is exact up close and per emitter in its farthest part.
+// than this join: then each is one segment), as many as the renderer's device batches
+// (kMaxDeviceBatches): each is one draw with its push constants. A view needing more is exact up
+// close and per emitter in its farthest part. What 4096 small draws cost the renderer has not
+// been measured yet (docs/rendering.md, "Draw order across effects").
 inline constexpr uint32_t kMaxDrawOrderSegments = 4096;
 
 // Whether batch `batch` (entry `entry`) takes part in the view's one back-to-front order.
