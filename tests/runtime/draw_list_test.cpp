@@ -347,6 +347,55 @@ TEST_F(DrawListTest, InterpenetratingInstancesAreDrawnInOneBackToFrontOrder) {
     EXPECT_EQ(glow, 2u);
 }
 
+TEST_F(DrawListTest, BlendedMeshesJoinTheOneOrderAndOpaqueOnesKeepTheirPlace) {
+    // Alpha glass shards sorted back to front in the cloud's volume, and opaque rocks.
+    constexpr const char* kShards = R"({
+  "version": 1,
+  "name": "shards",
+  "seed": 9,
+  "emitters": [
+    {"name": "glass", "capacity": 300, "spawn": {"rate_per_s": 300},
+     "shape": {"type": "box", "size": [6, 6, 6]},
+     "init": {"lifetime_s": 10, "speed": 0},
+     "render": {"type": "mesh", "mesh": "shard.obj", "blend": "alpha", "sort": "back_to_front"}},
+    {"name": "rocks", "capacity": 64, "spawn": {"rate_per_s": 60},
+     "shape": {"type": "box", "size": [6, 6, 6]},
+     "init": {"lifetime_s": 10, "speed": 0},
+     "render": {"type": "mesh", "mesh": "shard.obj", "blend": "opaque", "sort": "back_to_front"}}
+  ]
+})";
+    EffectLibrary library;
+    const EffectId cloud = library.add(write("cloud.json", kCloud));
+    const EffectId shards = library.add(write("shards.json", kShards));
+    ASSERT_TRUE(cloud.value != 0 && shards.value != 0);
+    World world(library);
+    InstanceDesc desc;
+    InstanceHandle a, b;
+    desc.effect = cloud;
+    ASSERT_EQ(world.create(desc, a), RuntimeError::none) << world.lastErrorMessage();
+    desc.effect = shards;
+    desc.transform.position = {0.5f, 0, 0};
+    ASSERT_EQ(world.create(desc, b), RuntimeError::none) << world.lastErrorMessage();
+    for (int i = 0; i < 30; ++i) world.update(kFrame);
+    const Vec3 eye{0, 1, 12};
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewFrom(eye), list), RuntimeError::none);
+    // Billboards and alpha meshes in one back-to-front sequence, interleaved.
+    std::vector<DrawParticle> alpha = particlesOfBlend(list, DrawBlend::alpha);
+    ASSERT_GT(alpha.size(), 200u);
+    for (size_t i = 1; i < alpha.size(); ++i)
+        ASSERT_GE(distance(alpha[i - 1].position, eye), distance(alpha[i].position, eye)) << i;
+    size_t mesh_batches = 0, opaque_batches = 0;
+    for (const DrawBatch& batch : list.batches()) {
+        if (batch.kind != DrawKind::meshes) continue;
+        if (batch.blend == DrawBlend::alpha) ++mesh_batches;
+        if (batch.blend == DrawBlend::opaque) ++opaque_batches;
+    }
+    EXPECT_GT(mesh_batches, 10u);
+    EXPECT_EQ(opaque_batches, 1u) << "opaque meshes are not cut up";
+    EXPECT_EQ(list.stats().order_emitters, 2u);
+}
+
 TEST_F(DrawListTest, InstancesSideBySideAtLikeDepthsAreNotCutIntoStretches) {
     EffectLibrary library;
     const EffectId cloud = library.add(write("cloud.json", kCloud));
