@@ -1,8 +1,9 @@
 // The draw list's inside (include/spindrift/draw_list.h): how a world's instances become batches
 // in draw order, and the engine's form of each batch that Spindrift's renderer draws
 // (render/draw_list_batches.h). The public DrawBatch and the engine's DrawEntry are made together,
-// one pair per drawn emitter, from the same records and the same parameter functions
-// (billboardParams, stripParams, meshParams): what a host draws is what the preview draws.
+// one pair per drawn emitter (the view's one order may cut one into several), from the same records
+// and the same parameter functions (billboardParams, stripParams, meshParams): what a host draws is
+// what the preview draws.
 //
 // Per instance, farthest from the eye first: a GPU part drawn from the device submits its draw
 // output (records, GPU-sorted orders for this eye, strips), then every part's host records are
