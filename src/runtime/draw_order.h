@@ -3,10 +3,10 @@
 //
 // Each run is one batch's items (particles, or strip segments) already in draw order: their keys
 // (kernels/sort_key.h, back to front: the complement of the squared eye distance) ascend. The
-// merge interleaves the runs into one ascending order and describes it as segments: maximal
-// stretches of consecutive items of one run. Drawing the segments in order, each with its run's
-// settings, draws every item in the one global order, so the image is exactly that of a single
-// sort over all the items.
+// merge interleaves the runs into one ascending order and describes it as segments: stretches of
+// consecutive items of one run, two successive segments never of the same run. Drawing the segments
+// in order, each with its run's settings, draws every item in the one global order, so the image is
+// exactly that of a single sort over all the items.
 //
 // Neighbours: items of two runs need the one order only where the runs' images can overlap. The
 // caller may say which runs can (OrderNeighbours, symmetric); two runs that are not neighbours
