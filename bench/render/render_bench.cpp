@@ -4,7 +4,9 @@
 // sort (docs/rendering.md, "Transparency"). Wall time per frame is what a caller of
 // renderFrame waits (record upload, draw, readback of the image); gpu_ms is the device time of
 // the passes (timestamp queries) up to and with the copy of the frame into host-visible memory,
-// of which post_ms is the HDR post and readback_ms the copy. The HDR post
+// of which post_ms is the HDR post and readback_ms the copy. The sorted alpha frame is also drawn
+// cut into 512 and 4096 batches (what the draw list's one order across effects makes of
+// interleaved emitters), against the same frame in one batch. The HDR post
 // (bloom, exposure, tone map; docs/rendering.md, "Colour pipeline") is measured as the same
 // frames with the scene format's default post (ACES, bloom 0.05 over 6 levels) and with automatic
 // exposure on top, against the frame without it, in the same run.
@@ -164,6 +166,26 @@ void BM_AlphaSorted100k(benchmark::State& state) {
     runFrames(state, {&batch, 1}, &records, Transparency::sorted, state.range(1));
 }
 
+// The same 100k sorted alpha discs cut into range(2) batches of consecutive records, as the draw
+// list's one order across effects cuts interleaved emitters (docs/rendering.md, "Draw order
+// across effects"): the same image, range(2) draws; against BM_AlphaSorted100k (one draw).
+void BM_AlphaSorted100kSplit(benchmark::State& state) {
+    std::vector<DrawRecord> records =
+        particles(100000, static_cast<float>(state.range(0)) / 100.0f);
+    const auto pieces = static_cast<size_t>(state.range(2));
+    std::vector<DrawBatch> batches;
+    for (size_t i = 0; i < pieces; ++i) {
+        const size_t first = records.size() * i / pieces, end = records.size() * (i + 1) / pieces;
+        batches.push_back(
+            BillboardBatch{paramsFor(kBlendAlpha),
+                           kNoTexture,
+                           std::span<const DrawRecord>(records).subspan(first, end - first),
+                           {}});
+    }
+    runFrames(state, batches, &records, Transparency::sorted, state.range(1));
+    state.counters["batches"] = static_cast<double>(pieces);
+}
+
 // The same 100k sorted alpha discs drawn by the compute rasteriser (docs/rendering.md, "Compute
 // rasteriser"): its binning submission, then the tile sort and the per-tile blend; against
 // BM_AlphaSorted100k (the graphics path) and BM_EmptyFrame.
@@ -213,6 +235,11 @@ void particleArgs(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_EmptyFrame)->Arg(720)->Arg(1080)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Additive100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AlphaSorted100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AlphaSorted100kSplit)
+    ->Args({8, 720, 4096})
+    ->Args({8, 720, 512})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_AlphaSorted100kCompute)
     ->Apply(particleArgs)
     ->Unit(benchmark::kMillisecond)

@@ -1,7 +1,8 @@
 // What a world looks like from a camera: the draw list (World::drawList), for any renderer.
 //
 // A DrawList is the world's particles as batches in draw order, one batch per drawn emitter of
-// each instance: billboard particles, strip vertices (ribbons and beams) or mesh instances, each
+// each instance (or several, when the view's back-to-front order interleaves it with others; see
+// Order): billboard particles, strip vertices (ribbons and beams) or mesh instances, each
 // with its blend mode, render settings and sort information. A host with its own renderer draws
 // the batches in order; Spindrift's own renderer draws the same list (so `spindrift render` and
 // a game that embeds Spindrift draw the same thing).
@@ -17,8 +18,21 @@
 // Order. Instances farthest from view.eye first (the distance of the instance's origin, ties in
 // the world's slot order); within an instance, emitters in compiled order (EffectInfo::emitters);
 // within a billboard or mesh batch, the particles in the emitter's sort mode for this view
-// (DrawSort; back_to_front for alpha blending). Strip segments are not sorted. Two instances whose
-// particles interpenetrate are not sorted against each other.
+// (DrawSort; back_to_front for alpha blending).
+// Then one back-to-front order over the view: the batches that must be drawn back to front
+// (billboards and meshes sorted back_to_front, blend other than opaque; strips blended alpha or
+// premultiplied, whose segments are then sorted by their middle point, sorted set) are merged
+// into one order across emitters and effects, so the particles of two effects that interpenetrate
+// are drawn interleaved, farthest first. An emitter whose particles interleave with another's
+// then appears as several batches, each a stretch of its particles (or strip segments) in the
+// one order: draw the batches in order and every such particle is in its place. (Only emitters
+// whose particles can cover one pixel are interleaved: seen from view.eye, with each billboard's
+// size and stretch, each strip's width; meshes always. Effects side by side at like distances
+// stay one batch each, which draws the same image.) Batches that are not in that order keep
+// their place after the batches before them. At most 4096 batches are made this way; past that
+// the farthest part is drawn emitter by emitter and counted (DrawListStats::order_coarsened_items).
+// Device-resident batches (sorted on the GPU, per emitter) do not join: they are drawn whole in
+// their instance's place.
 //
 // Several views (split screen, stereo, a shadow or reflection view) draw the same state: call
 // drawList once per view, each into its own DrawList. Nothing is simulated by drawList; each list
@@ -137,9 +151,9 @@ struct DrawBatch {
     DrawKind kind = DrawKind::billboards;
     DrawBlend blend = DrawBlend::additive;
     DrawSort sort = DrawSort::none; // the emitter's sort mode
-    bool sorted = false;            // particles are in `sort` order for this view's eye
-    bool lit = false;               // shaded by the scene's sun and ambient
-    bool device_resident = false;   // see the top of this header
+    bool sorted = false; // particles (strips: segments, back to front) in `sort` order for this eye
+    bool lit = false;    // shaded by the scene's sun and ambient
+    bool device_resident = false; // see the top of this header
     InstanceHandle instance;
     EffectId effect;
     uint32_t emitter_index = 0;    // compiled order: EffectInfo::emitters, ::textures, ::meshes
@@ -152,8 +166,9 @@ struct DrawBatch {
     // and vertices[i + 1]).
     std::span<const DrawStripPoint> vertices;
     std::span<const uint32_t> segments;
-    // Particles drawn: particles.size(), or for strips the particles the strips come from, or
-    // for a device-resident batch the live count last known.
+    // Particles drawn: particles.size(), or for strips the particles the strips come from (on
+    // the emitter's first batch when the order splits it; 0 on the others), or for a
+    // device-resident batch the live count last known.
     uint64_t particle_count = 0;
     uint32_t device_max_count = 0; // device-resident only: the most it may draw
     // Device-resident only: the instance's colour tint and size scale, which the renderer
@@ -191,6 +206,15 @@ struct DrawListStats {
     uint64_t sorted_particles = 0;       // particles put in order for this view
     uint64_t sort_skipped_particles = 0; // of sorting emitters, left unsorted (order_independent)
     uint32_t device_batches = 0;         // device-resident batches
+    // The view's one back-to-front order across emitters and effects (see Order above):
+    uint64_t sorted_strip_segments = 0; // strip segments sorted by their middle point
+    uint32_t order_emitters = 0;        // emitters' batches that joined the one order
+    uint32_t order_batches = 0;         // the batches the order made of them
+    // Past kMaxDrawOrderSegments (4096) batches the order's farthest part is drawn emitter by
+    // emitter: how many batches the exact order needed, and the particles and strip segments
+    // drawn out of it (0 when the order is exact).
+    uint64_t order_exact_batches = 0;
+    uint64_t order_coarsened_items = 0;
 };
 
 // A list and its storage, reused from frame to frame. Move-only; a moved-from list may only be

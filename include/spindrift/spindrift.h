@@ -822,10 +822,11 @@ typedef struct spindrift_strip_point {
     float u;
 } spindrift_strip_point;
 
-/* One batch: one drawn emitter of one instance (spindrift/draw_list.h, DrawBatch). The pointers
- * point into the list's storage and the world's instances: valid until the list is filled again
- * or destroyed, or the world changes (an update, a control call, create, destroy, a seek, a
- * reload) or is destroyed. NULL when the length is 0. */
+/* One batch: one drawn emitter of one instance, or a stretch of it when the view's one
+ * back-to-front order interleaves it with others: draw the batches in order (spindrift/draw_list.h,
+ * DrawBatch and Order). The pointers point into the list's storage and the world's instances:
+ * valid until the list is filled again or destroyed, or the world changes (an update, a control
+ * call, create, destroy, a seek, a reload) or is destroyed. NULL when the length is 0. */
 typedef struct spindrift_draw_batch {
     uint32_t kind;  /* spindrift_draw_kind */
     uint32_t blend; /* spindrift_draw_blend */
@@ -867,6 +868,12 @@ typedef struct spindrift_draw_list_stats {
     uint64_t strip_segments;
     uint64_t sorted_particles;
     uint64_t sort_skipped_particles;
+    /* The view's one back-to-front order across emitters (spindrift/draw_list.h, Order). */
+    uint32_t order_emitters;        /* emitters' batches that joined it */
+    uint32_t order_batches;         /* the batches it made of them */
+    uint64_t sorted_strip_segments; /* strip segments sorted by their middle point */
+    uint64_t order_exact_batches;   /* batches the exact order needed (over 4096: coarsened) */
+    uint64_t order_coarsened_items; /* particles and segments drawn out of it past the cap */
 } spindrift_draw_list_stats;
 
 /* A list and its storage, reused frame to frame: keep it. */

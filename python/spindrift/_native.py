@@ -345,6 +345,11 @@ class DrawListStats(Structure):
         ("strip_segments", c_uint64),
         ("sorted_particles", c_uint64),
         ("sort_skipped_particles", c_uint64),
+        ("order_emitters", c_uint32),
+        ("order_batches", c_uint32),
+        ("sorted_strip_segments", c_uint64),
+        ("order_exact_batches", c_uint64),
+        ("order_coarsened_items", c_uint64),
     ]
 
 

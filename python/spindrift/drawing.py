@@ -213,7 +213,8 @@ class DrawList:
 
     def stats(self):
         """(instances_drawn, device_batches, particles, strip_segments, sorted_particles,
-        sort_skipped_particles) as a dict."""
+        sort_skipped_particles, order_emitters, order_batches, sorted_strip_segments,
+        order_exact_batches, order_coarsened_items) as a dict."""
         out = _native.sized(_native.DrawListStats)
         check(_lib.spindrift_draw_list_stats_get(self.handle, ctypes.byref(out)))
         return {name: getattr(out, name) for name, _ in out._fields_ if name != "struct_size"}

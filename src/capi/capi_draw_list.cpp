@@ -152,6 +152,11 @@ SPINDRIFT_API spindrift_result spindrift_draw_list_stats_get(spindrift_draw_list
         out->strip_segments = s.strip_segments;
         out->sorted_particles = s.sorted_particles;
         out->sort_skipped_particles = s.sort_skipped_particles;
+        out->order_emitters = s.order_emitters;
+        out->order_batches = s.order_batches;
+        out->sorted_strip_segments = s.sorted_strip_segments;
+        out->order_exact_batches = s.order_exact_batches;
+        out->order_coarsened_items = s.order_coarsened_items;
         return SPINDRIFT_OK;
     });
 }

@@ -207,7 +207,8 @@ struct DeviceStrips {
 // (render/shader/strip_draw.h). params come from stripParams (render/strip_params.h); the renderer
 // sets params.textured from texture. points hold the polylines, each head first; segments hold, per
 // drawn segment, the index in points of its first point (the segment joins points[i] and
-// points[i + 1]). Segments are drawn in the order given; alpha-blended strips are not sorted.
+// points[i + 1]). Segments are drawn in the order given (the draw list sorts alpha-blended
+// strips' segments by their middle point: runtime/draw_list_order.h).
 // Points are in world space. A batch either has host points and segments or (device.points != 0,
 // points and segments empty) device strips.
 struct StripBatch {

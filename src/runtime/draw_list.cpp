@@ -12,6 +12,7 @@
 #include "render/billboard_params.h"
 #include "render/mesh_params.h"
 #include "render/strip_params.h"
+#include "runtime/draw_list_order.h"
 
 namespace spindrift {
 
@@ -366,6 +367,7 @@ void buildDrawList(const DrawView& view, std::span<const DrawInstance> instances
     for (const auto& [distance, i] : list.instance_order)
         addInstance(list, view, instances[i], distance);
     resolveStorage(list);
+    orderAcrossBatches(view, list);
 }
 
 DrawList::DrawList() : impl_(std::make_unique<Impl>()) {}

@@ -1,8 +1,9 @@
 // The draw list's inside (include/spindrift/draw_list.h): how a world's instances become batches
 // in draw order, and the engine's form of each batch that Spindrift's renderer draws
 // (render/draw_list_batches.h). The public DrawBatch and the engine's DrawEntry are made together,
-// one pair per drawn emitter, from the same records and the same parameter functions
-// (billboardParams, stripParams, meshParams): what a host draws is what the preview draws.
+// one pair per drawn emitter (the view's one order may cut one into several), from the same records
+// and the same parameter functions (billboardParams, stripParams, meshParams): what a host draws is
+// what the preview draws.
 //
 // Per instance, farthest from the eye first: a GPU part drawn from the device submits its draw
 // output (records, GPU-sorted orders for this eye, strips), then every part's host records are
@@ -10,8 +11,9 @@
 // order: billboards and meshes take the records, sorted into the list's storage for this eye when
 // the emitter sorts (so two views never reorder each other's records, and the instance's records
 // stay in slot order); beams and ribbons become strip points and segments in the list's storage
-// (appendBeamStrips, writeRibbonStrips). Storage grows to the largest frame and is reused: a warm
-// list allocates nothing.
+// (appendBeamStrips, writeRibbonStrips). Last, the batches that must be drawn back to front are
+// merged into the view's one order across emitters and effects (runtime/draw_list_order.h). Storage
+// grows to the largest frame and is reused: a warm list allocates nothing.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,7 @@
 #include "render/shader/billboard.h"
 #include "render/shader/mesh.h"
 #include "render/shader/strip_draw.h"
+#include "runtime/draw_order.h"
 #include "runtime/effect_instance.h"
 #include "spindrift/draw_list.h"
 
@@ -97,6 +100,34 @@ struct DrawList::Impl {
         size_t point_first = 0, point_count = 0;
     };
     std::vector<PendingInstance> pending_instances;
+
+    // The view's one back-to-front order (runtime/draw_list_order.h): per joined batch its run of
+    // keys, the merge's segments and the batches rebuilt from them (copied back).
+    struct OrderWork {
+        std::vector<uint32_t> keys;
+        std::vector<OrderRun> runs;
+        std::vector<uint32_t> run_batch;  // per run: its batch
+        std::vector<int32_t> batch_run;   // per batch: its run, or -1
+        std::vector<uint64_t> strip_sort; // (key << 32 | segment position) of one strip batch
+        std::vector<uint32_t> strip_segments;
+        // Per run, the cone of directions from the eye its items cover (a bounding sphere's):
+        // unit direction, sine and cosine of the half angle; everywhere when the eye is inside.
+        struct Cone {
+            vec3 direction{0.0f};
+            float sin_half = 0, cos_half = 1;
+            bool everywhere = false;
+        };
+        std::vector<Cone> cones;
+        std::vector<uint32_t> sweep, active;              // runs by first key; runs still in depth
+        std::vector<std::pair<uint32_t, uint32_t>> pairs; // neighbours, both ways
+        std::vector<uint32_t> neighbour_first, neighbour_runs;
+        std::vector<OrderSegment> segments;
+        std::vector<uint32_t> run_last_segment; // per run: the segment holding its last item
+        OrderMergeScratch merge;
+        std::vector<DrawBatch> batches;
+        std::vector<DrawEntry> entries;
+    };
+    OrderWork order_work;
 };
 
 // Empty when the view is usable; else what is wrong with it (World::drawList's contract).

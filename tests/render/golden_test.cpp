@@ -24,6 +24,7 @@
 #include "image/png_io.h"
 #include "render/renderer.h"
 #include "render/scene_player.h"
+#include "runtime/draw_list.h"
 #include "spindrift/scene_json.h"
 
 namespace spindrift::render {
@@ -66,6 +67,7 @@ const char* const kScenes[] = {
     "emissive_sparks",
     "blackbody_fire",
     "emissive_share",
+    "order_across_effects",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
@@ -77,6 +79,50 @@ std::string errors(const std::vector<Diagnostic>& d) {
 bool updating() {
     const char* v = std::getenv("SPINDRIFT_UPDATE_GOLDEN");
     return v != nullptr && std::string(v) == "1";
+}
+
+// The billboard batches as the draw list made them before the view's one back-to-front order
+// (docs/rendering.md, "Draw order across effects"): one batch per emitter of each instance, the
+// instances farthest first, each emitter's particles sorted on their own. Each emitter's stretches
+// in the list are consecutive in its sorted storage, so their union is its old batch. Billboards
+// only; ties between instances' distances are not expected (the scenes using this have none).
+std::vector<DrawBatch> perEmitterBatches(const ScenePlayer& player) {
+    const spindrift::DrawList::Impl& list = player.draw_list.impl();
+    struct Group {
+        float distance = 0;
+        uint64_t instance = 0;
+        uint32_t emitter = 0;
+        size_t first_batch = 0;
+        const DrawRecord* begin = nullptr;
+        const DrawRecord* end = nullptr;
+        size_t count = 0;
+    };
+    std::vector<Group> groups;
+    for (size_t i = 0; i < list.batches.size(); ++i) {
+        const spindrift::DrawBatch& b = list.batches[i];
+        const std::span<const DrawRecord> r = list.entries[i].records;
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+            return x.instance == b.instance.value && x.emitter == b.emitter_index;
+        });
+        if (g == groups.end()) {
+            groups.push_back({b.instance_distance_m, b.instance.value, b.emitter_index, i, r.data(),
+                              r.data() + r.size(), 0});
+            g = groups.end() - 1;
+        }
+        g->begin = std::min(g->begin, r.data());
+        g->end = std::max(g->end, r.data() + r.size());
+        g->count += r.size();
+    }
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const Group& a, const Group& b) { return a.distance > b.distance; });
+    std::vector<DrawBatch> out;
+    for (const Group& g : groups) {
+        EXPECT_EQ(size_t(g.end - g.begin), g.count) << "an emitter's stretches are consecutive";
+        BillboardBatch batch = std::get<BillboardBatch>(player.batches[g.first_batch]);
+        batch.records = std::span<const DrawRecord>(g.begin, g.count);
+        out.push_back(batch);
+    }
+    return out;
 }
 
 // All golden scenes share one resolution, so one renderer serves them all.
@@ -98,8 +144,10 @@ protected:
 
     // Renders scene `name` at its duration_s, the way `spindrift render --time` does, its
     // billboards drawn by `raster` (FrameView::raster).
+    // per_emitter: drawn in the order before the view's one order (perEmitterBatches).
     static bool renderScene(const std::string& name, Image& out, std::string& error,
-                            RasterPath raster = RasterPath::graphics) {
+                            RasterPath raster = RasterPath::graphics, bool per_emitter = false,
+                            FrameStats* frame_stats = nullptr) {
         const std::string file = (kGoldenDir / "scenes" / (name + ".json")).string();
         std::vector<Diagnostic> diagnostics;
         SceneDesc scene;
@@ -120,6 +168,7 @@ protected:
         FrameView view = frameView(player->scene, t);
         view.raster = raster;
         playFrame(*player, t, view.camera.eye);
+        if (per_emitter) player->batches = perEmitterBatches(*player);
         FrameStats stats;
         if (!renderFrame(*renderer_, view, player->batches, out, stats, diagnostics)) {
             error = errors(diagnostics);
@@ -135,6 +184,7 @@ protected:
             error = file + ": drew no particles at t = " + std::to_string(t);
             return false;
         }
+        if (frame_stats != nullptr) *frame_stats = stats;
         return true;
     }
 
@@ -266,6 +316,48 @@ TEST_F(GoldenTest, SortOrderVisiblyMatters) {
         if (channelDifference(sorted, unsorted, i) > 32) ++changed;
     }
     EXPECT_GT(changed, size_t{sorted.width} * sorted.height / 50) << "changed pixels: " << changed;
+}
+
+// The order golden is only worth having if the order shows: the two interpenetrating smoke
+// columns drawn per emitter (the cool column, the nearer instance, wholly over the warm one) must
+// look clearly different from the one back-to-front order, where the warm column's upper part,
+// which leans in front of the cool one, covers it. Both raster paths draw the merged order.
+TEST_F(GoldenTest, OrderAcrossEffectsVisiblyMatters) {
+    ASSERT_NE(renderer_, nullptr) << setup_error_;
+    Image merged, per_emitter, computed;
+    std::string error;
+    FrameStats stats;
+    ASSERT_TRUE(
+        renderScene("order_across_effects", merged, error, RasterPath::graphics, false, &stats))
+        << error;
+    EXPECT_GT(stats.batches, 10u) << "the columns' particles interleave in many stretches";
+    ASSERT_TRUE(
+        renderScene("order_across_effects", per_emitter, error, RasterPath::graphics, true, &stats))
+        << error;
+    EXPECT_EQ(stats.batches, 2u);
+    ASSERT_TRUE(renderScene("order_across_effects", computed, error, RasterPath::compute)) << error;
+    EXPECT_TRUE(validationMessages(*renderer_).empty()) << validationMessages(*renderer_).front();
+    const size_t pixels = size_t{merged.width} * merged.height;
+    size_t changed = 0, compute_changed = 0;
+    for (size_t i = 0; i < pixels; ++i) {
+        if (channelDifference(merged, per_emitter, i) > 32) ++changed;
+        if (channelDifference(merged, computed, i) > kCloseCodes) ++compute_changed;
+    }
+    const bool ok = changed > pixels / 50 && static_cast<double>(compute_changed) <=
+                                                 kLooseFraction * static_cast<double>(pixels);
+    // On failure, and when regenerating (to look at beside the new golden), the images drawn.
+    if (!ok || updating()) {
+        std::vector<Diagnostic> diagnostics;
+        fs::create_directories(kFailureDir);
+        writePng((kFailureDir / "order_across_effects.merged.png").string(), merged, diagnostics);
+        writePng((kFailureDir / "order_across_effects.per_emitter.png").string(), per_emitter,
+                 diagnostics);
+        writePng((kFailureDir / "order_across_effects.compute.png").string(), computed,
+                 diagnostics);
+    }
+    EXPECT_GT(changed, pixels / 50)
+        << "changed pixels: " << changed << "; images in " << kFailureDir.string();
+    EXPECT_LE(static_cast<double>(compute_changed), kLooseFraction * static_cast<double>(pixels));
 }
 
 TEST(GoldenScenes, EveryGoldenSceneIsListed) {

@@ -285,6 +285,222 @@ TEST_F(DrawListTest, RibbonsAndBeamsAreStripsWithSegmentsInsideTheirPoints) {
               beams.segments.size() + list.batches()[0].segments.size());
 }
 
+// The batches of blend `blend`, in list order, as one particle sequence.
+std::vector<DrawParticle> particlesOfBlend(const DrawList& list, DrawBlend blend) {
+    std::vector<DrawParticle> out;
+    for (const DrawBatch& b : list.batches())
+        if (b.blend == blend) out.insert(out.end(), b.particles.begin(), b.particles.end());
+    return out;
+}
+
+TEST_F(DrawListTest, InterpenetratingInstancesAreDrawnInOneBackToFrontOrder) {
+    EffectLibrary library;
+    const EffectId cloud = library.add(write("cloud.json", kCloud));
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = cloud;
+    InstanceHandle a, b;
+    desc.transform.position = {0, 0, 0};
+    ASSERT_EQ(world.create(desc, a), RuntimeError::none);
+    desc.transform.position = {1, 0, 0.5f}; // the two 6 m boxes overlap
+    ASSERT_EQ(world.create(desc, b), RuntimeError::none);
+    for (int i = 0; i < 30; ++i) world.update(kFrame);
+    const Vec3 eye{0, 1, 12};
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewFrom(eye), list), RuntimeError::none);
+
+    // Every alpha particle of the view, across the two instances, farthest first.
+    const std::vector<DrawParticle> alpha = particlesOfBlend(list, DrawBlend::alpha);
+    ASSERT_GT(alpha.size(), 200u);
+    for (size_t i = 1; i < alpha.size(); ++i)
+        ASSERT_GE(distance(alpha[i - 1].position, eye), distance(alpha[i].position, eye)) << i;
+    // Interleaved: the clouds' batches alternate, many times, each a stretch of one emitter.
+    size_t alpha_batches = 0, switches = 0;
+    InstanceHandle last{};
+    for (const DrawBatch& batch : list.batches()) {
+        if (batch.blend != DrawBlend::alpha) continue;
+        ++alpha_batches;
+        EXPECT_TRUE(batch.sorted);
+        EXPECT_EQ(batch.particle_count, batch.particles.size());
+        EXPECT_FALSE(batch.particles.empty());
+        if (alpha_batches > 1 && !(batch.instance == last)) ++switches;
+        last = batch.instance;
+    }
+    EXPECT_GT(switches, 20u);
+    EXPECT_EQ(switches + 1, alpha_batches) << "segments are maximal: neighbours differ";
+    EXPECT_EQ(list.stats().order_emitters, 2u);
+    EXPECT_EQ(list.stats().order_batches, alpha_batches);
+    EXPECT_EQ(list.stats().order_exact_batches, alpha_batches);
+    EXPECT_EQ(list.stats().order_coarsened_items, 0u);
+
+    // Each instance's particles are all drawn, once: the same set as its own sorted emitter.
+    InstanceInfo ia, ib;
+    ASSERT_EQ(world.info(a, ia), RuntimeError::none);
+    ASSERT_EQ(world.info(b, ib), RuntimeError::none);
+    uint64_t drawn = 0;
+    for (const DrawBatch& batch : list.batches()) drawn += batch.particles.size();
+    EXPECT_EQ(drawn, ia.live_particles + ib.live_particles);
+    EXPECT_EQ(list.stats().particles, drawn);
+    // The additive, unsorted glow keeps one batch per instance.
+    size_t glow = 0;
+    for (const DrawBatch& batch : list.batches()) glow += batch.emitter_index == 1 ? 1 : 0;
+    EXPECT_EQ(glow, 2u);
+}
+
+TEST_F(DrawListTest, BlendedMeshesJoinTheOneOrderAndOpaqueOnesKeepTheirPlace) {
+    // Alpha glass shards sorted back to front in the cloud's volume, and opaque rocks.
+    constexpr const char* kShards = R"({
+  "version": 1,
+  "name": "shards",
+  "seed": 9,
+  "emitters": [
+    {"name": "glass", "capacity": 300, "spawn": {"rate_per_s": 300},
+     "shape": {"type": "box", "size": [6, 6, 6]},
+     "init": {"lifetime_s": 10, "speed": 0},
+     "render": {"type": "mesh", "mesh": "shard.obj", "blend": "alpha", "sort": "back_to_front"}},
+    {"name": "rocks", "capacity": 64, "spawn": {"rate_per_s": 60},
+     "shape": {"type": "box", "size": [6, 6, 6]},
+     "init": {"lifetime_s": 10, "speed": 0},
+     "render": {"type": "mesh", "mesh": "shard.obj", "blend": "opaque", "sort": "back_to_front"}}
+  ]
+})";
+    EffectLibrary library;
+    const EffectId cloud = library.add(write("cloud.json", kCloud));
+    const EffectId shards = library.add(write("shards.json", kShards));
+    ASSERT_TRUE(cloud.value != 0 && shards.value != 0);
+    World world(library);
+    InstanceDesc desc;
+    InstanceHandle a, b;
+    desc.effect = cloud;
+    ASSERT_EQ(world.create(desc, a), RuntimeError::none) << world.lastErrorMessage();
+    desc.effect = shards;
+    desc.transform.position = {0.5f, 0, 0};
+    ASSERT_EQ(world.create(desc, b), RuntimeError::none) << world.lastErrorMessage();
+    for (int i = 0; i < 30; ++i) world.update(kFrame);
+    const Vec3 eye{0, 1, 12};
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewFrom(eye), list), RuntimeError::none);
+    // Billboards and alpha meshes in one back-to-front sequence, interleaved.
+    std::vector<DrawParticle> alpha = particlesOfBlend(list, DrawBlend::alpha);
+    ASSERT_GT(alpha.size(), 200u);
+    for (size_t i = 1; i < alpha.size(); ++i)
+        ASSERT_GE(distance(alpha[i - 1].position, eye), distance(alpha[i].position, eye)) << i;
+    size_t mesh_batches = 0, opaque_batches = 0;
+    for (const DrawBatch& batch : list.batches()) {
+        if (batch.kind != DrawKind::meshes) continue;
+        if (batch.blend == DrawBlend::alpha) ++mesh_batches;
+        if (batch.blend == DrawBlend::opaque) ++opaque_batches;
+    }
+    EXPECT_GT(mesh_batches, 10u);
+    EXPECT_EQ(opaque_batches, 1u) << "opaque meshes are not cut up";
+    EXPECT_EQ(list.stats().order_emitters, 2u);
+}
+
+TEST_F(DrawListTest, InstancesSideBySideAtLikeDepthsAreNotCutIntoStretches) {
+    EffectLibrary library;
+    const EffectId cloud = library.add(write("cloud.json", kCloud));
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = cloud;
+    InstanceHandle a, b;
+    // 20 m apart across the view, at the same distance: their particles interleave in depth
+    // but no two can cover one pixel, so each stays one batch.
+    desc.transform.position = {-10, 0, 0};
+    ASSERT_EQ(world.create(desc, a), RuntimeError::none);
+    desc.transform.position = {10, 0, 0};
+    ASSERT_EQ(world.create(desc, b), RuntimeError::none);
+    for (int i = 0; i < 30; ++i) world.update(kFrame);
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewFrom({0, 1, 12}), list), RuntimeError::none);
+    EXPECT_EQ(list.stats().order_emitters, 2u);
+    EXPECT_EQ(list.stats().order_batches, 2u);
+    ASSERT_EQ(list.batches().size(), 4u);
+    for (const DrawBatch& batch : list.batches()) {
+        if (batch.blend == DrawBlend::alpha) {
+            EXPECT_TRUE(backToFront(batch, {0, 1, 12}));
+        }
+    }
+}
+
+TEST_F(DrawListTest, PastTheBatchCapTheFarPartIsDrawnPerEmitterAndCounted) {
+    EffectLibrary library;
+    const EffectId cloud = library.add(write("cloud.json", kCloud));
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = cloud;
+    // Sixteen clouds in one place: their ~6400 particles interleave almost one by one.
+    for (int i = 0; i < 16; ++i) {
+        InstanceHandle h;
+        desc.transform.position = {0.01f * float(i), 0, 0};
+        ASSERT_EQ(world.create(desc, h), RuntimeError::none);
+    }
+    for (int i = 0; i < 60; ++i) world.update(kFrame);
+    const Vec3 eye{0, 1, 12};
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewFrom(eye), list), RuntimeError::none);
+    const DrawListStats& stats = list.stats();
+    EXPECT_EQ(stats.order_emitters, 16u);
+    ASSERT_GT(stats.order_exact_batches, 4096u);
+    EXPECT_EQ(stats.order_batches, 4096u);
+    EXPECT_GT(stats.order_coarsened_items, 0u);
+    size_t alpha_batches = 0;
+    for (const DrawBatch& batch : list.batches()) alpha_batches += batch.blend == DrawBlend::alpha;
+    EXPECT_EQ(alpha_batches, 4096u);
+    // The near part, after the coarse far one (the first 16 alpha batches), is exact.
+    std::vector<DrawParticle> near;
+    size_t seen = 0;
+    for (const DrawBatch& batch : list.batches()) {
+        if (batch.blend != DrawBlend::alpha || seen++ < 16) continue;
+        near.insert(near.end(), batch.particles.begin(), batch.particles.end());
+    }
+    ASSERT_GT(near.size(), 3000u);
+    for (size_t i = 1; i < near.size(); ++i)
+        ASSERT_GE(distance(near[i - 1].position, eye), distance(near[i].position, eye)) << i;
+    const std::vector<DrawParticle> alpha = particlesOfBlend(list, DrawBlend::alpha);
+    EXPECT_EQ(alpha.size(), stats.sorted_particles);
+    // The coarse part holds the coarsened particles (and, joined to its last batch, maybe the
+    // first exact stretch of that emitter).
+    EXPECT_GE(alpha.size() - near.size(), stats.order_coarsened_items);
+}
+
+TEST_F(DrawListTest, AlphaStripSegmentsAreSortedByTheirMiddlePoint) {
+    // The beam of kStrips, blended alpha: its 16 segments back to front by their middle.
+    std::string text = kStrips;
+    const std::string width = R"("width": 0.2})";
+    const size_t at = text.find(width);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, width.size(), R"("width": 0.2, "blend": "alpha"})");
+    EffectLibrary library;
+    const EffectId strips = library.add(write("strips.json", text));
+    World world(library);
+    InstanceDesc desc;
+    desc.effect = strips;
+    desc.transform.position = {0, 0, -2};
+    InstanceHandle h;
+    ASSERT_EQ(world.create(desc, h), RuntimeError::none) << world.lastErrorMessage();
+    for (int i = 0; i < 60; ++i) world.update(kFrame);
+    const Vec3 eye{-3, 1, 0}; // off the beams' start: their segments nearer along +X
+    DrawList list;
+    ASSERT_EQ(world.drawList(viewFrom(eye), list), RuntimeError::none);
+    ASSERT_EQ(list.batches().size(), 2u);
+    const DrawBatch& beams = list.batches()[1];
+    EXPECT_EQ(beams.blend, DrawBlend::alpha);
+    EXPECT_TRUE(beams.sorted);
+    EXPECT_FALSE(list.batches()[0].sorted) << "the additive ribbon keeps its order";
+    ASSERT_EQ(beams.segments.size(), 16u);
+    auto middle = [&](uint32_t s) {
+        const Vec3 p = beams.vertices[s].position, q = beams.vertices[s + 1].position;
+        return Vec3{(p.x + q.x) / 2, (p.y + q.y) / 2, (p.z + q.z) / 2};
+    };
+    for (size_t i = 1; i < beams.segments.size(); ++i) {
+        EXPECT_GE(distance(middle(beams.segments[i - 1]), eye),
+                  distance(middle(beams.segments[i]), eye))
+            << i;
+    }
+    EXPECT_EQ(list.stats().sorted_strip_segments, 16u);
+    EXPECT_EQ(list.stats().order_emitters, 1u);
+}
+
 TEST_F(DrawListTest, BadViewsAreRefusedAndEmptyTheList) {
     EffectLibrary library;
     const EffectId cloud = library.add(write("cloud.json", kCloud));
