@@ -66,6 +66,8 @@ const char* const kScenes[] = {
     "emissive_sparks",
     "blackbody_fire",
     "emissive_share",
+    "point_spot_lights",
+    "particle_lights",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
@@ -120,6 +122,7 @@ protected:
         FrameView view = frameView(player->scene, t);
         view.raster = raster;
         playFrame(*player, t, view.camera.eye);
+        view.lights = player->lights;
         FrameStats stats;
         if (!renderFrame(*renderer_, view, player->batches, out, stats, diagnostics)) {
             error = errors(diagnostics);
