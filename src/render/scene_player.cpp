@@ -408,6 +408,14 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     }
     if (!ok) return nullptr;
     player->batches.reserve(player->instances.size());
+    // Every light a frame can have, so playing a frame allocates nothing for them.
+    size_t lights = scene.lights.size();
+    for (const PlayerInstance& p : player->instances) {
+        for (uint32_t e = 0; e < p.effect->emitters.size(); ++e) {
+            lights += particleLights(*p.effect, e).count;
+        }
+    }
+    player->lights.reserve(lights);
     return player;
 }
 

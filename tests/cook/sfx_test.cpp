@@ -269,7 +269,7 @@ TEST(Sfx, RejectsSectionTableProblems) {
          [&](auto& b) { writeAt<uint64_t>(b, ops + 16, readAt<uint64_t>(b, ops + 16) - 16); },
          "sections follow each other", ops + 16},
         {"missing", [](auto& b) { writeAt<uint32_t>(b, 16, kSfxSectionCount - 1); },
-         "missing section 'scalability'", 16},
+         "missing section 'particle_lights'", 16},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);

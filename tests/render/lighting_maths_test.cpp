@@ -13,10 +13,11 @@ namespace spindrift::render {
 namespace {
 
 TEST(LightFalloff, IsInverseSquareWellInsideTheRange) {
-    // window(0.1) = (1 - 1e-4)^2: within 2e-4 of a pure 1 / d^2.
-    EXPECT_NEAR(sdLightFalloff(1.0f, 10.0f), 1.0f, 2.0e-4f);
-    EXPECT_NEAR(sdLightFalloff(2.0f, 20.0f) * 4.0f, 1.0f, 2.0e-4f);
-    EXPECT_NEAR(sdLightFalloff(0.5f, 5.0f) * 0.25f, 1.0f, 2.0e-4f);
+    // At a tenth of the range, window = (1 - 1e-4)^2 = 0.99980001: 1 / d^2 within 0.02 %.
+    const float window = 0.99980001f;
+    EXPECT_NEAR(sdLightFalloff(1.0f, 10.0f), window, 1.0e-6f);
+    EXPECT_NEAR(sdLightFalloff(2.0f, 20.0f) * 4.0f, window, 1.0e-6f);
+    EXPECT_NEAR(sdLightFalloff(0.5f, 5.0f) * 0.25f, window, 1.0e-6f);
 }
 
 TEST(LightFalloff, WindowIsTheDocumentedSmoothCurveToZeroAtRange) {
