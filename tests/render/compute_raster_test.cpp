@@ -113,6 +113,9 @@ BillboardParams paramsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
     e.axis = vec4(0.3f, 1, 0.2f, 0.3f); // w: the velocity stretch, seconds
     e.blend = blend;
     e.alignment = alignment;
+    // emissive 1: the colour as given. Without it (a zeroed record: emissive 0) every particle
+    // is black, alpha blending only darkens, and draw order stops mattering.
+    e.emission = vec4(1, 0, 0, 0);
     return billboardParams(e, Rows3x4{});
 }
 
