@@ -23,6 +23,7 @@ layout(location = 3) out float out_linear_depth;
 layout(location = 4) flat out vec3 out_axis_x;
 layout(location = 5) flat out vec3 out_axis_y;
 layout(location = 6) flat out vec3 out_facing;
+layout(location = 7) out vec3 out_world_position;
 
 void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
@@ -45,6 +46,7 @@ void main() {
     out_axis_x = vec3(0.0);
     out_axis_y = vec3(0.0);
     out_facing = vec3(0.0);
+    out_world_position = p;
     if (kVariantLit != 0u) {
         out_axis_x = sdUnitOr(q.half_x, frame.camera_right.xyz);
         out_axis_y = sdUnitOr(q.half_y, frame.camera_up.xyz);

@@ -17,6 +17,7 @@ struct BillboardPoint {
     vec3 axis_x;        // lit only: the quad's unit axes and its normal on the eye's side
     vec3 axis_y;
     vec3 facing;
+    vec3 position; // lit only: the point's world position (the frame's lights shade it)
 };
 
 // Textures have no mipmaps: every sample is at level 0 (what the fragment shader's implicit
@@ -46,8 +47,7 @@ vec4 shadeBillboard(sampler2D tex, BillboardParams p, BillboardPoint b, float sc
     vec4 tint = b.color;
     if (lit != 0u) {
         vec3 n = sdBillboardSphereNormal(b.corner, b.axis_x, b.axis_y, b.facing);
-        tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
-                                 frame.ambient.xyz);
+        tint.rgb *= frameLight(n, b.position);
     }
     tint = sdEmissiveTint(tint, p.emissive);
     float fade = 1.0;

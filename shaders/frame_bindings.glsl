@@ -9,6 +9,22 @@ layout(std140, set = kSetFrame, binding = kBindingFrameGlobals) uniform FrameBlo
     FrameGlobals frame;
 };
 
+// The light of the frame's point and spot lights at surface point p of unit normal n (lighting.h,
+// sdLocalLight), summed; it adds to sdSunAmbient's. The count is clamped again so a bad upload
+// cannot index past the array.
+vec3 frameLocalLights(vec3 n, vec3 p) {
+    vec3 sum = vec3(0.0);
+    uint count = min(frame.light_count.x, kMaxFrameLights);
+    for (uint i = 0u; i < count; ++i) sum += sdLocalLight(n, p, frame.lights[i]);
+    return sum;
+}
+
+// The whole light model at p: sun, ambient and the frame's lights.
+vec3 frameLight(vec3 n, vec3 p) {
+    return sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz, frame.ambient.xyz) +
+           frameLocalLights(n, p);
+}
+
 mat4 clipFromWorld() {
     return mat4(frame.clip_from_world_c0, frame.clip_from_world_c1, frame.clip_from_world_c2,
                 frame.clip_from_world_c3);

@@ -1,5 +1,5 @@
 // Mesh particles: the texture at the vertex's (u, v) when the batch has one, times the record's
-// colour, lit by the scene's sun and ambient when the emitter is lit (the one lighting model,
+// colour, lit by the scene's sun, ambient and lights when the emitter is lit (the one lighting model,
 // src/render/shader/lighting.h), and the blend-mode output (sdMeshOutput); the pipeline's blend state
 // does the rest.
 #version 460
@@ -16,6 +16,7 @@ layout(location = 0) flat in vec4 in_color;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in float in_linear_depth;
 layout(location = 3) in vec2 in_uv;
+layout(location = 4) in vec3 in_world_position;
 
 layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D mesh_texture;
 
@@ -31,8 +32,7 @@ void main() {
     if (kVariantLit != 0u) {
         // Interpolated normals shorten between vertices: renormalise.
         vec3 n = sdUnitOr(in_normal, -frame.camera_forward.xyz);
-        tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
-                                 frame.ambient.xyz);
+        tint.rgb *= frameLight(n, in_world_position);
     }
     tint = sdEmissiveTint(tint, push.params.emissive);
     vec4 texel = kVariantTextured != 0u ? texture(mesh_texture, in_uv) : vec4(1.0);

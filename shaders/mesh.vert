@@ -23,6 +23,7 @@ layout(location = 0) flat out vec4 out_color;
 layout(location = 1) out vec3 out_normal;
 layout(location = 2) out float out_linear_depth;
 layout(location = 3) out vec2 out_uv;
+layout(location = 4) out vec3 out_world_position;
 
 void main() {
     uint record_index = uint(gl_InstanceIndex);
@@ -39,4 +40,5 @@ void main() {
     out_normal = kVariantLit != 0u ? sdMeshRotate(m, v.normal_v.xyz) : vec3(0.0);
     out_linear_depth = linearDepth(p);
     out_uv = vec2(v.position_u.w, v.normal_v.w);
+    out_world_position = p;
 }

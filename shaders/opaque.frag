@@ -1,4 +1,4 @@
-// Opaque surfaces: Lambert sun + ambient (src/render/shader/lighting.h). Also writes the linear view
+// Opaque surfaces: Lambert sun + ambient + point and spot lights (src/render/shader/lighting.h). Also writes the linear view
 // depth the billboard pass reads for the soft fade.
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -19,8 +19,7 @@ layout(location = 1) out float out_linear_depth;
 
 void main() {
     vec3 n = normalize(in_normal);
-    vec3 light = sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
-                              frame.ambient.xyz);
+    vec3 light = frameLight(n, in_world_position);
     vec3 cells = fwidth(in_world_position) / kGroundCellSize;
     float checker =
         draw.color.w > 0.0 ? sdGroundChecker(in_world_position, max(cells.x, cells.z)) : 1.0;

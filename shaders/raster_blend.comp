@@ -91,6 +91,9 @@ void main() {
             b.axis_x = vec3(0.0);
             b.axis_y = vec3(0.0);
             b.facing = vec3(0.0);
+            // The ray's forward component is 1 (sdRasterRay), so its length along the view is
+            // the linear depth: the point the graphics path interpolates.
+            b.position = cam.eye + ray * hit.z;
             if (kVariantLit != 0u) {
                 b.axis_x = sdUnitOr(s_splat[k].axis_x.xyz, cam.right);
                 b.axis_y = sdUnitOr(s_splat[k].axis_y.xyz, cam.up);

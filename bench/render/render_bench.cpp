@@ -9,7 +9,9 @@
 // interleaved emitters), against the same frame in one batch. The HDR post
 // (bloom, exposure, tone map; docs/rendering.md, "Colour pipeline") is measured as the same
 // frames with the scene format's default post (ACES, bloom 0.05 over 6 levels) and with automatic
-// exposure on top, against the frame without it, in the same run.
+// exposure on top, against the frame without it, in the same run. Point lights (docs/rendering.md,
+// "Lights"): 100k lit alpha discs under 0, 16 and 64 point lights, the 0-light frame the
+// reference in the same run (every light is evaluated for every lit pixel: no culling yet).
 //
 // Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; empty picks the first GPU,
 // else lavapipe). Run: build/bin/render_bench  (docs/benchmarks.md has the figures). The last
@@ -100,7 +102,8 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 // post: 0 none, 1 the scene defaults (ACES, bloom), 2 those with automatic exposure.
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
-               int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics) {
+               int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics,
+               std::span<const LightDesc> lights = {}) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -110,6 +113,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     FrameView view = benchView();
     view.transparency = transparency;
     view.raster = raster;
+    view.lights = lights;
     if (post != 0) {
         const SceneDesc scene;
         view.tonemap = scene.tonemap;
@@ -219,6 +223,38 @@ void BM_Additive100kPost(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), state.range(0));
 }
 
+// count point lights spread over the particles' box, warm to cool, 3 m range; the same every run.
+std::vector<LightDesc> pointLights(size_t count) {
+    std::vector<LightDesc> lights(count);
+    for (size_t i = 0; i < count; ++i) {
+        const uint key = sdParticleKey(2u, 0u, static_cast<uint>(i), 0u);
+        lights[i].position = {8.0f * sdRandom01(key, 0u) - 4.0f, 4.0f * sdRandom01(key, 1u) - 0.5f,
+                              4.0f * sdRandom01(key, 2u) - 2.0f};
+        lights[i].color = {1.0f, sdRandom01(key, 3u), 0.3f};
+        lights[i].intensity = 2;
+        lights[i].range = 3;
+    }
+    return lights;
+}
+
+// 100k lit alpha discs of 40 cm, unsorted (the lights are the measure, not the sort), under
+// range(0) point lights: 0 is the reference.
+void BM_Lit100kLights(benchmark::State& state) {
+    const std::vector<DrawRecord> records = particles(100000, 0.4f);
+    BillboardParams lit = paramsFor(kBlendAlpha);
+    lit.render_flags |= kRenderFlagLit;
+    const DrawBatch batch = BillboardBatch{lit, kNoTexture, records, {}};
+    const std::vector<LightDesc> lights = pointLights(static_cast<size_t>(state.range(0)));
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
+              RasterPath::graphics, lights);
+}
+
+void lightArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t lights : {0, 16, 64}) b->Args({lights, height});
+    }
+}
+
 void postArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t post : {1, 2}) b->Args({post, height});
@@ -247,6 +283,7 @@ BENCHMARK(BM_AlphaSorted100kCompute)
 BENCHMARK(BM_AlphaOit100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EmptyFramePost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Lit100kLights)->Apply(lightArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

@@ -41,6 +41,10 @@ inline constexpr uint32_t kMaxFlipbookCells = 4096; // columns * rows
 inline constexpr uint32_t kMaxRibbonPoints = 256;
 inline constexpr uint32_t kMaxBeamSegments = 256;
 inline constexpr uint32_t kMaxGameplayEventsPerStep = 65536; // events.max_per_step, per emitter
+inline constexpr uint32_t kMaxParticleLights = 16;           // render.lights.count, per emitter
+inline constexpr uint32_t kMaxParticleLightStride = 65536;   // render.lights.every_k
+inline constexpr float kMaxParticleLightIntensity = 1.0e6f;
+inline constexpr float kMaxParticleLightRange_m = 1000;
 // m: each coordinate of bounds.center in [-kMaxBoundsExtent, kMaxBoundsExtent], each
 // half-extent in [0, kMaxBoundsExtent]. A thousand kilometres is far past any effect, and keeps
 // the framing and culling maths that square and sum these far from float overflow.
@@ -469,6 +473,23 @@ struct MeshRenderDesc {
     friend bool operator==(const MeshRenderDesc&, const MeshRenderDesc&) = default;
 };
 
+// Particle lights (docs/effect-format.md, "render.lights"; docs/rendering.md, "Lights"): up to
+// count of the emitter's particles each become a point light at the particle, of colour
+// particle rgb x alpha x intensity and the given range, chosen each frame by select. FROZEN values
+// (JSON names "brightest", "oldest", "every_kth").
+// brightest: the largest luminance of rgb x alpha; oldest: the largest normalised age (furthest
+// through its life); every_kth: the particles at draw positions 0, k, 2k, ... (the first count).
+enum class ParticleLightSelect : uint8_t { brightest = 0, oldest = 1, every_kth = 2 };
+
+struct ParticleLightsDesc {
+    uint32_t count = 0; // 0..kMaxParticleLights; 0: the emitter makes no lights
+    ParticleLightSelect select = ParticleLightSelect::brightest;
+    uint32_t every_k = 8; // every_kth only: 1..kMaxParticleLightStride
+    float intensity = 1;  // [0, kMaxParticleLightIntensity]: multiplies rgb x alpha
+    float range = 3;      // metres, (0, kMaxParticleLightRange_m]
+    friend bool operator==(const ParticleLightsDesc&, const ParticleLightsDesc&) = default;
+};
+
 struct RenderDesc {
     RenderType type = RenderType::billboard;
     BlendMode blend = BlendMode::additive;
@@ -488,6 +509,7 @@ struct RenderDesc {
     RibbonDesc ribbon;
     BeamDesc beam;
     MeshRenderDesc mesh;
+    ParticleLightsDesc lights; // any type: particles as point lights
     friend bool operator==(const RenderDesc&, const RenderDesc&) = default;
 };
 

@@ -19,6 +19,9 @@ namespace spindrift {
 // ---------------------------------------------------------------------------------------------
 // Limits. Values past them are load errors, never clamps.
 inline constexpr uint32_t kMaxScenePrimitives = 64;
+inline constexpr uint32_t kMaxSceneLights = 64;      // point and spot lights
+inline constexpr float kMaxLightIntensity = 1.0e6f;  // a light's intensity, [0, this]
+inline constexpr float kMaxLightRange_m = 1000;      // a light's range, (0, this]
 inline constexpr uint32_t kMaxSceneEffects = 64;     // effect instances
 inline constexpr uint32_t kMaxMotionPathKeys = 1024; // per instance
 inline constexpr uint32_t kMinResolution = 16;       // pixels, each of width and height
@@ -85,7 +88,7 @@ struct PrimitiveDesc {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Light: one directional sun plus a constant ambient term.
+// Light: one directional sun plus a constant ambient term (and the lights below).
 
 struct SunDesc {
     // Unit vector from the scene TOWARD the sun (so a surface facing it has dot(n, direction)
@@ -94,6 +97,26 @@ struct SunDesc {
     Float3 color{1, 0.95f, 0.9f}; // linear RGB, each >= 0
     float intensity = 1;          // >= 0
     friend bool operator==(const SunDesc&, const SunDesc&) = default;
+};
+
+// Point and spot lights (docs/rendering.md, "Lights"). A light gives a surface point at distance d
+// colour * intensity * max(dot(n, l), 0) * window(d / range) / max(d, 0.1 m)^2, window falling
+// smoothly from 1 to 0 at range; a spot's light is 1 inside inner_deg of its direction and fades
+// to 0 at outer_deg. JSON: {"type": "point", "position", "color", "intensity", "range"}, and a spot
+// adds "direction", "inner_deg", "outer_deg"; a spot key on a point light is an error.
+// FROZEN values (JSON names "point", "spot").
+enum class LightKind : uint8_t { point = 0, spot = 1 };
+
+struct LightDesc {
+    LightKind type = LightKind::point;
+    Float3 position{0, 1, 0};
+    Float3 color{1, 1, 1};      // linear RGB, each >= 0 (HDR: above 1 allowed)
+    float intensity = 1;        // [0, kMaxLightIntensity]; multiplies color
+    float range = 10;           // metres, (0, kMaxLightRange_m]: no light at or past it
+    Float3 direction{0, -1, 0}; // spot: unit direction it shines along; the reader normalises it
+    float inner_deg = 20;       // spot: full light within this angle of direction, [0, 90)
+    float outer_deg = 30;       // spot: no light past this angle, (inner_deg, 90]
+    friend bool operator==(const LightDesc&, const LightDesc&) = default;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -191,6 +214,7 @@ struct SceneDesc {
     std::vector<PrimitiveDesc> primitives; // 0..kMaxScenePrimitives
     SunDesc sun;
     Float3 ambient{0.12f, 0.12f, 0.15f}; // linear RGB, each >= 0
+    std::vector<LightDesc> lights;       // 0..kMaxSceneLights point and spot lights
     Transparency transparency = Transparency::sorted;
     ExposureDesc exposure;
     Tonemap tonemap = Tonemap::aces;

@@ -122,6 +122,18 @@ constexpr auto fieldsOf(FieldsOf<Flipbook>) {
         field("random_start", &Flipbook::random_start)};
 }
 
+// render.lights: particles as point lights (docs/effect-format.md).
+constexpr auto fieldsOf(FieldsOf<ParticleLightsDesc>) {
+    return std::tuple{
+        field("count", &ParticleLightsDesc::count, rule::within(0, kMaxParticleLights)),
+        field("select", &ParticleLightsDesc::select),
+        field("every_k", &ParticleLightsDesc::every_k, rule::within(1, kMaxParticleLightStride)),
+        field("intensity", &ParticleLightsDesc::intensity,
+              rule::within(0, kMaxParticleLightIntensity)),
+        field("range", &ParticleLightsDesc::range,
+              rule::between(0, true, kMaxParticleLightRange_m, false))};
+}
+
 // The render object is flat: these common keys, then those of the chosen type's table.
 constexpr auto fieldsOf(FieldsOf<RenderDesc>) {
     return std::tuple{
@@ -133,7 +145,8 @@ constexpr auto fieldsOf(FieldsOf<RenderDesc>) {
         field("sort", &RenderDesc::sort),
         field("stable_order", &RenderDesc::stable_order),
         field("emissive", &RenderDesc::emissive, rule::within(0, kMaxEmissive)),
-        field("emissive_share", &RenderDesc::emissive_share, rule::unit())};
+        field("emissive_share", &RenderDesc::emissive_share, rule::unit()),
+        field("lights", &RenderDesc::lights)};
 }
 
 constexpr auto fieldsOf(FieldsOf<BillboardDesc>) {

@@ -54,6 +54,10 @@ constexpr EnumName<SortMode> kSort[] = {{"none", SortMode::none},
                                         {"front_to_back", SortMode::front_to_back},
                                         {"oldest_first", SortMode::oldest_first},
                                         {"newest_first", SortMode::newest_first}};
+constexpr EnumName<ParticleLightSelect> kLightSelect[] = {
+    {"brightest", ParticleLightSelect::brightest},
+    {"oldest", ParticleLightSelect::oldest},
+    {"every_kth", ParticleLightSelect::every_kth}};
 constexpr EnumName<SubEmitterEvent> kEvent[] = {{"birth", SubEmitterEvent::birth},
                                                 {"death", SubEmitterEvent::death},
                                                 {"collision", SubEmitterEvent::collision},
@@ -119,6 +123,9 @@ template <> std::span<const EnumName<Alignment>> enumNames() {
 }
 template <> std::span<const EnumName<SortMode>> enumNames() {
     return kSort;
+}
+template <> std::span<const EnumName<ParticleLightSelect>> enumNames() {
+    return kLightSelect;
 }
 template <> std::span<const EnumName<SubEmitterEvent>> enumNames() {
     return kEvent;

@@ -159,6 +159,14 @@ std::vector<EmitterBackends> checkBackends(const CompiledEffect& effect) {
                 verdict.reasons.push_back(std::string(backendName(verdict.backend)) + " lacks " +
                                           std::string(featureName(use.feature)) + ": " + use.path);
             }
+            // Particle lights are chosen from the host's draw records (render/particle_lights.h);
+            // a GPU emitter's records stay on the device, so it runs but lights nothing yet.
+            if (verdict.backend == Backend::gpu && particleLights(effect, i).count > 0) {
+                verdict.notes.push_back(
+                    "gpu keeps its particles on the device: render.lights makes no lights there "
+                    "yet (a cpu-simulated instance of the emitter does): " +
+                    emitterPath(e.source_index) + ".render.lights");
+            }
         }
         out.push_back(std::move(entry));
     }

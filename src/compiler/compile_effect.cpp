@@ -549,6 +549,30 @@ void compileEmitterEvents(const EffectDesc& effect, CompiledEffect& out) {
     }
 }
 
+static_assert(static_cast<uint32_t>(ParticleLightSelect::brightest) == kParticleLightBrightest);
+static_assert(static_cast<uint32_t>(ParticleLightSelect::oldest) == kParticleLightOldest);
+static_assert(static_cast<uint32_t>(ParticleLightSelect::every_kth) == kParticleLightEveryKth);
+
+// One record per emitter when any emitter makes particle lights, else none (the record an
+// effect without them would carry is the default, particleLights()).
+void compileParticleLights(const EffectDesc& effect, CompiledEffect& out) {
+    bool any = false;
+    for (const EmitterRecord& r : out.emitters) {
+        any = any || effect.emitters[r.source_index].render.lights.count > 0;
+    }
+    if (!any) return;
+    for (const EmitterRecord& r : out.emitters) {
+        const ParticleLightsDesc& l = effect.emitters[r.source_index].render.lights;
+        ParticleLightRecord pl{};
+        pl.count = l.count;
+        pl.select = static_cast<uint32_t>(l.select);
+        pl.every_k = l.every_k;
+        pl.intensity = l.intensity;
+        pl.range_m = l.range;
+        out.particle_lights.push_back(pl);
+    }
+}
+
 // An emitter that insists on one backend must be runnable there (DESIGN rule 4).
 void checkPreferredBackends(const CompiledEffect& out, std::vector<Diagnostic>& diagnostics) {
     for (uint32_t i = 0; i < out.emitters.size(); ++i) {
@@ -612,6 +636,7 @@ bool compileEffect(const EffectDesc& effect, CompiledEffect& out,
     compileSubEmitters(effect, compiled_index, result, diagnostics);
     compileParameters(effect, compiled_index, result);
     compileEmitterEvents(effect, result);
+    compileParticleLights(effect, result);
     compileScalability(effect, result);
     result.structural_hash = structuralHash(result);
     checkPreferredBackends(result, diagnostics);

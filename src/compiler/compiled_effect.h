@@ -53,6 +53,9 @@ struct CompiledEffect {
     std::vector<ParameterRecord> parameters;
     std::vector<ParameterBindingRecord> parameter_bindings;
     std::vector<ScalabilityRecord> scalability; // 0 or 1
+    // One per emitter when any emitter makes particle lights (render.lights.count > 0), else
+    // empty: an effect without them carries nothing for them.
+    std::vector<ParticleLightRecord> particle_lights;
 
     uint32_t lutRowCount() const { return static_cast<uint32_t>(lut.size() / kLutWidth); }
 };
@@ -64,6 +67,12 @@ inline std::string_view stringAt(const CompiledEffect& effect, uint32_t offset, 
         return {};
     }
     return std::string_view(effect.strings).substr(offset, length);
+}
+
+// Emitter e's particle-light record, or one making none (count 0) when the effect has none.
+inline ParticleLightRecord particleLights(const CompiledEffect& effect, uint32_t e) {
+    if (e < effect.particle_lights.size()) return effect.particle_lights[e];
+    return ParticleLightRecord{};
 }
 
 // Emitter e's events record, or a record asking for nothing (no kinds, no threshold) when the
@@ -94,7 +103,8 @@ inline bool operator==(const CompiledEffect& a, const CompiledEffect& b) {
            detail::sameBytes(a.parameters, b.parameters) &&
            detail::sameBytes(a.parameter_bindings, b.parameter_bindings) &&
            detail::sameBytes(a.emitter_events, b.emitter_events) &&
-           detail::sameBytes(a.scalability, b.scalability);
+           detail::sameBytes(a.scalability, b.scalability) &&
+           detail::sameBytes(a.particle_lights, b.particle_lights);
 }
 
 } // namespace spindrift

@@ -33,6 +33,7 @@ constexpr SfxSectionInfo kSections[kSfxSectionCount] = {
      kMaxParameterWords},
     {SfxSection::emitter_events, "emitter_events", sizeof(EmitterEventsRecord), kMaxEmitters},
     {SfxSection::scalability, "scalability", sizeof(ScalabilityRecord), 1},
+    {SfxSection::particle_lights, "particle_lights", sizeof(ParticleLightRecord), kMaxEmitters},
 };
 
 } // namespace

@@ -21,7 +21,8 @@ inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 //    emitter_events (EmitterEventsRecord), and sub-emitter event kEventThreshold; ColliderRecord
 //    grew to 80 bytes (payload, axis_u, axis_v for the host's world colliders); scalability.
 // 4: EmitterRecord grew to 464 bytes (emission: emissive, emissive_share); op kOpBlackbody.
-inline constexpr uint32_t kSfxFormatVersion = 4;
+// 5: section particle_lights (ParticleLightRecord: render.lights), EmitterRecord unchanged.
+inline constexpr uint32_t kSfxFormatVersion = 5;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
 inline constexpr uint64_t kSfxSectionAlignment = 16;
@@ -74,8 +75,9 @@ enum class SfxSection : uint32_t {
     parameter_bindings = 12, // ParameterBindingRecord
     emitter_events = 13,     // EmitterEventsRecord: none, or one per emitter
     scalability = 14,        // ScalabilityRecord: none, or one
+    particle_lights = 15,    // ParticleLightRecord: none, or one per emitter
 };
-inline constexpr uint32_t kSfxSectionCount = 14;
+inline constexpr uint32_t kSfxSectionCount = 15;
 
 struct SfxSectionInfo {
     SfxSection id;

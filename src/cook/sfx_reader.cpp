@@ -316,6 +316,7 @@ private:
         copy(SfxSection::sub_emitters, out.sub_emitters);
         copy(SfxSection::emitter_events, out.emitter_events);
         copy(SfxSection::scalability, out.scalability);
+        copy(SfxSection::particle_lights, out.particle_lights);
         const SfxSectionEntry& lut = entries_[static_cast<uint32_t>(SfxSection::lut) - 1];
         out.lut.resize(uint64_t{lut.count} * kLutWidth);
         if (lut.byte_size != 0)
@@ -397,6 +398,7 @@ private:
                      (i % kLutWidth) * sizeof(vec4));
         }
         checkEmitterEvents(fx);
+        checkParticleLights(fx);
         checkScalability(fx);
         if (error.empty()) checkCapacities(fx);
         if (error.empty()) checkSubEmitterGraph(fx);
@@ -714,6 +716,34 @@ private:
         c.flags(SPINDRIFT_FIELD(cosmetic_hi), static_cast<uint32_t>(known >> 32));
         c.zero(SPINDRIFT_FIELD(reserved0));
         c.zero(SPINDRIFT_FIELD(reserved1));
+    }
+
+    // None, or one per emitter; each within the effect format's ranges (render.lights).
+    void checkParticleLights(const CompiledEffect& fx) {
+        if (!error.empty()) return;
+        const size_t n = fx.particle_lights.size();
+        if (n != 0 && n != fx.emitters.size()) {
+            RecordCheck c = check(SfxSection::particle_lights, 0);
+            c.fail(0, number(uint64_t{n}) + " records, expected 0 or one per emitter (" +
+                          number(uint64_t{fx.emitters.size()}) + ")");
+            return;
+        }
+        for (uint32_t i = 0; i < n && error.empty(); ++i) {
+            using T = ParticleLightRecord;
+            const T& r = fx.particle_lights[i];
+            RecordCheck c = check(SfxSection::particle_lights, i);
+            c.count(SPINDRIFT_FIELD(count), 0, kMaxParticleLights);
+            c.enumValue(SPINDRIFT_FIELD(select), kParticleLightEveryKth + 1, "a light selection");
+            c.count(SPINDRIFT_FIELD(every_k), 1, kMaxParticleLightStride);
+            c.finite(SPINDRIFT_FIELD(intensity));
+            c.within(SPINDRIFT_FIELD(intensity), 0.0f, kMaxParticleLightIntensity);
+            c.finite(SPINDRIFT_FIELD(range_m));
+            c.within(SPINDRIFT_FIELD(range_m), 0.0f, kMaxParticleLightRange_m);
+            if (!(r.range_m > 0.0f)) c.fail(offsetof(T, range_m), "a range of 0, expected > 0");
+            c.zero(SPINDRIFT_FIELD(pad0));
+            c.zero(SPINDRIFT_FIELD(pad1));
+            c.zero(SPINDRIFT_FIELD(pad2));
+        }
     }
 
     // None, or one per emitter; each within the effect format's ranges; a threshold link needs

@@ -48,6 +48,8 @@ SectionBytes sectionBytes(const CompiledEffect& e, SfxSection id) {
         return of(e.emitter_events);
     case SfxSection::scalability:
         return of(e.scalability);
+    case SfxSection::particle_lights:
+        return of(e.particle_lights);
     }
     return {nullptr, 0};
 }

@@ -348,6 +348,23 @@ struct EmitterEventsRecord {
     uint pad2;
 };
 
+// Particle lights of one emitter (RenderDesc::lights; docs/rendering.md, "Lights").
+// CompiledEffect::particle_lights holds one per emitter, or none at all when no emitter makes
+// lights. Read on the host only (the draw list's records), never by a shader.
+SD_CONST uint kParticleLightBrightest = 0u; // FROZEN: ParticleLightSelect
+SD_CONST uint kParticleLightOldest = 1u;
+SD_CONST uint kParticleLightEveryKth = 2u;
+struct ParticleLightRecord {
+    uint count;   // 0..kMaxParticleLights; 0: none
+    uint select;  // kParticleLight*
+    uint every_k; // every_kth: 1..kMaxParticleLightStride
+    uint pad0;
+    float intensity; // multiplies the particle's rgb x alpha
+    float range_m;   // > 0
+    uint pad1;
+    uint pad2;
+};
+
 SD_END_NAMESPACE
 
 #ifdef __cplusplus
@@ -362,6 +379,7 @@ SD_ASSERT_RECORD(ForceFieldRecord, 48);
 SD_ASSERT_RECORD(MeshPointRecord, 32);
 SD_ASSERT_RECORD(SubEmitterRecord, 32);
 SD_ASSERT_RECORD(EmitterEventsRecord, 32);
+SD_ASSERT_RECORD(ParticleLightRecord, 32);
 // Every vec4 starts on a 16-byte boundary, so these are also the std430 offsets.
 static_assert(offsetof(EffectRecord, bounds_center) == 32);
 static_assert(offsetof(EmitterRecord, capacity) == 48);

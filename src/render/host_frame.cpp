@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "render/frame_lights.h"
 #include "render/renderer_state.h"
 #include "vulkan/commands.h"
 #include "vulkan/vk_error.h"
@@ -330,6 +331,9 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     renderer.linearize->setHostDepth(renderer.slot, frame.depth.view);
     recordHost(renderer, frame, view, batches, any_oit);
     stats = frameStats(totals, batches.size());
+    const LightCounts lights = frameLightCounts(view.lights);
+    stats.lights_drawn = lights.drawn;
+    stats.lights_dropped = lights.dropped;
     signal.semaphore = renderer.frames_done.get();
     signal.value = ++renderer.frames_recorded;
     return true;

@@ -100,6 +100,7 @@ bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
         player.errors.clear();
         return false;
     }
+    view.lights = player.lights;
     return renderFrame(renderer, view, player.batches, out, stats, diagnostics);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <variant>
 
+#include "render/frame_lights.h"
 #include "render/particle_pass.h"
 #include "render/readback.h"
 #include "render/renderer_state.h"
@@ -232,6 +233,12 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
     if (std::string why = postProblem(view); !why.empty()) {
         diagnostics.push_back(renderError("view", std::move(why)));
         return false;
+    }
+    for (size_t i = 0; i < view.lights.size(); ++i) {
+        if (std::string why = lightProblem(view.lights[i]); !why.empty()) {
+            diagnostics.push_back(renderError("view", "light " + std::to_string(i) + ": " + why));
+            return false;
+        }
     }
     if (view.raster != RasterPath::graphics && view.raster != RasterPath::compute &&
         view.raster != RasterPath::automatic) {
@@ -802,6 +809,9 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
     stats = frameStats(totals, batches.size());
+    const LightCounts lights = frameLightCounts(view.lights);
+    stats.lights_drawn = lights.drawn;
+    stats.lights_dropped = lights.dropped;
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;
     stats.raster_pairs = raster_stats.raster_pairs;

@@ -119,6 +119,11 @@ struct FrameView {
     std::span<const PrimitiveDesc> primitives;
     SunDesc sun;
     Float3 ambient{0.12f, 0.12f, 0.15f};
+    // Point and spot lights (scene_desc.h), each valid as the scene format holds it (else
+    // renderFrame refuses the frame). The first kMaxFrameLights (render/shader/lighting.h) light
+    // the frame, in this order; the rest are dropped and counted (FrameStats::lights_dropped). A
+    // scene player puts the scene's lights first, then its instances' particle lights.
+    std::span<const LightDesc> lights;
     // How alpha-blended and premultiplied batches composite (scene_desc.h): sorted draws them in
     // the order given; weighted_oit draws them through weighted-blended order-independent
     // transparency, where their order (batches and records) does not matter (drawsThroughOit).
@@ -273,6 +278,10 @@ struct FrameStats {
     uint64_t raster_pairs = 0;
     uint32_t raster_fallbacks = 0;
     double gpu_raster_bin_ms = 0;
+    // Point and spot lights (FrameView::lights): those the frame shaded with, and those past
+    // kMaxFrameLights it dropped.
+    uint32_t lights_drawn = 0;
+    uint32_t lights_dropped = 0;
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points

@@ -13,6 +13,7 @@
 #include "image/png_io.h"
 #include "mesh/obj_reader.h"
 #include "render/draw_list_batches.h"
+#include "render/particle_lights.h"
 #include "render/progress.h"
 #include "runtime/draw_list.h"
 #include "runtime/effect_library_impl.h"
@@ -328,6 +329,7 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     view.primitives = scene.primitives;
     view.sun = scene.sun;
     view.ambient = scene.ambient;
+    view.lights = scene.lights;
     view.transparency = scene.transparency;
     view.exposure = scene.exposure;
     view.tonemap = scene.tonemap;
@@ -406,6 +408,14 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     }
     if (!ok) return nullptr;
     player->batches.reserve(player->instances.size());
+    // Every light a frame can have, so playing a frame allocates nothing for them.
+    size_t lights = scene.lights.size();
+    for (const PlayerInstance& p : player->instances) {
+        for (uint32_t e = 0; e < p.effect->emitters.size(); ++e) {
+            lights += particleLights(*p.effect, e).count;
+        }
+    }
+    player->lights.reserve(lights);
     return player;
 }
 
@@ -445,6 +455,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.particles = 0;
     player.strip_segments = 0;
     player.sort_skipped_records = 0;
+    player.lights.assign(player.scene.lights.begin(), player.scene.lights.end());
     for (PlayerInstance& p : player.instances) p.strip_points = {};
     if (!checkPlayTimes(player, std::span<const float>(&time_s, 1), player.errors)) return;
     World& world = *player.world;
@@ -469,6 +480,13 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.particles = list.stats().particles;
     player.strip_segments = list.stats().strip_segments;
     player.sort_skipped_records = list.stats().sort_skipped_particles;
+    // The scene's lights first, so the frame's bound (kMaxFrameLights) drops particle lights
+    // before authored ones.
+    player.lights.assign(player.scene.lights.begin(), player.scene.lights.end());
+    for (const DrawEntry& entry : list.impl().entries) {
+        if (!entry.device)
+            appendParticleLights(entry.particle_lights, entry.records, player.lights);
+    }
     for (const DrawList::Impl::InstancePoints& drawn : list.impl().instance_points) {
         for (PlayerInstance& p : player.instances) {
             if (p.handle == drawn.handle) p.strip_points = drawn.points;

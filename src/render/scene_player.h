@@ -164,6 +164,9 @@ struct ScenePlayer {
     // Records of sorting emitters left in backend order because they draw through weighted OIT
     // (scene.transparency; drawsThroughOit), where order does not change the image.
     uint64_t sort_skipped_records = 0;
+    // The frame's point and spot lights for FrameView::lights: the scene's own, in order, then
+    // the particle lights of host emitters (render.lights), in draw order.
+    std::vector<LightDesc> lights;
     // Failures while playing (a GPU instance's Vulkan error, once per instance; the instance then
     // draws nothing). Hosts check it after playFrame.
     std::vector<Diagnostic> errors;
@@ -206,8 +209,9 @@ bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnosti
 void playFrame(ScenePlayer& player, float time_s, const Float3& eye);
 
 // What the renderer needs besides the batches: the camera at time_s and the scene's lens, clip
-// planes, background, ground, primitives (a view of scene.primitives: keep scene alive), sun and
-// ambient.
+// planes, background, ground, primitives (a view of scene.primitives: keep scene alive), sun,
+// ambient and the scene's lights (a view of scene.lights; a player's frame sets
+// view.lights = player.lights after playFrame, which adds the particle lights).
 FrameView frameView(const SceneDesc& scene, float time_s);
 
 // The longest chain of emitter delay + longest lifetime through sub-emitter links, in effect

@@ -1,5 +1,7 @@
 #include "render/view_globals.h"
 
+#include "render/frame_lights.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -61,6 +63,9 @@ FrameGlobals viewGlobals(const FrameView& view, uint32_t width, uint32_t height)
     g.ambient = vec4(toVec3(view.ambient), 0.0f);
     g.viewport = vec4(static_cast<float>(width), static_cast<float>(height),
                       1.0f / static_cast<float>(width), 1.0f / static_cast<float>(height));
+    const LightCounts lights = frameLightCounts(view.lights);
+    g.light_count = uvec4(lights.drawn, 0u, 0u, 0u);
+    for (uint32_t i = 0; i < lights.drawn; ++i) g.lights[i] = frameLight(view.lights[i]);
     return g;
 }
 

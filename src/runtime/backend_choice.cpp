@@ -123,6 +123,12 @@ BackendChoice chooseBackend(const CompiledEffect& effect, BackendRequest request
         why_cpu[e] = emitter.backend == kBackendCpu
                          ? emitterLabel(effect, emitter) + " asks for the cpu backend"
                          : gpuGapOf(effect, e);
+        // The GPU backend runs an emitter with particle lights but makes none (its records stay
+        // on the device, render/particle_lights.h): auto keeps it where its lights exist.
+        if (why_cpu[e].empty() && particleLights(effect, e).count > 0) {
+            why_cpu[e] = emitterLabel(effect, emitter) +
+                         " makes particle lights (render.lights), which only host emitters make";
+        }
     }
     const std::vector<uint32_t> group = linkGroups(effect);
     BackendChoice choice{true, Backend::gpu, "", std::vector<Backend>(n, Backend::gpu)};

@@ -62,8 +62,9 @@ std::shared_ptr<const CompiledEffect> runOnly(std::shared_ptr<const CompiledEffe
 //   reason names the missing device, or the first emitter and feature it lacks. An emitter's own
 //   `backend: cpu` preference does not stop an explicit request; the reason notes it.
 // - automatic: per group of sub-emitter-linked emitters, the GPU backend when the device is a GPU
-//   (not a CPU device) and every member both allows it (its preference is auto or gpu) and needs
-//   only GPU features, else the CPU backend. All on the CPU: the reason names the first thing that
+//   (not a CPU device) and every member both allows it (its preference is auto or gpu), needs
+//   only GPU features and makes no particle lights (render.lights: only host emitters make them),
+//   else the CPU backend. All on the CPU: the reason names the first thing that
 //   kept them there (the device, else the first emitter by compiled order, its preference or its
 //   first missing feature with its JSON path). Split: backend gpu, the reason names the emitters
 //   left on the CPU and the first one's cause.

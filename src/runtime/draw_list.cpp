@@ -173,6 +173,7 @@ void addBatch(DrawList::Impl& list, const DrawInstance& d, uint32_t e, float dis
     entry.billboard = render::billboardParams(emitter, d.fx->world_from_effect);
     entry.strip = render::stripParams(emitter);
     entry.mesh = render::meshParams(emitter);
+    entry.particle_lights = particleLights(*d.fx->effect, e);
     DrawBatch batch = publicBatch(d, e, emitter, entry, distance);
     batch.sorted = sorted;
     batch.particle_count = particles;

@@ -65,6 +65,9 @@ struct DrawEntry {
     // point (render::BillboardBatch::overrides); host entries carry them in their records: 1.
     vec4 tint{1.0f};
     float size_scale = 1;
+    // The emitter's particle lights (render.lights; count 0: none): the scene player chooses them
+    // from a host entry's records (render/particle_lights.h).
+    ParticleLightRecord particle_lights{};
 };
 
 struct DrawList::Impl {

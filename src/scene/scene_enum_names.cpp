@@ -10,6 +10,14 @@ template <> std::span<const EnumName<PrimitiveKind>> enumNames() {
     return kNames;
 }
 
+template <> std::span<const EnumName<LightKind>> enumNames() {
+    static constexpr EnumName<LightKind> kNames[] = {
+        {"point", LightKind::point},
+        {"spot", LightKind::spot},
+    };
+    return kNames;
+}
+
 template <> std::span<const EnumName<Transparency>> enumNames() {
     static constexpr EnumName<Transparency> kNames[] = {
         {"sorted", Transparency::sorted},

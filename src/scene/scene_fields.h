@@ -24,6 +24,7 @@ struct MotionPathCodec {};                // optional object
 struct MotionKeysCodec {};                // rows of [t, x, y, z], t strictly increasing
 struct MaxEvCodec : PlainCodec {};        // > min_ev
 struct HighPercentCodec : PlainCodec {};  // > low_percent
+struct OuterConeCodec : PlainCodec {};    // > inner_deg
 
 constexpr std::string_view formatName(FieldsOf<SceneDesc>) {
     return "scene format";
@@ -69,6 +70,24 @@ constexpr auto fieldsOf(FieldsOf<SunDesc>) {
     return std::tuple{field<SunDirectionCodec>("direction", &SunDesc::direction, rule::direction()),
                       field<RgbCodec>("color", &SunDesc::color, rule::atLeast(0)),
                       field("intensity", &SunDesc::intensity, rule::atLeast(0))};
+}
+
+// The type chooses the keys: direction and the cone angles are a spot's.
+constexpr auto fieldsOf(FieldsOf<LightDesc>) {
+    using K = LightKind;
+    const auto opt = Presence::optional;
+    return std::tuple{
+        field("type", &LightDesc::type, rule::any(), Presence::required),
+        field("position", &LightDesc::position, rule::finite()),
+        field<RgbCodec>("color", &LightDesc::color, rule::atLeast(0)),
+        field("intensity", &LightDesc::intensity, rule::within(0, kMaxLightIntensity)),
+        field("range", &LightDesc::range, rule::between(0, true, kMaxLightRange_m, false)),
+        field<SunDirectionCodec>("direction", &LightDesc::direction, rule::direction(), opt,
+                                 typesOf(K::spot)),
+        field("inner_deg", &LightDesc::inner_deg, rule::between(0, false, 90, true), opt,
+              typesOf(K::spot)),
+        field<OuterConeCodec>("outer_deg", &LightDesc::outer_deg, rule::between(0, true, 90, false),
+                              opt, typesOf(K::spot))};
 }
 
 constexpr auto fieldsOf(FieldsOf<ExposureDesc>) {
@@ -123,6 +142,7 @@ constexpr auto fieldsOf(FieldsOf<SceneDesc>) {
               rule::list({0, kMaxScenePrimitives, "primitives"}, true)),
         field("sun", &SceneDesc::sun),
         field<RgbCodec>("ambient", &SceneDesc::ambient, rule::atLeast(0)),
+        field("lights", &SceneDesc::lights, rule::list({0, kMaxSceneLights, "lights"}, true)),
         field("transparency", &SceneDesc::transparency),
         field("exposure", &SceneDesc::exposure),
         field("tonemap", &SceneDesc::tonemap),

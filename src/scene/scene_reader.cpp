@@ -109,22 +109,24 @@ bool readValue(ReadContext& ctx, const json::Value& v, const std::string& path, 
     return true;
 }
 
-// The type chooses the keys: size for a box, radius for a sphere.
-bool readValue(ReadContext& ctx, const json::Value& v, const std::string& path,
-               PrimitiveDesc& out) {
+// A type-tagged object (a primitive, a light): the type chooses the keys, and a key of another
+// type is an error naming the type ("primitive type 'sphere'").
+template <typename T>
+bool readTypedObject(ReadContext& ctx, const json::Value& v, const std::string& path, T& out,
+                     const char* what) {
     if (!expectObject(ctx, v, path)) return false;
     const ObjectIn in{ctx, v, path};
-    static constexpr auto kKeys = fieldKeys<PrimitiveDesc>();
+    static constexpr auto kKeys = fieldKeys<T>();
     checkKeys(in, std::span<const std::string_view>(kKeys));
     if (!requireKey(in, "type") || !readField(in, "type", out.type)) {
-        // Without a type nothing can be said about size or radius: one mistake.
+        // Without a type nothing can be said about the type's keys: one mistake.
         ctx.reported.insert(path);
         return false;
     }
-    const std::string type_text = std::string("primitive type '") + enumName(out.type) + "'";
+    const std::string type_text = std::string(what) + " type '" + enumName(out.type) + "'";
     auto applies = [&](std::string_view key) {
         bool known = false, applies_to_type = true;
-        forEachField(fieldsOf(FieldsOf<PrimitiveDesc>{}), [&](const auto& f) {
+        forEachField(fieldsOf(FieldsOf<T>{}), [&](const auto& f) {
             if (f.key != key) return;
             known = true;
             applies_to_type = f.appliesTo(out.type);
@@ -136,10 +138,21 @@ bool readValue(ReadContext& ctx, const json::Value& v, const std::string& path,
         ctx.error(in.childPath(v.keys[i]), v.key_positions[i],
                   "'" + v.keys[i] + "' does not apply to " + type_text);
     }
-    forEachField(fieldsOf(FieldsOf<PrimitiveDesc>{}), [&](const auto& f) {
+    forEachField(fieldsOf(FieldsOf<T>{}), [&](const auto& f) {
         if (f.key != "type" && f.appliesTo(out.type)) readOneField(in, f, out);
     });
     return true;
+}
+
+// The type chooses the keys: size for a box, radius for a sphere.
+bool readValue(ReadContext& ctx, const json::Value& v, const std::string& path,
+               PrimitiveDesc& out) {
+    return readTypedObject(ctx, v, path, out, "primitive");
+}
+
+// The type chooses the keys: direction and the cone angles for a spot.
+bool readValue(ReadContext& ctx, const json::Value& v, const std::string& path, LightDesc& out) {
+    return readTypedObject(ctx, v, path, out, "light");
 }
 
 bool readScene(ReadContext& ctx, const json::Value& root, SceneDesc& out) {

@@ -119,21 +119,47 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F& f, float
     }
 }
 
-// The type chooses the keys; the other type's field must keep its default (the writer leaves it
-// out).
-void checkFields(const RuleChecker& c, const std::string& path, const PrimitiveDesc& p) {
-    const PrimitiveDesc d;
-    const bool known = p.type == PrimitiveKind::box || p.type == PrimitiveKind::sphere;
-    const std::string type_text = std::string("primitive type '") + enumName(p.type) + "'";
-    forEachField(fieldsOf(FieldsOf<PrimitiveDesc>{}), [&](const auto& f) {
-        if (f.appliesTo(p.type)) {
-            checkOneField(c, path, f, p);
-        } else if (known && !(p.*f.member == d.*f.member)) {
+// A type-tagged object (a primitive, a light): the type chooses the keys; the other types' fields
+// must keep their defaults (the writer leaves them out).
+template <typename T, typename K>
+void checkTypedFields(const RuleChecker& c, const std::string& path, const T& object,
+                      std::initializer_list<K> types, const char* what) {
+    const T d;
+    bool known = false;
+    for (K k : types) known = known || object.type == k;
+    const std::string type_text = std::string(what) + " type '" + enumName(object.type) + "'";
+    forEachField(fieldsOf(FieldsOf<T>{}), [&](const auto& f) {
+        if (f.appliesTo(object.type)) {
+            checkOneField(c, path, f, object);
+        } else if (known && !(object.*f.member == d.*f.member)) {
             c.error(json::pathKey(path, f.key),
                     "'" + std::string(f.key) + "' does not apply to " + type_text);
         }
     });
-    if (!known) c.error(at(path, "type"), "unknown primitive type " + std::to_string(int(p.type)));
+    if (!known) {
+        c.error(at(path, "type"),
+                std::string("unknown ") + what + " type " + std::to_string(int(object.type)));
+    }
+}
+
+void checkFields(const RuleChecker& c, const std::string& path, const PrimitiveDesc& p) {
+    checkTypedFields(c, path, p, {PrimitiveKind::box, PrimitiveKind::sphere}, "primitive");
+}
+
+void checkFields(const RuleChecker& c, const std::string& path, const LightDesc& light) {
+    checkTypedFields(c, path, light, {LightKind::point, LightKind::spot}, "light");
+}
+
+// A spot's outer angle is wider than its inner one, once the inner one is valid (else that is the
+// one mistake).
+template <typename F>
+void checkCodec(const RuleChecker& c, const std::string& path, const F& f, float outer,
+                const LightDesc& light, OuterConeCodec) {
+    if (std::isfinite(light.inner_deg) && light.inner_deg >= 0 && light.inner_deg < 90) {
+        c.number(path, outer, light.inner_deg, true, float(f.rule.hi), false);
+    } else {
+        checkValue(c, path, f.rule, f.required(), outer);
+    }
 }
 
 // Names are optional; those given are plain and unique.

@@ -56,6 +56,13 @@ void writeFields(json::DocumentWriter& out, const PrimitiveDesc& p, const Primit
     });
 }
 
+// A light writes the keys of its type only.
+void writeFields(json::DocumentWriter& out, const LightDesc& light, const LightDesc& d) {
+    forEachField(fieldsOf(FieldsOf<LightDesc>{}), [&](const auto& f) {
+        if (f.appliesTo(light.type)) writeOneField(out, f, light, d);
+    });
+}
+
 std::string saveScene(const SceneDesc& scene) {
     return saveDocument(scene);
 }

@@ -120,6 +120,7 @@ bool ViewerSession::drawFrame(float time_s, const CameraPose& camera, Image& out
         diagnostics.insert(diagnostics.end(), player_->errors.begin(), player_->errors.end());
         return false;
     }
+    view.lights = player_->lights;
     start = std::chrono::steady_clock::now();
     render::FrameStats stats;
     const bool ok =

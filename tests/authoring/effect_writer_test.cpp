@@ -169,7 +169,8 @@ TEST(EffectRoundTrip, RandomEffectsCoverEveryModuleShapeAndRenderType) {
 }
 
 TEST(EffectRoundTrip, SeedDocumentsAreReproducedAfterOneSave) {
-    for (const char* name : {"campfire.json", "minimal.json", "trail.json", "emission.json"}) {
+    for (const char* name :
+         {"campfire.json", "minimal.json", "trail.json", "emission.json", "particle_lights.json"}) {
         SCOPED_TRACE(name);
         std::ifstream in(std::string(SPINDRIFT_SOURCE_DIR) + "/fuzz/corpus/effect_json/" + name);
         const std::string text{std::istreambuf_iterator<char>(in), {}};

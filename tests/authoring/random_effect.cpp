@@ -260,6 +260,13 @@ RenderDesc Gen::render() {
     r.stable_order = chance(0.5);
     r.emissive = real(0, 30);
     if (r.blend == BlendMode::premultiplied) r.emissive_share = real(0, 1);
+    if (chance(0.3)) {
+        r.lights.count = uint(0, kMaxParticleLights);
+        r.lights.select = ParticleLightSelect(uint(0, 2));
+        r.lights.every_k = uint(1, 64);
+        r.lights.intensity = real(0, 10);
+        r.lights.range = above(0, 20);
+    }
     switch (r.type) {
     case RenderType::billboard: {
         r.billboard.alignment = Alignment(uint(0, 3));

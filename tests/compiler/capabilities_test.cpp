@@ -83,6 +83,24 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
               "gpu lacks depth_buffer_collision: $.emitters[1].update[0].depth_buffer");
 }
 
+// Particle lights are chosen from host draw records: the GPU runs the emitter but makes no lights,
+// and says so; the CPU makes them and has nothing to say; an emitter without lights gets no note.
+TEST(Capabilities, ParticleLightsAreNotedAsHostOnlyForTheGpu) {
+    const CompiledEffect c = compiled(test::everythingEffect());
+    const std::vector<EmitterBackends> report = checkBackends(c);
+    ASSERT_EQ(report.size(), 3u);
+    const EmitterBackends& rocks = report[2];
+    EXPECT_EQ(rocks.name, "rocks");
+    const BackendVerdict& gpu = rocks.backends[static_cast<int>(Backend::gpu)];
+    EXPECT_TRUE(gpu.can_run);
+    ASSERT_EQ(gpu.notes.size(), 1u);
+    EXPECT_EQ(gpu.notes[0], "gpu keeps its particles on the device: render.lights makes no lights "
+                            "there yet (a cpu-simulated instance of the emitter does): "
+                            "$.emitters[2].render.lights");
+    EXPECT_TRUE(rocks.backends[static_cast<int>(Backend::cpu)].notes.empty());
+    EXPECT_TRUE(report[0].backends[static_cast<int>(Backend::gpu)].notes.empty());
+}
+
 // A sub-emitter link on a threshold crossing is listed with its path, and both backends run it.
 TEST(Capabilities, ThresholdSubEmitterLinksRunOnBothBackends) {
     EffectDesc fx = test::campfireEffect();

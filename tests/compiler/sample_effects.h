@@ -190,6 +190,8 @@ inline EffectDesc everythingEffect() {
     rocks.render.mesh.tumble_deg_per_s = 90;
     rocks.render.lit = true;
     rocks.render.blend = BlendMode::opaque;
+    rocks.render.lights = {3, ParticleLightSelect::oldest, 8, 2.5f,
+                           4}; // the particle_lights section
     rocks.update.push_back(
         module(RotationOverLifeModule{curve(Interpolation::linear, {{0, 180}})}));
     rocks.sub_emitters.push_back({SubEmitterEvent::collision, "beam", 0.5f, {1, 2}, 0});

@@ -269,7 +269,7 @@ TEST(Sfx, RejectsSectionTableProblems) {
          [&](auto& b) { writeAt<uint64_t>(b, ops + 16, readAt<uint64_t>(b, ops + 16) - 16); },
          "sections follow each other", ops + 16},
         {"missing", [](auto& b) { writeAt<uint32_t>(b, 16, kSfxSectionCount - 1); },
-         "missing section 'scalability'", 16},
+         "missing section 'particle_lights'", 16},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
@@ -636,6 +636,43 @@ TEST(Sfx, RejectsBadEmitterEventsRecords) {
         const LoadResult r = load(cookEffect(c));
         EXPECT_FALSE(r.ok);
         EXPECT_NE(r.message().find(ec.expected), std::string::npos) << r.message();
+    }
+}
+
+// Records of the particle-lights section (render.lights): each field's range, the padding, and
+// the count (none or one per emitter); the everything sample's rocks make 3 lights.
+TEST(Sfx, RejectsBadParticleLightRecords) {
+    const CompiledEffect base = compiled(test::everythingEffect());
+    ASSERT_EQ(base.particle_lights.size(), base.emitters.size());
+    EXPECT_EQ(base.particle_lights[2].count, 3u);
+    EXPECT_EQ(base.particle_lights[2].select, kParticleLightOldest);
+    EXPECT_EQ(base.particle_lights[0].count, 0u);
+    struct LightCase {
+        const char* name;
+        void (*mutate)(CompiledEffect&);
+        const char* expected;
+    };
+    const LightCase cases[] = {
+        {"count", [](auto& c) { c.particle_lights[2].count = 17; }, "count"},
+        {"select", [](auto& c) { c.particle_lights[2].select = 3; }, "select 3 is not"},
+        {"stride", [](auto& c) { c.particle_lights[2].every_k = 0; }, "every_k"},
+        {"intensity", [](auto& c) { c.particle_lights[2].intensity = -1; }, "intensity"},
+        {"intensity nan",
+         [](auto& c) { c.particle_lights[2].intensity = std::numeric_limits<float>::quiet_NaN(); },
+         "intensity is nan"},
+        {"range zero", [](auto& c) { c.particle_lights[2].range_m = 0; }, "range"},
+        {"range over", [](auto& c) { c.particle_lights[2].range_m = 1001; }, "range_m"},
+        {"padding", [](auto& c) { c.particle_lights[0].pad2 = 1; }, "pad2"},
+        {"count of records", [](auto& c) { c.particle_lights.pop_back(); },
+         "expected 0 or one per emitter"},
+    };
+    for (const LightCase& lc : cases) {
+        SCOPED_TRACE(lc.name);
+        CompiledEffect c = base;
+        lc.mutate(c);
+        const LoadResult r = load(cookEffect(c));
+        EXPECT_FALSE(r.ok);
+        EXPECT_NE(r.message().find(lc.expected), std::string::npos) << r.message();
     }
 }
 

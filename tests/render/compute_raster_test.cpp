@@ -263,6 +263,34 @@ TEST_F(ComputeRasterTest, AlignmentsAndLightingMatchTheGraphicsPath) {
         4, 0.002);
 }
 
+// Lit particles under a point and a spot light: both paths shade each pixel at its point on the
+// quad with the one text (billboard_shade.glsl, lighting.h), so the images agree; and the lights
+// are really in them (far from the image without lights).
+TEST_F(ComputeRasterTest, LitParticlesUnderPointAndSpotLightsMatchTheGraphicsPath) {
+    BillboardParams lit = paramsFor(kBlendAlpha);
+    lit.render_flags |= kRenderFlagLit;
+    const std::vector<DrawRecord> records = cloud(120, 15u);
+    const std::vector<DrawBatch> batches = {BillboardBatch{lit, kNoTexture, records, {}}};
+    view_.sun.intensity = 0.2f;
+    view_.ambient = {0.05f, 0.05f, 0.05f};
+    const Image unlit = render(RasterPath::graphics, batches);
+    std::vector<LightDesc> lights(2);
+    lights[0].position = {-0.5f, 0.3f, 1.5f};
+    lights[0].color = {1.0f, 0.6f, 0.3f};
+    lights[0].intensity = 3;
+    lights[0].range = 6;
+    lights[1].type = LightKind::spot;
+    lights[1].position = {1.0f, 2.0f, 2.0f};
+    lights[1].direction = {-0.4f, -0.8f, -1.0f};
+    lights[1].color = {0.3f, 0.5f, 1.0f};
+    lights[1].intensity = 6;
+    lights[1].inner_deg = 15;
+    lights[1].outer_deg = 35;
+    view_.lights = lights;
+    expectSameImage(batches, 4, 0.002);
+    EXPECT_GT(difference(render(RasterPath::graphics, batches), unlit).largest, 60);
+}
+
 // automatic draws the large batch by compute and the small ones by the graphics path, in the
 // batch order given: the image is the all-graphics one.
 TEST_F(ComputeRasterTest, AutomaticInterleavesBothPathsInBatchOrder) {

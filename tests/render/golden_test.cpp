@@ -68,6 +68,8 @@ const char* const kScenes[] = {
     "blackbody_fire",
     "emissive_share",
     "order_across_effects",
+    "point_spot_lights",
+    "particle_lights",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
@@ -169,6 +171,7 @@ protected:
         view.raster = raster;
         playFrame(*player, t, view.camera.eye);
         if (per_emitter) player->batches = perEmitterBatches(*player);
+        view.lights = player->lights;
         FrameStats stats;
         if (!renderFrame(*renderer_, view, player->batches, out, stats, diagnostics)) {
             error = errors(diagnostics);

@@ -820,6 +820,33 @@ TEST_F(MeshRendererTest, EmissiveShareOfAMeshAddsLightAndCoversLess) {
     }
 }
 
+// A lit mesh takes the frame's point lights per pixel (mesh.frag, lighting.h): with no sun and no
+// ambient, the 2 m square is bright at its edge next to a light 0.5 m in front of it and dim at
+// its far edge, and black without the light.
+TEST_F(MeshRendererTest, LitMeshIsLitByPointLightsPerPixel) {
+    ASSERT_NO_FATAL_FAILURE(create());
+    const MeshHandle square = mesh(squareMesh());
+    const std::vector<DrawRecord> records = {particle(vec3(1, 0.5f, 0), 2.0f, vec4(1, 1, 1, 1))};
+    const std::vector<DrawBatch> batches = {
+        MeshBatch{meshParamsFor(kBlendOpaque, 0.5f, true), square, records, {}}};
+    FrameView view = frontView();
+    view.sun.intensity = 0;
+    Image image = renderBatches(view, batches);
+    EXPECT_EQ(pixel(image, 64, 43).r, 0);
+    LightDesc light;
+    light.position = {2, 0.5f, 0.5f};
+    light.intensity = 1;
+    light.range = 5;
+    const std::vector<LightDesc> lights = {light};
+    view.lights = lights;
+    image = renderBatches(view, batches);
+    const int near_edge = pixel(image, 64, 43).r; // x = 1.8 m: 0.54 m from the light
+    const int far_edge = pixel(image, 50, 43).r;  // x = 0.2 m: 1.87 m from it, at a grazing angle
+    EXPECT_GT(near_edge, 200);
+    EXPECT_GT(far_edge, 20);
+    EXPECT_GT(near_edge, far_edge + 100);
+}
+
 TEST_F(MeshRendererTest, BackFacesAreCulled) {
     ASSERT_NO_FATAL_FAILURE(create());
     const MeshHandle back = mesh(squareMesh(true));

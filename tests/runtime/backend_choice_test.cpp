@@ -22,6 +22,14 @@ CompiledEffect depthRain() {
     return sample("depth_rain.json", "/tests/data/effects/");
 }
 
+// The campfire sample without its particle lights (its flames make 4), which keep an emitter on
+// the CPU under auto: the GPU could run every emitter of it then.
+CompiledEffect campfireWithoutLights() {
+    CompiledEffect campfire = sample("campfire.json");
+    campfire.particle_lights.clear();
+    return campfire;
+}
+
 const SimulationDevice kNoDevice{DeviceKind::none, "", "no Vulkan driver"};
 const SimulationDevice kLavapipe{DeviceKind::cpu, "llvmpipe", ""};
 const SimulationDevice kGpu{DeviceKind::gpu, "NVIDIA H200", ""};
@@ -77,7 +85,7 @@ TEST(BackendChoice, GpuRequestFailsWithoutADeviceOrForAMissingFeature) {
 }
 
 TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
-    const CompiledEffect campfire = sample("campfire.json");
+    const CompiledEffect campfire = campfireWithoutLights();
     const BackendChoice gpu = chooseBackend(campfire, BackendRequest::automatic, kGpu);
     EXPECT_TRUE(gpu.ok);
     EXPECT_EQ(gpu.backend, Backend::gpu);
@@ -111,7 +119,7 @@ TEST(BackendChoice, AutoPicksTheGpuOnlyOnAGpuDeviceWhenEveryEmitterAllowsIt) {
 // auto chooses per emitter: the campfire's unlinked emitters go each their own way, and the
 // reason names the ones left on the CPU and why.
 TEST(BackendChoice, AutoSplitsAnEffectWhoseEmittersDisagree) {
-    CompiledEffect campfire = sample("campfire.json");
+    CompiledEffect campfire = campfireWithoutLights();
     // flames, smoke, embers, firelight, halo
     ASSERT_EQ(campfire.emitters.size(), 5u);
     campfire.emitters[1].backend = kBackendCpu; // smoke
@@ -143,6 +151,20 @@ TEST(BackendChoice, AutoSplitsAnEffectWhoseEmittersDisagree) {
     EXPECT_EQ(gpu_part->ops.size(), campfire.ops.size());
     const BackendChoice whole = chooseBackend(campfire, BackendRequest::gpu, kGpu);
     EXPECT_EQ(runOnly(shared, whole, Backend::gpu), nullptr) << "nothing to switch off";
+}
+
+// Particle lights are chosen from host draw records, so auto keeps an emitter making them on the
+// CPU (the campfire's flames), and says why; an explicit gpu request still runs it there.
+TEST(BackendChoice, AutoKeepsEmittersMakingParticleLightsOnTheCpu) {
+    const CompiledEffect campfire = sample("campfire.json");
+    ASSERT_EQ(particleLights(campfire, 0).count, 4u); // flames
+    const BackendChoice choice = chooseBackend(campfire, BackendRequest::automatic, kGpu);
+    EXPECT_TRUE(choice.ok);
+    EXPECT_EQ(choice.emitters, (std::vector<Backend>{Backend::cpu, Backend::gpu, Backend::gpu,
+                                                     Backend::gpu, Backend::gpu}));
+    EXPECT_TRUE(mentions(choice, "emitter 'flames' makes particle lights (render.lights)"))
+        << choice.reason;
+    EXPECT_EQ(chooseBackend(campfire, BackendRequest::gpu, kGpu).backend, Backend::gpu);
 }
 
 // Emitters linked by sub-emitters go together: a child the GPU could run stays with a parent it

@@ -133,6 +133,41 @@ TEST(SceneValidate, GroundLightAndPrimitiveRules) {
                    "$.primitives", "expected at most 64 primitives, found 65");
 }
 
+// Point and spot lights built in code: the same rules as read from JSON (the bad-scene corpus).
+TEST(SceneValidate, LightRules) {
+    auto light = [](SceneDesc& s) -> LightDesc& {
+        s.lights.resize(1);
+        return s.lights[0];
+    };
+    expectOneError([&](SceneDesc& s) { light(s).range = 0; }, "$.lights[0].range", "(0, 1000]");
+    expectOneError([&](SceneDesc& s) { light(s).intensity = NAN; }, "$.lights[0].intensity", "nan");
+    expectOneError([&](SceneDesc& s) { light(s).color.y = -1; }, "$.lights[0].color[1]", ">= 0");
+    expectOneError([&](SceneDesc& s) { light(s).inner_deg = 5; }, "$.lights[0].inner_deg",
+                   "'inner_deg' does not apply to light type 'point'");
+    expectOneError([&](SceneDesc& s) { light(s).type = static_cast<LightKind>(9); },
+                   "$.lights[0].type", "unknown light type 9");
+    expectOneError(
+        [&](SceneDesc& s) {
+            light(s).type = LightKind::spot;
+            s.lights[0].inner_deg = 30;
+            s.lights[0].outer_deg = 25;
+        },
+        "$.lights[0].outer_deg", "(30, 90]");
+    expectOneError(
+        [&](SceneDesc& s) {
+            light(s).type = LightKind::spot;
+            s.lights[0].direction = {0, 0, 0};
+        },
+        "$.lights[0].direction", "");
+    expectOneError([](SceneDesc& s) { s.lights.resize(kMaxSceneLights + 1); }, "$.lights",
+                   "at most 64 lights");
+    SceneDesc ok = validScene();
+    ok.lights.resize(kMaxSceneLights);
+    ok.lights[1].type = LightKind::spot;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_TRUE(validateScene(ok, diagnostics)) << dump(diagnostics);
+}
+
 TEST(SceneValidate, InstanceRules) {
     expectOneError([](SceneDesc& s) { s.effects[0].effect.clear(); }, "$.effects[0].effect",
                    "expected a non-empty path");

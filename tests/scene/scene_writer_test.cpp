@@ -36,6 +36,10 @@ SceneDesc everythingSet(CameraMode mode) {
     s.ground = GroundDesc{false, -2.5f, {0.3f, 0.2f, 0.1f}, 99};
     s.primitives.push_back(
         PrimitiveDesc{PrimitiveKind::box, {1, 2, 3}, {4, 5, 6}, 0.5f, {1, 0, 0}});
+    s.lights.push_back(LightDesc{LightKind::point, {1, 2, 3}, {4, 0.5f, 0}, 2.5f, 7});
+    // direction is normalised on read, so a unit one survives exactly.
+    s.lights.push_back(
+        LightDesc{LightKind::spot, {-1, 5, 0}, {0, 0, 2}, 1e5f, 1000, {0, 0, -1}, 0, 90});
     PrimitiveDesc sphere;
     sphere.type = PrimitiveKind::sphere;
     sphere.radius = 2.75f;

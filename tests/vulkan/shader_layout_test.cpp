@@ -28,7 +28,9 @@ constexpr uint32_t kOpName = 5;
 constexpr uint32_t kOpTypeInt = 21;
 constexpr uint32_t kOpTypeFloat = 22;
 constexpr uint32_t kOpTypeVector = 23;
+constexpr uint32_t kOpTypeArray = 28;
 constexpr uint32_t kOpTypeRuntimeArray = 29;
+constexpr uint32_t kOpConstant = 43;
 constexpr uint32_t kOpTypeStruct = 30;
 constexpr uint32_t kOpDecorate = 71;
 constexpr uint32_t kOpMemberDecorate = 72;
@@ -41,6 +43,8 @@ struct Module {
     std::map<uint32_t, std::pair<uint32_t, uint32_t>> vectors; // type -> (component, count)
     std::map<uint32_t, std::vector<uint32_t>> structs;         // type -> member types
     std::map<uint32_t, uint32_t> runtime_arrays;               // type -> element type
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> arrays;  // type -> (element, length id)
+    std::map<uint32_t, uint32_t> constants;                    // id -> its (first) word
     std::map<uint32_t, std::map<uint32_t, uint32_t>> offsets;  // struct -> member -> offset
     std::map<uint32_t, uint32_t> strides;                      // array type -> stride
 };
@@ -82,6 +86,12 @@ Module parse(const shaders::SpirvCode& code) {
         case kOpTypeRuntimeArray:
             m.runtime_arrays[in[0]] = in[1];
             break;
+        case kOpTypeArray:
+            m.arrays[in[0]] = {in[1], in[2]};
+            break;
+        case kOpConstant:
+            if (in.size() >= 3) m.constants[in[1]] = in[2];
+            break;
         case kOpDecorate:
             if (in[1] == kDecorationArrayStride) m.strides[in[0]] = in[2];
             break;
@@ -102,6 +112,13 @@ uint32_t packedSize(const Module& m, uint32_t type, const std::string& where) {
     if (auto s = m.scalar_bytes.find(type); s != m.scalar_bytes.end()) return s->second;
     if (auto v = m.vectors.find(type); v != m.vectors.end()) {
         return m.scalar_bytes.at(v->second.first) * v->second.second;
+    }
+    // A fixed-size array (FrameGlobals' lights): its elements back to back, so its stride must
+    // be the element's packed size.
+    if (auto a = m.arrays.find(type); a != m.arrays.end()) {
+        const uint32_t element = packedSize(m, a->second.first, where + "[]");
+        EXPECT_EQ(m.strides.count(type) ? m.strides.at(type) : 0u, element) << where << " stride";
+        return element * m.constants.at(a->second.second);
     }
     auto st = m.structs.find(type);
     if (st == m.structs.end()) {
@@ -137,6 +154,7 @@ TEST(ShaderLayout, SharedRecordsHaveTheSameLayoutInGlslAsInCpp) {
         {"BillboardParams", sizeof(BillboardParams)},
         {"BillboardPushConstants", sizeof(BillboardPushConstants)},
         {"FrameGlobals", sizeof(FrameGlobals)},
+        {"FrameLight", sizeof(FrameLight)},
         {"StripPoint", sizeof(StripPoint)},
         {"StripParams", sizeof(StripParams)},
         {"StripPushConstants", sizeof(StripPushConstants)},

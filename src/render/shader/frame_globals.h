@@ -1,4 +1,4 @@
-// What every render pass reads about the frame: the camera, the light and the viewport, one
+// What every render pass reads about the frame: the camera, the lights and the viewport, one
 // uniform buffer per frame; and the descriptor binding numbers both the shaders and the renderer
 // use (STYLE: binding numbers come from the shared header).
 //
@@ -7,6 +7,7 @@
 #define SPINDRIFT_RENDER_SHADER_FRAME_GLOBALS_H
 
 #include "kernels/shared_types.h"
+#include "lighting.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -36,6 +37,8 @@ struct FrameGlobals {
     vec4 sun_radiance;   // rgb colour * intensity
     vec4 ambient;        // rgb
     vec4 viewport;       // width, height, 1 / width, 1 / height (pixels)
+    uvec4 light_count;   // x: the lights in use, at most kMaxFrameLights; yzw 0
+    FrameLight lights[kMaxFrameLights]; // point and spot lights (lighting.h), first x in use
 };
 
 SD_END_NAMESPACE
@@ -43,9 +46,14 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(FrameGlobals, 192);
+SD_ASSERT_RECORD(FrameLight, 48);
+SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights);
 static_assert(offsetof(FrameGlobals, eye) == 64);
 static_assert(offsetof(FrameGlobals, viewport) == 176);
+static_assert(offsetof(FrameGlobals, light_count) == 192);
+static_assert(offsetof(FrameGlobals, lights) == 208);
+// Every device gives a uniform buffer at least 16 KiB (maxUniformBufferRange).
+static_assert(sizeof(FrameGlobals) <= 16384);
 } // namespace spindrift
 #endif
 

@@ -1,5 +1,9 @@
-// The one lighting model of the renderer, shared by opaque surfaces and lit particles: a
-// directional sun (Lambert) plus a constant ambient term, all linear RGB.
+// The one lighting model of the renderer, shared by opaque surfaces, meshes and lit particles: a
+// directional sun (Lambert) plus a constant ambient term, plus the frame's point and spot lights
+// (FrameLight, at most kMaxFrameLights), all linear RGB. C++ and GLSL compile this one text, so the
+// CPU tests check the same falloff and cone numbers the shaders use.
+//
+// FROZEN: FrameLight is part of the std140 FrameGlobals block (all vec4).
 #ifndef SPINDRIFT_RENDER_SHADER_LIGHTING_H
 #define SPINDRIFT_RENDER_SHADER_LIGHTING_H
 
@@ -7,10 +11,65 @@
 
 SD_BEGIN_NAMESPACE
 
+// The most point and spot lights one frame shades with (scene lights first, then particle lights;
+// the rest are dropped and counted, FrameStats::lights_dropped). Each is a loop iteration per lit
+// pixel, and the block they live in must stay within the 16 KiB every device gives a uniform
+// buffer: 64 lights are 3 KiB.
+SD_CONST uint kMaxFrameLights = 64u;
+
+// Distances below this are taken as this in the inverse square: a light is a small sphere, not a
+// point, so a surface (or a particle) on top of it is bright, not infinite.
+SD_CONST float kMinLightDistance_m = 0.1f;
+
+// A point light's cone terms: cos_outer -2 and cos_inner -1.5 make sdSpotCone 1 for every
+// direction, so point and spot lights share one expression and no branch.
+SD_CONST float kPointLightCosOuter = -2.0f;
+SD_CONST float kPointLightCosInner = -1.5f;
+
+struct FrameLight {
+    vec4 position_range;      // xyz world position (m); w range (m), > 0: no light at or past it
+    vec4 radiance_cos_inner;  // rgb colour * intensity; w cos(inner cone angle) (point: -1.5)
+    vec4 direction_cos_outer; // xyz unit direction a spot shines along (point: 0); w cos(outer)
+};
+
 // The light reaching a surface of unit normal n: ambient + sun_radiance * max(dot(n, sun), 0),
 // with sun_direction the unit vector toward the sun. Multiplies the surface colour.
 SD_FUNC vec3 sdSunAmbient(vec3 n, vec3 sun_direction, vec3 sun_radiance, vec3 ambient) {
     return ambient + sun_radiance * max(dot(n, sun_direction), 0.0f);
+}
+
+// Inverse-square falloff with a smooth window to range (Karis, "Real Shading in Unreal Engine 4",
+// SIGGRAPH 2013): window = clamp(1 - (d / range)^4, 0, 1)^2, so the light reaches exactly 0 at
+// range with a zero slope and is nearly 1 / d^2 well inside it; d below kMinLightDistance_m counts
+// as kMinLightDistance_m.
+SD_FUNC float sdLightFalloff(float distance_m, float range_m) {
+    float x = distance_m / range_m;
+    float x2 = x * x;
+    float window = clamp(1.0f - x2 * x2, 0.0f, 1.0f);
+    float d = max(distance_m, kMinLightDistance_m);
+    return window * window / (d * d);
+}
+
+// A spot light's cone: 1 inside the inner angle, 0 outside the outer, smooth (a smoothstep of the
+// cosine) between. cos_angle is the cosine between the spot's direction and the direction from the
+// light to the surface. Needs cos_inner > cos_outer (the scene format holds inner < outer).
+SD_FUNC float sdSpotCone(float cos_angle, float cos_outer, float cos_inner) {
+    // smoothstep written out: the shared subset has no smoothstep in C++.
+    float t = clamp((cos_angle - cos_outer) / (cos_inner - cos_outer), 0.0f, 1.0f);
+    return t * t * (3.0f - 2.0f * t);
+}
+
+// The light one point or spot light gives a surface point p of unit normal n: radiance *
+// max(dot(n, l), 0) * falloff * cone, l the unit vector from p toward the light. Multiplies the
+// surface colour, like sdSunAmbient.
+SD_FUNC vec3 sdLocalLight(vec3 n, vec3 p, FrameLight light) {
+    vec3 to_light = vec3(light.position_range) - p;
+    float d = length(to_light);
+    vec3 l = d > 0.0f ? to_light / d : n;
+    float cone = sdSpotCone(-dot(l, vec3(light.direction_cos_outer)), light.direction_cos_outer.w,
+                            light.radiance_cos_inner.w);
+    float k = max(dot(n, l), 0.0f) * sdLightFalloff(d, light.position_range.w) * cone;
+    return vec3(light.radiance_cos_inner) * k;
 }
 
 SD_END_NAMESPACE
