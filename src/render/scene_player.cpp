@@ -485,7 +485,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.lights.assign(player.scene.lights.begin(), player.scene.lights.end());
     for (const DrawEntry& entry : list.impl().entries) {
         if (!entry.device)
-            appendParticleLights(entry.particle_lights, entry.records, player.lights);
+            appendParticleLights(entry.particle_lights, entry.light_records, player.lights);
     }
     for (const DrawList::Impl::InstancePoints& drawn : list.impl().instance_points) {
         for (PlayerInstance& p : player.instances) {

@@ -297,6 +297,7 @@ void resolveStorage(DrawList::Impl& list) {
                                     .subspan(p.sorted_first, size_t(batch.particle_count));
             }
             batch.particles = particlesOf(entry.records);
+            entry.light_records = entry.records;
         } else {
             entry.points =
                 std::span<const StripPoint>(list.points).subspan(p.point_first, p.point_count);

@@ -66,8 +66,12 @@ struct DrawEntry {
     vec4 tint{1.0f};
     float size_scale = 1;
     // The emitter's particle lights (render.lights; count 0: none): the scene player chooses them
-    // from a host entry's records (render/particle_lights.h).
+    // from a host entry's light_records (render/particle_lights.h): all of the emitter's records,
+    // even when the view's one order cuts `records` into stretches (then the emitter's first
+    // stretch holds them and the others none, so an emitter gives its lights once, chosen from
+    // every particle).
     ParticleLightRecord particle_lights{};
+    std::span<const DrawRecord> light_records;
 };
 
 struct DrawList::Impl {

@@ -150,6 +150,9 @@ void appendSegment(DrawList::Impl& list, size_t b, const OrderSegment& s) {
         // The strips' particles are counted once, on the emitter's first stretch.
         if (s.first != 0) batch.particle_count = 0;
     } else {
+        // The emitter's particle lights are chosen once, from all its records: on its first
+        // stretch (DrawEntry::light_records).
+        if (s.first != 0) entry.light_records = {};
         entry.records = entry.records.subspan(s.first, s.count);
         batch.particles = batch.particles.subspan(s.first, s.count);
         batch.particle_count = s.count;

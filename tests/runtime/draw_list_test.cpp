@@ -14,6 +14,8 @@
 #include "spindrift/draw_list.h"
 #include "spindrift/runtime.h"
 
+#include "runtime/draw_list.h" // DrawEntry: the records particle lights are chosen from
+
 namespace spindrift {
 namespace {
 
@@ -341,6 +343,20 @@ TEST_F(DrawListTest, InterpenetratingInstancesAreDrawnInOneBackToFrontOrder) {
     for (const DrawBatch& batch : list.batches()) drawn += batch.particles.size();
     EXPECT_EQ(drawn, ia.live_particles + ib.live_particles);
     EXPECT_EQ(list.stats().particles, drawn);
+    // Particle lights are chosen once per emitter from all its records: the first stretch of each
+    // instance's alpha emitter holds them all, its other stretches none.
+    for (const InstanceHandle h : {a, b}) {
+        size_t holders = 0, light_records = 0, records = 0;
+        for (const DrawEntry& entry : list.impl().entries) {
+            const DrawBatch& batch = list.batches()[size_t(&entry - list.impl().entries.data())];
+            if (batch.blend != DrawBlend::alpha || !(batch.instance == h)) continue;
+            holders += entry.light_records.empty() ? 0 : 1;
+            light_records += entry.light_records.size();
+            records += entry.records.size();
+        }
+        EXPECT_EQ(holders, 1u);
+        EXPECT_EQ(light_records, records);
+    }
     // The additive, unsorted glow keeps one batch per instance.
     size_t glow = 0;
     for (const DrawBatch& batch : list.batches()) glow += batch.emitter_index == 1 ? 1 : 0;
