@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "render/frame_lights.h"
 #include "render/renderer_state.h"
 #include "vulkan/commands.h"
 #include "vulkan/vk_error.h"
@@ -330,10 +329,7 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     if (!prepareFrame(renderer, view, batches, totals, any_oit, diagnostics)) return false;
     renderer.linearize->setHostDepth(renderer.slot, frame.depth.view);
     recordHost(renderer, frame, view, batches, any_oit);
-    stats = frameStats(totals, batches.size());
-    const LightCounts lights = frameLightCounts(view.lights);
-    stats.lights_drawn = lights.drawn;
-    stats.lights_dropped = lights.dropped;
+    stats = frameStats(totals, batches.size(), view.lights);
     signal.semaphore = renderer.frames_done.get();
     signal.value = ++renderer.frames_recorded;
     return true;

@@ -656,7 +656,8 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     return true;
 }
 
-FrameStats frameStats(const FrameTotals& totals, size_t batch_count) {
+FrameStats frameStats(const FrameTotals& totals, size_t batch_count,
+                      std::span<const LightDesc> lights) {
     FrameStats stats;
     stats.particles_drawn = totals.records - totals.mesh_records;
     stats.mesh_particles = totals.mesh_records;
@@ -668,6 +669,9 @@ FrameStats frameStats(const FrameTotals& totals, size_t batch_count) {
     stats.oit_records = totals.oit_records;
     stats.oit_segments = totals.oit_segments;
     stats.batches = static_cast<uint32_t>(batch_count);
+    const LightCounts light_counts = frameLightCounts(lights);
+    stats.lights_drawn = light_counts.drawn;
+    stats.lights_dropped = light_counts.dropped;
     return stats;
 }
 
@@ -808,10 +812,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
-    stats = frameStats(totals, batches.size());
-    const LightCounts lights = frameLightCounts(view.lights);
-    stats.lights_drawn = lights.drawn;
-    stats.lights_dropped = lights.dropped;
+    stats = frameStats(totals, batches.size(), view.lights);
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;
     stats.raster_pairs = raster_stats.raster_pairs;

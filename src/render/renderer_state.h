@@ -113,7 +113,8 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
                           std::span<const DrawBatch> batches, Transparency transparency,
                           bool any_oit);
 
-// The frame's statistics from its totals (gpu_ms left 0).
-FrameStats frameStats(const FrameTotals& totals, size_t batch_count);
+// The frame's statistics from its totals and its lights (gpu_ms left 0).
+FrameStats frameStats(const FrameTotals& totals, size_t batch_count,
+                      std::span<const LightDesc> lights);
 
 } // namespace spindrift::render

@@ -455,6 +455,8 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.particles = 0;
     player.strip_segments = 0;
     player.sort_skipped_records = 0;
+    // The scene's lights first (also when the frame fails below), so the frame's bound
+    // (kMaxFrameLights) drops particle lights before authored ones.
     player.lights.assign(player.scene.lights.begin(), player.scene.lights.end());
     for (PlayerInstance& p : player.instances) p.strip_points = {};
     if (!checkPlayTimes(player, std::span<const float>(&time_s, 1), player.errors)) return;
@@ -480,9 +482,6 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.particles = list.stats().particles;
     player.strip_segments = list.stats().strip_segments;
     player.sort_skipped_records = list.stats().sort_skipped_particles;
-    // The scene's lights first, so the frame's bound (kMaxFrameLights) drops particle lights
-    // before authored ones.
-    player.lights.assign(player.scene.lights.begin(), player.scene.lights.end());
     for (const DrawEntry& entry : list.impl().entries) {
         if (!entry.device)
             appendParticleLights(entry.particle_lights, entry.light_records, player.lights);
