@@ -22,6 +22,7 @@ layout(location = 4) flat in vec3 in_axis_x;
 layout(location = 5) flat in vec3 in_axis_y;
 layout(location = 6) flat in vec3 in_facing;
 layout(location = 7) in vec3 in_world_position;
+layout(location = 8) flat in vec2 in_size_m;
 
 // Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
 // weight target; a sorted pipeline has no attachment there and the write is discarded.
@@ -39,6 +40,7 @@ void main() {
     b.axis_y = in_axis_y;
     b.facing = in_facing;
     b.position = in_world_position;
+    b.size_m = in_size_m;
     float scene = 0.0;
     if (kVariantSoftFade != 0u) scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
     vec4 color = shadeBillboard(particle_texture, p, b, scene, kVariantTextured, kVariantLit,

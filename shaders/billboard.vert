@@ -24,6 +24,7 @@ layout(location = 4) flat out vec3 out_axis_x;
 layout(location = 5) flat out vec3 out_axis_y;
 layout(location = 6) flat out vec3 out_facing;
 layout(location = 7) out vec3 out_world_position;
+layout(location = 8) flat out vec2 out_size_m;
 
 void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
@@ -47,6 +48,7 @@ void main() {
     out_axis_y = vec3(0.0);
     out_facing = vec3(0.0);
     out_world_position = p;
+    out_size_m = 2.0 * vec2(length(q.half_x), length(q.half_y));
     if (kVariantLit != 0u) {
         out_axis_x = sdUnitOr(q.half_x, frame.camera_right.xyz);
         out_axis_y = sdUnitOr(q.half_y, frame.camera_up.xyz);

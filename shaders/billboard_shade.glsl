@@ -18,21 +18,28 @@ struct BillboardPoint {
     vec3 axis_y;
     vec3 facing;
     vec3 position; // lit only: the point's world position (the frame's lights shade it)
+    vec2 size_m;   // textured only: the quad's full width and height, metres (its mip level)
 };
 
-// Textures have no mipmaps: every sample is at level 0 (what the fragment shader's implicit
-// level gives for a one-level texture), so the two paths sample alike.
-vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, vec2 corner, float frame,
+// Textures are sampled at an explicit level (sdBillboardTextureLod, capped by the LOD clamp
+// sdBillboardMaxLod), the same on both paths: the compute rasteriser has no derivatives to pick one.
+vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, BillboardPoint b,
                              bool blend_frames) {
-    FlipbookSample s = sdFlipbookSample(frame, p.flipbook_frames, blend_frames);
-    vec2 uv = sdQuadUv(corner);
+    FlipbookSample s = sdFlipbookSample(b.frame, p.flipbook_frames, blend_frames);
+    vec2 uv = sdQuadUv(b.corner);
     vec2 size = vec2(textureSize(tex, 0));
-    vec4 texel =
-        textureLod(tex, sdFlipbookCellUv(uv, s.frame0, p.flipbook_columns, p.flipbook_rows, size),
-                   0.0);
+    vec2 cell = size / vec2(max(p.flipbook_columns, 1u), max(p.flipbook_rows, 1u));
+    float focal = sdFocalPixels(frame.clip_from_world_c0, frame.clip_from_world_c1,
+                                frame.clip_from_world_c2, frame.viewport.y);
+    float lod = min(sdBillboardTextureLod(cell, b.size_m, b.linear_depth, focal),
+                    sdBillboardMaxLod(cell));
+    // The inset keeps half a texel of the coarser of the two levels blended inside the cell.
+    vec2 coarsest = max(floor(size / exp2(ceil(lod))), vec2(1.0));
+    vec4 texel = textureLod(
+        tex, sdFlipbookCellUv(uv, s.frame0, p.flipbook_columns, p.flipbook_rows, coarsest), lod);
     if (blend_frames) {
-        vec2 uv1 = sdFlipbookCellUv(uv, s.frame1, p.flipbook_columns, p.flipbook_rows, size);
-        texel = mix(texel, textureLod(tex, uv1, 0.0), s.blend);
+        vec2 uv1 = sdFlipbookCellUv(uv, s.frame1, p.flipbook_columns, p.flipbook_rows, coarsest);
+        texel = mix(texel, textureLod(tex, uv1, lod), s.blend);
     }
     return texel;
 }
@@ -42,7 +49,7 @@ vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, vec2 corner, floa
 vec4 shadeBillboard(sampler2D tex, BillboardParams p, BillboardPoint b, float scene_depth,
                     uint textured, uint lit, uint soft_fade, uint frame_blend) {
     vec4 texel = textured != 0u
-                     ? sampleBillboardFlipbook(tex, p, b.corner, b.frame, frame_blend != 0u)
+                     ? sampleBillboardFlipbook(tex, p, b, frame_blend != 0u)
                      : sdSoftDiscTexel(b.corner, p.blend);
     vec4 tint = b.color;
     if (lit != 0u) {

@@ -94,6 +94,12 @@ void main() {
             // The ray's forward component is 1 (sdRasterRay), so its length along the view is
             // the linear depth: the point the graphics path interpolates.
             b.position = cam.eye + ray * hit.z;
+            b.size_m = vec2(0.0);
+            if (kVariantTextured != 0u) {
+                // axis_x is half_x / |half_x|^2 (sdRasterSplat): its length is 1 / |half_x|.
+                vec2 inverse_half = vec2(length(s_splat[k].axis_x.xyz), length(s_splat[k].axis_y.xyz));
+                b.size_m = 2.0 / max(inverse_half, vec2(1.0e-30));
+            }
             if (kVariantLit != 0u) {
                 b.axis_x = sdUnitOr(s_splat[k].axis_x.xyz, cam.right);
                 b.axis_y = sdUnitOr(s_splat[k].axis_y.xyz, cam.up);

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "image/mip_chain.h"
 #include "render/shader/frame_globals.h"
 #include "vulkan/buffer.h"
 #include "vulkan/descriptors.h"
@@ -29,10 +30,11 @@ std::unique_ptr<TextureStore> TextureStore::create(const vk::Device& device,
     store->capacity_ = capacity;
     VkDevice d = device.handle();
 
-    store->sampler_ = vk::createSampler(device, vk::Filter::linear, diagnostics);
+    store->sampler_ = vk::createSampler(device, vk::Filter::linear, diagnostics, vk::Wrap::clamp,
+                                        vk::Mipmaps::linear);
     if (!store->sampler_) return nullptr;
-    store->repeat_sampler_ =
-        vk::createSampler(device, vk::Filter::linear, diagnostics, vk::Wrap::repeat);
+    store->repeat_sampler_ = vk::createSampler(device, vk::Filter::linear, diagnostics,
+                                               vk::Wrap::repeat, vk::Mipmaps::linear);
     if (!store->repeat_sampler_) return nullptr;
 
     VkDescriptorSetLayoutBinding binding{};
@@ -98,15 +100,32 @@ bool TextureStore::upload(const Image& image, const std::string& label, vk::Imag
                           Sets& sets, std::vector<Diagnostic>& diagnostics) {
     VkDevice d = device_.handle();
     std::string what = "texture " + label;
+    std::vector<Image> chain = buildMipChain(image);
+    auto levels = static_cast<uint32_t>(chain.size() + 1);
     texture = vk::createImage2D(device_, VK_FORMAT_R8G8B8A8_SRGB, {image.width, image.height},
                                 VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, what,
-                                diagnostics);
+                                diagnostics, levels);
     if (!texture) return false;
-    vk::Buffer staging =
-        vk::createBuffer(device_, image.rgba8.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                         vk::MemoryUse::upload, what + " (staging)", diagnostics);
+    // Every level in one staging buffer, one copy region each.
+    std::vector<VkBufferImageCopy> regions;
+    size_t bytes = 0;
+    for (uint32_t level = 0; level < levels; ++level) {
+        const Image& source = level == 0 ? image : chain[level - 1];
+        VkBufferImageCopy region{};
+        region.bufferOffset = bytes;
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1};
+        region.imageExtent = {source.width, source.height, 1};
+        regions.push_back(region);
+        bytes += source.rgba8.size();
+    }
+    vk::Buffer staging = vk::createBuffer(device_, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                          vk::MemoryUse::upload, what + " (staging)", diagnostics);
     if (!staging) return false;
-    std::memcpy(staging.mapped, image.rgba8.data(), image.rgba8.size());
+    for (uint32_t level = 0; level < levels; ++level) {
+        const Image& source = level == 0 ? image : chain[level - 1];
+        std::memcpy(static_cast<uint8_t*>(staging.mapped) + regions[level].bufferOffset,
+                    source.rgba8.data(), source.rgba8.size());
+    }
 
     bool uploaded = runner_.run(
         what,
@@ -119,11 +138,9 @@ bool TextureStore::upload(const Image& image, const std::string& label, vk::Imag
             to_transfer.dst_access = VK_ACCESS_2_TRANSFER_WRITE_BIT;
             vk::imageBarriers(cmd, {to_transfer});
 
-            VkBufferImageCopy region{};
-            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-            region.imageExtent = {image.width, image.height, 1};
             vkCmdCopyBufferToImage(cmd, staging.get(), texture.get(),
-                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                   static_cast<uint32_t>(regions.size()), regions.data());
 
             vk::ImageBarrier to_shader;
             to_shader.image = texture.get();

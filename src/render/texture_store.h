@@ -28,8 +28,9 @@ public:
                                                 uint32_t capacity,
                                                 std::vector<Diagnostic>& diagnostics);
 
-    // Uploads image as R8G8B8A8_SRGB (the shader samples linear colour), sampled with linear
-    // filtering, no mipmaps. Returns the handle, or kNoTexture with an
+    // Uploads image as R8G8B8A8_SRGB (the shader samples linear colour) with its full mipmap
+    // chain (buildMipChain, image/mip_chain.h: built on the host, the same texels on every
+    // device), sampled trilinearly. Returns the handle, or kNoTexture with an
     // error naming label when the image is malformed (empty, size not width*height*4, larger
     // than the device allows), the store is full, or a Vulkan call fails.
     TextureHandle add(const Image& image, const std::string& label,

@@ -145,7 +145,8 @@ void imageBarriers(VkCommandBuffer cmd, const std::vector<ImageBarrier>& barrier
         v.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         v.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         v.image = b.image;
-        v.subresourceRange = {b.aspect, 0, 1, 0, 1};
+        // The whole image: every mip level and layer.
+        v.subresourceRange = {b.aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
         vk_barriers.push_back(v);
     }
     VkDependencyInfo info{};

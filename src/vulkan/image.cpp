@@ -46,7 +46,7 @@ VkFormatFeatureFlags requiredFeatures(VkImageUsageFlags usage) {
 
 Image2D createImage2D(const Device& device, VkFormat format, VkExtent2D extent,
                       VkImageUsageFlags usage, std::string_view what,
-                      std::vector<Diagnostic>& diagnostics) {
+                      std::vector<Diagnostic>& diagnostics, uint32_t mip_levels) {
     bool depth = isDepthFormat(format);
     VkFormatProperties properties{};
     vkGetPhysicalDeviceFormatProperties(device.physical(), format, &properties);
@@ -64,7 +64,7 @@ Image2D createImage2D(const Device& device, VkFormat format, VkExtent2D extent,
     info.imageType = VK_IMAGE_TYPE_2D;
     info.format = format;
     info.extent = {extent.width, extent.height, 1};
-    info.mipLevels = 1;
+    info.mipLevels = mip_levels;
     info.arrayLayers = 1;
     info.samples = VK_SAMPLE_COUNT_1_BIT;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -97,7 +97,7 @@ Image2D createImage2D(const Device& device, VkFormat format, VkExtent2D extent,
     view.image = handle;
     view.viewType = VK_IMAGE_VIEW_TYPE_2D;
     view.format = format;
-    view.subresourceRange = {image.aspect, 0, 1, 0, 1};
+    view.subresourceRange = {image.aspect, 0, mip_levels, 0, 1};
     VkImageView view_handle = VK_NULL_HANDLE;
     if (!check(vkCreateImageView(device.handle(), &view, nullptr, &view_handle),
                "vkCreateImageView", diagnostics, what)) {
@@ -108,7 +108,7 @@ Image2D createImage2D(const Device& device, VkFormat format, VkExtent2D extent,
 }
 
 OwnedSampler createSampler(const Device& device, Filter filter,
-                           std::vector<Diagnostic>& diagnostics, Wrap wrap) {
+                           std::vector<Diagnostic>& diagnostics, Wrap wrap, Mipmaps mipmaps) {
     VkFilter f = filter == Filter::linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
     const VkSamplerAddressMode address = wrap == Wrap::repeat
                                              ? VK_SAMPLER_ADDRESS_MODE_REPEAT
@@ -117,11 +117,12 @@ OwnedSampler createSampler(const Device& device, Filter filter,
     info.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
     info.magFilter = f;
     info.minFilter = f;
-    info.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    info.mipmapMode =
+        mipmaps == Mipmaps::linear ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
     info.addressModeU = address;
     info.addressModeV = address;
     info.addressModeW = address;
-    info.maxLod = 0.0f;
+    info.maxLod = mipmaps == Mipmaps::linear ? VK_LOD_CLAMP_NONE : 0.0f;
     info.borderColor = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
     VkSampler handle = VK_NULL_HANDLE;
     if (!check(vkCreateSampler(device.handle(), &info, nullptr, &handle), "vkCreateSampler",

@@ -41,18 +41,22 @@ struct Image2D {
     explicit operator bool() const { return static_cast<bool>(image); }
 };
 
-// A device-local, single-mip, single-layer, optimally tiled 2D image and a view of it (the depth
+// A device-local, single-layer, optimally tiled 2D image and a view of it (the depth
 // aspect for depth formats, colour otherwise). An error naming `what` when the format lacks the
 // features `usage` needs or a call fails; the result is then empty.
+// mip_levels: 1, or up to the full chain (the view covers them all).
 Image2D createImage2D(const Device& device, VkFormat format, VkExtent2D extent,
                       VkImageUsageFlags usage, std::string_view what,
-                      std::vector<Diagnostic>& diagnostics);
+                      std::vector<Diagnostic>& diagnostics, uint32_t mip_levels = 1);
 
 enum class Filter : uint8_t { nearest, linear };
 // Addressing outside [0, 1]: clamped to the edge texel, or repeating the image.
 enum class Wrap : uint8_t { clamp, repeat };
-// No mipmaps, no anisotropy.
+// Between mipmap levels: none (level 0 only), or linear between the two nearest levels over the
+// image's whole chain (trilinear with Filter::linear). No anisotropy.
+enum class Mipmaps : uint8_t { none, linear };
 OwnedSampler createSampler(const Device& device, Filter filter,
-                           std::vector<Diagnostic>& diagnostics, Wrap wrap = Wrap::clamp);
+                           std::vector<Diagnostic>& diagnostics, Wrap wrap = Wrap::clamp,
+                           Mipmaps mipmaps = Mipmaps::none);
 
 } // namespace spindrift::vk

@@ -1,5 +1,7 @@
 #include "render/shader/billboard.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 namespace spindrift {
@@ -210,6 +212,50 @@ TEST(Billboard, OutputsGiveEachBlendModesArithmetic) {
     EXPECT_FLOAT_EQ(pre.x, 0.5f * 0.4f);
     EXPECT_FLOAT_EQ(pre.y, 0.25f * 0.4f);
     EXPECT_FLOAT_EQ(pre.w, 0.2f);
+}
+
+// The projection's scale, whatever the view's rotation: 1 / tan(fov / 2) x half the height.
+TEST(Billboard, FocalPixelsComeFromTheProjectionsVerticalScale) {
+    const float t = 1.0f / 0.41421356f; // 1 / tan(22.5 deg): a 45-degree vertical field of view
+    // A view turned about the vertical: clip y = t * (world y), whatever the x and z columns do.
+    const vec4 c0(0.6f, 0.0f, 0.1f, 0.1f);
+    const vec4 c1(0.0f, t, 0.0f, 0.0f);
+    const vec4 c2(-0.8f, 0.0f, 0.2f, 0.2f);
+    EXPECT_NEAR(sdFocalPixels(c0, c1, c2, 720.0f), t * 360.0f, 1e-3f);
+    // Tilted: the row's length is still t.
+    const vec4 d1(0.0f, t * 0.8f, 0.0f, 0.0f);
+    const vec4 d2(0.0f, t * 0.6f, 0.0f, 0.0f);
+    EXPECT_NEAR(sdFocalPixels(c0 * vec4(1, 0, 1, 1), d1, d2, 720.0f), t * 360.0f, 1e-3f);
+}
+
+TEST(Billboard, TextureLodIsLog2OfTexelsPerPixel) {
+    // 100 pixels per metre at 1 m: a 1 m quad 1 m away covers 100 pixels.
+    EXPECT_NEAR(sdBillboardTextureLod(vec2(100.0f), vec2(1.0f), 1.0f, 100.0f), 0.0f, 1e-4f);
+    EXPECT_NEAR(sdBillboardTextureLod(vec2(100.0f), vec2(1.0f), 4.0f, 100.0f), 2.0f, 1e-4f);
+    EXPECT_NEAR(sdBillboardTextureLod(vec2(400.0f), vec2(1.0f), 2.0f, 100.0f), 3.0f, 1e-4f);
+    // Magnified: level 0, never below.
+    EXPECT_EQ(sdBillboardTextureLod(vec2(16.0f), vec2(1.0f), 1.0f, 100.0f), 0.0f);
+    // A zero-size quad or depth gives a finite level, not NaN.
+    EXPECT_TRUE(std::isfinite(sdBillboardTextureLod(vec2(64.0f), vec2(0.0f), 0.0f, 100.0f)));
+}
+
+// A stretched quad follows its less minified axis, until the other is more than
+// kBillboardMaxAnisotropy times more minified.
+TEST(Billboard, TextureLodCapsTheAnisotropy) {
+    // x: 100 texels over 100 pixels, y 4x more minified: the level of x (0).
+    EXPECT_NEAR(sdBillboardTextureLod(vec2(100.0f), vec2(1.0f, 0.25f), 1.0f, 100.0f), 0.0f, 1e-4f);
+    // y 32x more minified: the level of y / 8 (log2(32 / 8) = 2).
+    EXPECT_NEAR(sdBillboardTextureLod(vec2(100.0f), vec2(1.0f, 1.0f / 32.0f), 1.0f, 100.0f), 2.0f,
+                1e-4f);
+}
+
+// A cell keeps 4 texels along its shorter side at the coarsest level.
+TEST(Billboard, TheLodClampKeepsFourTexelsACell) {
+    EXPECT_EQ(sdBillboardMaxLod(vec2(64.0f)), 4.0f);
+    EXPECT_EQ(sdBillboardMaxLod(vec2(96.0f, 128.0f)), 4.0f); // floor(log2(96)) = 6
+    EXPECT_EQ(sdBillboardMaxLod(vec2(8.0f)), 1.0f);
+    EXPECT_EQ(sdBillboardMaxLod(vec2(4.0f)), 0.0f);
+    EXPECT_EQ(sdBillboardMaxLod(vec2(1.0f)), 0.0f);
 }
 
 } // namespace

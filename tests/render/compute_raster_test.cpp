@@ -3,7 +3,9 @@
 // textured flipbooks, soft particles, lit particles and every alignment, for host and device
 // records and for batches interleaved with graphics-drawn ones; it is the same every run; and its
 // bounds (empty batches, a particle over the whole screen or through the near plane, the pair
-// limit, the batch size limit) give the right image or a clear error, never a silent one.
+// limit, the batch size limit) give the right image or a clear error, never a silent one. Textures
+// are minified through their mip chain, and the flipbook LOD clamp keeps far particles in their
+// cell, on both paths.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -522,6 +524,122 @@ TEST_F(ComputeRasterTest, ChunkedDeviceRecordsMatchTheGraphicsPath) {
     batch.device.count = count_buffer.address;
     batch.device.max_records = live;
     expectSameImage({batch}, 4, 0.002);
+}
+
+// Texture levels of detail (billboard.h, sdBillboardTextureLod and sdBillboardMaxLod;
+// render/texture_store.h builds the chain).
+
+// A 1-texel black and white checker (opaque, one cell).
+Image checker(uint32_t side) {
+    Image image;
+    image.width = side;
+    image.height = side;
+    image.rgba8.resize(size_t{side} * side * 4);
+    for (uint32_t y = 0; y < side; ++y) {
+        for (uint32_t x = 0; x < side; ++x) {
+            uint8_t* p = &image.rgba8[(size_t{y} * side + x) * 4];
+            const uint8_t v = ((x + y) & 1u) ? 255 : 0;
+            p[0] = p[1] = p[2] = v;
+            p[3] = 255;
+        }
+    }
+    return image;
+}
+
+// The spread (largest minus smallest red code) of the pixels within `radius` of (x, y).
+int spreadAround(const Image& image, int x, int y, int radius) {
+    int low = 255;
+    int high = 0;
+    for (int j = y - radius; j <= y + radius; ++j) {
+        for (int i = x - radius; i <= x + radius; ++i) {
+            const int v = image.rgba8[(size_t(j) * image.width + size_t(i)) * 4];
+            low = std::min(low, v);
+            high = std::max(high, v);
+        }
+    }
+    return high - low;
+}
+
+// A checker minified about 8 times (a 0.6 m particle 5 m away, ~7.5 pixels across a 64-texel
+// image) is drawn from its mip chain: an even grey on both paths, where level 0 alone aliases
+// into black and white pixels. The same texture close up (level 0) still shows the checker, so
+// the test would see one that was blurred everywhere.
+TEST_F(ComputeRasterTest, MinifiedTexturesAreDrawnFromTheirMipChainOnBothPaths) {
+    view_.background = {0, 0, 0};
+    view_.primitives = {};
+    const TextureHandle texture_handle = texture(checker(64));
+    const BillboardParams p = paramsFor(kBlendAlpha);
+    auto particle = [](float size, float z) {
+        return sdDrawRecord(vec3(0.0f, 0.0f, z), size, vec4(1.0f), vec3(0.0f), 0.0f, 0.5f, 0.0f, 0u,
+                            1u);
+    };
+    const std::vector<DrawRecord> far = {particle(0.6f, 0.0f)};
+    const std::vector<DrawBatch> far_batch = {BillboardBatch{p, texture_handle, far, {}}};
+    const Image graphics = render(RasterPath::graphics, far_batch);
+    const Image compute = render(RasterPath::compute, far_batch);
+    const int cx = int(kWidth) / 2;
+    const int cy = int(kHeight) / 2;
+    for (const Image* image : {&graphics, &compute}) {
+        const int centre = image->rgba8[(size_t(cy) * kWidth + size_t(cx)) * 4];
+        EXPECT_GT(centre, 60); // the particle is there: mid-grey, not the black background
+        EXPECT_LE(spreadAround(*image, cx, cy, 2), 12);
+    }
+    EXPECT_LE(difference(graphics, compute).largest, 4);
+
+    // Close up: 40 texels across ~50 pixels of a 1.6 m particle 1.4 m from the eye (level 0).
+    const std::vector<DrawRecord> near = {particle(1.6f, 3.6f)};
+    const Image close = render(RasterPath::graphics, {BillboardBatch{p, texture_handle, near, {}}});
+    EXPECT_GT(spreadAround(close, cx, cy, 2), 120);
+}
+
+// A 3 x 3 flipbook of solid cells, the centre cell (frame 4) green and every other red or blue,
+// 96 texels a cell (a 288-texel atlas, not a power of two a cell: level 6 straddles cells). Tiny
+// particles (~2.5 pixels, which would take level 5 to 6) showing frame 4 draw green only: the LOD
+// clamp keeps them at level 4, where a cell is still 6 texels, and the inset keeps the sample
+// inside it. Without the clamp their pixels pick up red and blue.
+TEST_F(ComputeRasterTest, TheFlipbookLodClampKeepsDistantParticlesInTheirCell) {
+    view_.background = {0, 0, 0};
+    view_.primitives = {};
+    constexpr uint32_t kCell = 96;
+    Image atlas;
+    atlas.width = 3 * kCell;
+    atlas.height = 3 * kCell;
+    atlas.rgba8.resize(size_t{atlas.width} * atlas.height * 4);
+    for (uint32_t y = 0; y < atlas.height; ++y) {
+        for (uint32_t x = 0; x < atlas.width; ++x) {
+            const uint32_t cell = (y / kCell) * 3 + x / kCell;
+            uint8_t* px = &atlas.rgba8[(size_t{y} * atlas.width + x) * 4];
+            px[0] = cell != 4 && cell % 2 == 0 ? 255 : 0;
+            px[1] = cell == 4 ? 255 : 0;
+            px[2] = cell != 4 && cell % 2 == 1 ? 255 : 0;
+            px[3] = 255;
+        }
+    }
+    BillboardParams p = paramsFor(kBlendAlpha);
+    p.flipbook_frames = 9;
+    p.flipbook_columns = 3;
+    p.flipbook_rows = 3;
+    std::vector<DrawRecord> records;
+    for (int j = 0; j < 7; ++j) {
+        for (int i = 0; i < 9; ++i) {
+            records.push_back(
+                sdDrawRecord(vec3(-2.0f + 0.5f * float(i), -1.5f + 0.5f * float(j), 0), 0.2f,
+                             vec4(1.0f), vec3(0.0f), 0.0f, 0.5f, 4.0f, 0u, uint(j * 9 + i)));
+        }
+    }
+    const TextureHandle texture_handle = texture(atlas);
+    const std::vector<DrawBatch> batches = {BillboardBatch{p, texture_handle, records, {}}};
+    for (RasterPath path : {RasterPath::graphics, RasterPath::compute}) {
+        const Image image = render(path, batches);
+        int green = 0;
+        int other = 0;
+        for (size_t i = 0; i < image.rgba8.size(); i += 4) {
+            green = std::max(green, int{image.rgba8[i + 1]});
+            other = std::max({other, int{image.rgba8[i]}, int{image.rgba8[i + 2]}});
+        }
+        EXPECT_GT(green, 100) << "the particles are drawn";
+        EXPECT_LE(other, 2) << "a neighbouring cell bled in";
+    }
 }
 
 } // namespace

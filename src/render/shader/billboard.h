@@ -240,8 +240,8 @@ SD_FUNC FlipbookSample sdFlipbookSample(float frame, uint frames, bool blend_fra
 
 // The texture coordinates of uv (in [0, 1]^2 over the quad) inside cell `frame` of a
 // columns x rows atlas, cells numbered left to right, top to bottom. uv is kept half a texel
-// inside the cell (texture_size: the atlas in texels) so linear filtering does not bleed the
-// neighbouring cell in.
+// inside the cell (texture_size: the atlas in texels at the coarsest mip level sampled) so linear
+// filtering does not bleed the neighbouring cell in.
 SD_FUNC vec2 sdFlipbookCellUv(vec2 uv, uint frame, uint columns, uint rows, vec2 texture_size) {
     uint cols = max(columns, 1u);
     uint rws = max(rows, 1u);
@@ -251,6 +251,51 @@ SD_FUNC vec2 sdFlipbookCellUv(vec2 uv, uint frame, uint columns, uint rows, vec2
     vec2 inside = clamp(uv, inset, vec2(1.0f) - inset);
     vec2 origin = vec2(float(cell % cols), float(cell / cols));
     return (origin + inside) / grid;
+}
+
+// Texture level of detail, worked out per billboard rather than from screen-space derivatives,
+// so the fragment shader and the compute rasteriser (which has none) pick the same level.
+
+SD_CONST float kInvLn2 = 1.44269504088896340736f; // 1 / ln(2): log2(x) = ln(x) / ln(2)
+
+// Pixels per metre at one metre of linear depth (divide by the depth for any other): the
+// projection's vertical scale, read off clip_from_world's second row (its length is the
+// projection's 1 / tan(fov_y / 2) whatever the view's rotation), times half the viewport height.
+SD_FUNC float sdFocalPixels(vec4 c0, vec4 c1, vec4 c2, float viewport_height) {
+    return length(vec3(c0.y, c1.y, c2.y)) * 0.5f * viewport_height;
+}
+
+// The most one axis may be minified more than the other before the level follows it (as a
+// GPU's anisotropic filter caps its ratio): a velocity-stretched spark keeps its soft
+// cross-section instead of taking the level of its long axis and turning into a flat bar.
+SD_CONST float kBillboardMaxAnisotropy = 8.0f;
+
+// The mip level for a texture cell of cell_texels drawn over a quad of quad_size_m metres (its
+// full width and height) at linear_depth metres: log2 of the texels per pixel, from the less
+// minified axis unless the other is over kBillboardMaxAnisotropy times more minified (one sample,
+// so that axis may alias a little; the hardware would take several). The quad's tilt away from
+// the view is not counted. Never below 0.
+SD_FUNC float sdBillboardTextureLod(vec2 cell_texels, vec2 quad_size_m, float linear_depth,
+                                    float focal_pixels) {
+    vec2 pixels = max(quad_size_m, vec2(1.0e-6f)) * (focal_pixels / max(linear_depth, 1.0e-6f));
+    vec2 texels_per_pixel = cell_texels / pixels;
+    float major = max(texels_per_pixel.x, texels_per_pixel.y);
+    float minor = min(texels_per_pixel.x, texels_per_pixel.y);
+    float rho = max(major / kBillboardMaxAnisotropy, minor);
+    return max(sdLog(max(rho, 1.0f)) * kInvLn2, 0.0f);
+}
+
+// The LOD clamp: the coarsest level a billboard's texture cell (the whole image, or one frame of
+// a flipbook atlas) is sampled at, where the cell still spans 4 texels along its shorter side.
+// Past it a level's texels straddle neighbouring cells of an atlas (the chain is filtered over
+// the whole atlas), so a small, distant particle would show its neighbours' frames; and even a
+// single image loses the fall-off to its transparent edge, so a far particle would draw as a
+// flat, hard-edged square.
+SD_FUNC float sdBillboardMaxLod(vec2 cell_texels) {
+    float side = min(cell_texels.x, cell_texels.y);
+    // floor(log2(side)), nudged so an exact power of two is not rounded a level down.
+    float level = float(sdFloorToInt(sdLog(max(side, 1.0f)) * kInvLn2 + 1.0e-4f));
+    return max(level - 2.0f, 0.0f);
 }
 
 // The soft-particle fade: 0 where the particle touches the scene, 1 at soft_fade_distance
