@@ -29,9 +29,7 @@ vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, BillboardPoint b,
     vec2 uv = sdQuadUv(b.corner);
     vec2 size = vec2(textureSize(tex, 0));
     vec2 cell = size / vec2(max(p.flipbook_columns, 1u), max(p.flipbook_rows, 1u));
-    float focal = sdFocalPixels(frame.clip_from_world_c0, frame.clip_from_world_c1,
-                                frame.clip_from_world_c2, frame.viewport.y);
-    float lod = min(sdBillboardTextureLod(cell, b.size_m, b.linear_depth, focal),
+    float lod = min(sdBillboardTextureLod(cell, b.size_m, b.linear_depth, pixelScale()),
                     sdBillboardMaxLod(cell));
     // The inset keeps half a texel of the coarser of the two levels blended inside the cell.
     vec2 coarsest = max(floor(size / exp2(ceil(lod))), vec2(1.0));

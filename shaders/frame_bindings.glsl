@@ -9,13 +9,32 @@ layout(std140, set = kSetFrame, binding = kBindingFrameGlobals) uniform FrameBlo
     FrameGlobals frame;
 };
 
+mat4 clipFromWorld() {
+    return mat4(frame.clip_from_world_c0, frame.clip_from_world_c1, frame.clip_from_world_c2,
+                frame.clip_from_world_c3);
+}
+
 // The light of the frame's point and spot lights at surface point p of unit normal n (lighting.h,
-// sdLocalLight), summed; it adds to sdSunAmbient's. The count is clamped again so a bad upload
-// cannot index past the array.
+// sdLocalLight), summed; it adds to sdSunAmbient's. Only the lights of p's cluster are visited
+// (render/light_clusters.h bins them on the host, conservatively: a light that reaches p is in
+// p's cluster). Mask bits past the light count are never set; the index is clamped again so a
+// bad upload cannot read past the array.
 vec3 frameLocalLights(vec3 n, vec3 p) {
     vec3 sum = vec3(0.0);
-    uint count = min(frame.light_count.x, kMaxFrameLights);
-    for (uint i = 0u; i < count; ++i) sum += sdLocalLight(n, p, frame.lights[i]);
+    if (frame.light_count.x == 0u) return sum;
+    vec4 clip = clipFromWorld() * vec4(p, 1.0);
+    vec2 ndc = clip.xy / max(clip.w, 1.0e-6);
+    uint cluster = sdLightCluster(ndc, clip.w, frame.camera_right.w);
+    uvec4 pair = frame.light_clusters[cluster >> 1u];
+    uvec2 mask = (cluster & 1u) != 0u ? pair.zw : pair.xy;
+    for (uint word = 0u; word < 2u; ++word) {
+        uint bits = word == 0u ? mask.x : mask.y;
+        while (bits != 0u) {
+            uint i = min(word * 32u + uint(findLSB(bits)), kMaxFrameLights - 1u);
+            bits &= bits - 1u;
+            sum += sdLocalLight(n, p, frame.lights[i]);
+        }
+    }
     return sum;
 }
 
@@ -23,11 +42,6 @@ vec3 frameLocalLights(vec3 n, vec3 p) {
 vec3 frameLight(vec3 n, vec3 p) {
     return sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz, frame.ambient.xyz) +
            frameLocalLights(n, p);
-}
-
-mat4 clipFromWorld() {
-    return mat4(frame.clip_from_world_c0, frame.clip_from_world_c1, frame.clip_from_world_c2,
-                frame.clip_from_world_c3);
 }
 
 // Linear view depth (metres along the view direction), the unit the soft fade compares.

@@ -1,6 +1,7 @@
 #include "render/view_globals.h"
 
 #include "render/frame_lights.h"
+#include "render/light_clusters.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,6 +67,7 @@ FrameGlobals viewGlobals(const FrameView& view, uint32_t width, uint32_t height)
     const LightCounts lights = frameLightCounts(view.lights);
     g.light_count = uvec4(lights.drawn, 0u, 0u, 0u);
     for (uint32_t i = 0; i < lights.drawn; ++i) g.lights[i] = frameLight(view.lights[i]);
+    binLightClusters(g);
     return g;
 }
 

@@ -13,7 +13,8 @@ namespace spindrift::render {
 // (made perpendicular to the view direction; a degenerate up is replaced by +Z or +Y); vertical
 // field of view view.fov_deg; Vulkan clip space: +y down in the image, depth 0 at near_m and 1
 // at far_m. The sun direction is normalised (a zero one gives +Y); radiance = colour * intensity.
-// The first kMaxFrameLights of view.lights become FrameLights (render/frame_lights.h).
+// The first kMaxFrameLights of view.lights become FrameLights (render/frame_lights.h), binned
+// into the light clusters (render/light_clusters.h).
 FrameGlobals viewGlobals(const FrameView& view, uint32_t width, uint32_t height);
 
 } // namespace spindrift::render

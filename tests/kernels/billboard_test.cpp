@@ -214,20 +214,6 @@ TEST(Billboard, OutputsGiveEachBlendModesArithmetic) {
     EXPECT_FLOAT_EQ(pre.w, 0.2f);
 }
 
-// The projection's scale, whatever the view's rotation: 1 / tan(fov / 2) x half the height.
-TEST(Billboard, FocalPixelsComeFromTheProjectionsVerticalScale) {
-    const float t = 1.0f / 0.41421356f; // 1 / tan(22.5 deg): a 45-degree vertical field of view
-    // A view turned about the vertical: clip y = t * (world y), whatever the x and z columns do.
-    const vec4 c0(0.6f, 0.0f, 0.1f, 0.1f);
-    const vec4 c1(0.0f, t, 0.0f, 0.0f);
-    const vec4 c2(-0.8f, 0.0f, 0.2f, 0.2f);
-    EXPECT_NEAR(sdFocalPixels(c0, c1, c2, 720.0f), t * 360.0f, 1e-3f);
-    // Tilted: the row's length is still t.
-    const vec4 d1(0.0f, t * 0.8f, 0.0f, 0.0f);
-    const vec4 d2(0.0f, t * 0.6f, 0.0f, 0.0f);
-    EXPECT_NEAR(sdFocalPixels(c0 * vec4(1, 0, 1, 1), d1, d2, 720.0f), t * 360.0f, 1e-3f);
-}
-
 TEST(Billboard, TextureLodIsLog2OfTexelsPerPixel) {
     // 100 pixels per metre at 1 m: a 1 m quad 1 m away covers 100 pixels.
     EXPECT_NEAR(sdBillboardTextureLod(vec2(100.0f), vec2(1.0f), 1.0f, 100.0f), 0.0f, 1e-4f);

@@ -258,13 +258,6 @@ SD_FUNC vec2 sdFlipbookCellUv(vec2 uv, uint frame, uint columns, uint rows, vec2
 
 SD_CONST float kInvLn2 = 1.44269504088896340736f; // 1 / ln(2): log2(x) = ln(x) / ln(2)
 
-// Pixels per metre at one metre of linear depth (divide by the depth for any other): the
-// projection's vertical scale, read off clip_from_world's second row (its length is the
-// projection's 1 / tan(fov_y / 2) whatever the view's rotation), times half the viewport height.
-SD_FUNC float sdFocalPixels(vec4 c0, vec4 c1, vec4 c2, float viewport_height) {
-    return length(vec3(c0.y, c1.y, c2.y)) * 0.5f * viewport_height;
-}
-
 // The most one axis may be minified more than the other before the level follows it (as a
 // GPU's anisotropic filter caps its ratio): a velocity-stretched spark keeps its soft
 // cross-section instead of taking the level of its long axis and turning into a flat bar.

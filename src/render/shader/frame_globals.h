@@ -39,6 +39,9 @@ struct FrameGlobals {
     vec4 viewport;       // width, height, 1 / width, 1 / height (pixels)
     uvec4 light_count;   // x: the lights in use, at most kMaxFrameLights; yzw 0
     FrameLight lights[kMaxFrameLights]; // point and spot lights (lighting.h), first x in use
+    // Light cluster masks (lighting.h, sdLightCluster): cluster 2i in .xy, 2i + 1 in .zw, each a
+    // 64-bit mask (bit k: lights[k], low word first) of the lights reaching into the cluster.
+    uvec4 light_clusters[kLightClusterCount / 2u];
 };
 
 SD_END_NAMESPACE
@@ -47,11 +50,14 @@ SD_END_NAMESPACE
 #include <cstddef>
 namespace spindrift {
 SD_ASSERT_RECORD(FrameLight, 48);
-SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights);
+SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + 8 * kLightClusterCount);
 static_assert(offsetof(FrameGlobals, eye) == 64);
 static_assert(offsetof(FrameGlobals, viewport) == 176);
 static_assert(offsetof(FrameGlobals, light_count) == 192);
 static_assert(offsetof(FrameGlobals, lights) == 208);
+static_assert(offsetof(FrameGlobals, light_clusters) == 208 + 48 * kMaxFrameLights);
+// Every mask bit names a light: 64 bits, kMaxFrameLights lights.
+static_assert(kMaxFrameLights == 64);
 // Every device gives a uniform buffer at least 16 KiB (maxUniformBufferRange).
 static_assert(sizeof(FrameGlobals) <= 16384);
 } // namespace spindrift

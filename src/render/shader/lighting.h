@@ -1,12 +1,14 @@
 // The one lighting model of the renderer, shared by opaque surfaces, meshes and lit particles: a
 // directional sun (Lambert) plus a constant ambient term, plus the frame's point and spot lights
-// (FrameLight, at most kMaxFrameLights), all linear RGB. C++ and GLSL compile this one text, so the
+// (FrameLight, at most kMaxFrameLights, looked up through the light clusters below), all linear
+// RGB. C++ and GLSL compile this one text, so the
 // CPU tests check the same falloff and cone numbers the shaders use.
 //
 // FROZEN: FrameLight is part of the std140 FrameGlobals block (all vec4).
 #ifndef SPINDRIFT_RENDER_SHADER_LIGHTING_H
 #define SPINDRIFT_RENDER_SHADER_LIGHTING_H
 
+#include "kernels/sd_math.h"
 #include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
@@ -70,6 +72,43 @@ SD_FUNC vec3 sdLocalLight(vec3 n, vec3 p, FrameLight light) {
                             light.radiance_cos_inner.w);
     float k = max(dot(n, l), 0.0f) * sdLightFalloff(d, light.position_range.w) * cone;
     return vec3(light.radiance_cos_inner) * k;
+}
+
+// Light clusters (docs/rendering.md, "Light clusters"): the view frustum is cut into
+// kLightClusterColumns x kLightClusterRows screen tiles and kLightClusterSlices depth slices, and
+// each cluster holds a 64-bit mask of the frame lights whose range reaches into it (binned on the
+// host each frame, render/light_clusters.h), so a lit point loops over the lights near it only.
+// The masks live in FrameGlobals: 1024 clusters are 8 KiB of the 16 KiB a uniform block may use.
+SD_CONST uint kLightClusterColumns = 16u;
+SD_CONST uint kLightClusterRows = 8u;
+SD_CONST uint kLightClusterSlices = 8u;
+SD_CONST uint kLightClusterCount = kLightClusterColumns * kLightClusterRows * kLightClusterSlices;
+// Slice 0 holds everything nearer than this; slices 1.. split [this, far] exponentially, so
+// slices are thin near the eye, where a light's sphere covers most of the screen, and deep far
+// away.
+SD_CONST float kLightClusterNear_m = 1.0f;
+
+// The screen tile of a normalised device coordinate in [-1, 1] along an axis of `tiles` tiles;
+// outside [-1, 1] the edge tile.
+SD_FUNC uint sdLightClusterTile(float ndc, uint tiles) {
+    float t = clamp((ndc * 0.5f + 0.5f) * float(tiles), 0.0f, float(tiles) - 0.5f);
+    return uint(t);
+}
+
+// The depth slice of a linear view depth (metres) for a far plane far_m.
+SD_FUNC uint sdLightClusterSlice(float linear_depth, float far_m) {
+    if (!(linear_depth > kLightClusterNear_m) || !(far_m > kLightClusterNear_m)) return 0u;
+    float t = sdLog(linear_depth / kLightClusterNear_m) / sdLog(far_m / kLightClusterNear_m);
+    float s = 1.0f + clamp(t, 0.0f, 1.0f) * float(kLightClusterSlices - 1u);
+    return min(uint(s), kLightClusterSlices - 1u);
+}
+
+// The cluster of a point at normalised device coordinates ndc (x right, y down) and linear depth.
+SD_FUNC uint sdLightCluster(vec2 ndc, float linear_depth, float far_m) {
+    uint column = sdLightClusterTile(ndc.x, kLightClusterColumns);
+    uint row = sdLightClusterTile(ndc.y, kLightClusterRows);
+    uint slice = sdLightClusterSlice(linear_depth, far_m);
+    return (slice * kLightClusterRows + row) * kLightClusterColumns + column;
 }
 
 SD_END_NAMESPACE
