@@ -10,14 +10,17 @@
 // (bloom, exposure, tone map; docs/rendering.md, "Colour pipeline") is measured as the same
 // frames with the scene format's default post (ACES, bloom 0.05 over 6 levels) and with automatic
 // exposure on top, against the frame without it, in the same run. Point lights (docs/rendering.md,
-// "Lights"): 100k lit alpha discs under 0, 16 and 64 point lights, the 0-light frame the
-// reference in the same run (every light is evaluated for every lit pixel: no culling yet).
+// "Lights"): 100k lit alpha discs under 0, 16 and 64 point lights of 3 m and 1 m range, the
+// 0-light frame the reference in the same run (each lit pixel visits its light cluster's lights).
+// Textured additive billboards (a 128-texel glow with its mip chain) against the soft discs.
 //
 // Device: SPINDRIFT_BENCH_DEVICE (as `spindrift render --device`; empty picks the first GPU,
 // else lavapipe). Run: build/bin/render_bench  (docs/benchmarks.md has the figures). The last
 // argument of each benchmark is the frame height (720: 1280x720, 1080: 1920x1080).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -223,8 +226,9 @@ void BM_Additive100kPost(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), state.range(0));
 }
 
-// count point lights spread over the particles' box, warm to cool, 3 m range; the same every run.
-std::vector<LightDesc> pointLights(size_t count) {
+// count point lights spread over the particles' box, warm to cool, range_m each; the same every
+// run.
+std::vector<LightDesc> pointLights(size_t count, float range_m) {
     std::vector<LightDesc> lights(count);
     for (size_t i = 0; i < count; ++i) {
         const uint key = sdParticleKey(2u, 0u, static_cast<uint>(i), 0u);
@@ -232,26 +236,71 @@ std::vector<LightDesc> pointLights(size_t count) {
                               4.0f * sdRandom01(key, 2u) - 2.0f};
         lights[i].color = {1.0f, sdRandom01(key, 3u), 0.3f};
         lights[i].intensity = 2;
-        lights[i].range = 3;
+        lights[i].range = range_m;
     }
     return lights;
 }
 
 // 100k lit alpha discs of 40 cm, unsorted (the lights are the measure, not the sort), under
-// range(0) point lights: 0 is the reference.
+// range(0) point lights of range(2) decimetres' range: 0 lights is the reference. 3 m lights reach
+// across much of the particles' 8 m box (most light clusters hold most lights); 1 m ones are
+// embers' and torches' lights, where clustering pays.
 void BM_Lit100kLights(benchmark::State& state) {
     const std::vector<DrawRecord> records = particles(100000, 0.4f);
     BillboardParams lit = paramsFor(kBlendAlpha);
     lit.render_flags |= kRenderFlagLit;
     const DrawBatch batch = BillboardBatch{lit, kNoTexture, records, {}};
-    const std::vector<LightDesc> lights = pointLights(static_cast<size_t>(state.range(0)));
+    const std::vector<LightDesc> lights =
+        pointLights(static_cast<size_t>(state.range(0)), static_cast<float>(state.range(2)) / 10);
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
               RasterPath::graphics, lights);
 }
 
+// A 128 x 128 premultiplied radial glow (the usual spark and fire sprite), made once a renderer.
+TextureHandle glowTexture(Renderer& renderer) {
+    static std::map<Renderer*, TextureHandle> made;
+    auto found = made.find(&renderer);
+    if (found != made.end()) return found->second;
+    Image image;
+    image.width = 128;
+    image.height = 128;
+    image.rgba8.resize(size_t{128} * 128 * 4);
+    for (uint32_t y = 0; y < 128; ++y) {
+        for (uint32_t x = 0; x < 128; ++x) {
+            const float u = (float(x) + 0.5f) / 64 - 1;
+            const float v = (float(y) + 0.5f) / 64 - 1;
+            const float a = std::clamp(1.0f - (u * u + v * v), 0.0f, 1.0f);
+            uint8_t* p = &image.rgba8[(size_t{y} * 128 + x) * 4];
+            p[0] = p[1] = p[2] = p[3] = static_cast<uint8_t>(std::lround(255 * a * a));
+        }
+    }
+    std::vector<Diagnostic> diagnostics;
+    const TextureHandle handle = addTexture(renderer, image, "bench glow", diagnostics);
+    return made.emplace(&renderer, handle).first->second;
+}
+
+// 100k additive textured billboards (the 128-texel glow, its mip chain and the per-quad level;
+// docs/rendering.md, "Texture levels of detail") against BM_Additive100k's soft discs of the
+// same size in the same run: the cost of sampling a texture.
+void BM_AdditiveTextured100k(benchmark::State& state) {
+    Renderer* renderer = sharedRenderer(static_cast<uint32_t>(state.range(1)));
+    if (renderer == nullptr) {
+        state.SkipWithError("no Vulkan device (see stderr)");
+        return;
+    }
+    const std::vector<DrawRecord> records =
+        particles(100000, static_cast<float>(state.range(0)) / 100);
+    const DrawBatch batch =
+        BillboardBatch{paramsFor(kBlendAdditive), glowTexture(*renderer), records, {}};
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
+}
+
 void lightArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
-        for (int64_t lights : {0, 16, 64}) b->Args({lights, height});
+        b->Args({0, height, 30});
+        for (int64_t range_dm : {30, 10}) {
+            for (int64_t lights : {16, 64}) b->Args({lights, height, range_dm});
+        }
     }
 }
 
@@ -270,6 +319,10 @@ void particleArgs(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(BM_EmptyFrame)->Arg(720)->Arg(1080)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Additive100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AdditiveTextured100k)
+    ->Apply(particleArgs)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_AlphaSorted100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_AlphaSorted100kSplit)
     ->Args({8, 720, 4096})
