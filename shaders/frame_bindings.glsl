@@ -38,10 +38,10 @@ vec3 frameLocalLights(vec3 n, vec3 p) {
     return sum;
 }
 
-// The whole light model at p: sun, ambient and the frame's lights.
+// The whole light model at p: sun, ambient, the sky light and the frame's lights.
 vec3 frameLight(vec3 n, vec3 p) {
     return sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz, frame.ambient.xyz) +
-           frameLocalLights(n, p);
+           sdShAmbient(n, frame.ambient_sh) + frameLocalLights(n, p);
 }
 
 // Linear view depth (metres along the view direction), the unit the soft fade compares.

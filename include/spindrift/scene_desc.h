@@ -22,6 +22,7 @@ inline constexpr uint32_t kMaxScenePrimitives = 64;
 inline constexpr uint32_t kMaxSceneLights = 64;      // point and spot lights
 inline constexpr float kMaxLightIntensity = 1.0e6f;  // a light's intensity, [0, this]
 inline constexpr float kMaxLightRange_m = 1000;      // a light's range, (0, this]
+inline constexpr float kMaxSkyIntensity = 1.0e4f;    // the sky light's intensity, [0, this]
 inline constexpr uint32_t kMaxSceneEffects = 64;     // effect instances
 inline constexpr uint32_t kMaxMotionPathKeys = 1024; // per instance
 inline constexpr uint32_t kMinResolution = 16;       // pixels, each of width and height
@@ -88,7 +89,7 @@ struct PrimitiveDesc {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Light: one directional sun plus a constant ambient term (and the lights below).
+// Light: one directional sun plus a constant ambient term, a sky light (and the lights below).
 
 struct SunDesc {
     // Unit vector from the scene TOWARD the sun (so a surface facing it has dot(n, direction)
@@ -97,6 +98,22 @@ struct SunDesc {
     Float3 color{1, 0.95f, 0.9f}; // linear RGB, each >= 0
     float intensity = 1;          // >= 0
     friend bool operator==(const SunDesc&, const SunDesc&) = default;
+};
+
+// Sky light (docs/rendering.md, "Sky light"): light from every direction that depends on the
+// direction, added to `ambient`: the zenith colour straight up, blending linearly with the
+// elevation's sine to the horizon colour at the horizon, and the ground colour from every
+// direction below it (the light the ground bounces up), all times intensity. The renderer
+// projects it onto order-2 spherical harmonics (9 coefficients) once a frame and each lit surface
+// takes the irradiance for its normal, so a surface facing up takes more of the zenith and one
+// facing down more of the ground. A uniform sky of colour c lights as ambient c does. All black
+// (the default) adds nothing.
+struct SkyDesc {
+    Float3 zenith{0, 0, 0};  // linear RGB, each >= 0
+    Float3 horizon{0, 0, 0}; // linear RGB, each >= 0
+    Float3 ground{0, 0, 0};  // linear RGB, each >= 0
+    float intensity = 1;     // [0, kMaxSkyIntensity]; multiplies all three
+    friend bool operator==(const SkyDesc&, const SkyDesc&) = default;
 };
 
 // Point and spot lights (docs/rendering.md, "Lights"). A light gives a surface point at distance d
@@ -214,6 +231,7 @@ struct SceneDesc {
     std::vector<PrimitiveDesc> primitives; // 0..kMaxScenePrimitives
     SunDesc sun;
     Float3 ambient{0.12f, 0.12f, 0.15f}; // linear RGB, each >= 0
+    SkyDesc sky;                         // direction-dependent ambient, added to ambient
     std::vector<LightDesc> lights;       // 0..kMaxSceneLights point and spot lights
     Transparency transparency = Transparency::sorted;
     ExposureDesc exposure;

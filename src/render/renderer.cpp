@@ -12,6 +12,7 @@
 #include "render/readback.h"
 #include "render/renderer_state.h"
 #include "render/shader/frame_globals.h"
+#include "render/sky_ambient.h"
 #include "render/view_globals.h"
 #include "runtime/draw_list.h"
 #include "vulkan/commands.h"
@@ -232,6 +233,10 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
     }
     if (std::string why = postProblem(view); !why.empty()) {
         diagnostics.push_back(renderError("view", std::move(why)));
+        return false;
+    }
+    if (std::string why = skyProblem(view.sky); !why.empty()) {
+        diagnostics.push_back(renderError("view", "sky: " + why));
         return false;
     }
     for (size_t i = 0; i < view.lights.size(); ++i) {

@@ -119,6 +119,10 @@ struct FrameView {
     std::span<const PrimitiveDesc> primitives;
     SunDesc sun;
     Float3 ambient{0.12f, 0.12f, 0.15f};
+    // Direction-dependent ambient (scene_desc.h, SkyDesc; docs/rendering.md, "Sky light"), added
+    // to ambient; valid as the scene format holds it (else renderFrame refuses the frame). Black
+    // by default: nothing.
+    SkyDesc sky;
     // Point and spot lights (scene_desc.h), each valid as the scene format holds it (else
     // renderFrame refuses the frame). The first kMaxFrameLights (render/shader/lighting.h) light
     // the frame, in this order; the rest are dropped and counted (FrameStats::lights_dropped). A

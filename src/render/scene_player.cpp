@@ -329,6 +329,7 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     view.primitives = scene.primitives;
     view.sun = scene.sun;
     view.ambient = scene.ambient;
+    view.sky = scene.sky;
     view.lights = scene.lights;
     view.transparency = scene.transparency;
     view.exposure = scene.exposure;

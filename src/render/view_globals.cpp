@@ -2,6 +2,7 @@
 
 #include "render/frame_lights.h"
 #include "render/light_clusters.h"
+#include "render/sky_ambient.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,6 +63,7 @@ FrameGlobals viewGlobals(const FrameView& view, uint32_t width, uint32_t height)
     g.sun_direction = vec4(unitOr(toVec3(view.sun.direction), vec3(0, 1, 0)), 0.0f);
     g.sun_radiance = vec4(toVec3(view.sun.color) * view.sun.intensity, 0.0f);
     g.ambient = vec4(toVec3(view.ambient), 0.0f);
+    g.ambient_sh = skyAmbientSh(view.sky);
     g.viewport = vec4(static_cast<float>(width), static_cast<float>(height),
                       1.0f / static_cast<float>(width), 1.0f / static_cast<float>(height));
     const LightCounts lights = frameLightCounts(view.lights);

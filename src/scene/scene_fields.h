@@ -72,6 +72,13 @@ constexpr auto fieldsOf(FieldsOf<SunDesc>) {
                       field("intensity", &SunDesc::intensity, rule::atLeast(0))};
 }
 
+constexpr auto fieldsOf(FieldsOf<SkyDesc>) {
+    return std::tuple{field<RgbCodec>("zenith", &SkyDesc::zenith, rule::atLeast(0)),
+                      field<RgbCodec>("horizon", &SkyDesc::horizon, rule::atLeast(0)),
+                      field<RgbCodec>("ground", &SkyDesc::ground, rule::atLeast(0)),
+                      field("intensity", &SkyDesc::intensity, rule::within(0, kMaxSkyIntensity))};
+}
+
 // The type chooses the keys: direction and the cone angles are a spot's.
 constexpr auto fieldsOf(FieldsOf<LightDesc>) {
     using K = LightKind;
@@ -142,6 +149,7 @@ constexpr auto fieldsOf(FieldsOf<SceneDesc>) {
               rule::list({0, kMaxScenePrimitives, "primitives"}, true)),
         field("sun", &SceneDesc::sun),
         field<RgbCodec>("ambient", &SceneDesc::ambient, rule::atLeast(0)),
+        field("sky", &SceneDesc::sky),
         field("lights", &SceneDesc::lights, rule::list({0, kMaxSceneLights, "lights"}, true)),
         field("transparency", &SceneDesc::transparency),
         field("exposure", &SceneDesc::exposure),

@@ -24,6 +24,7 @@
 #include "image/png_io.h"
 #include "render/renderer.h"
 #include "render/scene_player.h"
+#include "render/view_globals.h"
 #include "runtime/draw_list.h"
 #include "spindrift/scene_json.h"
 
@@ -70,6 +71,7 @@ const char* const kScenes[] = {
     "order_across_effects",
     "point_spot_lights",
     "particle_lights",
+    "sky_light",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
@@ -361,6 +363,38 @@ TEST_F(GoldenTest, OrderAcrossEffectsVisiblyMatters) {
     EXPECT_GT(changed, pixels / 50)
         << "changed pixels: " << changed << "; images in " << kFailureDir.string();
     EXPECT_LE(static_cast<double>(compute_changed), kLooseFraction * static_cast<double>(pixels));
+}
+
+// The sky light golden (no sun, no ambient, a blue zenith and a brown ground) is only worth having
+// if the sky shows: the grey sphere's top, facing the zenith, comes out blue, and its underside,
+// facing the ground, brown.
+TEST_F(GoldenTest, TheSkyLightsWhatFacesUpBlueAndWhatFacesDownBrown) {
+    ASSERT_NE(renderer_, nullptr) << setup_error_;
+    Image image;
+    std::string error;
+    ASSERT_TRUE(renderScene("sky_light", image, error)) << error;
+    std::vector<Diagnostic> diagnostics;
+    SceneDesc scene;
+    ASSERT_TRUE(
+        loadSceneFile((kGoldenDir / "scenes" / "sky_light.json").string(), scene, diagnostics));
+    ASSERT_EQ(scene.primitives.size(), 1u);
+    const PrimitiveDesc& sphere = scene.primitives[0];
+    const FrameGlobals g = viewGlobals(frameView(scene, scene.duration_s), 160, 96);
+    // The pixel of the point on the sphere 60 degrees up (or down) from its front, toward the eye.
+    auto pixelAt = [&](float up) {
+        const vec3 p = vec3(sphere.center.x, sphere.center.y, sphere.center.z) +
+                       sphere.radius * vec3(0.0f, 0.866f * up, 0.5f);
+        const vec4 clip = g.clip_from_world_c0 * p.x + g.clip_from_world_c1 * p.y +
+                          g.clip_from_world_c2 * p.z + g.clip_from_world_c3;
+        const auto x = static_cast<size_t>((clip.x / clip.w * 0.5f + 0.5f) * 160.0f);
+        const auto y = static_cast<size_t>((clip.y / clip.w * 0.5f + 0.5f) * 96.0f);
+        return &image.rgba8[(y * 160 + x) * 4];
+    };
+    const uint8_t* top = pixelAt(1.0f);
+    const uint8_t* bottom = pixelAt(-1.0f);
+    EXPECT_GT(int{top[2]}, int{top[0]} + 20) << "top rgb " << int{top[0]} << " " << int{top[2]};
+    EXPECT_GT(int{bottom[0]}, int{bottom[2]} + 20)
+        << "bottom rgb " << int{bottom[0]} << " " << int{bottom[2]};
 }
 
 TEST(GoldenScenes, EveryGoldenSceneIsListed) {

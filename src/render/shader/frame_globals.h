@@ -42,6 +42,7 @@ struct FrameGlobals {
     // Light cluster masks (lighting.h, sdLightCluster): cluster 2i in .xy, 2i + 1 in .zw, each a
     // 64-bit mask (bit k: lights[k], low word first) of the lights reaching into the cluster.
     uvec4 light_clusters[kLightClusterCount / 2u];
+    AmbientSh ambient_sh; // the sky light (lighting.h, sdShAmbient), added to ambient
 };
 
 SD_END_NAMESPACE
@@ -50,12 +51,14 @@ SD_END_NAMESPACE
 #include <cstddef>
 namespace spindrift {
 SD_ASSERT_RECORD(FrameLight, 48);
-SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + 8 * kLightClusterCount);
+SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + 8 * kLightClusterCount + 16 * 9);
 static_assert(offsetof(FrameGlobals, eye) == 64);
 static_assert(offsetof(FrameGlobals, viewport) == 176);
 static_assert(offsetof(FrameGlobals, light_count) == 192);
 static_assert(offsetof(FrameGlobals, lights) == 208);
 static_assert(offsetof(FrameGlobals, light_clusters) == 208 + 48 * kMaxFrameLights);
+static_assert(offsetof(FrameGlobals, ambient_sh) ==
+              208 + 48 * kMaxFrameLights + 8 * kLightClusterCount);
 // Every mask bit names a light: 64 bits, kMaxFrameLights lights.
 static_assert(kMaxFrameLights == 64);
 // Every device gives a uniform buffer at least 16 KiB (maxUniformBufferRange).

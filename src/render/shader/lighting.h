@@ -74,6 +74,42 @@ SD_FUNC vec3 sdLocalLight(vec3 n, vec3 p, FrameLight light) {
     return vec3(light.radiance_cos_inner) * k;
 }
 
+// Sky light (docs/rendering.md, "Sky light"): radiance from every direction as order-2 real
+// spherical harmonics, 9 coefficients (rgb in xyz, w unused) in the order (l, m) = (0, 0),
+// (1, -1), (1, 0), (1, 1), (2, -2), (2, -1), (2, 0), (2, 1), (2, 2), with the basis of sdShBasis.
+// FROZEN: part of the std140 FrameGlobals block (all vec4).
+struct AmbientSh {
+    vec4 c[9];
+};
+
+// The 9 basis functions at unit direction d (world axes; Sloan, "Stupid Spherical Harmonics
+// Tricks", 2008, with z there as y here, the world's up).
+SD_FUNC float sdShBasis(uint i, vec3 d) {
+    if (i == 0u) return 0.282094792f;
+    if (i == 1u) return 0.488602512f * d.x;
+    if (i == 2u) return 0.488602512f * d.y;
+    if (i == 3u) return 0.488602512f * d.z;
+    if (i == 4u) return 1.092548431f * d.x * d.z;
+    if (i == 5u) return 1.092548431f * d.z * d.y;
+    if (i == 6u) return 0.315391565f * (3.0f * d.y * d.y - 1.0f);
+    if (i == 7u) return 1.092548431f * d.x * d.y;
+    return 0.546274215f * (d.x * d.x - d.z * d.z);
+}
+
+// The light the sky gives a surface of unit normal n, on the scale of sdSunAmbient (it
+// multiplies the surface colour): irradiance / pi, the radiance convolved with the clamped
+// cosine, which order 2 captures to within a few percent (Ramamoorthi & Hanrahan, "An Efficient
+// Representation for Irradiance Environment Maps", 2001: band factors pi, 2 pi / 3, pi / 4). A
+// uniform sky of radiance c gives c. Never negative (a ringing order-2 fit can dip below 0).
+SD_FUNC vec3 sdShAmbient(vec3 n, AmbientSh sh) {
+    vec3 e = vec3(0.0f);
+    for (uint i = 0u; i < 9u; ++i) {
+        float band = i == 0u ? 1.0f : (i < 4u ? 2.0f / 3.0f : 0.25f); // A_l / pi
+        e += vec3(sh.c[i]) * (band * sdShBasis(i, n));
+    }
+    return max(e, vec3(0.0f));
+}
+
 // Light clusters (docs/rendering.md, "Light clusters"): the view frustum is cut into
 // kLightClusterColumns x kLightClusterRows screen tiles and kLightClusterSlices depth slices, and
 // each cluster holds a 64-bit mask of the frame lights whose range reaches into it (binned on the
