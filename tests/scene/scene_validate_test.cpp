@@ -110,8 +110,7 @@ TEST(SceneValidate, GroundLightAndPrimitiveRules) {
     expectOneError([](SceneDesc& s) { s.sun.intensity = -1; }, "$.sun.intensity",
                    "expected a number >= 0");
     expectOneError([](SceneDesc& s) { s.ambient.x = -1; }, "$.ambient[0]", "found -1");
-    expectOneError([](SceneDesc& s) { s.sky.ground.z = -0.5f; }, "$.sky.ground[2]",
-                   "found -0.5");
+    expectOneError([](SceneDesc& s) { s.sky.ground.z = -0.5f; }, "$.sky.ground[2]", "found -0.5");
     expectOneError([](SceneDesc& s) { s.sky.intensity = 2.0e4f; }, "$.sky.intensity",
                    "found 20000");
     expectOneError(
