@@ -177,6 +177,11 @@ void EditorServer::Impl::routes() {
         std::vector<uint8_t> png;
         nlohmann::json stats;
         std::string error;
+        if (!preview->hasEffect()) {
+            // Nothing valid opened yet: no content, not an error the page should log.
+            res.status = 204;
+            return;
+        }
         if (!preview->frame(png, stats, error)) return sendError(res, 409, error);
         res.set_header("X-Spindrift-Stats",
                        stats.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));

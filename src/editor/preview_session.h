@@ -88,6 +88,7 @@ public:
     // there is nothing to draw (no valid document yet) or the renderer failed.
     bool frame(std::vector<uint8_t>& png, nlohmann::json& stats, std::string& error);
     nlohmann::json stats() const;
+    bool hasEffect() const { return player_ != nullptr; }
 
 private:
     PreviewSession() = default;

@@ -873,7 +873,7 @@ async function frameLoop() {
   for (;;) {
     try {
       const res = await fetch('/api/preview/frame');
-      if (res.ok) {
+      if (res.status === 200) {
         const stats = JSON.parse(res.headers.get('X-Spindrift-Stats') || '{}');
         const blob = await res.blob();
         const img = $('preview');
