@@ -116,7 +116,7 @@ void EditorServer::Impl::routes() {
         std::lock_guard<std::mutex> guard(lock);
         nlohmann::json files = nlohmann::json::array();
         for (const FileEntry& f : root.list())
-            files.push_back({{"path", f.path}, {"modified_ns", f.modified_ns}});
+            files.push_back({{"path", f.path}, {"modified_ns", std::to_string(f.modified_ns)}});
         sendJson(res, {{"files", files}});
     });
     server.Get("/api/file", [this](const httplib::Request& req, httplib::Response& res) {
@@ -125,7 +125,7 @@ void EditorServer::Impl::routes() {
         int64_t modified = 0;
         const std::string path = req.get_param_value("path");
         if (!root.read(path, text, modified, error)) return sendError(res, 400, error);
-        sendJson(res, {{"path", path}, {"text", text}, {"modified_ns", modified}});
+        sendJson(res, {{"path", path}, {"text", text}, {"modified_ns", std::to_string(modified)}});
     });
     server.Get("/api/file/stat", [this](const httplib::Request& req, httplib::Response& res) {
         std::lock_guard<std::mutex> guard(lock);
@@ -134,7 +134,7 @@ void EditorServer::Impl::routes() {
         int64_t modified = 0;
         if (!root.stat(req.get_param_value("path"), exists, modified, error))
             return sendError(res, 400, error);
-        sendJson(res, {{"exists", exists}, {"modified_ns", modified}});
+        sendJson(res, {{"exists", exists}, {"modified_ns", std::to_string(modified)}});
     });
     server.Post("/api/file", [this](const httplib::Request& req, httplib::Response& res) {
         std::lock_guard<std::mutex> guard(lock);
@@ -153,7 +153,8 @@ void EditorServer::Impl::routes() {
         int64_t modified = 0;
         if (!root.write(path, canonical, req.get_param_value("create") == "1", modified, error))
             return sendError(res, 409, error);
-        sendJson(res, {{"path", path}, {"text", canonical}, {"modified_ns", modified}});
+        sendJson(res,
+                 {{"path", path}, {"text", canonical}, {"modified_ns", std::to_string(modified)}});
     });
     server.Post("/api/validate", [](const httplib::Request& req, httplib::Response& res) {
         const std::string path = req.has_param("path") ? req.get_param_value("path") : "document";

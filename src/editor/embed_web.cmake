@@ -17,8 +17,11 @@ foreach(i RANGE ${last})
     file(READ "${file}" hex HEX)
     string(LENGTH "${hex}" hex_length)
     math(EXPR size "${hex_length} / 2")
-    string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
-    string(REGEX REPLACE "((0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],)(0x[0-9a-f][0-9a-f],))" "\\1\n" bytes "${bytes}")
+    # Sixteen bytes a line (CMake regular expressions have no {n} repeat), then each byte.
+    set(pair "[0-9a-f][0-9a-f]")
+    string(REGEX REPLACE "(${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair}${pair})"
+                         "\\1\n" lines "${hex}")
+    string(REGEX REPLACE "(${pair})" "0x\\1," bytes "${lines}")
     string(APPEND body "const unsigned char kAsset${i}[] = {\n${bytes}0x00};\n")
     if(name MATCHES "\\.html$")
         set(mime "text/html; charset=utf-8")

@@ -1,9 +1,11 @@
 #include "editor/file_root.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <span>
 #include <sstream>
+#include <sys/stat.h>
 #include <system_error>
 
 #include "io/output_file.h"
@@ -15,10 +17,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Nanoseconds since 1970 (stat's st_mtim: file_time_type's epoch is the library's own).
 int64_t modifiedNs(const fs::path& path, std::error_code& ec) {
-    const fs::file_time_type t = fs::last_write_time(path, ec);
-    if (ec) return 0;
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        ec = std::error_code(errno, std::generic_category());
+        return 0;
+    }
+    return static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
 }
 
 // True when `inner` is `outer` or lies below it (both canonical): component by component, so

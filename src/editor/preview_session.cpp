@@ -123,7 +123,7 @@ bool PreviewSession::previewEffect(EffectDesc& effect, std::vector<Diagnostic>& 
         const bool muted = std::find(muted_.begin(), muted_.end(), e.name) != muted_.end();
         if (muted || (!solo_.empty() && e.name != solo_)) e.enabled = false;
         for (auto [asset, key] :
-             {std::pair{&e.render.texture, "texture"}, std::pair{&e.render.mesh, "mesh"}}) {
+             {std::pair{&e.render.texture, "texture"}, std::pair{&e.render.mesh.mesh, "mesh"}}) {
             if (asset->empty()) continue;
             const fs::path path = folder / fs::path(*asset);
             if (!root_->contains(path)) {

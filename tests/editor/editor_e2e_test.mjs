@@ -43,7 +43,7 @@ async function frameAfter(v) {
   await page.waitForTimeout(150);
   return preview();
 }
-const rate = '[data-path="$.emitters[0].spawn.rate_per_s"]';
+const rate = 'input[data-path="$.emitters[0].spawn.rate_per_s"]';
 const colorR = 'input[data-path="$.emitters[0].update[5].gradient.color_keys[0][1]"]';
 
 try {
@@ -130,8 +130,8 @@ try {
 
   // 5. An error is shown on its control; the preview keeps the last valid version.
   await page.fill(rate, '-5');
-  await page.waitForSelector('.field[data-path="$.emitters[0].spawn.rate_per_s"] .field-error');
-  const message = await page.locator('.field[data-path="$.emitters[0].spawn.rate_per_s"] .field-error').first().textContent();
+  await page.waitForSelector('.field[data-field="$.emitters[0].spawn.rate_per_s"] .field-error');
+  const message = await page.locator('.field[data-field="$.emitters[0].spawn.rate_per_s"] .field-error').first().textContent();
   check(message.length > 0, 'the error is shown inline: ' + message);
   check(await page.locator('#preview-state.shown').count() === 1, 'the page says it previews the last valid version');
   await page.locator(rate).scrollIntoViewIfNeeded();

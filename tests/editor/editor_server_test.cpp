@@ -31,7 +31,7 @@ protected:
         fs::create_directories(base_ / "outside");
         fs::copy_file(fs::path(SPINDRIFT_SOURCE_DIR) / "src/editor/templates/sparks.json",
                       base_ / "root" / "sparks.json");
-        std::ofstream(base_ / "outside" / "secret.json") << "{}";
+        std::ofstream(base_ / "outside" / "secret.json") << "{\"secret_value\": 42}";
         fs::create_symlink(base_ / "outside" / "secret.json", base_ / "root" / "evil.json");
         ServerConfig config;
         config.folder = (base_ / "root").string();
@@ -105,15 +105,15 @@ TEST_F(EditorServerTest, RefusesAnOversizedBody) {
 }
 
 TEST_F(EditorServerTest, AnswersMalformedJsonWithDiagnostics) {
-    auto r = client().Post("/api/validate?path=sparks.json", "{\"version\": 1,,}",
-                           "application/json");
+    auto r =
+        client().Post("/api/validate?path=sparks.json", "{\"version\": 1,,}", "application/json");
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
     const nlohmann::json j = body(r);
     EXPECT_FALSE(j["valid"].get<bool>());
     EXPECT_EQ(j["diagnostics"][0]["line"], 1);
-    auto control = client().Post("/api/preview/control?action=filter", "{not json",
-                                 "application/json");
+    auto control =
+        client().Post("/api/preview/control?action=filter", "{not json", "application/json");
     ASSERT_TRUE(control);
     EXPECT_EQ(control->status, 400);
     auto seek = client().Post("/api/preview/control?action=seek&t=nan", "", "text/plain");
@@ -127,14 +127,14 @@ TEST_F(EditorServerTest, RefusesPathEscapesThroughTheApi) {
         auto r = client().Get(std::string("/api/file?path=") + path);
         ASSERT_TRUE(r);
         EXPECT_EQ(r->status, 400) << path;
-        EXPECT_EQ(r->body.find("secret"), std::string::npos) << path;
+        EXPECT_EQ(r->body.find("secret_value"), std::string::npos) << path;
         auto w = client().Post(std::string("/api/file?path=") + path, "{}", "application/json");
         ASSERT_TRUE(w);
         EXPECT_EQ(w->status, 400) << path;
     }
     std::ifstream in(base_ / "outside" / "secret.json");
     std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(kept, "{}");
+    EXPECT_EQ(kept, "{\"secret_value\": 42}");
 }
 
 TEST_F(EditorServerTest, SavesCanonicalJsonAndRefusesAnInvalidDocument) {
@@ -171,8 +171,8 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     ASSERT_EQ(frame->status, 200);
     EXPECT_EQ(frame->get_header_value("Content-Type"), "image/png");
     EXPECT_EQ(frame->body.substr(1, 3), "PNG");
-    auto broken = client().Post("/api/preview/document?path=sparks.json", "{\"version\": ",
-                                "application/json");
+    auto broken = client().Post("/api/preview/document?path=sparks.json",
+                                "{\"version\": ", "application/json");
     ASSERT_TRUE(broken);
     EXPECT_EQ(body(broken)["previewing"], "last valid version");
     auto still = client().Get("/api/preview/frame");
@@ -184,7 +184,8 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     ASSERT_EQ(seek->status, 200);
     auto after = client().Get("/api/preview/frame");
     ASSERT_TRUE(after);
-    const nlohmann::json stats = nlohmann::json::parse(after->get_header_value("X-Spindrift-Stats"));
+    const nlohmann::json stats =
+        nlohmann::json::parse(after->get_header_value("X-Spindrift-Stats"));
     EXPECT_EQ(stats["steps"], 30);
     EXPECT_FALSE(stats["playing"].get<bool>());
     EXPECT_GT(stats["live"].get<uint64_t>(), 0u);

@@ -176,7 +176,7 @@ function showDiagnostics(list) {
 function fieldFor(path) {
   let p = path || '';
   while (p.length > 1) {
-    const el = document.querySelector('.field[data-path="' + CSS.escape(p) + '"]');
+    const el = document.querySelector('.field[data-field="' + CSS.escape(p) + '"]');
     if (el) return el;
     const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
     if (cut <= 0) break;
@@ -320,7 +320,7 @@ function buildField(keys, schema, label, removable) {
   const ref = refName(schema);
   const value = getAt(keys);
   const field = el('div', { class: 'field', title: s.description || '' });
-  field.dataset.path = pathText(keys);
+  field.dataset.field = pathText(keys);
   const head = el('span', { class: 'label' }, label);
   field.appendChild(head);
   if (removable) {
@@ -581,7 +581,7 @@ function curveEditor(keys, value) {
     const row = el('tr', null, el('td', null, 't'), el('td', null, tIn), el('td', null, 'v'), el('td', null, vIn), el('td', null, rm));
     const f = el('td');
     f.className = 'field';
-    f.dataset.path = pathText([...keys, 'keys', i]);
+    f.dataset.field = pathText([...keys, 'keys', i]);
     row.appendChild(f);
     table.appendChild(row);
   });
@@ -670,7 +670,7 @@ function gradientEditor(keys, value) {
     (g()[list] || []).forEach((k, i) => {
       const row = el('tr');
       row.className = 'field';
-      row.dataset.path = pathText([...keys, list, i]);
+      row.dataset.field = pathText([...keys, list, i]);
       k.forEach((x, j) => {
         const input = numberInput([...keys, list, i, j], x);
         input.onvaluechange = draw;
