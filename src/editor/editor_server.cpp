@@ -223,6 +223,9 @@ void EditorServer::Impl::control(const httplib::Request& req, httplib::Response&
         preview->frameEffect();
     } else if (action == "ground") {
         preview->setGround(req.get_param_value("on") != "0");
+    } else if (action == "background") {
+        if (!preview->setBackground(req.get_param_value("name")))
+            return sendError(res, 400, "background: name must be scene, black, grey or light");
     } else if (action == "backend") {
         bool ok = false;
         const BackendRequest backend = parseBackend(req.get_param_value("name"), ok);

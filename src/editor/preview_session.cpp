@@ -320,6 +320,13 @@ void PreviewSession::setGround(bool on) {
     dirty_ = true;
 }
 
+bool PreviewSession::setBackground(std::string_view name) {
+    if (name != "scene" && name != "black" && name != "grey" && name != "light") return false;
+    background_ = std::string(name);
+    dirty_ = true;
+    return true;
+}
+
 bool PreviewSession::setBackend(BackendRequest backend, std::string& error) {
     const BackendRequest old = backend_;
     backend_ = backend;
@@ -372,6 +379,9 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
     render::FrameView view = render::frameView(scene_, time_s);
     view.camera = pose;
     view.ground.enabled = ground_ && scene_.ground.enabled;
+    if (background_ == "black") view.background = {0, 0, 0};
+    if (background_ == "grey") view.background = {0.18f, 0.18f, 0.18f};
+    if (background_ == "light") view.background = {0.6f, 0.6f, 0.65f};
     view.continues_previous = playing_;
     player_->errors.clear();
     render::playFrame(*player_, time_s, view.camera.eye);
@@ -413,6 +423,7 @@ nlohmann::json PreviewSession::stats() const {
     s["requested_time_s"] = time_s_;
     s["backend_request"] = backendWord(backend_);
     s["ground"] = ground_;
+    s["background"] = background_;
     s["camera"] = {{"yaw_deg", camera_.yaw_deg},
                    {"pitch_deg", camera_.pitch_deg},
                    {"distance_m", camera_.distance_m}};

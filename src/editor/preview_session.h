@@ -80,6 +80,9 @@ public:
     bool setCamera(float yaw_deg, float pitch_deg, float distance_m);
     void frameEffect(); // the camera back to the document's default framing
     void setGround(bool on);
+    // The background behind the effect: "scene" (the default scene's), "black", "grey" or
+    // "light". False for another name.
+    bool setBackground(std::string_view name);
     // Rebuilds on the backend; false (and the old backend kept) with the reason when it cannot.
     bool setBackend(BackendRequest backend, std::string& error);
 
@@ -118,6 +121,7 @@ private:
     PreviewCamera camera_;
     bool camera_set_ = false; // the user moved the camera: edits keep it
     bool ground_ = true;
+    std::string background_ = "scene";
     bool playing_ = true;
     double time_s_ = 0;
     double time_scale_ = 1;

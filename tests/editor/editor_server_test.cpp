@@ -191,6 +191,56 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     EXPECT_GT(stats["live"].get<uint64_t>(), 0u);
 }
 
+TEST_F(EditorServerTest, AMissingTextureOrOneOutsideTheFolderIsAClearErrorAtItsPath) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    nlohmann::json doc = nlohmann::json::parse(body(read)["text"].get<std::string>());
+    for (const char* texture : {"missing.png", "../outside/x.png"}) {
+        doc["emitters"][0]["render"]["texture"] = texture;
+        auto set =
+            client().Post("/api/preview/document?path=sparks.json", doc.dump(), "application/json");
+        ASSERT_TRUE(set);
+        ASSERT_EQ(set->status, 200);
+        const nlohmann::json j = body(set);
+        EXPECT_FALSE(j["valid"].get<bool>()) << texture;
+        ASSERT_FALSE(j["diagnostics"].empty()) << texture;
+        EXPECT_EQ(j["diagnostics"][0]["path"], "$.emitters[0].render.texture") << texture;
+        EXPECT_NE(j["diagnostics"][0]["message"].get<std::string>().find(texture),
+                  std::string::npos);
+    }
+    auto info = client().Get("/api/info");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->status, 200);
+}
+
+TEST_F(EditorServerTest, SwitchesTheBackendAndNamesItPerEmitter) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    client().Post("/api/preview/document?path=sparks.json", body(read)["text"].get<std::string>(),
+                  "application/json");
+    auto bad = client().Post("/api/preview/control?action=backend&name=quantum", "", "text/plain");
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 400);
+    auto gpu = client().Post("/api/preview/control?action=backend&name=gpu", "", "text/plain");
+    ASSERT_TRUE(gpu);
+    ASSERT_EQ(gpu->status, 200) << gpu->body;
+    client().Post("/api/preview/control?action=seek&t=0.5", "", "text/plain");
+    auto frame = client().Get("/api/preview/frame");
+    ASSERT_TRUE(frame);
+    ASSERT_EQ(frame->status, 200);
+    const nlohmann::json stats =
+        nlohmann::json::parse(frame->get_header_value("X-Spindrift-Stats"));
+    EXPECT_EQ(stats["backend"], "gpu");
+    EXPECT_EQ(stats["emitters"][0]["backend"], "gpu");
+    EXPECT_FALSE(stats["backend_reason"].get<std::string>().empty());
+    auto back = client().Post("/api/preview/control?action=backend&name=cpu", "", "text/plain");
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->status, 200);
+    auto grey = client().Post("/api/preview/control?action=background&name=grey", "", "text/plain");
+    ASSERT_TRUE(grey);
+    EXPECT_EQ(grey->status, 200);
+}
+
 TEST_F(EditorServerTest, SurvivesGarbageBytesAndDisconnects) {
     for (const std::string& junk :
          {std::string("\x16\x03\x01\x02\x00garbage\r\n\r\n"), std::string("GET /\r\n\r\n"),

@@ -1038,6 +1038,7 @@ function setupPreview() {
   $('frame-btn').addEventListener('click', () => { camera = null; control({ action: 'frame' }); });
   $('time-scale').addEventListener('change', () => control({ action: 'time_scale', value: $('time-scale').value }));
   $('ground').addEventListener('change', () => control({ action: 'ground', on: $('ground').checked ? '1' : '0' }));
+  $('background').addEventListener('change', () => control({ action: 'background', name: $('background').value }));
   $('backend').addEventListener('change', async () => {
     const r = await control({ action: 'backend', name: $('backend').value });
     if (!r.ok) { setStatus(r.json.error); $('backend').value = state.stats ? state.stats.backend_request : 'cpu'; }
