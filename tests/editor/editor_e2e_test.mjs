@@ -155,6 +155,34 @@ try {
   await page.waitForFunction(() => /reloaded/.test(document.getElementById('status').textContent), null, { timeout: 10000 });
   check(await page.inputValue(rate) === '33', 'the external change was reloaded');
 
+  // With unsaved edits, an external change asks first; reloading takes the file.
+  await page.fill(rate, '31');
+  await page.click('#stats-summary');
+  onDisk.emitters[0].spawn.rate_per_s = 34;
+  await page.waitForTimeout(50);
+  fs.writeFileSync(path.join(folder, 'my_smoke.json'), JSON.stringify(onDisk, null, 2));
+  await page.waitForSelector('#external-bar:not([hidden])', { timeout: 10000 });
+  check(await page.inputValue(rate) === '31', 'unsaved edits are kept until the user chooses');
+  await page.click('#reload-theirs');
+  await page.waitForFunction(() => !state.dirty);
+  check(await page.inputValue(rate) === '34', 'reload from disk takes the external change');
+
+  // The curve editor: dragging a key is one undo step however many moves it has.
+  const curve = page.locator('.field[data-field="$.emitters[0].update[4].curve"] canvas.curve');
+  await curve.scrollIntoViewIfNeeded();
+  const cb = await curve.boundingBox();
+  const depth = await page.evaluate(() => state.undo.length);
+  await page.mouse.move(cb.x + 292, cb.y + 16);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; ++i) await page.mouse.move(cb.x + 292, cb.y + 16 + 4.4 * i);
+  await page.mouse.up();
+  const dragged = await page.evaluate(() => state.doc.emitters[0].update[4].curve.keys[1][1]);
+  check(dragged < 1.5 && await page.evaluate(() => state.undo.length) === depth + 1,
+    'a curve key drag (to ' + dragged + ') is one undo step');
+  await page.screenshot({ path: path.join(images, 'editor-curve.png') });
+  await page.keyboard.press('Control+z');
+  check(await page.evaluate(() => state.doc.emitters[0].update[4].curve.keys[1][1]) === 2.5, 'undo puts the key back');
+
   // 7. Emitters: add, duplicate, rename are undoable document edits; solo/mute are preview only.
   await page.click('#emitter-duplicate');
   check(await page.locator('#emitters li').count() === 2, 'duplicate adds an emitter');
