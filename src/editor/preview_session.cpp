@@ -426,7 +426,10 @@ nlohmann::json PreviewSession::stats() const {
     s["background"] = background_;
     s["camera"] = {{"yaw_deg", camera_.yaw_deg},
                    {"pitch_deg", camera_.pitch_deg},
-                   {"distance_m", camera_.distance_m}};
+                   {"distance_m", camera_.distance_m},
+                   {"target", {camera_.target.x, camera_.target.y, camera_.target.z}},
+                   {"fov_deg", scene_.camera.fov_deg},
+                   {"near_m", scene_.camera.near}};
     s["version"] = version_;
     s["file"] = valid_file_;
     s["previewing"] = !player_ ? "nothing" : (last_valid_ ? "document" : "last valid version");

@@ -183,6 +183,20 @@ try {
   await page.keyboard.press('Control+z');
   check(await page.evaluate(() => state.doc.emitters[0].update[4].curve.keys[1][1]) === 2.5, 'undo puts the key back');
 
+  // Gizmos: the emitter's shape and the bounds drawn over the image.
+  await page.check('#gizmos-toggle');
+  await page.waitForTimeout(400);
+  const drawnPixels = await page.evaluate(() => {
+    const c = document.getElementById('gizmos');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) ++n;
+    return n;
+  });
+  check(drawnPixels > 200, 'gizmos draw the shape and bounds over the preview (' + drawnPixels + ' pixels)');
+  await page.locator('#preview-box').screenshot({ path: path.join(images, 'editor-gizmos.png') });
+  await page.uncheck('#gizmos-toggle');
+
   // 7. Emitters: add, duplicate, rename are undoable document edits; solo/mute are preview only.
   await page.click('#emitter-duplicate');
   check(await page.locator('#emitters li').count() === 2, 'duplicate adds an emitter');
