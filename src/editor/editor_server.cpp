@@ -59,7 +59,8 @@ void EditorServer::Impl::routes() {
 
     server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         const GuardVerdict verdict =
-            checkRequestHeaders(req.get_header_value("Host"), req.get_header_value("Origin"), port);
+            checkRequestHeaders(req.get_header_value("Host"), req.get_header_value("Origin"), port,
+                                req.get_header_value("Sec-Fetch-Site"));
         if (!verdict.allowed) {
             sendError(res, 403, verdict.reason);
             return httplib::Server::HandlerResponse::Handled;

@@ -2,7 +2,8 @@
 
 namespace spindrift::editor {
 
-GuardVerdict checkRequestHeaders(std::string_view host, std::string_view origin, uint16_t port) {
+GuardVerdict checkRequestHeaders(std::string_view host, std::string_view origin, uint16_t port,
+                                 std::string_view fetch_site) {
     const std::string suffix = ":" + std::to_string(port);
     const std::string loopback = "127.0.0.1" + suffix;
     const std::string localhost = "localhost" + suffix;
@@ -15,6 +16,10 @@ GuardVerdict checkRequestHeaders(std::string_view host, std::string_view origin,
         return {false, "refused: a request from another origin ('" +
                            std::string(origin.substr(0, 200)) + "'); only http://" +
                            std::string(host) + " may call this server"};
+    }
+    if (!fetch_site.empty() && fetch_site != "same-origin" && fetch_site != "none") {
+        return {false, "refused: a request made by another site (Sec-Fetch-Site: " +
+                           std::string(fetch_site.substr(0, 40)) + ")"};
     }
     return {true, ""};
 }

@@ -30,5 +30,15 @@ TEST(RequestGuard, RefusesAForeignOrOpaqueOrigin) {
     }
 }
 
+TEST(RequestGuard, RefusesWhatAnotherSiteEmbedsEvenWithoutOrigin) {
+    EXPECT_TRUE(checkRequestHeaders("127.0.0.1:8123", "", 8123, "same-origin").allowed);
+    EXPECT_TRUE(checkRequestHeaders("127.0.0.1:8123", "", 8123, "none").allowed);
+    for (const char* site : {"cross-site", "same-site"}) {
+        const GuardVerdict v = checkRequestHeaders("127.0.0.1:8123", "", 8123, site);
+        EXPECT_FALSE(v.allowed) << site;
+        EXPECT_NE(v.reason.find("another site"), std::string::npos) << v.reason;
+    }
+}
+
 } // namespace
 } // namespace spindrift::editor

@@ -380,6 +380,10 @@ function buildField(keys, schema, label, removable) {
   } else if (t === 'string') {
     const input = el('input', { type: 'text', value: value == null ? '' : String(value) });
     input.dataset.path = pathText(keys);
+    // References name another emitter (sub-emitter links) or a parameter: offer the names.
+    const last = keys[keys.length - 1];
+    if (last === 'emitter') input.setAttribute('list', 'emitter-names');
+    if (last === 'param') input.setAttribute('list', 'parameter-names');
     input.addEventListener('input', () => edit(pathText(keys), () => setAt(keys, input.value), false));
     input.addEventListener('blur', endGesture);
     field.appendChild(input);
@@ -735,6 +739,12 @@ function renderAll() {
     li.addEventListener('dblclick', () => renameEmitter());
     ul.appendChild(li);
   });
+  for (const [id, names] of [['emitter-names', emitters.map((e) => e && e.name)],
+    ['parameter-names', (state.doc.parameters || []).map((p) => p && p.name)]]) {
+    const list = $(id);
+    list.textContent = '';
+    for (const n of names) if (typeof n === 'string') list.appendChild(el('option', { value: n }));
+  }
   const defs = state.schema.$defs;
   const rootSchema = { type: 'object', properties: {}, required: state.schema.required };
   for (const [k, v] of Object.entries(state.schema.properties)) if (k !== 'emitters') rootSchema.properties[k] = v;
