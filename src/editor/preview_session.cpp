@@ -384,8 +384,13 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
     if (background_ == "light") view.background = {0.6f, 0.6f, 0.65f};
     view.continues_previous = playing_;
     player_->errors.clear();
+    const EffectInstance* sim = player_->instances[0].simulation;
+    const uint64_t steps_before = sim ? sim->steps_run : 0;
     render::playFrame(*player_, time_s, view.camera.eye);
     simulate_ms_ = msSince(start);
+    const uint64_t steps_after = sim ? sim->steps_run : 0;
+    frame_replayed_ = steps_after < steps_before;
+    frame_steps_ = frame_replayed_ ? steps_after : steps_after - steps_before;
     std::vector<Diagnostic> diagnostics;
     if (!player_->errors.empty()) {
         error = formatDiagnostic(player_->errors[0]);
@@ -435,6 +440,8 @@ nlohmann::json PreviewSession::stats() const {
     s["previewing"] = !player_ ? "nothing" : (last_valid_ ? "document" : "last valid version");
     s["ms"] = {{"simulate", simulate_ms_}, {"render", render_ms_}, {"encode", encode_ms_}};
     s["frames_drawn"] = frames_drawn_;
+    s["frame_steps"] = frame_steps_;
+    s["frame_replayed_from_zero"] = frame_replayed_;
     s["emitters"] = nlohmann::json::array();
     if (!player_ || player_->instances.empty() || !player_->instances[0].simulation) return s;
     const EffectInstance& sim = *player_->instances[0].simulation;

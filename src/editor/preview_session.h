@@ -131,6 +131,10 @@ private:
     std::vector<uint8_t> last_png_;
     double simulate_ms_ = 0, render_ms_ = 0, encode_ms_ = 0;
     uint64_t frames_drawn_ = 0;
+    // The cost of the last frame's advance: fixed steps run, and whether they replayed from time 0
+    // (a seek backwards, a restart, a rebuilt player).
+    uint64_t frame_steps_ = 0;
+    bool frame_replayed_ = false;
 };
 
 BackendRequest parseBackend(std::string_view name, bool& ok);

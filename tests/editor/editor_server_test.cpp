@@ -178,7 +178,9 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     auto still = client().Get("/api/preview/frame");
     ASSERT_TRUE(still);
     EXPECT_EQ(still->status, 200);
-    // Exact seek: the time reported is whole fixed steps.
+    // Exact seek: the time reported is whole fixed steps; back in time is a replay from 0.
+    client().Post("/api/preview/control?action=seek&t=1", "", "text/plain");
+    client().Get("/api/preview/frame");
     auto seek = client().Post("/api/preview/control?action=seek&t=0.5", "", "text/plain");
     ASSERT_TRUE(seek);
     ASSERT_EQ(seek->status, 200);
@@ -187,6 +189,8 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     const nlohmann::json stats =
         nlohmann::json::parse(after->get_header_value("X-Spindrift-Stats"));
     EXPECT_EQ(stats["steps"], 30);
+    EXPECT_TRUE(stats["frame_replayed_from_zero"].get<bool>()); // sent back from where it played
+    EXPECT_EQ(stats["frame_steps"], 30);
     EXPECT_FALSE(stats["playing"].get<bool>());
     EXPECT_GT(stats["live"].get<uint64_t>(), 0u);
 }

@@ -928,6 +928,7 @@ function showStats(s) {
   $('stats-summary').textContent =
     'time ' + (s.time_s || 0).toFixed(4) + ' s, ' + (s.steps || 0) + ' fixed steps, live ' + (s.live || 0) +
     ', discarded ' + (s.discarded_steps || 0) + ' steps (' + (s.discarded_s || 0).toFixed(3) + ' s)\n' +
+    'this frame: ' + (s.frame_steps || 0) + ' steps' + (s.frame_replayed_from_zero ? ' (replayed from 0)' : '') + '\n' +
     'backend ' + (s.backend || '') + ': ' + (s.backend_reason || '') + '\n' +
     'ms: simulate ' + (ms.simulate || 0).toFixed(1) + ', render ' + (ms.render || 0).toFixed(1) +
     ', encode ' + (ms.encode || 0).toFixed(1) + (fps ? '; ' + fps.toFixed(1) + ' frames/s' : '');
