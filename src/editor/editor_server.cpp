@@ -93,7 +93,7 @@ void EditorServer::Impl::routes() {
         const WebAsset* page = findWebAsset("/index.html");
         res.set_content(std::string(page->text()), page->mime);
     });
-    server.Get(R"(/(editor\.js|editor\.css|schema/effect\.schema\.json|templates/[a-z_]+\.json))",
+    server.Get(R"(/([a-z_]+\.(js|css)|schema/effect\.schema\.json|templates/[a-z_]+\.json))",
                [](const httplib::Request& req, httplib::Response& res) {
                    const WebAsset* asset = findWebAsset(req.path);
                    if (!asset) return sendError(res, 404, "no such file");

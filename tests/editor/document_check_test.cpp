@@ -59,7 +59,8 @@ TEST(DocumentCheck, EveryEmbeddedTemplateIsValidAndSavesCanonically) {
 }
 
 TEST(WebAssets, ThePageTheSchemaAndTheTemplatesAreEmbedded) {
-    for (const char* path : {"/index.html", "/editor.js", "/editor.css",
+    for (const char* path : {"/index.html", "/editor.js", "/editor.css", "/editor_document.js",
+                             "/schema_form.js", "/curve_editors.js", "/preview.js",
                              "/schema/effect.schema.json", "/templates/fire.json"}) {
         const WebAsset* asset = findWebAsset(path);
         ASSERT_NE(asset, nullptr) << path;
@@ -67,7 +68,8 @@ TEST(WebAssets, ThePageTheSchemaAndTheTemplatesAreEmbedded) {
     }
     EXPECT_EQ(findWebAsset("/../etc/passwd"), nullptr);
     // Nothing loaded from elsewhere: no http(s) URL in the page.
-    for (const char* path : {"/index.html", "/editor.js", "/editor.css"}) {
+    for (const char* path : {"/index.html", "/editor.js", "/editor.css", "/editor_document.js",
+                             "/schema_form.js", "/curve_editors.js", "/preview.js"}) {
         const std::string_view text = findWebAsset(path)->text();
         EXPECT_EQ(text.find("http://"), std::string_view::npos) << path;
         EXPECT_EQ(text.find("https://"), std::string_view::npos) << path;
