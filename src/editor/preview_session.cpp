@@ -139,7 +139,23 @@ bool PreviewSession::previewEffect(EffectDesc& effect, std::vector<Diagnostic>& 
         }
     }
     bool any = false;
-    for (const EmitterDesc& e : effect.emitters) any = any || e.enabled;
+    uint64_t particles = 0;
+    for (size_t i = 0; i < effect.emitters.size(); ++i) {
+        const EmitterDesc& e = effect.emitters[i];
+        any = any || e.enabled;
+        if (!e.enabled) continue;
+        particles += e.capacity;
+        if (particles > kMaxPreviewParticles) {
+            diagnostics.push_back(
+                {Severity::error, valid_file_, 0, 0, 0,
+                 "$.emitters[" + std::to_string(i) + "].capacity",
+                 "the previewed emitters hold more than " + std::to_string(kMaxPreviewParticles) +
+                     " particles in all: too many for the editor's preview (mute some, or lower "
+                     "capacity)"});
+            ok = false;
+            break;
+        }
+    }
     if (!any) {
         diagnostics.push_back({Severity::error, valid_file_, 0, 0, 0, "$.emitters",
                                "solo and mute leave no emitter to preview"});

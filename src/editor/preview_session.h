@@ -42,6 +42,10 @@ inline constexpr uint32_t kPreviewWidth = 640;
 inline constexpr uint32_t kPreviewHeight = 360;
 inline constexpr double kMaxFrameAdvance_s = 0.25;
 inline constexpr double kMaxPreviewTime_s = 3600;
+// The most particles (the sum of the previewed emitters' capacities) the preview allocates: a
+// valid document may ask for 2^27 per emitter, which would take the server's memory. Past it the
+// preview refuses the version with an error at $.emitters[i].capacity and keeps the last one.
+inline constexpr uint64_t kMaxPreviewParticles = uint64_t{1} << 21;
 
 struct PreviewConfig {
     uint32_t width = kPreviewWidth;

@@ -212,6 +212,16 @@ TEST_F(EditorServerTest, AMissingTextureOrOneOutsideTheFolderIsAClearErrorAtItsP
         EXPECT_NE(j["diagnostics"][0]["message"].get<std::string>().find(texture),
                   std::string::npos);
     }
+    // A valid document whose pools would take the server's memory is refused by the preview.
+    doc["emitters"][0]["render"].erase("texture");
+    doc["emitters"][0]["capacity"] = 134217728;
+    doc["capacity"] = 134217728;
+    auto huge =
+        client().Post("/api/preview/document?path=sparks.json", doc.dump(), "application/json");
+    ASSERT_TRUE(huge);
+    ASSERT_EQ(huge->status, 200);
+    EXPECT_FALSE(body(huge)["valid"].get<bool>()) << huge->body;
+    EXPECT_EQ(body(huge)["diagnostics"].back()["path"], "$.emitters[0].capacity");
     auto info = client().Get("/api/info");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->status, 200);
