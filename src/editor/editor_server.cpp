@@ -209,7 +209,7 @@ void EditorServer::Impl::control(const httplib::Request& req, httplib::Response&
         preview->step();
     } else if (action == "seek") {
         if (!numberParam(req, "t", a) || !preview->seek(a))
-            return sendError(res, 400, "seek: t must be a number of seconds in [0, 3600]");
+            return sendError(res, 400, "seek: t must be a number of seconds in [0, 600]");
     } else if (action == "time_scale") {
         if (!numberParam(req, "value", a) || !preview->setTimeScale(a))
             return sendError(res, 400, "time_scale: value must be a number in [0, 100]");

@@ -41,7 +41,8 @@ namespace spindrift::editor {
 inline constexpr uint32_t kPreviewWidth = 640;
 inline constexpr uint32_t kPreviewHeight = 360;
 inline constexpr double kMaxFrameAdvance_s = 0.25;
-inline constexpr double kMaxPreviewTime_s = 3600;
+// The latest time the preview plays or seeks to: the cost of a seek is the steps up to it.
+inline constexpr double kMaxPreviewTime_s = 600;
 // The most particles (the sum of the previewed emitters' capacities) the preview allocates: a
 // valid document may ask for 2^27 per emitter, which would take the server's memory. Past it the
 // preview refuses the version with an error at $.emitters[i].capacity and keeps the last one.
