@@ -370,7 +370,7 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
             time_s_ += std::min(wall_s, kMaxFrameAdvance_s) * time_scale_;
         }
         if (end_s_ > 0 && time_s_ > end_s_) time_s_ = 0;
-        time_s_ = std::min(time_s_, kMaxPreviewTime_s);
+        if (time_s_ > kMaxPreviewTime_s) time_s_ = 0; // a looping effect starts over too
         dirty_ = true;
     }
     last_frame_ns_ = now;

@@ -16,7 +16,8 @@
 // then advanced to it with World::advanceTo — whole fixed steps, from the last frame, or from 0
 // again for an earlier time — so seek is exact: the frame at time t shows the state after the
 // whole steps that fit in t, the state `spindrift simulate --time` reports for that time. A
-// one-shot effect starts over once its last particle can have died.
+// one-shot effect starts over once its last particle can have died, any effect after
+// kMaxPreviewTime_s.
 //
 // Not thread-safe: the server calls it under one lock.
 #pragma once
