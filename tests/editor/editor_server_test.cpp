@@ -255,6 +255,28 @@ TEST_F(EditorServerTest, SwitchesTheBackendAndNamesItPerEmitter) {
     EXPECT_EQ(grey->status, 200);
 }
 
+TEST_F(EditorServerTest, EveryTemplatePreviewsWithParticles) {
+    for (const char* name : {"fire", "smoke", "sparks", "trail", "magic_burst"}) {
+        auto t = client().Get(std::string("/api/template?name=") + name);
+        ASSERT_TRUE(t);
+        ASSERT_EQ(t->status, 200) << name;
+        auto set = client().Post("/api/preview/document?path=sparks.json",
+                                 body(t)["text"].get<std::string>(), "application/json");
+        ASSERT_TRUE(set);
+        EXPECT_EQ(body(set)["previewing"], "document") << name << ": " << set->body;
+        client().Post("/api/preview/control?action=seek&t=0.5", "", "text/plain");
+        auto frame = client().Get("/api/preview/frame");
+        ASSERT_TRUE(frame);
+        ASSERT_EQ(frame->status, 200) << name;
+        const nlohmann::json stats =
+            nlohmann::json::parse(frame->get_header_value("X-Spindrift-Stats"));
+        EXPECT_GT(stats["live"].get<uint64_t>(), 0u) << name;
+    }
+    auto unknown = client().Get("/api/template?name=..%2Fsecret");
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->status, 404);
+}
+
 TEST_F(EditorServerTest, SurvivesGarbageBytesAndDisconnects) {
     for (const std::string& junk :
          {std::string("\x16\x03\x01\x02\x00garbage\r\n\r\n"), std::string("GET /\r\n\r\n"),
