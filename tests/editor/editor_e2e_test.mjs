@@ -183,6 +183,15 @@ try {
   await page.keyboard.press('Control+z');
   check(await page.evaluate(() => state.doc.emitters[0].update[4].curve.keys[1][1]) === 2.5, 'undo puts the key back');
 
+  // HDR intensity of a colour key scales its channels (one undo step).
+  const intensity = page.locator('.gradient-editor input.intensity').first();
+  await intensity.fill('8');
+  const scaled = await page.evaluate(() => state.doc.emitters[0].update[5].gradient.color_keys[0]);
+  check(scaled[1] === 8 && scaled[2] === 2 && scaled[3] === 2, 'intensity 8 scales the key [4, 1, 1] to ' + JSON.stringify(scaled.slice(1)));
+  await page.click('#stats-summary');
+  await page.keyboard.press('Control+z');
+  check(await page.evaluate(() => state.doc.emitters[0].update[5].gradient.color_keys[0][1]) === 4, 'undo restores the intensity');
+
   // Gizmos: the emitter's shape and the bounds drawn over the image.
   await page.check('#gizmos-toggle');
   await page.waitForTimeout(400);

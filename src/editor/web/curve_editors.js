@@ -189,7 +189,10 @@ function gradientEditor(keys, value) {
         input.onvaluechange = draw;
         row.appendChild(el('td', null, input));
       });
-      if (list === 'color_keys') row.appendChild(el('td', null, colorPicker([...keys, list, i], k, 1)));
+      if (list === 'color_keys') {
+        row.appendChild(el('td', null, colorPicker([...keys, list, i], k, 1)));
+        row.appendChild(el('td', null, intensityInput([...keys, list, i])));
+      }
       const rm = el('button', { textContent: '\u00d7', disabled: g()[list].length <= 1 });
       rm.addEventListener('click', () => edit(null, () => g()[list].splice(i, 1), true));
       row.appendChild(el('td', null, rm));
@@ -212,4 +215,24 @@ function gradientEditor(keys, value) {
     box.append(table, add);
   }
   return box;
+}
+
+// HDR intensity of a colour key [t, r, g, b]: its brightest channel; changing it scales all three
+// (above 1 the renderer's HDR target and bloom show it brighter than white).
+function intensityInput(keys) {
+  const k = getAt(keys);
+  const peak = Math.max(k[1], k[2], k[3]);
+  const input = el('input', { type: 'number', step: 'any', min: '0', value: String(Number(peak.toPrecision(4))), title: 'HDR intensity: the brightest channel' });
+  input.className = 'intensity';
+  input.addEventListener('input', () => {
+    const v = Number(input.value);
+    if (input.value.trim() === '' || !Number.isFinite(v) || v < 0) return;
+    edit('intensity' + pathText(keys), () => {
+      const key = getAt(keys);
+      const old = Math.max(key[1], key[2], key[3]);
+      for (let j = 1; j <= 3; ++j) key[j] = Number((old > 0 ? key[j] * v / old : v).toPrecision(6));
+    }, false);
+  });
+  input.addEventListener('change', () => { endGesture(); renderAll(); showDiagnostics(state.diagnostics); });
+  return input;
 }
