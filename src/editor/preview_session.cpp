@@ -228,6 +228,8 @@ nlohmann::json PreviewSession::setDocument(std::string_view text, std::string_vi
     if (check.valid && (text != valid_text_ || file_ != valid_file_ || !player_)) {
         const std::string old_text = valid_text_;
         const std::string old_file = valid_file_;
+        // Another file is framed afresh; edits of the same file keep the user's camera.
+        if (file_ != old_file) camera_set_ = false;
         valid_text_ = std::string(text);
         valid_file_ = file_;
         nlohmann::json built = rebuild();

@@ -118,6 +118,12 @@ async function openFile(path) {
 }
 
 function loadText(path, text, mtime) {
+  if (path !== state.file && (state.muted.size || state.solo)) {
+    // Solo and mute belong to the file they were set on.
+    state.muted.clear();
+    state.solo = '';
+    sendFilter();
+  }
   state.file = path;
   state.mtime = mtime;
   state.dirty = false;
