@@ -52,6 +52,12 @@ struct EditorServer::Impl {
 };
 
 void EditorServer::Impl::routes() {
+    // SO_REUSEADDR only: cpp-httplib's default also sets SO_REUSEPORT, with which a second
+    // process of the same user could listen on the same port and take half the connections.
+    server.set_socket_options([](socket_t sock) {
+        int yes = 1;
+        setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
     server.set_payload_max_length(kMaxRequestBodyBytes);
     server.set_read_timeout(10, 0);
     server.set_write_timeout(10, 0);
