@@ -243,6 +243,13 @@ nlohmann::json PreviewSession::setDocument(std::string_view text, std::string_vi
             valid_file_ = old_file;
         }
     }
+    if (!last_valid_ && file_ != valid_file_ && player_) {
+        // The last valid version is another file's: show nothing rather than that.
+        player_.reset();
+        valid_text_.clear();
+        valid_file_.clear();
+        last_png_.clear();
+    }
     out["diagnostics"] = diagnostics;
     out["previewing"] = !player_ ? "nothing" : (last_valid_ ? "document" : "last valid version");
     out["version"] = version_;

@@ -191,6 +191,13 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     EXPECT_EQ(stats["steps"], 30);
     EXPECT_TRUE(stats["frame_replayed_from_zero"].get<bool>()); // sent back from where it played
     EXPECT_EQ(stats["frame_steps"], 30);
+    // An invalid document of another file does not show this file's last version.
+    auto other = client().Post("/api/preview/document?path=other.json", "{", "application/json");
+    ASSERT_TRUE(other);
+    EXPECT_EQ(body(other)["previewing"], "nothing");
+    auto none = client().Get("/api/preview/frame");
+    ASSERT_TRUE(none);
+    EXPECT_EQ(none->status, 204);
     EXPECT_FALSE(stats["playing"].get<bool>());
     EXPECT_GT(stats["live"].get<uint64_t>(), 0u);
 }

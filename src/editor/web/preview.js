@@ -21,6 +21,7 @@ async function frameLoop() {
         showStats(stats);
         if (!stats.playing) await sleep(120);
       } else {
+        if (res.status === 204) $('preview').removeAttribute('src'); // nothing valid to show
         await sleep(300);
       }
     } catch (e) {
