@@ -58,6 +58,36 @@ TEST(DocumentCheck, EveryEmbeddedTemplateIsValidAndSavesCanonically) {
     EXPECT_EQ(templates, 5); // fire, smoke, sparks, trail, magic_burst
 }
 
+// The templates are samples of examples/effects/ without their textures (so they preview in any
+// folder): a sample that changes must change its template too.
+TEST(DocumentCheck, EveryTemplateIsItsSampleWithoutTextures) {
+    const std::pair<const char*, const char*> pairs[] = {{"fire", "campfire"},
+                                                         {"smoke", "smoke_plume"},
+                                                         {"sparks", "spark_burst"},
+                                                         {"trail", "sword_trail"},
+                                                         {"magic_burst", "magic_orb"}};
+    for (const auto& [name, sample] : pairs) {
+        EffectDesc expected;
+        std::vector<Diagnostic> diagnostics;
+        ASSERT_TRUE(loadEffectFile(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/" +
+                                       sample + ".json",
+                                   expected, diagnostics))
+            << sample;
+        expected.name = name;
+        for (EmitterDesc& e : expected.emitters) {
+            e.render.texture.clear();
+            e.render.billboard.flipbook = {};
+        }
+        const WebAsset* asset = findWebAsset(std::string("/templates/") + name + ".json");
+        ASSERT_NE(asset, nullptr) << name;
+        const DocumentCheck check = checkDocument(asset->text(), name);
+        ASSERT_TRUE(check.valid) << name;
+        EXPECT_TRUE(check.effect == expected)
+            << name << " differs from examples/effects/" << sample
+            << ".json without textures: regenerate it from the sample";
+    }
+}
+
 TEST(WebAssets, ThePageTheSchemaAndTheTemplatesAreEmbedded) {
     for (const char* path : {"/index.html", "/editor.js", "/editor.css", "/editor_document.js",
                              "/schema_form.js", "/curve_editors.js", "/preview.js",
