@@ -18,6 +18,8 @@ packages=(
     xvfb xauth                                 # the viewer's test runs under a virtual display
     xdotool                                    # the viewer's test presses its keys, drags its mouse
     python3-numpy python3-pytest               # the Python package and its tests
+    libcpp-httplib-dev                         # spindrift edit: the editor's HTTP server
+    chromium                                   # the editor's end-to-end test (headless)
 )
 
 missing=()
@@ -30,4 +32,19 @@ if ((${#missing[@]})); then
     [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
     $sudo_cmd apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The editor's end-to-end test drives Debian's chromium with Playwright's client library
+# (playwright-core, pinned; no browser download), installed into the git-ignored build-web/
+# beside the sources. Node.js and npm come from apt when the machine has none.
+if ! command -v npm >/dev/null 2>&1; then
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+playwright_version=1.65.2
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ "$(node -p "require('$root/build-web/node_modules/playwright-core/package.json').version" 2>/dev/null)" != "$playwright_version" ]; then
+    echo "install-deps: installing playwright-core@$playwright_version into build-web/"
+    npm install --prefix "$root/build-web" --no-audit --no-fund "playwright-core@$playwright_version"
 fi

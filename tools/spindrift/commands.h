@@ -83,4 +83,14 @@ struct RenderOptions {
 // are printed compiler-style and give exit code 1.
 int runRender(const RenderOptions& options);
 
+struct EditOptions {
+    std::string input;  // an effect file or a folder; "" = the current folder
+    uint32_t port = 0;  // 0: a free port; at most 65535
+    std::string device; // the preview renderer's Vulkan device
+};
+
+// Serves the browser effect editor for the folder (or the file's folder, with the file open) on
+// 127.0.0.1 and prints its address; runs until SIGINT or SIGTERM (docs/editor.md).
+int runEdit(const EditOptions& options);
+
 } // namespace spindrift::cli

@@ -157,6 +157,16 @@ int main(int argc, char** argv) {
     view->add_flag("--validation", view_options.validation,
                    "Enable the Vulkan validation layer; any message fails the run");
 
+    spindrift::cli::EditOptions edit_options;
+    CLI::App* edit = app.add_subcommand(
+        "edit", "Edit effects in the browser, previewed live by Spindrift (127.0.0.1 only)");
+    edit->add_option("input", edit_options.input,
+                     "Effect file (.json) to open, or the folder to edit (default: .)");
+    addNumberOption(edit, "--port", edit_options.port, {"a whole port number", 1, 65535, true},
+                    "Port on 127.0.0.1 (default: a free one)");
+    edit->add_option("--device", edit_options.device,
+                     "Vulkan device of the preview: an index or part of its name");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -171,7 +181,8 @@ int main(int argc, char** argv) {
         if (commands.empty() && argc > 1) {
             message = std::string(argv[1][0] == '-' ? "unknown option '" : "unknown command '") +
                       argv[1] +
-                      "'; expected a command: validate, cook, inspect, simulate, render, view";
+                      "'; expected a command: validate, cook, inspect, simulate, render, view, "
+                      "edit";
         }
         std::fprintf(stderr, "error: %s\nRun '%s' for the options.\n", message.c_str(),
                      help.c_str());
@@ -184,5 +195,6 @@ int main(int argc, char** argv) {
     if (*simulate) return spindrift::cli::runSimulate(simulate_options);
     if (*render) return spindrift::cli::runRender(render_options);
     if (*view) return spindrift::viewer::runViewer(view_options);
+    if (*edit) return spindrift::cli::runEdit(edit_options);
     return 1;
 }

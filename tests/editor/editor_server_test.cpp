@@ -1,0 +1,309 @@
+// The server over HTTP on lavapipe: what a hostile page, a confused client or garbage bytes get.
+#include <gtest/gtest.h>
+
+#include <httplib.h>
+
+#include <arpa/inet.h>
+#include <filesystem>
+#include <fstream>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "editor/editor_server.h"
+#include "editor/request_guard.h"
+
+namespace spindrift::editor {
+namespace {
+
+namespace fs = std::filesystem;
+
+class EditorServerTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        std::string pattern = (fs::temp_directory_path() / "editor-server-XXXXXX").string();
+        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+        base_ = pattern;
+        fs::create_directories(base_ / "root");
+        fs::create_directories(base_ / "outside");
+        fs::copy_file(fs::path(SPINDRIFT_SOURCE_DIR) / "src/editor/templates/sparks.json",
+                      base_ / "root" / "sparks.json");
+        std::ofstream(base_ / "outside" / "secret.json") << "{\"secret_value\": 42}";
+        fs::create_symlink(base_ / "outside" / "secret.json", base_ / "root" / "evil.json");
+        ServerConfig config;
+        config.folder = (base_ / "root").string();
+        config.initial_file = "sparks.json";
+        std::string error;
+        server_ = EditorServer::create(config, error).release();
+        ASSERT_NE(server_, nullptr) << error;
+        thread_ = new std::thread([] { server_->run(); });
+        for (int i = 0; i < 200; ++i) {
+            httplib::Client probe("127.0.0.1", server_->port());
+            if (probe.Get("/api/info")) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    }
+    static void TearDownTestSuite() {
+        if (server_) server_->stop();
+        if (thread_) thread_->join();
+        delete thread_;
+        delete server_;
+        fs::remove_all(base_);
+    }
+    static httplib::Client client() {
+        httplib::Client c("127.0.0.1", server_->port());
+        c.set_read_timeout(60, 0);
+        return c;
+    }
+    static nlohmann::json body(const httplib::Result& r) {
+        return nlohmann::json::parse(r->body, nullptr, false);
+    }
+    static inline fs::path base_;
+    static inline EditorServer* server_ = nullptr;
+    static inline std::thread* thread_ = nullptr;
+};
+
+TEST_F(EditorServerTest, ServesThePageOnLoopbackOnly) {
+    EXPECT_EQ(server_->url(), "http://127.0.0.1:" + std::to_string(server_->port()) + "/");
+    auto r = client().Get("/");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    EXPECT_NE(r->body.find("editor.js"), std::string::npos);
+}
+
+TEST_F(EditorServerTest, RefusesAForeignHostHeader) {
+    httplib::Headers headers = {{"Host", "evil.example:" + std::to_string(server_->port())}};
+    auto r = client().Get("/api/files", headers);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 403);
+    EXPECT_NE(body(r)["error"].get<std::string>().find("Host"), std::string::npos);
+}
+
+TEST_F(EditorServerTest, RefusesAForeignOrigin) {
+    httplib::Headers headers = {{"Origin", "http://evil.example"}};
+    auto r = client().Post("/api/file?path=sparks.json", headers, "{}", "application/json");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 403);
+    auto same = client().Get("/api/files",
+                             {{"Origin", "http://127.0.0.1:" + std::to_string(server_->port())}});
+    ASSERT_TRUE(same);
+    EXPECT_EQ(same->status, 200);
+}
+
+TEST_F(EditorServerTest, RefusesAnOversizedBody) {
+    const std::string big(kMaxRequestBodyBytes + 1024, ' ');
+    auto r = client().Post("/api/validate", big, "application/json");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 413);
+    // And still answers.
+    auto after = client().Get("/api/info");
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->status, 200);
+}
+
+TEST_F(EditorServerTest, AnswersMalformedJsonWithDiagnostics) {
+    auto r =
+        client().Post("/api/validate?path=sparks.json", "{\"version\": 1,,}", "application/json");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    const nlohmann::json j = body(r);
+    EXPECT_FALSE(j["valid"].get<bool>());
+    EXPECT_EQ(j["diagnostics"][0]["line"], 1);
+    auto control =
+        client().Post("/api/preview/control?action=filter", "{not json", "application/json");
+    ASSERT_TRUE(control);
+    EXPECT_EQ(control->status, 400);
+    auto seek = client().Post("/api/preview/control?action=seek&t=nan", "", "text/plain");
+    ASSERT_TRUE(seek);
+    EXPECT_EQ(seek->status, 400);
+}
+
+TEST_F(EditorServerTest, RefusesPathEscapesThroughTheApi) {
+    for (const char* path : {"../outside/secret.json", "%2Fetc%2Fpasswd.json", "evil.json",
+                             "..%2Foutside%2Fsecret.json"}) {
+        auto r = client().Get(std::string("/api/file?path=") + path);
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 400) << path;
+        EXPECT_EQ(r->body.find("secret_value"), std::string::npos) << path;
+        auto w = client().Post(std::string("/api/file?path=") + path, "{}", "application/json");
+        ASSERT_TRUE(w);
+        EXPECT_EQ(w->status, 400) << path;
+    }
+    std::ifstream in(base_ / "outside" / "secret.json");
+    std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(kept, "{\"secret_value\": 42}");
+}
+
+TEST_F(EditorServerTest, SavesCanonicalJsonAndRefusesAnInvalidDocument) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    ASSERT_EQ(read->status, 200);
+    const std::string text = body(read)["text"];
+    auto saved = client().Post("/api/file?path=copy.json", text, "application/json");
+    ASSERT_TRUE(saved);
+    ASSERT_EQ(saved->status, 200) << saved->body;
+    std::ifstream in(base_ / "root" / "copy.json");
+    std::string on_disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(on_disk, body(saved)["text"].get<std::string>());
+    auto bad = client().Post("/api/file?path=copy.json", "{\"version\": 2}", "application/json");
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 422);
+    std::ifstream again(base_ / "root" / "copy.json");
+    std::string kept((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(kept, on_disk);
+    auto exists = client().Post("/api/file?path=copy.json&create=1", text, "application/json");
+    ASSERT_TRUE(exists);
+    EXPECT_EQ(exists->status, 409);
+}
+
+TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    auto set = client().Post("/api/preview/document?path=sparks.json",
+                             body(read)["text"].get<std::string>(), "application/json");
+    ASSERT_TRUE(set);
+    EXPECT_EQ(body(set)["previewing"], "document") << set->body;
+    auto frame = client().Get("/api/preview/frame");
+    ASSERT_TRUE(frame);
+    ASSERT_EQ(frame->status, 200);
+    EXPECT_EQ(frame->get_header_value("Content-Type"), "image/png");
+    EXPECT_EQ(frame->body.substr(1, 3), "PNG");
+    auto broken = client().Post("/api/preview/document?path=sparks.json",
+                                "{\"version\": ", "application/json");
+    ASSERT_TRUE(broken);
+    EXPECT_EQ(body(broken)["previewing"], "last valid version");
+    auto still = client().Get("/api/preview/frame");
+    ASSERT_TRUE(still);
+    EXPECT_EQ(still->status, 200);
+    // Exact seek: the time reported is whole fixed steps; back in time is a replay from 0.
+    client().Post("/api/preview/control?action=seek&t=1", "", "text/plain");
+    client().Get("/api/preview/frame");
+    auto seek = client().Post("/api/preview/control?action=seek&t=0.5", "", "text/plain");
+    ASSERT_TRUE(seek);
+    ASSERT_EQ(seek->status, 200);
+    auto after = client().Get("/api/preview/frame");
+    ASSERT_TRUE(after);
+    const nlohmann::json stats =
+        nlohmann::json::parse(after->get_header_value("X-Spindrift-Stats"));
+    EXPECT_EQ(stats["steps"], 30);
+    EXPECT_TRUE(stats["frame_replayed_from_zero"].get<bool>()); // sent back from where it played
+    EXPECT_EQ(stats["frame_steps"], 30);
+    // An invalid document of another file does not show this file's last version.
+    auto other = client().Post("/api/preview/document?path=other.json", "{", "application/json");
+    ASSERT_TRUE(other);
+    EXPECT_EQ(body(other)["previewing"], "nothing");
+    auto none = client().Get("/api/preview/frame");
+    ASSERT_TRUE(none);
+    EXPECT_EQ(none->status, 204);
+    EXPECT_FALSE(stats["playing"].get<bool>());
+    EXPECT_GT(stats["live"].get<uint64_t>(), 0u);
+}
+
+TEST_F(EditorServerTest, AMissingTextureOrOneOutsideTheFolderIsAClearErrorAtItsPath) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    nlohmann::json doc = nlohmann::json::parse(body(read)["text"].get<std::string>());
+    for (const char* texture : {"missing.png", "../outside/x.png"}) {
+        doc["emitters"][0]["render"]["texture"] = texture;
+        auto set =
+            client().Post("/api/preview/document?path=sparks.json", doc.dump(), "application/json");
+        ASSERT_TRUE(set);
+        ASSERT_EQ(set->status, 200);
+        const nlohmann::json j = body(set);
+        EXPECT_FALSE(j["valid"].get<bool>()) << texture;
+        ASSERT_FALSE(j["diagnostics"].empty()) << texture;
+        EXPECT_EQ(j["diagnostics"][0]["path"], "$.emitters[0].render.texture") << texture;
+        EXPECT_NE(j["diagnostics"][0]["message"].get<std::string>().find(texture),
+                  std::string::npos);
+    }
+    // A valid document whose pools would take the server's memory is refused by the preview.
+    doc["emitters"][0]["render"].erase("texture");
+    doc["emitters"][0]["capacity"] = 134217728;
+    doc["capacity"] = 134217728;
+    auto huge =
+        client().Post("/api/preview/document?path=sparks.json", doc.dump(), "application/json");
+    ASSERT_TRUE(huge);
+    ASSERT_EQ(huge->status, 200);
+    EXPECT_FALSE(body(huge)["valid"].get<bool>()) << huge->body;
+    EXPECT_EQ(body(huge)["diagnostics"].back()["path"], "$.emitters[0].capacity");
+    auto info = client().Get("/api/info");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->status, 200);
+}
+
+TEST_F(EditorServerTest, SwitchesTheBackendAndNamesItPerEmitter) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    client().Post("/api/preview/document?path=sparks.json", body(read)["text"].get<std::string>(),
+                  "application/json");
+    auto bad = client().Post("/api/preview/control?action=backend&name=quantum", "", "text/plain");
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 400);
+    auto gpu = client().Post("/api/preview/control?action=backend&name=gpu", "", "text/plain");
+    ASSERT_TRUE(gpu);
+    ASSERT_EQ(gpu->status, 200) << gpu->body;
+    client().Post("/api/preview/control?action=seek&t=0.5", "", "text/plain");
+    auto frame = client().Get("/api/preview/frame");
+    ASSERT_TRUE(frame);
+    ASSERT_EQ(frame->status, 200);
+    const nlohmann::json stats =
+        nlohmann::json::parse(frame->get_header_value("X-Spindrift-Stats"));
+    EXPECT_EQ(stats["backend"], "gpu");
+    EXPECT_EQ(stats["emitters"][0]["backend"], "gpu");
+    EXPECT_FALSE(stats["backend_reason"].get<std::string>().empty());
+    auto back = client().Post("/api/preview/control?action=backend&name=cpu", "", "text/plain");
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->status, 200);
+    auto grey = client().Post("/api/preview/control?action=background&name=grey", "", "text/plain");
+    ASSERT_TRUE(grey);
+    EXPECT_EQ(grey->status, 200);
+}
+
+TEST_F(EditorServerTest, EveryTemplatePreviewsWithParticles) {
+    for (const char* name : {"fire", "smoke", "sparks", "trail", "magic_burst"}) {
+        auto t = client().Get(std::string("/api/template?name=") + name);
+        ASSERT_TRUE(t);
+        ASSERT_EQ(t->status, 200) << name;
+        auto set = client().Post("/api/preview/document?path=sparks.json",
+                                 body(t)["text"].get<std::string>(), "application/json");
+        ASSERT_TRUE(set);
+        EXPECT_EQ(body(set)["previewing"], "document") << name << ": " << set->body;
+        client().Post("/api/preview/control?action=seek&t=0.5", "", "text/plain");
+        auto frame = client().Get("/api/preview/frame");
+        ASSERT_TRUE(frame);
+        ASSERT_EQ(frame->status, 200) << name;
+        const nlohmann::json stats =
+            nlohmann::json::parse(frame->get_header_value("X-Spindrift-Stats"));
+        EXPECT_GT(stats["live"].get<uint64_t>(), 0u) << name;
+    }
+    auto unknown = client().Get("/api/template?name=..%2Fsecret");
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->status, 404);
+}
+
+TEST_F(EditorServerTest, SurvivesGarbageBytesAndDisconnects) {
+    for (const std::string& junk :
+         {std::string("\x16\x03\x01\x02\x00garbage\r\n\r\n"), std::string("GET /\r\n\r\n"),
+          std::string("POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1:") +
+              std::to_string(server_->port()) + "\r\nContent-Length: 100000\r\n\r\n{",
+          std::string(70000, 'A')}) {
+        const int fd = socket(AF_INET, SOCK_STREAM, 0);
+        ASSERT_GE(fd, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(server_->port());
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+        (void)!write(fd, junk.data(), junk.size());
+        close(fd); // disconnect mid-request
+    }
+    auto r = client().Get("/api/info");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+}
+
+} // namespace
+} // namespace spindrift::editor
