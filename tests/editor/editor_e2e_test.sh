@@ -3,18 +3,21 @@
 # and drives the page in headless Chromium with Playwright (editor_e2e_test.mjs).
 # Usage: editor_e2e_test.sh SPINDRIFT_CLI SOURCE_DIR
 # Screenshots go to $SPINDRIFT_EDITOR_IMAGES when set (docs/editor.md: docs/images), else to the
-# test's temporary folder. Exit 77 (skipped) without chromium, node or playwright-core.
+# test's temporary folder. Fails without chromium or node (apt packages scripts/install-deps.sh
+# installs); exit 77 (skipped, with the reason) only without playwright-core, the one dependency
+# npm brings, which a machine without npm's registry cannot have.
 set -euo pipefail
 cli=$1
 src=$2
 playwright="$src/build-web/node_modules/playwright-core"
 chromium_bin=$(command -v chromium || command -v chromium-browser || true)
-if [ ! -d "$playwright" ]; then
-    echo "skipped: playwright-core is not installed in build-web/ (scripts/install-deps.sh)"
-    exit 77
-fi
 if [ -z "$chromium_bin" ] || ! command -v node >/dev/null 2>&1; then
-    echo "skipped: chromium or node is missing (scripts/install-deps.sh)"
+    echo "chromium or node is missing: run scripts/install-deps.sh"
+    exit 1
+fi
+if [ ! -d "$playwright" ]; then
+    echo "skipped: playwright-core is not installed in build-web/ (npm's registry was not" \
+        "reachable when scripts/install-deps.sh ran)"
     exit 77
 fi
 
