@@ -31,8 +31,11 @@ vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, BillboardPoint b,
     vec2 cell = size / vec2(max(p.flipbook_columns, 1u), max(p.flipbook_rows, 1u));
     float lod = min(sdBillboardTextureLod(cell, b.size_m, b.linear_depth, pixelScale()),
                     sdBillboardMaxLod(cell));
-    // The inset keeps half a texel of the coarser of the two levels blended inside the cell.
-    vec2 coarsest = max(floor(size / exp2(ceil(lod))), vec2(1.0));
+    // The inset: half a texel at the level sampled, so the bilinear footprint stays in the cell.
+    // Continuous in the level (not the coarser level's), so the two paths, whose levels differ
+    // by rounding, never land either side of a jump; between levels the coarser one's footprint
+    // may touch the next cell by less than half a texel, on the quad's outermost texels only.
+    vec2 coarsest = max(size / exp2(lod), vec2(1.0));
     vec4 texel = textureLod(
         tex, sdFlipbookCellUv(uv, s.frame0, p.flipbook_columns, p.flipbook_rows, coarsest), lod);
     if (blend_frames) {

@@ -2,7 +2,10 @@
 
 #include <httplib.h>
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
+#include <thread>
 
 #include "editor/document_check.h"
 #include "editor/file_root.h"
@@ -46,6 +49,10 @@ struct EditorServer::Impl {
     httplib::Server server;
     uint16_t port = 0;
     std::mutex lock; // one handler at a time touches the preview and the files
+    // run() and stop() on different threads (stop): each sets its flag before it reads the other's.
+    std::atomic<bool> run_started{false};
+    std::atomic<bool> stop_requested{false};
+    std::atomic<bool> run_returned{false};
 
     void routes();
     void control(const httplib::Request& req, httplib::Response& res);
@@ -297,11 +304,22 @@ std::string EditorServer::url() const {
 }
 
 void EditorServer::run() {
-    impl_->server.listen_after_bind();
+    impl_->run_started = true;
+    if (!impl_->stop_requested) impl_->server.listen_after_bind();
+    impl_->run_returned = true;
 }
 
+// httplib's stop() does nothing until its listen loop is running, so a stop that comes between
+// run()'s start and that loop (a SIGTERM right after the address is printed) would be lost and
+// the server would serve on. Either run() sees the request and does not listen, or this sees run()
+// started and repeats the stop until run() has returned.
 void EditorServer::stop() {
-    impl_->server.stop();
+    impl_->stop_requested = true;
+    if (!impl_->run_started) return;
+    while (!impl_->run_returned) {
+        impl_->server.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 } // namespace spindrift::editor

@@ -623,10 +623,17 @@ TEST(Cli, RenderRasterComputeGivesTheGraphicsImage) {
     ASSERT_TRUE(readImage(dir / "compute.png", b));
     ASSERT_EQ(a.rgba8.size(), b.rgba8.size());
     int largest = 0;
+    size_t above_2 = 0;
     for (size_t i = 0; i < a.rgba8.size(); ++i) {
-        largest = std::max(largest, std::abs(int{a.rgba8[i]} - int{b.rgba8[i]}));
+        const int d = std::abs(int{a.rgba8[i]} - int{b.rgba8[i]});
+        largest = std::max(largest, d);
+        if (d > 2) ++above_2;
     }
-    EXPECT_LE(largest, 4);
+    // The textured flipbook tolerance of ComputeRasterTest: the flames' mip levels are worked
+    // out by each path's own shader, and a trilinear sample between levels can round apart by a
+    // few codes (one pixel of this image by 8).
+    EXPECT_LE(largest, 8);
+    EXPECT_LE(above_2, a.rgba8.size() / 50) << "largest " << largest;
 }
 
 TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {
