@@ -8,6 +8,7 @@
 
 #include "kernels/shared_types.h"
 #include "lighting.h"
+#include "shadow.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -15,6 +16,11 @@ SD_BEGIN_NAMESPACE
 SD_CONST uint kSetFrame = 0u;
 SD_CONST uint kBindingFrameGlobals = 0u; // uniform FrameGlobals (every stage)
 SD_CONST uint kBindingSceneDepth = 1u;   // R32 linear view depth of the opaque pass (billboards)
+// Sun shadows (shadow.h), read by the receivers (shaders that define SD_SUN_SHADOWS before
+// including frame_bindings.glsl): the cascade atlas through a comparison sampler, and the opacity
+// map.
+SD_CONST uint kBindingShadowAtlas = 2u;
+SD_CONST uint kBindingShadowOpacity = 3u;
 SD_CONST uint kSetTexture = 1u;
 SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear filter, clamp
 
@@ -39,6 +45,7 @@ struct FrameGlobals {
     vec4 viewport;       // width, height, 1 / width, 1 / height (pixels)
     uvec4 light_count;   // x: the lights in use, at most kMaxFrameLights; yzw 0
     FrameLight lights[kMaxFrameLights]; // point and spot lights (lighting.h), first x in use
+    FrameShadows shadows;               // sun shadows (shadow.h); config.x 0: none
 };
 
 SD_END_NAMESPACE
@@ -47,11 +54,16 @@ SD_END_NAMESPACE
 #include <cstddef>
 namespace spindrift {
 SD_ASSERT_RECORD(FrameLight, 48);
-SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights);
+SD_ASSERT_RECORD(FrameShadows, 16 * (4 * kShadowCascadeCapacity + 9));
+SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + sizeof(FrameShadows));
 static_assert(offsetof(FrameGlobals, eye) == 64);
 static_assert(offsetof(FrameGlobals, viewport) == 176);
 static_assert(offsetof(FrameGlobals, light_count) == 192);
 static_assert(offsetof(FrameGlobals, lights) == 208);
+static_assert(offsetof(FrameGlobals, shadows) == 208 + 48 * kMaxFrameLights);
+static_assert(offsetof(FrameShadows, cascade_far) == 256);
+static_assert(offsetof(FrameShadows, config) == 320);
+static_assert(offsetof(FrameShadows, opacity_c) == 336);
 // Every device gives a uniform buffer at least 16 KiB (maxUniformBufferRange).
 static_assert(sizeof(FrameGlobals) <= 16384);
 } // namespace spindrift
