@@ -33,8 +33,8 @@ layout(set = kSetFrame, binding = kBindingShadowOpacity) uniform sampler2D shado
 // The share of the sun reaching world point p of unit normal n, in [0, 1]: the cascade of p's
 // view depth, 3 x 3 bilinear comparisons one texel apart (a 4 x 4 texel percentage-closer filter;
 // at level 0, so the compute rasteriser runs the same text), faded out over the end of the shadow
-// distance; times the transmittance through the blended particles the opacity map holds. 1 where
-// the frame has no shadows.
+// distance; times the transmittance through the blended particles the opacity map holds, read
+// half a slice toward the sun (kOpacityReceiverOffset). 1 where the frame has no shadows.
 float frameSunShadow(vec3 n, vec3 p) {
     float visibility = 1.0;
     uint count = min(frame.shadows.config.x, kShadowCascadeCapacity);
@@ -62,7 +62,8 @@ float frameSunShadow(vec3 n, vec3 p) {
         vec3 o = sdShadowCoord(frame.shadows.opacity_c[0], frame.shadows.opacity_c[1],
                                frame.shadows.opacity_c[2], frame.shadows.opacity_c[3], p);
         if (all(greaterThanEqual(o.xy, vec2(0.0))) && all(lessThanEqual(o.xy, vec2(1.0)))) {
-            visibility *= sdOpacityTransmittance(textureLod(shadow_opacity, o.xy, 0.0), o.z);
+            visibility *= sdOpacityTransmittance(textureLod(shadow_opacity, o.xy, 0.0),
+                                                 o.z - kOpacityReceiverOffset);
         }
     }
     return visibility;

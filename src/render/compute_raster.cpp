@@ -86,6 +86,8 @@ std::unique_ptr<ComputeRaster> ComputeRaster::create(const vk::Device& device,
         b.descriptorCount = 1;
         b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
+    static_assert(kBindingRasterFrame != kBindingShadowAtlas &&
+                  kBindingRasterFrame != kBindingShadowOpacity);
     std::vector<VkDescriptorSetLayoutBinding> set_bindings = {bindings[0], bindings[1],
                                                               bindings[2]};
     addShadowBindings(set_bindings, VK_SHADER_STAGE_COMPUTE_BIT);

@@ -18,9 +18,9 @@ SD_CONST uint kBindingFrameGlobals = 0u; // uniform FrameGlobals (every stage)
 SD_CONST uint kBindingSceneDepth = 1u;   // R32 linear view depth of the opaque pass (billboards)
 // Sun shadows (shadow.h), read by the receivers (shaders that define SD_SUN_SHADOWS before
 // including frame_bindings.glsl): the cascade atlas through a comparison sampler, and the opacity
-// map.
-SD_CONST uint kBindingShadowAtlas = 2u;
-SD_CONST uint kBindingShadowOpacity = 3u;
+// map. 4 and 5: the compute rasteriser's frame set has its own binding 2 (kBindingRasterFrame).
+SD_CONST uint kBindingShadowAtlas = 4u;
+SD_CONST uint kBindingShadowOpacity = 5u;
 SD_CONST uint kSetTexture = 1u;
 SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear filter, clamp
 

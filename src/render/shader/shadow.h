@@ -33,6 +33,12 @@ SD_CONST float kShadowFadeFraction = 0.1f;
 // texel gives optical depth 6.9 (transmittance 0.001), not infinity.
 SD_CONST float kOpacityMaxAlpha = 0.999f;
 
+// A receiver reads the opacity map this far (in map depth, [0, 1]) toward the sun from where it
+// is: half a slice. With four slices a particle in the middle of a dense column would otherwise
+// take half of its own slice's optical depth, the particles behind it included, and a whole smoke
+// column would go dark; so the sun-facing side stays lit and the shadow deepens slice by slice.
+SD_CONST float kOpacityReceiverOffset = 0.5f / float(kOpacitySlices);
+
 struct FrameShadows {
     // clip_from_world of cascade c in columns 4c .. 4c + 3 (orthographic: clip.xy in [-1, 1] over
     // the tile, clip.z in [0, 1] from the sun's side of the cascade's depth range).
