@@ -157,6 +157,10 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     if (raster != RasterPath::graphics) {
         state.counters["raster_pairs"] = static_cast<double>(stats.raster_pairs);
     }
+    if (shadows != nullptr) {
+        state.counters["shadow_cascades"] = static_cast<double>(stats.shadow_cascades);
+        state.counters["opacity_batches"] = static_cast<double>(stats.shadow_opacity_batches);
+    }
 }
 
 // The reference: a frame with nothing but the background, ground and readback.
