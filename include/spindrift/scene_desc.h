@@ -100,10 +100,10 @@ struct SunDesc {
 };
 
 // Sun shadows (docs/rendering.md, "Shadows"): a cascaded shadow map of the sun over the view out
-// to max_distance (opaque primitives and opaque mesh particles cast; the ground, primitives, lit
-// meshes and lit billboards receive), and an opacity shadow map of the alpha-blended and
-// premultiplied billboards (smoke darkens what is below it and itself). JSON "shadows":
-// {"enabled", "resolution", "cascades", "max_distance", "bias", "opacity_resolution"}.
+// to max_distance (opaque primitives, opaque mesh particles and cutout billboards cast; the ground,
+// primitives, lit meshes and lit billboards receive), and an opacity shadow map of the other
+// alpha-blended and premultiplied billboards (smoke darkens what is below it and itself). JSON
+// "shadows": {"enabled", "resolution", "cascades", "max_distance", "bias", "opacity_resolution"}.
 inline constexpr uint32_t kMinShadowResolution = 64;   // texels per side of a cascade, and
 inline constexpr uint32_t kMaxShadowResolution = 4096; // of the opacity map
 inline constexpr uint32_t kMaxShadowCascades = 4;

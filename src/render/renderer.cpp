@@ -858,6 +858,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     stats.shadow_opacity_batches =
         renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;
     stats.shadow_opacity_device = renderer.shadow_fit.opacity_device ? 1u : 0u;
+    stats.shadow_cutout_batches = renderer.shadow_fit.cutout_batches;
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;
     stats.raster_pairs = raster_stats.raster_pairs;

@@ -295,6 +295,7 @@ struct FrameStats {
     uint32_t shadow_cascades = 0;
     uint32_t shadow_opacity_batches = 0;
     uint32_t shadow_opacity_device = 0;
+    uint32_t shadow_cutout_batches = 0; // billboard batches cast as cutouts into the cascades
     uint32_t shadows_not_drawn = 0;
 };
 

@@ -55,9 +55,9 @@ vk::OwnedSampler createCompareSampler(const vk::Device& device,
     return vk::OwnedSampler(device.handle(), sampler);
 }
 
-// The billboard specialisation values of a batch's opacity caster: its blend, alignment, texture
-// and frame blending; unlit, no soft fade, not OIT.
-std::array<uint32_t, kSpecBillboardCount> opacityVariant(const BillboardBatch& batch) {
+// The billboard specialisation values of a batch's opacity or cutout caster: its blend,
+// alignment, texture and frame blending; unlit, no soft fade, not OIT.
+std::array<uint32_t, kSpecBillboardCount> casterVariant(const BillboardBatch& batch) {
     std::array<uint32_t, kSpecBillboardCount> v{};
     const uint32_t textured = batch.texture == kNoTexture ? 0u : 1u;
     v[kSpecBillboardBlend] = batch.params.blend;
@@ -199,8 +199,9 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
     pass->mesh_vertex_ = module(shaders::kMeshVert);
     pass->billboard_vertex_ = module(shaders::kBillboardVert);
     pass->opacity_fragment_ = module(shaders::kShadowOpacityFrag);
+    pass->cutout_fragment_ = module(shaders::kShadowCutoutFrag);
     if (!pass->opaque_vertex_ || !pass->mesh_vertex_ || !pass->billboard_vertex_ ||
-        !pass->opacity_fragment_) {
+        !pass->opacity_fragment_ || !pass->cutout_fragment_) {
         return nullptr;
     }
 
@@ -295,10 +296,14 @@ bool ShadowPass::preparePipelines(std::span<const DrawBatch> batches,
                                   std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        if (b == nullptr || !castsOpacityShadow(*b)) continue;
-        const std::array<uint32_t, kSpecBillboardCount> values = opacityVariant(*b);
+        if (b == nullptr) continue;
+        const bool cutout = castsCutoutShadow(*b);
+        if (!cutout && !castsOpacityShadow(*b)) continue;
+        const std::array<uint32_t, kSpecBillboardCount> values = casterVariant(*b);
         const uint32_t key = ParticlePass::variantKey(values);
-        if (opacity_variants_.count(key) != 0) continue;
+        std::map<uint32_t, vk::OwnedPipeline>& variants =
+            cutout ? cutout_variants_ : opacity_variants_;
+        if (variants.count(key) != 0) continue;
         std::vector<VkSpecializationMapEntry> entries(values.size());
         for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
         VkSpecializationInfo specialization{};
@@ -308,19 +313,50 @@ bool ShadowPass::preparePipelines(std::span<const DrawBatch> batches,
         specialization.pData = values.data();
         vk::GraphicsPipelineDesc desc;
         desc.vertex = billboard_vertex_.get();
-        desc.fragment = opacity_fragment_.get();
         desc.layout = particle_layout_.get();
-        desc.color_formats = {kShadowOpacityFormat};
-        desc.blends = {vk::BlendState::additive};
-        desc.depth_test = false;
-        desc.depth_write = false;
         desc.specialization = &specialization;
+        if (cutout) {
+            // Into the cascades' depth, like the opaque casters.
+            desc.fragment = cutout_fragment_.get();
+            desc.depth_format = kShadowAtlasFormat;
+            desc.depth_bias_slope = kCasterSlopeBias;
+        } else {
+            // Optical depth summed into the opacity map, no depth.
+            desc.fragment = opacity_fragment_.get();
+            desc.color_formats = {kShadowOpacityFormat};
+            desc.blends = {vk::BlendState::additive};
+            desc.depth_test = false;
+            desc.depth_write = false;
+        }
         vk::OwnedPipeline pipeline = vk::createGraphicsPipeline(
-            device_.handle(), desc, "the opacity shadow caster pipeline", diagnostics);
+            device_.handle(), desc,
+            cutout ? "the cutout shadow caster pipeline" : "the opacity shadow caster pipeline",
+            diagnostics);
         if (!pipeline) return false;
-        opacity_variants_.emplace(key, std::move(pipeline));
+        variants.emplace(key, std::move(pipeline));
     }
     return true;
+}
+
+void ShadowPass::drawBillboards(VkCommandBuffer cmd, const BillboardBatch& b,
+                                const RecordSource& source,
+                                const std::map<uint32_t, vk::OwnedPipeline>& variants,
+                                VkPipeline& bound, const ShadowDrawContext& context) const {
+    const std::array<uint32_t, kSpecBillboardCount> values = casterVariant(b);
+    const VkPipeline pipeline = variants.at(ParticlePass::variantKey(values)).get();
+    if (pipeline != bound) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+        bound = pipeline;
+    }
+    const VkDescriptorSet texture = context.textures.set(b.texture);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                            kSetTexture, 1, &texture, 0, nullptr);
+    BillboardPushConstants push{};
+    push.params = b.params;
+    push.params.textured = values[kSpecBillboardTextured];
+    push.overrides = b.overrides;
+    drawRecords(cmd, particle_layout_.get(), push, b.device, source,
+                static_cast<uint32_t>(b.records.size() * kBillboardVerticesPerQuad), 1);
 }
 
 void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit) {
@@ -411,6 +447,19 @@ void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
                 drawRecords(cmd, particle_layout_.get(), push, m->device, source,
                             push.params.vertex_count, static_cast<uint32_t>(m->records.size()));
             });
+        // Cutout billboards: alpha-tested into the depth.
+        VkPipeline cutout_bound = VK_NULL_HANDLE;
+        forEachRecordSource(
+            batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
+                const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+                if (b == nullptr || !castsCutoutShadow(*b)) return;
+                if (cutout_bound == VK_NULL_HANDLE) {
+                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                                            particle_layout_.get(), kSetFrame, 1, &sets_[c], 0,
+                                            nullptr);
+                }
+                drawBillboards(cmd, *b, source, cutout_variants_, cutout_bound, context);
+            });
     }
     vkCmdEndRendering(cmd);
     vk::ImageBarrier to_sampled{atlas_.get(),
@@ -451,21 +500,7 @@ void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> b
     forEachRecordSource(batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
         if (b == nullptr || !castsOpacityShadow(*b)) return;
-        const std::array<uint32_t, kSpecBillboardCount> values = opacityVariant(*b);
-        const VkPipeline pipeline = opacity_variants_.at(ParticlePass::variantKey(values)).get();
-        if (pipeline != bound) {
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-            bound = pipeline;
-        }
-        const VkDescriptorSet texture = context.textures.set(b->texture);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
-                                kSetTexture, 1, &texture, 0, nullptr);
-        BillboardPushConstants push{};
-        push.params = b->params;
-        push.params.textured = values[kSpecBillboardTextured];
-        push.overrides = b->overrides;
-        drawRecords(cmd, particle_layout_.get(), push, b->device, source,
-                    static_cast<uint32_t>(b->records.size() * kBillboardVerticesPerQuad), 1);
+        drawBillboards(cmd, *b, source, opacity_variants_, bound, context);
     });
     vkCmdEndRendering(cmd);
     vk::ImageBarrier to_sampled{opacity_.get(),

@@ -1,11 +1,12 @@
 // The sun's shadow maps (docs/rendering.md, "Shadows"; render/shader/shadow.h): the cascade atlas
 // (kShadowCascadeCapacity square depth tiles side by side), drawn from the sun's views by the
-// opaque primitives and the opaque mesh particles, and the opacity map (RGBA16F, four depth
-// slices of optical depth), drawn by the alpha-blended and premultiplied billboards. Both are
-// drawn before the opaque pass of an offscreen frame and sampled by the receivers (opaque pass,
-// lit meshes, lit billboards on both raster paths) through the frame set's kBindingShadowAtlas
-// and kBindingShadowOpacity. Between frames both maps stay in SHADER_READ_ONLY_OPTIMAL, so a frame
-// without shadows (and every host frame) binds them as they are and never reads them.
+// opaque primitives, the opaque mesh particles and the cutout billboards, and the opacity map
+// (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and premultiplied
+// billboards. Both are drawn before the opaque pass of an offscreen frame and sampled by the
+// receivers (opaque pass, lit meshes, lit billboards on both raster paths) through the frame set's
+// kBindingShadowAtlas and kBindingShadowOpacity. Between frames both maps stay in
+// SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host frame) binds them as they
+// are and never reads them.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,7 @@ class MeshStore;
 class TextureStore;
 class BillboardPass;
 class DeviceDrawArgs;
+struct RecordSource; // render/particle_pass.h
 
 // The cascade atlas's depth format and the opacity map's format.
 inline constexpr VkFormat kShadowAtlasFormat = VK_FORMAT_D32_SFLOAT;
@@ -76,7 +78,7 @@ public:
     bool ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool& replaced,
                     std::vector<Diagnostic>& diagnostics);
 
-    // Creates the opacity caster pipelines the frame's casting billboard batches need.
+    // Creates the opacity and cutout caster pipelines the frame's casting billboard batches need.
     bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
 
     // Writes the sun views' globals (camera: the frame's own globals).
@@ -100,6 +102,11 @@ private:
                         const ShadowDrawContext& context) const;
     void recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                        const ShadowDrawContext& context) const;
+    // One billboard batch with its variant of `variants` (opacity or cutout casters).
+    void drawBillboards(VkCommandBuffer cmd, const BillboardBatch& batch,
+                        const RecordSource& source,
+                        const std::map<uint32_t, vk::OwnedPipeline>& variants, VkPipeline& bound,
+                        const ShadowDrawContext& context) const;
 
     const vk::Device& device_;
     vk::CommandRunner& runner_;
@@ -120,9 +127,11 @@ private:
     vk::OwnedShaderModule mesh_vertex_;
     vk::OwnedShaderModule billboard_vertex_;
     vk::OwnedShaderModule opacity_fragment_;
+    vk::OwnedShaderModule cutout_fragment_;
     vk::OwnedPipeline opaque_depth_;
     vk::OwnedPipeline mesh_depth_;
     std::map<uint32_t, vk::OwnedPipeline> opacity_variants_; // by ParticlePass::variantKey
+    std::map<uint32_t, vk::OwnedPipeline> cutout_variants_;  // by ParticlePass::variantKey
 };
 
 } // namespace spindrift::render

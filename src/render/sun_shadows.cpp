@@ -112,9 +112,21 @@ std::string shadowProblem(const ShadowDesc& s) {
     return {};
 }
 
-bool castsOpacityShadow(const BillboardBatch& batch) {
+namespace {
+
+bool castsShadow(const BillboardBatch& batch) {
     return drawsAnything(batch) &&
            (batch.params.blend == kBlendAlpha || batch.params.blend == kBlendPremultiplied);
+}
+
+} // namespace
+
+bool castsOpacityShadow(const BillboardBatch& batch) {
+    return castsShadow(batch) && (batch.params.render_flags & kRenderFlagShadowCutout) == 0;
+}
+
+bool castsCutoutShadow(const BillboardBatch& batch) {
+    return castsShadow(batch) && (batch.params.render_flags & kRenderFlagShadowCutout) != 0;
 }
 
 std::array<float, kShadowCascadeCapacity> cascadeSplits(float near_m, float far_m, uint32_t count) {
@@ -200,6 +212,7 @@ SunShadowFit fitSunShadows(const FrameView& view, uint32_t width, uint32_t heigh
     // casting batch's records stay on the device.
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        if (b != nullptr && castsCutoutShadow(*b)) ++fit.cutout_batches;
         if (b == nullptr || !castsOpacityShadow(*b)) continue;
         ++fit.opacity_batches;
         if (b->device.records != 0) fit.opacity_device = true;

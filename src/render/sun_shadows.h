@@ -38,15 +38,19 @@ struct SunShadowFit {
     // cannot bound records it never reads).
     uint32_t opacity_batches = 0;
     bool opacity_device = false;
+    uint32_t cutout_batches = 0; // billboard batches drawn into the cascades as cutouts
 };
 
 // Why view.shadows cannot be drawn, or empty: every value in the scene format's range
 // (scene_desc.h), all finite.
 std::string shadowProblem(const ShadowDesc& shadows);
 
-// Whether a billboard batch casts into the opacity map: it draws something and blends by alpha
-// (alpha or premultiplied). Additive batches are light and cast nothing.
+// Whether a billboard batch casts into the opacity map: it draws something, blends by alpha
+// (alpha or premultiplied) and is not a cutout. Additive batches are light and cast nothing.
 bool castsOpacityShadow(const BillboardBatch& batch);
+// Whether it casts a cutout into the cascades' depth map instead: the same, with the emitter's
+// render.shadow_cutout (kRenderFlagShadowCutout).
+bool castsCutoutShadow(const BillboardBatch& batch);
 
 // The practical split of [near_m, far_m] into `count` cascades (Zhang et al., "Parallel-Split
 // Shadow Maps", 2006): split i at mix(uniform, logarithmic, 0.75); far ends, the last at far_m.

@@ -2,7 +2,8 @@
 // box's cascaded shadow darkens the ground behind it and turning shadows off removes that; blended
 // billboards darken the ground below them through the opacity map and shade the billboards behind
 // them (smoke shadows itself); the compute rasteriser's lit billboards receive the same shadow as
-// the graphics path's; bad settings are refused with their name.
+// the graphics path's; cutout billboards cast into the depth map where they are at least half
+// covered; bad settings are refused with their name.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -151,6 +152,33 @@ TEST_F(ShadowsRenderTest, BlendedBillboardsShadowTheGroundThroughTheOpacityMap) 
     view.shadows.enabled = false;
     const Image off = render(view, batches);
     EXPECT_NEAR(red(off, pixelOf(-2.0f), row), red(off, pixelOf(2.2f), row), 3);
+}
+
+TEST_F(ShadowsRenderTest, CutoutBillboardsCastIntoTheDepthMapNotTheOpacityMap) {
+    FrameView view = topView();
+    // The same sheet as above, its records half transparent, but cast as cutouts: where a soft
+    // disc's coverage reaches one half (its core, at record alpha 1) the ground gets a shadow as
+    // dark as a box's; at record alpha 0.4 no texel reaches one half and nothing is cast.
+    std::vector<DrawRecord> solid;
+    std::vector<DrawRecord> faint;
+    for (int i = -2; i <= 2; ++i) {
+        for (int k = -2; k <= 2; ++k) {
+            const vec3 p(0.5f * float(i), 2, 0.5f * float(k));
+            solid.push_back(puff(p, 1, 1.0f));
+            faint.push_back(puff(p, 1, 0.4f));
+        }
+    }
+    BillboardParams cutout = puffParams(false);
+    cutout.render_flags |= kRenderFlagShadowCutout;
+    const uint32_t row = pixelOf(0.5f);
+    const Image on = render(view, {BillboardBatch{cutout, kNoTexture, solid, {}}});
+    EXPECT_EQ(stats_.shadow_cutout_batches, 1u);
+    EXPECT_EQ(stats_.shadow_opacity_batches, 0u);
+    const int under = red(on, pixelOf(-2.0f), row);
+    const int beside = red(on, pixelOf(2.2f), row);
+    EXPECT_LT(under * 2, beside) << "under " << under << ", beside " << beside;
+    const Image none = render(view, {BillboardBatch{cutout, kNoTexture, faint, {}}});
+    EXPECT_NEAR(red(none, pixelOf(-2.0f), row), red(none, pixelOf(2.2f), row), 3);
 }
 
 TEST_F(ShadowsRenderTest, SmokeShadowsItselfAwayFromTheSunOnBothRasterPaths) {

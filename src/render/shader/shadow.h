@@ -29,6 +29,9 @@ SD_CONST float kShadowNormalOffsetTexels = 1.5f;
 // The last part of the shadow distance over which the shadow fades out to none (no hard edge where
 // the last cascade ends).
 SD_CONST float kShadowFadeFraction = 0.1f;
+// A cutout billboard (kRenderFlagShadowCutout) writes the sun's depth map where its coverage
+// (texel alpha x record alpha) is at least this.
+SD_CONST float kShadowCutoutCoverage = 0.5f;
 // A particle's alpha is clamped below this before the optical depth -ln(1 - alpha): an opaque
 // texel gives optical depth 6.9 (transmittance 0.001), not infinity.
 SD_CONST float kOpacityMaxAlpha = 0.999f;
