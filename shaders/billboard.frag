@@ -6,6 +6,7 @@
 
 #include "billboard.h"
 #include "billboard_variant.glsl"
+#define SD_SUN_SHADOWS 1 // receives sun shadows (frame_bindings.glsl)
 #include "frame_bindings.glsl"
 #include "lighting.h"
 #include "oit.h"

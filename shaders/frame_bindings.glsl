@@ -14,6 +14,61 @@ mat4 clipFromWorld() {
                 frame.clip_from_world_c3);
 }
 
+// Linear view depth (metres along the view direction), the unit the soft fade compares.
+float linearDepth(vec3 world_position) {
+    return dot(world_position - frame.eye.xyz, frame.camera_forward.xyz);
+}
+
+#ifdef SD_SUN_SHADOWS
+// The sun shadow maps (src/render/shader/shadow.h, docs/rendering.md "Shadows"), bound by every
+// pass whose shaders receive shadows.
+layout(set = kSetFrame, binding = kBindingShadowAtlas) uniform sampler2DShadow shadow_atlas;
+layout(set = kSetFrame, binding = kBindingShadowOpacity) uniform sampler2D shadow_opacity;
+
+// The share of the sun reaching world point p of unit normal n, in [0, 1]: the cascade of p's
+// view depth, 3 x 3 bilinear comparisons one texel apart (a 4 x 4 texel percentage-closer filter;
+// at level 0, so the compute rasteriser runs the same text), faded out over the end of the shadow
+// distance; times the transmittance through the blended particles the opacity map holds, read
+// half a slice toward the sun (kOpacityReceiverOffset). 1 where the frame has no shadows.
+float frameSunShadow(vec3 n, vec3 p) {
+    float visibility = 1.0;
+    uint count = min(frame.shadows.config.x, kShadowCascadeCapacity);
+    float depth = linearDepth(p);
+    uint c = sdShadowCascade(depth, frame.shadows.cascade_far, count);
+    if (c < count) {
+        uint k = c * 4u;
+        vec3 q = p + n * (frame.shadows.cascade_texel_m[c] * kShadowNormalOffsetTexels);
+        vec3 coord = sdShadowCoord(frame.shadows.cascade_c[k], frame.shadows.cascade_c[k + 1u],
+                                   frame.shadows.cascade_c[k + 2u],
+                                   frame.shadows.cascade_c[k + 3u], q);
+        float reference = coord.z - frame.shadows.params.x / frame.shadows.cascade_depth_m[c];
+        float texel = frame.shadows.params.w;
+        float sum = 0.0;
+        for (int y = -1; y <= 1; ++y) {
+            for (int x = -1; x <= 1; ++x) {
+                vec2 uv = sdShadowAtlasUv(coord.xy + vec2(x, y) * texel, c, texel);
+                sum += textureLod(shadow_atlas, vec3(uv, reference), 0.0);
+            }
+        }
+        float shadow = 1.0 - sum / 9.0;
+        visibility = 1.0 - shadow * sdShadowFadeWeight(depth, frame.shadows.params);
+    }
+    if (frame.shadows.config.y != 0u) {
+        vec3 o = sdShadowCoord(frame.shadows.opacity_c[0], frame.shadows.opacity_c[1],
+                               frame.shadows.opacity_c[2], frame.shadows.opacity_c[3], p);
+        if (all(greaterThanEqual(o.xy, vec2(0.0))) && all(lessThanEqual(o.xy, vec2(1.0)))) {
+            visibility *= sdOpacityTransmittance(textureLod(shadow_opacity, o.xy, 0.0),
+                                                 o.z - kOpacityReceiverOffset);
+        }
+    }
+    return visibility;
+}
+#else
+float frameSunShadow(vec3 n, vec3 p) {
+    return 1.0;
+}
+#endif
+
 // The light of the frame's point and spot lights at surface point p of unit normal n (lighting.h,
 // sdLocalLight), summed; it adds to sdSunAmbient's. Only the lights of p's cluster are visited
 // (render/light_clusters.h bins them on the host, conservatively: a light that reaches p is in
@@ -38,15 +93,12 @@ vec3 frameLocalLights(vec3 n, vec3 p) {
     return sum;
 }
 
-// The whole light model at p: sun, ambient, the sky light and the frame's lights.
+// The whole light model at p: the sun (shadowed where the shader receives sun shadows),
+// ambient, the sky light and the frame's lights.
 vec3 frameLight(vec3 n, vec3 p) {
-    return sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz, frame.ambient.xyz) +
+    return sdSunAmbient(n, frame.sun_direction.xyz,
+                        frame.sun_radiance.xyz * frameSunShadow(n, p), frame.ambient.xyz) +
            sdShAmbient(n, frame.ambient_sh) + frameLocalLights(n, p);
-}
-
-// Linear view depth (metres along the view direction), the unit the soft fade compares.
-float linearDepth(vec3 world_position) {
-    return dot(world_position - frame.eye.xyz, frame.camera_forward.xyz);
 }
 
 // Pixels per metre at one metre of linear view depth: half the viewport height times the

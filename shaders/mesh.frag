@@ -8,6 +8,7 @@
 
 #include "mesh.h"
 #include "mesh_variant.glsl"
+#define SD_SUN_SHADOWS 1 // receives sun shadows (frame_bindings.glsl)
 #include "frame_bindings.glsl"
 #include "lighting.h"
 #include "oit.h"

@@ -3,6 +3,7 @@
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
+#define SD_SUN_SHADOWS 1 // receives sun shadows (frame_bindings.glsl)
 #include "frame_bindings.glsl"
 #include "lighting.h"
 #include "opaque_geometry.h"

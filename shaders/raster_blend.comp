@@ -12,6 +12,7 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 
+#define SD_SUN_SHADOWS 1 // receives sun shadows (frame_bindings.glsl)
 #include "raster_common.glsl"
 #include "lighting.h"
 #include "billboard_shade.glsl"

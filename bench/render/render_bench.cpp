@@ -106,7 +106,7 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
                int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics,
-               std::span<const LightDesc> lights = {}) {
+               std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -117,6 +117,16 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     view.transparency = transparency;
     view.raster = raster;
     view.lights = lights;
+    // The shadow cases: a box and a sphere on the ground among the particles, the shadows as
+    // given (enabled false: the reference frame of the same scene).
+    const PrimitiveDesc casters[] = {
+        PrimitiveDesc{
+            PrimitiveKind::box, {-2, 0.75f, 0}, {1.5f, 1.5f, 1.5f}, 0.5f, {0.6f, 0.5f, 0.4f}},
+        PrimitiveDesc{PrimitiveKind::sphere, {2, 1, 0.5f}, {1, 1, 1}, 1.0f, {0.5f, 0.6f, 0.7f}}};
+    if (shadows != nullptr) {
+        view.primitives = casters;
+        view.shadows = *shadows;
+    }
     if (post != 0) {
         const SceneDesc scene;
         view.tonemap = scene.tonemap;
@@ -149,6 +159,10 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     state.counters["particles"] = static_cast<double>(stats.particles_drawn);
     if (raster != RasterPath::graphics) {
         state.counters["raster_pairs"] = static_cast<double>(stats.raster_pairs);
+    }
+    if (shadows != nullptr) {
+        state.counters["shadow_cascades"] = static_cast<double>(stats.shadow_cascades);
+        state.counters["opacity_batches"] = static_cast<double>(stats.shadow_opacity_batches);
     }
 }
 
@@ -295,6 +309,34 @@ void BM_AdditiveTextured100k(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
 }
 
+// Lit alpha discs of 40 cm (range(2) thousands of them: 100 for a GPU, 10 for lavapipe),
+// unsorted, over the ground with a box and a sphere: range(0) 0 without shadows (the reference),
+// 1 with the scene's default sun shadows (2 cascades of 1024², the primitives casting, everything
+// lit receiving, the discs casting into a 256² opacity map), 2 with 4 cascades of 2048²; range(1)
+// the frame height.
+void BM_SunShadows(benchmark::State& state) {
+    const std::vector<DrawRecord> records =
+        particles(static_cast<size_t>(state.range(2)) * 1000, 0.4f);
+    BillboardParams lit = paramsFor(kBlendAlpha);
+    lit.render_flags |= kRenderFlagLit;
+    const DrawBatch batch = BillboardBatch{lit, kNoTexture, records, {}};
+    ShadowDesc shadows;
+    shadows.enabled = state.range(0) != 0;
+    if (state.range(0) == 2) {
+        shadows.cascades = 4;
+        shadows.resolution = 2048;
+    }
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
+              RasterPath::graphics, {}, &shadows);
+}
+
+void shadowArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t shadows : {0, 1, 2}) b->Args({shadows, height, 100});
+    }
+    for (int64_t shadows : {0, 1, 2}) b->Args({shadows, 720, 10});
+}
+
 void lightArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         b->Args({0, height, 30});
@@ -337,6 +379,7 @@ BENCHMARK(BM_AlphaOit100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->
 BENCHMARK(BM_EmptyFramePost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Lit100kLights)->Apply(lightArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

@@ -439,6 +439,11 @@ struct BillboardDesc {
     Float3 axis{0, 1, 0}; // axis: the quad's long axis; fixed: the quad's normal
     float stretch = 0.1f; // velocity_stretch: extra length in seconds of travel
     Flipbook flipbook;
+    // Sun shadows (docs/rendering.md, "Shadows"): an alpha-blended or premultiplied billboard casts
+    // through the opacity shadow map (soft, for smoke) unless shadow_cutout, when its texels of
+    // at least half coverage cast into the sun's depth map (crisp, for opaque-ish cards: leaves,
+    // debris, paper) and nothing goes through the opacity map. Additive billboards cast nothing.
+    bool shadow_cutout = false;
     friend bool operator==(const BillboardDesc&, const BillboardDesc&) = default;
 };
 

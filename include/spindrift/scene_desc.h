@@ -116,6 +116,27 @@ struct SkyDesc {
     friend bool operator==(const SkyDesc&, const SkyDesc&) = default;
 };
 
+// Sun shadows (docs/rendering.md, "Shadows"): a cascaded shadow map of the sun over the view out
+// to max_distance (opaque primitives, opaque mesh particles and cutout billboards cast; the ground,
+// primitives, lit meshes and lit billboards receive), and an opacity shadow map of the other
+// alpha-blended and premultiplied billboards (smoke darkens what is below it and itself). JSON
+// "shadows": {"enabled", "resolution", "cascades", "max_distance", "bias", "opacity_resolution"}.
+inline constexpr uint32_t kMinShadowResolution = 64;   // texels per side of a cascade, and
+inline constexpr uint32_t kMaxShadowResolution = 4096; // of the opacity map
+inline constexpr uint32_t kMaxShadowCascades = 4;
+inline constexpr float kMaxShadowDistance_m = 10000; // max_distance, (0, this]
+inline constexpr float kMaxShadowBias_m = 1;         // bias, [0, this]
+
+struct ShadowDesc {
+    bool enabled = true;
+    uint32_t resolution = 1024;        // texels per side of each cascade, [64, 4096]
+    uint32_t cascades = 2;             // 1..kMaxShadowCascades
+    float max_distance = 40;           // metres of view depth the cascades cover, (0, 10000]
+    float bias = 0.03f;                // metres a receiver is moved toward the sun, [0, 1]
+    uint32_t opacity_resolution = 256; // texels per side of the opacity map, [64, 4096]
+    friend bool operator==(const ShadowDesc&, const ShadowDesc&) = default;
+};
+
 // Point and spot lights (docs/rendering.md, "Lights"). A light gives a surface point at distance d
 // colour * intensity * max(dot(n, l), 0) * window(d / range) / max(d, 0.1 m)^2, window falling
 // smoothly from 1 to 0 at range; a spot's light is 1 inside inner_deg of its direction and fades
@@ -230,6 +251,7 @@ struct SceneDesc {
     GroundDesc ground;
     std::vector<PrimitiveDesc> primitives; // 0..kMaxScenePrimitives
     SunDesc sun;
+    ShadowDesc shadows;
     Float3 ambient{0.12f, 0.12f, 0.15f}; // linear RGB, each >= 0
     SkyDesc sky;                         // direction-dependent ambient, added to ambient
     std::vector<LightDesc> lights;       // 0..kMaxSceneLights point and spot lights

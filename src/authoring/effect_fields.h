@@ -153,7 +153,8 @@ constexpr auto fieldsOf(FieldsOf<BillboardDesc>) {
     return std::tuple{field("alignment", &BillboardDesc::alignment),
                       field("axis", &BillboardDesc::axis, rule::nonZero()),
                       field("stretch", &BillboardDesc::stretch, rule::atLeast(0)),
-                      field("flipbook", &BillboardDesc::flipbook)};
+                      field("flipbook", &BillboardDesc::flipbook),
+                      field("shadow_cutout", &BillboardDesc::shadow_cutout)};
 }
 
 constexpr auto fieldsOf(FieldsOf<RibbonDesc>) {

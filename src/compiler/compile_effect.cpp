@@ -429,7 +429,8 @@ void compileRender(const RenderDesc& authored, CompiledEffect& out, EmitterRecor
     r.render_flags = (d.lit ? kRenderFlagLit : 0u) |
                      (d.stable_order ? kRenderFlagStableOrder : 0u) |
                      (b.flipbook.frame_blend ? kRenderFlagFrameBlend : 0u) |
-                     (b.flipbook.random_start ? kRenderFlagRandomStart : 0u);
+                     (b.flipbook.random_start ? kRenderFlagRandomStart : 0u) |
+                     (b.shadow_cutout ? kRenderFlagShadowCutout : 0u);
 
     r.ribbon_width = d.ribbon.width;
     r.ribbon_uv_tiling = d.ribbon.uv_tiling;

@@ -70,7 +70,7 @@ uint64_t structuralHash(const CompiledEffect& effect) {
         h.add(e.render_type);
         h.add(e.blend);
         h.add(e.sort);
-        h.add(e.render_flags); // lit, stable_order, frame_blend, random_start
+        h.add(e.render_flags); // lit, stable_order, frame_blend, random_start, shadow_cutout
         if (e.render_type == kRenderBillboard) h.add(e.alignment);
         const bool subs_ok =
             inside(e.sub_emitter_first, e.sub_emitter_count, effect.sub_emitters.size());

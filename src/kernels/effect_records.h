@@ -144,7 +144,8 @@ SD_CONST uint kRenderFlagLit = 1u;
 SD_CONST uint kRenderFlagStableOrder = 2u;
 SD_CONST uint kRenderFlagFrameBlend = 4u;
 SD_CONST uint kRenderFlagRandomStart = 8u;
-SD_CONST uint kRenderFlagMask = 15u;
+SD_CONST uint kRenderFlagShadowCutout = 16u; // billboards: cast a cutout into the sun's depth map
+SD_CONST uint kRenderFlagMask = 31u;
 
 // EffectRecord.flags bits. Frozen.
 SD_CONST uint kEffectFlagLooping = 1u;

@@ -60,6 +60,10 @@ bool drawsByCompute(const FrameView& view, const BillboardBatch& batch) {
     return batchParticles(batch) >= view.compute_raster_threshold;
 }
 
+void ComputeRaster::bindShadows(const ShadowMaps& maps) const {
+    writeShadowBindings(device_.handle(), set_, maps);
+}
+
 std::unique_ptr<ComputeRaster> ComputeRaster::create(const vk::Device& device,
                                                      const FrameTargets& targets,
                                                      const TextureStore& textures,
@@ -82,15 +86,20 @@ std::unique_ptr<ComputeRaster> ComputeRaster::create(const vk::Device& device,
         b.descriptorCount = 1;
         b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
-    r->set_layout_ = vk::createDescriptorSetLayout(d, {bindings[0], bindings[1], bindings[2]},
-                                                   "the compute raster set layout", diagnostics);
+    static_assert(kBindingRasterFrame != kBindingShadowAtlas &&
+                  kBindingRasterFrame != kBindingShadowOpacity);
+    std::vector<VkDescriptorSetLayoutBinding> set_bindings = {bindings[0], bindings[1],
+                                                              bindings[2]};
+    addShadowBindings(set_bindings, VK_SHADER_STAGE_COMPUTE_BIT);
+    r->set_layout_ = vk::createDescriptorSetLayout(d, set_bindings, "the compute raster set layout",
+                                                   diagnostics);
     if (!r->set_layout_) return nullptr;
     static_assert(kSetFrame == 0 && kSetTexture == 1);
     r->layout_ = vk::createPipelineLayout(d, {r->set_layout_.get(), textures.layout()},
                                           sizeof(RasterPush), "the compute raster layout",
                                           diagnostics, VK_SHADER_STAGE_COMPUTE_BIT);
     if (!r->layout_) return nullptr;
-    r->pool_ = vk::createDescriptorPool(d, 1, 1, 1, diagnostics, 1);
+    r->pool_ = vk::createDescriptorPool(d, 1, 1, 3, diagnostics, 1);
     if (!r->pool_) return nullptr;
     r->set_ = vk::allocateDescriptorSet(d, r->pool_.get(), r->set_layout_.get(), diagnostics);
     if (r->set_ == VK_NULL_HANDLE) return nullptr;

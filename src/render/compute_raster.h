@@ -33,6 +33,7 @@
 #include "render/frame_targets.h"
 #include "render/renderer.h"
 #include "render/shader/compute_raster.h"
+#include "render/shadow_pass.h"
 #include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
@@ -82,6 +83,10 @@ public:
     // limit. False with an error when a Vulkan call fails, a batch has more than
     // kMaxComputeRasterBatchParticles particles, or the frame more than
     // kMaxComputeRasterFrameParticles particles or kMaxComputeRasterKeys keys.
+    // Points the frame set's shadow bindings at the sun's shadow maps (the tile blend receives sun
+    // shadows on lit billboards, as the fragment shader does). Not while a frame is pending.
+    void bindShadows(const ShadowMaps& maps) const;
+
     bool prepare(vk::CommandRunner& runner, const FrameView& view,
                  std::span<const DrawBatch> batches, const BillboardPass& billboards, uint32_t slot,
                  FrameStats& stats, std::vector<Diagnostic>& diagnostics);

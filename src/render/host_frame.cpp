@@ -330,6 +330,8 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     renderer.linearize->setHostDepth(renderer.slot, frame.depth.view);
     recordHost(renderer, frame, view, batches, any_oit);
     stats = frameStats(totals, batches.size(), view.lights);
+    // A host frame draws no sun shadows (docs/host-vulkan.md): counted, not silently dropped.
+    stats.shadows_not_drawn = view.shadows.enabled ? 1u : 0u;
     signal.semaphore = renderer.frames_done.get();
     signal.value = ++renderer.frames_recorded;
     return true;

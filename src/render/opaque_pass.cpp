@@ -30,7 +30,9 @@ OpaqueDraw groundDraw(const GroundDesc& ground) {
     return d;
 }
 
-OpaqueDraw primitiveDraw(const PrimitiveDesc& p) {
+} // namespace
+
+OpaqueDraw opaquePrimitiveDraw(const PrimitiveDesc& p) {
     OpaqueDraw d{};
     d.center = vec4(toVec3(p.center), 0.0f);
     d.color = vec4(toVec3(p.color), 0.0f);
@@ -44,13 +46,11 @@ OpaqueDraw primitiveDraw(const PrimitiveDesc& p) {
     return d;
 }
 
-uint32_t vertexCount(uint32_t kind) {
+uint32_t opaqueVertexCount(uint32_t kind) {
     return kind == kOpaqueBox      ? kBoxVertexCount
            : kind == kOpaqueSphere ? kSphereVertexCount
                                    : kGroundVertexCount;
 }
-
-} // namespace
 
 std::unique_ptr<OpaquePass> OpaquePass::create(const vk::Device& device,
                                                const FrameTargets& targets,
@@ -68,8 +68,10 @@ std::unique_ptr<OpaquePass> OpaquePass::create(const vk::Device& device,
     globals.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     globals.descriptorCount = 1;
     globals.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    std::vector<VkDescriptorSetLayoutBinding> bindings = {globals};
+    addShadowBindings(bindings, VK_SHADER_STAGE_FRAGMENT_BIT);
     pass->set_layout_ =
-        vk::createDescriptorSetLayout(d, {globals}, "the opaque frame set layout", diagnostics);
+        vk::createDescriptorSetLayout(d, bindings, "the opaque frame set layout", diagnostics);
     if (!pass->set_layout_) return nullptr;
     pass->layout_ = vk::createPipelineLayout(d, {pass->set_layout_.get()}, sizeof(OpaqueDraw),
                                              "the opaque pipeline layout", diagnostics);
@@ -87,7 +89,7 @@ std::unique_ptr<OpaquePass> OpaquePass::create(const vk::Device& device,
     pass->pipeline_ = vk::createGraphicsPipeline(d, desc, "the opaque pipeline", diagnostics);
     if (!pass->pipeline_) return nullptr;
 
-    pass->pool_ = vk::createDescriptorPool(d, 1, 1, 0, diagnostics);
+    pass->pool_ = vk::createDescriptorPool(d, 1, 1, 2, diagnostics);
     if (!pass->pool_) return nullptr;
     pass->set_ =
         vk::allocateDescriptorSet(d, pass->pool_.get(), pass->set_layout_.get(), diagnostics);
@@ -95,6 +97,10 @@ std::unique_ptr<OpaquePass> OpaquePass::create(const vk::Device& device,
     vk::writeUniformBuffer(d, pass->set_, kBindingFrameGlobals, targets.globals[0].get(),
                            sizeof(FrameGlobals));
     return pass;
+}
+
+void OpaquePass::bindShadows(const vk::Device& device, const ShadowMaps& maps) const {
+    writeShadowBindings(device.handle(), set_, maps);
 }
 
 void OpaquePass::record(VkCommandBuffer cmd, const FrameTargets& targets,
@@ -125,10 +131,10 @@ void OpaquePass::record(VkCommandBuffer cmd, const FrameTargets& targets,
         vkCmdPushConstants(cmd, layout_.get(),
                            VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                            sizeof(OpaqueDraw), &d);
-        vkCmdDraw(cmd, vertexCount(d.kind), 1, 0, 0);
+        vkCmdDraw(cmd, opaqueVertexCount(d.kind), 1, 0, 0);
     };
     if (view.ground.enabled) draw(groundDraw(view.ground));
-    for (const PrimitiveDesc& p : view.primitives) draw(primitiveDraw(p));
+    for (const PrimitiveDesc& p : view.primitives) draw(opaquePrimitiveDraw(p));
     vkCmdEndRendering(cmd);
 }
 

@@ -45,8 +45,10 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     bindings[1].descriptorCount = 1;
     bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
-    b->set_layout_ = vk::createDescriptorSetLayout(d, {bindings[0], bindings[1]},
-                                                   "the particle frame set layout", diagnostics);
+    std::vector<VkDescriptorSetLayoutBinding> set_bindings = {bindings[0], bindings[1]};
+    addShadowBindings(set_bindings, VK_SHADER_STAGE_FRAGMENT_BIT);
+    b->set_layout_ = vk::createDescriptorSetLayout(d, set_bindings, "the particle frame set layout",
+                                                   diagnostics);
     if (!b->set_layout_) return nullptr;
     // Set numbers are kSetFrame (0) and kSetTexture (1), in that order.
     static_assert(kSetFrame == 0 && kSetTexture == 1);
@@ -56,7 +58,7 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     if (!b->layout_) return nullptr;
 
     const auto slots = static_cast<uint32_t>(targets.globals.size());
-    b->pool_ = vk::createDescriptorPool(d, slots, slots, slots, diagnostics);
+    b->pool_ = vk::createDescriptorPool(d, slots, slots, 3 * slots, diagnostics);
     if (!b->pool_) return nullptr;
     for (uint32_t slot = 0; slot < slots; ++slot) {
         const VkDescriptorSet set =
@@ -77,6 +79,10 @@ void ParticleBindings::bindTargets(const FrameTargets& targets) const {
                                       targets.linear_depth.view.get(), depth_sampler_.get(),
                                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
+}
+
+void ParticleBindings::bindShadows(const ShadowMaps& maps) const {
+    for (const VkDescriptorSet set : sets_) writeShadowBindings(device_.handle(), set, maps);
 }
 
 void ParticleBindings::bindFrame(VkCommandBuffer cmd, uint32_t slot) const {

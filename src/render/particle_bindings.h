@@ -20,6 +20,7 @@
 #include "render/shader/billboard.h"
 #include "render/shader/mesh.h"
 #include "render/shader/strip_draw.h"
+#include "render/shadow_pass.h"
 #include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/device.h"
@@ -50,6 +51,9 @@ public:
     // does it; a host frame whose size changed makes new targets). No set may be in use by
     // pending work.
     void bindTargets(const FrameTargets& targets) const;
+    // Points every slot's frame set at the sun's shadow maps (the receivers: lit meshes and lit
+    // billboards). No set may be in use by pending work.
+    void bindShadows(const ShadowMaps& maps) const;
 
     // Binds the frame set of `slot` (< the targets' globals); the particle pipelines all use
     // layout(), so it stays bound for every draw of the pass.

@@ -13,6 +13,7 @@
 #include "render/renderer_state.h"
 #include "render/shader/frame_globals.h"
 #include "render/sky_ambient.h"
+#include "render/sun_shadows.h"
 #include "render/view_globals.h"
 #include "runtime/draw_list.h"
 #include "vulkan/commands.h"
@@ -229,6 +230,10 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
         diagnostics.push_back(renderError(
             "view", "transparency " + std::to_string(static_cast<int>(view.transparency)) +
                         " is unknown (sorted or weighted_oit)"));
+        return false;
+    }
+    if (std::string why = shadowProblem(view.shadows); !why.empty()) {
+        diagnostics.push_back(renderError("view", std::move(why)));
         return false;
     }
     if (std::string why = postProblem(view); !why.empty()) {
@@ -511,6 +516,10 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     r.draw_args->record(cmd, batches, *r.meshes);
     // The compute rasteriser's pairs, sorted and ranged per tile, before anything reads them.
     if (r.raster && !r.raster->recordBinning(cmd, diagnostics)) return false;
+    // The sun's shadow maps, before every receiver (the opaque pass on).
+    r.shadows->record(
+        cmd, view, batches, r.shadow_fit,
+        ShadowDrawContext{*r.textures, *r.meshes, *r.billboards, *r.draw_args, r.slot});
 
     r.opaque->record(cmd, t, view);
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
@@ -610,8 +619,11 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
     r.textures = TextureStore::create(*r.device, *r.runner, kMaxTextures, diagnostics);
     if (!r.textures) return false;
     r.meshes = std::make_unique<MeshStore>(*r.device, kMaxMeshes);
+    r.shadows = ShadowPass::create(*r.device, *r.runner, *r.textures, diagnostics);
+    if (!r.shadows) return false;
     r.particle_bindings = ParticleBindings::create(*r.device, *r.targets, *r.textures, diagnostics);
     if (!r.particle_bindings) return false;
+    r.particle_bindings->bindShadows(r.shadows->maps());
     r.billboards = BillboardPass::create(*r.device, *r.particle_bindings, diagnostics);
     if (!r.billboards) return false;
     r.draw_args = DeviceDrawArgs::create(*r.device, diagnostics);
@@ -620,6 +632,32 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
     if (!r.strips) return false;
     r.mesh_pass = MeshPass::create(*r.device, *r.particle_bindings, diagnostics);
     return r.mesh_pass != nullptr;
+}
+
+// Fits the frame's sun shadows (none in a host frame), makes their maps the view's size (the
+// receivers' sets written again when they are replaced) and the caster pipelines, and writes the
+// sun views' globals and the receivers' share of the camera's.
+static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const DrawBatch> batches,
+                           FrameGlobals& globals, std::vector<Diagnostic>& diagnostics) {
+    const FrameTargets& t = *r.targets;
+    r.shadow_fit = r.host_frame ? SunShadowFit{} : fitSunShadows(view, t.width, t.height, batches);
+    const SunShadowFit& fit = r.shadow_fit;
+    globals.shadows = fit.shadows;
+    if (fit.cascades == 0) return true;
+    bool replaced = false;
+    if (!r.shadows->ensureSize(view.shadows.resolution, view.shadows.opacity_resolution, replaced,
+                               diagnostics)) {
+        return false;
+    }
+    if (replaced) {
+        const ShadowMaps maps = r.shadows->maps();
+        if (r.opaque) r.opaque->bindShadows(*r.device, maps);
+        r.particle_bindings->bindShadows(maps);
+        if (r.raster) r.raster->bindShadows(maps);
+    }
+    if (!r.shadows->preparePipelines(batches, diagnostics)) return false;
+    r.shadows->upload(globals, fit);
+    return true;
 }
 
 bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
@@ -657,6 +695,7 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
         return false;
     }
     FrameGlobals globals = viewGlobals(view, t.width, t.height);
+    if (!prepareShadows(renderer, view, batches, globals, diagnostics)) return false;
     std::memcpy(t.globals[slot].mapped, &globals, sizeof(globals));
     return true;
 }
@@ -740,6 +779,7 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     r->opaque = OpaquePass::create(*r->device, *r->targets, diagnostics);
     if (!r->opaque) return nullptr;
     if (!createParticlePasses(*r, diagnostics)) return nullptr;
+    r->opaque->bindShadows(*r->device, r->shadows->maps());
     if (r->device->support().timestamps) {
         r->timestamps = createTimestampPool(*r->device, diagnostics);
         if (!r->timestamps) return nullptr;
@@ -797,6 +837,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
         renderer.raster =
             ComputeRaster::create(*renderer.device, t, *renderer.textures, diagnostics);
         if (!renderer.raster) return false;
+        renderer.raster->bindShadows(renderer.shadows->maps());
     }
     if (renderer.raster &&
         !renderer.raster->prepare(*renderer.runner, view, batches, *renderer.billboards,
@@ -818,6 +859,11 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
     stats = frameStats(totals, batches.size(), view.lights);
+    stats.shadow_cascades = renderer.shadow_fit.cascades;
+    stats.shadow_opacity_batches =
+        renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;
+    stats.shadow_opacity_device = renderer.shadow_fit.opacity_device ? 1u : 0u;
+    stats.shadow_cutout_batches = renderer.shadow_fit.cutout_batches;
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;
     stats.raster_pairs = raster_stats.raster_pairs;

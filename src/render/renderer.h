@@ -118,6 +118,12 @@ struct FrameView {
     GroundDesc ground;
     std::span<const PrimitiveDesc> primitives;
     SunDesc sun;
+    // Sun shadows (scene_desc.h, docs/rendering.md "Shadows"): off here, like the post: the
+    // renderer draws what it is told, and a scene's defaults turn them on (frameView,
+    // render/scene_player.h). Each value in the scene format's range, else renderFrame refuses
+    // the frame. Offscreen frames only: a host frame (vulkan_renderer.h) draws none and counts
+    // the request (FrameStats::shadows_not_drawn).
+    ShadowDesc shadows{false};
     Float3 ambient{0.12f, 0.12f, 0.15f};
     // Direction-dependent ambient (scene_desc.h, SkyDesc; docs/rendering.md, "Sky light"), added
     // to ambient; valid as the scene format holds it (else renderFrame refuses the frame). Black
@@ -286,6 +292,15 @@ struct FrameStats {
     // kMaxFrameLights it dropped.
     uint32_t lights_drawn = 0;
     uint32_t lights_dropped = 0;
+    // Sun shadows (FrameView::shadows): the cascades drawn (0: none), the blended billboard
+    // batches drawn into the opacity map, 1 when one of them has device records (then the map
+    // covers the last cascade's whole extent), and 1 when the view asked for shadows that this
+    // frame could not draw (a host frame).
+    uint32_t shadow_cascades = 0;
+    uint32_t shadow_opacity_batches = 0;
+    uint32_t shadow_opacity_device = 0;
+    uint32_t shadow_cutout_batches = 0; // billboard batches cast as cutouts into the cascades
+    uint32_t shadows_not_drawn = 0;
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points

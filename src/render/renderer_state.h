@@ -21,7 +21,9 @@
 #include "render/particle_bindings.h"
 #include "render/post_pass.h"
 #include "render/renderer.h"
+#include "render/shadow_pass.h"
 #include "render/strip_pass.h"
+#include "render/sun_shadows.h"
 #include "render/texture_store.h"
 #include "vulkan/commands.h"
 #include "vulkan/context.h"
@@ -50,6 +52,10 @@ public:
     std::unique_ptr<DeviceDrawArgs> draw_args;
     std::unique_ptr<StripPass> strips;
     std::unique_ptr<MeshPass> mesh_pass;
+    // The sun's shadow maps (bound by every receiver's frame set from the start) and the current
+    // frame's fit of them (prepareFrame; no cascades in a host frame).
+    std::unique_ptr<ShadowPass> shadows;
+    SunShadowFit shadow_fit;
     std::unique_ptr<OitPass> oit;   // made by the first frame that draws a batch through OIT
     std::unique_ptr<PostPass> post; // made by the first frame that asks for HDR post
     // Made by the first offscreen frame that draws a batch by compute (FrameView::raster); a

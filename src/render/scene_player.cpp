@@ -328,6 +328,7 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     view.ground = scene.ground;
     view.primitives = scene.primitives;
     view.sun = scene.sun;
+    view.shadows = scene.shadows;
     view.ambient = scene.ambient;
     view.sky = scene.sky;
     view.lights = scene.lights;

@@ -79,6 +79,18 @@ constexpr auto fieldsOf(FieldsOf<SkyDesc>) {
                       field("intensity", &SkyDesc::intensity, rule::within(0, kMaxSkyIntensity))};
 }
 
+constexpr auto fieldsOf(FieldsOf<ShadowDesc>) {
+    return std::tuple{field("enabled", &ShadowDesc::enabled),
+                      field("resolution", &ShadowDesc::resolution,
+                            rule::within(kMinShadowResolution, kMaxShadowResolution)),
+                      field("cascades", &ShadowDesc::cascades, rule::within(1, kMaxShadowCascades)),
+                      field("max_distance", &ShadowDesc::max_distance,
+                            rule::between(0, true, kMaxShadowDistance_m, false)),
+                      field("bias", &ShadowDesc::bias, rule::within(0, kMaxShadowBias_m)),
+                      field("opacity_resolution", &ShadowDesc::opacity_resolution,
+                            rule::within(kMinShadowResolution, kMaxShadowResolution))};
+}
+
 // The type chooses the keys: direction and the cone angles are a spot's.
 constexpr auto fieldsOf(FieldsOf<LightDesc>) {
     using K = LightKind;
@@ -148,6 +160,7 @@ constexpr auto fieldsOf(FieldsOf<SceneDesc>) {
         field("primitives", &SceneDesc::primitives,
               rule::list({0, kMaxScenePrimitives, "primitives"}, true)),
         field("sun", &SceneDesc::sun),
+        field("shadows", &SceneDesc::shadows),
         field<RgbCodec>("ambient", &SceneDesc::ambient, rule::atLeast(0)),
         field("sky", &SceneDesc::sky),
         field("lights", &SceneDesc::lights, rule::list({0, kMaxSceneLights, "lights"}, true)),

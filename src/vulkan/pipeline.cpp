@@ -75,6 +75,8 @@ OwnedPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc
     raster.cullMode = desc.cull_back_faces ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE;
     raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     raster.lineWidth = 1.0f;
+    raster.depthBiasEnable = desc.depth_bias_slope != 0.0f ? VK_TRUE : VK_FALSE;
+    raster.depthBiasSlopeFactor = desc.depth_bias_slope;
 
     VkPipelineMultisampleStateCreateInfo multisample{};
     multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
@@ -111,7 +113,7 @@ OwnedPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc
     VkGraphicsPipelineCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
     info.pNext = &rendering;
-    info.stageCount = 2;
+    info.stageCount = desc.fragment != VK_NULL_HANDLE ? 2u : 1u;
     info.pStages = stages;
     info.pVertexInputState = &vertex_input;
     info.pInputAssemblyState = &assembly;

@@ -26,7 +26,7 @@ enum class BlendState : uint8_t {
 
 struct GraphicsPipelineDesc {
     VkShaderModule vertex = VK_NULL_HANDLE;
-    VkShaderModule fragment = VK_NULL_HANDLE;
+    VkShaderModule fragment = VK_NULL_HANDLE; // null: no fragment stage (depth only)
     VkPipelineLayout layout = VK_NULL_HANDLE;
     std::vector<VkFormat> color_formats;
     std::vector<BlendState> blends; // one per colour attachment
@@ -38,6 +38,9 @@ struct GraphicsPipelineDesc {
     // Back faces (clockwise on screen) culled: closed meshes. Off by default: billboards and
     // decals are seen from both sides.
     bool cull_back_faces = false;
+    // Slope-scaled depth bias (depthBiasSlopeFactor; 0: none): shadow casters push their depth
+    // away by this many times the depth slope of each triangle.
+    float depth_bias_slope = 0.0f;
     // Triangle lists, counter-clockwise fronts, viewport and scissor dynamic, one sample.
 };
 

@@ -72,6 +72,8 @@ const char* const kScenes[] = {
     "point_spot_lights",
     "particle_lights",
     "sky_light",
+    "sun_shadows",
+    "smoke_shadows",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
@@ -151,7 +153,7 @@ protected:
     // per_emitter: drawn in the order before the view's one order (perEmitterBatches).
     static bool renderScene(const std::string& name, Image& out, std::string& error,
                             RasterPath raster = RasterPath::graphics, bool per_emitter = false,
-                            FrameStats* frame_stats = nullptr) {
+                            FrameStats* frame_stats = nullptr, bool shadows = true) {
         const std::string file = (kGoldenDir / "scenes" / (name + ".json")).string();
         std::vector<Diagnostic> diagnostics;
         SceneDesc scene;
@@ -159,6 +161,7 @@ protected:
             error = errors(diagnostics);
             return false;
         }
+        if (!shadows) scene.shadows.enabled = false;
         auto player = createScenePlayer(scene, file, PlayerConfig{}, diagnostics);
         if (!player || !uploadAssets(*player, *renderer_, diagnostics)) {
             error = errors(diagnostics);
@@ -395,6 +398,40 @@ TEST_F(GoldenTest, TheSkyLightsWhatFacesUpBlueAndWhatFacesDownBrown) {
     EXPECT_GT(int{top[2]}, int{top[0]} + 20) << "top rgb " << int{top[0]} << " " << int{top[2]};
     EXPECT_GT(int{bottom[0]}, int{bottom[2]} + 20)
         << "bottom rgb " << int{bottom[0]} << " " << int{bottom[2]};
+}
+
+// The shadow goldens are only worth having if the shadows show: smoke_shadows drawn without them
+// must be clearly brighter where the smoke's shadow falls (the ground, the sphere, the smoke's
+// own far side: over 2.5 % of the image by more than 16 codes; 3.2 % on lavapipe), and nowhere
+// darker: shadows only take sunlight away.
+TEST_F(GoldenTest, ShadowsVisiblyDarkenTheGround) {
+    ASSERT_NE(renderer_, nullptr) << setup_error_;
+    Image on, off;
+    std::string error;
+    FrameStats stats;
+    ASSERT_TRUE(renderScene("smoke_shadows", on, error, RasterPath::graphics, false, &stats))
+        << error;
+    EXPECT_EQ(stats.shadow_cascades, 2u);
+    EXPECT_EQ(stats.shadow_opacity_batches, 1u);
+    ASSERT_TRUE(
+        renderScene("smoke_shadows", off, error, RasterPath::graphics, false, &stats, false))
+        << error;
+    EXPECT_EQ(stats.shadow_cascades, 0u);
+    EXPECT_TRUE(validationMessages(*renderer_).empty()) << validationMessages(*renderer_).front();
+    const size_t pixels = size_t{on.width} * on.height;
+    size_t darker = 0, brighter = 0;
+    for (size_t i = 0; i < pixels; ++i) {
+        const int d = int{off.rgba8[i * 4]} - int{on.rgba8[i * 4]};
+        if (d > 16) ++darker;
+        if (d < -kCloseCodes) ++brighter;
+    }
+    if (darker <= pixels / 40 || brighter != 0 || updating()) {
+        std::vector<Diagnostic> diagnostics;
+        fs::create_directories(kFailureDir);
+        writePng((kFailureDir / "smoke_shadows.off.png").string(), off, diagnostics);
+    }
+    EXPECT_GT(darker, pixels / 40) << "pixels darkened by the shadows: " << darker;
+    EXPECT_EQ(brighter, 0u);
 }
 
 TEST(GoldenScenes, EveryGoldenSceneIsListed) {

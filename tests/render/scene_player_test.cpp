@@ -1192,6 +1192,11 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameMeshesAsTheCpuBackend) {
     scene.camera.position = {0, 1.4f, 3.2f};
     scene.camera.target = {0, 0.6f, 0};
     scene.effects.push_back(instanceOf("../effects/rockfall.json", {0.2f, 0, -0.3f}));
+    // The dust's opacity shadow map covers the last cascade's whole extent when its records stay
+    // on the device, and fits the records when they come from the host (docs/rendering.md,
+    // "Shadows"): the backends' dust shadows differ by design, so this comparison of their
+    // meshes and dust is made without shadows (the mesh shadows: the sun_shadows golden).
+    scene.shadows.enabled = false;
     const std::vector<float> times = {0.5f, 1.0f, 0.7f};
     std::vector<Diagnostic> diagnostics;
     PlayerConfig cpu_config;

@@ -8,6 +8,7 @@
 
 #include "kernels/shared_types.h"
 #include "lighting.h"
+#include "shadow.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -15,6 +16,11 @@ SD_BEGIN_NAMESPACE
 SD_CONST uint kSetFrame = 0u;
 SD_CONST uint kBindingFrameGlobals = 0u; // uniform FrameGlobals (every stage)
 SD_CONST uint kBindingSceneDepth = 1u;   // R32 linear view depth of the opaque pass (billboards)
+// Sun shadows (shadow.h), read by the receivers (shaders that define SD_SUN_SHADOWS before
+// including frame_bindings.glsl): the cascade atlas through a comparison sampler, and the opacity
+// map. 4 and 5: the compute rasteriser's frame set has its own binding 2 (kBindingRasterFrame).
+SD_CONST uint kBindingShadowAtlas = 4u;
+SD_CONST uint kBindingShadowOpacity = 5u;
 SD_CONST uint kSetTexture = 1u;
 SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear filter, clamp
 
@@ -39,6 +45,7 @@ struct FrameGlobals {
     vec4 viewport;       // width, height, 1 / width, 1 / height (pixels)
     uvec4 light_count;   // x: the lights in use, at most kMaxFrameLights; yzw 0
     FrameLight lights[kMaxFrameLights]; // point and spot lights (lighting.h), first x in use
+    FrameShadows shadows;               // sun shadows (shadow.h); config.x 0: none
     // Light cluster masks (lighting.h, sdLightCluster): cluster 2i in .xy, 2i + 1 in .zw, each a
     // 64-bit mask (bit k: lights[k], low word first) of the lights reaching into the cluster.
     uvec4 light_clusters[kLightClusterCount / 2u];
@@ -51,14 +58,21 @@ SD_END_NAMESPACE
 #include <cstddef>
 namespace spindrift {
 SD_ASSERT_RECORD(FrameLight, 48);
-SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + 8 * kLightClusterCount + 16 * 9);
+SD_ASSERT_RECORD(FrameShadows, 16 * (4 * kShadowCascadeCapacity + 9));
+SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + sizeof(FrameShadows) +
+                                   8 * kLightClusterCount + 16 * 9);
 static_assert(offsetof(FrameGlobals, eye) == 64);
 static_assert(offsetof(FrameGlobals, viewport) == 176);
 static_assert(offsetof(FrameGlobals, light_count) == 192);
 static_assert(offsetof(FrameGlobals, lights) == 208);
-static_assert(offsetof(FrameGlobals, light_clusters) == 208 + 48 * kMaxFrameLights);
+static_assert(offsetof(FrameGlobals, shadows) == 208 + 48 * kMaxFrameLights);
+static_assert(offsetof(FrameShadows, cascade_far) == 256);
+static_assert(offsetof(FrameShadows, config) == 320);
+static_assert(offsetof(FrameShadows, opacity_c) == 336);
+static_assert(offsetof(FrameGlobals, light_clusters) ==
+              208 + 48 * kMaxFrameLights + sizeof(FrameShadows));
 static_assert(offsetof(FrameGlobals, ambient_sh) ==
-              208 + 48 * kMaxFrameLights + 8 * kLightClusterCount);
+              208 + 48 * kMaxFrameLights + sizeof(FrameShadows) + 8 * kLightClusterCount);
 // Every mask bit names a light: 64 bits, kMaxFrameLights lights.
 static_assert(kMaxFrameLights == 64);
 // Every device gives a uniform buffer at least 16 KiB (maxUniformBufferRange).

@@ -1,0 +1,29 @@
+// A cutout caster of the sun's depth map (src/render/shader/shadow.h, docs/rendering.md
+// "Shadows"): a billboard of an emitter with render.shadow_cutout, seen from the sun
+// (billboard.vert with the sun's view in the frame block), keeps the fragments whose coverage (the
+// texture or soft disc's alpha times the record's, as sampleBillboardFlipbook gives it) is at least
+// kShadowCutoutCoverage; the depth test and write do the rest.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "billboard.h"
+#include "billboard_variant.glsl"
+#include "frame_bindings.glsl"
+#include "lighting.h"
+#include "shadow.h"
+#include "billboard_shade.glsl"
+
+layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D particle_texture;
+
+layout(location = 0) in vec2 in_corner;
+layout(location = 1) flat in vec4 in_color;
+layout(location = 2) flat in float in_frame;
+
+void main() {
+    BillboardParams p = variantParams();
+    vec4 texel = kVariantTextured != 0u
+                     ? sampleBillboardFlipbook(particle_texture, p, in_corner, in_frame,
+                                               kVariantFrameBlend != 0u)
+                     : sdSoftDiscTexel(in_corner, p.blend);
+    if (texel.a * in_color.a < kShadowCutoutCoverage) discard;
+}

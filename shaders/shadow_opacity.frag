@@ -1,0 +1,31 @@
+// The opacity shadow map's caster (src/render/shader/shadow.h, docs/rendering.md "Shadows"): a
+// blended billboard seen from the sun (billboard.vert with the sun's view in the frame block)
+// adds its optical depth to the slices in front of which it lies; the pipeline sums (additive
+// blend). Its coverage is the texture or soft disc's alpha times the record's, as the billboard
+// shader's (sampleBillboardFlipbook, billboard_shade.glsl).
+#version 460
+#extension GL_GOOGLE_include_directive : require
+
+#include "billboard.h"
+#include "billboard_variant.glsl"
+#include "frame_bindings.glsl"
+#include "lighting.h"
+#include "shadow.h"
+#include "billboard_shade.glsl"
+
+layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D particle_texture;
+
+layout(location = 0) in vec2 in_corner;
+layout(location = 1) flat in vec4 in_color;
+layout(location = 2) flat in float in_frame;
+
+layout(location = 0) out vec4 out_optical_depth;
+
+void main() {
+    BillboardParams p = variantParams();
+    vec4 texel = kVariantTextured != 0u
+                     ? sampleBillboardFlipbook(particle_texture, p, in_corner, in_frame,
+                                               kVariantFrameBlend != 0u)
+                     : sdSoftDiscTexel(in_corner, p.blend);
+    out_optical_depth = sdOpacitySliceOutput(gl_FragCoord.z, texel.a * in_color.a);
+}

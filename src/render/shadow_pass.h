@@ -1,0 +1,137 @@
+// The sun's shadow maps (docs/rendering.md, "Shadows"; render/shader/shadow.h): the cascade atlas
+// (kShadowCascadeCapacity square depth tiles side by side), drawn from the sun's views by the
+// opaque primitives, the opaque mesh particles and the cutout billboards, and the opacity map
+// (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and premultiplied
+// billboards. Both are drawn before the opaque pass of an offscreen frame and sampled by the
+// receivers (opaque pass, lit meshes, lit billboards on both raster paths) through the frame set's
+// kBindingShadowAtlas and kBindingShadowOpacity. Between frames both maps stay in
+// SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host frame) binds them as they
+// are and never reads them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "render/frame_targets.h"
+#include "render/renderer.h"
+#include "render/shader/frame_globals.h"
+#include "render/sun_shadows.h"
+#include "spindrift/diagnostic.h"
+#include "vulkan/buffer.h"
+#include "vulkan/commands.h"
+#include "vulkan/device.h"
+#include "vulkan/image.h"
+#include "vulkan/owned.h"
+
+namespace spindrift::render {
+
+class MeshStore;
+class TextureStore;
+class BillboardPass;
+class DeviceDrawArgs;
+struct RecordSource; // render/particle_pass.h
+
+// The cascade atlas's depth format and the opacity map's format.
+inline constexpr VkFormat kShadowAtlasFormat = VK_FORMAT_D32_SFLOAT;
+inline constexpr VkFormat kShadowOpacityFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
+
+// What the receivers' frame sets bind (image views in SHADER_READ_ONLY_OPTIMAL).
+struct ShadowMaps {
+    VkImageView atlas = VK_NULL_HANDLE;
+    VkSampler atlas_sampler = VK_NULL_HANDLE; // linear, comparison LESS_OR_EQUAL, clamped
+    VkImageView opacity = VK_NULL_HANDLE;
+    VkSampler opacity_sampler = VK_NULL_HANDLE; // linear, clamped
+};
+
+// Writes the two shadow bindings of a receiver's frame set.
+void writeShadowBindings(VkDevice device, VkDescriptorSet set, const ShadowMaps& maps);
+// The two shadow bindings of a receiver's frame set layout, for `stages`.
+void addShadowBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings,
+                       VkShaderStageFlags stages);
+
+// What a frame's shadow draws read from the rest of the renderer.
+struct ShadowDrawContext {
+    const TextureStore& textures;
+    const MeshStore& meshes;
+    const BillboardPass& billboards; // its draw-record buffer holds the host records
+    const DeviceDrawArgs& draw_args; // the indirect arguments of device batches
+    uint32_t slot = 0;
+};
+
+class ShadowPass {
+public:
+    // The smallest maps (kMinShadowResolution), in SHADER_READ_ONLY_OPTIMAL, and the caster
+    // pipelines. nullptr and an error on failure.
+    static std::unique_ptr<ShadowPass> create(const vk::Device& device, vk::CommandRunner& runner,
+                                              const TextureStore& textures,
+                                              std::vector<Diagnostic>& diagnostics);
+
+    // Makes the maps `resolution` (each cascade) and `opacity_resolution` texels a side unless
+    // they are already; `replaced` says whether they were (the receivers' sets must then be
+    // written again: maps()). Waits for the device to be idle first. An error (and false) when
+    // the atlas would be wider than the device allows or a Vulkan call fails.
+    bool ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool& replaced,
+                    std::vector<Diagnostic>& diagnostics);
+
+    // Creates the opacity and cutout caster pipelines the frame's casting billboard batches need.
+    bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
+
+    // Writes the sun views' globals (camera: the frame's own globals).
+    void upload(const FrameGlobals& camera, const SunShadowFit& fit);
+
+    // Records the casters of the fitted maps (fit.cascades > 0) and leaves both maps readable by
+    // the receivers' fragment and compute shaders.
+    void record(VkCommandBuffer cmd, const FrameView& view, std::span<const DrawBatch> batches,
+                const SunShadowFit& fit, const ShadowDrawContext& context) const;
+
+    ShadowMaps maps() const;
+    uint32_t resolution() const { return resolution_; }
+
+private:
+    explicit ShadowPass(const vk::Device& device, vk::CommandRunner& runner)
+        : device_(device), runner_(runner) {}
+    bool createMaps(uint32_t resolution, uint32_t opacity_resolution,
+                    std::vector<Diagnostic>& diagnostics);
+    void recordCascades(VkCommandBuffer cmd, const FrameView& view,
+                        std::span<const DrawBatch> batches, const SunShadowFit& fit,
+                        const ShadowDrawContext& context) const;
+    void recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                       const ShadowDrawContext& context) const;
+    // One billboard batch with its variant of `variants` (opacity or cutout casters).
+    void drawBillboards(VkCommandBuffer cmd, const BillboardBatch& batch,
+                        const RecordSource& source,
+                        const std::map<uint32_t, vk::OwnedPipeline>& variants, VkPipeline& bound,
+                        const ShadowDrawContext& context) const;
+
+    const vk::Device& device_;
+    vk::CommandRunner& runner_;
+    uint32_t resolution_ = 0;
+    uint32_t opacity_resolution_ = 0;
+    vk::Image2D atlas_;
+    vk::Image2D opacity_;
+    vk::OwnedSampler compare_sampler_;
+    vk::OwnedSampler linear_sampler_;
+    // One FrameGlobals per sun view: the cascades, then the opacity map.
+    std::vector<vk::Buffer> globals_;
+    vk::OwnedDescriptorSetLayout set_layout_;
+    vk::OwnedDescriptorPool pool_;
+    std::vector<VkDescriptorSet> sets_;
+    vk::OwnedPipelineLayout opaque_layout_;   // sun set + OpaqueDraw push constants
+    vk::OwnedPipelineLayout particle_layout_; // sun set + texture set + particle push constants
+    vk::OwnedShaderModule opaque_vertex_;
+    vk::OwnedShaderModule mesh_vertex_;
+    vk::OwnedShaderModule billboard_vertex_;
+    vk::OwnedShaderModule opacity_fragment_;
+    vk::OwnedShaderModule cutout_fragment_;
+    vk::OwnedPipeline opaque_depth_;
+    vk::OwnedPipeline mesh_depth_;
+    std::map<uint32_t, vk::OwnedPipeline> opacity_variants_; // by ParticlePass::variantKey
+    std::map<uint32_t, vk::OwnedPipeline> cutout_variants_;  // by ParticlePass::variantKey
+};
+
+} // namespace spindrift::render

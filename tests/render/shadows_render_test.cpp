@@ -1,0 +1,229 @@
+// Sun shadows on lavapipe, validation on (docs/rendering.md, "Shadows"), measured on the pixels: a
+// box's cascaded shadow darkens the ground behind it and turning shadows off removes that; blended
+// billboards darken the ground below them through the opacity map and shade the billboards behind
+// them (smoke shadows itself); the compute rasteriser's lit billboards receive the same shadow as
+// the graphics path's; cutout billboards cast into the depth map where they are at least half
+// covered; bad settings are refused with their name.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "render/billboard_params.h"
+#include "render/renderer.h"
+
+namespace spindrift::render {
+namespace {
+
+constexpr uint32_t kSide = 96;
+constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
+constexpr float kGrey = 0.5f;   // the ground's colour
+
+std::string errors(const std::vector<Diagnostic>& d) {
+    std::string s;
+    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
+    return s;
+}
+
+int red(const Image& image, uint32_t x, uint32_t y) {
+    return image.rgba8[(size_t{y} * image.width + x) * 4];
+}
+
+// The pixel column (or row) of ground coordinate x (or z) in topView: 4.8 px a metre, +x right,
+// +z down the image.
+uint32_t pixelOf(float metres) {
+    return static_cast<uint32_t>(
+        std::floor(metres * float(kSide) / (2.0f * kHeight_m) + 0.5f * float(kSide)));
+}
+
+// Straight down on a grey ground from 10 m with a 90-degree field; the sun 45 degrees up in +x,
+// so a caster's shadow falls toward -x, as far from it as the caster is high.
+FrameView topView() {
+    FrameView view;
+    view.camera.eye = {0, kHeight_m, 0};
+    view.camera.target = {0, 0, 0};
+    view.camera.up = {0, 0, -1};
+    view.fov_deg = 90;
+    view.background = {0, 0, 0};
+    view.ground.enabled = true;
+    view.ground.color = {kGrey, kGrey, kGrey};
+    view.sun.direction = {0.70710678f, 0.70710678f, 0};
+    view.sun.color = {1, 1, 1};
+    view.sun.intensity = 1;
+    view.ambient = {0.1f, 0.1f, 0.1f};
+    view.shadows.enabled = true;
+    view.shadows.resolution = 512;
+    return view;
+}
+
+BillboardParams puffParams(bool lit) {
+    EmitterRecord e{};
+    e.transform_row0 = vec4(1, 0, 0, 0);
+    e.transform_row1 = vec4(0, 1, 0, 0);
+    e.transform_row2 = vec4(0, 0, 1, 0);
+    e.axis = vec4(0, 1, 0, 0);
+    e.blend = kBlendAlpha;
+    e.alignment = kAlignCamera;
+    e.emission = vec4(1, 0, 0, 0);
+    BillboardParams params = billboardParams(e, Rows3x4{});
+    if (lit) params.render_flags |= kRenderFlagLit;
+    return params;
+}
+
+DrawRecord puff(vec3 position, float size, float alpha) {
+    return sdDrawRecord(position, size, vec4(1, 1, 1, alpha), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
+}
+
+class ShadowsRenderTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        RendererConfig config;
+        config.width = kSide;
+        config.height = kSide;
+        config.validation = true;
+        std::vector<Diagnostic> d;
+        renderer_ = createRenderer(config, d);
+        ASSERT_NE(renderer_, nullptr) << errors(d);
+    }
+
+    void TearDown() override {
+        if (!renderer_) return;
+        for (const std::string& m : validationMessages(*renderer_)) ADD_FAILURE() << m;
+    }
+
+    Image render(const FrameView& view, const std::vector<DrawBatch>& batches = {}) {
+        Image image;
+        std::vector<Diagnostic> d;
+        EXPECT_TRUE(renderFrame(*renderer_, view, batches, image, stats_, d)) << errors(d);
+        return image;
+    }
+
+    RendererPtr renderer_;
+    FrameStats stats_;
+};
+
+TEST_F(ShadowsRenderTest, ABoxShadowsTheGroundBehindItAndTurningShadowsOffRemovesIt) {
+    FrameView view = topView();
+    // A 2 m box on the ground at the origin: its shadow covers x in [-3, -1], z in [-1, 1].
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    view.primitives = primitives;
+    // Ground cells of the same checker parity: in the shadow (x -2, z 0.5), in the sun across
+    // the box (x 2.2), and in the sun beside the shadow (x -2, z 2.2).
+    const uint32_t row = pixelOf(0.5f);
+    const uint32_t shadowed = pixelOf(-2.0f);
+    const uint32_t lit = pixelOf(2.2f);
+    const Image on = render(view);
+    EXPECT_EQ(stats_.shadow_cascades, 2u);
+    EXPECT_EQ(stats_.shadow_opacity_batches, 0u);
+    const int in_shadow = red(on, shadowed, row);
+    const int in_sun = red(on, lit, row);
+    EXPECT_GT(in_sun, 120);
+    EXPECT_LT(in_shadow * 2, in_sun) << "shadowed " << in_shadow << ", sunlit " << in_sun;
+    EXPECT_NEAR(red(on, shadowed, pixelOf(2.2f)), in_sun, 3) << "beside the shadow: sunlit";
+
+    view.shadows.enabled = false;
+    const Image off = render(view);
+    EXPECT_EQ(stats_.shadow_cascades, 0u);
+    EXPECT_NEAR(red(off, shadowed, row), red(off, lit, row), 3) << "no shadows: all sunlit";
+    EXPECT_NEAR(red(off, lit, row), in_sun, 1) << "shadows change only the shadowed ground";
+}
+
+TEST_F(ShadowsRenderTest, BlendedBillboardsShadowTheGroundThroughTheOpacityMap) {
+    FrameView view = topView();
+    // A sheet of half-transparent puffs 2 m up over x, z in [-1, 1]: their shadow falls on
+    // x in about [-3, -1].
+    std::vector<DrawRecord> records;
+    for (int i = -2; i <= 2; ++i) {
+        for (int k = -2; k <= 2; ++k) {
+            records.push_back(puff(vec3(0.5f * float(i), 2, 0.5f * float(k)), 1, 0.6f));
+        }
+    }
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{puffParams(false), kNoTexture, records, {}}};
+    const uint32_t row = pixelOf(0.5f);
+    const Image on = render(view, batches);
+    EXPECT_EQ(stats_.shadow_opacity_batches, 1u);
+    EXPECT_EQ(stats_.shadow_opacity_device, 0u);
+    const int under = red(on, pixelOf(-2.0f), row);
+    const int beside = red(on, pixelOf(2.2f), row);
+    EXPECT_LT(float(under), 0.8f * float(beside)) << "under " << under << ", beside " << beside;
+    view.shadows.enabled = false;
+    const Image off = render(view, batches);
+    EXPECT_NEAR(red(off, pixelOf(-2.0f), row), red(off, pixelOf(2.2f), row), 3);
+}
+
+TEST_F(ShadowsRenderTest, CutoutBillboardsCastIntoTheDepthMapNotTheOpacityMap) {
+    FrameView view = topView();
+    // The same sheet as above, its records half transparent, but cast as cutouts: where a soft
+    // disc's coverage reaches one half (its core, at record alpha 1) the ground gets a shadow as
+    // dark as a box's; at record alpha 0.4 no texel reaches one half and nothing is cast.
+    std::vector<DrawRecord> solid;
+    std::vector<DrawRecord> faint;
+    for (int i = -2; i <= 2; ++i) {
+        for (int k = -2; k <= 2; ++k) {
+            const vec3 p(0.5f * float(i), 2, 0.5f * float(k));
+            solid.push_back(puff(p, 1, 1.0f));
+            faint.push_back(puff(p, 1, 0.4f));
+        }
+    }
+    BillboardParams cutout = puffParams(false);
+    cutout.render_flags |= kRenderFlagShadowCutout;
+    const uint32_t row = pixelOf(0.5f);
+    const Image on = render(view, {BillboardBatch{cutout, kNoTexture, solid, {}}});
+    EXPECT_EQ(stats_.shadow_cutout_batches, 1u);
+    EXPECT_EQ(stats_.shadow_opacity_batches, 0u);
+    const int under = red(on, pixelOf(-2.0f), row);
+    const int beside = red(on, pixelOf(2.2f), row);
+    EXPECT_LT(under * 2, beside) << "under " << under << ", beside " << beside;
+    const Image none = render(view, {BillboardBatch{cutout, kNoTexture, faint, {}}});
+    EXPECT_NEAR(red(none, pixelOf(-2.0f), row), red(none, pixelOf(2.2f), row), 3);
+}
+
+TEST_F(ShadowsRenderTest, SmokeShadowsItselfAwayFromTheSunOnBothRasterPaths) {
+    FrameView view = topView();
+    view.ground.enabled = false;
+    // Lit puffs along one ray of the sun: the nearest to the sun is 2 m up the ray from the
+    // farthest; seen from above they do not overlap.
+    const vec3 toward_sun = normalize(vec3(1, 1, 0));
+    const vec3 far_puff(-1.5f, 1, 0);
+    std::vector<DrawRecord> records = {puff(far_puff + 3.5f * toward_sun, 1.2f, 0.9f),
+                                       puff(far_puff, 1.2f, 0.9f)};
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{puffParams(true), kNoTexture, records, {}}};
+    const uint32_t near_x = pixelOf(far_puff.x + 3.5f * toward_sun.x);
+    const uint32_t far_x = pixelOf(far_puff.x);
+    const uint32_t row = pixelOf(0.1f);
+    const Image on = render(view, batches);
+    view.shadows.enabled = false;
+    const Image off = render(view, batches);
+    const float near_ratio = float(red(on, near_x, row)) / float(red(off, near_x, row));
+    const float far_ratio = float(red(on, far_x, row)) / float(red(off, far_x, row));
+    EXPECT_LT(far_ratio, 0.75f) << "the far puff is in the near one's shadow";
+    EXPECT_GT(near_ratio, far_ratio + 0.15f) << "near " << near_ratio << ", far " << far_ratio;
+
+    view.shadows.enabled = true;
+    view.raster = RasterPath::compute;
+    const Image computed = render(view, batches);
+    EXPECT_EQ(stats_.raster_batches, 1u);
+    for (uint32_t y = 0; y < kSide; ++y) {
+        for (uint32_t x = 0; x < kSide; ++x) {
+            ASSERT_NEAR(red(computed, x, y), red(on, x, y), 2)
+                << "pixel (" << x << ", " << y << ")";
+        }
+    }
+}
+
+TEST_F(ShadowsRenderTest, SettingsOutsideTheirRangesAreRefused) {
+    FrameView view = topView();
+    view.shadows.cascades = 0;
+    Image image;
+    std::vector<Diagnostic> d;
+    EXPECT_FALSE(renderFrame(*renderer_, view, {}, image, stats_, d));
+    ASSERT_FALSE(d.empty());
+    EXPECT_NE(formatDiagnostic(d.back()).find("cascades"), std::string::npos);
+}
+
+} // namespace
+} // namespace spindrift::render
