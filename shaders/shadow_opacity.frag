@@ -23,9 +23,20 @@ layout(location = 0) out vec4 out_optical_depth;
 
 void main() {
     BillboardParams p = variantParams();
+    // The point as shadeBillboard reads it; linear depth 0 samples the texture's level 0 (the
+    // sun's orthographic view has no perspective depth to pick a level by).
+    BillboardPoint b;
+    b.corner = in_corner;
+    b.color = in_color;
+    b.frame = in_frame;
+    b.linear_depth = 0.0;
+    b.axis_x = vec3(0.0);
+    b.axis_y = vec3(0.0);
+    b.facing = vec3(0.0);
+    b.position = vec3(0.0);
+    b.size_m = vec2(1.0);
     vec4 texel = kVariantTextured != 0u
-                     ? sampleBillboardFlipbook(particle_texture, p, in_corner, in_frame,
-                                               kVariantFrameBlend != 0u)
+                     ? sampleBillboardFlipbook(particle_texture, p, b, kVariantFrameBlend != 0u)
                      : sdSoftDiscTexel(in_corner, p.blend);
     out_optical_depth = sdOpacitySliceOutput(gl_FragCoord.z, texel.a * in_color.a);
 }
