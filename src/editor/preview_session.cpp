@@ -31,32 +31,6 @@ double msSince(int64_t start_ns) {
     return static_cast<double>(nowNs() - start_ns) / 1e6;
 }
 
-// The renderer keeps every texture and mesh it was given, so a rebuilt player takes the old
-// player's handle for a file whose contents did not change (as the viewer does,
-// viewer/viewer_session.cpp): editing for hours never exhausts the renderer.
-void reuseAssets(const render::ScenePlayer& old_player, render::ScenePlayer& player) {
-    for (render::PlayerTexture& t : player.textures) {
-        for (const render::PlayerTexture& o : old_player.textures) {
-            if (o.path == t.path && o.image.width == t.image.width &&
-                o.image.height == t.image.height && o.image.rgba8 == t.image.rgba8) {
-                t.handle = o.handle;
-                break;
-            }
-        }
-    }
-    for (render::PlayerMesh& m : player.meshes) {
-        for (const render::PlayerMesh& o : old_player.meshes) {
-            const auto& a = o.mesh.vertices;
-            const auto& b = m.mesh.vertices;
-            if (o.path == m.path && a.size() == b.size() &&
-                std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0) {
-                m.handle = o.handle;
-                break;
-            }
-        }
-    }
-}
-
 const char* backendWord(BackendRequest b) {
     switch (b) {
     case BackendRequest::cpu:
@@ -195,7 +169,7 @@ nlohmann::json PreviewSession::rebuild() {
             diagnostics.push_back(std::move(d));
         }
         if (player) {
-            if (player_) reuseAssets(*player_, *player);
+            if (player_) render::reuseAssets(*player_, *player);
             if (!render::uploadAssets(*player, *renderer_, diagnostics)) player.reset();
         }
         ok = player != nullptr;

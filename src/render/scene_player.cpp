@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <numbers>
 #include <optional>
@@ -491,6 +492,29 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     for (const DrawList::Impl::InstancePoints& drawn : list.impl().instance_points) {
         for (PlayerInstance& p : player.instances) {
             if (p.handle == drawn.handle) p.strip_points = drawn.points;
+        }
+    }
+}
+
+void reuseAssets(const ScenePlayer& old_player, ScenePlayer& player) {
+    for (PlayerTexture& t : player.textures) {
+        for (const PlayerTexture& o : old_player.textures) {
+            if (o.path == t.path && o.image.width == t.image.width &&
+                o.image.height == t.image.height && o.image.rgba8 == t.image.rgba8) {
+                t.handle = o.handle;
+                break;
+            }
+        }
+    }
+    for (PlayerMesh& m : player.meshes) {
+        for (const PlayerMesh& o : old_player.meshes) {
+            const auto& a = o.mesh.vertices;
+            const auto& b = m.mesh.vertices;
+            if (o.path == m.path && a.size() == b.size() &&
+                std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0) {
+                m.handle = o.handle;
+                break;
+            }
         }
     }
 }

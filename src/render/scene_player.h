@@ -201,6 +201,12 @@ std::vector<std::string> inputFiles(const ScenePlayer& player);
 // false, with the renderer's error, when one fails.
 bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics);
 
+// The renderer keeps every texture and mesh it was given (kMaxTextures, kMaxMeshes), so a player
+// rebuilt after an edit or a reload takes old_player's handle for each file whose contents did not
+// change, and uploadAssets then uploads only what is new: editing or reloading for hours never
+// exhausts the renderer (the viewer and the editor both rebuild their players).
+void reuseAssets(const ScenePlayer& old_player, ScenePlayer& player);
+
 // Steps every instance to scene time time_s (see the top of this file) and builds the frame's
 // batches in draw order into player.batches (empty emitters are left out). eye is the camera eye
 // the particles are sorted against: frameView(player.scene, time_s).camera.eye for the scene's

@@ -18,32 +18,6 @@ double msSince(std::chrono::steady_clock::time_point start) {
         .count();
 }
 
-// The renderer keeps every texture and mesh it was given (kMaxTextures, kMaxMeshes), so a rebuilt
-// player takes the old player's handle for a file whose contents did not change and uploads only
-// what is new: reloading many times never exhausts the renderer.
-void reuseAssets(const render::ScenePlayer& old_player, render::ScenePlayer& player) {
-    for (render::PlayerTexture& t : player.textures) {
-        for (const render::PlayerTexture& o : old_player.textures) {
-            if (o.path == t.path && o.image.width == t.image.width &&
-                o.image.height == t.image.height && o.image.rgba8 == t.image.rgba8) {
-                t.handle = o.handle;
-                break;
-            }
-        }
-    }
-    for (render::PlayerMesh& m : player.meshes) {
-        for (const render::PlayerMesh& o : old_player.meshes) {
-            const auto& a = o.mesh.vertices;
-            const auto& b = m.mesh.vertices;
-            if (o.path == m.path && a.size() == b.size() &&
-                std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0) {
-                m.handle = o.handle;
-                break;
-            }
-        }
-    }
-}
-
 } // namespace
 
 ViewerSession::~ViewerSession() {
@@ -90,7 +64,7 @@ bool ViewerSession::rebuild(BackendRequest backend, std::vector<Diagnostic>& dia
     std::unique_ptr<render::ScenePlayer> player =
         render::createScenePlayer(scene, scene_file, player_config, diagnostics);
     if (!player) return false;
-    if (player_) reuseAssets(*player_, *player);
+    if (player_) render::reuseAssets(*player_, *player);
     if (!render::uploadAssets(*player, *renderer_, diagnostics)) return false;
     player_ = std::move(player);
     config_.backend = backend;
