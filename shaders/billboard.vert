@@ -49,7 +49,8 @@ void main() {
     out_facing = vec3(0.0);
     out_world_position = p;
     out_size_m = 2.0 * vec2(length(q.half_x), length(q.half_y));
-    if (kVariantLit != 0u) {
+    // Lit quads shade with the axes; distortion quads displace along them (size_m scales them).
+    if (kVariantLit != 0u || kVariantDistortion != 0u) {
         out_axis_x = sdUnitOr(q.half_x, frame.camera_right.xyz);
         out_axis_y = sdUnitOr(q.half_y, frame.camera_up.xyz);
         out_facing = sdQuadFacing(q, eye);

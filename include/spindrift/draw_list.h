@@ -196,6 +196,11 @@ struct DrawBatch {
     // [0, 1], other than 0 only with blend premultiplied): docs/rendering.md, "Emissive".
     float emissive = 1;
     float emissive_share = 0;
+    // Billboards: render.distortion. Above 0 the batch draws no colour: each quad bends the image
+    // behind it (heat haze; docs/rendering.md, "Distortion") and a host renderer must draw it as
+    // such, after everything else, from a copy of its frame, or leave it out; never as colour.
+    // The quad's texture (EffectInfo::textures) then holds a displacement field, not colour.
+    float distortion = 0;
 };
 
 // What building the list did (this list only).

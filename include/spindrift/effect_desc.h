@@ -54,6 +54,9 @@ inline constexpr float kMaxBoundsExtent = 1e6f;
 // target holds (docs/rendering.md, "Colour pipeline"). Colours above 1 are HDR: they glow.
 inline constexpr float kMaxColorValue = 65504.0f;
 inline constexpr float kMaxEmissive = 65504.0f;
+// The largest render.distortion: a displacement of twice the quad's half extent (past it the
+// image behind a haze tears apart rather than bends).
+inline constexpr float kMaxDistortion = 2.0f;
 // The temperatures a blackbody module may key, kelvin: the range the approximation it uses was
 // fitted over (src/kernels/blackbody.h).
 inline constexpr float kMinBlackbodyKelvin = 1000.0f;
@@ -444,6 +447,13 @@ struct BillboardDesc {
     // at least half coverage cast into the sun's depth map (crisp, for opaque-ish cards: leaves,
     // debris, paper) and nothing goes through the opacity map. Additive billboards cast nothing.
     bool shadow_cutout = false;
+    // Distortion (docs/rendering.md, "Distortion"): [0, kMaxDistortion]; above 0 the billboard
+    // draws no colour but bends the frame behind it (heat haze, shock waves): each pixel shows
+    // the frame read at a point displaced across the quad by the texture's red and green channels
+    // (0.5 none, read as data, not colour) or, untextured, a lens that magnifies the middle,
+    // times this and the particle's alpha, in units of the quad's half extents. Not lit, blend
+    // additive (the default: no colour is blended), no emissive share, no cutout, no lights.
+    float distortion = 0;
     friend bool operator==(const BillboardDesc&, const BillboardDesc&) = default;
 };
 

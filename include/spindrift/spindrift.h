@@ -858,6 +858,8 @@ typedef struct spindrift_draw_batch {
     float mesh_tumble_rad_per_s;
     float emissive;       /* render.emissive: the colour's multiplier in an HDR frame, >= 0 */
     float emissive_share; /* render.emissive_share in [0, 1]: drawn additively (premultiplied) */
+    float
+        distortion; /* billboards: render.distortion; above 0 no colour, it bends what is behind */
 } spindrift_draw_batch;
 
 typedef struct spindrift_draw_list_stats {

@@ -333,6 +333,7 @@ class DrawBatch(Structure):
         ("mesh_tumble_rad_per_s", c_float),
         ("emissive", c_float),
         ("emissive_share", c_float),
+        ("distortion", c_float),
     ]
 
 

@@ -106,6 +106,7 @@ class DrawBatch:
     mesh_tumble_rad_per_s: float
     emissive: float  # render.emissive: the colour's multiplier in an HDR frame
     emissive_share: float  # render.emissive_share: the part drawn additively, [0, 1]
+    distortion: float  # billboards: render.distortion; above 0 it bends the image, no colour
     particles: np.ndarray = field(repr=False)
     vertices: np.ndarray = field(repr=False)
     segments: np.ndarray = field(repr=False)
@@ -206,6 +207,7 @@ class DrawList:
             mesh_tumble_rad_per_s=b.mesh_tumble_rad_per_s,
             emissive=b.emissive,
             emissive_share=b.emissive_share,
+            distortion=b.distortion,
             particles=borrowed(b.particles, b.particle_length, PARTICLE_DTYPE, self),
             vertices=borrowed(b.vertices, b.vertex_length, STRIP_POINT_DTYPE, self),
             segments=borrowed(b.segments, b.segment_length, np.dtype("<u4"), self),

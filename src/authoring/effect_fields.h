@@ -150,11 +150,13 @@ constexpr auto fieldsOf(FieldsOf<RenderDesc>) {
 }
 
 constexpr auto fieldsOf(FieldsOf<BillboardDesc>) {
-    return std::tuple{field("alignment", &BillboardDesc::alignment),
-                      field("axis", &BillboardDesc::axis, rule::nonZero()),
-                      field("stretch", &BillboardDesc::stretch, rule::atLeast(0)),
-                      field("flipbook", &BillboardDesc::flipbook),
-                      field("shadow_cutout", &BillboardDesc::shadow_cutout)};
+    return std::tuple{
+        field("alignment", &BillboardDesc::alignment),
+        field("axis", &BillboardDesc::axis, rule::nonZero()),
+        field("stretch", &BillboardDesc::stretch, rule::atLeast(0)),
+        field("flipbook", &BillboardDesc::flipbook),
+        field("shadow_cutout", &BillboardDesc::shadow_cutout),
+        field("distortion", &BillboardDesc::distortion, rule::within(0, kMaxDistortion))};
 }
 
 constexpr auto fieldsOf(FieldsOf<RibbonDesc>) {

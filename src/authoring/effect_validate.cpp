@@ -159,6 +159,21 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F&, const R
                 "an emissive share needs blend 'premultiplied', found blend '" +
                     std::string(enumName(r.blend)) + "'");
     }
+    if (r.type == RenderType::billboard && r.billboard.distortion > 0) {
+        // A distortion billboard draws no colour of its own (docs/rendering.md, "Distortion"):
+        // the colour settings would be silently ignored, so they are refused.
+        auto refuse = [&](const char* key, const std::string& why) {
+            c.error(at(path, key), "a distortion billboard (distortion > 0) " + why);
+        };
+        if (r.blend != BlendMode::additive) {
+            refuse("blend", "draws no colour to blend: leave blend out (found '" +
+                                std::string(enumName(r.blend)) + "')");
+        }
+        if (r.lit) refuse("lit", "is not lit");
+        if (r.emissive != 1) refuse("emissive", "has no colour to make emissive");
+        if (r.billboard.shadow_cutout) refuse("shadow_cutout", "casts no shadow");
+        if (r.lights.count > 0) refuse("lights", "makes no particle lights");
+    }
 }
 
 template <typename F, typename O>

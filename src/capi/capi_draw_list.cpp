@@ -49,6 +49,7 @@ spindrift_draw_batch batchOf(const DrawBatch& b) {
     c.mesh_tumble_rad_per_s = b.mesh_tumble_rad_per_s;
     c.emissive = b.emissive;
     c.emissive_share = b.emissive_share;
+    c.distortion = b.distortion;
     return c;
 }
 

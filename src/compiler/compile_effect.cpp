@@ -410,7 +410,8 @@ void compileRender(const RenderDesc& authored, CompiledEffect& out, EmitterRecor
     r.blend = static_cast<uint32_t>(d.blend);
     r.sort = static_cast<uint32_t>(d.sort);
     r.soft_fade_distance = d.soft_fade_distance;
-    r.emission = vec4(d.emissive, d.emissive_share, 0.0f, 0.0f);
+    r.emission = vec4(d.emissive, d.emissive_share,
+                      d.type == RenderType::billboard ? d.billboard.distortion : 0.0f, 0.0f);
     const StringRef texture = addString(out.strings, d.texture);
     r.texture_offset = texture.offset;
     r.texture_length = texture.length;
@@ -426,11 +427,12 @@ void compileRender(const RenderDesc& authored, CompiledEffect& out, EmitterRecor
     r.flipbook_rows = b.flipbook.rows;
     r.flipbook_frames = b.flipbook.frames;
     r.flipbook_cycles = b.flipbook.cycles;
-    r.render_flags = (d.lit ? kRenderFlagLit : 0u) |
-                     (d.stable_order ? kRenderFlagStableOrder : 0u) |
-                     (b.flipbook.frame_blend ? kRenderFlagFrameBlend : 0u) |
-                     (b.flipbook.random_start ? kRenderFlagRandomStart : 0u) |
-                     (b.shadow_cutout ? kRenderFlagShadowCutout : 0u);
+    r.render_flags =
+        (d.lit ? kRenderFlagLit : 0u) | (d.stable_order ? kRenderFlagStableOrder : 0u) |
+        (b.flipbook.frame_blend ? kRenderFlagFrameBlend : 0u) |
+        (b.flipbook.random_start ? kRenderFlagRandomStart : 0u) |
+        (b.shadow_cutout ? kRenderFlagShadowCutout : 0u) |
+        (d.type == RenderType::billboard && b.distortion > 0 ? kRenderFlagDistortion : 0u);
 
     r.ribbon_width = d.ribbon.width;
     r.ribbon_uv_tiling = d.ribbon.uv_tiling;

@@ -542,8 +542,20 @@ private:
         c.finite(SPINDRIFT_FIELD(beam_end_tangent));
         c.within("emissive (emission.x)", r.emission.x, offsetof(T, emission), 0.0f, kMaxEmissive);
         c.within("emissive_share (emission.y)", r.emission.y, offsetof(T, emission), 0.0f, 1.0f);
-        if (c.ok() && (r.emission.z != 0.0f || r.emission.w != 0.0f)) {
-            c.fail(offsetof(T, emission), "emission.zw must be 0");
+        c.within("distortion (emission.z)", r.emission.z, offsetof(T, emission), 0.0f,
+                 kMaxDistortion);
+        if (c.ok() && r.emission.w != 0.0f) c.fail(offsetof(T, emission), "emission.w must be 0");
+        const bool distortion = (r.render_flags & kRenderFlagDistortion) != 0u;
+        if (c.ok() && distortion != (r.emission.z > 0.0f)) {
+            c.fail(offsetof(T, emission), "distortion (emission.z) is above 0 exactly when the "
+                                          "distortion render flag is set");
+        }
+        if (c.ok() && distortion &&
+            (r.render_type != kRenderBillboard || r.blend != kBlendAdditive ||
+             (r.render_flags & (kRenderFlagLit | kRenderFlagShadowCutout)) != 0u ||
+             r.emission.y != 0.0f)) {
+            c.fail(offsetof(T, render_flags), "a distortion emitter is an unlit, additive "
+                                              "billboard with no emissive share and no cutout");
         }
         if (c.ok() && r.emission.y > 0.0f && r.blend != kBlendPremultiplied) {
             c.fail(offsetof(T, emission), "an emissive share needs the premultiplied blend");

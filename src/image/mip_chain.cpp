@@ -56,12 +56,18 @@ std::vector<Footprint> footprints(uint32_t from, uint32_t to) {
     return result;
 }
 
-Image halve(const Image& from) {
+// The unit value of byte v as the texture stores it: colour decoded from sRGB, data as stored.
+struct Decoder {
+    const std::array<float, 256>* srgb = nullptr; // null: data
+    float operator()(uint8_t v) const { return srgb != nullptr ? (*srgb)[v] : v / 255.0f; }
+};
+
+Image halve(const Image& from, TextureEncoding encoding) {
     Image to;
     to.width = std::max(1u, from.width / 2);
     to.height = std::max(1u, from.height / 2);
     to.rgba8.resize(size_t{to.width} * to.height * 4);
-    const std::array<float, 256>& decode = decodeTable();
+    const Decoder decode{encoding == TextureEncoding::color ? &decodeTable() : nullptr};
     std::vector<Footprint> xs = footprints(from.width, to.width);
     std::vector<Footprint> ys = footprints(from.height, to.height);
     for (uint32_t y = 0; y < to.height; ++y) {
@@ -74,12 +80,14 @@ Image halve(const Image& from) {
                     float w = fy.weight[j] * fx.weight[i];
                     const uint8_t* texel =
                         &from.rgba8[(size_t{fy.first + j} * from.width + fx.first + i) * 4];
-                    for (int c = 0; c < 3; ++c) sum[c] += w * decode[texel[c]];
+                    for (int c = 0; c < 3; ++c) sum[c] += w * decode(texel[c]);
                     sum[3] += w * (texel[3] / 255.0f);
                 }
             }
             uint8_t* out = &to.rgba8[(size_t{y} * to.width + x) * 4];
-            for (int c = 0; c < 3; ++c) out[c] = toByte(linearToSrgb(sum[c]));
+            for (int c = 0; c < 3; ++c) {
+                out[c] = toByte(encoding == TextureEncoding::color ? linearToSrgb(sum[c]) : sum[c]);
+            }
             out[3] = toByte(sum[3]);
         }
     }
@@ -99,14 +107,14 @@ uint32_t mipLevelCount(uint32_t width, uint32_t height) {
     return levels;
 }
 
-std::vector<Image> buildMipChain(const Image& image) {
+std::vector<Image> buildMipChain(const Image& image, TextureEncoding encoding) {
     std::vector<Image> levels;
     uint32_t count = mipLevelCount(image.width, image.height);
     if (count <= 1) return levels;
     levels.reserve(count - 1);
     const Image* above = &image;
     for (uint32_t level = 1; level < count; ++level) {
-        levels.push_back(halve(*above));
+        levels.push_back(halve(*above, encoding));
         above = &levels.back();
     }
     return levels;

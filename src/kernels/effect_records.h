@@ -145,7 +145,8 @@ SD_CONST uint kRenderFlagStableOrder = 2u;
 SD_CONST uint kRenderFlagFrameBlend = 4u;
 SD_CONST uint kRenderFlagRandomStart = 8u;
 SD_CONST uint kRenderFlagShadowCutout = 16u; // billboards: cast a cutout into the sun's depth map
-SD_CONST uint kRenderFlagMask = 31u;
+SD_CONST uint kRenderFlagDistortion = 32u;   // billboards: bend the frame behind (emission.z)
+SD_CONST uint kRenderFlagMask = 63u;
 
 // EffectRecord.flags bits. Frozen.
 SD_CONST uint kEffectFlagLooping = 1u;
@@ -261,7 +262,8 @@ struct EmitterRecord {
     vec4 beam_end_tangent;   // xyz; w = beam jitter_frequency
     // x: emissive, the multiplier of the particle's colour in the HDR target (>= 0); y:
     // emissive_share in [0, 1], the part drawn additively beside the alpha share (premultiplied
-    // blend only; docs/rendering.md, "Emissive"); zw = 0.
+    // blend only; docs/rendering.md, "Emissive"); z: render.distortion, in (0, kMaxDistortion]
+    // with kRenderFlagDistortion (billboards only), else 0; w = 0.
     vec4 emission;
 };
 

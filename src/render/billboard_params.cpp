@@ -29,6 +29,7 @@ BillboardParams billboardParams(const EmitterRecord& emitter, const Rows3x4& wor
     p.textured = 0;
     p.emissive = emitter.emission.x;
     p.emissive_share = emitter.emission.y;
+    p.distortion = emitter.emission.z;
     return p;
 }
 

@@ -30,6 +30,14 @@ std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch,
     v[kSpecBillboardFrameBlend] =
         textured & ((p.render_flags & kRenderFlagFrameBlend) != 0 ? 1u : 0u);
     v[kSpecBillboardOit] = drawsThroughOit(transparency, p.blend) ? 1u : 0u;
+    if (isDistortion(p)) {
+        // No colour of its own: the displaced scene copy, blended over by its coverage; never
+        // lit, never through OIT (the validator and checkBatches refuse the combinations).
+        v[kSpecBillboardBlend] = kBlendAlpha;
+        v[kSpecBillboardLit] = 0u;
+        v[kSpecBillboardOit] = 0u;
+        v[kSpecBillboardDistortion] = 1u;
+    }
     return v;
 }
 
@@ -37,20 +45,28 @@ std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch,
 
 BillboardPass::BillboardPass(const vk::Device& device, const ParticleBindings& bindings)
     : device_(device), pass_(bindings, {&shaders::kBillboardVert, &shaders::kBillboardFrag,
-                                        "billboard", kSpecBillboardBlend, kSpecBillboardOit}) {}
+                                        "billboard", kSpecBillboardBlend, kSpecBillboardOit}),
+      distortion_(bindings, {&shaders::kBillboardVert, &shaders::kBillboardDistortionFrag,
+                             "distortion billboard", kSpecBillboardBlend, kSpecBillboardOit}) {}
 
 std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
                                                      const ParticleBindings& bindings,
                                                      std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<BillboardPass> pass(new BillboardPass(device, bindings));
     if (!pass->pass_.createStages(device, diagnostics)) return nullptr;
+    if (!pass->distortion_.createStages(device, diagnostics)) return nullptr;
     return pass;
 }
 
 bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                                      std::vector<Diagnostic>& diagnostics) {
-    return pass_.ensureFor<BillboardBatch>(
-        batches, [&](const BillboardBatch& b) { return variantOf(b, transparency); }, diagnostics);
+    for (const DrawBatch& entry : batches) {
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        if (b == nullptr || !drawsAnything(*b)) continue;
+        ParticlePass& pass = isDistortion(b->params) ? distortion_ : pass_;
+        if (!pass.ensure(variantOf(*b, transparency), diagnostics)) return false;
+    }
+    return true;
 }
 
 bool BillboardPass::upload(uint32_t slot, std::span<const DrawBatch> batches,
@@ -76,13 +92,14 @@ void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
                          const BillboardBatch& batch, Transparency transparency,
                          const RecordSource& source, VkPipeline& bound) const {
     const std::array<uint32_t, kSpecBillboardCount> values = variantOf(batch, transparency);
-    pass_.bind(cmd, values, textures.set(batch.texture), bound);
+    const ParticlePass& pass = isDistortion(batch.params) ? distortion_ : pass_;
+    pass.bind(cmd, values, textures.set(batch.texture), bound);
     BillboardPushConstants push{};
     push.params = batch.params;
     push.params.textured = values[kSpecBillboardTextured];
     push.overrides = batch.overrides;
-    pass_.drawRecords(cmd, push, batch.device, source,
-                      static_cast<uint32_t>(batch.records.size() * kBillboardVerticesPerQuad), 1);
+    pass.drawRecords(cmd, push, batch.device, source,
+                     static_cast<uint32_t>(batch.records.size() * kBillboardVerticesPerQuad), 1);
 }
 
 } // namespace spindrift::render

@@ -5,9 +5,11 @@
 // the simulation wrote it, with an indirect draw. The stages, variants and the device/host draw
 // are the particle-pass skeleton's (render/particle_pass.h); this pass adds which specialisation
 // values a batch needs (kSpecBillboard*), its push constants and the draw-record buffer, which
-// the mesh pass reads too. The renderer calls draw() for each billboard batch in the frame's
-// batch order, between the other particle passes' draws, inside one rendering scope
-// (renderer.cpp).
+// the mesh pass reads too. Distortion batches (kRenderFlagDistortion, docs/rendering.md
+// "Distortion") draw the same quads with their own fragment stage (billboard_distortion.frag:
+// the scene colour copy, displaced), blended as alpha. The renderer calls draw() for each billboard
+// batch in the frame's batch order, between the other particle passes' draws, inside one rendering
+// scope (renderer.cpp).
 #pragma once
 
 #include <array>
@@ -65,12 +67,13 @@ public:
     uint64_t recordsAddress(uint32_t slot, uint64_t first_record) const {
         return records_[slot].buffer.address + first_record * sizeof(DrawRecord);
     }
-    size_t pipelineVariants() const { return pass_.count(); }
+    size_t pipelineVariants() const { return pass_.count() + distortion_.count(); }
 
 private:
     BillboardPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
     ParticlePass pass_;
+    ParticlePass distortion_; // billboard.vert + billboard_distortion.frag
     std::array<DrawBuffer, kMaxFrameSlots> records_;
 };
 

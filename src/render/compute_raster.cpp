@@ -53,7 +53,9 @@ VkBufferUsageFlags storageUsage() {
 
 bool drawsByCompute(const FrameView& view, const BillboardBatch& batch) {
     if (view.raster == RasterPath::graphics) return false;
-    if (!drawsAnything(batch) || drawsThroughOit(view.transparency, batch.params.blend)) {
+    // Distortion billboards read a copy of the finished frame: the graphics path's last phase.
+    if (!drawsAnything(batch) || drawsThroughOit(view.transparency, batch.params.blend) ||
+        isDistortion(batch.params)) {
         return false;
     }
     if (view.raster == RasterPath::compute) return true;

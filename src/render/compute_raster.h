@@ -59,8 +59,9 @@ inline constexpr uint64_t kMaxComputeRasterKeys = uint64_t{1} << 28;
 
 // Whether `batch` is drawn by the compute rasteriser in a frame with `view` (when the renderer
 // has one: offscreen frames): raster compute takes every billboard batch that draws into the
-// frame (not through OIT), automatic those with at least view.compute_raster_threshold
-// particles (host records, or a device batch's max_records), graphics none.
+// frame (not through OIT, not a distortion batch: isDistortion), automatic those with at least
+// view.compute_raster_threshold particles (host records, or a device batch's max_records), graphics
+// none.
 bool drawsByCompute(const FrameView& view, const BillboardBatch& batch);
 
 class ComputeRaster {

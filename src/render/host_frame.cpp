@@ -332,6 +332,7 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     stats = frameStats(totals, batches.size(), view.lights);
     // A host frame draws no sun shadows (docs/host-vulkan.md): counted, not silently dropped.
     stats.shadows_not_drawn = view.shadows.enabled ? 1u : 0u;
+    stats.distortion_not_drawn = totals.distortion_batches;
     signal.semaphore = renderer.frames_done.get();
     signal.value = ++renderer.frames_recorded;
     return true;

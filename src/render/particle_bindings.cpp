@@ -35,6 +35,9 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     // Linear depth is read with texelFetch at the fragment's own pixel: no filtering.
     b->depth_sampler_ = vk::createSampler(device, vk::Filter::nearest, diagnostics);
     if (!b->depth_sampler_) return nullptr;
+    // The scene colour copy is read between pixels by distortion billboards: bilinear, clamped.
+    b->color_sampler_ = vk::createSampler(device, vk::Filter::linear, diagnostics);
+    if (!b->color_sampler_) return nullptr;
 
     VkDescriptorSetLayoutBinding bindings[2]{};
     bindings[0].binding = kBindingFrameGlobals;
@@ -47,6 +50,11 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
     std::vector<VkDescriptorSetLayoutBinding> set_bindings = {bindings[0], bindings[1]};
     addShadowBindings(set_bindings, VK_SHADER_STAGE_FRAGMENT_BIT);
+    // Only the distortion pipelines read it. Until a frame draws one it holds the linear depth
+    // (bindTargets): never read, but lavapipe reads every descriptor of a set as it is bound.
+    VkDescriptorSetLayoutBinding scene_color = bindings[1];
+    scene_color.binding = kBindingSceneColor;
+    set_bindings.push_back(scene_color);
     b->set_layout_ = vk::createDescriptorSetLayout(d, set_bindings, "the particle frame set layout",
                                                    diagnostics);
     if (!b->set_layout_) return nullptr;
@@ -58,7 +66,7 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     if (!b->layout_) return nullptr;
 
     const auto slots = static_cast<uint32_t>(targets.globals.size());
-    b->pool_ = vk::createDescriptorPool(d, slots, slots, 3 * slots, diagnostics);
+    b->pool_ = vk::createDescriptorPool(d, slots, slots, 4 * slots, diagnostics);
     if (!b->pool_) return nullptr;
     for (uint32_t slot = 0; slot < slots; ++slot) {
         const VkDescriptorSet set =
@@ -78,11 +86,25 @@ void ParticleBindings::bindTargets(const FrameTargets& targets) const {
         vk::writeCombinedImageSampler(d, sets_[slot], kBindingSceneDepth,
                                       targets.linear_depth.view.get(), depth_sampler_.get(),
                                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        if (!scene_color_bound_) {
+            vk::writeCombinedImageSampler(d, sets_[slot], kBindingSceneColor,
+                                          targets.linear_depth.view.get(), color_sampler_.get(),
+                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        }
     }
 }
 
 void ParticleBindings::bindShadows(const ShadowMaps& maps) const {
     for (const VkDescriptorSet set : sets_) writeShadowBindings(device_.handle(), set, maps);
+}
+
+void ParticleBindings::bindSceneColor(VkImageView view) {
+    scene_color_bound_ = true;
+    for (const VkDescriptorSet set : sets_) {
+        vk::writeCombinedImageSampler(device_.handle(), set, kBindingSceneColor, view,
+                                      color_sampler_.get(),
+                                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    }
 }
 
 void ParticleBindings::bindFrame(VkCommandBuffer cmd, uint32_t slot) const {

@@ -54,6 +54,9 @@ public:
     // Points every slot's frame set at the sun's shadow maps (the receivers: lit meshes and lit
     // billboards). No set may be in use by pending work.
     void bindShadows(const ShadowMaps& maps) const;
+    // Points every slot's frame set at the scene colour copy the distortion billboards read
+    // (render/distortion_pass.h). No set may be in use by pending work.
+    void bindSceneColor(VkImageView view);
 
     // Binds the frame set of `slot` (< the targets' globals); the particle pipelines all use
     // layout(), so it stays bound for every draw of the pass.
@@ -81,10 +84,12 @@ private:
     const vk::Device& device_;
     TargetFormats formats_;
     vk::OwnedSampler depth_sampler_;
+    vk::OwnedSampler color_sampler_;
+    bool scene_color_bound_ = false; // bindSceneColor was called: bindTargets leaves it
     vk::OwnedDescriptorSetLayout set_layout_;
     vk::OwnedPipelineLayout layout_;
     vk::OwnedDescriptorPool pool_;
-    // Per slot: frame globals + scene depth; freed with the pool.
+    // Per slot: frame globals, scene depth, shadow maps, scene colour copy; freed with the pool.
     std::vector<VkDescriptorSet> sets_;
 };
 

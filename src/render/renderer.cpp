@@ -16,6 +16,7 @@
 #include "render/sun_shadows.h"
 #include "render/view_globals.h"
 #include "runtime/draw_list.h"
+#include "spindrift/effect_desc.h"
 #include "vulkan/commands.h"
 #include "vulkan/context.h"
 #include "vulkan/device.h"
@@ -100,6 +101,22 @@ std::string blendProblem(uint32_t blend, bool mesh) {
     return {};
 }
 
+// Why a distortion billboard batch cannot be drawn, or empty (the effect validator's rules:
+// docs/effect-format.md, render.distortion): a strength in (0, kMaxDistortion], and no colour
+// settings it would ignore (lit, a blend other than additive, an emissive share).
+std::string distortionProblem(const BillboardParams& p) {
+    if (!(p.distortion > 0.0f && p.distortion <= kMaxDistortion)) {
+        return "distortion " + std::to_string(p.distortion) + " is outside (0, " +
+               std::to_string(kMaxDistortion) + "]";
+    }
+    if ((p.render_flags & kRenderFlagLit) != 0u) return "a distortion batch cannot be lit";
+    if (p.blend != kBlendAdditive || p.emissive_share != 0.0f) {
+        return "a distortion batch draws no colour: its blend must be additive (the default) and "
+               "its emissive share 0";
+    }
+    return {};
+}
+
 // Counts the DrawRecords of a billboard or mesh batch into totals: device records (one device
 // batch, with a count address and no host records) or host records (within kMaxDrawRecords for
 // the frame). False when a frame limit is passed: checking stops there.
@@ -153,6 +170,11 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
             if (b->params.flipbook_frames == 0 || b->params.flipbook_columns == 0 ||
                 b->params.flipbook_rows == 0) {
                 fail("flipbook frames, columns and rows must each be at least 1");
+            }
+            if (isDistortion(b->params)) {
+                if (std::string why = distortionProblem(b->params); !why.empty())
+                    fail(std::move(why));
+                if (drawsAnything(*b)) ++totals.distortion_batches;
             }
             if (!countRecords(b->device, b->records, false,
                               drawsThroughOit(transparency, b->params.blend), totals, fail)) {
@@ -276,7 +298,9 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 // them), the rest of the frame's, or those drawn through OIT.
 // oit_emissive: after the OIT composite, the emissive share of the batches drawn through OIT
 // that have one (emissiveShareDraw).
-enum class DrawPhase : uint8_t { opaque_meshes, frame, oit, oit_emissive };
+// distortion: the distortion billboards (isDistortion), last, over a copy of the frame; the other
+// phases leave them out.
+enum class DrawPhase : uint8_t { opaque_meshes, frame, oit, oit_emissive, distortion };
 
 float emissiveShareOf(const DrawBatch& entry) {
     return std::visit([](const auto& b) { return b.params.emissive_share; }, entry);
@@ -314,6 +338,8 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
     case DrawPhase::oit:
     case DrawPhase::oit_emissive:
         return drawsThroughOit(transparency, blend);
+    case DrawPhase::distortion:
+        return true; // the caller checks isDistortion
     }
     return false;
 }
@@ -373,6 +399,8 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             source.host_address = r.billboards->recordsAddress(r.slot, first_record);
             first_record += records.size();
         }
+        const bool distortion = b != nullptr && isDistortion(b->params);
+        if (distortion != (phase == DrawPhase::distortion)) continue;
         if (!drawsIn(phase, transparency, blendOf(entry))) continue;
         if (phase == DrawPhase::oit_emissive) {
             if (emissiveShareOf(entry) <= 0.0f) continue;
@@ -613,6 +641,15 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
 
     recordFrameParticles(r, cmd, batches, transparency);
     if (any_oit) recordOitParticles(r, cmd, batches, transparency);
+    if (r.distortion != nullptr && r.frame_distortion) {
+        // Every scope before stored the colour and depth; the copy reads the colour, the
+        // distortion scope loads both (docs/rendering.md, "Distortion").
+        r.distortion->record(cmd, t);
+        vk::imageBarriers(cmd, {depthAttachmentAgain(t)});
+        beginFrameScope(t, cmd, false);
+        recordParticleDraws(r, cmd, batches, transparency, DrawPhase::distortion);
+        vkCmdEndRendering(cmd);
+    }
 }
 
 bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
@@ -666,6 +703,15 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     if (!checkBatches(renderer, batches, view.transparency, totals, diagnostics)) return false;
     any_oit = totals.oit_records + totals.oit_segments + totals.oit_device_batches > 0;
     const FrameTargets& t = *renderer.targets;
+    // Distortion reads a copy of the frame's colour: the renderer's own frame only (a host's
+    // colour image need not allow the copy; FrameStats::distortion_not_drawn counts them).
+    renderer.frame_distortion = totals.distortion_batches > 0 && !renderer.host_frame;
+    if (renderer.frame_distortion && !renderer.distortion) {
+        renderer.distortion = DistortionCopy::create(*renderer.device, t.width, t.height,
+                                                     t.formats.color, diagnostics);
+        if (!renderer.distortion) return false;
+        renderer.particle_bindings->bindSceneColor(renderer.distortion->view());
+    }
     if (any_oit && !renderer.oit) {
         renderer.oit =
             OitPass::create(*renderer.device, t.width, t.height, t.formats.color, diagnostics);
@@ -805,8 +851,8 @@ MeshHandle addMesh(Renderer& renderer, std::span<const MeshVertex> vertices,
 }
 
 TextureHandle addTexture(Renderer& renderer, const Image& image, const std::string& label,
-                         std::vector<Diagnostic>& diagnostics) {
-    return renderer.textures->add(image, label, diagnostics);
+                         std::vector<Diagnostic>& diagnostics, TextureEncoding encoding) {
+    return renderer.textures->add(image, label, diagnostics, encoding);
 }
 
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
@@ -859,6 +905,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
     stats = frameStats(totals, batches.size(), view.lights);
+    stats.distortion_batches = totals.distortion_batches;
     stats.shadow_cascades = renderer.shadow_fit.cascades;
     stats.shadow_opacity_batches =
         renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "image/image.h"
+#include "image/mip_chain.h"
 #include "kernels/draw_record.h"
 #include "render/resource_handle.h"
 #include "render/shader/billboard.h"
@@ -82,10 +83,12 @@ const std::vector<std::string>& validationMessages(const Renderer& renderer);
 // generation, render/resource_handle.h) that only the renderer that gave it understands;
 // kNoTexture draws the procedural soft disc.
 inline constexpr uint32_t kMaxTextures = 256;
-// Uploads image (RGBA8, sRGB colour). Returns kNoTexture and appends an error (naming label,
+// Uploads image (RGBA8: sRGB colour, or with TextureEncoding::data the displacement field a
+// distortion billboard reads, as stored). Returns kNoTexture and appends an error (naming label,
 // e.g. the file path) when the image is malformed or kMaxTextures are already loaded.
 TextureHandle addTexture(Renderer& renderer, const Image& image, const std::string& label,
-                         std::vector<Diagnostic>& diagnostics);
+                         std::vector<Diagnostic>& diagnostics,
+                         TextureEncoding encoding = TextureEncoding::color);
 
 // Meshes (triangle lists, render/shader/mesh.h) are uploaded once and named by a typed handle
 // (MeshHandle) that only the renderer that gave it understands.
@@ -187,6 +190,20 @@ struct DeviceRecords {
 // the scene player skips the sort for them (and counts what it skipped). Additive batches are
 // drawn with their own blending in every mode.
 bool drawsThroughOit(Transparency transparency, uint32_t blend);
+
+// Whether a billboard batch bends the frame behind it (render.distortion, kRenderFlagDistortion:
+// docs/rendering.md, "Distortion") instead of drawing colour: drawn after every other particle,
+// from a copy of the frame, on the graphics path only.
+inline bool isDistortion(const BillboardParams& params) {
+    return (params.render_flags & kRenderFlagDistortion) != 0u;
+}
+
+// How an emitter's texture is uploaded: a distortion emitter's displacement field as data (never
+// sRGB-decoded), any other as colour.
+inline TextureEncoding textureEncoding(const EmitterRecord& emitter) {
+    return (emitter.render_flags & kRenderFlagDistortion) != 0u ? TextureEncoding::data
+                                                                : TextureEncoding::color;
+}
 
 // One emitter's billboards. params come from billboardParams (render/billboard_params.h), the
 // one function that turns an emitter's render settings into what the shaders read; the renderer
@@ -301,6 +318,10 @@ struct FrameStats {
     uint32_t shadow_opacity_device = 0;
     uint32_t shadow_cutout_batches = 0; // billboard batches cast as cutouts into the cascades
     uint32_t shadows_not_drawn = 0;
+    // Distortion billboards (docs/rendering.md, "Distortion"): the batches drawn, and those a
+    // host frame left out (it has no copy of the host's colour to read).
+    uint32_t distortion_batches = 0;
+    uint32_t distortion_not_drawn = 0;
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points

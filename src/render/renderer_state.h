@@ -13,6 +13,7 @@
 #include "render/compute_raster.h"
 #include "render/depth_linearize_pass.h"
 #include "render/device_draw_args.h"
+#include "render/distortion_pass.h"
 #include "render/frame_targets.h"
 #include "render/mesh_pass.h"
 #include "render/mesh_store.h"
@@ -56,7 +57,9 @@ public:
     // frame's fit of them (prepareFrame; no cascades in a host frame).
     std::unique_ptr<ShadowPass> shadows;
     SunShadowFit shadow_fit;
-    std::unique_ptr<OitPass> oit;   // made by the first frame that draws a batch through OIT
+    std::unique_ptr<OitPass> oit; // made by the first frame that draws a batch through OIT
+    // Made by the first offscreen frame that draws a distortion billboard.
+    std::unique_ptr<DistortionCopy> distortion;
     std::unique_ptr<PostPass> post; // made by the first frame that asks for HDR post
     // Made by the first offscreen frame that draws a batch by compute (FrameView::raster); a
     // host frame has none, so every batch takes the graphics path there.
@@ -69,6 +72,8 @@ public:
     // A host-frame renderer (render/host_frame.h) draws into the host's images: no offscreen
     // colour, depth, readback or opaque pass; the host's depth is linearised instead.
     bool host_frame = false;
+    // This frame draws its distortion batches (prepareFrame: it has some, offscreen).
+    bool frame_distortion = false;
     std::unique_ptr<DepthLinearizePass> linearize;
     // Signalled by the host's submission of each recorded frame (value = frames recorded). Frame
     // k (from 1) writes what the CPU writes for it (globals, uploads, descriptor sets) into slot
@@ -92,6 +97,7 @@ struct FrameTotals {
     uint64_t oit_records = 0;  // drawn through OIT (drawsThroughOit)
     uint64_t oit_segments = 0;
     uint32_t oit_device_batches = 0;
+    uint32_t distortion_batches = 0; // billboard batches with records that bend the frame
 };
 
 // What the public DeviceInfo says of a device.
@@ -112,7 +118,8 @@ bool prepareFrame(Renderer& r, const FrameView& view, std::span<const DrawBatch>
 // The particle phases both frames share, after the opaque scene is in the targets' colour and
 // depth (COLOR_ATTACHMENT_OPTIMAL, DEPTH_ATTACHMENT_OPTIMAL, written by attachment writes) and
 // its linear depth in the linear-depth target (COLOR_ATTACHMENT_OPTIMAL): the opaque meshes,
-// the frame's particles, then those drawn through OIT and their composite. Leaves colour and
+// the frame's particles, then those drawn through OIT and their composite, then (offscreen
+// frames) the distortion billboards over a copy of the result. Leaves colour and
 // depth in those layouts, last written by attachment writes; the linear depth
 // SHADER_READ_ONLY_OPTIMAL.
 void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,

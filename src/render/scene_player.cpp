@@ -48,17 +48,27 @@ std::string normalisedPath(const std::string& path) {
     return p.string();
 }
 
+bool sameKind(const PlayerTexture& a, const PlayerTexture& b) {
+    return a.encoding == b.encoding;
+}
+
+bool sameKind(const PlayerMesh&, const PlayerMesh&) {
+    return true;
+}
+
 // Index in `assets` (PlayerTexture or PlayerMesh) of the file `asset` names, reading it with
 // read(path, asset.<data>, diagnostics) the first time. kNone on failure, after one
 // effectAssetError.
+// Textures are told apart by encoding too: the same file drawn as colour by one emitter and as a
+// distortion field by another is uploaded twice.
 template <typename Asset, typename Read>
 uint32_t assetFor(std::vector<Asset>& assets, const LoadedEffect& loaded, const EffectAsset& asset,
-                  Read read, std::vector<Diagnostic>& diagnostics) {
+                  const Asset& prototype, Read read, std::vector<Diagnostic>& diagnostics) {
     const std::string key = normalisedPath(asset.path);
     for (uint32_t i = 0; i < assets.size(); ++i) {
-        if (normalisedPath(assets[i].path) == key) return i;
+        if (normalisedPath(assets[i].path) == key && sameKind(assets[i], prototype)) return i;
     }
-    Asset entry;
+    Asset entry = prototype;
     entry.path = asset.path;
     std::vector<Diagnostic> reader_diagnostics;
     if (!read(asset.path, entry, reader_diagnostics)) {
@@ -78,12 +88,14 @@ uint32_t assetIndexFor(ScenePlayer& player, const LoadedEffect& loaded, const Ef
         auto read = [](const std::string& path, PlayerTexture& t, std::vector<Diagnostic>& d) {
             return readPng(path, t.image, d);
         };
-        return assetFor(player.textures, loaded, asset, read, diagnostics);
+        PlayerTexture prototype;
+        prototype.encoding = textureEncoding(loaded.effect->emitters[asset.emitter_index]);
+        return assetFor(player.textures, loaded, asset, prototype, read, diagnostics);
     }
     auto read = [](const std::string& path, PlayerMesh& m, std::vector<Diagnostic>& d) {
         return readObj(path, m.mesh, d);
     };
-    return assetFor(player.meshes, loaded, asset, read, diagnostics);
+    return assetFor(player.meshes, loaded, asset, PlayerMesh{}, read, diagnostics);
 }
 
 // Loads (once per distinct file, through the player's effect library) the effect of one
@@ -442,7 +454,8 @@ std::vector<std::string> inputFiles(const ScenePlayer& player) {
 bool uploadAssets(ScenePlayer& player, Renderer& renderer, std::vector<Diagnostic>& diagnostics) {
     for (PlayerTexture& texture : player.textures) {
         if (texture.handle != kNoTexture) continue;
-        texture.handle = addTexture(renderer, texture.image, texture.path, diagnostics);
+        texture.handle =
+            addTexture(renderer, texture.image, texture.path, diagnostics, texture.encoding);
         if (texture.handle == kNoTexture) return false;
     }
     for (PlayerMesh& mesh : player.meshes) {
@@ -499,7 +512,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
 void reuseAssets(const ScenePlayer& old_player, ScenePlayer& player) {
     for (PlayerTexture& t : player.textures) {
         for (const PlayerTexture& o : old_player.textures) {
-            if (o.path == t.path && o.image.width == t.image.width &&
+            if (o.path == t.path && o.encoding == t.encoding && o.image.width == t.image.width &&
                 o.image.height == t.image.height && o.image.rgba8 == t.image.rgba8) {
                 t.handle = o.handle;
                 break;

@@ -106,6 +106,7 @@ inline constexpr uint64_t kPlayerProgressMinSteps = 10'000;
 struct PlayerTexture {
     std::string path; // as opened: the effect file's directory joined with the authored path
     Image image;
+    TextureEncoding encoding = TextureEncoding::color; // data: a distortion emitter's field
     TextureHandle handle = kNoTexture;
 };
 

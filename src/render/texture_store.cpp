@@ -56,14 +56,15 @@ std::unique_ptr<TextureStore> TextureStore::create(const vk::Device& device,
     white.width = 1;
     white.height = 1;
     white.rgba8 = {255, 255, 255, 255};
-    if (!store->upload(white, "(blank texture)", store->blank_, store->blank_sets_, diagnostics)) {
+    if (!store->upload(white, "(blank texture)", TextureEncoding::color, store->blank_,
+                       store->blank_sets_, diagnostics)) {
         return nullptr;
     }
     return store;
 }
 
 TextureHandle TextureStore::add(const Image& image, const std::string& label,
-                                std::vector<Diagnostic>& diagnostics) {
+                                std::vector<Diagnostic>& diagnostics, TextureEncoding encoding) {
     uint32_t max_side = device_.limits().maxImageDimension2D;
     if (image.width == 0 || image.height == 0) {
         diagnostics.push_back(textureError(label, "texture is empty (0 pixels)"));
@@ -90,19 +91,21 @@ TextureHandle TextureStore::add(const Image& image, const std::string& label,
     }
     vk::Image2D texture;
     Sets sets;
-    if (!upload(image, label, texture, sets, diagnostics)) return kNoTexture;
+    if (!upload(image, label, encoding, texture, sets, diagnostics)) return kNoTexture;
     textures_.push_back(std::move(texture));
     sets_.push_back(sets);
     return slots_.add();
 }
 
-bool TextureStore::upload(const Image& image, const std::string& label, vk::Image2D& texture,
-                          Sets& sets, std::vector<Diagnostic>& diagnostics) {
+bool TextureStore::upload(const Image& image, const std::string& label, TextureEncoding encoding,
+                          vk::Image2D& texture, Sets& sets, std::vector<Diagnostic>& diagnostics) {
     VkDevice d = device_.handle();
     std::string what = "texture " + label;
-    std::vector<Image> chain = buildMipChain(image);
+    std::vector<Image> chain = buildMipChain(image, encoding);
     auto levels = static_cast<uint32_t>(chain.size() + 1);
-    texture = vk::createImage2D(device_, VK_FORMAT_R8G8B8A8_SRGB, {image.width, image.height},
+    const VkFormat format =
+        encoding == TextureEncoding::color ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+    texture = vk::createImage2D(device_, format, {image.width, image.height},
                                 VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, what,
                                 diagnostics, levels);
     if (!texture) return false;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "image/image.h"
+#include "image/mip_chain.h"
 #include "render/resource_handle.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
@@ -28,13 +29,15 @@ public:
                                                 uint32_t capacity,
                                                 std::vector<Diagnostic>& diagnostics);
 
-    // Uploads image as R8G8B8A8_SRGB (the shader samples linear colour) with its full mipmap
-    // chain (buildMipChain, image/mip_chain.h: built on the host, the same texels on every
-    // device), sampled trilinearly. Returns the handle, or kNoTexture with an
+    // Uploads image as R8G8B8A8_SRGB (the shader samples linear colour; TextureEncoding::data:
+    // R8G8B8A8_UNORM, sampled as stored) with its full mipmap chain (buildMipChain,
+    // image/mip_chain.h: built on the host, the same texels on every device), sampled
+    // trilinearly. Returns the handle, or kNoTexture with an
     // error naming label when the image is malformed (empty, size not width*height*4, larger
     // than the device allows), the store is full, or a Vulkan call fails.
     TextureHandle add(const Image& image, const std::string& label,
-                      std::vector<Diagnostic>& diagnostics);
+                      std::vector<Diagnostic>& diagnostics,
+                      TextureEncoding encoding = TextureEncoding::color);
 
     VkDescriptorSetLayout layout() const { return layout_.get(); }
     // The set of a valid handle for a wrap mode; the blank texture's for kNoTexture (and for a
@@ -54,8 +57,8 @@ private:
         VkDescriptorSet clamp = VK_NULL_HANDLE;
         VkDescriptorSet repeat = VK_NULL_HANDLE;
     };
-    bool upload(const Image& image, const std::string& label, vk::Image2D& texture, Sets& sets,
-                std::vector<Diagnostic>& diagnostics);
+    bool upload(const Image& image, const std::string& label, TextureEncoding encoding,
+                vk::Image2D& texture, Sets& sets, std::vector<Diagnostic>& diagnostics);
 
     const vk::Device& device_;
     vk::CommandRunner& runner_;

@@ -117,6 +117,7 @@ DrawBatch publicBatch(const DrawInstance& d, uint32_t e, const EmitterRecord& em
     b.mesh_tumble_rad_per_s = entry.mesh.tumble_rad_per_s;
     b.emissive = emitter.emission.x;
     b.emissive_share = emitter.emission.y;
+    b.distortion = emitter.emission.z;
     return b;
 }
 

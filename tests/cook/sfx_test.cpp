@@ -404,8 +404,8 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
         {"shape", [](auto& c) { c.emitters[1].shape_kind = 9; }, "shape_kind 9 is not"},
         {"emit_from", [](auto& c) { c.emitters[0].emit_from = 3; }, "emit_from 3 is not"},
         {"colour mode", [](auto& c) { c.emitters[1].color_mode = 3; }, "color_mode 3 is not"},
-        {"render flags", [](auto& c) { c.emitters[0].render_flags = 32; },
-         "render_flags 0x00000020"},
+        {"render flags", [](auto& c) { c.emitters[0].render_flags = 64; },
+         "render_flags 0x00000040"},
         {"capacity zero", [](auto& c) { c.emitters[0].capacity = 0; }, "capacity 0 is outside"},
         {"capacity sum", [](auto& c) { c.effect.capacity = 1024; },
          "is less than the sum of emitter capacities"},
@@ -501,7 +501,22 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
         {"emissive nan", [&](auto& c) { c.emitters[0].emission.x = nan; }, "emissive (emission.x)"},
         {"emissive share", [](auto& c) { c.emitters[0].emission.y = 2; },
          "emissive_share (emission.y) 2 is outside"},
-        {"emission zw", [](auto& c) { c.emitters[0].emission.w = 1; }, "emission.zw must be 0"},
+        {"emission w", [](auto& c) { c.emitters[0].emission.w = 1; }, "emission.w must be 0"},
+        {"distortion range", [](auto& c) { c.emitters[0].emission.z = 3; },
+         "distortion (emission.z) 3 is outside"},
+        {"distortion without its flag", [](auto& c) { c.emitters[0].emission.z = 0.5f; },
+         "exactly when the distortion render flag is set"},
+        {"distortion flag without a strength",
+         [](auto& c) { c.emitters[0].render_flags |= kRenderFlagDistortion; },
+         "exactly when the distortion render flag is set"},
+        {"distortion lit",
+         [](auto& c) {
+             c.emitters[0].render_type = kRenderBillboard;
+             c.emitters[0].blend = kBlendAdditive;
+             c.emitters[0].emission = vec4(1, 0, 0.5f, 0);
+             c.emitters[0].render_flags = kRenderFlagDistortion | kRenderFlagLit;
+         },
+         "a distortion emitter is an unlit, additive billboard"},
         {"emissive share blend",
          [](auto& c) {
              c.emitters[0].blend = kBlendAlpha;

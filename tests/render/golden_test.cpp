@@ -74,6 +74,7 @@ const char* const kScenes[] = {
     "sky_light",
     "sun_shadows",
     "smoke_shadows",
+    "heat_haze",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

@@ -148,6 +148,27 @@ Image generateSmokeAtlas() {
     return flipbook(smokePixel);
 }
 
+// A heat-haze displacement field (read as data by a distortion billboard: red and green 0.5 is
+// no displacement): two looping noise fields rising one cell per loop, scaled down to nothing at
+// the rim of a soft disc, so filtering and mipmaps average toward 0.5 and never shift the image.
+Rgb hazePixel(float u, float v, float phase, float& alpha) {
+    constexpr uint32_t kSeedX = 41;
+    constexpr uint32_t kSeedY = 43;
+    const float dx = loopingFbm(u * 2.5f, v * 2.5f, phase, 0.0f, 1.0f, kSeedX, 3) - 0.5f;
+    const float dy = loopingFbm(u * 2.5f, v * 2.5f, phase, 0.0f, 1.0f, kSeedY, 3) - 0.5f;
+    const float cx = (u - 0.5f) * 2.0f;
+    const float cy = (v - 0.5f) * 2.0f;
+    const float r = std::sqrt(cx * cx + cy * cy);
+    const float window = smoothstep(1.0f, 0.35f, r) * frameWindow(u, v);
+    alpha = window;
+    constexpr float kGain = 1.8f; // fbm rarely strays 0.3 from its middle: reach about +-0.5
+    return {0.5f + dx * kGain * window, 0.5f + dy * kGain * window, 0.5f};
+}
+
+Image generateHazeField() {
+    return flipbook(hazePixel);
+}
+
 Image generateSpark() {
     constexpr uint32_t kSize = 32;
     Image image = blankImage(kSize, kSize);
@@ -202,6 +223,7 @@ std::span<const GeneratedTexture> generatedTextures() {
         {"smoke_atlas.png", generateSmokeAtlas},
         {"spark.png", generateSpark},
         {"glow.png", generateGlow},
+        {"haze_field.png", generateHazeField},
     };
     return kTextures;
 }

@@ -33,7 +33,7 @@ struct BillboardParams {
     uint textured;            // 0: procedural soft disc, 1: the bound texture
     float emissive;           // render.emissive: the colour's multiplier in the HDR target
     float emissive_share;     // render.emissive_share in [0, 1] (sdEmissiveShare)
-    uint pad0;
+    float distortion;         // render.distortion (kRenderFlagDistortion): shader/distortion.h
     uint pad1;
 };
 
@@ -96,7 +96,8 @@ SD_CONST uint kSpecBillboardLit = 3u;        // 1: kRenderFlagLit
 SD_CONST uint kSpecBillboardSoftFade = 4u;   // 1: soft_fade_distance > 0
 SD_CONST uint kSpecBillboardFrameBlend = 5u; // 1: kRenderFlagFrameBlend (and textured)
 SD_CONST uint kSpecBillboardOit = 6u;        // 1: writes the OIT targets (render/shader/oit.h)
-SD_CONST uint kSpecBillboardCount = 7u;
+SD_CONST uint kSpecBillboardDistortion = 7u; // 1: kRenderFlagDistortion (billboard_distortion.frag)
+SD_CONST uint kSpecBillboardCount = 8u;
 
 // The largest finite half float, the most the HDR target (RGBA16F) holds.
 SD_CONST float kHalfFloatMax = 65504.0f;

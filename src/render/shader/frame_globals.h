@@ -21,6 +21,9 @@ SD_CONST uint kBindingSceneDepth = 1u;   // R32 linear view depth of the opaque 
 // map. 4 and 5: the compute rasteriser's frame set has its own binding 2 (kBindingRasterFrame).
 SD_CONST uint kBindingShadowAtlas = 4u;
 SD_CONST uint kBindingShadowOpacity = 5u;
+// The frame's colour as it was before the distortion phase (render/distortion_pass.h), read by
+// distortion billboards only; bound once a frame has drawn one.
+SD_CONST uint kBindingSceneColor = 6u;
 SD_CONST uint kSetTexture = 1u;
 SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear filter, clamp
 
