@@ -309,6 +309,24 @@ void BM_AdditiveTextured100k(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
 }
 
+// Distortion billboards (docs/rendering.md, "Distortion"): range(0) lens quads of 1 m spread
+// through the particle box, over the empty frame's ground, at range(1) lines: the copy of the
+// frame and the displaced reads against BM_EmptyFrame at the same height.
+void BM_Distortion(benchmark::State& state) {
+    const std::vector<DrawRecord> records = particles(static_cast<size_t>(state.range(0)), 1.0f);
+    BillboardParams lens = paramsFor(kBlendAdditive);
+    lens.render_flags |= kRenderFlagDistortion;
+    lens.distortion = 0.3f;
+    const DrawBatch batch = BillboardBatch{lens, kNoTexture, records, {}};
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
+}
+
+void distortionArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t count : {1, 100, 2000}) b->Args({count, height});
+    }
+}
+
 // Lit alpha discs of 40 cm (range(2) thousands of them: 100 for a GPU, 10 for lavapipe),
 // unsorted, over the ground with a box and a sphere: range(0) 0 without shadows (the reference),
 // 1 with the scene's default sun shadows (2 cascades of 1024², the primitives casting, everything
@@ -380,6 +398,7 @@ BENCHMARK(BM_EmptyFramePost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Lit100kLights)->Apply(lightArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 
