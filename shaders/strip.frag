@@ -6,6 +6,7 @@
 
 #include "strip_draw.h"
 #include "strip_variant.glsl"
+#define SD_SUN_SHADOWS 1 // lit strips receive sun shadows (frame_bindings.glsl)
 #include "frame_bindings.glsl"
 #include "lighting.h"
 #include "oit.h"
@@ -19,6 +20,7 @@ layout(location = 2) in vec4 in_color;
 layout(location = 3) in float in_linear_depth;
 layout(location = 4) in vec3 in_side;
 layout(location = 5) in vec3 in_facing;
+layout(location = 6) in vec3 in_world_position;
 
 // Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
 // weight target; a sorted pipeline has no attachment there and the write is discarded.
@@ -35,8 +37,9 @@ void main() {
     if (kVariantLit != 0u) {
         vec3 n = sdStripNormal(across, sdUnitOr(in_side, frame.camera_right.xyz),
                                sdUnitOr(in_facing, -frame.camera_forward.xyz));
-        tint.rgb *= sdSunAmbient(n, frame.sun_direction.xyz, frame.sun_radiance.xyz,
-                                 frame.ambient.xyz);
+        // The whole light model, as lit billboards and meshes take it: the shadowed sun,
+        // ambient, the sky and the frame's clustered point and spot lights.
+        tint.rgb *= frameLight(n, in_world_position);
     }
 
     tint = sdEmissiveTint(tint, p.emissive);

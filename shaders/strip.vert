@@ -29,6 +29,7 @@ layout(location = 2) out vec4 out_color;
 layout(location = 3) out float out_linear_depth;
 layout(location = 4) out vec3 out_side;
 layout(location = 5) out vec3 out_facing;
+layout(location = 6) out vec3 out_world_position; // lit strips: where the frame's lights shade
 
 void main() {
     uint segment = uint(gl_VertexIndex) / kStripVerticesPerSegment;
@@ -45,6 +46,7 @@ void main() {
             out_linear_depth = 0.0;
             out_side = vec3(0.0);
             out_facing = vec3(0.0);
+            out_world_position = vec3(0.0);
             return;
         }
         first = at.x;
@@ -65,6 +67,7 @@ void main() {
     out_linear_depth = linearDepth(v.position);
     out_side = vec3(0.0);
     out_facing = vec3(0.0);
+    out_world_position = v.position;
     if (kVariantLit != 0u) {
         out_side = v.side;
         out_facing = v.facing;

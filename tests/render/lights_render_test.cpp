@@ -12,6 +12,7 @@
 #include "render/frame_lights.h"
 #include "render/readback.h"
 #include "render/renderer.h"
+#include "render/strip_params.h"
 #include "render/shader/opaque_geometry.h"
 
 namespace spindrift::render {
@@ -167,6 +168,39 @@ TEST_F(LightsRenderTest, LitBillboardsTakeTheLightsOnTheirSideFacingThem) {
     const int away = red(image, 48 - 5, 48);
     EXPECT_GT(toward, 60);
     EXPECT_GT(toward, away + 40);
+}
+
+TEST_F(LightsRenderTest, LitStripsTakeTheLightsWhereTheyPass) {
+    FrameView view = topView();
+    view.ground.enabled = false;
+    EmitterRecord e{};
+    e.blend = kBlendAlpha;
+    e.render_type = kRenderRibbon;
+    e.render_flags = kRenderFlagLit;
+    e.emission = vec4(1, 0, 0, 0);
+    const StripParams params = stripParams(e);
+    // One opaque band 2 m wide along x from -6 to 6 m, 0.5 m up; a light 1 m above x = 3.
+    std::vector<StripPoint> points(2);
+    for (int i = 0; i < 2; ++i) {
+        points[i].position_width = vec4(i == 0 ? -6.0f : 6.0f, 0.5f, 0, 2);
+        points[i].color = vec4(1, 1, 1, 1);
+        points[i].tangent_u = vec4(1, 0, 0, float(i));
+    }
+    const std::vector<uint32_t> segments = {0};
+    StripBatch strip;
+    strip.params = params;
+    strip.points = points;
+    strip.segments = segments;
+    const std::vector<DrawBatch> batches = {strip};
+    EXPECT_EQ(red(render(view, batches), 48 + 14, 48), 0) << "no sun, no ambient, no light: dark";
+    const std::vector<LightDesc> lights = {pointLight({3, 1.5f, 0}, 6, 4)};
+    view.lights = lights;
+    const Image image = render(view, batches);
+    // Under the light (x = 3 m) against the far end (x = -3 m, past the light's 4 m range).
+    const int under = red(image, 48 + 14, 48);
+    const int far = red(image, 48 - 14, 48);
+    EXPECT_GT(under, 80);
+    EXPECT_EQ(far, 0);
 }
 
 TEST_F(LightsRenderTest, LightsPastTheFrameBoundAreDroppedInOrderAndCounted) {
