@@ -963,12 +963,33 @@ typedef enum spindrift_exposure_mode {
     SPINDRIFT_EXPOSURE_AUTOMATIC = 1 /* from the frame's luminance histogram */
 } spindrift_exposure_mode;
 
-/* What a frame looks at and is lit by (a scene file's camera, ground, sun and ambient), and its
- * HDR post (a scene file's exposure, tonemap and bloom). Colours are linear RGB, each finite and
- * >= 0 (alpha unused).
- * Versions: the post fields (tonemap onward) were appended; a caller compiled against the header
- * without them passes struct_size SPINDRIFT_CAMERA_SIZE_WITHOUT_POST and its frames are drawn
- * without post, as before (no tone map, no bloom, exposure 2^0). */
+/* FROZEN numbering. */
+typedef enum spindrift_light_type {
+    SPINDRIFT_LIGHT_POINT = 0,
+    SPINDRIFT_LIGHT_SPOT = 1
+} spindrift_light_type;
+
+/* A point or spot light (a scene file's "lights" entry; docs/scene-format.md, docs/rendering.md
+ * "Lights"): colour x intensity, falling to nothing at range; a spot shines along direction, full
+ * within inner_deg of it, none past outer_deg. */
+typedef struct spindrift_light {
+    uint32_t type; /* spindrift_light_type */
+    spindrift_vec3 position;
+    spindrift_color color;    /* linear RGB, each finite and >= 0 */
+    float intensity;          /* [0, 1e6] */
+    float range_m;            /* (0, 1e4] */
+    spindrift_vec3 direction; /* spot: non-zero (normalised) */
+    float inner_deg;          /* spot: [0, 90) */
+    float outer_deg;          /* spot: (inner_deg, 90] */
+} spindrift_light;
+
+/* What a frame looks at and is lit by (a scene file's camera, ground, sun, ambient, lights, sky and
+ * shadows), and its HDR post (a scene file's exposure, tonemap and bloom). Colours are linear RGB,
+ * each finite and >= 0 (alpha unused).
+ * Versions: the post fields (tonemap onward) were appended, then the light fields (lights
+ * onward); a caller compiled against a header without them passes struct_size
+ * SPINDRIFT_CAMERA_SIZE_WITHOUT_POST (drawn without post, as before: no tone map, no bloom,
+ * exposure 2^0) or SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS (no lights, no sky, no shadows). */
 typedef struct spindrift_camera {
     uint32_t struct_size;
     spindrift_vec3 eye;
@@ -998,10 +1019,35 @@ typedef struct spindrift_camera {
     float exposure_speed;        /* automatic: adaptation per second, [0, 100] */
     float bloom_strength;        /* [0, 1]; 0: no bloom */
     uint32_t bloom_levels;       /* [1, 8] */
+    /* Point and spot lights: light_count (at most SPINDRIFT_MAX_CAMERA_LIGHTS) of them at lights
+     * (NULL when 0), read during the call only; a frame shades with the first 64. */
+    const spindrift_light* lights;
+    uint32_t light_count;
+    /* The sky light (a scene file's "sky"): zenith, horizon and ground colours x sky_intensity
+     * ([0, 1e4]; 0: none), projected onto spherical harmonics for every lit surface. */
+    spindrift_color sky_zenith;
+    spindrift_color sky_horizon;
+    spindrift_color sky_ground;
+    float sky_intensity;
+    /* Sun shadows (a scene file's "shadows"): cascades of shadow_resolution^2 ([64, 4096]),
+     * shadow_cascades of them ([1, 4]) over shadow_max_distance_m ((0, 1e4]) of view depth,
+     * receivers moved shadow_bias_m ([0, 1]) toward the sun, blended particles through an opacity
+     * map of shadow_opacity_resolution^2 ([64, 4096]). */
+    bool shadows;
+    uint32_t shadow_resolution;
+    uint32_t shadow_cascades;
+    float shadow_max_distance_m;
+    float shadow_bias_m;
+    uint32_t shadow_opacity_resolution;
 } spindrift_camera;
 
 /* struct_size of a spindrift_camera from before the post fields: accepted, drawn without post. */
 #define SPINDRIFT_CAMERA_SIZE_WITHOUT_POST (offsetof(spindrift_camera, tonemap))
+/* struct_size of a spindrift_camera from before the light fields: accepted, drawn with post but
+ * without lights, sky or shadows. */
+#define SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS (offsetof(spindrift_camera, lights))
+/* The most lights a camera may name. */
+#define SPINDRIFT_MAX_CAMERA_LIGHTS 64
 
 /* A scene file's defaults: eye (0, 2, 6) looking at (0, 1, 0), up +Y, 45 degrees, clip 0.05 to
  * 500 m, the default background, ground at y = 0 (40 m), sun and ambient; sorted; the post of a

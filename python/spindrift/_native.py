@@ -364,6 +364,19 @@ class RendererConfig(Structure):
     ]
 
 
+class Light(Structure):
+    _fields_ = [
+        ("type", c_uint32),
+        ("position", Vec3),
+        ("color", Color),
+        ("intensity", c_float),
+        ("range_m", c_float),
+        ("direction", Vec3),
+        ("inner_deg", c_float),
+        ("outer_deg", c_float),
+    ]
+
+
 class Camera(Structure):
     _fields_ = [
         ("struct_size", c_uint32),
@@ -393,6 +406,18 @@ class Camera(Structure):
         ("exposure_speed", c_float),
         ("bloom_strength", c_float),
         ("bloom_levels", c_uint32),
+        ("lights", POINTER(Light)),
+        ("light_count", c_uint32),
+        ("sky_zenith", Color),
+        ("sky_horizon", Color),
+        ("sky_ground", Color),
+        ("sky_intensity", c_float),
+        ("shadows", c_bool),
+        ("shadow_resolution", c_uint32),
+        ("shadow_cascades", c_uint32),
+        ("shadow_max_distance_m", c_float),
+        ("shadow_bias_m", c_float),
+        ("shadow_opacity_resolution", c_uint32),
     ]
 
 

@@ -13,10 +13,39 @@ from .errors import Result, SpindriftError, call_with_diagnostics, check
 _lib = _native.lib
 
 TRANSPARENCY = {"sorted": 0, "weighted_oit": 1}
+LIGHT_TYPE = {"point": 0, "spot": 1}
 TONEMAP = {"none": 0, "aces": 1, "agx": 2, "reinhard": 3}
 EXPOSURE_MODE = {"manual": 0, "auto": 1}
 # Camera fields given as names, with the names of their numbers.
 _CHOICES = {"transparency": TRANSPARENCY, "tonemap": TONEMAP, "exposure_mode": EXPOSURE_MODE}
+
+
+@dataclass
+class Light:
+    """A point or spot light (spindrift_light; a scene file's "lights" entry, docs/scene-format.md):
+    colour x intensity, falling to nothing at range_m; a spot shines along direction, full within
+    inner_deg of it, none past outer_deg."""
+
+    type: str = "point"  # or "spot"
+    position: tuple = (0, 1, 0)
+    color: tuple = (1, 1, 1)
+    intensity: float = 1  # [0, 1e6]
+    range_m: float = 10  # (0, 1e4]
+    direction: tuple = (0, -1, 0)  # spot
+    inner_deg: float = 20  # spot: [0, 90)
+    outer_deg: float = 30  # spot: (inner_deg, 90]
+
+    def _to_c(self, what):
+        c = _native.Light()
+        c.type = _args.choice(self.type, LIGHT_TYPE, what + ".type")
+        c.position = _args.vec3(self.position, what + ".position")
+        c.color = _args.color(self.color, what + ".color")
+        c.intensity = _args.real(self.intensity, what + ".intensity")
+        c.range_m = _args.real(self.range_m, what + ".range_m")
+        c.direction = _args.vec3(self.direction, what + ".direction")
+        c.inner_deg = _args.real(self.inner_deg, what + ".inner_deg")
+        c.outer_deg = _args.real(self.outer_deg, what + ".outer_deg")
+        return c
 
 
 def _default_camera():
@@ -59,11 +88,24 @@ class Camera:
     exposure_speed: float = None  # auto: adaptation per second, [0, 100]
     bloom_strength: float = None  # [0, 1]; 0: no bloom
     bloom_levels: int = None  # [1, 8]
+    # Point and spot lights (Light), at most 64; the sky light (zenith, horizon and ground colours
+    # x sky_intensity, [0, 1e4]); sun shadows (a scene file's "shadows": on by default).
+    lights: tuple = ()
+    sky_zenith: tuple = None
+    sky_horizon: tuple = None
+    sky_ground: tuple = None
+    sky_intensity: float = None
+    shadows: bool = None
+    shadow_resolution: int = None  # [64, 4096] texels a side per cascade
+    shadow_cascades: int = None  # [1, 4]
+    shadow_max_distance_m: float = None  # (0, 1e4]
+    shadow_bias_m: float = None  # [0, 1]
+    shadow_opacity_resolution: int = None  # [64, 4096]
 
     def __post_init__(self):
         d = _default_camera()
         for name, _ in d._fields_:
-            if name == "struct_size" or getattr(self, name) is not None:
+            if name in ("struct_size", "lights", "light_count") or getattr(self, name) is not None:
                 continue
             value = getattr(d, name)
             if name in _CHOICES:
@@ -105,6 +147,25 @@ class Camera:
         ):
             setattr(c, name, _args.real(getattr(self, name), "camera." + name))
         c.bloom_levels = _args.uint(self.bloom_levels, "camera.bloom_levels")
+        lights = list(self.lights)
+        if len(lights) > 64:
+            raise ValueError(f"camera.lights: at most 64 lights, got {len(lights)}")
+        for i, light in enumerate(lights):
+            if not isinstance(light, Light):
+                raise TypeError(f"camera.lights[{i}]: expected a Light, got {type(light).__name__}")
+        array = (_native.Light * max(len(lights), 1))(
+            *[light._to_c(f"camera.lights[{i}]") for i, light in enumerate(lights)]
+        )
+        c._lights_keepalive = array  # the C struct points into it for the call
+        c.lights = ctypes.cast(array, ctypes.POINTER(_native.Light)) if lights else None
+        c.light_count = len(lights)
+        for name in ("sky_zenith", "sky_horizon", "sky_ground"):
+            setattr(c, name, _args.color(getattr(self, name), "camera." + name))
+        for name in ("sky_intensity", "shadow_max_distance_m", "shadow_bias_m"):
+            setattr(c, name, _args.real(getattr(self, name), "camera." + name))
+        c.shadows = _args.flag(self.shadows, "camera.shadows")
+        for name in ("shadow_resolution", "shadow_cascades", "shadow_opacity_resolution"):
+            setattr(c, name, _args.uint(getattr(self, name), "camera." + name))
         return c
 
 

@@ -159,3 +159,37 @@ def test_png_round_trip(tmp_path):
     (tmp_path / "d.png").write_bytes(b"not a png")
     with pytest.raises(ValueError):
         spindrift.read_png(tmp_path / "d.png")
+
+
+def test_the_camera_carries_lights_sky_and_shadows(library, campfire_path):
+    dark = dict(eye=(0, 3, 6), target=(0, 0, 0), sun_intensity=0, ambient=(0, 0, 0), shadows=False)
+    with spindrift.Renderer(WIDTH, HEIGHT) as renderer, spindrift.World(library) as world:
+        unlit = renderer.render(world, spindrift.Camera(**dark))
+        # A point light over the ground and a sky each light it; no light leaves it black.
+        lamp = spindrift.Light(position=(0, 1, 0), color=(1, 0.5, 0.2), intensity=8, range_m=6)
+        lit = renderer.render(world, spindrift.Camera(**dark, lights=[lamp]))
+        assert lit[..., 0].astype(int).sum() > unlit[..., 0].astype(int).sum() + WIDTH * HEIGHT
+        sky = renderer.render(world, spindrift.Camera(**dark, sky_zenith=(0.2, 0.4, 1)))
+        assert sky[..., 2].astype(int).sum() > unlit[..., 2].astype(int).sum() + WIDTH * HEIGHT
+        # The campfire's smoke shades the sunlit ground through the opacity shadow map.
+        world.spawn(library.add_file(campfire_path))
+        world.run(2.0)
+        sunny = dict(eye=(0, 3, 6), target=(0, 0.5, 0), sun_direction=(0.3, 1, 0.2))
+        assert spindrift.Camera(**sunny).shadows  # a scene file's default
+        shaded = renderer.render(world, spindrift.Camera(**sunny))
+        bare = renderer.render(world, spindrift.Camera(**sunny, shadows=False))
+        assert (shaded != bare).any(axis=2).sum() > 0
+        assert shaded[..., :3].astype(int).sum() < bare[..., :3].astype(int).sum()
+        with pytest.raises(spindrift.SpindriftError) as caught:
+            renderer.render(world, spindrift.Camera(lights=[spindrift.Light(range_m=0)]))
+        assert caught.value.code == Result.INVALID_ARGUMENT
+        assert "lights[0]" in caught.value.message
+        with pytest.raises(spindrift.SpindriftError) as caught:
+            renderer.render(world, spindrift.Camera(shadow_cascades=9))
+        assert "shadow" in caught.value.message
+        with pytest.raises(ValueError):
+            renderer.render(world, spindrift.Camera(lights=[spindrift.Light(type="area")]))
+        with pytest.raises(TypeError):
+            renderer.render(world, spindrift.Camera(lights=[{"position": (0, 1, 0)}]))
+        with pytest.raises(ValueError):
+            renderer.render(world, spindrift.Camera(lights=[lamp] * 65))

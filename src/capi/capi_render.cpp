@@ -14,9 +14,12 @@
 #include "image/png_io.h"
 #include "mesh/obj_reader.h"
 #include "render/draw_list_batches.h"
+#include "render/frame_lights.h"
 #include "render/render_file.h"
 #include "render/renderer.h"
 #include "render/scene_player.h"
+#include "render/sky_ambient.h"
+#include "render/sun_shadows.h"
 #include "spindrift/spindrift.h"
 
 namespace spindrift::capi {
@@ -97,6 +100,75 @@ spindrift_result checkCameraPost(const spindrift_camera& c) {
     return SPINDRIFT_OK;
 }
 
+// The size hosts compiled against the header before the light fields pass.
+static_assert(SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS == 192);
+
+bool hasPost(const spindrift_camera& c) {
+    return c.struct_size != SPINDRIFT_CAMERA_SIZE_WITHOUT_POST;
+}
+
+bool hasLights(const spindrift_camera& c) {
+    return hasPost(c) && c.struct_size != SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS;
+}
+
+LightDesc lightOf(const spindrift_light& l) {
+    LightDesc d;
+    d.type = l.type == SPINDRIFT_LIGHT_SPOT ? LightKind::spot : LightKind::point;
+    d.position = float3(l.position);
+    d.color = rgb(l.color);
+    d.intensity = l.intensity;
+    d.range = l.range_m;
+    d.direction = float3(l.direction);
+    d.inner_deg = l.inner_deg;
+    d.outer_deg = l.outer_deg;
+    return d;
+}
+
+SkyDesc skyOf(const spindrift_camera& c) {
+    SkyDesc sky;
+    sky.zenith = rgb(c.sky_zenith);
+    sky.horizon = rgb(c.sky_horizon);
+    sky.ground = rgb(c.sky_ground);
+    sky.intensity = c.sky_intensity;
+    return sky;
+}
+
+ShadowDesc shadowsOf(const spindrift_camera& c) {
+    ShadowDesc shadows;
+    shadows.enabled = c.shadows;
+    shadows.resolution = c.shadow_resolution;
+    shadows.cascades = c.shadow_cascades;
+    shadows.max_distance = c.shadow_max_distance_m;
+    shadows.bias = c.shadow_bias_m;
+    shadows.opacity_resolution = c.shadow_opacity_resolution;
+    return shadows;
+}
+
+// The light fields: the scene format's rules (render::lightProblem, skyProblem, shadowProblem:
+// the same checks a scene file and the renderer make), each named.
+spindrift_result checkCameraLights(const spindrift_camera& c) {
+    if (c.light_count > SPINDRIFT_MAX_CAMERA_LIGHTS)
+        return badCamera("light_count", "at most SPINDRIFT_MAX_CAMERA_LIGHTS (64)");
+    if (c.light_count > 0 && c.lights == nullptr)
+        return badCamera("lights", "a pointer to light_count lights");
+    for (uint32_t i = 0; i < c.light_count; ++i) {
+        if (c.lights[i].type > SPINDRIFT_LIGHT_SPOT) {
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                        "camera->lights[%u].type: expected 0 (point) or 1 (spot)", i);
+        }
+        if (const std::string why = render::lightProblem(lightOf(c.lights[i])); !why.empty()) {
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->lights[%u]: %s", i, why.c_str());
+        }
+    }
+    if (const std::string why = render::skyProblem(skyOf(c)); !why.empty())
+        return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->sky: %s", why.c_str());
+    if (c.shadows) {
+        if (const std::string why = render::shadowProblem(shadowsOf(c)); !why.empty())
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->shadow: %s", why.c_str());
+    }
+    return SPINDRIFT_OK;
+}
+
 // Every field the renderer and the draw list would refuse, refused here with its name.
 spindrift_result checkCamera(const spindrift_camera& c) {
     if (!finite3(c.eye)) return badCamera("eye", "finite coordinates");
@@ -129,11 +201,15 @@ spindrift_result checkCamera(const spindrift_camera& c) {
     if (!colorOk(c.ambient)) return badCamera("ambient", "finite components >= 0");
     if (c.transparency > SPINDRIFT_TRANSPARENCY_WEIGHTED_OIT)
         return badCamera("transparency", "0 (sorted) or 1 (weighted OIT)");
-    if (c.struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST) return SPINDRIFT_OK;
-    return checkCameraPost(c);
+    if (!hasPost(c)) return SPINDRIFT_OK;
+    if (const spindrift_result e = checkCameraPost(c); e != SPINDRIFT_OK) return e;
+    if (!hasLights(c)) return SPINDRIFT_OK;
+    return checkCameraLights(c);
 }
 
-render::FrameView frameViewOf(const spindrift_camera& c) {
+// The frame's view of a checked camera; its lights are copied into `lights`, which the view points
+// at (keep it alive through the frame).
+render::FrameView frameViewOf(const spindrift_camera& c, std::vector<LightDesc>& lights) {
     render::FrameView v;
     v.camera = {float3(c.eye), float3(c.target), float3(c.up)};
     v.fov_deg = c.fov_y_deg;
@@ -156,7 +232,7 @@ render::FrameView frameViewOf(const spindrift_camera& c) {
                          ? Transparency::weighted_oit
                          : Transparency::sorted;
     // A camera from before the post fields keeps FrameView's default: no post.
-    if (c.struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST) return v;
+    if (!hasPost(c)) return v;
     v.tonemap = static_cast<Tonemap>(c.tonemap);
     v.exposure.mode = static_cast<ExposureMode>(c.exposure_mode);
     v.exposure.ev = c.exposure_ev;
@@ -167,6 +243,13 @@ render::FrameView frameViewOf(const spindrift_camera& c) {
     v.exposure.speed = c.exposure_speed;
     v.bloom.strength = c.bloom_strength;
     v.bloom.levels = c.bloom_levels;
+    // A camera from before the light fields keeps FrameView's defaults: no lights, sky, shadows.
+    lights.clear();
+    if (!hasLights(c)) return v;
+    for (uint32_t i = 0; i < c.light_count; ++i) lights.push_back(lightOf(c.lights[i]));
+    v.lights = lights;
+    v.sky = skyOf(c);
+    v.shadows = shadowsOf(c);
     return v;
 }
 
@@ -494,6 +577,16 @@ SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out) {
         out->exposure_speed = d.exposure.speed;
         out->bloom_strength = d.bloom.strength;
         out->bloom_levels = d.bloom.levels;
+        out->sky_zenith = {d.sky.zenith.x, d.sky.zenith.y, d.sky.zenith.z, 1};
+        out->sky_horizon = {d.sky.horizon.x, d.sky.horizon.y, d.sky.horizon.z, 1};
+        out->sky_ground = {d.sky.ground.x, d.sky.ground.y, d.sky.ground.z, 1};
+        out->sky_intensity = d.sky.intensity;
+        out->shadows = d.shadows.enabled;
+        out->shadow_resolution = d.shadows.resolution;
+        out->shadow_cascades = d.shadows.cascades;
+        out->shadow_max_distance_m = d.shadows.max_distance;
+        out->shadow_bias_m = d.shadows.bias;
+        out->shadow_opacity_resolution = d.shadows.opacity_resolution;
         return SPINDRIFT_OK;
     });
 }
@@ -507,9 +600,11 @@ SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_rendere
         if (const spindrift_result e = resolve(renderer.id, r); e != SPINDRIFT_OK) return e;
         WorldObject* w;
         if (const spindrift_result e = resolve(world.id, w); e != SPINDRIFT_OK) return e;
-        // A camera from before the post fields is accepted at its own size (ABI: an older host).
+        // A camera from before the post or the light fields is accepted at its own size (ABI: an
+        // older host).
         if (const spindrift_result e =
-                camera != nullptr && camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST
+                camera != nullptr && (camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST ||
+                                      camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS)
                     ? SPINDRIFT_OK
                     : requireStruct(camera, "camera");
             e != SPINDRIFT_OK)
@@ -531,8 +626,9 @@ SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_rendere
 
         std::vector<Diagnostic> diagnostics;
         render::FrameStats stats;
-        if (!render::renderFrame(*r->renderer, frameViewOf(*camera), r->batches, r->frame, stats,
-                                 diagnostics)) {
+        std::vector<LightDesc> lights;
+        if (!render::renderFrame(*r->renderer, frameViewOf(*camera, lights), r->batches, r->frame,
+                                 stats, diagnostics)) {
             return fail(SPINDRIFT_ERROR_INTERNAL, "the frame failed: %s",
                         firstError(diagnostics, "no detail").c_str());
         }

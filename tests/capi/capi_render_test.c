@@ -141,6 +141,7 @@ static void testWorldRender(void) {
     camera = fireCamera();
     camera.tonemap = SPINDRIFT_TONEMAP_NONE;
     camera.bloom_strength = 0;
+    camera.shadows = false; /* nor has a camera from before the post any shadows (the smoke) */
     CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
     CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
     camera = fireCamera();
@@ -163,6 +164,73 @@ static void testWorldRender(void) {
     camera.target.y = 1;
     CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
     CHECK(pixelsUnlikeCorner(frame_a, FRAME_BYTES) > 0);
+
+    /* Lights, sky and shadows (the fields after the post): the rocks on the ground, lit by the
+     * sun. The scene defaults shadows on: turning them off brightens the ground under the rocks;
+     * a camera of the size from before the light fields draws none, as the one turned off does. */
+    {
+        spindrift_light light;
+        CHECK(camera.shadows && camera.shadow_cascades == 2 && camera.shadow_resolution == 1024);
+        camera.ground = true;
+        CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+        camera.shadows = false;
+        CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+        CHECK(sumOfBytes(frame_b, FRAME_BYTES) > sumOfBytes(frame_a, FRAME_BYTES));
+        camera.shadows = true;
+        camera.struct_size = (uint32_t)SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS;
+        CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+        CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+        camera.struct_size = sizeof camera;
+        camera.shadows = false;
+        /* A red point light 1 m over the ground in front of the rocks reddens the ground. */
+        memset(&light, 0, sizeof light);
+        light.type = SPINDRIFT_LIGHT_POINT;
+        light.position.y = 1;
+        light.position.z = 2;
+        light.color.r = 1;
+        light.intensity = 20;
+        light.range_m = 6;
+        light.direction.y = -1;
+        light.outer_deg = 30;
+        camera.lights = &light;
+        camera.light_count = 1;
+        CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+        CHECK(sumOfBytes(frame_a, FRAME_BYTES) > sumOfBytes(frame_b, FRAME_BYTES) * 1.02);
+        /* A blue sky lights what faces up. */
+        camera.light_count = 0;
+        camera.sky_zenith.b = 1;
+        camera.sky_intensity = 2;
+        CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+        CHECK(sumOfBytes(frame_a, FRAME_BYTES) > sumOfBytes(frame_b, FRAME_BYTES) * 1.02);
+        /* Bad light fields are refused, named. */
+        camera.light_count = 1;
+        light.range_m = 0;
+        CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                    SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->lights[0]");
+        light.range_m = 6;
+        light.type = 7;
+        CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                    SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->lights[0].type");
+        camera.lights = NULL;
+        CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                    SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->lights");
+        camera.light_count = SPINDRIFT_MAX_CAMERA_LIGHTS + 1;
+        CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                    SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->light_count");
+        camera.light_count = 0;
+        camera.sky_intensity = NAN;
+        CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                    SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->sky");
+        camera.sky_intensity = 0;
+        camera.shadows = true;
+        camera.shadow_cascades = 9;
+        CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES),
+                    SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->shadow");
+        camera = fireCamera();
+        camera.eye.y = 3;
+        camera.eye.z = 9;
+        camera.target.y = 1;
+    }
 
     /* Bad use. */
     CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES - 1),
