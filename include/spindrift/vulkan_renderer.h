@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -92,6 +93,15 @@ struct VulkanFrame {
     DrawView view;
     SunDesc sun; // lights lit particles
     Float3 ambient{0.12f, 0.12f, 0.15f};
+    // Point and spot lights (a scene's "lights": docs/rendering.md, "Lights"), read during record
+    // only; each checked as a scene file's (an error naming it otherwise). The frame shades with
+    // the first 64 and counts the rest (VulkanFrameResult::lights_dropped).
+    std::span<const LightDesc> lights;
+    // The sky light (a scene's "sky"): lit particles take its irradiance for their normal.
+    SkyDesc sky;
+    // Sun shadows are not drawn into a host's frame (VulkanFrameResult::shadows_not_drawn says
+    // when they were asked for); the default asks for none.
+    ShadowDesc shadows{false};
 };
 
 struct VulkanFrameResult {
@@ -103,6 +113,13 @@ struct VulkanFrameResult {
     uint32_t batches = 0;        // drawn
     uint64_t host_particles = 0; // billboard and mesh particles uploaded from the host
     uint32_t device_batches = 0; // drawn from the device (GPU instances), counts unread
+    uint32_t lights_drawn = 0;   // of VulkanFrame::lights, those the frame shaded with
+    uint32_t lights_dropped = 0; // past the frame's 64
+    // What a host frame leaves out, never silently: the sun shadows asked for (1 or 0; a host
+    // frame has no shadow maps) and the distortion batches (render.distortion: it has no copy of
+    // the host's colour to read).
+    uint32_t shadows_not_drawn = 0;
+    uint32_t distortion_not_drawn = 0;
 };
 
 class SPINDRIFT_API VulkanRenderer {

@@ -90,8 +90,13 @@ private:
 };
 
 // The renderer's view of a public DrawView: the camera looking along forward.
-render::FrameView frameViewOf(const DrawView& view, const SunDesc& sun, const Float3& ambient) {
+render::FrameView frameViewOf(const DrawView& view, const SunDesc& sun, const Float3& ambient,
+                              std::span<const LightDesc> lights = {}, const SkyDesc& sky = {},
+                              const ShadowDesc& shadows = ShadowDesc{false}) {
     render::FrameView f;
+    f.lights = lights;
+    f.sky = sky;
+    f.shadows = shadows;
     f.camera.eye = {view.eye.x, view.eye.y, view.eye.z};
     f.camera.target = {view.eye.x + view.forward.x, view.eye.y + view.forward.y,
                        view.eye.z + view.forward.z};
@@ -163,8 +168,9 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     render::FrameStats stats;
     render::HostFrameSignal signal;
     if (!render::recordHostFrame(*impl_->renderer, host,
-                                 frameViewOf(frame.view, frame.sun, frame.ambient), impl_->batches,
-                                 stats, signal, diagnostics)) {
+                                 frameViewOf(frame.view, frame.sun, frame.ambient, frame.lights,
+                                             frame.sky, frame.shadows),
+                                 impl_->batches, stats, signal, diagnostics)) {
         return false;
     }
     result.signal_semaphore = signal.semaphore;
@@ -173,6 +179,10 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     result.host_particles = stats.particles_drawn + stats.mesh_particles;
     result.device_batches = static_cast<uint32_t>(stats.device_batches + stats.device_mesh_batches +
                                                   stats.device_strip_batches);
+    result.lights_drawn = stats.lights_drawn;
+    result.lights_dropped = stats.lights_dropped;
+    result.shadows_not_drawn = stats.shadows_not_drawn;
+    result.distortion_not_drawn = stats.distortion_not_drawn;
     return true;
 }
 

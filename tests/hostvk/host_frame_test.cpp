@@ -471,6 +471,87 @@ TEST_F(HostFrameTest, FramesInFlightEachDrawTheirOwnCameraAndParticles) {
     vkDestroySemaphore(host->handle(), gate, nullptr);
 }
 
+// Lights and the sky reach the lit particles of a host frame (the campfire's smoke is lit), as
+// they reach the offscreen frame's; what a host frame cannot draw (sun shadows) is counted; a bad
+// light is an error naming it, nothing recorded.
+TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
+    CpuScene scene;
+    ASSERT_TRUE(
+        host->makeImages(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+    auto renderer = makeRenderer(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT);
+    ASSERT_TRUE(renderer);
+    auto draw = [&](std::span<const LightDesc> lights, const SkyDesc& sky, bool shadows,
+                    VulkanFrameResult& result, std::vector<Diagnostic>& diagnostics) {
+        VulkanFrame frame;
+        frame.command_buffer = host->beginScene(kClear, 1.0f);
+        frame.extent = host->extent();
+        frame.color = host->color();
+        frame.depth = host->depth();
+        frame.view = view();
+        frame.lights = lights;
+        frame.sky = sky;
+        frame.shadows.enabled = shadows;
+        const bool ok = renderer->record(frame, scene.list, scene.library, result, diagnostics);
+        if (!ok) return ok;
+        EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
+        return ok;
+    };
+    auto redSum = [](const Image& image) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < image.rgba8.size(); i += 4) sum += image.rgba8[i];
+        return sum;
+    };
+    VulkanFrameResult result;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(draw({}, SkyDesc{}, false, result, diagnostics)) << joined(diagnostics);
+    const Image plain = readImage(VK_FORMAT_R16G16B16A16_SFLOAT, 0);
+    EXPECT_EQ(result.lights_drawn, 0u);
+    EXPECT_EQ(result.shadows_not_drawn, 0u);
+
+    LightDesc lamp;
+    lamp.position = {0.3f, 1.2f, 0.8f};
+    lamp.color = {1, 0.2f, 0.1f};
+    lamp.intensity = 30;
+    lamp.range = 5;
+    const LightDesc lamps[] = {lamp};
+    ASSERT_TRUE(draw(lamps, SkyDesc{}, true, result, diagnostics)) << joined(diagnostics);
+    const Image lit = readImage(VK_FORMAT_R16G16B16A16_SFLOAT, 0);
+    EXPECT_EQ(result.lights_drawn, 1u);
+    EXPECT_EQ(result.shadows_not_drawn, 1u) << "asked for, not drawable in a host frame: counted";
+    EXPECT_GT(redSum(lit), redSum(plain) + 200) << "the red lamp reddens the lit smoke";
+
+    SkyDesc sky;
+    sky.zenith = {0.2f, 0.4f, 2};
+    sky.horizon = {0.1f, 0.2f, 1};
+    ASSERT_TRUE(draw({}, sky, false, result, diagnostics)) << joined(diagnostics);
+    const Image skylit = readImage(VK_FORMAT_R16G16B16A16_SFLOAT, 0);
+    uint64_t blue_plain = 0, blue_sky = 0;
+    for (size_t i = 2; i < plain.rgba8.size(); i += 4) {
+        blue_plain += plain.rgba8[i];
+        blue_sky += skylit.rgba8[i];
+    }
+    EXPECT_GT(blue_sky, blue_plain + 200) << "the blue sky lights the smoke";
+
+    lamp.range = -1;
+    const LightDesc bad[] = {lamp};
+    VulkanFrame frame;
+    frame.command_buffer = host->beginScene(kClear, 1.0f);
+    frame.extent = host->extent();
+    frame.color = host->color();
+    frame.depth = host->depth();
+    frame.view = view();
+    frame.lights = bad;
+    diagnostics.clear();
+    EXPECT_FALSE(renderer->record(frame, scene.list, scene.library, result, diagnostics));
+    EXPECT_NE(joined(diagnostics).find("light 0"), std::string::npos) << joined(diagnostics);
+    // Nothing was recorded: the host's frame is still its own to finish.
+    frame.lights = {};
+    diagnostics.clear();
+    EXPECT_TRUE(renderer->record(frame, scene.list, scene.library, result, diagnostics))
+        << joined(diagnostics);
+    EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
+}
+
 TEST_F(HostFrameTest, BadUseIsAClearErrorNeverACrash) {
     std::vector<Diagnostic> diagnostics;
     EXPECT_FALSE(VulkanRenderer::create(VulkanRendererConfig{}, diagnostics));
