@@ -339,7 +339,7 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
     case DrawPhase::oit_emissive:
         return drawsThroughOit(transparency, blend);
     case DrawPhase::distortion:
-        return true; // the caller checks isDistortion
+        return false; // only distortion billboards, which the caller picks by isDistortion
     }
     return false;
 }
@@ -401,7 +401,7 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
         }
         const bool distortion = b != nullptr && isDistortion(b->params);
         if (distortion != (phase == DrawPhase::distortion)) continue;
-        if (!drawsIn(phase, transparency, blendOf(entry))) continue;
+        if (!distortion && !drawsIn(phase, transparency, blendOf(entry))) continue;
         if (phase == DrawPhase::oit_emissive) {
             if (emissiveShareOf(entry) <= 0.0f) continue;
             const DrawBatch share = emissiveShareDraw(entry);

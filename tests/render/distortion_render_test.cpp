@@ -14,6 +14,7 @@
 #include "render/billboard_params.h"
 #include "render/renderer.h"
 #include "render/shader/distortion.h"
+#include "render/strip_params.h"
 
 namespace spindrift::render {
 namespace {
@@ -169,6 +170,52 @@ TEST_F(DistortionRenderTest, ALensBendsTheGroundInsideItsDiscAndLeavesEveryOther
             ASSERT_EQ(channelDifference(plain, none, x, y), 0) << "at " << x << ", " << y;
         }
     }
+}
+
+// The distortion phase draws the distortion batches alone: a ribbon and a puff beside the lens
+// are drawn once, as in the frame without it.
+TEST_F(DistortionRenderTest, TheOtherBatchesAreDrawnOnceBesideADistortionBatch) {
+    const FrameView view = topView();
+    EmitterRecord e{};
+    e.blend = kBlendAdditive;
+    e.render_type = kRenderRibbon;
+    e.emission = vec4(1, 0, 0, 0);
+    std::vector<StripPoint> points(2);
+    for (int i = 0; i < 2; ++i) {
+        points[i].position_width = vec4(-8, 1, i == 0 ? -8.0f : 8.0f, 1);
+        points[i].color = vec4(0.3f, 0.2f, 0.1f, 1);
+        points[i].tangent_u = vec4(0, 0, 1, float(i));
+    }
+    const std::vector<uint32_t> segments = {0};
+    StripBatch ribbon;
+    ribbon.params = stripParams(e);
+    ribbon.points = points;
+    ribbon.segments = segments;
+    BillboardBatch puff;
+    puff.params = distortionParams(1);
+    puff.params.render_flags = 0;
+    puff.params.distortion = 0;
+    const DrawRecord puffs[] = {quad(vec3(6, 1, 6), 2, 0.5f)};
+    puff.records = puffs;
+    const Image without = render(view, {ribbon, puff});
+    const DrawRecord records[] = {quad(vec3(0, kLensHeight_m, 0), kLensSize_m, 1)};
+    const Image with = render(view, {ribbon, lens(records), puff});
+    const float centre = pixelAt(0, kLensHeight_m);
+    const float radius = pixelAt(kLensSize_m / 2, kLensHeight_m) - centre;
+    uint32_t changed = 0;
+    for (uint32_t y = 0; y < kSide; ++y) {
+        for (uint32_t x = 0; x < kSide; ++x) {
+            const float r = std::hypot(float(x) + 0.5f - centre, float(y) + 0.5f - centre);
+            if (r > radius + 1.5f && channelDifference(without, with, x, y) != 0) ++changed;
+        }
+    }
+    EXPECT_EQ(changed, 0u);
+    // The ribbon and the puff are in the frame (not off screen).
+    const auto ribbon_column = static_cast<uint32_t>(pixelAt(-8, 1));
+    const auto puff_pixel = static_cast<uint32_t>(pixelAt(6, 1));
+    const Image empty = render(view);
+    EXPECT_GT(channelDifference(empty, without, ribbon_column, kSide / 2), 20);
+    EXPECT_GT(channelDifference(empty, without, puff_pixel, puff_pixel), 10);
 }
 
 TEST_F(DistortionRenderTest, AMidGreyFieldReadAsDataBendsNothingWhereReadAsColourItWould) {
