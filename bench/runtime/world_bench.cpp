@@ -16,6 +16,13 @@
 //                              rounds of destroy, create, setTransform and isAlive (4 ops each);
 //                              vs_map is the time over the same mix on a std::unordered_map of
 //                              handle -> transform.
+//   seek/back10s               one instance of the burst effect sent back to t = 10 s from
+//                              t = 11 s with World::seek: checkpoint_ms with seek checkpoints
+//                              (WorldConfig defaults: every 60 steps), from_zero_ms in a world
+//                              without (the replay of 600 steps from time 0), each the median
+//                              over the iterations; speedup = from_zero_ms / checkpoint_ms. The
+//                              seek forward to 11 s between is not timed. back10.25s: the same
+//                              to a time between checkpoints (15 steps replayed after one).
 //
 // Run: build-bench/bin/world_bench (bench/README.md); results: docs/benchmarks.md.
 #include <benchmark/benchmark.h>
@@ -337,6 +344,59 @@ void BM_HandleOps(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(ops));
 }
 BENCHMARK(BM_HandleOps)->Name("handles/ops")->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// ---------------------------------------------------------------------------------------------
+// Seek backwards: checkpoints against the replay from time 0, in the same run.
+
+void BM_SeekBack(benchmark::State& state) {
+    const double target_s = double(state.range(0)) / 100.0;
+    EffectLibrary library;
+    WorldConfig with_config;
+    WorldConfig without_config;
+    without_config.seek_checkpoint_interval_steps = 0;
+    World with(library, with_config);
+    World without(library, without_config);
+    InstanceDesc desc;
+    desc.effect = library.add(burstEffectPath());
+    desc.flags = 0;
+    InstanceHandle a, b;
+    if (with.create(desc, a) != RuntimeError::none ||
+        without.create(desc, b) != RuntimeError::none) {
+        std::fprintf(stderr, "world_bench: %s\n", with.lastErrorMessage().c_str());
+        std::abort();
+    }
+    auto timedSeek = [&](World& world, InstanceHandle h) {
+        if (world.seek(h, 11.0) != RuntimeError::none) std::abort(); // forward, not timed
+        const double t0 = wallSeconds();
+        if (world.seek(h, target_s) != RuntimeError::none) std::abort();
+        return wallSeconds() - t0;
+    };
+    std::vector<double> with_s, without_s;
+    uint64_t replayed = 0;
+    for (auto _ : state) {
+        with_s.push_back(timedSeek(with, a));
+        without_s.push_back(timedSeek(without, b));
+        SeekCost cost;
+        with.lastSeekCost(a, cost);
+        replayed = cost.steps_replayed;
+        state.SetIterationTime(with_s.back());
+    }
+    std::sort(with_s.begin(), with_s.end());
+    std::sort(without_s.begin(), without_s.end());
+    const double with_ms = with_s[with_s.size() / 2] * 1e3;
+    const double without_ms = without_s[without_s.size() / 2] * 1e3;
+    state.counters["checkpoint_ms"] = with_ms;
+    state.counters["from_zero_ms"] = without_ms;
+    state.counters["speedup"] = with_ms > 0 ? without_ms / with_ms : 0;
+    state.counters["steps_replayed"] = double(replayed);
+}
+BENCHMARK(BM_SeekBack)
+    ->Name("seek/back10s")
+    ->Arg(1000)
+    ->Arg(1025)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->Iterations(7);
 
 } // namespace
 } // namespace spindrift
