@@ -46,6 +46,11 @@ private:
 
 } // namespace
 
+void addGain(std::vector<cpu::EmitterStats>& stats, const std::vector<cpu::EmitterStats>& now,
+             const std::vector<cpu::EmitterStats>& base) {
+    for (size_t e = 0; e < stats.size(); ++e) stats[e] = stats[e] + (now[e] - base[e]);
+}
+
 void SeekCheckpoints::configure(uint32_t interval_steps, uint64_t max_bytes) {
     interval_ = interval_steps;
     max_bytes_ = max_bytes;
@@ -123,15 +128,12 @@ void SeekCheckpoints::record(const EffectInstance& fx,
 }
 
 bool restoreCheckpoint(EffectInstance& fx, const SeekCheckpoint& c,
-                       std::vector<cpu::EmitterStats>& history_base) {
+                       const std::vector<cpu::EmitterStats>& history_base) {
     if (!fx.cpu || fx.gpu) return false;
     cpu::CpuEffect& cpu = *fx.cpu;
-    // A replay from 0 would keep the statistics as they are now and add the replay's.
-    std::vector<cpu::EmitterStats> now = cpu.stats;
     std::string error;
     if (!cpu::restoreState(cpu, c.bytes, error)) return false;
-    for (size_t e = 0; e < cpu.stats.size(); ++e) cpu.stats[e] = now[e] + c.stats_gain[e];
-    history_base = std::move(now);
+    for (size_t e = 0; e < cpu.stats.size(); ++e) cpu.stats[e] = history_base[e] + c.stats_gain[e];
     fx.steps_run = c.step;
     fx.world_from_effect = cpu.world_from_effect;
     fx.state_serial += 1;

@@ -89,12 +89,16 @@ private:
     uint64_t bytes_ = 0;
 };
 
-// Restores checkpoint c into fx's CPU part: the state at c.step as the replay from 0 leaves it,
-// statistics included (their values now plus c's gain). history_base becomes the statistics the
-// replay's history started from. False (fx unchanged) when the snapshot is refused, which a
-// checkpoint of the same key never is.
+// Restores checkpoint c into fx's CPU part: the state at c.step as a replay from 0 that started
+// with statistics history_base leaves it (history_base plus c's gain). False (fx unchanged) when
+// the snapshot is refused, which a checkpoint of the same key never is.
 bool restoreCheckpoint(EffectInstance& fx, const SeekCheckpoint& c,
-                       std::vector<cpu::EmitterStats>& history_base);
+                       const std::vector<cpu::EmitterStats>& history_base);
+
+// stats += now - base, per emitter (a history's gain added again: a seek that goes on from the
+// state it is at counts its steps as the replay from 0 it stands for would).
+void addGain(std::vector<cpu::EmitterStats>& stats, const std::vector<cpu::EmitterStats>& now,
+             const std::vector<cpu::EmitterStats>& base);
 
 // runSteps of `count` steps, cut at the checkpoints due on the way and recording each (when
 // checkpoints is not null). The same state as one runSteps call: a run's steps depend only on the

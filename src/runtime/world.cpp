@@ -727,9 +727,18 @@ struct World::Impl {
         }
 
         const bool reported = live.finish_reported;
+        const bool forward = mode == SeekMode::advance && target >= now;
+        // Statistics are counters since creation that a restart keeps: a replay from 0 (a seek,
+        // advanceTo backwards) leaves them at their values now plus the replay's; going on
+        // forward, at the values its history started from plus the history's.
+        const std::vector<cpu::EmitterStats> stats_now =
+            fx.cpu ? fx.cpu->stats : std::vector<cpu::EmitterStats>{};
         if (origin == SeekOrigin::current) {
             if (mode == SeekMode::seek) {
-                // What restartLive does for a seek, but the restart: the state is the replay's.
+                // What restartLive does for a seek, but the restart: the state is the replay's,
+                // its statistics counted again from here as the replay from 0 would count them.
+                addGain(fx.cpu->stats, stats_now, live.history_base);
+                live.history_base = stats_now;
                 holdEvents(h, fx);
                 live.sleeping = false;
                 live.slept_s = 0;
@@ -738,13 +747,15 @@ struct World::Impl {
                 live.finish_reported = false;
             }
         } else {
+            const std::vector<cpu::EmitterStats> base = forward ? live.history_base : stats_now;
             restartLive(h, live);
             if (origin == SeekOrigin::checkpoint) {
-                if (restoreCheckpoint(fx, *c, live.history_base)) {
+                if (restoreCheckpoint(fx, *c, base)) {
+                    live.history_base = base;
                     live.history_keyed = true;
                     live.history_key = key;
                     live.placed_only = false;
-                    if (mode == SeekMode::advance && target >= now) live.finish_reported = reported;
+                    if (forward) live.finish_reported = reported;
                 } else {
                     origin = SeekOrigin::start; // never for a checkpoint of the same key
                 }
