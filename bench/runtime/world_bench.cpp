@@ -16,13 +16,14 @@
 //                              rounds of destroy, create, setTransform and isAlive (4 ops each);
 //                              vs_map is the time over the same mix on a std::unordered_map of
 //                              handle -> transform.
-//   seek/back10s               one instance of the burst effect sent back to t = 10 s from
+//   seek/back10s/1000          one instance of the burst effect sent back to t = 10 s from
 //                              t = 11 s with World::seek: checkpoint_ms with seek checkpoints
 //                              (WorldConfig defaults: every 60 steps), from_zero_ms in a world
 //                              without (the replay of 600 steps from time 0), each the median
 //                              over the iterations; speedup = from_zero_ms / checkpoint_ms. The
-//                              seek forward to 11 s between is not timed. back10.25s: the same
-//                              to a time between checkpoints (15 steps replayed after one).
+//                              seek forward to 11 s between is not timed.
+//   seek/back10s/1025          the same to t = 10.25 s, between checkpoints (15 steps replayed
+//                              after the checkpoint at 10 s).
 //
 // Run: build-bench/bin/world_bench (bench/README.md); results: docs/benchmarks.md.
 #include <benchmark/benchmark.h>

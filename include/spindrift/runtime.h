@@ -266,7 +266,7 @@ struct WorldConfig {
     // later seek replays at most about this many steps. 0: none kept (every seek backwards
     // replays from time 0). Values past kMaxSeekCheckpointIntervalSteps are taken as it.
     uint32_t seek_checkpoint_interval_steps = 60;
-    // The most bytes of checkpoints one instance keeps (its particles' state, about 100 bytes a
+    // The most bytes of checkpoints one instance keeps (its particles' state, 80 bytes a
     // live particle, and ribbon trails); past it every other checkpoint is dropped and the
     // spacing doubles, so coverage stays even. 0: none kept. Values past kMaxSeekCheckpointBytes
     // are taken as it.

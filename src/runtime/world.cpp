@@ -21,6 +21,10 @@
 //   a destroyed instance with events still to come (GPU frames in flight) drains: it is kept,
 //   unstepped, until they have arrived under its stale handle, then recycled. GPU instances
 //   count their events' latency in this world's updates (gpu::setGameplayFrame).
+// - Seek (runtime/seek_checkpoints.h): seek and advanceTo go through moveTo, which starts from
+//   the current state, a CPU instance's latest valid checkpoint, or time 0, whichever gives the
+//   replay's bits at the least cost. Every setter that changes an input of the replay moves the
+//   instance's inputs_generation on; update() marks a stepped instance's history unclean.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
