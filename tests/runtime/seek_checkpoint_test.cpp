@@ -201,6 +201,32 @@ TEST_F(SeekCheckpointTest, NoCheckpointsReplaysFromZero) {
     EXPECT_EQ(cost.checkpoint_count, 0u);
 }
 
+// The GPU backend keeps no checkpoints (the issue allows it): a seek back replays from time 0,
+// and the cost says so.
+TEST_F(SeekCheckpointTest, AGpuInstanceReplaysFromZeroAndSaysSo) {
+    EffectLibrary library;
+    WorldConfig config = withCheckpoints(kInterval);
+    config.backend = SimulationBackend::gpu;
+    config.gpu_readback = GpuReadback::synchronous;
+    World world(library, config);
+    InstanceDesc desc;
+    desc.effect = library.add(path_);
+    InstanceHandle h;
+    ASSERT_EQ(world.create(desc, h), RuntimeError::none) << world.lastErrorMessage();
+    ASSERT_EQ(world.seek(h, 2.0), RuntimeError::none);
+    ASSERT_EQ(world.seek(h, 1.0), RuntimeError::none);
+    SeekCost cost = costOf(world, h);
+    EXPECT_FALSE(cost.checkpoints_kept);
+    EXPECT_EQ(cost.origin, SeekOrigin::start);
+    EXPECT_EQ(cost.resumed_from_step, 0u);
+    EXPECT_EQ(cost.steps_replayed, 60u);
+    EXPECT_EQ(cost.checkpoint_count, 0u);
+    ASSERT_EQ(world.advanceTo(h, 0.5), RuntimeError::none);
+    cost = costOf(world, h);
+    EXPECT_EQ(cost.origin, SeekOrigin::start);
+    EXPECT_EQ(cost.steps_replayed, 30u);
+}
+
 // Each change between a seek forward and a seek back; the world with checkpoints must not reuse
 // one taken before the change.
 TEST_F(SeekCheckpointTest, AnInputChangeDiscardsTheCheckpointsItMakesWrong) {
