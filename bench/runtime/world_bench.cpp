@@ -24,6 +24,11 @@
 //                              seek forward to 11 s between is not timed.
 //   seek/back10s/1025          the same to t = 10.25 s, between checkpoints (15 steps replayed
 //                              after the checkpoint at 10 s).
+//                              checkpoints and checkpoint_kb: those held and their mean size;
+//                              taking_fresh: a replay from 0 to 11 s that takes them (660
+//                              steps, 11 checkpoints) over the same replay without, minus 1, in
+//                              fresh worlds; taking_again: the same after a change of input
+//                              dropped the first ones (median of 5 each).
 //
 // Run: build-bench/bin/world_bench (bench/README.md); results: docs/benchmarks.md.
 #include <benchmark/benchmark.h>
@@ -372,14 +377,43 @@ void BM_SeekBack(benchmark::State& state) {
         if (world.seek(h, target_s) != RuntimeError::none) std::abort();
         return wallSeconds() - t0;
     };
+    // What taking the checkpoints costs: a replay from 0 to 11 s that takes them against the same
+    // replay in a world without (fresh worlds each time, median of 5, alternately first). First
+    // in a fresh world (the new memory's pages are touched for the first time), then again after
+    // a change of input dropped them (the allocator hands the same memory back).
+    std::vector<double> fresh_s[2], again_s[2];
+    for (int r = 0; r < 5; ++r) {
+        World w0(library, without_config), w1(library, with_config);
+        World* worlds[2] = {&w0, &w1};
+        InstanceHandle hs[2];
+        for (int k = 0; k < 2; ++k)
+            if (worlds[k]->create(desc, hs[k]) != RuntimeError::none) std::abort();
+        auto timed = [&](int k, std::vector<double>* out) {
+            const double t0 = wallSeconds();
+            if (worlds[k]->seek(hs[k], 11.0) != RuntimeError::none) std::abort();
+            out[k].push_back(wallSeconds() - t0);
+        };
+        for (int k : {r % 2, 1 - r % 2}) timed(k, fresh_s);
+        for (int k = 0; k < 2; ++k) {
+            worlds[k]->setTint(hs[k], Color{}); // an input change: the checkpoints go
+            worlds[k]->seek(hs[k], 0.0);
+        }
+        for (int k : {r % 2, 1 - r % 2}) timed(k, again_s);
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
     std::vector<double> with_s, without_s;
     uint64_t replayed = 0;
+    SeekCost held;
     for (auto _ : state) {
         with_s.push_back(timedSeek(with, a));
         without_s.push_back(timedSeek(without, b));
         SeekCost cost;
         with.lastSeekCost(a, cost);
         replayed = cost.steps_replayed;
+        held = cost;
         state.SetIterationTime(with_s.back());
     }
     std::sort(with_s.begin(), with_s.end());
@@ -390,6 +424,11 @@ void BM_SeekBack(benchmark::State& state) {
     state.counters["from_zero_ms"] = without_ms;
     state.counters["speedup"] = with_ms > 0 ? without_ms / with_ms : 0;
     state.counters["steps_replayed"] = double(replayed);
+    state.counters["checkpoints"] = double(held.checkpoint_count);
+    state.counters["checkpoint_kb"] =
+        held.checkpoint_count ? double(held.checkpoint_bytes) / held.checkpoint_count / 1024 : 0;
+    state.counters["taking_fresh"] = median(fresh_s[1]) / median(fresh_s[0]) - 1;
+    state.counters["taking_again"] = median(again_s[1]) / median(again_s[0]) - 1;
 }
 BENCHMARK(BM_SeekBack)
     ->Name("seek/back10s")
