@@ -46,9 +46,12 @@ private:
 
 } // namespace
 
-void addGain(std::vector<cpu::EmitterStats>& stats, const std::vector<cpu::EmitterStats>& now,
-             const std::vector<cpu::EmitterStats>& base) {
-    for (size_t e = 0; e < stats.size(); ++e) stats[e] = stats[e] + (now[e] - base[e]);
+void countAgain(std::vector<cpu::EmitterStats>& stats, std::vector<cpu::EmitterStats>& base) {
+    for (size_t e = 0; e < stats.size(); ++e) {
+        const cpu::EmitterStats now = stats[e];
+        stats[e] = now + (now - base[e]);
+        base[e] = now;
+    }
 }
 
 void SeekCheckpoints::configure(uint32_t interval_steps, uint64_t max_bytes) {

@@ -95,10 +95,10 @@ private:
 bool restoreCheckpoint(EffectInstance& fx, const SeekCheckpoint& c,
                        const std::vector<cpu::EmitterStats>& history_base);
 
-// stats += now - base, per emitter (a history's gain added again: a seek that goes on from the
-// state it is at counts its steps as the replay from 0 it stands for would).
-void addGain(std::vector<cpu::EmitterStats>& stats, const std::vector<cpu::EmitterStats>& now,
-             const std::vector<cpu::EmitterStats>& base);
+// A seek that goes on from the state it is at counts that state's steps again, as the replay from
+// 0 it stands for would: per emitter stats += stats - base, and base becomes the old stats (the
+// replay's restart is now). Allocates nothing.
+void countAgain(std::vector<cpu::EmitterStats>& stats, std::vector<cpu::EmitterStats>& base);
 
 // runSteps of `count` steps, cut at the checkpoints due on the way and recording each (when
 // checkpoints is not null). The same state as one runSteps call: a run's steps depend only on the

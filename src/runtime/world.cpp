@@ -111,6 +111,7 @@ struct LiveInstance {
     bool history_keyed = false;
     SeekKey history_key;
     std::vector<cpu::EmitterStats> history_base;
+    std::vector<cpu::EmitterStats> restore_base; // moveTo's scratch (no allocation once sized)
     SeekCost last_seek;
 };
 
@@ -735,14 +736,11 @@ struct World::Impl {
         // Statistics are counters since creation that a restart keeps: a replay from 0 (a seek,
         // advanceTo backwards) leaves them at their values now plus the replay's; going on
         // forward, at the values its history started from plus the history's.
-        const std::vector<cpu::EmitterStats> stats_now =
-            fx.cpu ? fx.cpu->stats : std::vector<cpu::EmitterStats>{};
         if (origin == SeekOrigin::current) {
             if (mode == SeekMode::seek) {
                 // What restartLive does for a seek, but the restart: the state is the replay's,
                 // its statistics counted again from here as the replay from 0 would count them.
-                addGain(fx.cpu->stats, stats_now, live.history_base);
-                live.history_base = stats_now;
+                countAgain(fx.cpu->stats, live.history_base);
                 holdEvents(h, fx);
                 live.sleeping = false;
                 live.slept_s = 0;
@@ -751,11 +749,12 @@ struct World::Impl {
                 live.finish_reported = false;
             }
         } else {
-            const std::vector<cpu::EmitterStats> base = forward ? live.history_base : stats_now;
+            if (origin == SeekOrigin::checkpoint)
+                live.restore_base = forward ? live.history_base : fx.cpu->stats;
             restartLive(h, live);
             if (origin == SeekOrigin::checkpoint) {
-                if (restoreCheckpoint(fx, *c, base)) {
-                    live.history_base = base;
+                if (restoreCheckpoint(fx, *c, live.restore_base)) {
+                    live.history_base = live.restore_base;
                     live.history_keyed = true;
                     live.history_key = key;
                     live.placed_only = false;
