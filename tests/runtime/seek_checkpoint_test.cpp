@@ -114,6 +114,7 @@ protected:
     std::string path_;
 };
 
+// Times up to 1.7 s: the loop takes ~0.1 s in release and ~3 s under AddressSanitizer.
 TEST(SeekCheckpoints, EverySampleSeeksBackAndForthLikeTheReplayFromZero) {
     std::vector<std::string> samples;
     for (const auto& entry : fs::directory_iterator(examplePath("")))
@@ -129,12 +130,12 @@ TEST(SeekCheckpoints, EverySampleSeeksBackAndForthLikeTheReplayFromZero) {
             EXPECT_EQ(p.with.info(p.a, info), RuntimeError::none);
             most_live = std::max(most_live, info.live_particles);
         };
-        for (double t : {3.6, 1.05, 2.75, 0.2, 3.58, 3.6}) {
+        for (double t : {1.6, 0.55, 1.25, 0.2, 1.58, 1.6}) {
             p.seek(t);
             ASSERT_TRUE(p.same()) << "seek to " << t;
             live();
         }
-        for (double t : {3.7, 1.9, 2.1}) {
+        for (double t : {1.7, 0.9, 1.1}) {
             p.advanceTo(t);
             ASSERT_TRUE(p.same()) << "advanceTo " << t;
             live();
