@@ -16,6 +16,19 @@
 //                              rounds of destroy, create, setTransform and isAlive (4 ops each);
 //                              vs_map is the time over the same mix on a std::unordered_map of
 //                              handle -> transform.
+//   seek/back10s/1000          one instance of the burst effect sent back to t = 10 s from
+//                              t = 11 s with World::seek: checkpoint_ms with seek checkpoints
+//                              (WorldConfig defaults: every 60 steps), from_zero_ms in a world
+//                              without (the replay of 600 steps from time 0), each the median
+//                              over the iterations; speedup = from_zero_ms / checkpoint_ms. The
+//                              seek forward to 11 s between is not timed.
+//   seek/back10s/1025          the same to t = 10.25 s, between checkpoints (15 steps replayed
+//                              after the checkpoint at 10 s).
+//                              checkpoints and checkpoint_kb: those held and their mean size;
+//                              taking_fresh: a replay from 0 to 11 s that takes them (660
+//                              steps, 11 checkpoints) over the same replay without, minus 1, in
+//                              fresh worlds; taking_again: the same after a change of input
+//                              dropped the first ones (median of 5 each).
 //
 // Run: build-bench/bin/world_bench (bench/README.md); results: docs/benchmarks.md.
 #include <benchmark/benchmark.h>
@@ -337,6 +350,93 @@ void BM_HandleOps(benchmark::State& state) {
     state.SetItemsProcessed(int64_t(ops));
 }
 BENCHMARK(BM_HandleOps)->Name("handles/ops")->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// ---------------------------------------------------------------------------------------------
+// Seek backwards: checkpoints against the replay from time 0, in the same run.
+
+void BM_SeekBack(benchmark::State& state) {
+    const double target_s = double(state.range(0)) / 100.0;
+    EffectLibrary library;
+    WorldConfig with_config;
+    WorldConfig without_config;
+    without_config.seek_checkpoint_interval_steps = 0;
+    World with(library, with_config);
+    World without(library, without_config);
+    InstanceDesc desc;
+    desc.effect = library.add(burstEffectPath());
+    desc.flags = 0;
+    InstanceHandle a, b;
+    if (with.create(desc, a) != RuntimeError::none ||
+        without.create(desc, b) != RuntimeError::none) {
+        std::fprintf(stderr, "world_bench: %s\n", with.lastErrorMessage().c_str());
+        std::abort();
+    }
+    auto timedSeek = [&](World& world, InstanceHandle h) {
+        if (world.seek(h, 11.0) != RuntimeError::none) std::abort(); // forward, not timed
+        const double t0 = wallSeconds();
+        if (world.seek(h, target_s) != RuntimeError::none) std::abort();
+        return wallSeconds() - t0;
+    };
+    // What taking the checkpoints costs: a replay from 0 to 11 s that takes them against the same
+    // replay in a world without (fresh worlds each time, median of 5, alternately first). First
+    // in a fresh world (the new memory's pages are touched for the first time), then again after
+    // a change of input dropped them (the allocator hands the same memory back).
+    std::vector<double> fresh_s[2], again_s[2];
+    for (int r = 0; r < 5; ++r) {
+        World w0(library, without_config), w1(library, with_config);
+        World* worlds[2] = {&w0, &w1};
+        InstanceHandle hs[2];
+        for (int k = 0; k < 2; ++k)
+            if (worlds[k]->create(desc, hs[k]) != RuntimeError::none) std::abort();
+        auto timed = [&](int k, std::vector<double>* out) {
+            const double t0 = wallSeconds();
+            if (worlds[k]->seek(hs[k], 11.0) != RuntimeError::none) std::abort();
+            out[k].push_back(wallSeconds() - t0);
+        };
+        for (int k : {r % 2, 1 - r % 2}) timed(k, fresh_s);
+        for (int k = 0; k < 2; ++k) {
+            worlds[k]->setTint(hs[k], Color{}); // an input change: the checkpoints go
+            worlds[k]->seek(hs[k], 0.0);
+        }
+        for (int k : {r % 2, 1 - r % 2}) timed(k, again_s);
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::vector<double> with_s, without_s;
+    uint64_t replayed = 0;
+    SeekCost held;
+    for (auto _ : state) {
+        with_s.push_back(timedSeek(with, a));
+        without_s.push_back(timedSeek(without, b));
+        SeekCost cost;
+        with.lastSeekCost(a, cost);
+        replayed = cost.steps_replayed;
+        held = cost;
+        state.SetIterationTime(with_s.back());
+    }
+    std::sort(with_s.begin(), with_s.end());
+    std::sort(without_s.begin(), without_s.end());
+    const double with_ms = with_s[with_s.size() / 2] * 1e3;
+    const double without_ms = without_s[without_s.size() / 2] * 1e3;
+    state.counters["checkpoint_ms"] = with_ms;
+    state.counters["from_zero_ms"] = without_ms;
+    state.counters["speedup"] = with_ms > 0 ? without_ms / with_ms : 0;
+    state.counters["steps_replayed"] = double(replayed);
+    state.counters["checkpoints"] = double(held.checkpoint_count);
+    state.counters["checkpoint_kb"] =
+        held.checkpoint_count ? double(held.checkpoint_bytes) / held.checkpoint_count / 1024 : 0;
+    state.counters["taking_fresh"] = median(fresh_s[1]) / median(fresh_s[0]) - 1;
+    state.counters["taking_again"] = median(again_s[1]) / median(again_s[0]) - 1;
+}
+BENCHMARK(BM_SeekBack)
+    ->Name("seek/back10s")
+    ->Arg(1000)
+    ->Arg(1025)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->Iterations(7);
 
 } // namespace
 } // namespace spindrift

@@ -259,12 +259,25 @@ struct WorldConfig {
     JobRunner* job_runner = nullptr;
     uint32_t max_steps_per_frame = 8;  // catch-up cap; frame time past it is dropped, reported
     uint32_t max_instances = 1u << 20; // live instances at once; create past it fails
-    // seek() replays whole steps from time 0; it refuses a target past this many steps.
+    // seek() and advanceTo() refuse a target past this many steps.
     uint64_t max_seek_steps = 60 * 60 * 60; // an hour at 60 Hz
+    // Exact seek from checkpoints (World::seek, "Seek checkpoints" below): a CPU instance keeps a
+    // snapshot of its state every this many steps of the replays seek() and advanceTo() run, so a
+    // later seek replays at most about this many steps. 0: none kept (every seek backwards
+    // replays from time 0). Values past kMaxSeekCheckpointIntervalSteps are taken as it.
+    uint32_t seek_checkpoint_interval_steps = 60;
+    // The most bytes of checkpoints one instance keeps (its particles' state, 80 bytes a
+    // live particle, and ribbon trails); past it every other checkpoint is dropped and the
+    // spacing doubles, so coverage stays even. 0: none kept. Values past kMaxSeekCheckpointBytes
+    // are taken as it.
+    uint64_t max_seek_checkpoint_bytes = uint64_t{8} << 20;
     // Destroyed instances kept per effect, their memory reused by the next create of that effect
     // (a create/destroy cycle then allocates nothing).
     uint32_t recycled_per_effect = 16;
 };
+
+inline constexpr uint32_t kMaxSeekCheckpointIntervalSteps = 1u << 20;
+inline constexpr uint64_t kMaxSeekCheckpointBytes = uint64_t{1} << 34; // 16 GiB
 
 // InstanceDesc::flags bits.
 inline constexpr uint32_t kPlayOnCreate = 1u;    // starts playing at create (else idle)
@@ -331,6 +344,27 @@ struct Particle {
     float flipbook_frame = 0;   // [0, frames): whole part the frame, fraction the blend
     uint32_t emitter_index = 0; // compiled order (EffectInfo::emitters)
     uint32_t key = 0;           // the particle's stable random key
+};
+
+// Where the last seek() or advanceTo() of an instance started its steps (World::lastSeekCost).
+enum class SeekOrigin : uint8_t {
+    start = 0,      // time 0: a replay from the start
+    checkpoint = 1, // a seek checkpoint restored (a copy of the state, no steps)
+    current = 2,    // the instance's state as it was (forward)
+};
+
+// What the last seek() or advanceTo() of an instance cost (World::lastSeekCost).
+struct SeekCost {
+    SeekOrigin origin = SeekOrigin::start;
+    uint64_t target_step = 0;       // the step the instance reached
+    uint64_t resumed_from_step = 0; // the step it ran from: 0 from the start
+    uint64_t steps_replayed = 0;    // fixed steps run: target_step - resumed_from_step
+    // The instance's checkpoints now: false for a GPU (or split) instance, which replays from
+    // time 0 (its cost is steps_replayed), and when WorldConfig turns them off.
+    bool checkpoints_kept = false;
+    uint32_t checkpoint_count = 0;
+    uint64_t checkpoint_bytes = 0;         // at most WorldConfig::max_seek_checkpoint_bytes
+    uint64_t checkpoint_spacing_steps = 0; // the interval, doubled by each thinning
 };
 
 // What one World::update did. Counts are of this update only.
@@ -577,10 +611,15 @@ public:
     RuntimeError setTransform(InstanceHandle h, const InstanceTransform& transform,
                               bool teleport = false);
     RuntimeError setTimeScale(InstanceHandle h, float time_scale);
-    // Replays the instance from time 0 to the whole step nearest time_s (at its current
-    // transform): the same particles as having played there. Cost: one step per step of time,
-    // bounded by WorldConfig::max_seek_steps (past it: invalid_argument). The state is kept
-    // (a playing instance plays on from there).
+    // Moves the instance to the whole step nearest time_s: bit for bit the state of a replay
+    // from time 0 at its current transform (its path's at time 0 when it follows one) with its
+    // current inputs, the same particles as having played there. Cost (see "Seek checkpoints"
+    // below): a CPU instance restores its latest valid checkpoint at or before the target (or
+    // goes on from its own state when that is a replay's and not past it) and replays the steps
+    // after it, at most about WorldConfig::seek_checkpoint_interval_steps; a GPU instance
+    // replays from time 0, one step per step of time. Bounded by WorldConfig::max_seek_steps
+    // (past it: invalid_argument). The state is kept (a playing instance plays on from there).
+    // lastSeekCost says what it cost.
     RuntimeError seek(InstanceHandle h, double time_s);
 
     // Overrides (InstanceDesc has the ranges).
@@ -690,8 +729,24 @@ public:
     // current state when time_s is not earlier, else from time 0 again (a seek); never capped by
     // max_steps_per_frame, bounded by WorldConfig::max_seek_steps (past it: invalid_argument).
     // The play state is kept (a finished instance sent back in time becomes idle); a playing,
-    // paused or stopping one becomes finished when the effect ends.
+    // paused or stopping one becomes finished when the effect ends. Going back in time (or
+    // forward past a checkpoint, when the current state is a replay's and its effect reports no
+    // events) a CPU instance starts from its latest valid checkpoint instead of time 0, with the
+    // same bits ("Seek checkpoints"); lastSeekCost says what it cost.
     RuntimeError advanceTo(InstanceHandle h, double time_s);
+    // Seek checkpoints. While seek() and advanceTo() replay a CPU instance they keep a snapshot
+    // of it every WorldConfig::seek_checkpoint_interval_steps (bounded by
+    // max_seek_checkpoint_bytes per instance; update()'s frames keep none). A checkpoint is used
+    // only while the instance's inputs are those it was taken with: every call that may change
+    // what a replay from 0 gives discards the instance's checkpoints at its next seek -
+    // setParameter, setTint, setSizeScale, setSpawnRateScale, setEmitterEnabled, setSeed,
+    // setTransform, setTimeScale, followPath, emit and a hot reload; so do the world's
+    // setColliders and setDistanceField, a change in the attractors chosen, setSpawnScale,
+    // setQualityTier, a birth fade and stop() (their values are compared). restart(), clear()
+    // and pause() change no input and keep them. GPU instances keep none. A host may rely on
+    // the result alone: with or without checkpoints it is the same bits.
+    // The cost of the instance's last seek() or advanceTo(), and its checkpoints now.
+    RuntimeError lastSeekCost(InstanceHandle h, SeekCost& out) const;
     // A hidden instance simulates as usual but draws nothing (drawList leaves it out).
     RuntimeError setVisible(InstanceHandle h, bool visible);
 

@@ -345,10 +345,16 @@ typedef struct spindrift_world_config {
     uint64_t max_seek_steps;                /* seek and advance_to refuse targets past this */
     spindrift_parallel_for_fn parallel_for; /* NULL: the world's own threads */
     void* parallel_for_user;
+    /* Seek checkpoints (spindrift/runtime.h, WorldConfig): a CPU instance's snapshot every this
+     * many steps of its seek and advance_to replays, 0 for none; at most 2^20. */
+    uint32_t seek_checkpoint_interval_steps;
+    uint32_t pad0;
+    uint64_t max_seek_checkpoint_bytes; /* per instance, 0 for none; at most 2^34 */
 } spindrift_world_config;
 
 /* The C++ defaults: CPU backend, 1 thread, 8 catch-up steps, 2^20 instances, an hour of seek at
- * 60 Hz, 16 recycled per effect. Sets struct_size. */
+ * 60 Hz, 16 recycled per effect, a seek checkpoint every 60 steps, at most 8 MiB of them per
+ * instance. Sets struct_size. */
 SPINDRIFT_API spindrift_result spindrift_default_world_config(spindrift_world_config* out);
 
 /* A world playing effects of library (which must not be destroyed before the world). config may

@@ -161,6 +161,9 @@ class WorldConfig(Structure):
         ("max_seek_steps", c_uint64),
         ("parallel_for", c_void_p),  # a function pointer; always NULL from Python
         ("parallel_for_user", c_void_p),
+        ("seek_checkpoint_interval_steps", c_uint32),
+        ("pad0", c_uint32),
+        ("max_seek_checkpoint_bytes", c_uint64),
     ]
 
 

@@ -80,6 +80,8 @@ SPINDRIFT_API spindrift_result spindrift_default_world_config(spindrift_world_co
         out->max_instances = d.max_instances;
         out->recycled_per_effect = d.recycled_per_effect;
         out->max_seek_steps = d.max_seek_steps;
+        out->seek_checkpoint_interval_steps = d.seek_checkpoint_interval_steps;
+        out->max_seek_checkpoint_bytes = d.max_seek_checkpoint_bytes;
         return SPINDRIFT_OK;
     });
 }
@@ -113,6 +115,15 @@ SPINDRIFT_API spindrift_result spindrift_world_create(spindrift_library library,
                         "config->max_steps_per_frame (%u) and max_instances (%u) must be >= 1",
                         c.max_steps_per_frame, c.max_instances);
         }
+        if (c.seek_checkpoint_interval_steps > kMaxSeekCheckpointIntervalSteps ||
+            c.max_seek_checkpoint_bytes > kMaxSeekCheckpointBytes) {
+            return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                        "config->seek_checkpoint_interval_steps (%u) must be at most %u and "
+                        "max_seek_checkpoint_bytes (%llu) at most %llu",
+                        c.seek_checkpoint_interval_steps, kMaxSeekCheckpointIntervalSteps,
+                        static_cast<unsigned long long>(c.max_seek_checkpoint_bytes),
+                        static_cast<unsigned long long>(kMaxSeekCheckpointBytes));
+        }
         WorldConfig cpp;
         cpp.backend = static_cast<SimulationBackend>(c.backend);
         cpp.threads = c.threads;
@@ -120,6 +131,8 @@ SPINDRIFT_API spindrift_result spindrift_world_create(spindrift_library library,
         cpp.max_instances = c.max_instances;
         cpp.max_seek_steps = c.max_seek_steps;
         cpp.recycled_per_effect = c.recycled_per_effect;
+        cpp.seek_checkpoint_interval_steps = c.seek_checkpoint_interval_steps;
+        cpp.max_seek_checkpoint_bytes = c.max_seek_checkpoint_bytes;
         return makeObject<WorldObject>(out_world->id, *lib, cpp, c.parallel_for,
                                        c.parallel_for_user);
     });

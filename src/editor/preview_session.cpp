@@ -162,6 +162,7 @@ nlohmann::json PreviewSession::rebuild() {
         player_config.backend = backend_;
         player_config.renderer = renderer_.get();
         player_config.device = config_.device;
+        player_config.seek_checkpoints = true; // the play head is scrubbed back and forth
         std::vector<Diagnostic> player_diagnostics;
         player = render::createScenePlayer(scene, "", player_config, player_diagnostics);
         for (Diagnostic& d : player_diagnostics) {
@@ -388,8 +389,24 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
     render::playFrame(*player_, time_s, view.camera.eye);
     simulate_ms_ = msSince(start);
     const uint64_t steps_after = sim ? sim->steps_run : 0;
-    frame_replayed_ = steps_after < steps_before;
-    frame_steps_ = frame_replayed_ ? steps_after : steps_after - steps_before;
+    // What the frame's advance cost (World::lastSeekCost): a seek backwards resumes from the
+    // latest seek checkpoint before the time (CPU backend) or replays from time 0.
+    frame_origin_ = "none";
+    frame_steps_ = 0;
+    frame_resumed_from_ = 0;
+    frame_replayed_ = false;
+    SeekCost cost;
+    if (sim != nullptr && steps_after != steps_before &&
+        player_->world->lastSeekCost(player_->instances[0].handle, cost) == RuntimeError::none) {
+        frame_steps_ = cost.steps_replayed;
+        frame_resumed_from_ = cost.resumed_from_step;
+        frame_replayed_ = cost.origin == SeekOrigin::start && steps_after < steps_before;
+        frame_origin_ = cost.origin == SeekOrigin::start        ? "start"
+                        : cost.origin == SeekOrigin::checkpoint ? "checkpoint"
+                                                                : "current";
+        checkpoints_ = cost.checkpoint_count;
+        checkpoint_bytes_ = cost.checkpoint_bytes;
+    }
     std::vector<Diagnostic> diagnostics;
     if (!player_->errors.empty()) {
         error = formatDiagnostic(player_->errors[0]);
@@ -441,6 +458,9 @@ nlohmann::json PreviewSession::stats() const {
     s["frames_drawn"] = frames_drawn_;
     s["frame_steps"] = frame_steps_;
     s["frame_replayed_from_zero"] = frame_replayed_;
+    s["frame_resumed_from_step"] = frame_resumed_from_;
+    s["frame_origin"] = frame_origin_;
+    s["seek_checkpoints"] = {{"count", checkpoints_}, {"bytes", checkpoint_bytes_}};
     s["emitters"] = nlohmann::json::array();
     if (!player_ || player_->instances.empty() || !player_->instances[0].simulation) return s;
     const EffectInstance& sim = *player_->instances[0].simulation;

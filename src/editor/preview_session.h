@@ -137,10 +137,17 @@ private:
     std::vector<uint8_t> last_png_;
     double simulate_ms_ = 0, render_ms_ = 0, encode_ms_ = 0;
     uint64_t frames_drawn_ = 0;
-    // The cost of the last frame's advance: fixed steps run, and whether they replayed from time 0
-    // (a seek backwards, a restart, a rebuilt player).
+    // The cost of the last frame's advance (World::lastSeekCost): fixed steps run; where they ran
+    // from ("start": time 0, "checkpoint": a seek checkpoint restored, "current": on from the
+    // last frame, "none": no step) and its step; whether they replayed from time 0 going back (a
+    // seek backwards without a checkpoint before it, a restart, a rebuilt player). The world's
+    // checkpoints of the instance after it.
     uint64_t frame_steps_ = 0;
     bool frame_replayed_ = false;
+    uint64_t frame_resumed_from_ = 0;
+    std::string frame_origin_ = "none";
+    uint64_t checkpoints_ = 0;
+    uint64_t checkpoint_bytes_ = 0;
 };
 
 BackendRequest parseBackend(std::string_view name, bool& ok);

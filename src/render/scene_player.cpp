@@ -367,6 +367,7 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
     world_config.threads = config.threads;
     // A scene's time is checked against kMaxSimulatedSteps (checkPlayTimes), not an hour.
     world_config.max_seek_steps = kMaxSimulatedSteps;
+    if (!config.seek_checkpoints) world_config.seek_checkpoint_interval_steps = 0;
     // Without a renderer the player reads each frame's counts and records at once (a shared
     // device stays asynchronous: the renderer draws what the device holds).
     world_config.gpu_readback = GpuReadback::synchronous;

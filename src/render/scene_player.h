@@ -98,6 +98,11 @@ struct PlayerConfig {
     // far ahead): StepProgress, for runs of kPlayerProgressMinSteps or more that last over a
     // second.
     bool step_progress = false;
+    // The world keeps seek checkpoints (WorldConfig's defaults), so an instance sent back in time
+    // replays from the latest checkpoint before it instead of time 0: a timeline that is
+    // scrubbed (the editor's preview). Off, nothing is snapshotted: a render that only goes
+    // forward.
+    bool seek_checkpoints = false;
 };
 inline constexpr uint64_t kPlayerProgressMinSteps = 10'000;
 

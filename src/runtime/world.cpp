@@ -21,6 +21,10 @@
 //   a destroyed instance with events still to come (GPU frames in flight) drains: it is kept,
 //   unstepped, until they have arrived under its stale handle, then recycled. GPU instances
 //   count their events' latency in this world's updates (gpu::setGameplayFrame).
+// - Seek (runtime/seek_checkpoints.h): seek and advanceTo go through moveTo, which starts from
+//   the current state, a CPU instance's latest valid checkpoint, or time 0, whichever gives the
+//   replay's bits at the least cost. Every setter that changes an input of the replay moves the
+//   instance's inputs_generation on; update() marks a stepped instance's history unclean.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +32,7 @@
 #include <utility>
 
 #include "compiler/reload_match.h"
+#include "compiler/structural_hash.h"
 #include "cpu/state_carry.h"
 #include "driver/placement.h"
 #include "gpu/state_carry.h"
@@ -37,6 +42,7 @@
 #include "runtime/gameplay_events.h"
 #include "runtime/instance_parameters.h"
 #include "runtime/instance_table.h"
+#include "runtime/seek_checkpoints.h"
 #include "runtime/simulation_device.h"
 #include "runtime/transform_rows.h"
 #include "runtime/world_access.h"
@@ -95,6 +101,18 @@ struct LiveInstance {
     double asleep_since_s = 0;  // world clock when it fell asleep (or last settled)
     double slept_s = 0;         // asleep time folded in by a pause or time-scale change
     uint64_t live_cached = 0;   // live particles after its last step (what a sleeper holds)
+    // Exact seek (runtime/seek_checkpoints.h). inputs_generation moves on with every call that
+    // changes what a replay from 0 gives; history_clean: every step since the last restart ran
+    // through a replay under history_key (when history_keyed; none yet otherwise), from
+    // statistics history_base.
+    uint64_t inputs_generation = 0;
+    SeekCheckpoints checkpoints;
+    bool history_clean = true;
+    bool history_keyed = false;
+    SeekKey history_key;
+    std::vector<cpu::EmitterStats> history_base;
+    std::vector<cpu::EmitterStats> restore_base; // moveTo's scratch (no allocation once sized)
+    SeekCost last_seek;
 };
 
 // A destroyed world-space instance whose particles finish their lives (World::destroy).
@@ -303,8 +321,16 @@ struct World::Impl {
     std::vector<BudgetCandidate> budget_candidates;
     std::vector<RetainedInstance> retained;
     std::vector<DrainingInstance> draining;
+    // Moves on with setColliders and setDistanceField: seek checkpoints of every instance taken
+    // before are of another world (the attractors chosen are compared by value: seekKey).
+    uint64_t world_inputs_generation = 0;
 
-    Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {}
+    Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {
+        config.seek_checkpoint_interval_steps =
+            std::min(config.seek_checkpoint_interval_steps, kMaxSeekCheckpointIntervalSteps);
+        config.max_seek_checkpoint_bytes =
+            std::min(config.max_seek_checkpoint_bytes, kMaxSeekCheckpointBytes);
+    }
 
     RuntimeError fail(RuntimeError error, std::string text) {
         message = std::move(text);
@@ -572,13 +598,7 @@ struct World::Impl {
     }
 
     void applyDriverConfig(LiveInstance& live) {
-        DriverConfig c;
-        c.max_steps_per_frame = std::max(config.max_steps_per_frame, 1u);
-        // Exactly spawn_rate_scale when the world's scale and the fade are 1.
-        c.spawn_scale = live.spawn_rate_scale * spawn_scale * live.fade;
-        uint64_t enabled = live.enabled_mask;
-        if (tier == QualityTier::low) enabled &= ~cosmeticMask(*live.fx->effect);
-        c.enabled_mask = live.state == InstanceState::stopping ? 0 : enabled;
+        DriverConfig c = replayDriverConfig(live);
         c.host_bursts = live.bursts;
         if (live.fx->cpu) live.fx->cpu->config.driver = c;
         if (live.fx->gpu) live.fx->gpu->config.driver = c;
@@ -623,6 +643,153 @@ struct World::Impl {
         live.bursts.clear();
         live.placed_only = true;
         live.finish_reported = false;
+        freshHistory(live);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Exact seek (runtime/seek_checkpoints.h)
+
+    // The instance's state is at time 0: no step has run under any key yet.
+    static void freshHistory(LiveInstance& live) {
+        live.history_clean = true;
+        live.history_keyed = false;
+        if (live.fx && live.fx->cpu) live.history_base = live.fx->cpu->stats;
+    }
+
+    // The driver settings a replay runs with (applyDriverConfig's, without host bursts: a replay
+    // from 0 has none, and emit() moves the inputs generation on).
+    DriverConfig replayDriverConfig(const LiveInstance& live) const {
+        DriverConfig c;
+        c.max_steps_per_frame = std::max(config.max_steps_per_frame, 1u);
+        // Exactly spawn_rate_scale when the world's scale and the fade are 1.
+        c.spawn_scale = live.spawn_rate_scale * spawn_scale * live.fade;
+        uint64_t enabled = live.enabled_mask;
+        if (tier == QualityTier::low) enabled &= ~cosmeticMask(*live.fx->effect);
+        c.enabled_mask = live.state == InstanceState::stopping ? 0 : enabled;
+        return c;
+    }
+
+    // Everything a replay of the instance from time 0 reads besides the step count. motion: the
+    // replay follows the instance's path (advanceTo), else it stands at the start (seek).
+    SeekKey seekKey(const LiveInstance& live, bool motion) const {
+        SeekKey k;
+        k.inputs_generation = live.inputs_generation;
+        uint64_t world = fnv1a64(&world_inputs_generation, sizeof world_inputs_generation);
+        for (const WorldAttractorEntry& a : world_inputs.attractors) {
+            world = fnv1a64(&a.field, sizeof a.field, world);
+            world = fnv1a64(&a.groups, sizeof a.groups, world);
+        }
+        k.world_hash = world;
+        k.effect_identity = live.fx->cpu ? live.fx->cpu->effect_identity : 0;
+        k.instance = live.fx.get();
+        k.path = live.path;
+        k.motion = motion && live.path != nullptr;
+        const DriverConfig c = replayDriverConfig(live);
+        uint64_t driver = fnv1a64(&c.spawn_scale, sizeof c.spawn_scale);
+        k.driver_hash = fnv1a64(&c.enabled_mask, sizeof c.enabled_mask, driver);
+        // With a path the start is the path's at 0: a pure function of the path, in the key.
+        const Rows3x4 start = rowsOf(live.transform);
+        k.start_hash = fnv1a64(&start, sizeof start);
+        return k;
+    }
+
+    bool checkpointed(const LiveInstance& live) const {
+        return live.fx->cpu != nullptr && live.fx->gpu == nullptr && live.checkpoints.enabled();
+    }
+
+    enum class SeekMode : uint8_t {
+        seek,    // World::seek: the replay from 0 at the start placement
+        advance, // World::advanceTo: forward from the current state, else from 0 along the path
+    };
+
+    // Runs the instance to `target` steps as seek or advanceTo promise, from the cheapest state
+    // that gives the same bits: the current one, the latest checkpoint at or before the target
+    // (under the instance's current key), or time 0. The caller has set the play state.
+    void moveTo(InstanceHandle h, LiveInstance& live, uint64_t target, SeekMode mode,
+                const StepRun& run) {
+        EffectInstance& fx = *live.fx;
+        const uint64_t now = fx.steps_run;
+        const bool motion = mode == SeekMode::advance && live.path != nullptr;
+        const SeekKey key = seekKey(live, motion);
+        const bool keep = checkpointed(live);
+        if (keep) live.checkpoints.rekey(key);
+        // The current state is the replay from 0 to `now` under this key.
+        const bool current_exact =
+            live.history_clean && (!live.history_keyed || live.history_key == key);
+        const SeekCheckpoint* c = keep ? live.checkpoints.latestAtOrBefore(target) : nullptr;
+        SeekOrigin origin = SeekOrigin::start;
+        if (mode == SeekMode::advance && target >= now) {
+            // advanceTo runs forward from the current state; a later checkpoint gives the same
+            // bits only when that state is exact, and skips the events of the steps between (so
+            // not for an effect that reports events).
+            const bool jump = current_exact && c != nullptr && c->step > now && !fx.cpu->gameplay;
+            origin = jump ? SeekOrigin::checkpoint : SeekOrigin::current;
+        } else if (mode == SeekMode::seek && keep && current_exact && now > 0 && now <= target &&
+                   (c == nullptr || c->step <= now)) {
+            origin = SeekOrigin::current;
+        } else if (c != nullptr) {
+            origin = SeekOrigin::checkpoint;
+        }
+
+        const bool reported = live.finish_reported;
+        const bool forward = mode == SeekMode::advance && target >= now;
+        // Statistics are counters since creation that a restart keeps: a replay from 0 (a seek,
+        // advanceTo backwards) leaves them at their values now plus the replay's; going on
+        // forward, at the values its history started from plus the history's.
+        if (origin == SeekOrigin::current) {
+            if (mode == SeekMode::seek) {
+                // What restartLive does for a seek, but the restart: the state is the replay's,
+                // its statistics counted again from here as the replay from 0 would count them.
+                countAgain(fx.cpu->stats, live.history_base);
+                holdEvents(h, fx);
+                live.sleeping = false;
+                live.slept_s = 0;
+                live.path_time_s = 0;
+                live.bursts.clear();
+                live.finish_reported = false;
+            }
+        } else {
+            if (origin == SeekOrigin::checkpoint)
+                live.restore_base = forward ? live.history_base : fx.cpu->stats;
+            restartLive(h, live);
+            if (origin == SeekOrigin::checkpoint) {
+                if (restoreCheckpoint(fx, *c, live.restore_base)) {
+                    live.history_base = live.restore_base;
+                    live.history_keyed = true;
+                    live.history_key = key;
+                    live.placed_only = false;
+                    if (forward) live.finish_reported = reported;
+                } else {
+                    origin = SeekOrigin::start; // never for a checkpoint of the same key
+                }
+            }
+        }
+        applyDriverConfig(live);
+
+        const uint64_t from = fx.steps_run;
+        const bool exact = live.history_clean && (!live.history_keyed || live.history_key == key);
+        if (exact) {
+            live.history_keyed = true;
+            live.history_key = key;
+        } else {
+            live.history_clean = false;
+        }
+        runStepsRecording(fx, target - from, run, exact && keep ? &live.checkpoints : nullptr,
+                          live.history_base);
+
+        SeekCost& cost = live.last_seek;
+        cost.origin = origin;
+        cost.target_step = fx.steps_run;
+        cost.resumed_from_step = from;
+        cost.steps_replayed = target - from;
+        fillCheckpointCounts(live, cost);
+    }
+
+    void fillCheckpointCounts(const LiveInstance& live, SeekCost& cost) const {
+        cost.checkpoints_kept = checkpointed(live);
+        cost.checkpoint_count = static_cast<uint32_t>(live.checkpoints.count());
+        cost.checkpoint_bytes = live.checkpoints.bytes();
+        cost.checkpoint_spacing_steps = checkpointed(live) ? live.checkpoints.spacing() : 0;
     }
 
     enum class Switch : uint8_t { kept, restarted, failed };
@@ -654,6 +821,9 @@ struct World::Impl {
         live.base = entry.effect;
         live.bursts.clear();
         updateEnabledMask(live);
+        live.inputs_generation += 1; // another effect: every checkpoint is of the old one
+        freshHistory(live);
+        live.history_clean = !kept; // kept particles come from the old version's steps
         if (kept) {
             placeInstance(*live.fx, rowsOf(live.transform));
             return Switch::kept;
@@ -667,6 +837,7 @@ struct World::Impl {
 
     void destroyLive(InstanceHandle h) {
         buckets.remove(Table::indexOf(h));
+        table.at(h).checkpoints.clear(); // their memory goes with the instance
         retire(h, table.at(h));
         table.release(h);
         stats.instances_destroyed += 1;
@@ -764,6 +935,12 @@ RuntimeError World::create(const InstanceDesc& desc, InstanceHandle& out) {
     live.distance = 0;
     live.slept_s = 0;
     live.live_cached = 0;
+    // The slot's earlier instances' checkpoints never match: the generation moves on.
+    live.inputs_generation += 1;
+    live.checkpoints.configure(w.config.seek_checkpoint_interval_steps,
+                               w.config.max_seek_checkpoint_bytes);
+    Impl::freshHistory(live);
+    live.last_seek = SeekCost{};
     w.placeInBuckets(live, Table::indexOf(h));
     w.stats.instances_created += 1;
     out = h;
@@ -892,6 +1069,8 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
                 w.wake(Table::handleOf(index, slots[index].generation), live);
         }
         w.applyDriverConfig(live);
+        // A frame sweeps between transforms and keeps a fractional clock: not a replay's state.
+        live.history_clean = false;
         InstanceStepJob job;
         job.instance = live.fx.get();
         job.frame_dt_s =
@@ -1091,6 +1270,7 @@ RuntimeError World::emit(InstanceHandle h, std::string_view emitter, uint32_t co
                           std::to_string(kMaxPendingBursts) + ") bursts waiting for a step");
     }
     live->bursts.push_back({nextStepIndex(*live->fx), e, count});
+    live->inputs_generation += 1;
     return w.ok();
 }
 
@@ -1108,6 +1288,7 @@ RuntimeError World::setTransform(InstanceHandle h, const InstanceTransform& tran
                                                      "takes no scale (only (1, 1, 1))");
     }
     live->transform = transform;
+    live->inputs_generation += 1;
     if (live->sleep_distance_m > 0) w.buckets.place(Table::indexOf(h), transform.position);
     const Rows3x4 rows = rowsOf(transform);
     if (teleport || live->placed_only) {
@@ -1122,6 +1303,7 @@ RuntimeError World::setTimeScale(InstanceHandle h, float time_scale) {
     return impl_->setChecked(h, timeScaleProblem(time_scale), [&](LiveInstance& live) {
         impl_->settleSleep(live); // the time slept so far at the old scale
         live.time_scale = time_scale;
+        live.inputs_generation += 1; // replays run whole steps whatever the scale: safe side
     });
 }
 
@@ -1139,15 +1321,12 @@ RuntimeError World::seek(InstanceHandle h, double time_s) {
                           std::to_string(w.config.max_seek_steps) + " steps of " +
                           std::to_string(dt) + " s)");
     }
-    const InstanceState before = live->state;
-    w.restartLive(h, *live);
-    live->state = before == InstanceState::finished ? InstanceState::paused : before;
-    w.applyDriverConfig(*live);
+    if (live->state == InstanceState::finished) live->state = InstanceState::paused;
     StepRun run;
     run.stop_when_finished = true;
     // A replay of one instance: its chunks spread over the world's runner (world_stepping.h).
     if (live->fx->cpu) live->fx->cpu->jobs = &w.jobs.chunkQueue();
-    runSteps(*live->fx, steps, run);
+    w.moveTo(h, *live, steps, Impl::SeekMode::seek, run);
     if (live->fx->cpu) live->fx->cpu->jobs = nullptr;
     GameplayEventStream::discard(*live->fx); // a replay delivers no events
     live->placed_only = steps == 0;
@@ -1156,17 +1335,25 @@ RuntimeError World::seek(InstanceHandle h, double time_s) {
 }
 
 RuntimeError World::setTint(InstanceHandle h, const Color& tint) {
-    return impl_->setChecked(h, tintProblem(tint), [&](LiveInstance& live) { live.tint = tint; });
+    return impl_->setChecked(h, tintProblem(tint), [&](LiveInstance& live) {
+        live.tint = tint;
+        live.inputs_generation += 1; // applied when read, not simulated: safe side
+    });
 }
 
 RuntimeError World::setSizeScale(InstanceHandle h, float size_scale) {
-    return impl_->setChecked(h, scaleProblem("size_scale", size_scale),
-                             [&](LiveInstance& live) { live.size_scale = size_scale; });
+    return impl_->setChecked(h, scaleProblem("size_scale", size_scale), [&](LiveInstance& live) {
+        live.size_scale = size_scale;
+        live.inputs_generation += 1; // applied when read: safe side
+    });
 }
 
 RuntimeError World::setSpawnRateScale(InstanceHandle h, float spawn_rate_scale) {
     return impl_->setChecked(h, scaleProblem("spawn_rate_scale", spawn_rate_scale),
-                             [&](LiveInstance& live) { live.spawn_rate_scale = spawn_rate_scale; });
+                             [&](LiveInstance& live) {
+                                 live.spawn_rate_scale = spawn_rate_scale;
+                                 live.inputs_generation += 1;
+                             });
 }
 
 RuntimeError World::setEmitterEnabled(InstanceHandle h, std::string_view emitter, bool enabled) {
@@ -1181,6 +1368,7 @@ RuntimeError World::setEmitterEnabled(InstanceHandle h, std::string_view emitter
     if (enabled && it != names.end()) names.erase(it);
     if (!enabled && it == names.end()) names.emplace_back(emitter);
     w.updateEnabledMask(*live);
+    live->inputs_generation += 1;
     return w.ok();
 }
 
@@ -1192,6 +1380,7 @@ RuntimeError World::setSeed(InstanceHandle h, uint32_t seed) {
     const LibraryEntry& entry = *w.library.entry(live->effect);
     live->override_seed = true;
     live->seed = seed;
+    live->inputs_generation += 1;
     std::shared_ptr<const CompiledEffect> effect = Impl::withSeed(live->base, true, seed);
     if (effect != live->fx->effect) {
         std::unique_ptr<EffectInstance> fx =
@@ -1345,6 +1534,7 @@ RuntimeError World::followPath(InstanceHandle h, const TransformPath* path) {
     LiveInstance* live = w.find(h, error);
     if (live == nullptr) return error;
     live->path = path;
+    live->inputs_generation += 1;
     if (path != nullptr && live->placed_only) {
         live->path_time_s = 0;
         spindrift::restart(*live->fx, w.startRows(*live));
@@ -1376,21 +1566,26 @@ RuntimeError advanceInstanceTo(World& world, InstanceHandle h, double time_s,
     }
     const auto target = static_cast<uint64_t>(whole);
     EffectInstance& fx = *live->fx;
-    if (target < fx.steps_run) {
-        const InstanceState before = live->state;
-        w.restartLive(h, *live);
-        live->state = before == InstanceState::finished ? InstanceState::idle : before;
-    }
-    w.applyDriverConfig(*live);
+    if (target < fx.steps_run && live->state == InstanceState::finished)
+        live->state = InstanceState::idle;
     const PathMotion motion(w, *live);
     StepRun run;
     run.motion = live->path != nullptr ? &motion : nullptr;
     run.listener = listener;
-    runSteps(fx, target - fx.steps_run, run);
+    w.moveTo(h, *live, target, World::Impl::SeekMode::advance, run);
     live->path_time_s = time_s;
     if (target > 0) live->placed_only = false;
     if (finished(fx) && live->state != InstanceState::idle) live->state = InstanceState::finished;
     return w.ok();
+}
+
+RuntimeError World::lastSeekCost(InstanceHandle h, SeekCost& out) const {
+    RuntimeError error;
+    const LiveInstance* live = impl_->find(h, error);
+    if (live == nullptr) return error;
+    out = live->last_seek;
+    impl_->fillCheckpointCounts(*live, out); // as they are now
+    return impl_->ok();
 }
 
 RuntimeError World::setVisible(InstanceHandle h, bool visible) {
@@ -1498,6 +1693,7 @@ static RuntimeError setParameterValue(World::Impl& w, InstanceHandle h, std::str
     if (!problem.empty()) return w.fail(RuntimeError::invalid_argument, problem);
     std::vector<vec4> values = fx.parameter_values;
     values[p] = value;
+    live->inputs_generation += 1;
     w.scratch_diagnostics.clear();
     if (!setParameterValues(fx, values, w.scratch_diagnostics)) {
         std::string text = "the instance's GPU part failed";
@@ -1593,6 +1789,7 @@ RuntimeError World::setColliders(const WorldCollider* colliders, uint32_t count)
     if (!buildWorldColliders(colliders, count, impl_->world_inputs, problem)) {
         return impl_->fail(RuntimeError::invalid_argument, std::move(problem));
     }
+    impl_->world_inputs_generation += 1;
     return impl_->ok();
 }
 
@@ -1610,6 +1807,7 @@ RuntimeError World::setDistanceField(DistanceFieldFn field, void* user, uint32_t
     hook.sample = field != nullptr ? &sampleDistanceField : nullptr;
     hook.user = &impl_->distance_field;
     hook.groups = groups;
+    impl_->world_inputs_generation += 1;
     return impl_->ok();
 }
 

@@ -333,6 +333,15 @@ static void testNullPointersAndValues(spindrift_library library, spindrift_world
     config.backend = 7;
     CHECK_FAILS(spindrift_world_create(library, &config, &other), SPINDRIFT_ERROR_INVALID_ARGUMENT,
                 "backend");
+    config.backend = 0;
+    CHECK(config.seek_checkpoint_interval_steps == 60);
+    config.seek_checkpoint_interval_steps = (1u << 20) + 1;
+    CHECK_FAILS(spindrift_world_create(library, &config, &other), SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                "seek_checkpoint_interval_steps");
+    config.seek_checkpoint_interval_steps = 60;
+    config.max_seek_checkpoint_bytes = ~(uint64_t)0;
+    CHECK_FAILS(spindrift_world_create(library, &config, &other), SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                "max_seek_checkpoint_bytes");
 
     /* A NaN frame time runs as a zero-length frame and says so. */
     receipt.struct_size = sizeof receipt;

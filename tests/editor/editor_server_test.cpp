@@ -202,6 +202,39 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     EXPECT_GT(stats["live"].get<uint64_t>(), 0u);
 }
 
+// The play head sent back past a seek checkpoint (every 60 steps on the CPU backend) resumes
+// from it: the frame replays only the steps after it, not from time 0.
+TEST_F(EditorServerTest, ASeekBackwardsResumesFromTheCheckpointBeforeIt) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    auto set = client().Post("/api/preview/document?path=sparks.json",
+                             body(read)["text"].get<std::string>(), "application/json");
+    ASSERT_TRUE(set);
+    auto statsOfFrame = [&] {
+        auto frame = client().Get("/api/preview/frame");
+        EXPECT_TRUE(frame);
+        EXPECT_EQ(frame->status, 200);
+        return nlohmann::json::parse(frame->get_header_value("X-Spindrift-Stats"));
+    };
+    client().Post("/api/preview/control?action=seek&t=2", "", "text/plain");
+    const nlohmann::json forward = statsOfFrame();
+    EXPECT_EQ(forward["steps"], 120);
+    EXPECT_GE(forward["seek_checkpoints"]["count"].get<uint64_t>(), 2u);
+    client().Post("/api/preview/control?action=seek&t=1.5", "", "text/plain");
+    const nlohmann::json back = statsOfFrame();
+    EXPECT_EQ(back["steps"], 90);
+    EXPECT_EQ(back["frame_origin"], "checkpoint");
+    EXPECT_EQ(back["frame_resumed_from_step"], 60);
+    EXPECT_EQ(back["frame_steps"], 30);
+    EXPECT_FALSE(back["frame_replayed_from_zero"].get<bool>());
+    // Before the first checkpoint: a replay from time 0.
+    client().Post("/api/preview/control?action=seek&t=0.25", "", "text/plain");
+    const nlohmann::json start = statsOfFrame();
+    EXPECT_EQ(start["frame_origin"], "start");
+    EXPECT_TRUE(start["frame_replayed_from_zero"].get<bool>());
+    EXPECT_EQ(start["frame_steps"], 15);
+}
+
 TEST_F(EditorServerTest, AMissingTextureOrOneOutsideTheFolderIsAClearErrorAtItsPath) {
     auto read = client().Get("/api/file?path=sparks.json");
     ASSERT_TRUE(read);

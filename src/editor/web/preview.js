@@ -57,12 +57,23 @@ function showStats(s) {
   $('stats-summary').textContent =
     'time ' + (s.time_s || 0).toFixed(4) + ' s, ' + (s.steps || 0) + ' fixed steps, live ' + (s.live || 0) +
     ', discarded ' + (s.discarded_steps || 0) + ' steps (' + (s.discarded_s || 0).toFixed(3) + ' s)\n' +
-    'this frame: ' + (s.frame_steps || 0) + ' steps' + (s.frame_replayed_from_zero ? ' (replayed from 0)' : '') + '\n' +
+    'this frame: ' + (s.frame_steps || 0) + ' steps' + frameOrigin(s) + '\n' +
     'backend ' + (s.backend || '') + ': ' + (s.backend_reason || '') + '\n' +
     'ms: simulate ' + (ms.simulate || 0).toFixed(1) + ', render ' + (ms.render || 0).toFixed(1) +
     ', encode ' + (ms.encode || 0).toFixed(1) + (fps ? '; ' + fps.toFixed(1) + ' frames/s' : '');
   drawTimeline();
   drawGizmos();
+}
+
+// Where the frame's steps ran from (the stats' frame_origin): a seek backwards resumes from a seek
+// checkpoint (CPU backend) or replays from time 0.
+function frameOrigin(s) {
+  if (s.frame_origin === 'checkpoint') {
+    const c = s.seek_checkpoints || {};
+    return ' (resumed from the checkpoint at step ' + (s.frame_resumed_from_step || 0) + '; ' +
+      (c.count || 0) + ' checkpoints, ' + ((c.bytes || 0) / 1048576).toFixed(1) + ' MiB)';
+  }
+  return s.frame_replayed_from_zero ? ' (replayed from 0)' : '';
 }
 
 // ---------------------------------------------------------------------------------------------
