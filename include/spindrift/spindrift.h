@@ -352,6 +352,11 @@ typedef struct spindrift_world_config {
     uint64_t max_seek_checkpoint_bytes; /* per instance, 0 for none; at most 2^34 */
 } spindrift_world_config;
 
+/* struct_size of a spindrift_world_config from before the seek checkpoint fields (a host compiled
+ * against an older header): accepted, the missing fields at their defaults. */
+#define SPINDRIFT_WORLD_CONFIG_SIZE_WITHOUT_CHECKPOINTS \
+    (offsetof(spindrift_world_config, seek_checkpoint_interval_steps))
+
 /* The C++ defaults: CPU backend, 1 thread, 8 catch-up steps, 2^20 instances, an hour of seek at
  * 60 Hz, 16 recycled per effect, a seek checkpoint every 60 steps, at most 8 MiB of them per
  * instance. Sets struct_size. */

@@ -1,5 +1,6 @@
 // The world through the C API: creation, the frame update, statistics, events, the host-fed
 // world (colliders, distance field, attractors, camera) and scalability.
+#include <cstring>
 #include <cmath>
 #include <string_view>
 
@@ -95,7 +96,12 @@ SPINDRIFT_API spindrift_result spindrift_world_create(spindrift_library library,
         out_world->id = 0;
         spindrift_world_config c;
         spindrift_default_world_config(&c);
-        if (config != nullptr) {
+        if (config != nullptr &&
+            config->struct_size == SPINDRIFT_WORLD_CONFIG_SIZE_WITHOUT_CHECKPOINTS) {
+            // An older host's struct: its fields, the checkpoint settings at their defaults.
+            std::memcpy(&c, config, SPINDRIFT_WORLD_CONFIG_SIZE_WITHOUT_CHECKPOINTS);
+            c.struct_size = sizeof(spindrift_world_config);
+        } else if (config != nullptr) {
             if (const spindrift_result r = requireStruct(config, "config"); r != SPINDRIFT_OK)
                 return r;
             c = *config;

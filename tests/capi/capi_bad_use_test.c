@@ -342,6 +342,13 @@ static void testNullPointersAndValues(spindrift_library library, spindrift_world
     config.max_seek_checkpoint_bytes = ~(uint64_t)0;
     CHECK_FAILS(spindrift_world_create(library, &config, &other), SPINDRIFT_ERROR_INVALID_ARGUMENT,
                 "max_seek_checkpoint_bytes");
+    /* A config of the size from before the checkpoint fields is accepted (an older host), the
+     * garbage past its end never read. */
+    config.struct_size = (uint32_t)SPINDRIFT_WORLD_CONFIG_SIZE_WITHOUT_CHECKPOINTS;
+    CHECK_OK(spindrift_world_create(library, &config, &other));
+    CHECK_OK(spindrift_world_destroy(other));
+    config.struct_size = sizeof config;
+    config.max_seek_checkpoint_bytes = 1u << 20;
 
     /* A NaN frame time runs as a zero-length frame and says so. */
     receipt.struct_size = sizeof receipt;
