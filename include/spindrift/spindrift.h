@@ -354,7 +354,7 @@ typedef struct spindrift_world_config {
 
 /* struct_size of a spindrift_world_config from before the seek checkpoint fields (a host compiled
  * against an older header): accepted, the missing fields at their defaults. */
-#define SPINDRIFT_WORLD_CONFIG_SIZE_WITHOUT_CHECKPOINTS \
+#define SPINDRIFT_WORLD_CONFIG_SIZE_WITHOUT_CHECKPOINTS                                            \
     (offsetof(spindrift_world_config, seek_checkpoint_interval_steps))
 
 /* The C++ defaults: CPU backend, 1 thread, 8 catch-up steps, 2^20 instances, an hour of seek at

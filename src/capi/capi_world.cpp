@@ -1,7 +1,7 @@
 // The world through the C API: creation, the frame update, statistics, events, the host-fed
 // world (colliders, distance field, attractors, camera) and scalability.
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include "capi/call_guard.h"
