@@ -12,8 +12,8 @@
 #include "render/frame_lights.h"
 #include "render/readback.h"
 #include "render/renderer.h"
-#include "render/strip_params.h"
 #include "render/shader/opaque_geometry.h"
+#include "render/strip_params.h"
 
 namespace spindrift::render {
 namespace {
