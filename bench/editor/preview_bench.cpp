@@ -61,8 +61,8 @@ void previewFrames(benchmark::State& state, const std::string& name, BackendRequ
         return;
     }
     const std::string file = name.empty() ? "empty.json" : name + ".json";
-    const std::string text = name.empty() ? std::string(kEmptyEffect)
-                                          : readText(root.root() / file);
+    const std::string text =
+        name.empty() ? std::string(kEmptyEffect) : readText(root.root() / file);
     const nlohmann::json answer = session->setDocument(text, file);
     if (!answer.value("valid", false)) {
         state.SkipWithError(("document refused: " + answer.dump()).c_str());
@@ -84,8 +84,8 @@ void previewFrames(benchmark::State& state, const std::string& name, BackendRequ
         }
         benchmark::DoNotOptimize(png.data());
     }
-    state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                               benchmark::Counter::kIsRate);
+    state.counters["fps"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     const nlohmann::json ms = stats.value("ms", nlohmann::json::object());
     state.counters["simulate_ms"] = ms.value("simulate", 0.0);
     state.counters["render_ms"] = ms.value("render", 0.0);
