@@ -59,6 +59,8 @@ TEST(TextureGenerators, HaveTheDocumentedSizes) {
     EXPECT_EQ(generateSpark().width, 32u);
     EXPECT_EQ(generateSpark().height, 32u);
     EXPECT_EQ(generateGlow().width, 64u);
+    EXPECT_EQ(generateHazeField().width, 128u);
+    EXPECT_EQ(generateHazeField().height, 128u);
 }
 
 // Bilinear filtering must not bleed one flipbook frame into the next: the outer pixel ring of

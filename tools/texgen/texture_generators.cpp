@@ -149,13 +149,13 @@ Image generateSmokeAtlas() {
 }
 
 // A heat-haze displacement field (read as data by a distortion billboard: red and green 0.5 is
-// no displacement): two looping noise fields rising one cell per loop, scaled down to nothing at
-// the rim of a soft disc, so filtering and mipmaps average toward 0.5 and never shift the image.
+// no displacement): two noise fields, scaled down to nothing at the rim of a soft disc, so
+// filtering and mipmaps average toward 0.5 and never shift the image.
 Rgb hazePixel(float u, float v, float phase, float& alpha) {
     constexpr uint32_t kSeedX = 41;
     constexpr uint32_t kSeedY = 43;
-    const float dx = loopingFbm(u * 2.5f, v * 2.5f, phase, 0.0f, 1.0f, kSeedX, 3) - 0.5f;
-    const float dy = loopingFbm(u * 2.5f, v * 2.5f, phase, 0.0f, 1.0f, kSeedY, 3) - 0.5f;
+    const float dx = loopingFbm(u * 3.0f, v * 3.0f, phase, 0.0f, 1.0f, kSeedX, 3) - 0.5f;
+    const float dy = loopingFbm(u * 3.0f, v * 3.0f, phase, 0.0f, 1.0f, kSeedY, 3) - 0.5f;
     const float cx = (u - 0.5f) * 2.0f;
     const float cy = (v - 0.5f) * 2.0f;
     const float r = std::sqrt(cx * cx + cy * cy);
@@ -166,7 +166,20 @@ Rgb hazePixel(float u, float v, float phase, float& alpha) {
 }
 
 Image generateHazeField() {
-    return flipbook(hazePixel);
+    // One frame (noise fields compress poorly: a 4 x 4 flipbook of them passes the committed
+    // textures' 64 KiB bound); particles bring the motion, rising, turning and growing.
+    constexpr uint32_t kSize = 128;
+    Image image = blankImage(kSize, kSize);
+    for (uint32_t y = 0; y < kSize; ++y) {
+        for (uint32_t x = 0; x < kSize; ++x) {
+            const float u = (static_cast<float>(x) + 0.5f) / kSize;
+            const float v = 1.0f - (static_cast<float>(y) + 0.5f) / kSize;
+            float alpha = 0.0f;
+            const Rgb field = hazePixel(u, v, 0.0f, alpha);
+            setPixel(image, x, y, field, alpha);
+        }
+    }
+    return image;
 }
 
 Image generateSpark() {

@@ -33,9 +33,9 @@ Image generateSpark();
 // 64x64.
 Image generateGlow();
 
-// A looping heat-haze displacement field for distortion billboards (render.distortion), a 4x4
-// flipbook: red and green hold the displacement (0.5 none; data, not colour), alpha the coverage
-// of a soft disc, blue 0.5. 256x256.
+// A heat-haze displacement field for distortion billboards (render.distortion): red and green
+// hold the displacement (0.5 none; data, not colour), alpha the coverage of a soft disc, blue
+// 0.5. 128x128.
 Image generateHazeField();
 
 struct GeneratedTexture {
