@@ -499,9 +499,36 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.particles = list.stats().particles;
     player.strip_segments = list.stats().strip_segments;
     player.sort_skipped_records = list.stats().sort_skipped_particles;
-    for (const DrawEntry& entry : list.impl().entries) {
-        if (!entry.device)
+    player.device_light_emitters = 0;
+    InstanceHandle read_back; // whose particles device_particles holds
+    for (size_t i = 0; i < list.impl().entries.size(); ++i) {
+        const DrawEntry& entry = list.impl().entries[i];
+        if (!entry.device) {
             appendParticleLights(entry.particle_lights, entry.light_records, player.lights);
+            continue;
+        }
+        if (entry.particle_lights.count == 0) continue;
+        // A GPU emitter's records stay on the device: its particles are read back (the same
+        // selection then runs on them, in the device's order) so its lights are not lost.
+        const spindrift::DrawBatch& batch = list.batches()[i];
+        if (!(read_back == batch.instance)) {
+            if (world.readParticles(batch.instance, player.device_particles) !=
+                RuntimeError::none) {
+                player.device_particles.clear();
+            }
+            read_back = batch.instance;
+        }
+        player.device_light_records.clear();
+        for (const Particle& q : player.device_particles) {
+            if (q.emitter_index != batch.emitter_index) continue;
+            player.device_light_records.push_back(sdDrawRecord(
+                vec3(q.position.x, q.position.y, q.position.z), q.size_m,
+                vec4(q.color.r, q.color.g, q.color.b, q.color.a),
+                vec3(q.velocity_m_per_s.x, q.velocity_m_per_s.y, q.velocity_m_per_s.z),
+                q.rotation_rad, q.normalized_age, q.flipbook_frame, q.emitter_index, q.key));
+        }
+        appendParticleLights(entry.particle_lights, player.device_light_records, player.lights);
+        ++player.device_light_emitters;
     }
     for (const DrawList::Impl::InstancePoints& drawn : list.impl().instance_points) {
         for (PlayerInstance& p : player.instances) {

@@ -171,8 +171,14 @@ struct ScenePlayer {
     // (scene.transparency; drawsThroughOit), where order does not change the image.
     uint64_t sort_skipped_records = 0;
     // The frame's point and spot lights for FrameView::lights: the scene's own, in order, then
-    // the particle lights of host emitters (render.lights), in draw order.
+    // the particle lights of the emitters (render.lights), in draw order. A GPU emitter's are
+    // chosen from its particles read back from the device (World::readParticles, synchronous:
+    // the offline frame waits for the device anyway); device_light_emitters counts them.
     std::vector<LightDesc> lights;
+    uint32_t device_light_emitters = 0;
+    // Work space of the readback: an instance's particles, an emitter's as draw records.
+    std::vector<Particle> device_particles;
+    std::vector<DrawRecord> device_light_records;
     // Failures while playing (a GPU instance's Vulkan error, once per instance; the instance then
     // draws nothing). Hosts check it after playFrame.
     std::vector<Diagnostic> errors;

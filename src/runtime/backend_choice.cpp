@@ -123,11 +123,14 @@ BackendChoice chooseBackend(const CompiledEffect& effect, BackendRequest request
         why_cpu[e] = emitter.backend == kBackendCpu
                          ? emitterLabel(effect, emitter) + " asks for the cpu backend"
                          : gpuGapOf(effect, e);
-        // The GPU backend runs an emitter with particle lights but makes none (its records stay
-        // on the device, render/particle_lights.h): auto keeps it where its lights exist.
+        // The GPU backend runs an emitter with particle lights, but its records stay on the
+        // device: the public draw list makes no lights of it, and the scene player reads its
+        // particles back each frame to make them (render/particle_lights.h). auto keeps it where
+        // its lights cost nothing.
         if (why_cpu[e].empty() && particleLights(effect, e).count > 0) {
             why_cpu[e] = emitterLabel(effect, emitter) +
-                         " makes particle lights (render.lights), which only host emitters make";
+                         " makes particle lights (render.lights), which a GPU emitter makes only "
+                         "from a readback";
         }
     }
     const std::vector<uint32_t> group = linkGroups(effect);

@@ -293,7 +293,8 @@ double simulationTime(const EffectInstance& instance) {
            static_cast<double>(instance.effect->effect.fixed_timestep_s);
 }
 
-bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics) {
+bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics,
+                          bool read_device) {
     if (instance.failed) return false;
     if (instance.cpu && instance.records_serial != instance.state_serial) {
         const uint64_t live = cpu::liveCount(*instance.cpu);
@@ -303,7 +304,8 @@ bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& dia
             instance.cpu_counts[e] = instance.cpu->pools[e].count;
         instance.records_serial = instance.state_serial;
     }
-    if (instance.gpu && !instance.draws_from_device) {
+    instance.gpu_records_read = instance.gpu && (!instance.draws_from_device || read_device);
+    if (instance.gpu_records_read) {
         const size_t before = diagnostics.size();
         if (!gpu::readBackDrawRecords(*instance.gpu, instance.gpu_records, instance.gpu_counts,
                                       diagnostics)) {
@@ -318,7 +320,7 @@ bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& dia
         const bool on_gpu = emitterBackend(instance, e) == Backend::gpu;
         uint32_t& first = on_gpu ? gpu_first : cpu_first;
         instance.record_first[e] = first;
-        if (on_gpu && instance.draws_from_device) continue;
+        if (on_gpu && !instance.gpu_records_read) continue;
         first += on_gpu ? instance.gpu_counts[e] : instance.cpu_counts[e];
     }
     return true;
@@ -329,7 +331,7 @@ std::span<DrawRecord> hostDrawRecords(EffectInstance& instance, uint32_t emitter
         return std::span<DrawRecord>(instance.cpu_records)
             .subspan(instance.record_first[emitter], instance.cpu_counts[emitter]);
     }
-    if (instance.draws_from_device) return {};
+    if (!instance.gpu_records_read) return {};
     return std::span<DrawRecord>(instance.gpu_records)
         .subspan(instance.record_first[emitter], instance.gpu_counts[emitter]);
 }

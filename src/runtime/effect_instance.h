@@ -121,6 +121,7 @@ struct EffectInstance {
     std::vector<uint32_t> cpu_counts;
     std::vector<DrawRecord> gpu_records;
     std::vector<uint32_t> gpu_counts;
+    bool gpu_records_read = false;      // the last writeHostDrawRecords read the GPU part's back
     std::vector<uint32_t> record_first; // per emitter: its first record in its part's array
     // User parameter values, one per parameter of `effect` (defaults at creation); written into
     // the parts' records by setParameterValues (runtime/instance_parameters.h).
@@ -220,14 +221,17 @@ uint64_t nextStepIndex(const EffectInstance& instance);
 // Seconds of simulation at the state drawn: steps_run x fixed_timestep_s.
 double simulationTime(const EffectInstance& instance);
 
-// Fills cpu_records / cpu_counts from the CPU part and, for a GPU part not drawn from the device,
+// Fills cpu_records / cpu_counts from the CPU part and, for a GPU part not drawn from the device
+// (or any GPU part with read_device: World::readParticles, the scene player's particle lights),
 // gpu_records / gpu_counts by reading its draw records back (and its ribbon trails, for
 // writeRibbonStrips). False when the GPU part failed, now or before, with the errors appended
 // once (the instance is then `failed` and draws nothing).
-bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics);
+bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics,
+                          bool read_device = false);
 
 // Emitter e's records of the last writeHostDrawRecords (empty for a GPU emitter drawn from the
-// device). The CPU part's are in slot order; a GPU part's in alive-list order.
+// device unless that call read it back). The CPU part's are in slot order; a GPU part's in
+// alive-list order.
 std::span<DrawRecord> hostDrawRecords(EffectInstance& instance, uint32_t emitter);
 
 // Appends ribbon emitter e's trails as strip polylines built on the host (one StripBatch's worth,

@@ -1443,7 +1443,8 @@ RuntimeError World::readParticles(InstanceHandle h, std::vector<Particle>& out) 
     if (live == nullptr) return error;
     EffectInstance& fx = *live->fx;
     w.scratch_diagnostics.clear();
-    if (!writeHostDrawRecords(fx, w.scratch_diagnostics)) {
+    // A GPU part drawn from the device is read back too: the particles are the caller's.
+    if (!writeHostDrawRecords(fx, w.scratch_diagnostics, true)) {
         std::string text = "the instance's GPU part failed";
         for (const Diagnostic& d : w.scratch_diagnostics) text += "\n" + formatDiagnostic(d);
         out.clear();

@@ -209,6 +209,51 @@ TEST(ScenePlayer, FrameLightsAreTheScenesThenTheParticleLights) {
     EXPECT_EQ(player->lights.size(), 3u);
 }
 
+// A GPU emitter's particle lights: its particles are read back and the same selection runs on
+// them, so the GPU backend (bit for bit the CPU's simulation here) gives the CPU's lights.
+TEST(ScenePlayer, GpuEmittersMakeTheCpusParticleLightsFromTheirReadBackParticles) {
+    const std::string file =
+        std::string(SPINDRIFT_SOURCE_DIR) + "/tests/golden/scenes/particle_lights.json";
+    SceneDesc scene;
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(loadSceneFile(file, scene, diagnostics)) << allMessages(diagnostics);
+    PlayerConfig config;
+    config.backend = BackendRequest::cpu;
+    auto cpu = createScenePlayer(scene, file, config, diagnostics);
+    ASSERT_NE(cpu, nullptr) << allMessages(diagnostics);
+    playFrame(*cpu, 1.0f, frameView(scene, 1.0f).camera.eye);
+    // On the renderer's device the motes are drawn from the device (no host records): their
+    // lights come from the readback. (On a device of their own their records are read back
+    // for drawing anyway and the host path makes the lights.)
+    RendererConfig renderer_config;
+    renderer_config.width = 64;
+    renderer_config.height = 64;
+    RendererPtr renderer = createRenderer(renderer_config, diagnostics);
+    ASSERT_NE(renderer, nullptr) << allMessages(diagnostics);
+    config.backend = BackendRequest::gpu;
+    config.renderer = renderer.get();
+    auto gpu = createScenePlayer(scene, file, config, diagnostics);
+    ASSERT_NE(gpu, nullptr) << allMessages(diagnostics);
+    ASSERT_NE(gpu->instances[0].simulation->gpu, nullptr);
+    playFrame(*gpu, 1.0f, frameView(scene, 1.0f).camera.eye);
+    EXPECT_TRUE(gpu->errors.empty()) << allMessages(gpu->errors);
+    EXPECT_EQ(cpu->device_light_emitters, 0u);
+    EXPECT_EQ(gpu->device_light_emitters, 1u) << "the motes' lights came from the readback";
+    ASSERT_EQ(cpu->lights.size(), 3u);
+    ASSERT_EQ(gpu->lights.size(), cpu->lights.size());
+    for (size_t i = 0; i < cpu->lights.size(); ++i) {
+        const LightDesc& a = cpu->lights[i];
+        const LightDesc& b = gpu->lights[i];
+        EXPECT_NEAR(a.position.x, b.position.x, 1e-4f) << "light " << i;
+        EXPECT_NEAR(a.position.y, b.position.y, 1e-4f) << "light " << i;
+        EXPECT_NEAR(a.position.z, b.position.z, 1e-4f) << "light " << i;
+        EXPECT_NEAR(a.color.x, b.color.x, 1e-4f) << "light " << i;
+        EXPECT_EQ(a.range, b.range);
+        EXPECT_EQ(a.intensity, b.intensity);
+    }
+    gpu.reset(); // before the renderer whose device it runs on
+}
+
 TEST(ScenePlayer, FrameViewCarriesTheSceneCameraAndLights) {
     SceneDesc scene;
     scene.camera.mode = CameraMode::orbit;
