@@ -117,7 +117,12 @@ try {
   await page.mouse.up();
   await page.waitForFunction(() => !seekInFlight && !state.seeking);
   await page.waitForTimeout(600);
-  await page.waitForFunction(() => state.stats && !state.stats.playing);
+  // The statistics come with frames: on a slow machine (AddressSanitizer, 2 cores) a frame asked
+  // for before the last seek can still arrive after it, so wait for the statistics of the time
+  // the readout shows (a mismatch that never resolves times out and fails).
+  await page.waitForFunction(() => state.stats && !state.stats.playing &&
+      Math.abs(Number(document.getElementById('time-readout').dataset.time) - state.stats.time_s) < 1e-9,
+    null, { timeout: 60000 });
   const seekStats = await page.evaluate(() => state.stats);
   await page.screenshot({ path: path.join(images, 'editor-timeline.png') });
   const reported = Number(await page.locator('#time-readout').getAttribute('data-time'));
