@@ -118,14 +118,27 @@ try {
   await page.waitForFunction(() => !seekInFlight && !state.seeking);
   await page.waitForTimeout(600);
   // The statistics come with frames: on a slow machine (AddressSanitizer, 2 cores) a frame asked
-  // for before the last seek can still arrive after it, so wait for the statistics of the time
-  // the readout shows (a mismatch that never resolves times out and fails).
-  await page.waitForFunction(() => state.stats && !state.stats.playing &&
-      Math.abs(Number(document.getElementById('time-readout').dataset.time) - state.stats.time_s) < 1e-9,
-    null, { timeout: 60000 });
-  const seekStats = await page.evaluate(() => state.stats);
+  // for before the last seek can arrive after it, with the time of an earlier seek of the drag.
+  // Wait until the paused preview's time has held for 1.5 s (60 s at most), then read the
+  // statistics and the readout together.
+  await page.waitForFunction(() => state.stats && !state.stats.playing);
+  let lastTime = null;
+  let heldSince = Date.now();
+  for (const start = Date.now(); Date.now() - start < 60000;) {
+    const t = await page.evaluate(() => state.stats.time_s);
+    if (t !== lastTime) {
+      lastTime = t;
+      heldSince = Date.now();
+    } else if (Date.now() - heldSince > 1500) {
+      break;
+    }
+    await page.waitForTimeout(100);
+  }
+  const { seekStats, reported } = await page.evaluate(() => ({
+    seekStats: state.stats,
+    reported: Number(document.getElementById('time-readout').dataset.time),
+  }));
   await page.screenshot({ path: path.join(images, 'editor-timeline.png') });
-  const reported = Number(await page.locator('#time-readout').getAttribute('data-time'));
   check(Math.abs(reported - seekStats.time_s) < 1e-9 && seekStats.time_s > 0.5, 'play head dragged to ' + reported.toFixed(4) + ' s');
   const sim = execFileSync(cli, ['simulate', path.join(folder, 'my_smoke.json'), '-t', reported.toFixed(6)], { encoding: 'utf8' });
   const steps = Number(/: (\d+) steps of/.exec(sim)[1]);
