@@ -15,20 +15,17 @@
 #include "render/renderer.h"
 #include "render/shader/distortion.h"
 #include "render/strip_params.h"
+#include "square_frame_fixture.h"
 
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kSide = 96;
+using test::errors;
+using test::kSide;
+
 constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
 constexpr float kLensHeight_m = 2;
 constexpr float kLensSize_m = 4; // 24 pixels across, 8 m from the eye
-
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
 
 const uint8_t* pixel(const Image& image, uint32_t x, uint32_t y) {
     return &image.rgba8[(size_t{y} * image.width + x) * 4];
@@ -100,39 +97,14 @@ float pixelAt(float metres, float height_m) {
     return (metres / half_view_m * 0.5f + 0.5f) * float(kSide);
 }
 
-class DistortionRenderTest : public ::testing::Test {
+class DistortionRenderTest : public test::SquareFrameTest {
 protected:
-    void SetUp() override {
-        RendererConfig config;
-        config.width = kSide;
-        config.height = kSide;
-        config.validation = true;
-        std::vector<Diagnostic> d;
-        renderer_ = createRenderer(config, d);
-        ASSERT_NE(renderer_, nullptr) << errors(d);
-    }
-
-    void TearDown() override {
-        if (!renderer_) return;
-        for (const std::string& m : validationMessages(*renderer_)) ADD_FAILURE() << m;
-    }
-
-    Image render(const FrameView& view, const std::vector<DrawBatch>& batches = {}) {
-        Image image;
-        std::vector<Diagnostic> d;
-        EXPECT_TRUE(renderFrame(*renderer_, view, batches, image, stats_, d)) << errors(d);
-        return image;
-    }
-
     BillboardBatch lens(std::span<const DrawRecord> records, float strength = 0.6f) const {
         BillboardBatch b;
         b.params = distortionParams(strength);
         b.records = records;
         return b;
     }
-
-    RendererPtr renderer_;
-    FrameStats stats_;
 };
 
 TEST_F(DistortionRenderTest, ALensBendsTheGroundInsideItsDiscAndLeavesEveryOtherPixel) {

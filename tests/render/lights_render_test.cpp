@@ -14,19 +14,16 @@
 #include "render/renderer.h"
 #include "render/shader/opaque_geometry.h"
 #include "render/strip_params.h"
+#include "square_frame_fixture.h"
 
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kSide = 96;
+using test::errors;
+using test::kSide;
+
 constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
 constexpr float kGrey = 0.5f;   // the ground's colour
-
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
 
 int red(const Image& image, uint32_t x, uint32_t y) {
     return image.rgba8[(size_t{y} * image.width + x) * 4];
@@ -63,30 +60,8 @@ LightDesc pointLight(Float3 position, float intensity, float range) {
     return l;
 }
 
-class LightsRenderTest : public ::testing::Test {
+class LightsRenderTest : public test::SquareFrameTest {
 protected:
-    void SetUp() override {
-        RendererConfig config;
-        config.width = kSide;
-        config.height = kSide;
-        config.validation = true;
-        std::vector<Diagnostic> d;
-        renderer_ = createRenderer(config, d);
-        ASSERT_NE(renderer_, nullptr) << errors(d);
-    }
-
-    void TearDown() override {
-        if (!renderer_) return;
-        for (const std::string& m : validationMessages(*renderer_)) ADD_FAILURE() << m;
-    }
-
-    Image render(const FrameView& view, const std::vector<DrawBatch>& batches = {}) {
-        Image image;
-        std::vector<Diagnostic> d;
-        EXPECT_TRUE(renderFrame(*renderer_, view, batches, image, stats_, d)) << errors(d);
-        return image;
-    }
-
     // The ground at the pixel is lit as the shared text says: grey x sdLocalLight, on a light or
     // a dark checker cell (the checker is the opaque pass's, not the light's).
     void expectLitAsTheSharedTextSays(const Image& image, const LightDesc& light, uint32_t px,
@@ -99,9 +74,6 @@ protected:
             << "pixel (" << px << ", " << py << "): " << got << ", expected " << light_cell
             << " or " << dark_cell;
     }
-
-    RendererPtr renderer_;
-    FrameStats stats_;
 };
 
 TEST_F(LightsRenderTest, APointLightBrightensTheGroundNearItAndNotPastItsRange) {

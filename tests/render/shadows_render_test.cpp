@@ -12,19 +12,16 @@
 
 #include "render/billboard_params.h"
 #include "render/renderer.h"
+#include "square_frame_fixture.h"
 
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kSide = 96;
+using test::errors;
+using test::kSide;
+
 constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
 constexpr float kGrey = 0.5f;   // the ground's colour
-
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
 
 int red(const Image& image, uint32_t x, uint32_t y) {
     return image.rgba8[(size_t{y} * image.width + x) * 4];
@@ -75,33 +72,7 @@ DrawRecord puff(vec3 position, float size, float alpha) {
     return sdDrawRecord(position, size, vec4(1, 1, 1, alpha), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
 }
 
-class ShadowsRenderTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        RendererConfig config;
-        config.width = kSide;
-        config.height = kSide;
-        config.validation = true;
-        std::vector<Diagnostic> d;
-        renderer_ = createRenderer(config, d);
-        ASSERT_NE(renderer_, nullptr) << errors(d);
-    }
-
-    void TearDown() override {
-        if (!renderer_) return;
-        for (const std::string& m : validationMessages(*renderer_)) ADD_FAILURE() << m;
-    }
-
-    Image render(const FrameView& view, const std::vector<DrawBatch>& batches = {}) {
-        Image image;
-        std::vector<Diagnostic> d;
-        EXPECT_TRUE(renderFrame(*renderer_, view, batches, image, stats_, d)) << errors(d);
-        return image;
-    }
-
-    RendererPtr renderer_;
-    FrameStats stats_;
-};
+using ShadowsRenderTest = test::SquareFrameTest;
 
 TEST_F(ShadowsRenderTest, ABoxShadowsTheGroundBehindItAndTurningShadowsOffRemovesIt) {
     FrameView view = topView();
