@@ -24,6 +24,10 @@ layout(location = 5) flat in vec3 in_axis_y;
 layout(location = 6) flat in vec3 in_facing;
 layout(location = 7) in vec3 in_world_position;
 layout(location = 8) flat in vec2 in_size_m;
+layout(location = 9) flat in vec3 in_light_base; // lit per particle (billboard.vert)
+layout(location = 10) flat in vec3 in_light_x;
+layout(location = 11) flat in vec3 in_light_y;
+layout(location = 12) flat in vec3 in_light_z;
 
 // Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
 // weight target; a sorted pipeline has no attachment there and the write is discarded.
@@ -42,6 +46,7 @@ void main() {
     b.facing = in_facing;
     b.position = in_world_position;
     b.size_m = in_size_m;
+    b.light = ParticleLight(in_light_base, in_light_x, in_light_y, in_light_z);
     float scene = 0.0;
     if (kVariantSoftFade != 0u) scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
     vec4 color = shadeBillboard(particle_texture, p, b, scene, kVariantTextured, kVariantLit,

@@ -2,6 +2,10 @@
 // of record i / 6 (or of record order[i / 6] when the batch has a device-sorted order), read
 // through the batch's buffer device address (push constants): one run of records, or a GPU
 // emitter's records over its draw-record chunks (draw_record_fetch.glsl).
+// Built twice (shaders/CMakeLists.txt): plain, and with SD_PARTICLE_LIGHT for lit billboards
+// lit per particle (kBillboardLitPerParticle), which gathers the particle's lights here, once
+// per corner, instead of once per pixel (frameParticleLight) and so reads the sun's shadow maps;
+// the plain build binds nothing past the frame block (the shadow casters draw with it too).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -9,6 +13,9 @@
 
 #include "billboard.h"
 #include "billboard_variant.glsl"
+#ifdef SD_PARTICLE_LIGHT
+#define SD_SUN_SHADOWS 1 // the particle's light takes the sun's shadow (frame_bindings.glsl)
+#endif
 #include "frame_bindings.glsl"
 #include "draw_record_fetch.glsl"
 
@@ -25,6 +32,11 @@ layout(location = 5) flat out vec3 out_axis_y;
 layout(location = 6) flat out vec3 out_facing;
 layout(location = 7) out vec3 out_world_position;
 layout(location = 8) flat out vec2 out_size_m;
+// Lit per particle: ParticleLight (lighting.h), gathered at the quad's centre; else 0.
+layout(location = 9) flat out vec3 out_light_base;
+layout(location = 10) flat out vec3 out_light_x;
+layout(location = 11) flat out vec3 out_light_y;
+layout(location = 12) flat out vec3 out_light_z;
 
 void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
@@ -55,4 +67,12 @@ void main() {
         out_axis_y = sdUnitOr(q.half_y, frame.camera_up.xyz);
         out_facing = sdQuadFacing(q, eye);
     }
+    ParticleLight light = sdParticleLightAmbient(vec3(0.0));
+#ifdef SD_PARTICLE_LIGHT
+    if (kVariantLit == kBillboardLitPerParticle) light = frameParticleLight(q.center, out_facing);
+#endif
+    out_light_base = light.base;
+    out_light_x = light.x;
+    out_light_y = light.y;
+    out_light_z = light.z;
 }

@@ -19,6 +19,7 @@ struct BillboardPoint {
     vec3 facing;
     vec3 position; // lit only: the point's world position (the frame's lights shade it)
     vec2 size_m;   // textured only: the quad's full width and height, metres (its mip level)
+    ParticleLight light; // lit per particle only: the lights gathered at the centre
 };
 
 // Textures are sampled at an explicit level (sdBillboardTextureLod, capped by the LOD clamp
@@ -45,7 +46,7 @@ vec4 sampleBillboardFlipbook(sampler2D tex, BillboardParams p, BillboardPoint b,
     return texel;
 }
 
-// The output sdBillboardOutput gives for the point; scene_depth: the opaque scene's linear depth
+// The output sdBillboardOutput gives for the point (lit: kBillboardLit*); scene_depth: the opaque scene's linear depth
 // at the pixel (read only with soft_fade).
 vec4 shadeBillboard(sampler2D tex, BillboardParams p, BillboardPoint b, float scene_depth,
                     uint textured, uint lit, uint soft_fade, uint frame_blend) {
@@ -53,9 +54,11 @@ vec4 shadeBillboard(sampler2D tex, BillboardParams p, BillboardPoint b, float sc
                      ? sampleBillboardFlipbook(tex, p, b, frame_blend != 0u)
                      : sdSoftDiscTexel(b.corner, p.blend);
     vec4 tint = b.color;
-    if (lit != 0u) {
+    if (lit != kBillboardUnlit) {
         vec3 n = sdBillboardSphereNormal(b.corner, b.axis_x, b.axis_y, b.facing);
-        tint.rgb *= frameLight(n, b.position);
+        tint.rgb *= lit == kBillboardLitPerParticle
+                        ? sdParticleLightAt(b.light, n) + sdShAmbient(n, frame.ambient_sh)
+                        : frameLight(n, b.position);
     }
     tint = sdEmissiveTint(tint, p.emissive);
     float fade = 1.0;

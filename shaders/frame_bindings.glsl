@@ -69,28 +69,54 @@ float frameSunShadow(vec3 n, vec3 p) {
 }
 #endif
 
-// The light of the frame's point and spot lights at surface point p of unit normal n (lighting.h,
-// sdLocalLight), summed; it adds to sdSunAmbient's. Only the lights of p's cluster are visited
-// (render/light_clusters.h bins them on the host, conservatively: a light that reaches p is in
-// p's cluster). Mask bits past the light count are never set; the index is clamped again so a
-// bad upload cannot read past the array.
-vec3 frameLocalLights(vec3 n, vec3 p) {
-    vec3 sum = vec3(0.0);
-    if (frame.light_count.x == 0u) return sum;
+// The 64-bit mask of the frame's point and spot lights that may reach p: those of p's light
+// cluster (render/light_clusters.h bins them on the host, conservatively: a light that reaches p
+// is in p's cluster). Mask bits past the light count are never set.
+uvec2 frameClusterLights(vec3 p) {
+    if (frame.light_count.x == 0u) return uvec2(0u);
     vec4 clip = clipFromWorld() * vec4(p, 1.0);
     vec2 ndc = clip.xy / max(clip.w, 1.0e-6);
     uint cluster = sdLightCluster(ndc, clip.w, frame.camera_right.w);
     uvec4 pair = frame.light_clusters[cluster >> 1u];
-    uvec2 mask = (cluster & 1u) != 0u ? pair.zw : pair.xy;
-    for (uint word = 0u; word < 2u; ++word) {
-        uint bits = word == 0u ? mask.x : mask.y;
-        while (bits != 0u) {
-            uint i = min(word * 32u + uint(findLSB(bits)), kMaxFrameLights - 1u);
-            bits &= bits - 1u;
-            sum += sdLocalLight(n, p, frame.lights[i]);
-        }
-    }
+    return (cluster & 1u) != 0u ? pair.zw : pair.xy;
+}
+
+// Takes the lowest set bit of the mask and returns its light's index, clamped again so a bad
+// upload cannot read past the array. The mask must not be 0.
+uint frameNextLight(inout uvec2 mask) {
+    uint word = mask.x != 0u ? 0u : 1u;
+    uint bits = word == 0u ? mask.x : mask.y;
+    uint i = min(word * 32u + uint(findLSB(bits)), kMaxFrameLights - 1u);
+    bits &= bits - 1u;
+    if (word == 0u) mask.x = bits;
+    else mask.y = bits;
+    return i;
+}
+
+// The light of the frame's point and spot lights at surface point p of unit normal n (lighting.h,
+// sdLocalLight), summed over p's cluster; it adds to sdSunAmbient's.
+vec3 frameLocalLights(vec3 n, vec3 p) {
+    vec3 sum = vec3(0.0);
+    uvec2 mask = frameClusterLights(p);
+    while (mask != uvec2(0u)) sum += sdLocalLight(n, p, frame.lights[frameNextLight(mask)]);
     return sum;
+}
+
+// Lighting per particle (lighting.h, ParticleLight): the ambient, the sun (its shadow looked up
+// once, at the centre, with facing as the normal of the lookup's offset) and the lights of the
+// centre's cluster, gathered at a lit billboard's centre p. The sky light is left to each pixel
+// (sdShAmbient: nine terms, no loop, exact with the pixel's normal).
+ParticleLight frameParticleLight(vec3 p, vec3 facing) {
+    ParticleLight light = sdParticleLightAmbient(frame.ambient.xyz);
+    sdParticleLightAdd(light, frame.sun_radiance.xyz * frameSunShadow(facing, p),
+                       frame.sun_direction.xyz);
+    uvec2 mask = frameClusterLights(p);
+    while (mask != uvec2(0u)) {
+        vec3 l;
+        vec3 radiance = sdLocalLightRadiance(p, frame.lights[frameNextLight(mask)], facing, l);
+        sdParticleLightAdd(light, radiance, l);
+    }
+    return light;
 }
 
 // The whole light model at p: the sun (shadowed where the shader receives sun shadows),

@@ -35,7 +35,33 @@ shared RasterSplat s_splat[kRasterTilePixels];
 shared vec4 s_bounds[kRasterTilePixels]; // sdRasterPixelBounds: most quads miss most pixels
 shared vec4 s_color[kRasterTilePixels];
 shared float s_frame[kRasterTilePixels];
+// Lit per particle: each staged quad's ParticleLight (lighting.h), gathered once as it is staged
+// and kept as 12 half floats (6 words), so the staging stays within 32 KiB of shared memory; the
+// other variants keep one unused entry.
+const uint kStagedLightWords = kVariantLit == kBillboardLitPerParticle ? 6u * kRasterTilePixels : 1u;
+shared uint s_light[kStagedLightWords];
 shared uint s_done;
+
+void stageParticleLight(uint slot, ParticleLight l) {
+    uint w = slot * 6u;
+    s_light[w] = packHalf2x16(l.base.xy);
+    s_light[w + 1u] = packHalf2x16(vec2(l.base.z, l.x.x));
+    s_light[w + 2u] = packHalf2x16(l.x.yz);
+    s_light[w + 3u] = packHalf2x16(l.y.xy);
+    s_light[w + 4u] = packHalf2x16(vec2(l.y.z, l.z.x));
+    s_light[w + 5u] = packHalf2x16(l.z.yz);
+}
+
+ParticleLight stagedParticleLight(uint slot) {
+    uint w = slot * 6u;
+    vec2 a = unpackHalf2x16(s_light[w]);
+    vec2 b = unpackHalf2x16(s_light[w + 1u]);
+    vec2 c = unpackHalf2x16(s_light[w + 2u]);
+    vec2 d = unpackHalf2x16(s_light[w + 3u]);
+    vec2 e = unpackHalf2x16(s_light[w + 4u]);
+    vec2 f = unpackHalf2x16(s_light[w + 5u]);
+    return ParticleLight(vec3(a, b.x), vec3(b.y, c), vec3(d, e.x), vec3(e.y, f));
+}
 
 void main() {
     RasterJob job = rasterJob();
@@ -69,6 +95,10 @@ void main() {
             s_bounds[lane] = sdRasterPixelBounds(q, cam);
             s_color[lane] = r.color;
             s_frame[lane] = r.flipbook_frame;
+            if (kVariantLit == kBillboardLitPerParticle) {
+                // The vertex stage's gathering (billboard.vert), once per staged quad.
+                stageParticleLight(lane, frameParticleLight(q.center, sdQuadFacing(q, cam.eye)));
+            }
         }
         barrier();
         uint staged = min(kRasterTilePixels, count - base);
@@ -106,6 +136,8 @@ void main() {
                 b.axis_y = sdUnitOr(s_splat[k].axis_y.xyz, cam.up);
                 b.facing = sdRasterFacing(s_splat[k]);
             }
+            b.light = sdParticleLightAmbient(vec3(0.0));
+            if (kVariantLit == kBillboardLitPerParticle) b.light = stagedParticleLight(k);
             // The emissive share as the sorted graphics path writes it (billboard.frag).
             vec4 out_color = sdEmissiveShare(
                 shadeBillboard(particle_texture, p, b, scene, kVariantTextured, kVariantLit,

@@ -270,6 +270,23 @@ void BM_Lit100kLights(benchmark::State& state) {
               RasterPath::graphics, lights);
 }
 
+// BM_Lit100kLights's frame lit per particle (render.lighting per_particle; docs/rendering.md,
+// "Lighting per particle"): range(0) point lights of range(2) decimetres, range(3) 1 with the
+// scene's default sun shadows, range(4) 1 drawn by the compute rasteriser. Compare with
+// BM_Lit100kLights (per pixel) and with this case at 0 lights, in the same run.
+void BM_LitPerParticle100k(benchmark::State& state) {
+    const std::vector<DrawRecord> records = particles(100000, 0.4f);
+    BillboardParams lit = paramsFor(kBlendAlpha);
+    lit.render_flags |= kRenderFlagLit | kRenderFlagLitPerParticle;
+    const DrawBatch batch = BillboardBatch{lit, kNoTexture, records, {}};
+    const std::vector<LightDesc> lights =
+        pointLights(static_cast<size_t>(state.range(0)), static_cast<float>(state.range(2)) / 10);
+    ShadowDesc shadows;
+    shadows.enabled = state.range(3) != 0;
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
+              state.range(4) != 0 ? RasterPath::compute : RasterPath::graphics, lights, &shadows);
+}
+
 // A 128 x 128 premultiplied radial glow (the usual spark and fire sprite), made once a renderer.
 TextureHandle glowTexture(Renderer& renderer) {
     static std::map<Renderer*, TextureHandle> made;
@@ -364,6 +381,15 @@ void lightArgs(benchmark::internal::Benchmark* b) {
     }
 }
 
+void perParticleLightArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t lights : {0, 16, 64}) b->Args({lights, height, 30, 0, 0});
+        b->Args({64, height, 10, 0, 0});
+        b->Args({64, height, 30, 1, 0});
+        b->Args({64, height, 30, 1, 1});
+    }
+}
+
 void postArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t post : {1, 2}) b->Args({post, height});
@@ -397,6 +423,10 @@ BENCHMARK(BM_AlphaOit100k)->Apply(particleArgs)->Unit(benchmark::kMillisecond)->
 BENCHMARK(BM_EmptyFramePost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Lit100kLights)->Apply(lightArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_LitPerParticle100k)
+    ->Apply(perParticleLightArgs)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -152,7 +152,10 @@ struct DrawBatch {
     DrawBlend blend = DrawBlend::additive;
     DrawSort sort = DrawSort::none; // the emitter's sort mode
     bool sorted = false; // particles (strips: segments, back to front) in `sort` order for this eye
-    bool lit = false;    // shaded by the scene's sun and ambient
+    bool lit = false;    // shaded by the scene's lights (sun, ambient, sky, point and spot)
+    // Lit billboards: render.lighting per_particle. The lights are gathered once per particle, at
+    // its centre, as wrapped lobes (docs/rendering.md, "Lighting per particle"), not per pixel.
+    bool lit_per_particle = false;
     bool device_resident = false; // see the top of this header
     InstanceHandle instance;
     EffectId effect;

@@ -437,6 +437,16 @@ struct Flipbook {
     friend bool operator==(const Flipbook&, const Flipbook&) = default;
 };
 
+// How a lit billboard gathers its light (docs/rendering.md, "Lighting per particle"). FROZEN
+// values (JSON names "per_pixel", "per_particle").
+// per_pixel: every pixel of the quad evaluates the whole light model at its own point (sun with
+// its shadow taps, every point and spot light of its cluster): exact, and the cost is pixels x
+// lights. per_particle: the lights are gathered once per particle, at its centre, into a
+// linear function of the normal (each light as a wrapped lobe, (1 + n.l) / 2: light reaches the
+// far side of a translucent puff), which each pixel evaluates with its own sphere normal; the
+// sky light stays per pixel. The cost is particles x lights: what smoke under many lights needs.
+enum class BillboardLighting : uint8_t { per_pixel = 0, per_particle = 1 };
+
 struct BillboardDesc {
     Alignment alignment = Alignment::camera;
     Float3 axis{0, 1, 0}; // axis: the quad's long axis; fixed: the quad's normal
@@ -454,6 +464,8 @@ struct BillboardDesc {
     // times this and the particle's alpha, in units of the quad's half extents. Not lit, blend
     // additive (the default: no colour is blended), no emissive share, no cutout, no lights.
     float distortion = 0;
+    // Lit billboards only (render.lit): see BillboardLighting.
+    BillboardLighting lighting = BillboardLighting::per_pixel;
     friend bool operator==(const BillboardDesc&, const BillboardDesc&) = default;
 };
 

@@ -871,6 +871,7 @@ typedef struct spindrift_draw_batch {
     float emissive_share; /* render.emissive_share in [0, 1]: drawn additively (premultiplied) */
     float
         distortion; /* billboards: render.distortion; above 0 no colour, it bends what is behind */
+    bool lit_per_particle; /* lit billboards: render.lighting per_particle (lights per particle) */
 } spindrift_draw_batch;
 
 typedef struct spindrift_draw_list_stats {

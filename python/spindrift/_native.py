@@ -337,6 +337,7 @@ class DrawBatch(Structure):
         ("emissive", c_float),
         ("emissive_share", c_float),
         ("distortion", c_float),
+        ("lit_per_particle", c_bool),
     ]
 
 

@@ -107,6 +107,7 @@ class DrawBatch:
     emissive: float  # render.emissive: the colour's multiplier in an HDR frame
     emissive_share: float  # render.emissive_share: the part drawn additively, [0, 1]
     distortion: float  # billboards: render.distortion; above 0 it bends the image, no colour
+    lit_per_particle: bool  # lit billboards: render.lighting per_particle
     particles: np.ndarray = field(repr=False)
     vertices: np.ndarray = field(repr=False)
     segments: np.ndarray = field(repr=False)
@@ -208,6 +209,7 @@ class DrawList:
             emissive=b.emissive,
             emissive_share=b.emissive_share,
             distortion=b.distortion,
+            lit_per_particle=b.lit_per_particle,
             particles=borrowed(b.particles, b.particle_length, PARTICLE_DTYPE, self),
             vertices=borrowed(b.vertices, b.vertex_length, STRIP_POINT_DTYPE, self),
             segments=borrowed(b.segments, b.segment_length, np.dtype("<u4"), self),

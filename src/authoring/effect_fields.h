@@ -156,7 +156,8 @@ constexpr auto fieldsOf(FieldsOf<BillboardDesc>) {
         field("stretch", &BillboardDesc::stretch, rule::atLeast(0)),
         field("flipbook", &BillboardDesc::flipbook),
         field("shadow_cutout", &BillboardDesc::shadow_cutout),
-        field("distortion", &BillboardDesc::distortion, rule::within(0, kMaxDistortion))};
+        field("distortion", &BillboardDesc::distortion, rule::within(0, kMaxDistortion)),
+        field("lighting", &BillboardDesc::lighting)};
 }
 
 constexpr auto fieldsOf(FieldsOf<RibbonDesc>) {

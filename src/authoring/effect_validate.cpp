@@ -159,6 +159,14 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F&, const R
                 "an emissive share needs blend 'premultiplied', found blend '" +
                     std::string(enumName(r.blend)) + "'");
     }
+    // Per-particle lighting gathers the lights of a lit billboard (docs/rendering.md, "Lighting
+    // per particle"): on an unlit one it would be silently ignored.
+    if (r.type == RenderType::billboard && r.billboard.lighting != BillboardLighting::per_pixel &&
+        !r.lit) {
+        c.error(at(path, "lighting"), "lighting '" + std::string(enumName(r.billboard.lighting)) +
+                                          "' shades a lit billboard: set lit true or leave "
+                                          "lighting out");
+    }
     if (r.type == RenderType::billboard && r.billboard.distortion > 0) {
         // A distortion billboard draws no colour of its own (docs/rendering.md, "Distortion"):
         // the colour settings would be silently ignored, so they are refused.

@@ -54,6 +54,8 @@ constexpr EnumName<SortMode> kSort[] = {{"none", SortMode::none},
                                         {"front_to_back", SortMode::front_to_back},
                                         {"oldest_first", SortMode::oldest_first},
                                         {"newest_first", SortMode::newest_first}};
+constexpr EnumName<BillboardLighting> kBillboardLighting[] = {
+    {"per_pixel", BillboardLighting::per_pixel}, {"per_particle", BillboardLighting::per_particle}};
 constexpr EnumName<ParticleLightSelect> kLightSelect[] = {
     {"brightest", ParticleLightSelect::brightest},
     {"oldest", ParticleLightSelect::oldest},
@@ -123,6 +125,9 @@ template <> std::span<const EnumName<Alignment>> enumNames() {
 }
 template <> std::span<const EnumName<SortMode>> enumNames() {
     return kSort;
+}
+template <> std::span<const EnumName<BillboardLighting>> enumNames() {
+    return kBillboardLighting;
 }
 template <> std::span<const EnumName<ParticleLightSelect>> enumNames() {
     return kLightSelect;

@@ -32,6 +32,7 @@ template <> std::span<const EnumName<RenderType>> enumNames();
 template <> std::span<const EnumName<BlendMode>> enumNames();
 template <> std::span<const EnumName<Alignment>> enumNames();
 template <> std::span<const EnumName<SortMode>> enumNames();
+template <> std::span<const EnumName<BillboardLighting>> enumNames();
 template <> std::span<const EnumName<ParticleLightSelect>> enumNames();
 template <> std::span<const EnumName<SubEmitterEvent>> enumNames();
 template <> std::span<const EnumName<ThresholdQuantity>> enumNames();

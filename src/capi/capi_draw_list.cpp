@@ -50,6 +50,7 @@ spindrift_draw_batch batchOf(const DrawBatch& b) {
     c.emissive = b.emissive;
     c.emissive_share = b.emissive_share;
     c.distortion = b.distortion;
+    c.lit_per_particle = b.lit_per_particle;
     return c;
 }
 

@@ -432,7 +432,10 @@ void compileRender(const RenderDesc& authored, CompiledEffect& out, EmitterRecor
         (b.flipbook.frame_blend ? kRenderFlagFrameBlend : 0u) |
         (b.flipbook.random_start ? kRenderFlagRandomStart : 0u) |
         (b.shadow_cutout ? kRenderFlagShadowCutout : 0u) |
-        (d.type == RenderType::billboard && b.distortion > 0 ? kRenderFlagDistortion : 0u);
+        (d.type == RenderType::billboard && b.distortion > 0 ? kRenderFlagDistortion : 0u) |
+        (d.type == RenderType::billboard && d.lit && b.lighting == BillboardLighting::per_particle
+             ? kRenderFlagLitPerParticle
+             : 0u);
 
     r.ribbon_width = d.ribbon.width;
     r.ribbon_uv_tiling = d.ribbon.uv_tiling;

@@ -557,6 +557,11 @@ private:
             c.fail(offsetof(T, render_flags), "a distortion emitter is an unlit, additive "
                                               "billboard with no emissive share and no cutout");
         }
+        if (c.ok() && (r.render_flags & kRenderFlagLitPerParticle) != 0u &&
+            (r.render_type != kRenderBillboard || (r.render_flags & kRenderFlagLit) == 0u)) {
+            c.fail(offsetof(T, render_flags),
+                   "per-particle lighting is for lit billboards (with the lit render flag)");
+        }
         if (c.ok() && r.emission.y > 0.0f && r.blend != kBlendPremultiplied) {
             c.fail(offsetof(T, emission), "an emissive share needs the premultiplied blend");
         }

@@ -146,7 +146,10 @@ SD_CONST uint kRenderFlagFrameBlend = 4u;
 SD_CONST uint kRenderFlagRandomStart = 8u;
 SD_CONST uint kRenderFlagShadowCutout = 16u; // billboards: cast a cutout into the sun's depth map
 SD_CONST uint kRenderFlagDistortion = 32u;   // billboards: bend the frame behind (emission.z)
-SD_CONST uint kRenderFlagMask = 63u;
+// Lit billboards: gather the lights once per particle (render.lighting per_particle), with
+// kRenderFlagLit only.
+SD_CONST uint kRenderFlagLitPerParticle = 64u;
+SD_CONST uint kRenderFlagMask = 127u;
 
 // EffectRecord.flags bits. Frozen.
 SD_CONST uint kEffectFlagLooping = 1u;

@@ -25,7 +25,7 @@ std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch,
     v[kSpecBillboardBlend] = p.blend;
     v[kSpecBillboardAlignment] = p.alignment;
     v[kSpecBillboardTextured] = textured;
-    v[kSpecBillboardLit] = (p.render_flags & kRenderFlagLit) != 0 ? 1u : 0u;
+    v[kSpecBillboardLit] = sdBillboardLitVariant(p.render_flags);
     v[kSpecBillboardSoftFade] = p.soft_fade_distance > 0.0f ? 1u : 0u;
     v[kSpecBillboardFrameBlend] =
         textured & ((p.render_flags & kRenderFlagFrameBlend) != 0 ? 1u : 0u);
@@ -47,7 +47,17 @@ BillboardPass::BillboardPass(const vk::Device& device, const ParticleBindings& b
     : device_(device), pass_(bindings, {&shaders::kBillboardVert, &shaders::kBillboardFrag,
                                         "billboard", kSpecBillboardBlend, kSpecBillboardOit}),
       distortion_(bindings, {&shaders::kBillboardVert, &shaders::kBillboardDistortionFrag,
-                             "distortion billboard", kSpecBillboardBlend, kSpecBillboardOit}) {}
+                             "distortion billboard", kSpecBillboardBlend, kSpecBillboardOit}),
+      lit_per_particle_(bindings,
+                        {&shaders::kBillboardLitVert, &shaders::kBillboardFrag,
+                         "billboard lit per particle", kSpecBillboardBlend, kSpecBillboardOit}) {}
+
+ParticlePass BillboardPass::*BillboardPass::passOf(const BillboardBatch& batch) {
+    if (isDistortion(batch.params)) return &BillboardPass::distortion_;
+    return sdBillboardLitVariant(batch.params.render_flags) == kBillboardLitPerParticle
+               ? &BillboardPass::lit_per_particle_
+               : &BillboardPass::pass_;
+}
 
 std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
                                                      const ParticleBindings& bindings,
@@ -55,6 +65,7 @@ std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
     std::unique_ptr<BillboardPass> pass(new BillboardPass(device, bindings));
     if (!pass->pass_.createStages(device, diagnostics)) return nullptr;
     if (!pass->distortion_.createStages(device, diagnostics)) return nullptr;
+    if (!pass->lit_per_particle_.createStages(device, diagnostics)) return nullptr;
     return pass;
 }
 
@@ -63,7 +74,7 @@ bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transpa
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
         if (b == nullptr || !drawsAnything(*b)) continue;
-        ParticlePass& pass = isDistortion(b->params) ? distortion_ : pass_;
+        ParticlePass& pass = this->*passOf(*b);
         if (!pass.ensure(variantOf(*b, transparency), diagnostics)) return false;
     }
     return true;
@@ -92,7 +103,7 @@ void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
                          const BillboardBatch& batch, Transparency transparency,
                          const RecordSource& source, VkPipeline& bound) const {
     const std::array<uint32_t, kSpecBillboardCount> values = variantOf(batch, transparency);
-    const ParticlePass& pass = isDistortion(batch.params) ? distortion_ : pass_;
+    const ParticlePass& pass = this->*passOf(batch);
     pass.bind(cmd, values, textures.set(batch.texture), bound);
     BillboardPushConstants push{};
     push.params = batch.params;

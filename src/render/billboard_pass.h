@@ -7,9 +7,11 @@
 // values a batch needs (kSpecBillboard*), its push constants and the draw-record buffer, which
 // the mesh pass reads too. Distortion batches (kRenderFlagDistortion, docs/rendering.md
 // "Distortion") draw the same quads with their own fragment stage (billboard_distortion.frag:
-// the scene colour copy, displaced), blended as alpha. The renderer calls draw() for each billboard
-// batch in the frame's batch order, between the other particle passes' draws, inside one rendering
-// scope (renderer.cpp).
+// the scene colour copy, displaced), blended as alpha; billboards lit per particle
+// (kRenderFlagLitPerParticle) with their own vertex stage (billboard_lit.vert: the lights gathered
+// once per particle, docs/rendering.md "Lighting per particle"). The renderer calls draw() for each
+// billboard batch in the frame's batch order, between the other particle passes' draws, inside one
+// rendering scope (renderer.cpp).
 #pragma once
 
 #include <array>
@@ -67,13 +69,18 @@ public:
     uint64_t recordsAddress(uint32_t slot, uint64_t first_record) const {
         return records_[slot].buffer.address + first_record * sizeof(DrawRecord);
     }
-    size_t pipelineVariants() const { return pass_.count() + distortion_.count(); }
+    size_t pipelineVariants() const {
+        return pass_.count() + distortion_.count() + lit_per_particle_.count();
+    }
 
 private:
     BillboardPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
     ParticlePass pass_;
-    ParticlePass distortion_; // billboard.vert + billboard_distortion.frag
+    // The pass that draws a batch: distortion_, lit_per_particle_ or pass_.
+    static ParticlePass BillboardPass::*passOf(const BillboardBatch& batch);
+    ParticlePass distortion_;       // billboard.vert + billboard_distortion.frag
+    ParticlePass lit_per_particle_; // billboard_lit.vert (lights gathered per particle) + .frag
     std::array<DrawBuffer, kMaxFrameSlots> records_;
 };
 

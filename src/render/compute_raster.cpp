@@ -37,7 +37,7 @@ std::array<uint32_t, kSpecBillboardFrameBlend + 1> variantOf(const BillboardBatc
     v[kSpecBillboardBlend] = p.blend;
     v[kSpecBillboardAlignment] = p.alignment;
     v[kSpecBillboardTextured] = textured;
-    v[kSpecBillboardLit] = (p.render_flags & kRenderFlagLit) != 0 ? 1u : 0u;
+    v[kSpecBillboardLit] = sdBillboardLitVariant(p.render_flags);
     v[kSpecBillboardSoftFade] = p.soft_fade_distance > 0.0f ? 1u : 0u;
     v[kSpecBillboardFrameBlend] =
         textured & ((p.render_flags & kRenderFlagFrameBlend) != 0 ? 1u : 0u);

@@ -49,7 +49,8 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     bindings[1].descriptorCount = 1;
     bindings[1].stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT;
     std::vector<VkDescriptorSetLayoutBinding> set_bindings = {bindings[0], bindings[1]};
-    addShadowBindings(set_bindings, VK_SHADER_STAGE_FRAGMENT_BIT);
+    // The vertex stage of billboards lit per particle reads the shadow maps (billboard_lit.vert).
+    addShadowBindings(set_bindings, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
     // Only the distortion pipelines read it. Until a frame draws one it holds the linear depth
     // (bindTargets): never read, but lavapipe reads every descriptor of a set as it is bound.
     VkDescriptorSetLayoutBinding scene_color = bindings[1];

@@ -23,6 +23,12 @@ namespace spindrift::render {
 
 namespace {
 
+// The stages that sample the shadow maps: the vertex stage of billboards lit per particle
+// (billboard_lit.vert), every receiver's fragment stage and the compute rasteriser.
+constexpr VkPipelineStageFlags2 kShadowReaderStages = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                                      VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                                                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+
 // The sun views: the cascades, then the opacity map.
 constexpr uint32_t kSunViews = kShadowCascadeCapacity + 1;
 constexpr uint32_t kOpacityView = kShadowCascadeCapacity;
@@ -270,8 +276,7 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                            VK_PIPELINE_STAGE_2_NONE,
                            VK_ACCESS_2_NONE,
-                           VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-                               VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           kShadowReaderStages,
                            VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     vk::ImageBarrier opacity = atlas;
     opacity.image = opacity_.get();
@@ -388,16 +393,16 @@ void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
                                 std::span<const DrawBatch> batches, const SunShadowFit& fit,
                                 const ShadowDrawContext& context) const {
     // Sampled by the last frame's receivers -> written here (its contents discarded).
-    vk::ImageBarrier to_attachment{
-        atlas_.get(),
-        VK_IMAGE_ASPECT_DEPTH_BIT,
-        VK_IMAGE_LAYOUT_UNDEFINED,
-        VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-        VK_ACCESS_2_NONE,
-        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-        VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
-            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+    vk::ImageBarrier to_attachment{atlas_.get(),
+                                   VK_IMAGE_ASPECT_DEPTH_BIT,
+                                   VK_IMAGE_LAYOUT_UNDEFINED,
+                                   VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                   kShadowReaderStages,
+                                   VK_ACCESS_2_NONE,
+                                   VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                                       VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                                   VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
     vk::imageBarriers(cmd, {to_attachment});
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
@@ -468,23 +473,22 @@ void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                                 VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
                                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                                VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-                                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                kShadowReaderStages,
                                 VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     vk::imageBarriers(cmd, {to_sampled});
 }
 
 void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                                const ShadowDrawContext& context) const {
-    vk::ImageBarrier to_attachment{
-        opacity_.get(),
-        VK_IMAGE_ASPECT_COLOR_BIT,
-        VK_IMAGE_LAYOUT_UNDEFINED,
-        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-        VK_ACCESS_2_NONE,
-        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-        VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+    vk::ImageBarrier to_attachment{opacity_.get(),
+                                   VK_IMAGE_ASPECT_COLOR_BIT,
+                                   VK_IMAGE_LAYOUT_UNDEFINED,
+                                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                   kShadowReaderStages,
+                                   VK_ACCESS_2_NONE,
+                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                   VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
+                                       VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
     vk::imageBarriers(cmd, {to_attachment});
     std::vector<VkRenderingAttachmentInfo> color(1);
     color[0].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
@@ -509,8 +513,7 @@ void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> b
                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-                                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                kShadowReaderStages,
                                 VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     vk::imageBarriers(cmd, {to_sampled});
 }

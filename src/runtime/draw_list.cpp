@@ -99,6 +99,7 @@ DrawBatch publicBatch(const DrawInstance& d, uint32_t e, const EmitterRecord& em
     b.blend = static_cast<DrawBlend>(emitter.blend);
     b.sort = static_cast<DrawSort>(emitter.sort);
     b.lit = (emitter.render_flags & kRenderFlagLit) != 0;
+    b.lit_per_particle = (emitter.render_flags & kRenderFlagLitPerParticle) != 0;
     b.device_resident = entry.device;
     b.instance = d.handle;
     b.effect = d.effect;

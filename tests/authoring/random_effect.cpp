@@ -279,11 +279,13 @@ RenderDesc Gen::render() {
         f.cycles = above(0, 4);
         f.frame_blend = chance(0.5);
         f.random_start = chance(0.5);
+        if (r.lit && chance(0.5)) r.billboard.lighting = BillboardLighting::per_particle;
         if (chance(0.2)) {
             // A distortion billboard: no colour settings (the validator refuses them).
             r.billboard.distortion = above(0, kMaxDistortion);
             r.blend = BlendMode::additive;
             r.lit = false;
+            r.billboard.lighting = BillboardLighting::per_pixel;
             r.emissive = 1;
             r.emissive_share = 0;
             r.lights = ParticleLightsDesc{};

@@ -404,8 +404,8 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
         {"shape", [](auto& c) { c.emitters[1].shape_kind = 9; }, "shape_kind 9 is not"},
         {"emit_from", [](auto& c) { c.emitters[0].emit_from = 3; }, "emit_from 3 is not"},
         {"colour mode", [](auto& c) { c.emitters[1].color_mode = 3; }, "color_mode 3 is not"},
-        {"render flags", [](auto& c) { c.emitters[0].render_flags = 64; },
-         "render_flags 0x00000040"},
+        {"render flags", [](auto& c) { c.emitters[0].render_flags = 128; },
+         "render_flags 0x00000080"},
         {"capacity zero", [](auto& c) { c.emitters[0].capacity = 0; }, "capacity 0 is outside"},
         {"capacity sum", [](auto& c) { c.effect.capacity = 1024; },
          "is less than the sum of emitter capacities"},
@@ -517,6 +517,18 @@ TEST(Sfx, RejectsEveryKindOfBadRecord) {
              c.emitters[0].render_flags = kRenderFlagDistortion | kRenderFlagLit;
          },
          "a distortion emitter is an unlit, additive billboard"},
+        {"per-particle lighting unlit",
+         [](auto& c) {
+             c.emitters[0].render_type = kRenderBillboard;
+             c.emitters[0].render_flags = kRenderFlagLitPerParticle;
+         },
+         "per-particle lighting is for lit billboards"},
+        {"per-particle lighting on a ribbon",
+         [](auto& c) {
+             c.emitters[0].render_type = kRenderRibbon;
+             c.emitters[0].render_flags = kRenderFlagLit | kRenderFlagLitPerParticle;
+         },
+         "per-particle lighting is for lit billboards"},
         {"emissive share blend",
          [](auto& c) {
              c.emitters[0].blend = kBlendAlpha;

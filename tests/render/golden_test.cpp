@@ -75,6 +75,7 @@ const char* const kScenes[] = {
     "sun_shadows",
     "smoke_shadows",
     "heat_haze",
+    "lit_per_particle",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

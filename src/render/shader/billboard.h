@@ -92,12 +92,24 @@ struct DrawArgsPush {
 SD_CONST uint kSpecBillboardBlend = 0u;      // kBlend*
 SD_CONST uint kSpecBillboardAlignment = 1u;  // kAlign*
 SD_CONST uint kSpecBillboardTextured = 2u;   // 0: soft disc, 1: texture
-SD_CONST uint kSpecBillboardLit = 3u;        // 1: kRenderFlagLit
+SD_CONST uint kSpecBillboardLit = 3u;        // kBillboardLit* (sdBillboardLitVariant)
 SD_CONST uint kSpecBillboardSoftFade = 4u;   // 1: soft_fade_distance > 0
 SD_CONST uint kSpecBillboardFrameBlend = 5u; // 1: kRenderFlagFrameBlend (and textured)
 SD_CONST uint kSpecBillboardOit = 6u;        // 1: writes the OIT targets (render/shader/oit.h)
 SD_CONST uint kSpecBillboardDistortion = 7u; // 1: kRenderFlagDistortion (billboard_distortion.frag)
 SD_CONST uint kSpecBillboardCount = 8u;
+
+// kSpecBillboardLit's values: unlit, lit per pixel, lit per particle (render.lighting).
+SD_CONST uint kBillboardUnlit = 0u;
+SD_CONST uint kBillboardLitPerPixel = 1u;
+SD_CONST uint kBillboardLitPerParticle = 2u;
+
+// The lit variant of an emitter's render flags (kRenderFlagLit, kRenderFlagLitPerParticle).
+SD_FUNC uint sdBillboardLitVariant(uint render_flags) {
+    if ((render_flags & kRenderFlagLit) == 0u) return kBillboardUnlit;
+    return (render_flags & kRenderFlagLitPerParticle) != 0u ? kBillboardLitPerParticle
+                                                            : kBillboardLitPerPixel;
+}
 
 // The largest finite half float, the most the HDR target (RGBA16F) holds.
 SD_CONST float kHalfFloatMax = 65504.0f;

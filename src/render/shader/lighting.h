@@ -61,17 +61,62 @@ SD_FUNC float sdSpotCone(float cos_angle, float cos_outer, float cos_inner) {
     return t * t * (3.0f - 2.0f * t);
 }
 
+// The light one point or spot light sends to point p: radiance * falloff * cone, and in l the
+// unit vector from p toward the light (fallback_l where p is the light's own position).
+SD_FUNC vec3 sdLocalLightRadiance(vec3 p, FrameLight light, vec3 fallback_l, SD_OUT(vec3) l) {
+    vec3 to_light = vec3(light.position_range) - p;
+    float d = length(to_light);
+    l = d > 0.0f ? to_light / d : fallback_l;
+    float cone = sdSpotCone(-dot(l, vec3(light.direction_cos_outer)), light.direction_cos_outer.w,
+                            light.radiance_cos_inner.w);
+    return vec3(light.radiance_cos_inner) * (sdLightFalloff(d, light.position_range.w) * cone);
+}
+
 // The light one point or spot light gives a surface point p of unit normal n: radiance *
 // max(dot(n, l), 0) * falloff * cone, l the unit vector from p toward the light. Multiplies the
 // surface colour, like sdSunAmbient.
 SD_FUNC vec3 sdLocalLight(vec3 n, vec3 p, FrameLight light) {
-    vec3 to_light = vec3(light.position_range) - p;
-    float d = length(to_light);
-    vec3 l = d > 0.0f ? to_light / d : n;
-    float cone = sdSpotCone(-dot(l, vec3(light.direction_cos_outer)), light.direction_cos_outer.w,
-                            light.radiance_cos_inner.w);
-    float k = max(dot(n, l), 0.0f) * sdLightFalloff(d, light.position_range.w) * cone;
-    return vec3(light.radiance_cos_inner) * k;
+    vec3 l;
+    vec3 radiance = sdLocalLightRadiance(p, light, n, l);
+    return radiance * max(dot(n, l), 0.0f);
+}
+
+// Lighting per particle (render.lighting per_particle; docs/rendering.md, "Lighting per
+// particle"): the lights of a lit billboard gathered once, at its centre, into a linear function
+// of the normal, E(n) = base + x * n.x + y * n.y + z * n.z (each rgb), that every pixel of the quad
+// evaluates with its own sphere normal. A light of radiance L from unit direction l adds the
+// wrapped lobe L * (1 + dot(n, l)) / 2: L where the surface faces it, L / 2 side-on, 0 facing
+// away (light wraps around a translucent puff, and the sum of lobes stays linear in n, which a
+// per-pixel max(dot(n, l), 0) of several lights would not). Ambient adds to base. The cost is
+// one light evaluation per particle instead of one per pixel.
+struct ParticleLight {
+    vec3 base;
+    vec3 x;
+    vec3 y;
+    vec3 z;
+};
+
+SD_FUNC ParticleLight sdParticleLightAmbient(vec3 ambient) {
+    ParticleLight light;
+    light.base = ambient;
+    light.x = vec3(0.0f);
+    light.y = vec3(0.0f);
+    light.z = vec3(0.0f);
+    return light;
+}
+
+// Adds the wrapped lobe of a light of radiance `radiance` from unit direction l.
+SD_FUNC void sdParticleLightAdd(SD_INOUT(ParticleLight) light, vec3 radiance, vec3 l) {
+    vec3 half_radiance = radiance * 0.5f;
+    light.base += half_radiance;
+    light.x += half_radiance * l.x;
+    light.y += half_radiance * l.y;
+    light.z += half_radiance * l.z;
+}
+
+// E(n) for unit normal n; never negative (a sum of lobes is not, up to rounding).
+SD_FUNC vec3 sdParticleLightAt(ParticleLight light, vec3 n) {
+    return max(light.base + light.x * n.x + light.y * n.y + light.z * n.z, vec3(0.0f));
 }
 
 // Sky light (docs/rendering.md, "Sky light"): radiance from every direction as order-2 real
