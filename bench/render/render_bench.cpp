@@ -106,7 +106,8 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
                int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics,
-               std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr) {
+               std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr,
+               const MotionVectorsDesc* motion = nullptr) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -133,6 +134,8 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
         view.bloom = scene.bloom;
         if (post == 2) view.exposure.mode = ExposureMode::automatic;
     }
+    MotionImage motion_image;
+    if (motion != nullptr) view.motion = *motion;
     Image image;
     FrameStats stats;
     SortScratch scratch;
@@ -144,7 +147,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
         if (sort_records != nullptr) {
             sortDrawRecords(*sort_records, kSortBackToFront, vec3(0, 2, 9), scratch);
         }
-        if (!renderFrame(*renderer, view, batches, image, stats, diagnostics)) {
+        if (!renderFrame(*renderer, view, batches, image, &motion_image, stats, diagnostics)) {
             state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
             return;
         }
@@ -321,6 +324,33 @@ void BM_Distortion(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
 }
 
+// Motion vectors (docs/rendering.md, "Motion vectors"): range(1) thousands of alpha discs of
+// 40 cm, sorted as given, over the ground, at range(2) lines; range(0) 0 without motion vectors
+// (the reference, the same frame), 1 with them and a previous camera 10 cm to the side: the camera
+// pass over every pixel, the particles drawn again into the motion target, its readback and
+// conversion to floats.
+void BM_MotionVectors(benchmark::State& state) {
+    const std::vector<DrawRecord> records =
+        particles(static_cast<size_t>(state.range(1)) * 1000, 0.4f);
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
+    MotionVectorsDesc motion;
+    motion.enabled = state.range(0) != 0;
+    motion.has_previous_camera = true;
+    motion.previous_camera = benchView().camera;
+    motion.previous_camera.eye.x -= 0.1f;
+    motion.previous_camera.target.x -= 0.1f;
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(2), 0,
+              RasterPath::graphics, {}, nullptr, &motion);
+}
+
+void motionArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t thousands : {0, 10, 100}) {
+            for (int64_t motion : {0, 1}) b->Args({motion, thousands, height});
+        }
+    }
+}
+
 void distortionArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t count : {1, 100, 2000}) b->Args({count, height});
@@ -399,6 +429,7 @@ BENCHMARK(BM_Additive100kPost)->Apply(postArgs)->Unit(benchmark::kMillisecond)->
 BENCHMARK(BM_Lit100kLights)->Apply(lightArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MotionVectors)->Apply(motionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

@@ -40,9 +40,14 @@ uint32_t playerThreadsFor(const SceneDesc& scene);
 // how its billboards are drawn (FrameView::raster; `spindrift render --raster`). Returns
 // false with the errors when an instance fails to play (player.errors, moved into diagnostics) or
 // the renderer fails. The player's assets must be uploaded to renderer (uploadAssets).
+// With motion (not null) the frame also draws its motion vectors into it (FrameView::motion,
+// docs/rendering.md "Motion vectors"): the previous camera is the scene camera at
+// max(time_s - interval_s, 0), particles move velocity x interval_s (interval_s: the sequence's
+// frame interval, 1 / fps, in (0, kMaxMotionIntervalS]).
 bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
                       bool continues_previous, Image& out, FrameStats& stats,
                       std::vector<Diagnostic>& diagnostics,
-                      RasterPath raster = RasterPath::graphics);
+                      RasterPath raster = RasterPath::graphics, MotionImage* motion = nullptr,
+                      float interval_s = 1.0f / 30.0f);
 
 } // namespace spindrift::render

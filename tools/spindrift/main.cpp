@@ -125,6 +125,11 @@ int main(int argc, char** argv) {
                     {"a whole number of threads", 1, spindrift::render::kMaxFrameWriters, true},
                     "Frames of a PNG sequence encoded at once beside rendering (default: the "
                     "cores, at most 16); 1 writes each frame before drawing the next");
+    render->add_option(
+        "--motion-vectors", render_options.motion_vectors,
+        "Also write the motion vectors of a still or of each frame of a PNG "
+        "sequence to this .pfm (float x, y in pixels: this frame minus the previous, "
+        "y down), for temporal anti-aliasing");
 
     spindrift::viewer::ViewerOptions view_options;
     CLI::App* view = app.add_subcommand(
