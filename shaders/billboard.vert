@@ -37,6 +37,8 @@ layout(location = 9) flat out vec3 out_light_base;
 layout(location = 10) flat out vec3 out_light_x;
 layout(location = 11) flat out vec3 out_light_y;
 layout(location = 12) flat out vec3 out_light_z;
+// The motion variant only (kVariantMotion): the record's velocity (m/s, world space).
+layout(location = 13) flat out vec3 out_velocity;
 
 void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
@@ -61,6 +63,7 @@ void main() {
     out_facing = vec3(0.0);
     out_world_position = p;
     out_size_m = 2.0 * vec2(length(q.half_x), length(q.half_y));
+    out_velocity = kVariantMotion != 0u ? r.velocity_rotation.xyz : vec3(0.0);
     // Lit quads shade with the axes; distortion quads displace along them (size_m scales them).
     if (kVariantLit != 0u || kVariantDistortion != 0u) {
         out_axis_x = sdUnitOr(q.half_x, frame.camera_right.xyz);

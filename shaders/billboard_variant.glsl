@@ -14,6 +14,7 @@ layout(constant_id = kSpecBillboardSoftFade) const uint kVariantSoftFade = 0u;
 layout(constant_id = kSpecBillboardFrameBlend) const uint kVariantFrameBlend = 0u;
 layout(constant_id = kSpecBillboardOit) const uint kVariantOit = 0u;
 layout(constant_id = kSpecBillboardDistortion) const uint kVariantDistortion = 0u;
+layout(constant_id = kSpecBillboardMotion) const uint kVariantMotion = 0u;
 
 layout(push_constant, std430) uniform BillboardPush {
     BillboardPushConstants push;

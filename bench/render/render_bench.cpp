@@ -106,7 +106,8 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
                int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics,
-               std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr) {
+               std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr,
+               const MotionVectorsDesc* motion = nullptr) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -133,6 +134,8 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
         view.bloom = scene.bloom;
         if (post == 2) view.exposure.mode = ExposureMode::automatic;
     }
+    MotionImage motion_image;
+    if (motion != nullptr) view.motion = *motion;
     Image image;
     FrameStats stats;
     SortScratch scratch;
@@ -144,7 +147,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
         if (sort_records != nullptr) {
             sortDrawRecords(*sort_records, kSortBackToFront, vec3(0, 2, 9), scratch);
         }
-        if (!renderFrame(*renderer, view, batches, image, stats, diagnostics)) {
+        if (!renderFrame(*renderer, view, batches, image, &motion_image, stats, diagnostics)) {
             state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
             return;
         }
@@ -270,14 +273,15 @@ void BM_Lit100kLights(benchmark::State& state) {
               RasterPath::graphics, lights);
 }
 
-// BM_Lit100kLights's frame lit per particle (render.lighting per_particle; docs/rendering.md,
+// BM_Lit100kLights's frame lit per pixel or per particle (render.lighting; docs/rendering.md,
 // "Lighting per particle"): range(0) point lights of range(2) decimetres, range(3) 1 with the
-// scene's default sun shadows, range(4) 1 drawn by the compute rasteriser. Compare with
-// BM_Lit100kLights (per pixel) and with this case at 0 lights, in the same run.
+// scene's default sun shadows, range(4) 1 drawn by the compute rasteriser, range(5) 1 per particle
+// (0 per pixel: the reference for the same frame in the same run).
 void BM_LitPerParticle100k(benchmark::State& state) {
     const std::vector<DrawRecord> records = particles(100000, 0.4f);
     BillboardParams lit = paramsFor(kBlendAlpha);
-    lit.render_flags |= kRenderFlagLit | kRenderFlagLitPerParticle;
+    lit.render_flags |= kRenderFlagLit;
+    if (state.range(5) != 0) lit.render_flags |= kRenderFlagLitPerParticle;
     const DrawBatch batch = BillboardBatch{lit, kNoTexture, records, {}};
     const std::vector<LightDesc> lights =
         pointLights(static_cast<size_t>(state.range(0)), static_cast<float>(state.range(2)) / 10);
@@ -338,6 +342,33 @@ void BM_Distortion(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
 }
 
+// Motion vectors (docs/rendering.md, "Motion vectors"): range(1) thousands of alpha discs of
+// 40 cm, sorted as given, over the ground, at range(2) lines; range(0) 0 without motion vectors
+// (the reference, the same frame), 1 with them and a previous camera 10 cm to the side: the camera
+// pass over every pixel, the particles drawn again into the motion target, its readback and
+// conversion to floats.
+void BM_MotionVectors(benchmark::State& state) {
+    const std::vector<DrawRecord> records =
+        particles(static_cast<size_t>(state.range(1)) * 1000, 0.4f);
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
+    MotionVectorsDesc motion;
+    motion.enabled = state.range(0) != 0;
+    motion.has_previous_camera = true;
+    motion.previous_camera = benchView().camera;
+    motion.previous_camera.eye.x -= 0.1f;
+    motion.previous_camera.target.x -= 0.1f;
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(2), 0,
+              RasterPath::graphics, {}, nullptr, &motion);
+}
+
+void motionArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t thousands : {0, 10, 100}) {
+            for (int64_t motion : {0, 1}) b->Args({motion, thousands, height});
+        }
+    }
+}
+
 void distortionArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t count : {1, 100, 2000}) b->Args({count, height});
@@ -383,10 +414,12 @@ void lightArgs(benchmark::internal::Benchmark* b) {
 
 void perParticleLightArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
-        for (int64_t lights : {0, 16, 64}) b->Args({lights, height, 30, 0, 0});
-        b->Args({64, height, 10, 0, 0});
-        b->Args({64, height, 30, 1, 0});
-        b->Args({64, height, 30, 1, 1});
+        for (int64_t per_particle : {0, 1}) {
+            for (int64_t lights : {0, 16, 64}) b->Args({lights, height, 30, 0, 0, per_particle});
+            b->Args({64, height, 10, 0, 0, per_particle});
+            b->Args({64, height, 30, 1, 0, per_particle});
+            b->Args({64, height, 30, 1, 1, per_particle});
+        }
     }
 }
 
@@ -429,6 +462,7 @@ BENCHMARK(BM_LitPerParticle100k)
     ->UseRealTime();
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MotionVectors)->Apply(motionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

@@ -1086,6 +1086,40 @@ SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_rendere
                                                                const spindrift_camera* camera,
                                                                uint8_t* rgba, size_t rgba_bytes);
 
+/* Motion vectors for temporal anti-aliasing (docs/rendering.md, "Motion vectors"): per pixel the
+ * screen-space motion of what it shows, its position in this frame MINUS its position in the
+ * previous frame, in pixels of this frame, x to the right, y down (rows top to bottom). The opaque
+ * scene and the background get the camera's motion (its depth reprojected with the previous
+ * camera; none without one); billboards get their own (previous position = position - velocity x
+ * interval_s, seen by the previous camera) where their coverage is at least coverage_threshold;
+ * additive billboards keep what is behind unless additive_writes; strips and mesh particles keep
+ * what is behind. */
+typedef struct spindrift_motion_options {
+    uint32_t struct_size;
+    bool has_previous_camera; /* false: the camera's motion is 0 */
+    spindrift_vec3 previous_eye;
+    spindrift_vec3 previous_target; /* not previous_eye */
+    spindrift_vec3 previous_up;
+    float previous_fov_y_deg; /* [1, 179]; near, far and aspect are the camera's */
+    float interval_s;         /* [0, 1]: seconds since the previous frame */
+    float coverage_threshold; /* [0, 1] */
+    bool additive_writes;
+} spindrift_motion_options;
+
+/* No previous camera, 1/60 s, threshold 0.5, additive particles writing none. Sets struct_size. */
+SPINDRIFT_API spindrift_result spindrift_default_motion_options(spindrift_motion_options* out);
+
+/* spindrift_renderer_render_world, and the frame's motion vectors into motion_xy: width x height
+ * pixels, rows top to bottom, 2 floats each (x, y in pixels). motion_xy_bytes below
+ * width x height x 8: SPINDRIFT_ERROR_BUFFER_TOO_SMALL; motion or motion_xy NULL:
+ * SPINDRIFT_ERROR_NULL_POINTER; a field out of range or not finite:
+ * SPINDRIFT_ERROR_INVALID_ARGUMENT naming it. The colour is what spindrift_renderer_render_world
+ * gives for the same camera. */
+SPINDRIFT_API spindrift_result spindrift_renderer_render_world_motion(
+    spindrift_renderer renderer, spindrift_world world, const spindrift_camera* camera,
+    const spindrift_motion_options* motion, uint8_t* rgba, size_t rgba_bytes, float* motion_xy,
+    size_t motion_xy_bytes);
+
 /* A frame of a file as `spindrift render FILE --time T` draws it. */
 typedef struct spindrift_file_render_options {
     uint32_t struct_size;

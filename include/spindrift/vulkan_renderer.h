@@ -102,6 +102,11 @@ struct VulkanFrame {
     // Sun shadows are not drawn into a host's frame (VulkanFrameResult::shadows_not_drawn says
     // when they were asked for); the default asks for none.
     ShadowDesc shadows{false};
+    // Motion vectors for temporal anti-aliasing (docs/rendering.md, "Motion vectors") are not
+    // drawn into a host's frame yet: it has no motion attachment to pass. Asking for them is
+    // counted (VulkanFrameResult::motion_not_drawn), never silently dropped; the host's own motion
+    // pass keeps the particles' pixels (they are not in its depth) at its background's motion.
+    bool motion_vectors = false;
 };
 
 struct VulkanFrameResult {
@@ -120,6 +125,9 @@ struct VulkanFrameResult {
     // the host's colour to read).
     uint32_t shadows_not_drawn = 0;
     uint32_t distortion_not_drawn = 0;
+    // 1 when VulkanFrame::motion_vectors asked for motion vectors, which a host frame does not
+    // draw.
+    uint32_t motion_not_drawn = 0;
 };
 
 class SPINDRIFT_API VulkanRenderer {

@@ -17,7 +17,15 @@ from .effects import Effect, EffectInfo, Library, Parameter, ReloadReport
 from .effects import validate_file, validate_text
 from .errors import Diagnostic, EffectError, Result, SpindriftError, last_error_message
 from .png import encode_png, read_png, write_png
-from .rendering import Camera, FileRenderInfo, Light, Renderer, render_file, render_file_with_info
+from .rendering import (
+    Camera,
+    FileRenderInfo,
+    Light,
+    Motion,
+    Renderer,
+    render_file,
+    render_file_with_info,
+)
 from .world import Instance, InstanceInfo, UpdateReceipt, World, WorldStats
 
 #: The library's version ("major.minor.patch").
@@ -28,6 +36,7 @@ library_path = _native.lib._name
 __all__ = [
     "Camera",
     "Light",
+    "Motion",
     "Diagnostic",
     "DrawBatch",
     "DrawList",

@@ -425,6 +425,20 @@ class Camera(Structure):
     ]
 
 
+class MotionOptions(Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("has_previous_camera", c_bool),
+        ("previous_eye", Vec3),
+        ("previous_target", Vec3),
+        ("previous_up", Vec3),
+        ("previous_fov_y_deg", c_float),
+        ("interval_s", c_float),
+        ("coverage_threshold", c_float),
+        ("additive_writes", c_bool),
+    ]
+
+
 class FileRenderOptions(Structure):
     _fields_ = [
         ("struct_size", c_uint32),
@@ -536,6 +550,9 @@ _SIGNATURES = {
     "spindrift_renderer_device_name": [Renderer, c_char_p, c_size_t, P(c_size_t)],
     "spindrift_default_camera": [P(Camera)],
     "spindrift_renderer_render_world": [Renderer, World, P(Camera), c_void_p, c_size_t],
+    "spindrift_default_motion_options": [P(MotionOptions)],
+    "spindrift_renderer_render_world_motion": [Renderer, World, P(Camera), P(MotionOptions),
+                                               c_void_p, c_size_t, c_void_p, c_size_t],
     "spindrift_default_file_render_options": [P(FileRenderOptions)],
     "spindrift_render_file": [c_char_p, P(FileRenderOptions), c_void_p, c_size_t,
                               P(FileRenderInfo), P(Diagnostics)],

@@ -48,6 +48,41 @@ class Light:
         return c
 
 
+@dataclass
+class Motion:
+    """Motion vectors for temporal anti-aliasing (spindrift_motion_options, docs/rendering.md
+    "Motion vectors"): per pixel this frame's position minus the previous frame's, in pixels, x
+    right, y down. previous_camera: the previous frame's Camera (its eye, target, up and
+    fov_y_deg; None: the camera's motion is 0); particles move velocity x interval_s ([0, 1] s);
+    a billboard writes where its coverage is at least coverage_threshold ([0, 1]); additive ones
+    keep what is behind unless additive_writes."""
+
+    previous_camera: object = None
+    interval_s: float = 1 / 60
+    coverage_threshold: float = 0.5
+    additive_writes: bool = False
+
+    def _to_c(self):
+        c = _native.MotionOptions()
+        check(_lib.spindrift_default_motion_options(ctypes.byref(c)))
+        if self.previous_camera is not None:
+            if not isinstance(self.previous_camera, Camera):
+                raise TypeError(
+                    "motion.previous_camera: expected a spindrift.Camera, got "
+                    f"{type(self.previous_camera).__name__}"
+                )
+            p = self.previous_camera
+            c.has_previous_camera = True
+            c.previous_eye = _args.vec3(p.eye, "motion.previous_camera.eye")
+            c.previous_target = _args.vec3(p.target, "motion.previous_camera.target")
+            c.previous_up = _args.vec3(p.up, "motion.previous_camera.up")
+            c.previous_fov_y_deg = _args.real(p.fov_y_deg, "motion.previous_camera.fov_y_deg")
+        c.interval_s = _args.real(self.interval_s, "motion.interval_s")
+        c.coverage_threshold = _args.real(self.coverage_threshold, "motion.coverage_threshold")
+        c.additive_writes = _args.flag(self.additive_writes, "motion.additive_writes")
+        return c
+
+
 def _default_camera():
     camera = _native.Camera()
     check(_lib.spindrift_default_camera(ctypes.byref(camera)))
@@ -263,6 +298,34 @@ class Renderer:
             )
         )
         return image
+
+    def render_with_motion(self, world, camera=None, motion=None):
+        """render, and the frame's motion vectors (a Motion; None: Motion()): returns (image,
+        motion), motion a (height, width, 2) float32 array of x, y in pixels (this frame minus the
+        previous, y down)."""
+        from .world import World
+
+        if not isinstance(world, World):
+            raise TypeError(f"world: expected a spindrift.World, got {type(world).__name__}")
+        if camera is None:
+            camera = Camera()
+        elif not isinstance(camera, Camera):
+            raise TypeError(f"camera: expected a spindrift.Camera, got {type(camera).__name__}")
+        if motion is None:
+            motion = Motion()
+        elif not isinstance(motion, Motion):
+            raise TypeError(f"motion: expected a spindrift.Motion, got {type(motion).__name__}")
+        c_camera = camera._to_c()
+        c_motion = motion._to_c()
+        image = _image_out(None, self.width, self.height)
+        xy = np.zeros((self.height, self.width, 2), dtype=np.float32)
+        check(
+            _lib.spindrift_renderer_render_world_motion(
+                self.handle, world.handle, ctypes.byref(c_camera), ctypes.byref(c_motion),
+                image.ctypes.data, image.nbytes, xy.ctypes.data, xy.nbytes
+            )
+        )
+        return image, xy
 
 
 @dataclass(frozen=True)

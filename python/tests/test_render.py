@@ -193,3 +193,32 @@ def test_the_camera_carries_lights_sky_and_shadows(library, campfire_path):
             renderer.render(world, spindrift.Camera(lights=[{"position": (0, 1, 0)}]))
         with pytest.raises(ValueError):
             renderer.render(world, spindrift.Camera(lights=[lamp] * 65))
+
+
+def test_motion_vectors_come_with_the_colour(library, campfire_path):
+    camera = spindrift.Camera(eye=(0, 1, 4), target=(0, 0.6, 0), ground=True)
+    # The previous frame's camera 0.1 m to the left: what stands still moved left on screen.
+    previous = spindrift.Camera(eye=(-0.1, 1, 4), target=(-0.1, 0.6, 0))
+    with spindrift.Renderer(WIDTH, HEIGHT) as renderer, spindrift.World(library) as world:
+        world.spawn(library.add_file(campfire_path))
+        world.run(1.0)
+        plain = renderer.render(world, camera)
+        image, motion = renderer.render_with_motion(world, camera, spindrift.Motion(previous))
+        assert np.array_equal(image, plain)  # the colour is the same frame
+        assert motion.shape == (HEIGHT, WIDTH, 2) and motion.dtype == np.float32
+        # The ground's bottom row, about 4 m away: moved left by a few pixels, not at all in y
+        # beyond rounding (the camera moved sideways).
+        assert (motion[-1, :, 0] < -0.5).all()
+        assert np.abs(motion[-1, :, 1]).max() < 0.05
+        # Without a previous camera the background adds nothing.
+        _, still = renderer.render_with_motion(world, camera, spindrift.Motion())
+        assert (still[-1] == 0).all()
+        with pytest.raises(spindrift.SpindriftError) as caught:
+            renderer.render_with_motion(world, camera, spindrift.Motion(interval_s=float("nan")))
+        assert caught.value.code == Result.INVALID_ARGUMENT
+        assert "interval_s" in caught.value.message
+        with pytest.raises(spindrift.SpindriftError) as caught:
+            renderer.render_with_motion(world, camera, spindrift.Motion(coverage_threshold=2))
+        assert "coverage_threshold" in caught.value.message
+        with pytest.raises(TypeError):
+            renderer.render_with_motion(world, camera, spindrift.Motion(previous_camera="left"))

@@ -35,6 +35,7 @@ struct RendererObject {
     DrawList list;
     std::vector<render::DrawBatch> batches;
     Image frame;
+    render::MotionImage motion; // spindrift_renderer_render_world_motion's, reused
     std::unordered_map<std::string, render::TextureHandle> textures;
     std::unordered_map<std::string, render::MeshHandle> meshes;
 };
@@ -591,56 +592,137 @@ SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out) {
     });
 }
 
+namespace {
+
+// The motion options' fields: finite and in range, each error naming its field.
+spindrift_result checkMotion(const spindrift_motion_options& m) {
+    auto bad = [](const char* field, const char* expected) {
+        return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "motion->%s: expected %s", field, expected);
+    };
+    if (!within(m.interval_s, 0.0f, render::kMaxMotionIntervalS))
+        return bad("interval_s", "a finite number of seconds in [0, 1]");
+    if (!within(m.coverage_threshold, 0.0f, 1.0f))
+        return bad("coverage_threshold", "a finite number in [0, 1]");
+    if (!m.has_previous_camera) return SPINDRIFT_OK;
+    if (!finite3(m.previous_eye)) return bad("previous_eye", "finite coordinates");
+    if (!finite3(m.previous_target)) return bad("previous_target", "finite coordinates");
+    if (!finite3(m.previous_up)) return bad("previous_up", "finite coordinates");
+    if (!within(m.previous_fov_y_deg, 1.0f, 179.0f))
+        return bad("previous_fov_y_deg", "degrees in [1, 179]");
+    return SPINDRIFT_OK;
+}
+
+render::MotionVectorsDesc motionOf(const spindrift_motion_options& m) {
+    render::MotionVectorsDesc d;
+    d.enabled = true;
+    d.has_previous_camera = m.has_previous_camera;
+    d.previous_camera = {float3(m.previous_eye), float3(m.previous_target), float3(m.previous_up)};
+    d.previous_fov_deg = m.previous_fov_y_deg;
+    d.interval_s = m.interval_s;
+    d.coverage_threshold = m.coverage_threshold;
+    d.additive_writes = m.additive_writes;
+    return d;
+}
+
+// spindrift_renderer_render_world and, with motion (its buffer checked by the caller), its motion
+// vectors.
+spindrift_result renderWorld(spindrift_renderer renderer, spindrift_world world,
+                             const spindrift_camera* camera, const spindrift_motion_options* motion,
+                             uint8_t* rgba, size_t rgba_bytes, float* motion_xy) {
+    RendererObject* r;
+    if (const spindrift_result e = resolve(renderer.id, r); e != SPINDRIFT_OK) return e;
+    WorldObject* w;
+    if (const spindrift_result e = resolve(world.id, w); e != SPINDRIFT_OK) return e;
+    // A camera from before the post or the light fields is accepted at its own size (ABI: an
+    // older host).
+    if (const spindrift_result e =
+            camera != nullptr && (camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST ||
+                                  camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS)
+                ? SPINDRIFT_OK
+                : requireStruct(camera, "camera");
+        e != SPINDRIFT_OK)
+        return e;
+    if (const spindrift_result e = checkCamera(*camera); e != SPINDRIFT_OK) return e;
+    if (const spindrift_result e = checkPixels(rgba, rgba_bytes, r->width, r->height);
+        e != SPINDRIFT_OK)
+        return e;
+
+    const RuntimeError drawn = w->world.drawList(drawViewOf(*camera, r->width, r->height), r->list);
+    if (drawn != RuntimeError::none) return fromRuntime(drawn, w->world.lastErrorMessage());
+    WorldAssets assets;
+    if (const spindrift_result e = resolveAssets(*r, w->library_use.library->library, assets);
+        e != SPINDRIFT_OK)
+        return e;
+    r->batches.clear();
+    render::appendDrawListBatches(r->list, assets, r->batches);
+
+    std::vector<Diagnostic> diagnostics;
+    render::FrameStats stats;
+    std::vector<LightDesc> lights;
+    render::FrameView view = frameViewOf(*camera, lights);
+    if (motion != nullptr) view.motion = motionOf(*motion);
+    if (!render::renderFrame(*r->renderer, view, r->batches, r->frame,
+                             motion != nullptr ? &r->motion : nullptr, stats, diagnostics)) {
+        return fail(SPINDRIFT_ERROR_INTERNAL, "the frame failed: %s",
+                    firstError(diagnostics, "no detail").c_str());
+    }
+    const std::vector<std::string>& messages = render::validationMessages(*r->renderer);
+    if (messages.size() > r->validation_seen) {
+        const std::vector<std::string> fresh(messages.begin() + long(r->validation_seen),
+                                             messages.end());
+        r->validation_seen = messages.size();
+        return validationFailure(fresh);
+    }
+    std::memcpy(rgba, r->frame.rgba8.data(), r->frame.rgba8.size());
+    if (motion != nullptr) {
+        std::memcpy(motion_xy, r->motion.xy.data(), r->motion.xy.size() * sizeof(float));
+    }
+    return SPINDRIFT_OK;
+}
+
+} // namespace
+
 SPINDRIFT_API spindrift_result spindrift_renderer_render_world(spindrift_renderer renderer,
                                                                spindrift_world world,
                                                                const spindrift_camera* camera,
                                                                uint8_t* rgba, size_t rgba_bytes) {
     return guarded(__func__, [&] {
+        return renderWorld(renderer, world, camera, nullptr, rgba, rgba_bytes, nullptr);
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_default_motion_options(spindrift_motion_options* out) {
+    return guarded(__func__, [&] {
+        if (const spindrift_result r = requirePointer(out, "out"); r != SPINDRIFT_OK) return r;
+        *out = spindrift_motion_options{};
+        out->struct_size = sizeof(spindrift_motion_options);
+        out->previous_up = {0, 1, 0};
+        out->previous_target = {0, 0, -1};
+        out->previous_fov_y_deg = 45;
+        const render::MotionVectorsDesc defaults;
+        out->interval_s = defaults.interval_s;
+        out->coverage_threshold = defaults.coverage_threshold;
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_renderer_render_world_motion(
+    spindrift_renderer renderer, spindrift_world world, const spindrift_camera* camera,
+    const spindrift_motion_options* motion, uint8_t* rgba, size_t rgba_bytes, float* motion_xy,
+    size_t motion_xy_bytes) {
+    return guarded(__func__, [&] {
+        if (const spindrift_result e = requireStruct(motion, "motion"); e != SPINDRIFT_OK) return e;
+        if (const spindrift_result e = checkMotion(*motion); e != SPINDRIFT_OK) return e;
         RendererObject* r;
         if (const spindrift_result e = resolve(renderer.id, r); e != SPINDRIFT_OK) return e;
-        WorldObject* w;
-        if (const spindrift_result e = resolve(world.id, w); e != SPINDRIFT_OK) return e;
-        // A camera from before the post or the light fields is accepted at its own size (ABI: an
-        // older host).
-        if (const spindrift_result e =
-                camera != nullptr && (camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST ||
-                                      camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS)
-                    ? SPINDRIFT_OK
-                    : requireStruct(camera, "camera");
-            e != SPINDRIFT_OK)
-            return e;
-        if (const spindrift_result e = checkCamera(*camera); e != SPINDRIFT_OK) return e;
-        if (const spindrift_result e = checkPixels(rgba, rgba_bytes, r->width, r->height);
-            e != SPINDRIFT_OK)
-            return e;
-
-        const RuntimeError drawn =
-            w->world.drawList(drawViewOf(*camera, r->width, r->height), r->list);
-        if (drawn != RuntimeError::none) return fromRuntime(drawn, w->world.lastErrorMessage());
-        WorldAssets assets;
-        if (const spindrift_result e = resolveAssets(*r, w->library_use.library->library, assets);
-            e != SPINDRIFT_OK)
-            return e;
-        r->batches.clear();
-        render::appendDrawListBatches(r->list, assets, r->batches);
-
-        std::vector<Diagnostic> diagnostics;
-        render::FrameStats stats;
-        std::vector<LightDesc> lights;
-        if (!render::renderFrame(*r->renderer, frameViewOf(*camera, lights), r->batches, r->frame,
-                                 stats, diagnostics)) {
-            return fail(SPINDRIFT_ERROR_INTERNAL, "the frame failed: %s",
-                        firstError(diagnostics, "no detail").c_str());
+        if (motion_xy == nullptr) return fail(SPINDRIFT_ERROR_NULL_POINTER, "motion_xy is NULL");
+        const size_t needed = size_t(r->width) * r->height * 2 * sizeof(float);
+        if (motion_xy_bytes < needed) {
+            return fail(SPINDRIFT_ERROR_BUFFER_TOO_SMALL,
+                        "motion_xy_bytes is %zu; a %ux%u frame's motion needs %zu bytes",
+                        motion_xy_bytes, r->width, r->height, needed);
         }
-        const std::vector<std::string>& messages = render::validationMessages(*r->renderer);
-        if (messages.size() > r->validation_seen) {
-            const std::vector<std::string> fresh(messages.begin() + long(r->validation_seen),
-                                                 messages.end());
-            r->validation_seen = messages.size();
-            return validationFailure(fresh);
-        }
-        std::memcpy(rgba, r->frame.rgba8.data(), r->frame.rgba8.size());
-        return SPINDRIFT_OK;
+        return renderWorld(renderer, world, camera, motion, rgba, rgba_bytes, motion_xy);
     });
 }
 

@@ -41,6 +41,17 @@ std::array<uint32_t, kSpecBillboardCount> variantOf(const BillboardBatch& batch,
     return v;
 }
 
+// The motion-vector variant of a batch (billboard_motion.frag): its coverage's values (blend,
+// alignment, texture, soft fade, frame blend), unlit, never through OIT.
+std::array<uint32_t, kSpecBillboardCount> motionVariantOf(const BillboardBatch& batch) {
+    std::array<uint32_t, kSpecBillboardCount> v = variantOf(batch, Transparency::sorted);
+    v[kSpecBillboardLit] = 0u;
+    v[kSpecBillboardOit] = 0u;
+    v[kSpecBillboardDistortion] = 0u;
+    v[kSpecBillboardMotion] = 1u;
+    return v;
+}
+
 } // namespace
 
 BillboardPass::BillboardPass(const vk::Device& device, const ParticleBindings& bindings)
@@ -50,7 +61,10 @@ BillboardPass::BillboardPass(const vk::Device& device, const ParticleBindings& b
                              "distortion billboard", kSpecBillboardBlend, kSpecBillboardOit}),
       lit_per_particle_(bindings,
                         {&shaders::kBillboardLitVert, &shaders::kBillboardFrag,
-                         "billboard lit per particle", kSpecBillboardBlend, kSpecBillboardOit}) {}
+                         "billboard lit per particle", kSpecBillboardBlend, kSpecBillboardOit}),
+      motion_(bindings, {&shaders::kBillboardVert, &shaders::kBillboardMotionFrag,
+                         "billboard motion", kSpecBillboardBlend, kSpecBillboardOit, false, true}) {
+}
 
 ParticlePass BillboardPass::*BillboardPass::passOf(const BillboardBatch& batch) {
     if (isDistortion(batch.params)) return &BillboardPass::distortion_;
@@ -66,6 +80,7 @@ std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
     if (!pass->pass_.createStages(device, diagnostics)) return nullptr;
     if (!pass->distortion_.createStages(device, diagnostics)) return nullptr;
     if (!pass->lit_per_particle_.createStages(device, diagnostics)) return nullptr;
+    if (!pass->motion_.createStages(device, diagnostics)) return nullptr;
     return pass;
 }
 
@@ -78,6 +93,30 @@ bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transpa
         if (!pass.ensure(variantOf(*b, transparency), diagnostics)) return false;
     }
     return true;
+}
+
+bool BillboardPass::prepareMotionPipelines(std::span<const DrawBatch> batches,
+                                           const MotionVectorsDesc& motion,
+                                           std::vector<Diagnostic>& diagnostics) {
+    for (const DrawBatch& entry : batches) {
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        if (b == nullptr || !drawsAnything(*b) || !writesMotion(b->params, motion)) continue;
+        if (!motion_.ensure(motionVariantOf(*b), diagnostics)) return false;
+    }
+    return true;
+}
+
+void BillboardPass::drawMotion(VkCommandBuffer cmd, const TextureStore& textures,
+                               const BillboardBatch& batch, const RecordSource& source,
+                               VkPipeline& bound) const {
+    const std::array<uint32_t, kSpecBillboardCount> values = motionVariantOf(batch);
+    motion_.bind(cmd, values, textures.set(batch.texture), bound);
+    BillboardPushConstants push{};
+    push.params = batch.params;
+    push.params.textured = values[kSpecBillboardTextured];
+    push.overrides = batch.overrides;
+    motion_.drawRecords(cmd, push, batch.device, source,
+                        static_cast<uint32_t>(batch.records.size() * kBillboardVerticesPerQuad), 1);
 }
 
 bool BillboardPass::upload(uint32_t slot, std::span<const DrawBatch> batches,

@@ -65,12 +65,23 @@ public:
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const BillboardBatch& batch,
               Transparency transparency, const RecordSource& source, VkPipeline& bound) const;
 
+    // Creates the motion-vector variants (billboard_motion.frag, render/motion_pass.h) of the
+    // batches that write motion (writesMotion). False with an error when one cannot be created.
+    bool prepareMotionPipelines(std::span<const DrawBatch> batches, const MotionVectorsDesc& motion,
+                                std::vector<Diagnostic>& diagnostics);
+
+    // Records the motion-vector draw of one non-empty batch that writes motion, as draw() does
+    // its colour, with the variant prepareMotionPipelines made; expects rendering begun on the
+    // motion target and the frame's depth (MotionPass::beginParticles) and the frame set bound.
+    void drawMotion(VkCommandBuffer cmd, const TextureStore& textures, const BillboardBatch& batch,
+                    const RecordSource& source, VkPipeline& bound) const;
+
     // The device address of record first_record uploaded into `slot`.
     uint64_t recordsAddress(uint32_t slot, uint64_t first_record) const {
         return records_[slot].buffer.address + first_record * sizeof(DrawRecord);
     }
     size_t pipelineVariants() const {
-        return pass_.count() + distortion_.count() + lit_per_particle_.count();
+        return pass_.count() + distortion_.count() + lit_per_particle_.count() + motion_.count();
     }
 
 private:
@@ -81,6 +92,7 @@ private:
     static ParticlePass BillboardPass::*passOf(const BillboardBatch& batch);
     ParticlePass distortion_;       // billboard.vert + billboard_distortion.frag
     ParticlePass lit_per_particle_; // billboard_lit.vert (lights gathered per particle) + .frag
+    ParticlePass motion_;           // billboard.vert + billboard_motion.frag
     std::array<DrawBuffer, kMaxFrameSlots> records_;
 };
 

@@ -21,6 +21,9 @@ inline constexpr VkFormat kColorFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
 inline constexpr VkFormat kLinearDepthFormat = VK_FORMAT_R32_SFLOAT;
 inline constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 inline constexpr uint32_t kColorBytesPerPixel = 8;
+// Motion vectors (render/motion_pass.h, render/shader/motion.h): x and y in pixels, half floats.
+inline constexpr VkFormat kMotionFormat = VK_FORMAT_R16G16_SFLOAT;
+inline constexpr uint32_t kMotionBytesPerPixel = 4;
 // Weighted-blended OIT (render/oit_pass.h, render/shader/oit.h): the weighted sum of premultiplied
 // colour with the revealage (product of 1 - coverage) in alpha, and the weighted sum of coverage.
 inline constexpr VkFormat kOitAccumulationFormat = VK_FORMAT_R16G16B16A16_SFLOAT;

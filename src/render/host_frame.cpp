@@ -333,6 +333,8 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     // A host frame draws no sun shadows (docs/host-vulkan.md): counted, not silently dropped.
     stats.shadows_not_drawn = view.shadows.enabled ? 1u : 0u;
     stats.distortion_not_drawn = totals.distortion_batches;
+    // Nor motion vectors: the host passes no motion target (docs/host-vulkan.md).
+    stats.motion_not_drawn = view.motion.enabled ? 1u : 0u;
     signal.semaphore = renderer.frames_done.get();
     signal.value = ++renderer.frames_recorded;
     return true;

@@ -145,6 +145,9 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
         desc.color_formats = {kOitAccumulationFormat, kOitWeightFormat};
         desc.blends = {vk::BlendState::sum_color_product_alpha,
                        vk::BlendState::sum_color_product_alpha};
+    } else if (output == ParticleOutput::motion) {
+        desc.color_formats = {kMotionFormat};
+        desc.blends = {vk::BlendState::none};
     } else if (blend == kBlendOpaque) {
         // Opaque meshes draw in their own scope right after the opaque pass and write the linear
         // depth too, so soft particles fade against them as against the ground (renderer.cpp).

@@ -32,9 +32,10 @@ namespace spindrift::render {
 inline constexpr uint32_t kParticlePushConstantBytes = static_cast<uint32_t>(std::max(
     {sizeof(BillboardPushConstants), sizeof(StripPushConstants), sizeof(MeshPushConstants)}));
 
-// Where a particle pipeline draws: the frame's colour target with its batch's blend mode, or the
-// weighted-blended OIT targets (render/oit_pass.h).
-enum class ParticleOutput : uint8_t { frame, oit };
+// Where a particle pipeline draws: the frame's colour target with its batch's blend mode, the
+// weighted-blended OIT targets (render/oit_pass.h), or the motion-vector target (kMotionFormat,
+// written without blending: render/motion_pass.h).
+enum class ParticleOutput : uint8_t { frame, oit, motion };
 
 class ParticleBindings {
 public:
@@ -70,9 +71,10 @@ public:
     // values[id] (ids 0..n-1); depth tested, not written, against the frame's depth format
     // (formats()). ParticleOutput::frame: drawing into the frame's colour with the blend state of
     // blend (kBlend*). ParticleOutput::oit: drawing into the two OIT targets (colour summed, alpha
-    // multiplied by 1 - source alpha; render/shader/oit.h), whatever blend is. cull_back_faces: for
-    // closed meshes (mesh particles). Empty and an error naming `what` when it cannot be
-    // created.
+    // multiplied by 1 - source alpha; render/shader/oit.h), whatever blend is.
+    // ParticleOutput::motion: into the motion target, replacing what is there, whatever blend is.
+    // cull_back_faces: for closed meshes (mesh particles). Empty and an error naming `what` when it
+    // cannot be created.
     vk::OwnedPipeline createVariant(VkShaderModule vertex, VkShaderModule fragment,
                                     std::span<const uint32_t> values, uint32_t blend,
                                     ParticleOutput output, std::string_view what,

@@ -62,8 +62,9 @@ uint32_t ParticlePass::variantKey(std::span<const uint32_t> values) {
 bool ParticlePass::ensure(std::span<const uint32_t> values, std::vector<Diagnostic>& diagnostics) {
     const uint32_t key = variantKey(values);
     if (variants_.count(key) != 0) return true;
-    const ParticleOutput output =
-        values[desc_.oit_id] != 0 ? ParticleOutput::oit : ParticleOutput::frame;
+    const ParticleOutput output = desc_.motion                ? ParticleOutput::motion
+                                  : values[desc_.oit_id] != 0 ? ParticleOutput::oit
+                                                              : ParticleOutput::frame;
     vk::OwnedPipeline pipeline = bindings_.createVariant(
         vertex_.get(), fragment_.get(), values, values[desc_.blend_id], output,
         "the " + std::string(desc_.name) + " pipeline variant (" + valueList(values) + ")",

@@ -57,6 +57,8 @@ struct ParticlePassDesc {
     uint32_t blend_id = 0; // the specialisation constant holding the blend mode (kBlend*)
     uint32_t oit_id = 0;   // the one that is 1 when the variant draws into the OIT targets
     bool cull_back_faces = false;
+    // Every variant draws into the motion-vector target (ParticleOutput::motion).
+    bool motion = false;
 };
 
 class ParticlePass {

@@ -88,10 +88,19 @@ uint32_t playerThreadsFor(const SceneDesc& scene) {
 
 bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
                       bool continues_previous, Image& out, FrameStats& stats,
-                      std::vector<Diagnostic>& diagnostics, RasterPath raster) {
+                      std::vector<Diagnostic>& diagnostics, RasterPath raster, MotionImage* motion,
+                      const MotionVectorsDesc& settings) {
     FrameView view = frameView(player.scene, time_s);
     view.continues_previous = continues_previous;
     view.raster = raster;
+    if (motion != nullptr) {
+        view.motion = settings;
+        view.motion.enabled = true;
+        view.motion.has_previous_camera = true;
+        view.motion.previous_camera =
+            cameraPose(player.scene.camera, std::max(time_s - settings.interval_s, 0.0f));
+        view.motion.previous_fov_deg = view.fov_deg;
+    }
     playFrame(player, time_s, view.camera.eye);
     if (!player.errors.empty()) {
         // A GPU-simulated instance failed (a Vulkan error), or the time is past what may be
@@ -101,7 +110,7 @@ bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
         return false;
     }
     view.lights = player.lights;
-    return renderFrame(renderer, view, player.batches, out, stats, diagnostics);
+    return renderFrame(renderer, view, player.batches, out, motion, stats, diagnostics);
 }
 
 } // namespace spindrift::render

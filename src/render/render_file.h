@@ -40,9 +40,15 @@ uint32_t playerThreadsFor(const SceneDesc& scene);
 // how its billboards are drawn (FrameView::raster; `spindrift render --raster`). Returns
 // false with the errors when an instance fails to play (player.errors, moved into diagnostics) or
 // the renderer fails. The player's assets must be uploaded to renderer (uploadAssets).
+// With motion (not null) the frame also draws its motion vectors into it (FrameView::motion,
+// docs/rendering.md "Motion vectors"): the previous camera is the scene camera at
+// max(time_s - settings.interval_s, 0), particles move velocity x settings.interval_s (the
+// sequence's frame interval, 1 / fps, in (0, kMaxMotionIntervalS]); the coverage threshold and
+// additive_writes come from settings too (its enabled and camera fields are set here).
 bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
                       bool continues_previous, Image& out, FrameStats& stats,
                       std::vector<Diagnostic>& diagnostics,
-                      RasterPath raster = RasterPath::graphics);
+                      RasterPath raster = RasterPath::graphics, MotionImage* motion = nullptr,
+                      const MotionVectorsDesc& settings = {});
 
 } // namespace spindrift::render

@@ -243,6 +243,37 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
     return ok;
 }
 
+bool finite(const Float3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// Why a view's motion-vector settings cannot be drawn, or empty (MotionVectorsDesc).
+std::string motionProblem(const FrameView& view) {
+    const MotionVectorsDesc& m = view.motion;
+    if (!m.enabled) return {};
+    if (!(std::isfinite(m.interval_s) && m.interval_s >= 0.0f &&
+          m.interval_s <= kMaxMotionIntervalS)) {
+        return "interval_s " + std::to_string(m.interval_s) + " is outside [0, " +
+               std::to_string(kMaxMotionIntervalS) + "] or not finite";
+    }
+    if (!(std::isfinite(m.coverage_threshold) && m.coverage_threshold >= 0.0f &&
+          m.coverage_threshold <= 1.0f)) {
+        return "coverage_threshold " + std::to_string(m.coverage_threshold) +
+               " is outside [0, 1] or not finite";
+    }
+    if (!m.has_previous_camera) return {};
+    const CameraPose& c = m.previous_camera;
+    if (!finite(c.eye) || !finite(c.target) || !finite(c.up)) {
+        return "previous_camera has a non-finite eye, target or up";
+    }
+    if (!(std::isfinite(m.previous_fov_deg) && m.previous_fov_deg >= 1.0f &&
+          m.previous_fov_deg <= 179.0f)) {
+        return "previous_fov_deg " + std::to_string(m.previous_fov_deg) +
+               " is outside [1, 179] or not finite";
+    }
+    return {};
+}
+
 bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
     bool ok = std::isfinite(view.fov_deg) && view.fov_deg >= 1.0f && view.fov_deg <= 179.0f &&
               std::isfinite(view.near_m) && std::isfinite(view.far_m) && view.near_m > 0.0f &&
@@ -272,6 +303,10 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
             return false;
         }
     }
+    if (std::string why = motionProblem(view); !why.empty()) {
+        diagnostics.push_back(renderError("view", "motion: " + why));
+        return false;
+    }
     if (view.raster != RasterPath::graphics && view.raster != RasterPath::compute &&
         view.raster != RasterPath::automatic) {
         diagnostics.push_back(
@@ -300,7 +335,9 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 // that have one (emissiveShareDraw).
 // distortion: the distortion billboards (isDistortion), last, over a copy of the frame; the other
 // phases leave them out.
-enum class DrawPhase : uint8_t { opaque_meshes, frame, oit, oit_emissive, distortion };
+// motion: the motion vectors of the billboards that write them (writesMotion), into the motion
+// target (render/motion_pass.h), after everything else.
+enum class DrawPhase : uint8_t { opaque_meshes, frame, oit, oit_emissive, distortion, motion };
 
 float emissiveShareOf(const DrawBatch& entry) {
     return std::visit([](const auto& b) { return b.params.emissive_share; }, entry);
@@ -340,6 +377,8 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
         return drawsThroughOit(transparency, blend);
     case DrawPhase::distortion:
         return false; // only distortion billboards, which the caller picks by isDistortion
+    case DrawPhase::motion:
+        return false; // only billboards that write motion, which the caller picks by writesMotion
     }
     return false;
 }
@@ -398,6 +437,12 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
         } else {
             source.host_address = r.billboards->recordsAddress(r.slot, first_record);
             first_record += records.size();
+        }
+        if (phase == DrawPhase::motion) {
+            if (b != nullptr && writesMotion(b->params, r.motion_desc)) {
+                r.billboards->drawMotion(cmd, *r.textures, *b, source, bound);
+            }
+            continue;
         }
         const bool distortion = b != nullptr && isDistortion(b->params);
         if (distortion != (phase == DrawPhase::distortion)) continue;
@@ -650,6 +695,13 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
         recordParticleDraws(r, cmd, batches, transparency, DrawPhase::distortion);
         vkCmdEndRendering(cmd);
     }
+    if (r.motion != nullptr && r.frame_motion) {
+        // Every scope before stored the depth; the linear depth is readable (above).
+        r.motion->recordCameraAndBeginParticles(cmd, *r.particle_bindings, r.slot, t);
+        recordParticleDraws(r, cmd, batches, transparency, DrawPhase::motion);
+        vkCmdEndRendering(cmd);
+        r.motion->recordReadback(cmd);
+    }
 }
 
 bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
@@ -711,6 +763,27 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
                                                      t.formats.color, diagnostics);
         if (!renderer.distortion) return false;
         renderer.particle_bindings->bindSceneColor(renderer.distortion->view());
+    }
+    // Motion vectors: the renderer's own frame only (FrameStats::motion_not_drawn in a host
+    // frame).
+    renderer.frame_motion = view.motion.enabled && !renderer.host_frame;
+    renderer.motion_desc = view.motion;
+    totals.motion_batches = 0;
+    if (renderer.frame_motion) {
+        if (!renderer.motion) {
+            renderer.motion = MotionPass::create(*renderer.device, *renderer.particle_bindings,
+                                                 t.width, t.height, diagnostics);
+            if (!renderer.motion) return false;
+        }
+        for (const DrawBatch& entry : batches) {
+            const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+            if (b != nullptr && drawsAnything(*b) && writesMotion(b->params, view.motion)) {
+                ++totals.motion_batches;
+            }
+        }
+        if (!renderer.billboards->prepareMotionPipelines(batches, view.motion, diagnostics)) {
+            return false;
+        }
     }
     if (any_oit && !renderer.oit) {
         renderer.oit =
@@ -857,7 +930,19 @@ TextureHandle addTexture(Renderer& renderer, const Image& image, const std::stri
 
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics) {
+    return renderFrame(renderer, view, batches, out, nullptr, stats, diagnostics);
+}
+
+bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
+                 Image& out, MotionImage* motion, FrameStats& stats,
+                 std::vector<Diagnostic>& diagnostics) {
     stats = FrameStats{};
+    if (view.motion.enabled && motion == nullptr) {
+        diagnostics.push_back(renderError(
+            "view", "motion: the view asks for motion vectors but renderFrame was given no "
+                    "MotionImage to hold them"));
+        return false;
+    }
     if (renderer.host_frame) {
         diagnostics.push_back(renderError(
             "renderFrame", "this renderer draws into the host's frame (recordHostFrame); it has "
@@ -906,6 +991,10 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
                            out);
     stats = frameStats(totals, batches.size(), view.lights);
     stats.distortion_batches = totals.distortion_batches;
+    if (renderer.frame_motion) {
+        renderer.motion->read(*motion);
+        stats.motion_batches = totals.motion_batches;
+    }
     stats.shadow_cascades = renderer.shadow_fit.cascades;
     stats.shadow_opacity_batches =
         renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;

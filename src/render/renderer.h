@@ -111,6 +111,46 @@ enum class RasterPath : uint8_t { graphics = 0, compute = 1, automatic = 2 };
 // (its own binning submission, the sort's passes) outweighs what it saves.
 inline constexpr uint64_t kDefaultComputeRasterThreshold = uint64_t{1} << 18;
 
+// Motion vectors for hosts with temporal anti-aliasing (docs/rendering.md, "Motion vectors";
+// render/shader/motion.h). Off by default: a frame without them records, allocates and reads back
+// nothing more. With them, beside the colour the frame writes per pixel the screen-space motion
+// of what the pixel shows: its position in this frame minus its position in the previous frame,
+// in pixels of this frame, x to the right, y down (the image's rows, top to bottom); a TAA host
+// reads its history at pixel - motion.
+// - The opaque scene (ground, primitives, opaque meshes) and the background: the camera's motion,
+//   reprojected from the opaque depth with previous_camera (the background as infinitely far:
+//   only the camera's turn moves it). Without a previous camera, 0.
+// - Billboards: each point of a quad moved back along its particle's velocity over interval_s
+//   (previous = position - velocity x interval_s; the quad's shape as now), seen by the previous
+//   camera (the current one without it). A fragment writes where its coverage (the alpha it
+//   blends with) is at least coverage_threshold, drawn in the frame's batch order (sorted: the
+//   nearest such particle wins); below it, the pixel keeps what is behind. Additive billboards
+//   add light and cover nothing: they write no motion unless additive_writes. Distortion
+//   billboards, strips and blended meshes write none (the pixel keeps what is behind).
+struct MotionVectorsDesc {
+    bool enabled = false;
+    // The previous frame's camera (its pose and vertical field of view; near, far and aspect are
+    // this frame's), valid as FrameView's own. Without one the camera's motion is 0.
+    bool has_previous_camera = false;
+    CameraPose previous_camera;
+    float previous_fov_deg = 45;
+    // Seconds between the previous frame and this one: particles move velocity x interval_s.
+    // Finite, in [0, kMaxMotionIntervalS].
+    float interval_s = 1.0f / 60.0f;
+    // Finite, in [0, 1]. 0: every fragment of a batch that writes motion writes it.
+    float coverage_threshold = 0.5f;
+    bool additive_writes = false;
+};
+inline constexpr float kMaxMotionIntervalS = 1.0f;
+
+// A frame's motion vectors (MotionVectorsDesc): width x height pixels, rows top to bottom, two
+// floats each (x, y in pixels), read back from half floats.
+struct MotionImage {
+    uint32_t width = 0;
+    uint32_t height = 0;
+    std::vector<float> xy;
+};
+
 // What the frame looks at and is lit by.
 struct FrameView {
     CameraPose camera;  // scene_desc.h: eye, target, up (world space)
@@ -165,6 +205,9 @@ struct FrameView {
     // scratch); a frame needing more is refused with raster compute and drawn by the graphics
     // path with automatic (FrameStats::raster_fallbacks).
     uint64_t compute_raster_max_pairs = uint64_t{1} << 28;
+    // Motion vectors beside the colour (MotionVectorsDesc); off by default. A frame that asks for
+    // them must be rendered with a MotionImage to hold them (renderFrame).
+    MotionVectorsDesc motion;
 };
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on
@@ -196,6 +239,13 @@ bool drawsThroughOit(Transparency transparency, uint32_t blend);
 // from a copy of the frame, on the graphics path only.
 inline bool isDistortion(const BillboardParams& params) {
     return (params.render_flags & kRenderFlagDistortion) != 0u;
+}
+
+// Whether a billboard batch writes motion vectors in a frame that draws them (MotionVectorsDesc):
+// every one but distortion billboards and, unless additive_writes, additive ones.
+inline bool writesMotion(const BillboardParams& params, const MotionVectorsDesc& motion) {
+    if (isDistortion(params)) return false;
+    return params.blend != kBlendAdditive || motion.additive_writes;
 }
 
 // How an emitter's texture is uploaded: a distortion emitter's displacement field as data (never
@@ -322,6 +372,11 @@ struct FrameStats {
     // host frame left out (it has no copy of the host's colour to read).
     uint32_t distortion_batches = 0;
     uint32_t distortion_not_drawn = 0;
+    // Motion vectors (FrameView::motion): the billboard batches that wrote their particles'
+    // motion (writesMotion), and 1 when the view asked for motion vectors that this frame could
+    // not draw (a host frame).
+    uint32_t motion_batches = 0;
+    uint32_t motion_not_drawn = 0;
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points
@@ -349,5 +404,13 @@ inline constexpr uint64_t kMaxStripSegments = 1u << 22;
 // per renderer. docs/rendering.md describes the passes and equations.
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics);
+
+// renderFrame, and with view.motion.enabled the frame's motion vectors into motion (resized to
+// the frame); motion is left as it is when the view does not ask for them. A view that asks for
+// motion vectors with motion null, or whose motion settings are out of range (a non-finite or
+// out-of-range interval, threshold or previous camera), is refused with an error naming the field.
+bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
+                 Image& out, MotionImage* motion, FrameStats& stats,
+                 std::vector<Diagnostic>& diagnostics);
 
 } // namespace spindrift::render

@@ -17,6 +17,7 @@
 #include "render/frame_targets.h"
 #include "render/mesh_pass.h"
 #include "render/mesh_store.h"
+#include "render/motion_pass.h"
 #include "render/oit_pass.h"
 #include "render/opaque_pass.h"
 #include "render/particle_bindings.h"
@@ -61,6 +62,8 @@ public:
     // Made by the first offscreen frame that draws a distortion billboard.
     std::unique_ptr<DistortionCopy> distortion;
     std::unique_ptr<PostPass> post; // made by the first frame that asks for HDR post
+    // Made by the first offscreen frame that asks for motion vectors (FrameView::motion).
+    std::unique_ptr<MotionPass> motion;
     // Made by the first offscreen frame that draws a batch by compute (FrameView::raster); a
     // host frame has none, so every batch takes the graphics path there.
     std::unique_ptr<ComputeRaster> raster;
@@ -74,6 +77,10 @@ public:
     bool host_frame = false;
     // This frame draws its distortion batches (prepareFrame: it has some, offscreen).
     bool frame_distortion = false;
+    // This frame draws motion vectors (prepareFrame: the view asks, offscreen), with these
+    // settings.
+    bool frame_motion = false;
+    MotionVectorsDesc motion_desc;
     std::unique_ptr<DepthLinearizePass> linearize;
     // Signalled by the host's submission of each recorded frame (value = frames recorded). Frame
     // k (from 1) writes what the CPU writes for it (globals, uploads, descriptor sets) into slot
@@ -98,6 +105,7 @@ struct FrameTotals {
     uint64_t oit_segments = 0;
     uint32_t oit_device_batches = 0;
     uint32_t distortion_batches = 0; // billboard batches with records that bend the frame
+    uint32_t motion_batches = 0;     // billboard batches with records that write motion
 };
 
 // What the public DeviceInfo says of a device.
@@ -119,7 +127,8 @@ bool prepareFrame(Renderer& r, const FrameView& view, std::span<const DrawBatch>
 // depth (COLOR_ATTACHMENT_OPTIMAL, DEPTH_ATTACHMENT_OPTIMAL, written by attachment writes) and
 // its linear depth in the linear-depth target (COLOR_ATTACHMENT_OPTIMAL): the opaque meshes,
 // the frame's particles, then those drawn through OIT and their composite, then (offscreen
-// frames) the distortion billboards over a copy of the result. Leaves colour and
+// frames) the distortion billboards over a copy of the result, then (offscreen frames that ask)
+// the motion vectors (render/motion_pass.h). Leaves colour and
 // depth in those layouts, last written by attachment writes; the linear depth
 // SHADER_READ_ONLY_OPTIMAL.
 void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,

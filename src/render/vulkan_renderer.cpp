@@ -92,7 +92,8 @@ private:
 // The renderer's view of a public DrawView: the camera looking along forward.
 render::FrameView frameViewOf(const DrawView& view, const SunDesc& sun, const Float3& ambient,
                               std::span<const LightDesc> lights = {}, const SkyDesc& sky = {},
-                              const ShadowDesc& shadows = ShadowDesc{false}) {
+                              const ShadowDesc& shadows = ShadowDesc{false},
+                              bool motion_vectors = false) {
     render::FrameView f;
     f.lights = lights;
     f.sky = sky;
@@ -107,6 +108,7 @@ render::FrameView frameViewOf(const DrawView& view, const SunDesc& sun, const Fl
     f.sun = sun;
     f.ambient = ambient;
     f.transparency = view.order_independent ? Transparency::weighted_oit : Transparency::sorted;
+    f.motion.enabled = motion_vectors;
     return f;
 }
 
@@ -169,7 +171,7 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     render::HostFrameSignal signal;
     if (!render::recordHostFrame(*impl_->renderer, host,
                                  frameViewOf(frame.view, frame.sun, frame.ambient, frame.lights,
-                                             frame.sky, frame.shadows),
+                                             frame.sky, frame.shadows, frame.motion_vectors),
                                  impl_->batches, stats, signal, diagnostics)) {
         return false;
     }
@@ -183,6 +185,7 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     result.lights_dropped = stats.lights_dropped;
     result.shadows_not_drawn = stats.shadows_not_drawn;
     result.distortion_not_drawn = stats.distortion_not_drawn;
+    result.motion_not_drawn = stats.motion_not_drawn;
     return true;
 }
 

@@ -417,10 +417,93 @@ static void testFileRender(void) {
     CHECK_OK(spindrift_diagnostics_destroy(diagnostics));
 }
 
+/* Motion vectors (spindrift_renderer_render_world_motion): the colour is render_world's, the
+ * ground under a camera moved sideways moves the other way, no previous camera gives none, and bad
+ * options are refused naming the field. */
+static float motion_xy[WIDTH * HEIGHT * 2];
+
+static void testWorldMotion(void) {
+    spindrift_renderer renderer = makeRenderer();
+    spindrift_library library;
+    spindrift_world world;
+    spindrift_effect_id fire;
+    spindrift_instance_desc desc;
+    spindrift_instance campfire;
+    spindrift_camera camera = fireCamera();
+    spindrift_motion_options motion;
+    char path[1024];
+    int i;
+
+    CHECK_OK(spindrift_library_create(&library));
+    snprintf(path, sizeof path, "%s/examples/effects/campfire.json", SPINDRIFT_SOURCE_DIR);
+    CHECK_OK(spindrift_library_add_file(library, path, &fire));
+    CHECK_OK(spindrift_world_create(library, NULL, &world));
+    CHECK_OK(spindrift_default_instance_desc(&desc));
+    desc.effect = fire;
+    CHECK_OK(spindrift_instance_create(world, &desc, &campfire));
+    for (i = 0; i < 60; ++i) CHECK_OK(spindrift_world_update(world, 1.0 / 60.0, NULL));
+    camera.ground = true;
+
+    CHECK_OK(spindrift_default_motion_options(&motion));
+    CHECK(!motion.has_previous_camera && motion.coverage_threshold == 0.5f &&
+          !motion.additive_writes);
+    CHECK_OK(spindrift_renderer_render_world_motion(renderer, world, &camera, &motion, frame_a,
+                                                    FRAME_BYTES, motion_xy, sizeof motion_xy));
+    /* The bottom row is ground: without a previous camera it does not move. */
+    for (i = 0; i < WIDTH; ++i) CHECK(motion_xy[((HEIGHT - 1) * WIDTH + i) * 2] == 0.0f);
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+
+    /* The previous camera 10 cm to the left: the ground moved left on screen, not up or down. */
+    motion.has_previous_camera = true;
+    motion.previous_eye = camera.eye;
+    motion.previous_target = camera.target;
+    motion.previous_up = camera.up;
+    motion.previous_eye.x -= 0.1f;
+    motion.previous_target.x -= 0.1f;
+    motion.previous_fov_y_deg = camera.fov_y_deg;
+    CHECK_OK(spindrift_renderer_render_world_motion(renderer, world, &camera, &motion, frame_a,
+                                                    FRAME_BYTES, motion_xy, sizeof motion_xy));
+    for (i = 0; i < WIDTH; ++i) {
+        const float* m = &motion_xy[((HEIGHT - 1) * WIDTH + i) * 2];
+        CHECK(m[0] < -0.5f && fabsf(m[1]) < 0.05f);
+    }
+
+    motion.interval_s = NAN;
+    CHECK_FAILS(spindrift_renderer_render_world_motion(renderer, world, &camera, &motion, frame_a,
+                                                       FRAME_BYTES, motion_xy, sizeof motion_xy),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "interval_s");
+    motion.interval_s = 0.02f;
+    motion.previous_fov_y_deg = 180;
+    CHECK_FAILS(spindrift_renderer_render_world_motion(renderer, world, &camera, &motion, frame_a,
+                                                       FRAME_BYTES, motion_xy, sizeof motion_xy),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "previous_fov_y_deg");
+    motion.previous_fov_y_deg = 45;
+    CHECK_FAILS(spindrift_renderer_render_world_motion(renderer, world, &camera, &motion, frame_a,
+                                                       FRAME_BYTES, motion_xy,
+                                                       sizeof motion_xy - 1),
+                SPINDRIFT_ERROR_BUFFER_TOO_SMALL, "motion_xy_bytes");
+    CHECK_FAILS(spindrift_renderer_render_world_motion(renderer, world, &camera, &motion, frame_a,
+                                                       FRAME_BYTES, NULL, sizeof motion_xy),
+                SPINDRIFT_ERROR_NULL_POINTER, "motion_xy");
+    CHECK_FAILS(spindrift_renderer_render_world_motion(renderer, world, &camera, NULL, frame_a,
+                                                       FRAME_BYTES, motion_xy, sizeof motion_xy),
+                SPINDRIFT_ERROR_NULL_POINTER, "motion");
+    motion.struct_size = 8;
+    CHECK_FAILS(spindrift_renderer_render_world_motion(renderer, world, &camera, &motion, frame_a,
+                                                       FRAME_BYTES, motion_xy, sizeof motion_xy),
+                SPINDRIFT_ERROR_STRUCT_SIZE, "motion");
+
+    CHECK_OK(spindrift_world_destroy(world));
+    CHECK_OK(spindrift_library_destroy(library));
+    CHECK_OK(spindrift_renderer_destroy(renderer));
+}
+
 int main(void) {
     testRendererCreate();
     testWorldRender();
     testFileRender();
+    testWorldMotion();
     printf("capi_render_test: ok\n");
     return 0;
 }

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -18,6 +21,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 #include "image/png_io.h"
 
@@ -634,6 +638,91 @@ TEST(Cli, RenderRasterComputeGivesTheGraphicsImage) {
     // few codes (one pixel of this image by 8).
     EXPECT_LE(largest, 8);
     EXPECT_LE(above_2, a.rgba8.size() / 50) << "largest " << largest;
+}
+
+// --motion-vectors writes a Portable Float Map beside the still (docs/rendering.md, "Motion
+// vectors"): its header, its size, the flames rising (up the image: y below 0) over a still
+// ground once --motion-additive and a coverage of 0.2 let the flames write, and nothing moving
+// without them
+// (the smoke's thin pixels are under the default coverage of 0.5, the flames add light); the
+// colour PNG is the one drawn without it; a sequence writes one per frame; a wrong extension, a
+// video, a numbered still path and the motion settings without --motion-vectors are refused.
+TEST(Cli, RenderMotionVectorsWritesAFloatMapBesideTheFrames) {
+    const std::string effect = source("examples/effects/campfire.json");
+    const fs::path dir = scratchDir("render_motion");
+    const std::string common = " --size 64x48 --time 2 --quiet --validation";
+    RunResult plain = run("render " + effect + " -o " + (dir / "plain.png").string() + common);
+    ASSERT_EQ(plain.exit_code, 0) << plain.output;
+    // Reads a 64 x 48 .pfm: its x, y, 0 per pixel, bottom row first. Counts the pixels moving up.
+    auto risingPixels = [](const fs::path& path, std::vector<float>& values) {
+        std::ifstream in(path, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+        const std::string header = "PF\n64 48\n-1.0\n";
+        EXPECT_EQ(bytes.size(), header.size() + size_t{64} * 48 * 3 * 4);
+        EXPECT_EQ(bytes.substr(0, header.size()), header);
+        values.assign(size_t{64} * 48 * 3, 0.0f);
+        if (bytes.size() != header.size() + values.size() * sizeof(float)) return size_t{0};
+        std::memcpy(values.data(), bytes.data() + header.size(), values.size() * sizeof(float));
+        size_t rising = 0;
+        for (size_t i = 0; i < values.size(); i += 3) {
+            EXPECT_TRUE(std::isfinite(values[i]) && std::isfinite(values[i + 1])) << i;
+            EXPECT_EQ(values[i + 2], 0.0f);
+            if (values[i + 1] < -0.1f) ++rising;
+        }
+        return rising;
+    };
+    RunResult with = run("render " + effect + " -o " + (dir / "still.png").string() + common +
+                         " --motion-vectors " + (dir / "still.pfm").string() +
+                         " --motion-additive --motion-coverage 0.2");
+    ASSERT_EQ(with.exit_code, 0) << with.output;
+    spindrift::Image a, b;
+    ASSERT_TRUE(readImage(dir / "plain.png", a));
+    ASSERT_TRUE(readImage(dir / "still.png", b));
+    EXPECT_EQ(a.rgba8, b.rgba8);
+    std::vector<float> values;
+    EXPECT_GT(risingPixels(dir / "still.pfm", values), 10u) << "no pixel of the fire moved up";
+    // The file's first row is the image's bottom: the ground, still under a still camera.
+    for (size_t x = 0; x < 64; ++x) EXPECT_NEAR(values[x * 3], 0.0f, 1e-3f) << x;
+
+    RunResult defaults = run("render " + effect + " -o " + (dir / "defaults.png").string() +
+                             common + " --motion-vectors " + (dir / "defaults.pfm").string());
+    ASSERT_EQ(defaults.exit_code, 0) << defaults.output;
+    EXPECT_EQ(risingPixels(dir / "defaults.pfm", values), 0u)
+        << "additive flames and thin smoke keep the still background's motion";
+
+    RunResult sequence =
+        run("render " + effect + " -o " + (dir / "seq_%02d.png").string() +
+            " --frames 2 --size 64x48 --quiet --motion-vectors " + (dir / "mv.pfm").string());
+    ASSERT_EQ(sequence.exit_code, 0) << sequence.output;
+    EXPECT_TRUE(fs::exists(dir / "mv_0000.pfm"));
+    EXPECT_TRUE(fs::exists(dir / "mv_0001.pfm"));
+
+    const std::pair<std::string, std::string> refused[] = {
+        {" -o " + (dir / "x.png").string() + " --motion-vectors " + (dir / "x.exr").string(),
+         ".pfm"},
+        {" -o " + (dir / "x.mp4").string() + " --frames 2 --motion-vectors " +
+             (dir / "x.pfm").string(),
+         "video"},
+        {" -o " + (dir / "x.png").string() + " --motion-vectors " + (dir / "x_%02d.pfm").string(),
+         "frame number"},
+        {" -o " + (dir / "x.png").string() + " --motion-coverage 0.3", "--motion-vectors"},
+        {" -o " + (dir / "x.png").string() + " --motion-additive", "--motion-vectors"},
+        {" -o " + (dir / "x.png").string() + " --motion-vectors " + (dir / "x.pfm").string() +
+             " --motion-coverage 1.5",
+         "--motion-coverage"},
+        {" -o " + (dir / "x.png").string() + " --motion-vectors " + (dir / "x.pfm").string() +
+             " --motion-coverage nan",
+         "--motion-coverage"},
+    };
+    for (const auto& [args, needle] : refused) {
+        RunResult bad = run("render " + effect + " --size 64x48 --quiet" + args);
+        EXPECT_EQ(bad.exit_code, 1) << args;
+        EXPECT_NE(bad.output.find(needle), std::string::npos) << bad.output;
+    }
+    for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+        EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+    }
 }
 
 TEST(Cli, RenderRejectsBadSizesOutputsAndOptionMixes) {

@@ -480,6 +480,7 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
         host->makeImages(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
     auto renderer = makeRenderer(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT);
     ASSERT_TRUE(renderer);
+    bool motion_vectors = false;
     auto draw = [&](std::span<const LightDesc> lights, const SkyDesc& sky, bool shadows,
                     VulkanFrameResult& result, std::vector<Diagnostic>& diagnostics) {
         VulkanFrame frame;
@@ -491,6 +492,7 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
         frame.lights = lights;
         frame.sky = sky;
         frame.shadows.enabled = shadows;
+        frame.motion_vectors = motion_vectors;
         const bool ok = renderer->record(frame, scene.list, scene.library, result, diagnostics);
         if (!ok) return ok;
         EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
@@ -519,6 +521,15 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
     EXPECT_EQ(result.lights_drawn, 1u);
     EXPECT_EQ(result.shadows_not_drawn, 1u) << "asked for, not drawable in a host frame: counted";
     EXPECT_GT(redSum(lit), redSum(plain) + 200) << "the red lamp reddens the lit smoke";
+    EXPECT_EQ(result.motion_not_drawn, 0u);
+
+    // Motion vectors: a host frame has no motion attachment, so it draws the same frame and says
+    // it drew none.
+    motion_vectors = true;
+    ASSERT_TRUE(draw(lamps, SkyDesc{}, true, result, diagnostics)) << joined(diagnostics);
+    EXPECT_EQ(result.motion_not_drawn, 1u) << "asked for, not drawable in a host frame: counted";
+    EXPECT_EQ(readImage(VK_FORMAT_R16G16B16A16_SFLOAT, 0).rgba8, lit.rgba8);
+    motion_vectors = false;
 
     SkyDesc sky;
     sky.zenith = {0.2f, 0.4f, 2};

@@ -75,6 +75,14 @@ struct RenderOptions {
     // Writer threads of a sequence or video beside the render thread (0: renderJobs's default);
     // 1 writes each frame on the render thread before the next is drawn.
     uint32_t jobs = 0;
+    // Also write each frame's motion vectors (docs/rendering.md, "Motion vectors") as a .pfm
+    // (render/motion_file.h): a still's path, or a sequence's (a frame-number placeholder, or one
+    // is added as for the PNGs); "" writes none.
+    std::string motion_vectors;
+    // The coverage a particle fragment needs to write its motion (MotionVectorsDesc), and
+    // whether additive particles write theirs: --motion-coverage, --motion-additive.
+    double motion_coverage = 0.5;
+    bool motion_additive = false;
 };
 
 // Renders a scene, or an effect in its default scene, to a still PNG, a numbered PNG sequence,

@@ -125,6 +125,21 @@ int main(int argc, char** argv) {
                     {"a whole number of threads", 1, spindrift::render::kMaxFrameWriters, true},
                     "Frames of a PNG sequence encoded at once beside rendering (default: the "
                     "cores, at most 16); 1 writes each frame before drawing the next");
+    CLI::Option* motion_vectors = render->add_option(
+        "--motion-vectors", render_options.motion_vectors,
+        "Also write the motion vectors of a still or of each frame of a PNG "
+        "sequence to this .pfm (float x, y in pixels: this frame minus the previous, "
+        "y down), for temporal anti-aliasing");
+    addNumberOption(render, "--motion-coverage", render_options.motion_coverage,
+                    {"a coverage", 0, 1},
+                    "The coverage (alpha) a particle's pixel needs to write its motion; below it "
+                    "the pixel keeps what is behind (default 0.5; 0: every pixel it draws)")
+        ->needs(motion_vectors);
+    render
+        ->add_flag("--motion-additive", render_options.motion_additive,
+                   "Additive particles write their motion too (by default they cover nothing "
+                   "and keep the motion of what is behind them)")
+        ->needs(motion_vectors);
 
     spindrift::viewer::ViewerOptions view_options;
     CLI::App* view = app.add_subcommand(

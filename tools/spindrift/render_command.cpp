@@ -15,6 +15,7 @@
 #include "render/contact_sheet.h"
 #include "render/frame_output.h"
 #include "render/frame_write_queue.h"
+#include "render/motion_file.h"
 #include "render/progress.h"
 #include "render/render_file.h"
 #include "render/renderer.h"
@@ -58,7 +59,49 @@ struct Plan {
     std::vector<float> times;     // scene time of each frame
     double fps = 30;
     render::RasterPath raster = render::RasterPath::graphics; // --raster
+    bool motion = false;                                      // --motion-vectors
+    render::FramePattern motion_pattern;
+    render::MotionVectorsDesc motion_settings; // interval, coverage threshold, additive writes
 };
+
+// The motion-vector files of the plan (--motion-vectors): a .pfm for a still or for every frame
+// of a sequence; refused for a video or a contact sheet. Prints the error.
+bool planMotion(const RenderOptions& options, Plan& plan) {
+    if (options.motion_vectors.empty()) return true;
+    const std::string& path = options.motion_vectors;
+    if (fs::path(path).extension() != ".pfm") {
+        error(path, "--motion-vectors writes a Portable Float Map: name the file .pfm");
+        return false;
+    }
+    if (plan.kind != Plan::Kind::still && plan.kind != Plan::Kind::sequence) {
+        error(path, "--motion-vectors goes with a still or a PNG sequence, not a video or a "
+                    "contact sheet");
+        return false;
+    }
+    const double interval_s = 1.0 / plan.fps;
+    if (!(interval_s > 0 && interval_s <= double(render::kMaxMotionIntervalS))) {
+        error(path, "--motion-vectors needs a frame interval in (0, 1] s: --fps of at least 1");
+        return false;
+    }
+    std::string pattern_error;
+    if (!render::parseFramePattern(path, plan.motion_pattern, pattern_error)) {
+        error(path, pattern_error);
+        return false;
+    }
+    if (plan.kind == Plan::Kind::sequence && !plan.motion_pattern.has_placeholder) {
+        render::parseFramePattern(render::defaultSequencePattern(path), plan.motion_pattern,
+                                  pattern_error);
+    }
+    if (plan.kind == Plan::Kind::still && plan.motion_pattern.has_placeholder) {
+        error(path, "a still's motion vectors are one file: leave out the frame number");
+        return false;
+    }
+    plan.motion = true;
+    plan.motion_settings.interval_s = static_cast<float>(interval_s);
+    plan.motion_settings.coverage_threshold = static_cast<float>(options.motion_coverage);
+    plan.motion_settings.additive_writes = options.motion_additive;
+    return true;
+}
 
 bool makePlan(const RenderOptions& options, const std::string& input,
               const render::ScenePlayer& player, Plan& plan) {
@@ -131,6 +174,18 @@ bool checkOutputs(const Plan& plan, const render::ScenePlayer& player, const std
     } else {
         checkOutputPath(plan.output, inputs, diagnostics);
     }
+    for (uint32_t i = 0; plan.motion && diagnostics.empty() && i < plan.times.size(); ++i) {
+        const std::string motion = render::frameFileName(plan.motion_pattern, i);
+        const std::string colour = plan.kind == Plan::Kind::sequence
+                                       ? render::frameFileName(plan.pattern, i)
+                                       : plan.output;
+        if (fs::weakly_canonical(motion) == fs::weakly_canonical(colour)) {
+            diagnostics.push_back({Severity::error, motion, 0, 0, 0, "",
+                                   "the motion vectors would replace the colour output"});
+            break;
+        }
+        checkOutputPath(motion, inputs, diagnostics);
+    }
     printDiagnostics(diagnostics);
     return diagnostics.empty();
 }
@@ -143,12 +198,16 @@ bool renderFrames(render::Renderer& renderer, render::ScenePlayer& player, const
     const uint32_t count = static_cast<uint32_t>(plan.times.size());
     render::ProgressBar progress(count, quiet || count < kProgressMinFrames);
     Image frame;
+    render::MotionImage motion;
     for (uint32_t i = 0; i < count; ++i) {
         render::FrameStats stats;
         std::vector<Diagnostic> diagnostics;
         // Every frame after the first continues the sequence: automatic exposure adapts.
         if (!render::renderSceneFrame(renderer, player, plan.times[i], i > 0, frame, stats,
-                                      diagnostics, plan.raster) ||
+                                      diagnostics, plan.raster, plan.motion ? &motion : nullptr,
+                                      plan.motion_settings) ||
+            (plan.motion && !render::writeMotionPfm(render::frameFileName(plan.motion_pattern, i),
+                                                    motion, diagnostics)) ||
             !sink(i, frame, diagnostics)) {
             progress.finish();
             printDiagnostics(diagnostics);
@@ -305,6 +364,7 @@ int runRender(const RenderOptions& options) {
     if (!makePlan(options, options.input, *player, plan)) return 1;
     if (options.raster == "compute") plan.raster = render::RasterPath::compute;
     if (options.raster == "automatic") plan.raster = render::RasterPath::automatic;
+    if (!planMotion(options, plan)) return 1;
     if (!checkOutputs(plan, *player, options.input)) return 1;
     // Every instance's steps up to the last frame, pre-roll included, within kMaxSimulatedSteps:
     // refused before anything is rendered or written.

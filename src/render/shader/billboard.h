@@ -97,7 +97,9 @@ SD_CONST uint kSpecBillboardSoftFade = 4u;   // 1: soft_fade_distance > 0
 SD_CONST uint kSpecBillboardFrameBlend = 5u; // 1: kRenderFlagFrameBlend (and textured)
 SD_CONST uint kSpecBillboardOit = 6u;        // 1: writes the OIT targets (render/shader/oit.h)
 SD_CONST uint kSpecBillboardDistortion = 7u; // 1: kRenderFlagDistortion (billboard_distortion.frag)
-SD_CONST uint kSpecBillboardCount = 8u;
+// 1: the motion-vector variant (billboard_motion.frag): the vertex stage hands over the velocity
+SD_CONST uint kSpecBillboardMotion = 8u;
+SD_CONST uint kSpecBillboardCount = 9u;
 
 // kSpecBillboardLit's values: unlit, lit per pixel, lit per particle (render.lighting).
 SD_CONST uint kBillboardUnlit = 0u;

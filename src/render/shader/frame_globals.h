@@ -8,6 +8,7 @@
 
 #include "kernels/shared_types.h"
 #include "lighting.h"
+#include "motion.h"
 #include "shadow.h"
 
 SD_BEGIN_NAMESPACE
@@ -53,6 +54,9 @@ struct FrameGlobals {
     // 64-bit mask (bit k: lights[k], low word first) of the lights reaching into the cluster.
     uvec4 light_clusters[kLightClusterCount / 2u];
     AmbientSh ambient_sh; // the sky light (lighting.h, sdShAmbient), added to ambient
+    // The previous camera and the particles' motion rule (motion.h); read only by frames that
+    // draw motion vectors.
+    MotionGlobals motion;
 };
 
 SD_END_NAMESPACE
@@ -63,7 +67,7 @@ namespace spindrift {
 SD_ASSERT_RECORD(FrameLight, 48);
 SD_ASSERT_RECORD(FrameShadows, 16 * (4 * kShadowCascadeCapacity + 9));
 SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + sizeof(FrameShadows) +
-                                   8 * kLightClusterCount + 16 * 9);
+                                   8 * kLightClusterCount + 16 * 9 + sizeof(MotionGlobals));
 static_assert(offsetof(FrameGlobals, eye) == 64);
 static_assert(offsetof(FrameGlobals, viewport) == 176);
 static_assert(offsetof(FrameGlobals, light_count) == 192);
@@ -76,6 +80,8 @@ static_assert(offsetof(FrameGlobals, light_clusters) ==
               208 + 48 * kMaxFrameLights + sizeof(FrameShadows));
 static_assert(offsetof(FrameGlobals, ambient_sh) ==
               208 + 48 * kMaxFrameLights + sizeof(FrameShadows) + 8 * kLightClusterCount);
+static_assert(offsetof(FrameGlobals, motion) ==
+              208 + 48 * kMaxFrameLights + sizeof(FrameShadows) + 8 * kLightClusterCount + 16 * 9);
 // Every mask bit names a light: 64 bits, kMaxFrameLights lights.
 static_assert(kMaxFrameLights == 64);
 // Every device gives a uniform buffer at least 16 KiB (maxUniformBufferRange).
