@@ -20,7 +20,7 @@
 namespace spindrift {
 namespace {
 
-std::string dump(const std::vector<Diagnostic>& diagnostics) {
+std::string dumpLimits(const std::vector<Diagnostic>& diagnostics) {
     std::string all;
     for (size_t i = 0; i < diagnostics.size() && i < 5; ++i) {
         all += formatDiagnostic(diagnostics[i]) + "\n";
@@ -84,7 +84,7 @@ size_t recordedPaths(const std::string& text) {
     std::vector<Diagnostic> diagnostics;
     json::ParseOptions options;
     options.max_values = kMaxEffectJsonValues;
-    EXPECT_TRUE(json::parse(text, "t.json", root, diagnostics, options)) << dump(diagnostics);
+    EXPECT_TRUE(json::parse(text, "t.json", root, diagnostics, options)) << dumpLimits(diagnostics);
     ReadContext ctx;
     ctx.file = "t.json";
     ctx.diagnostics = &diagnostics;
@@ -107,14 +107,14 @@ TEST(EffectLimits, ListAtItsLimitLoads) {
                         "\", \"capacity\": 16}";
             }
             text += "]}";
-            EXPECT_TRUE(loadEffect(text, "t.json", effect, diagnostics)) << dump(diagnostics);
+            EXPECT_TRUE(loadEffect(text, "t.json", effect, diagnostics)) << dumpLimits(diagnostics);
             continue;
         }
         const bool keyed = std::string(c.what).find("keys") != std::string::npos;
         if (keyed) continue; // key times must increase: a list of equal keys is a rule error
         EXPECT_TRUE(
             loadEffect(document(c.prefix, c.item, c.max, c.suffix), "t.json", effect, diagnostics))
-            << dump(diagnostics);
+            << dumpLimits(diagnostics);
     }
 }
 
@@ -126,7 +126,7 @@ TEST(EffectLimits, ListPastItsLimitIsOneDiagnosticAtTheList) {
             std::vector<Diagnostic> diagnostics;
             EXPECT_FALSE(loadEffect(document(c.prefix, c.item, count, c.suffix), "t.json", effect,
                                     diagnostics));
-            ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+            ASSERT_EQ(diagnostics.size(), 1u) << dumpLimits(diagnostics);
             EXPECT_EQ(diagnostics[0].path, c.path);
             EXPECT_EQ(diagnostics[0].message, expectedCount(c, count));
             EXPECT_EQ(diagnostics[0].line, 1u);
@@ -171,7 +171,7 @@ TEST(EffectLimits, FourMillionEmittersStopTheParserAtTheValueLimit) {
     EffectDesc effect;
     std::vector<Diagnostic> diagnostics;
     EXPECT_FALSE(loadEffect(text, "t.json", effect, diagnostics));
-    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    ASSERT_EQ(diagnostics.size(), 1u) << dumpLimits(diagnostics);
     EXPECT_EQ(diagnostics[0].path, "$.emitters");
     EXPECT_NE(diagnostics[0].message.find("more than 1048576 values in an effect document"),
               std::string::npos)
@@ -204,7 +204,7 @@ TEST(EffectLimits, FileLargerThanTheLimitIsRefusedBeforeItIsRead) {
     std::vector<Diagnostic> diagnostics;
     EXPECT_FALSE(loadEffectFile(path.string(), effect, diagnostics));
     std::filesystem::remove(path);
-    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    ASSERT_EQ(diagnostics.size(), 1u) << dumpLimits(diagnostics);
     EXPECT_EQ(diagnostics[0].file, path.string());
     EXPECT_EQ(diagnostics[0].message, "the file is 33554433 bytes; effect files are limited to "
                                       "33554432 bytes (32 MiB)");
@@ -216,7 +216,7 @@ TEST(EffectLimits, TheMostMeshPointsOfOneEmitterLoad) {
                                       "[0,0,0,0,0,1]", kMaxMeshPoints, "}}]}");
     EffectDesc effect;
     std::vector<Diagnostic> diagnostics;
-    ASSERT_TRUE(loadEffect(text, "t.json", effect, diagnostics)) << dump(diagnostics);
+    ASSERT_TRUE(loadEffect(text, "t.json", effect, diagnostics)) << dumpLimits(diagnostics);
     EXPECT_EQ(effect.emitters[0].shape.points.size(), kMaxMeshPoints);
 }
 
@@ -307,7 +307,7 @@ TEST(EffectLimits, ControlCharactersInStringsAreRefusedAtTheirPlace) {
             EffectDesc effect;
             std::vector<Diagnostic> diagnostics;
             EXPECT_FALSE(loadEffect(text, "t.json", effect, diagnostics));
-            ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+            ASSERT_EQ(diagnostics.size(), 1u) << dumpLimits(diagnostics);
             EXPECT_EQ(diagnostics[0].path, field.path);
             EXPECT_EQ(diagnostics[0].line, 1u);
             EXPECT_EQ(diagnostics[0].column, field.before.size()); // the opening quote
@@ -327,7 +327,7 @@ TEST(EffectLimits, OtherEscapesInPathsStillLoad) {
     std::vector<Diagnostic> diagnostics;
     ASSERT_TRUE(loadEffect(kHead + R"("render": {"texture": "t\u00e9x\/a\"b.png"}}]})", "t.json",
                            effect, diagnostics))
-        << dump(diagnostics);
+        << dumpLimits(diagnostics);
     EXPECT_EQ(effect.emitters[0].render.texture, "t\xc3\xa9x/a\"b.png");
 }
 
@@ -345,7 +345,7 @@ TEST(EffectLimits, ValidateRefusesControlCharactersInCodeBuiltEffects) {
     bad.emitters[0].render.texture = std::string("spark\0.png", 10);
     diagnostics.clear();
     EXPECT_FALSE(validateEffect(bad, diagnostics));
-    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    ASSERT_EQ(diagnostics.size(), 1u) << dumpLimits(diagnostics);
     EXPECT_EQ(diagnostics[0].path, "$.emitters[0].render.texture");
     EXPECT_EQ(diagnostics[0].message,
               "expected a path without control characters, found U+0000 at byte 5");
@@ -356,14 +356,14 @@ TEST(EffectLimits, ValidateRefusesControlCharactersInCodeBuiltEffects) {
     bad.emitters[0].render.mesh.mesh = "rock\n.obj";
     diagnostics.clear();
     EXPECT_FALSE(validateEffect(bad, diagnostics));
-    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    ASSERT_EQ(diagnostics.size(), 1u) << dumpLimits(diagnostics);
     EXPECT_EQ(diagnostics[0].path, "$.emitters[0].render.mesh");
 
     bad = e;
     bad.name = "fire\t";
     diagnostics.clear();
     EXPECT_FALSE(validateEffect(bad, diagnostics));
-    ASSERT_EQ(diagnostics.size(), 1u) << dump(diagnostics);
+    ASSERT_EQ(diagnostics.size(), 1u) << dumpLimits(diagnostics);
     EXPECT_EQ(diagnostics[0].path, "$.name");
     EXPECT_EQ(diagnostics[0].message,
               "expected a name without control characters, found U+0009 at byte 4");

@@ -24,7 +24,7 @@ std::vector<Diagnostic> validate(const EffectDesc& e) {
     return diagnostics;
 }
 
-std::string dump(const std::vector<Diagnostic>& diagnostics) {
+std::string dumpValidate(const std::vector<Diagnostic>& diagnostics) {
     std::string all;
     for (const auto& d : diagnostics) all += formatDiagnostic(d) + "\n";
     return all;
@@ -33,7 +33,7 @@ std::string dump(const std::vector<Diagnostic>& diagnostics) {
 // Exactly one diagnostic, at path, whose message contains text.
 void expectOne(const EffectDesc& e, const std::string& path, const std::string& text) {
     const auto d = validate(e);
-    ASSERT_EQ(d.size(), 1u) << dump(d);
+    ASSERT_EQ(d.size(), 1u) << dumpValidate(d);
     EXPECT_EQ(d[0].path, path);
     EXPECT_NE(d[0].message.find(text), std::string::npos) << d[0].message;
     EXPECT_EQ(d[0].line, 0u); // code-built: no positions
@@ -45,7 +45,7 @@ TEST(EffectValidate, MinimalEffectIsValid) {
 
 TEST(EffectValidate, DefaultEffectNeedsANameAndEmitters) {
     const auto d = validate(EffectDesc{});
-    ASSERT_EQ(d.size(), 2u) << dump(d);
+    ASSERT_EQ(d.size(), 2u) << dumpValidate(d);
     EXPECT_EQ(d[0].path, "$.name");
     EXPECT_EQ(d[1].path, "$.emitters");
     EXPECT_EQ(d[1].message, "expected 1 to 64 emitters, found 0");

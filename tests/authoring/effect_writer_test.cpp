@@ -9,13 +9,13 @@
 namespace spindrift {
 namespace {
 
-std::string dump(const std::vector<Diagnostic>& diagnostics) {
+std::string dumpWriter(const std::vector<Diagnostic>& diagnostics) {
     std::string all;
     for (const auto& d : diagnostics) all += formatDiagnostic(d) + "\n";
     return all;
 }
 
-EffectDesc minimalEffect() {
+EffectDesc minimalWriterEffect() {
     EffectDesc e;
     e.name = "fx";
     e.emitters.resize(1);
@@ -31,25 +31,25 @@ std::vector<std::string> keysOf(const json::Value& v) {
 json::Value parseOrFail(const std::string& text) {
     json::Value root;
     std::vector<Diagnostic> diagnostics;
-    EXPECT_TRUE(json::parse(text, "saved", root, diagnostics)) << dump(diagnostics) << text;
+    EXPECT_TRUE(json::parse(text, "saved", root, diagnostics)) << dumpWriter(diagnostics) << text;
     return root;
 }
 
 TEST(EffectWriter, MinimalEffectWritesOnlyTheRequiredKeys) {
     // Two-space indent, one member per line (json_writer.h), defaults left out.
-    EXPECT_EQ(saveEffect(minimalEffect()), "{\n"
-                                           "  \"version\": 1,\n"
-                                           "  \"name\": \"fx\",\n"
-                                           "  \"emitters\": [\n"
-                                           "    {\n"
-                                           "      \"name\": \"a\"\n"
-                                           "    }\n"
-                                           "  ]\n"
-                                           "}\n");
+    EXPECT_EQ(saveEffect(minimalWriterEffect()), "{\n"
+                                                 "  \"version\": 1,\n"
+                                                 "  \"name\": \"fx\",\n"
+                                                 "  \"emitters\": [\n"
+                                                 "    {\n"
+                                                 "      \"name\": \"a\"\n"
+                                                 "    }\n"
+                                                 "  ]\n"
+                                                 "}\n");
 }
 
 TEST(EffectWriter, KeysFollowTheStructFieldOrder) {
-    EffectDesc e = minimalEffect();
+    EffectDesc e = minimalWriterEffect();
     // Set every top-level and emitter field to a non-default value.
     e.seed = 3;
     e.duration_s = 2;
@@ -58,7 +58,7 @@ TEST(EffectWriter, KeysFollowTheStructFieldOrder) {
     e.fixed_timestep_s = 0.01f;
     e.bounds.center = {1, 0, 0};
     e.capacity = 5000;
-    e.emitters.push_back(minimalEffect().emitters[0]);
+    e.emitters.push_back(minimalWriterEffect().emitters[0]);
     e.emitters[1].name = "b";
     EmitterDesc& m = e.emitters[0];
     m.enabled = false;
@@ -89,7 +89,7 @@ TEST(EffectWriter, KeysFollowTheStructFieldOrder) {
 }
 
 TEST(EffectWriter, WritesTheShortFormsOfRangesCurvesAndColours) {
-    EffectDesc e = minimalEffect();
+    EffectDesc e = minimalWriterEffect();
     EmitterDesc& m = e.emitters[0];
     m.init.lifetime_s = {2, 2};
     m.init.size = {0.5f, 1};
@@ -107,7 +107,7 @@ TEST(EffectWriter, WritesTheShortFormsOfRangesCurvesAndColours) {
 }
 
 TEST(EffectWriter, ShapeAndRenderCarryOnlyTheirTypesKeys) {
-    EffectDesc e = minimalEffect();
+    EffectDesc e = minimalWriterEffect();
     EmitterDesc& m = e.emitters[0];
     m.shape.type = ShapeKind::torus;
     m.shape.radius = 2;
@@ -122,7 +122,7 @@ TEST(EffectWriter, ShapeAndRenderCarryOnlyTheirTypesKeys) {
 }
 
 TEST(EffectWriter, BuoyancyCurveIsWrittenWheneverItIsOn) {
-    EffectDesc e = minimalEffect();
+    EffectDesc e = minimalWriterEffect();
     e.emitters[0].update.push_back({true, BuoyancyModule{1, true, {}}});
     e.emitters[0].update.push_back({true, BuoyancyModule{1, false, {}}});
     const json::Value root = parseOrFail(saveEffect(e));
@@ -134,16 +134,17 @@ TEST(EffectWriter, BuoyancyCurveIsWrittenWheneverItIsOn) {
 // The round-trip properties: load(save(e)) == e, and save(load(save(e))) == save(e).
 void expectRoundTrip(const EffectDesc& e) {
     std::vector<Diagnostic> diagnostics;
-    ASSERT_TRUE(validateEffect(e, diagnostics)) << dump(diagnostics);
+    ASSERT_TRUE(validateEffect(e, diagnostics)) << dumpWriter(diagnostics);
     const std::string text = saveEffect(e);
     EffectDesc loaded;
-    ASSERT_TRUE(loadEffect(text, "saved.json", loaded, diagnostics)) << dump(diagnostics) << text;
+    ASSERT_TRUE(loadEffect(text, "saved.json", loaded, diagnostics))
+        << dumpWriter(diagnostics) << text;
     EXPECT_TRUE(loaded == e) << text;
     EXPECT_EQ(saveEffect(loaded), text);
 }
 
 TEST(EffectRoundTrip, MinimalEffect) {
-    expectRoundTrip(minimalEffect());
+    expectRoundTrip(minimalWriterEffect());
 }
 
 TEST(EffectRoundTrip, RandomValidEffects) {
@@ -176,13 +177,13 @@ TEST(EffectRoundTrip, SeedDocumentsAreReproducedAfterOneSave) {
         const std::string text{std::istreambuf_iterator<char>(in), {}};
         EffectDesc e;
         std::vector<Diagnostic> diagnostics;
-        ASSERT_TRUE(loadEffect(text, name, e, diagnostics)) << dump(diagnostics);
+        ASSERT_TRUE(loadEffect(text, name, e, diagnostics)) << dumpWriter(diagnostics);
         expectRoundTrip(e);
     }
 }
 
 TEST(EffectRoundTrip, EdgeValues) {
-    EffectDesc e = minimalEffect();
+    EffectDesc e = minimalWriterEffect();
     e.seed = 0xffffffffu;
     e.name = std::string("quote\" backslash\\ \u00e9 \xf0\x9f\x94\xa5");
     e.emitters[0].capacity = kMaxEmitterCapacity;

@@ -29,6 +29,26 @@ void runSteps(CpuEffect& fx, uint32_t steps) {
     for (uint32_t i = 0; i < steps; ++i) stepOnce(fx);
 }
 
+// The effect of the determinism tests: busyEffect, or under the sanitizers (SPINDRIFT_SANITIZE)
+// busyEffect at a quarter of its particles. The release run keeps the full effect; under
+// AddressSanitizer + UBSan (some 80 times slower here) the quarter still has several chunks per
+// emitter (about 6000 particles at step 90, more than the three chunks
+// ThreadCountDoesNotChangeAnyBit checks for), every update op, collisions, deaths and sub-emitter
+// births, so every code path the full effect takes is still checked under the sanitizers, in a
+// quarter of the time (CpuDeterminism was some 350 s of the ASan suite; docs/benchmarks.md, "CI
+// time").
+EffectDesc determinismEffect() {
+    EffectDesc desc = busyEffect();
+#ifdef SPINDRIFT_SANITIZE
+    desc.emitters[0].capacity /= 4;
+    desc.emitters[0].spawn.rate_per_s /= 4;
+    desc.emitters[0].spawn.bursts[0].count.min /= 4;
+    desc.emitters[0].spawn.bursts[0].count.max /= 4;
+    desc.emitters[1].capacity /= 4;
+#endif
+    return desc;
+}
+
 uint64_t hashAfter(const EffectDesc& desc, uint32_t threads, uint32_t steps) {
     auto fx = makeEffect(desc, threads);
     runSteps(*fx, steps);
@@ -36,7 +56,7 @@ uint64_t hashAfter(const EffectDesc& desc, uint32_t threads, uint32_t steps) {
 }
 
 TEST(CpuDeterminism, SameEffectAndSeedGiveTheSameStateHash) {
-    const EffectDesc desc = busyEffect();
+    const EffectDesc desc = determinismEffect();
     const uint64_t a = hashAfter(desc, 1, 90);
     const uint64_t b = hashAfter(desc, 1, 90);
     EXPECT_EQ(a, b);
@@ -46,7 +66,7 @@ TEST(CpuDeterminism, SameEffectAndSeedGiveTheSameStateHash) {
 }
 
 TEST(CpuDeterminism, ThreadCountDoesNotChangeAnyBit) {
-    const EffectDesc desc = busyEffect();
+    const EffectDesc desc = determinismEffect();
     auto one = makeEffect(desc, 1);
     auto two = makeEffect(desc, 2);
     auto five = makeEffect(desc, 5);
@@ -64,7 +84,7 @@ TEST(CpuDeterminism, ThreadCountDoesNotChangeAnyBit) {
 }
 
 TEST(CpuDeterminism, SnapshotRestoreContinueEqualsAStraightRun) {
-    const EffectDesc desc = busyEffect();
+    const EffectDesc desc = determinismEffect();
     auto straight = makeEffect(desc);
     runSteps(*straight, 120);
 
@@ -80,7 +100,7 @@ TEST(CpuDeterminism, SnapshotRestoreContinueEqualsAStraightRun) {
 }
 
 TEST(CpuDeterminism, RestoreRejectsForeignOrDamagedSnapshots) {
-    const EffectDesc desc = busyEffect();
+    const EffectDesc desc = determinismEffect();
     auto fx = makeEffect(desc);
     runSteps(*fx, 10);
     std::vector<uint8_t> bytes = snapshotState(*fx);
@@ -109,7 +129,7 @@ TEST(CpuDeterminism, RestoreRejectsForeignOrDamagedSnapshots) {
 }
 
 TEST(CpuDeterminism, SeekEqualsAStraightRunForwardAndBackward) {
-    const EffectDesc desc = busyEffect();
+    const EffectDesc desc = determinismEffect();
     const double dt = 1.0 / 60.0;
     auto straight = makeEffect(desc);
     std::vector<uint64_t> hashes;
@@ -131,7 +151,7 @@ TEST(CpuDeterminism, SeekEqualsAStraightRunForwardAndBackward) {
 }
 
 TEST(CpuDeterminism, SeekReportsWhenTheReplayBudgetLimitsIt) {
-    auto fx = makeEffect(busyEffect());
+    auto fx = makeEffect(determinismEffect());
     SeekConfig config;
     config.replay_budget_steps = 10;
     SeekCache cache(config);
@@ -143,7 +163,7 @@ TEST(CpuDeterminism, SeekReportsWhenTheReplayBudgetLimitsIt) {
 }
 
 TEST(CpuDeterminism, FramePacingDoesNotChangeTheState) {
-    const EffectDesc desc = busyEffect();
+    const EffectDesc desc = determinismEffect();
     auto fixed = makeEffect(desc);
     auto jittery = makeEffect(desc);
     for (int i = 0; i < 60; ++i) advanceFrame(*fixed, 1.0 / 60.0);

@@ -15,8 +15,8 @@ namespace {
 using test::compileOrFail;
 using test::singleEmitterEffect;
 
-std::unique_ptr<CpuEffect> makeEffect(const EffectDesc& desc, bool reference = false,
-                                      uint32_t threads = 1) {
+std::unique_ptr<CpuEffect> makeBirthsEffect(const EffectDesc& desc, bool reference = false,
+                                            uint32_t threads = 1) {
     CpuConfig config;
     config.threads = threads;
     config.reference_event_births = reference;
@@ -71,7 +71,7 @@ TEST(CpuEventBirths, FanOutIntoAReplaceOldestChildWritesAtMostItsCapacityPerStep
     for (const bool stable_order : {false, true}) {
         EffectDesc desc = fanOut(2048, 64, 1024, OverflowPolicy::replace_oldest);
         desc.emitters[1].render.stable_order = stable_order;
-        auto fx = makeEffect(desc);
+        auto fx = makeBirthsEffect(desc);
         for (int step = 0; step < 30; ++step) {
             stepOnce(*fx);
             ASSERT_LE(fx->work.event_births_written, 1024u) << "step " << step;
@@ -86,7 +86,7 @@ TEST(CpuEventBirths, FanOutIntoAReplaceOldestChildWritesAtMostItsCapacityPerStep
 
 // The counter measures what it claims: the reference writes every child requested.
 TEST(CpuEventBirths, TheReferenceWritesEveryChildItKeeps) {
-    auto fx = makeEffect(fanOut(2048, 64, 1024, OverflowPolicy::replace_oldest), true);
+    auto fx = makeBirthsEffect(fanOut(2048, 64, 1024, OverflowPolicy::replace_oldest), true);
     uint64_t written = 0;
     for (int step = 0; step < 10; ++step) {
         stepOnce(*fx);
@@ -101,7 +101,7 @@ TEST(CpuEventBirths, TheReferenceWritesEveryChildItKeeps) {
 TEST(CpuEventBirths, BirthEventsOfAFanOutStayWithinTheEventQueue) {
     EffectDesc desc = fanOut(2048, 256, 512, OverflowPolicy::replace_oldest);
     addBirthGrandchild(desc, 2, 0.1f);
-    auto fx = makeEffect(desc);
+    auto fx = makeBirthsEffect(desc);
     for (int step = 0; step < 20; ++step) {
         stepOnce(*fx);
         ASSERT_LE(fx->work.event_births_written, 512u + 128u) << "step " << step;
@@ -173,8 +173,8 @@ TEST(CpuEventBirths, EqualWritingEveryEventsChildrenAtOnceBitForBit) {
 
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
-        auto planned = makeEffect(c.desc, false, 2);
-        auto reference = makeEffect(c.desc, true);
+        auto planned = makeBirthsEffect(c.desc, false, 2);
+        auto reference = makeBirthsEffect(c.desc, true);
         uint64_t written = 0;
         uint64_t written_by_reference = 0;
         for (int step = 0; step < c.steps; ++step) {

@@ -29,13 +29,13 @@ using test::singleEmitterEffect;
 constexpr float kDt = 1.0f / 64.0f;
 constexpr float kSample = 1.0f / 16.0f; // four steps at 1 m/s
 
-std::unique_ptr<CpuEffect> makeEffect(const EffectDesc& desc, uint32_t threads = 1) {
+std::unique_ptr<CpuEffect> makeTrailEffect(const EffectDesc& desc, uint32_t threads = 1) {
     CpuConfig config;
     config.threads = threads;
     return createCpuEffect(compileOrFail(desc), config);
 }
 
-void runSteps(CpuEffect& fx, uint32_t steps) {
+void runTrailSteps(CpuEffect& fx, uint32_t steps) {
     for (uint32_t i = 0; i < steps; ++i) stepOnce(fx);
 }
 
@@ -93,7 +93,7 @@ bool sameBytes(const Strips& a, const Strips& b) {
 // --- recording ----------------------------------------------------------------------------------
 
 TEST(CpuTrails, StraightLineRecordsAPointEveryMinSampleDistance) {
-    auto fx = makeEffect(ribbonProjectile({1, 0, 0}));
+    auto fx = makeTrailEffect(ribbonProjectile({1, 0, 0}));
     const TrailStore& trails = fx->trails[0];
     ASSERT_TRUE(hasTrails(trails));
     stepOnce(*fx); // born at fraction 0.5 of step 0: pre-aged by dt / 2
@@ -116,7 +116,7 @@ TEST(CpuTrails, StraightLineRecordsAPointEveryMinSampleDistance) {
 }
 
 TEST(CpuTrails, FullRingDropsTheOldestPoint) {
-    auto fx = makeEffect(ribbonProjectile({0, 0, -1}, 8));
+    auto fx = makeTrailEffect(ribbonProjectile({0, 0, -1}, 8));
     const TrailStore& trails = fx->trails[0];
     const float birth_z = -0.5f * kDt;
     stepOnce(*fx);
@@ -143,9 +143,9 @@ TEST(CpuTrails, AParticleBornIntoAReusedSlotStartsAFreshTrail) {
         desc.emitters[0].init.lifetime_s =
             overflow == OverflowPolicy::drop_new ? FloatRange{0.5f, 0.5f} : FloatRange{100, 100};
         desc.emitters[0].spawn.bursts.push_back(burstAt(1, 1));
-        auto fx = makeEffect(desc);
+        auto fx = makeTrailEffect(desc);
         const TrailStore& trails = fx->trails[0];
-        runSteps(*fx, 64); // steps 0..63; the second birth is in step 64 (t = 1 s)
+        runTrailSteps(*fx, 64); // steps 0..63; the second birth is in step 64 (t = 1 s)
         EXPECT_EQ(fx->stats[0].births, 1u);
         ASSERT_GT(trails.count[0], 5u);
         stepOnce(*fx);
@@ -181,8 +181,8 @@ TEST(CpuTrails, TrailsMoveWithTheirParticlesThroughRemoval) {
     desc.emitters[0].init.lifetime_s = {0.2f, 2.0f};
     desc.emitters[0].init.velocity = {{-2, -2, -2}, {2, 2, 2}};
     makeRibbon(desc.emitters[0], 32, 0.02f);
-    auto fx = makeEffect(desc);
-    runSteps(*fx, 70);
+    auto fx = makeTrailEffect(desc);
+    runTrailSteps(*fx, 70);
     EXPECT_GT(fx->stats[0].deaths, 10u) << "holes were filled by moving particles";
     expectTrailsOnTheirParticlesRays(*fx);
 }
@@ -193,8 +193,8 @@ TEST(CpuTrails, TrailsMoveWithTheirParticlesThroughReplacement) {
     desc.emitters[0].overflow = OverflowPolicy::replace_oldest;
     desc.emitters[0].init.velocity = {{-2, -2, -2}, {2, 2, 2}};
     makeRibbon(desc.emitters[0], 32, 0.02f);
-    auto fx = makeEffect(desc);
-    runSteps(*fx, 70);
+    auto fx = makeTrailEffect(desc);
+    runTrailSteps(*fx, 70);
     EXPECT_GT(fx->stats[0].overflow_replaced, 10u);
     expectTrailsOnTheirParticlesRays(*fx);
 }
@@ -203,7 +203,7 @@ TEST(CpuTrails, LocalTrailsFollowTheEffectWorldTrailsStay) {
     for (SimulationSpace space : {SimulationSpace::world, SimulationSpace::local}) {
         EffectDesc desc = ribbonProjectile({1, 0, 0});
         desc.space = space;
-        auto fx = makeEffect(desc);
+        auto fx = makeTrailEffect(desc);
         for (int i = 0; i < 32; ++i) advanceFrame(*fx, 2 * kDt);
         setTransform(*fx, makeRigidTransform(0, 5, 0, 0));
         advanceFrame(*fx, 2 * kDt);
@@ -221,9 +221,9 @@ TEST(CpuTrails, LocalTrailsFollowTheEffectWorldTrailsStay) {
 
 TEST(CpuTrails, ThreadCountDoesNotChangeAnyBitOfTheTrails) {
     const EffectDesc desc = busyRibbonEffect();
-    auto one = makeEffect(desc, 1);
-    auto two = makeEffect(desc, 2);
-    auto four = makeEffect(desc, 4);
+    auto one = makeTrailEffect(desc, 1);
+    auto two = makeTrailEffect(desc, 2);
+    auto four = makeTrailEffect(desc, 4);
     for (int i = 0; i < 90; ++i) {
         stepOnce(*one);
         stepOnce(*two);
@@ -242,8 +242,8 @@ TEST(CpuTrails, ThreadCountDoesNotChangeAnyBitOfTheTrails) {
 }
 
 TEST(CpuTrails, StateHashCoversTrailPoints) {
-    auto fx = makeEffect(busyRibbonEffect());
-    runSteps(*fx, 30);
+    auto fx = makeTrailEffect(busyRibbonEffect());
+    runTrailSteps(*fx, 30);
     const uint64_t before = stateHash(*fx);
     TrailStore& trails = fx->trails[0];
     const size_t slot = 7;
@@ -259,13 +259,13 @@ TEST(CpuTrails, StateHashCoversTrailPoints) {
 
 TEST(CpuTrails, SnapshotRestoreContinueEqualsAStraightRun) {
     const EffectDesc desc = busyRibbonEffect();
-    auto straight = makeEffect(desc);
-    runSteps(*straight, 120);
+    auto straight = makeTrailEffect(desc);
+    runTrailSteps(*straight, 120);
 
-    auto first = makeEffect(desc);
-    runSteps(*first, 47);
+    auto first = makeTrailEffect(desc);
+    runTrailSteps(*first, 47);
     const std::vector<uint8_t> bytes = snapshotState(*first);
-    auto second = makeEffect(desc, 2);
+    auto second = makeTrailEffect(desc, 2);
     std::string error;
     ASSERT_TRUE(restoreState(*second, bytes, error)) << error;
     EXPECT_EQ(stateHash(*second), stateHash(*first));
@@ -274,20 +274,20 @@ TEST(CpuTrails, SnapshotRestoreContinueEqualsAStraightRun) {
     bool wrapped = false;
     for (uint32_t s = 0; s < first->pools[0].count; ++s) wrapped |= first->trails[0].first[s] != 0;
     EXPECT_TRUE(wrapped);
-    runSteps(*second, 120 - 47);
+    runTrailSteps(*second, 120 - 47);
     EXPECT_EQ(stateHash(*second), stateHash(*straight));
     EXPECT_TRUE(sameBytes(stripsOf(*second, 0), stripsOf(*straight, 0)));
 }
 
 TEST(CpuTrails, SeekEqualsAStraightRunWithTrails) {
     const EffectDesc desc = busyRibbonEffect();
-    auto straight = makeEffect(desc);
+    auto straight = makeTrailEffect(desc);
     std::vector<uint64_t> hashes;
     for (int i = 0; i <= 100; ++i) {
         hashes.push_back(stateHash(*straight));
         stepOnce(*straight);
     }
-    auto fx = makeEffect(desc);
+    auto fx = makeTrailEffect(desc);
     SeekConfig config;
     config.checkpoint_interval_steps = 25;
     SeekCache cache(config);
@@ -299,8 +299,8 @@ TEST(CpuTrails, SeekEqualsAStraightRunWithTrails) {
 }
 
 TEST(CpuTrails, RestoreRejectsABadTrailSection) {
-    auto fx = makeEffect(ribbonProjectile({1, 0, 0}, 8));
-    runSteps(*fx, 60);
+    auto fx = makeTrailEffect(ribbonProjectile({1, 0, 0}, 8));
+    runTrailSteps(*fx, 60);
     const std::vector<uint8_t> bytes = snapshotState(*fx);
     const uint64_t before = stateHash(*fx);
     // Header (40 bytes), driver, statistics, two transforms, the pool's count and its particle:
@@ -340,8 +340,9 @@ TEST(CpuTrails, StripRunsHeadFirstWithTaperAndStretchedU) {
     Curve grow;
     grow.keys = {{0, 1}, {1, 3}};
     desc.emitters[0].update.push_back({true, SizeOverLifeModule{grow}});
-    auto fx = makeEffect(desc);
-    runSteps(*fx, 43); // 42 steps after birth: 11 recorded points, the head 2 steps past the newest
+    auto fx = makeTrailEffect(desc);
+    runTrailSteps(*fx,
+                  43); // 42 steps after birth: 11 recorded points, the head 2 steps past the newest
     const TrailStore& trails = fx->trails[0];
     ASSERT_EQ(trails.count[0], 11u);
 
@@ -379,8 +380,8 @@ TEST(CpuTrails, StripUIsMetresFromTheHeadTimesTiling) {
     EffectDesc desc = ribbonProjectile({0, 2, 0}, 16);
     desc.emitters[0].render.ribbon.uv_tiling = 3;
     desc.emitters[0].render.ribbon.taper = 0;
-    auto fx = makeEffect(desc);
-    runSteps(*fx, 30);
+    auto fx = makeTrailEffect(desc);
+    runTrailSteps(*fx, 30);
     const Strips s = stripsOf(*fx, 0);
     ASSERT_GE(s.points.size(), 5u);
     const float head_y = s.points[0].position_width.y;
@@ -391,10 +392,10 @@ TEST(CpuTrails, StripUIsMetresFromTheHeadTimesTiling) {
 }
 
 TEST(CpuTrails, StripLeavesOutANewestPointThatIsTheHead) {
-    auto fx = makeEffect(ribbonProjectile({1, 0, 0}, 16));
+    auto fx = makeTrailEffect(ribbonProjectile({1, 0, 0}, 16));
     stepOnce(*fx);
     EXPECT_EQ(stripsOf(*fx, 0).points.size(), 0u) << "one point: no polyline";
-    runSteps(*fx, 4); // recorded in the 4th step after birth: the head is the newest point
+    runTrailSteps(*fx, 4); // recorded in the 4th step after birth: the head is the newest point
     const TrailStore& trails = fx->trails[0];
     ASSERT_EQ(trails.count[0], 2u);
     ASSERT_EQ(trailPoint(trails, 0, 0), headOf(*fx, 0, 0));
@@ -411,8 +412,8 @@ TEST(CpuTrails, StripSegmentsStayInsideTheirPolylineAndCountFromTheBatch) {
     desc.emitters[0].spawn.bursts.push_back(burstAt(0, 20));
     desc.emitters[0].init.velocity = {{-2, -2, -2}, {2, 2, 2}};
     makeRibbon(desc.emitters[0], 12, 0.05f);
-    auto fx = makeEffect(desc);
-    runSteps(*fx, 40);
+    auto fx = makeTrailEffect(desc);
+    runTrailSteps(*fx, 40);
     // Points already in the vectors (an earlier batch) do not shift this batch's indices.
     Strips s;
     s.points.resize(5);
@@ -446,8 +447,8 @@ TEST(CpuTrails, StripSegmentsStayInsideTheirPolylineAndCountFromTheBatch) {
 TEST(CpuTrails, NonRibbonEmittersWriteNoStrips) {
     EffectDesc desc = ribbonProjectile({1, 0, 0});
     desc.emitters[0].render = RenderDesc{};
-    auto fx = makeEffect(desc);
-    runSteps(*fx, 20);
+    auto fx = makeTrailEffect(desc);
+    runTrailSteps(*fx, 20);
     EXPECT_FALSE(hasTrails(fx->trails[0]));
     Strips s;
     EXPECT_EQ(writeRibbonStrips(*fx, 0, s.points, s.segments), 0u);
@@ -459,11 +460,11 @@ TEST(CpuTrails, NonRibbonEmittersWriteNoStrips) {
 }
 
 TEST(CpuTrails, SteppingAndWritingStripsAllocateNothing) {
-    auto fx = makeEffect(busyRibbonEffect(), 2);
+    auto fx = makeTrailEffect(busyRibbonEffect(), 2);
     Strips s;
     s.points.reserve(maxRibbonPoints(*fx, 0));
     s.segments.reserve(maxRibbonPoints(*fx, 0));
-    runSteps(*fx, 5); // warm up: thread start-up may allocate
+    runTrailSteps(*fx, 5); // warm up: thread start-up may allocate
     spindrift::test::armAllocationCounter();
     for (int i = 0; i < 60; ++i) {
         stepOnce(*fx);

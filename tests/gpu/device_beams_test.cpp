@@ -17,7 +17,7 @@
 namespace spindrift::gpu::test {
 namespace {
 
-GpuConfig deviceStripsConfig() {
+GpuConfig deviceBeamsConfig() {
     GpuConfig config = testGpuConfig();
     config.device_strips = true;
     return config;
@@ -110,7 +110,7 @@ BeamComparison expectDeviceBeams(const std::shared_ptr<const CompiledEffect>& ef
     BeamComparison result;
     auto cpu_fx = cpu::createCpuEffect(effect, cpu::CpuConfig{});
     std::vector<Diagnostic> d;
-    auto gpu_fx = createGpuEffect(effect, deviceStripsConfig(), d);
+    auto gpu_fx = createGpuEffect(effect, deviceBeamsConfig(), d);
     if (gpu_fx == nullptr) {
         ADD_FAILURE() << joinedDiagnostics(d);
         return result;
@@ -214,7 +214,7 @@ TEST(DeviceBeams, NoBeamStripsUnlessAsked) {
 TEST(DeviceBeams, RequestWithoutTheBeamCurveIsAnError) {
     const auto effect = loadSample("lightning.json");
     std::vector<Diagnostic> d;
-    auto gpu_fx = createGpuEffect(effect, deviceStripsConfig(), d);
+    auto gpu_fx = createGpuEffect(effect, deviceBeamsConfig(), d);
     ASSERT_NE(gpu_fx, nullptr) << joinedDiagnostics(d);
     EXPECT_TRUE(static_cast<bool>(gpu_fx->buffers.beam_frames));
     advanceFrame(*gpu_fx, effect->effect.fixed_timestep_s);

@@ -14,7 +14,7 @@
 namespace spindrift::json {
 namespace {
 
-uint32_t bitsOf(float f) {
+uint32_t writerBitsOf(float f) {
     uint32_t bits = 0;
     std::memcpy(&bits, &f, sizeof(bits));
     return bits;
@@ -235,7 +235,7 @@ void checkRoundTrip(uint32_t bits, bool check_shortest) {
     v.text = text;
     float back = 0;
     ASSERT_TRUE(toFloat(v, back)) << text;
-    ASSERT_EQ(bitsOf(back), bits) << text;
+    ASSERT_EQ(writerBitsOf(back), bits) << text;
     // Integers written in full ("123456792") are shortest in characters, not digits; skip them.
     if (!check_shortest || text.find_first_of(".e") == std::string::npos) return;
     std::string digits;
@@ -249,7 +249,7 @@ void checkRoundTrip(uint32_t bits, bool check_shortest) {
                            static_cast<int>(digits.size()) - 2);
     float shorter = 0;
     std::from_chars(buffer, r.ptr, shorter);
-    ASSERT_NE(bitsOf(shorter), bits) << text << " vs " << std::string(buffer, r.ptr);
+    ASSERT_NE(writerBitsOf(shorter), bits) << text << " vs " << std::string(buffer, r.ptr);
 }
 
 TEST(FormatFloat, RoundTripsTwoMillionRandomFloats) {
@@ -306,11 +306,11 @@ TEST(JsonWriter, FloatsSurviveADocumentRoundTrip) {
     ASSERT_NE(many, nullptr);
     float f = 0;
     ASSERT_TRUE(toFloat(*single, f));
-    EXPECT_EQ(bitsOf(f), bitsOf(values[0]));
+    EXPECT_EQ(writerBitsOf(f), writerBitsOf(values[0]));
     ASSERT_EQ(many->items.size(), values.size());
     for (size_t i = 0; i < values.size(); ++i) {
         ASSERT_TRUE(toFloat(many->items[i], f));
-        ASSERT_EQ(bitsOf(f), bitsOf(values[i])) << many->items[i].text;
+        ASSERT_EQ(writerBitsOf(f), writerBitsOf(values[i])) << many->items[i].text;
     }
 }
 
@@ -357,7 +357,7 @@ TEST(JsonWriter, OutputParsesBackToTheSameValues) {
     ASSERT_TRUE(toFloat(list.items[0], f));
     EXPECT_EQ(f, 0.1f);
     ASSERT_TRUE(toFloat(list.items[1].items[0], f));
-    EXPECT_EQ(bitsOf(f), bitsOf(-0.0f));
+    EXPECT_EQ(writerBitsOf(f), writerBitsOf(-0.0f));
     EXPECT_EQ(list.items[1].keys[0], "x y");
 }
 

@@ -9,9 +9,9 @@
 namespace spindrift {
 namespace {
 
-constexpr float kEps = 1.0e-5f;
+constexpr float kBeamEps = 1.0e-5f;
 
-void expectVec3Near(vec3 actual, vec3 expected, float tolerance = kEps) {
+void expectBeamVec3Near(vec3 actual, vec3 expected, float tolerance = kBeamEps) {
     EXPECT_NEAR(actual.x, expected.x, tolerance);
     EXPECT_NEAR(actual.y, expected.y, tolerance);
     EXPECT_NEAR(actual.z, expected.z, tolerance);
@@ -40,9 +40,10 @@ TEST(Beam, BezierRunsThroughItsEndsAndFollowsItsControlPoints) {
     const vec3 p0(0, 0, 0), p1(1, 2, 0), p2(3, 2, 0), p3(4, 0, 0);
     EXPECT_EQ(sdBezier(p0, p1, p2, p3, 0.0f), p0);
     EXPECT_EQ(sdBezier(p0, p1, p2, p3, 1.0f), p3);
-    expectVec3Near(sdBezier(p0, p1, p2, p3, 0.5f), vec3(2, 1.5f, 0)); // (p0 + 3p1 + 3p2 + p3) / 8
-    expectVec3Near(sdBezierDerivative(p0, p1, p2, p3, 0.0f), 3.0f * (p1 - p0));
-    expectVec3Near(sdBezierDerivative(p0, p1, p2, p3, 1.0f), 3.0f * (p3 - p2));
+    expectBeamVec3Near(sdBezier(p0, p1, p2, p3, 0.5f),
+                       vec3(2, 1.5f, 0)); // (p0 + 3p1 + 3p2 + p3) / 8
+    expectBeamVec3Near(sdBezierDerivative(p0, p1, p2, p3, 0.0f), 3.0f * (p1 - p0));
+    expectBeamVec3Near(sdBezierDerivative(p0, p1, p2, p3, 1.0f), 3.0f * (p3 - p2));
 }
 
 TEST(Beam, StartsAndEndsExactlyWhereAuthoredWhateverTheJitter) {
@@ -58,13 +59,13 @@ TEST(Beam, SagLowersTheMiddleByTheSag) {
     // A straight line (no tangents) between two points at the same height, no jitter.
     const BeamCurve c =
         curve(vec3(-2, 3, 1), vec3(2, 3, 1), vec3(0), vec3(0), 16, 0.1f, 0.75f, 0.0f, 10.0f);
-    expectVec3Near(sdBeamPosition(c, 9u, 0u, 8u), vec3(0, 3 - 0.75f, 1));
+    expectBeamVec3Near(sdBeamPosition(c, 9u, 0u, 8u), vec3(0, 3 - 0.75f, 1));
     // A parabola 4 sag t (1 - t): a quarter of the way along it hangs 3/4 of the sag.
-    EXPECT_NEAR(sdBeamPosition(c, 9u, 0u, 4u).y, 3 - 0.75f * 0.75f, kEps);
+    EXPECT_NEAR(sdBeamPosition(c, 9u, 0u, 4u).y, 3 - 0.75f * 0.75f, kBeamEps);
     // Without sag the line is straight.
     BeamCurve flat = c;
     flat.control1_sag.w = 0;
-    for (uint i = 0; i <= 16; ++i) EXPECT_NEAR(sdBeamPosition(flat, 9u, 0u, i).y, 3.0f, kEps);
+    for (uint i = 0; i <= 16; ++i) EXPECT_NEAR(sdBeamPosition(flat, 9u, 0u, i).y, 3.0f, kBeamEps);
 }
 
 TEST(Beam, JitterIsSidewaysBoundedAndZeroAtTheEnds) {
@@ -75,7 +76,7 @@ TEST(Beam, JitterIsSidewaysBoundedAndZeroAtTheEnds) {
             const float t = float(i) / float(kBolt.segments);
             const vec3 offset = sdBeamPosition(kBolt, key, 3u, i) - sdBeamCentre(kBolt, t);
             const float distance = length(offset);
-            EXPECT_LE(distance, jitter * sdBeamJitterEnvelope(t) + kEps) << key << " " << i;
+            EXPECT_LE(distance, jitter * sdBeamJitterEnvelope(t) + kBeamEps) << key << " " << i;
             EXPECT_NEAR(dot(offset, normalize(sdBeamCentreDerivative(kBolt, t))), 0.0f, 1e-4f)
                 << "sideways: perpendicular to the curve";
             largest = std::max(largest, distance);
@@ -113,7 +114,7 @@ TEST(Beam, PointsCarryWidthColourUnitTangentAndU) {
         EXPECT_EQ(vec3(p.position_width), sdBeamPosition(kBolt, 11u, 4u, i));
         EXPECT_EQ(p.position_width.w, kBolt.start_width.w);
         EXPECT_EQ(p.color, color);
-        EXPECT_NEAR(length(vec3(p.tangent_u)), 1.0f, kEps);
+        EXPECT_NEAR(length(vec3(p.tangent_u)), 1.0f, kBeamEps);
         EXPECT_FLOAT_EQ(p.tangent_u.w, float(i) / float(n));
         if (i > 0 && i < n) {
             // The average of the neighbouring segments' unit directions.
@@ -121,12 +122,12 @@ TEST(Beam, PointsCarryWidthColourUnitTangentAndU) {
                 normalize(vec3(p.position_width) - sdBeamPosition(kBolt, 11u, 4u, i - 1));
             const vec3 after =
                 normalize(sdBeamPosition(kBolt, 11u, 4u, i + 1) - vec3(p.position_width));
-            expectVec3Near(vec3(p.tangent_u), normalize(before + after));
+            expectBeamVec3Near(vec3(p.tangent_u), normalize(before + after));
         }
     }
     // The ends take their one segment's direction.
     const vec3 first = normalize(sdBeamPosition(kBolt, 11u, 4u, 1) - vec3(kBolt.start_width));
-    expectVec3Near(vec3(sdBeamPoint(kBolt, 11u, 4u, 0, color).tangent_u), first);
+    expectBeamVec3Near(vec3(sdBeamPoint(kBolt, 11u, 4u, 0, color).tangent_u), first);
     EXPECT_TRUE(
         samePoint(sdBeamPoint(kBolt, 11u, 4u, 7, color), sdBeamPoint(kBolt, 11u, 4u, 7, color)));
 }
@@ -138,7 +139,7 @@ TEST(Beam, DegenerateBeamStaysFinite) {
     for (uint i = 0; i <= 1; ++i) {
         const StripPoint p = sdBeamPoint(c, 3u, 0u, i, vec4(1));
         EXPECT_EQ(vec3(p.position_width), vec3(1, 1, 1));
-        EXPECT_NEAR(length(vec3(p.tangent_u)), 1.0f, kEps);
+        EXPECT_NEAR(length(vec3(p.tangent_u)), 1.0f, kBeamEps);
     }
     BeamCurve zero_segments = c;
     zero_segments.segments = 0; // treated as 1

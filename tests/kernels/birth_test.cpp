@@ -9,7 +9,7 @@
 namespace spindrift {
 namespace {
 
-uint32_t keyOf(uint32_t i) {
+uint32_t birthKeyOf(uint32_t i) {
     return sdParticleKey(5u, 2u, i, 0u);
 }
 
@@ -26,7 +26,7 @@ TEST(Birth, RangesAreDrawnWithTheirOwnDrawIndices) {
     e.mass_min = 0.5f;
     e.mass_max = 5.0f;
     for (uint32_t i = 0; i < 2000; ++i) {
-        uint32_t key = keyOf(i);
+        uint32_t key = birthKeyOf(i);
         ShapeSample s = sdSampleShape(e, key);
         Birth b = sdBirth(e, key, s);
         EXPECT_EQ(b.lifetime_s, sdRandomRange(key, kDrawLifetime, 1.0f, 3.0f));
@@ -51,7 +51,7 @@ TEST(Birth, VelocityIsSpeedAlongTheDirectionPlusInitVelocity) {
     s.position = vec3(1, 2, 3);
     s.direction = vec3(0, 0, 1);
     for (uint32_t i = 0; i < 1000; ++i) {
-        Birth b = sdBirth(e, keyOf(i), s);
+        Birth b = sdBirth(e, birthKeyOf(i), s);
         EXPECT_GE(b.velocity.x, -1.0f);
         EXPECT_LT(b.velocity.x, 1.0f);
         EXPECT_EQ(b.velocity.y, 3.0f);
@@ -59,14 +59,14 @@ TEST(Birth, VelocityIsSpeedAlongTheDirectionPlusInitVelocity) {
     }
     e.speed_min = e.speed_max = -1.0f; // negative speed goes against the direction
     e.velocity_min = e.velocity_max = vec4(0.0f);
-    EXPECT_EQ(sdBirth(e, keyOf(0), s).velocity, vec3(0, 0, -1));
+    EXPECT_EQ(sdBirth(e, birthKeyOf(0), s).velocity, vec3(0, 0, -1));
 }
 
 TEST(Birth, LifetimeIsClampedBelow) {
     EmitterRecord e = test::makeTestEmitter();
     e.lifetime_min_s = e.lifetime_max_s = 1.0e-9f;
-    ShapeSample s = sdSampleShape(e, keyOf(0));
-    Birth b = sdBirth(e, keyOf(0), s);
+    ShapeSample s = sdSampleShape(e, birthKeyOf(0));
+    Birth b = sdBirth(e, birthKeyOf(0), s);
     EXPECT_EQ(b.lifetime_s, kMinLifetimeS);
     EXPECT_TRUE(std::isfinite(1.0f / b.lifetime_s));
 }
@@ -74,8 +74,8 @@ TEST(Birth, LifetimeIsClampedBelow) {
 TEST(Birth, ConstantColourIsExact) {
     EmitterRecord e = test::makeTestEmitter();
     e.color_a = e.color_b = vec4(0.3f, 2.5f, 0.1f, 0.7f);
-    ShapeSample s = sdSampleShape(e, keyOf(0));
-    for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(sdBirth(e, keyOf(i), s).color, e.color_a);
+    ShapeSample s = sdSampleShape(e, birthKeyOf(0));
+    for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(sdBirth(e, birthKeyOf(i), s).color, e.color_a);
 }
 
 TEST(Birth, RandomBetweenUsesOneBlendForAllComponents) {
@@ -83,10 +83,10 @@ TEST(Birth, RandomBetweenUsesOneBlendForAllComponents) {
     e.color_mode = kColorModeRandomBetween;
     e.color_a = vec4(0, 0, 0, 0);
     e.color_b = vec4(1, 2, 4, 0.5f);
-    ShapeSample s = sdSampleShape(e, keyOf(0));
+    ShapeSample s = sdSampleShape(e, birthKeyOf(0));
     for (uint32_t i = 0; i < 1000; ++i) {
-        Birth b = sdBirth(e, keyOf(i), s);
-        float t = sdRandom01(keyOf(i), kDrawColor);
+        Birth b = sdBirth(e, birthKeyOf(i), s);
+        float t = sdRandom01(birthKeyOf(i), kDrawColor);
         EXPECT_EQ(b.color_t, t);
         EXPECT_FLOAT_EQ(b.color.x, t);
         EXPECT_FLOAT_EQ(b.color.y, 2.0f * t);
@@ -100,9 +100,9 @@ TEST(Birth, GradientModeGivesTheGradientPosition) {
     e.color_mode = kColorModeGradient;
     e.color_a = e.color_b = vec4(0.0f);
     e.color_lut_row = 3;
-    ShapeSample s = sdSampleShape(e, keyOf(0));
-    Birth b = sdBirth(e, keyOf(7), s);
-    EXPECT_EQ(b.color_t, sdRandom01(keyOf(7), kDrawColor));
+    ShapeSample s = sdSampleShape(e, birthKeyOf(0));
+    Birth b = sdBirth(e, birthKeyOf(7), s);
+    EXPECT_EQ(b.color_t, sdRandom01(birthKeyOf(7), kDrawColor));
     EXPECT_GE(b.color_t, 0.0f);
     EXPECT_LT(b.color_t, 1.0f);
 }
@@ -111,9 +111,9 @@ TEST(Birth, SameKeySameBirthDifferentKeyDifferentBirth) {
     EmitterRecord e = test::makeTestEmitter();
     e.lifetime_min_s = 1.0f;
     e.lifetime_max_s = 2.0f;
-    ShapeSample s = sdSampleShape(e, keyOf(1));
-    EXPECT_EQ(sdBirth(e, keyOf(1), s).lifetime_s, sdBirth(e, keyOf(1), s).lifetime_s);
-    EXPECT_NE(sdBirth(e, keyOf(1), s).lifetime_s, sdBirth(e, keyOf(2), s).lifetime_s);
+    ShapeSample s = sdSampleShape(e, birthKeyOf(1));
+    EXPECT_EQ(sdBirth(e, birthKeyOf(1), s).lifetime_s, sdBirth(e, birthKeyOf(1), s).lifetime_s);
+    EXPECT_NE(sdBirth(e, birthKeyOf(1), s).lifetime_s, sdBirth(e, birthKeyOf(2), s).lifetime_s);
 }
 
 } // namespace

@@ -10,7 +10,7 @@
 namespace spindrift {
 namespace {
 
-constexpr uint32_t kSeed = 11;
+constexpr uint32_t kNewbornSeed = 11;
 constexpr uint32_t kEmitter = 3;
 
 // A rotation of 90 degrees about +Y and a translation, as 3x4 rows.
@@ -21,7 +21,7 @@ constexpr vec4 kRow2{-1, 0, 0, 0.5f};
 Newborn newbornAt(const EmitterRecord& e, uint32_t ordinal, const BirthPlace& place,
                   const std::vector<vec4>& lut = {},
                   const std::vector<MeshPointRecord>& points = {}) {
-    return sdNewborn(e, kSeed, kEmitter, ordinal, 0u, place, LutRef{lut.data()},
+    return sdNewborn(e, kNewbornSeed, kEmitter, ordinal, 0u, place, LutRef{lut.data()},
                      MeshPointsRef{points.data()});
 }
 
@@ -35,7 +35,7 @@ TEST(Newborn, IsTheKeysBirthPlacedAndPreAged) {
     EXPECT_EQ(place.pre_age_s, (1.0f - 0.375f) * 0.5f);
     for (uint32_t ordinal = 0; ordinal < 100; ++ordinal) {
         const Newborn n = newbornAt(e, ordinal, place);
-        const uint32_t key = sdParticleKey(kSeed, kEmitter, ordinal, 0u);
+        const uint32_t key = sdParticleKey(kNewbornSeed, kEmitter, ordinal, 0u);
         ASSERT_EQ(n.key, key);
         const Birth b = sdBirth(e, key, sdSampleShape(e, key));
         EXPECT_EQ(n.birth.lifetime_s, b.lifetime_s);

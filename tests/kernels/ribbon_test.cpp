@@ -11,7 +11,7 @@
 namespace spindrift {
 namespace {
 
-const vec4 kRow0(1, 0, 0, 0), kRow1(0, 1, 0, 0), kRow2(0, 0, 1, 0);
+const vec4 kIdentityRow0(1, 0, 0, 0), kIdentityRow1(0, 1, 0, 0), kIdentityRow2(0, 0, 1, 0);
 
 // Points as the view reads them: three floats each.
 std::vector<float> flatten(const std::vector<vec3>& points) {
@@ -57,19 +57,20 @@ TEST(RibbonPolyline, LeavesOutANewestPointThatIsTheHeadAndNeedsTwoPoints) {
     const RibbonPointsRef points{v.data()};
     const RibbonRing three = sdRibbonRing(0, 0, 3, 4);
     const RibbonPolyline moved =
-        sdRibbonPolyline(points, three, vec3(3, 0, 0), kRow0, kRow1, kRow2);
+        sdRibbonPolyline(points, three, vec3(3, 0, 0), kIdentityRow0, kIdentityRow1, kIdentityRow2);
     EXPECT_EQ(moved.skip_newest, 0u);
     EXPECT_EQ(moved.points, 4u);
     EXPECT_EQ(sdRibbonPolylinePoint(points, moved, 0), vec3(3, 0, 0)) << "the head";
     EXPECT_EQ(sdRibbonPolylinePoint(points, moved, 1), vec3(2, 0, 0)) << "then newest first";
     EXPECT_EQ(sdRibbonPolylinePoint(points, moved, 3), vec3(0, 0, 0));
-    const RibbonPolyline just = sdRibbonPolyline(points, three, vec3(2, 0, 0), kRow0, kRow1, kRow2);
+    const RibbonPolyline just =
+        sdRibbonPolyline(points, three, vec3(2, 0, 0), kIdentityRow0, kIdentityRow1, kIdentityRow2);
     EXPECT_EQ(just.skip_newest, 1u);
     EXPECT_EQ(just.points, 3u);
     EXPECT_EQ(sdRibbonPolylinePoint(points, just, 1), vec3(1, 0, 0));
     // Born this step: its only point is the head, so nothing is drawn.
-    const RibbonPolyline born =
-        sdRibbonPolyline(points, sdRibbonRing(0, 0, 1, 4), vec3(0, 0, 0), kRow0, kRow1, kRow2);
+    const RibbonPolyline born = sdRibbonPolyline(points, sdRibbonRing(0, 0, 1, 4), vec3(0, 0, 0),
+                                                 kIdentityRow0, kIdentityRow1, kIdentityRow2);
     EXPECT_EQ(born.points, 0u);
 }
 
@@ -90,8 +91,8 @@ TEST(RibbonWalk, TapersWidthAndRunsUFromHeadToTail) {
     // Head at x = 4, then 3, 1, 0: segment lengths 1, 2, 1, length 4.
     const std::vector<float> v = flatten({vec3(0, 0, 0), vec3(1, 0, 0), vec3(3, 0, 0)});
     const RibbonPointsRef points{v.data()};
-    const RibbonPolyline line =
-        sdRibbonPolyline(points, sdRibbonRing(0, 0, 3, 8), vec3(4, 0, 0), kRow0, kRow1, kRow2);
+    const RibbonPolyline line = sdRibbonPolyline(points, sdRibbonRing(0, 0, 3, 8), vec3(4, 0, 0),
+                                                 kIdentityRow0, kIdentityRow1, kIdentityRow2);
     ASSERT_EQ(line.points, 4u);
     const float length_m = sdRibbonPolylineLength(points, line);
     EXPECT_EQ(length_m, 4.0f);
@@ -130,8 +131,8 @@ TEST(RibbonWalk, TangentsAverageTheSegmentsAtACorner) {
     // Head (0, 1, 0), then the corner (0, 0, 0), then (1, 0, 0).
     const std::vector<float> v = flatten({vec3(1, 0, 0), vec3(0, 0, 0)});
     const RibbonPointsRef points{v.data()};
-    const RibbonPolyline line =
-        sdRibbonPolyline(points, sdRibbonRing(0, 0, 2, 2), vec3(0, 1, 0), kRow0, kRow1, kRow2);
+    const RibbonPolyline line = sdRibbonPolyline(points, sdRibbonRing(0, 0, 2, 2), vec3(0, 1, 0),
+                                                 kIdentityRow0, kIdentityRow1, kIdentityRow2);
     EmitterRecord e = test::makeTestEmitter();
     e.ribbon_width = 1.0f;
     RibbonWalk walk = sdRibbonWalk(line, sdRibbonPolylineLength(points, line), e, 1.0f, vec4(1));

@@ -10,17 +10,17 @@
 namespace spindrift {
 namespace {
 
-constexpr int kSamples = 20000;
+constexpr int kShapeSamples = 20000;
 constexpr float kSurfaceTolerance = 1.0e-5f;
 constexpr float kPiF = 3.14159265358979f;
 
-uint32_t keyOf(uint32_t i) {
+uint32_t shapeKeyOf(uint32_t i) {
     return sdParticleKey(99u, 0u, i, 0u);
 }
 
 void forEachSample(const EmitterRecord& e, const std::function<void(const ShapeSample&)>& check) {
-    for (int i = 0; i < kSamples; ++i) {
-        ShapeSample s = sdSampleShape(e, keyOf(uint32_t(i)));
+    for (int i = 0; i < kShapeSamples; ++i) {
+        ShapeSample s = sdSampleShape(e, shapeKeyOf(uint32_t(i)));
         ASSERT_NEAR(glm::length(s.direction), 1.0f, 1.0e-5f) << "sample " << i;
         check(s);
         if (::testing::Test::HasFatalFailure()) return;
@@ -47,7 +47,7 @@ TEST(Shape, PointIsTheOriginWithAUniformRandomDirection) {
         ASSERT_EQ(s.position, vec3(0.0f));
         mean += s.direction;
     });
-    mean /= float(kSamples);
+    mean /= float(kShapeSamples);
     EXPECT_LT(glm::length(mean), 0.03f); // 3 sigma of a uniform mean is ~0.012 per axis
 }
 
@@ -75,7 +75,7 @@ TEST(Shape, LineEdgeIsOneOfTheTwoEnds) {
         ASSERT_EQ(std::fabs(s.position.x), 1.5f);
         left += s.position.x < 0.0f;
     });
-    EXPECT_NEAR(double(left) / kSamples, 0.5, 0.02);
+    EXPECT_NEAR(double(left) / kShapeSamples, 0.5, 0.02);
 }
 
 TEST(Shape, BoxVolumeIsInside) {
@@ -106,7 +106,7 @@ TEST(Shape, BoxShellIsOnTheFacesInProportionToTheirArea) {
         on_x_faces += std::fabs(std::fabs(s.position.x) - 0.5f) <= kSurfaceTolerance;
     });
     // Faces normal to X have area 2*3 of a total 2*3 + 3*1 + 1*2 = 11 per side pair.
-    EXPECT_NEAR(double(on_x_faces) / kSamples, 6.0 / 11.0, 0.02);
+    EXPECT_NEAR(double(on_x_faces) / kShapeSamples, 6.0 / 11.0, 0.02);
 }
 
 TEST(Shape, BoxEdgeIsOnTheTwelveEdges) {
@@ -120,7 +120,7 @@ TEST(Shape, BoxEdgeIsOnTheTwelveEdges) {
         along_z += std::fabs(std::fabs(s.position.z) - 1.5f) > kSurfaceTolerance;
     });
     // Edges along Z are 3 of every 1 + 2 + 3 metres of edge.
-    EXPECT_NEAR(double(along_z) / kSamples, 0.5, 0.02);
+    EXPECT_NEAR(double(along_z) / kShapeSamples, 0.5, 0.02);
 }
 
 TEST(Shape, SphereVolumeIsInsideAndUniformInRadius) {
@@ -135,7 +135,8 @@ TEST(Shape, SphereVolumeIsInsideAndUniformInRadius) {
         }
         inner += r < 1.0f;
     });
-    EXPECT_NEAR(double(inner) / kSamples, 1.0 / 8.0, 0.01); // volume fraction of half the radius
+    EXPECT_NEAR(double(inner) / kShapeSamples, 1.0 / 8.0,
+                0.01); // volume fraction of half the radius
 }
 
 TEST(Shape, SphereShellIsOnTheSurfaceFacingOutward) {
@@ -147,7 +148,7 @@ TEST(Shape, SphereShellIsOnTheSurfaceFacingOutward) {
         ASSERT_NEAR(glm::length(s.position * 0.5f - s.direction), 0.0f, 1.0e-5f);
         upper += s.position.y > 0.0f;
     });
-    EXPECT_NEAR(double(upper) / kSamples, 0.5, 0.02);
+    EXPECT_NEAR(double(upper) / kShapeSamples, 0.5, 0.02);
 }
 
 TEST(Shape, HemisphereKeepsYNonNegative) {
@@ -230,7 +231,7 @@ TEST(Shape, ConeVolumeHeightFollowsTheCrossSectionArea) {
     double want = (rm * rm * rm - a * a * a) / (b * b * b - a * a * a);
     int below = 0;
     forEachSample(e, [&](const ShapeSample& s) { below += s.position.y < 1.0f; });
-    EXPECT_NEAR(double(below) / kSamples, want, 0.015);
+    EXPECT_NEAR(double(below) / kShapeSamples, want, 0.015);
 }
 
 TEST(Shape, ZeroAngleConeIsACylinderPointingUp) {
@@ -291,14 +292,14 @@ TEST(Shape, RandomizeDirectionBlendsTowardARandomDirection) {
     forEachSample(e, [&](const ShapeSample& s) { ASSERT_EQ(s.direction, vec3(0, 1, 0)); });
     e.randomize_direction = 1.0f;
     double mean_y = 0.0;
-    for (int i = 0; i < kSamples; ++i) {
-        uint32_t key = keyOf(uint32_t(i));
+    for (int i = 0; i < kShapeSamples; ++i) {
+        uint32_t key = shapeKeyOf(uint32_t(i));
         ShapeSample s = sdSampleShape(e, key);
         vec3 random_dir = sdRandomUnitVector(key, kDrawDirection0);
         ASSERT_NEAR(glm::length(s.direction - random_dir), 0.0f, 1.0e-6f);
         mean_y += s.direction.y;
     }
-    EXPECT_NEAR(mean_y / kSamples, 0.0, 0.03);
+    EXPECT_NEAR(mean_y / kShapeSamples, 0.0, 0.03);
     e.randomize_direction = 0.3f;
     forEachSample(e, [&](const ShapeSample& s) {
         // v = 0.7 (+Y) + 0.3 r has v.y >= 0.4 and |v| <= 1, so the normalised y is >= 0.4.
@@ -313,8 +314,8 @@ TEST(Shape, MeshPicksTheListedPointsUniformlyWithTheirNormals) {
                                  {vec4(0, 0.5f, 0.5f, 0), vec4(0, 0.7071068f, 0.7071068f, 0)}};
     e.mesh_point_count = 3;
     int hits[3] = {0, 0, 0};
-    for (int i = 0; i < kSamples; ++i) {
-        uint32_t key = keyOf(uint32_t(i));
+    for (int i = 0; i < kShapeSamples; ++i) {
+        uint32_t key = shapeKeyOf(uint32_t(i));
         uint32_t index = sdMeshPointIndex(e, key);
         ASSERT_LT(index, 3u);
         ++hits[index];
@@ -322,9 +323,9 @@ TEST(Shape, MeshPicksTheListedPointsUniformlyWithTheirNormals) {
         ASSERT_EQ(s.position, vec3(points[index].position));
         ASSERT_EQ(s.direction, vec3(points[index].normal));
     }
-    for (int h : hits) EXPECT_NEAR(double(h) / kSamples, 1.0 / 3.0, 0.02);
+    for (int h : hits) EXPECT_NEAR(double(h) / kShapeSamples, 1.0 / 3.0, 0.02);
     e.mesh_point_count = 0;
-    EXPECT_EQ(sdMeshPointIndex(e, keyOf(1)), 0u);
+    EXPECT_EQ(sdMeshPointIndex(e, shapeKeyOf(1)), 0u);
 }
 
 TEST(Shape, ZeroSizedShapesDegenerateToTheOrigin) {

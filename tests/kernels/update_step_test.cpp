@@ -55,7 +55,7 @@ bool stepParticle(const std::vector<TestOp>& ops, ParticleMotion& q, ForceFields
     return sdParticleDead(q.age_s, q.lifetime_s, q.flags);
 }
 
-ColliderRecord ground() {
+ColliderRecord groundCollider() {
     ColliderRecord c{};
     c.kind = kColliderPlane;
     c.extent = vec4(0.0f, 1.0f, 0.0f, 0.0f);
@@ -79,7 +79,7 @@ std::vector<vec4> rampLut() {
     return texels;
 }
 
-uint32_t bits(float f) {
+uint32_t stepBits(float f) {
     uint32_t u;
     std::memcpy(&u, &f, 4);
     return u;
@@ -309,7 +309,7 @@ TEST(UpdateStep, IntegrationMovesWithTheNewVelocityAndAStuckParticleStays) {
 TEST(UpdateStep, BounceReflectsWithRestitutionAndFrictionAndCostsLifetime) {
     // One spare record: GCC's bounds check cannot rule out the kernel's heightfield branch
     // reading the record after a collider.
-    const ColliderRecord colliders[2] = {ground(), {}};
+    const ColliderRecord colliders[2] = {groundCollider(), {}};
     const TestOp bounce = collisionOp(kResponseBounce, 0.5f, 0.25f, 0.5f, 0, 1);
     ParticleMotion q = particle(vec3(1.0f, -0.125f, 0.0f), vec3(2.0f, -4.0f, 0.0f));
     ASSERT_TRUE(sdApplyCollisionOp(bounce.op, CollidersRef{colliders}, 0.0f, q));
@@ -329,7 +329,7 @@ TEST(UpdateStep, BounceReflectsWithRestitutionAndFrictionAndCostsLifetime) {
 TEST(UpdateStep, RadiusIsTheSizeTimesTheRadiusScale) {
     // One spare record: GCC's bounds check cannot rule out the kernel's heightfield branch
     // reading the record after a collider.
-    const ColliderRecord colliders[2] = {ground(), {}};
+    const ColliderRecord colliders[2] = {groundCollider(), {}};
     TestOp bounce = collisionOp(kResponseBounce, 1.0f, 0.0f, 0.0f, 0, 1);
     bounce.op.params0.w = 0.5f;
     ParticleMotion q = particle(vec3(0.0f, 0.75f, 0.0f), vec3(0.0f, -1.0f, 0.0f));
@@ -341,7 +341,7 @@ TEST(UpdateStep, RadiusIsTheSizeTimesTheRadiusScale) {
 TEST(UpdateStep, StickHoldsTheParticleAndLaterOpsSkipIt) {
     // One spare record: GCC's bounds check cannot rule out the kernel's heightfield branch
     // reading the record after a collider.
-    const ColliderRecord colliders[2] = {ground(), {}};
+    const ColliderRecord colliders[2] = {groundCollider(), {}};
     const TestOp stick = collisionOp(kResponseStick, 0.0f, 0.0f, 0.0f, 0, 1);
     TestOp gravity = makeOp(kOpAcceleration);
     gravity.vector = vec3(0.0f, -1.0f, 0.0f);
@@ -365,7 +365,7 @@ TEST(UpdateStep, StickHoldsTheParticleAndLaterOpsSkipIt) {
 TEST(UpdateStep, KillResponseKillsAtTheEndOfTheStep) {
     // One spare record: GCC's bounds check cannot rule out the kernel's heightfield branch
     // reading the record after a collider.
-    const ColliderRecord colliders[2] = {ground(), {}};
+    const ColliderRecord colliders[2] = {groundCollider(), {}};
     const TestOp kill = collisionOp(kResponseKill, 0.0f, 0.0f, 0.0f, 0, 1);
     ParticleMotion q = particle(vec3(0.0f, 0.25f, 0.0f), vec3(0.0f, -1.0f, 0.0f));
     EXPECT_TRUE(
@@ -375,7 +375,7 @@ TEST(UpdateStep, KillResponseKillsAtTheEndOfTheStep) {
 
 TEST(UpdateStep, CollidersOfAnOpApplyInOrderAndLifetimeIsLostOnce) {
     // A floor and a wall at x = 1: a particle past both is pushed out of each in turn.
-    ColliderRecord colliders[2] = {ground(), ground()};
+    ColliderRecord colliders[2] = {groundCollider(), groundCollider()};
     colliders[1].position = vec4(1.0f, 0.0f, 0.0f, 0.0f);
     colliders[1].extent = vec4(-1.0f, 0.0f, 0.0f, 0.0f);
     const TestOp op = collisionOp(kResponseBounce, 1.0f, 0.0f, 0.5f, 0, 2);
@@ -440,10 +440,10 @@ TEST(UpdateStep, OpMajorAndParticleMajorOrdersGiveTheSameBits) {
             applyOp(o, q, ForceFieldsRef{fields}, LutRef{lut.data()}, 0.02f, 1.0f);
     }
     for (int i = 0; i < n; ++i) {
-        EXPECT_EQ(bits(a[i].velocity.x), bits(b[i].velocity.x));
-        EXPECT_EQ(bits(a[i].velocity.y), bits(b[i].velocity.y));
-        EXPECT_EQ(bits(a[i].velocity.z), bits(b[i].velocity.z));
-        EXPECT_EQ(bits(a[i].rotation_rad), bits(b[i].rotation_rad));
+        EXPECT_EQ(stepBits(a[i].velocity.x), stepBits(b[i].velocity.x));
+        EXPECT_EQ(stepBits(a[i].velocity.y), stepBits(b[i].velocity.y));
+        EXPECT_EQ(stepBits(a[i].velocity.z), stepBits(b[i].velocity.z));
+        EXPECT_EQ(stepBits(a[i].rotation_rad), stepBits(b[i].rotation_rad));
         const float t = float(i) / float(n);
         EXPECT_NE(a[i].velocity, vec3(t, -t, 0.5f * t)); // the ops did something
     }

@@ -23,7 +23,7 @@ namespace {
 
 const std::string kParityEffect =
     std::string(SPINDRIFT_SOURCE_DIR) + "/tests/data/runtime/events_parity.json";
-constexpr double kFrame = 1.0 / 60.0;
+constexpr double kReadbackFrame = 1.0 / 60.0;
 
 // What a world delivered over its updates.
 struct Stream {
@@ -155,7 +155,7 @@ TEST_F(GpuEventReadback, EventsComeLateSayHowLateAndMatchTheCpu) {
     Stream cpu, gpu;
     runBoth(
         [](World&, InstanceHandle, const std::function<void(double)>& update) {
-            for (int f = 0; f < 40; ++f) update(kFrame);
+            for (int f = 0; f < 40; ++f) update(kReadbackFrame);
         },
         cpu, gpu);
     EXPECT_GT(gpu.most_late, 0u) << "the GPU world waited for its frames";
@@ -173,8 +173,8 @@ TEST_F(GpuEventReadback, SynchronousReadbackDeliversEachUpdatesEventsInIt) {
     create(*gpu_world);
     Stream cpu, gpu;
     for (int f = 0; f < 40; ++f) {
-        updateInto(cpu_world, kFrame, cpu);
-        updateInto(*gpu_world, kFrame, gpu);
+        updateInto(cpu_world, kReadbackFrame, cpu);
+        updateInto(*gpu_world, kReadbackFrame, gpu);
         ASSERT_EQ(cpu.per_update.back(), gpu.per_update.back()) << "update " << f;
     }
     EXPECT_EQ(gpu.most_late, 0u);
@@ -190,14 +190,14 @@ TEST_F(GpuEventReadback, APausedInstanceStillDeliversItsFramesInFlight) {
     const InstanceHandle hg = create(*gpu_world);
     Stream cpu, gpu;
     for (int f = 0; f < 20; ++f) {
-        updateInto(cpu_world, kFrame, cpu);
-        updateInto(*gpu_world, kFrame, gpu);
+        updateInto(cpu_world, kReadbackFrame, cpu);
+        updateInto(*gpu_world, kReadbackFrame, gpu);
     }
     ASSERT_EQ(cpu_world.pause(hc), RuntimeError::none);
     ASSERT_EQ(gpu_world->pause(hg), RuntimeError::none);
     ASSERT_LT(gpu.events.size(), cpu.events.size()) << "nothing was in flight when paused";
     for (int i = 0; i < 2000 && gpu.events.size() < cpu.events.size(); ++i) {
-        const WorldUpdateReceipt r = updateInto(*gpu_world, kFrame, gpu, UINT32_MAX);
+        const WorldUpdateReceipt r = updateInto(*gpu_world, kReadbackFrame, gpu, UINT32_MAX);
         EXPECT_EQ(r.steps, 0u);
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -212,7 +212,7 @@ TEST_F(GpuEventReadback, ControlCallsAndDestroyLoseNoEventsInFlight) {
     runBoth(
         [](World& world, InstanceHandle h, const std::function<void(double)>& update) {
             auto frames = [&](int n) {
-                for (int f = 0; f < n; ++f) update(kFrame);
+                for (int f = 0; f < n; ++f) update(kReadbackFrame);
             };
             frames(25);
             ASSERT_EQ(world.restart(h), RuntimeError::none);
@@ -247,10 +247,10 @@ TEST_F(GpuEventReadback, ADestroyedInstanceDrainsItsFramesInFlight) {
     Stream cpu, gpu;
     runBoth(
         [](World& world, InstanceHandle h, const std::function<void(double)>& update) {
-            for (int f = 0; f < 20; ++f) update(kFrame);
+            for (int f = 0; f < 20; ++f) update(kReadbackFrame);
             ASSERT_EQ(world.destroy(h), RuntimeError::none);
             EXPECT_FALSE(world.isAlive(h));
-            for (int f = 0; f < 3; ++f) update(kFrame);
+            for (int f = 0; f < 3; ++f) update(kReadbackFrame);
         },
         cpu, gpu);
     expectSameStreams(cpu, gpu);
