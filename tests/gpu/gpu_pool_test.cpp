@@ -73,7 +73,7 @@ void expectSplit(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& 
                 fx->gpu->subgroup_append ? "subgroup" : "portable");
 }
 
-void expectParity(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& config) {
+void expectPoolParity(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& config) {
     EXPECT_GT(gpu::test::expectParity(std::move(effect), kSteps, false, config).particles, 0u);
 }
 
@@ -83,13 +83,13 @@ TEST(GpuPool, MatchesTheCpuWithColumnsAndDrawRecordsSplitOverManyBuffers) {
     const GpuConfig config = testGpuConfig(4000);
     const auto effect = compileOrFail(churnEffect());
     expectSplit(effect, config);
-    expectParity(effect, config);
+    expectPoolParity(effect, config);
 }
 
 TEST(GpuPool, MatchesTheCpuOnASampleSplitOverManyBuffers) {
     const GpuConfig config = testGpuConfig(1000); // campfire: columns of 512 and 256 bytes
     expectSplit(loadSample("campfire.json"), config);
-    expectParity(loadSample("campfire.json"), config);
+    expectPoolParity(loadSample("campfire.json"), config);
 }
 
 TEST(GpuPool, MatchesTheCpuWithThePortableCompaction) {
@@ -99,9 +99,9 @@ TEST(GpuPool, MatchesTheCpuWithThePortableCompaction) {
     auto fx = createGpuEffect(compileOrFail(churnEffect()), config, d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
     EXPECT_FALSE(fx->gpu->subgroup_append);
-    expectParity(compileOrFail(churnEffect()), config);
+    expectPoolParity(compileOrFail(churnEffect()), config);
     config.max_buffer_bytes = 4000;
-    expectParity(compileOrFail(churnEffect()), config);
+    expectPoolParity(compileOrFail(churnEffect()), config);
 }
 
 // The staged compaction (gpu_compact.glsl) flushing many times within one dispatch: one
@@ -125,7 +125,7 @@ TEST(GpuPool, MatchesTheCpuWhenTheCompactionFlushesManyTimesInOneDispatch) {
                                  std::vector<EmitterDesc>{e}));
     GpuConfig config = testGpuConfig();
     config.update_max_workgroups = 1;
-    expectParity(effect, config);
+    expectPoolParity(effect, config);
 
     std::vector<Diagnostic> d;
     auto fx = createGpuEffect(effect, config, d);
@@ -232,8 +232,8 @@ TEST(GpuPool, BirthOrderEmittersThatRelocateKeepTheirSlotsInBirthOrder) {
 TEST(GpuPool, AliveListsSortedBySlotUnderChurnKeepParity) {
     GpuConfig config = testGpuConfig();
     config.min_sorted_list = 0;
-    expectParity(compileOrFail(churnEffect()), config);
-    expectParity(loadSample("campfire.json"), config);
+    expectPoolParity(compileOrFail(churnEffect()), config);
+    expectPoolParity(loadSample("campfire.json"), config);
 
     std::vector<Diagnostic> d;
     auto fx = createGpuEffect(compileOrFail(churnEffect()), config, d);
