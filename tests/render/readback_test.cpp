@@ -35,6 +35,31 @@ TEST(Readback, HalfFloatsDecodeExactly) {
     EXPECT_TRUE(std::signbit(halfToFloat(0x8000)));
 }
 
+// Every one of the 65536 halves against the definition (sign, 2^(e-15) x 1.m, subnormals
+// 2^-14 x 0.m) computed with ldexp: the same bits (NaNs: a NaN of the same sign).
+TEST(Readback, HalfFloatsDecodeAsDefinedForEveryHalf) {
+    for (uint32_t h = 0; h < 65536; ++h) {
+        const uint32_t exponent = (h >> 10) & 0x1fu;
+        const uint32_t mantissa = h & 0x3ffu;
+        float expected;
+        if (exponent == 0) {
+            expected = std::ldexp(static_cast<float>(mantissa), -24);
+        } else if (exponent == 31) {
+            expected = mantissa == 0 ? INFINITY : NAN;
+        } else {
+            expected = std::ldexp(static_cast<float>(mantissa | 0x400u), int(exponent) - 25);
+        }
+        if ((h & 0x8000u) != 0) expected = -expected;
+        const float got = halfToFloat(static_cast<uint16_t>(h));
+        ASSERT_EQ(std::signbit(got), std::signbit(expected)) << h;
+        if (std::isnan(expected)) {
+            ASSERT_TRUE(std::isnan(got)) << h;
+        } else {
+            ASSERT_EQ(got, expected) << h;
+        }
+    }
+}
+
 TEST(Readback, TableAgreesWithTheDirectEncodingForEveryHalf) {
     for (uint32_t h = 0; h < 65536; ++h) {
         ASSERT_EQ(encodeSrgb8FromHalf(static_cast<uint16_t>(h)),
