@@ -9,6 +9,7 @@
 #define SD_SUN_SHADOWS 1 // receives sun shadows (frame_bindings.glsl)
 #include "frame_bindings.glsl"
 #include "lighting.h"
+#include "particle_light_pack.glsl"
 #include "oit.h"
 #include "billboard_shade.glsl"
 
@@ -24,10 +25,9 @@ layout(location = 5) flat in vec3 in_axis_y;
 layout(location = 6) flat in vec3 in_facing;
 layout(location = 7) in vec3 in_world_position;
 layout(location = 8) flat in vec2 in_size_m;
-layout(location = 9) flat in vec3 in_light_base; // lit per particle (billboard.vert)
-layout(location = 10) flat in vec3 in_light_x;
-layout(location = 11) flat in vec3 in_light_y;
-layout(location = 12) flat in vec3 in_light_z;
+// Lit per particle: the particle's light as billboard.vert packed it (sdPackParticleLight).
+layout(location = 9) flat in uvec3 in_light_first;
+layout(location = 10) flat in uvec3 in_light_second;
 
 // Sorted: the frame colour. OIT (kVariantOit): the accumulation target, and location 1 the
 // weight target; a sorted pipeline has no attachment there and the write is discarded.
@@ -46,7 +46,7 @@ void main() {
     b.facing = in_facing;
     b.position = in_world_position;
     b.size_m = in_size_m;
-    b.light = ParticleLight(in_light_base, in_light_x, in_light_y, in_light_z);
+    b.light = sdUnpackParticleLight(in_light_first, in_light_second);
     float scene = 0.0;
     if (kVariantSoftFade != 0u) scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
     vec4 color = shadeBillboard(particle_texture, p, b, scene, kVariantTextured, kVariantLit,

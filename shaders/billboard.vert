@@ -4,7 +4,7 @@
 // emitter's records over its draw-record chunks (draw_record_fetch.glsl).
 // Built twice (shaders/CMakeLists.txt): plain, and with SD_PARTICLE_LIGHT for lit billboards
 // lit per particle (kBillboardLitPerParticle), which gathers the particle's lights here, once
-// per corner, instead of once per pixel (frameParticleLight) and so reads the sun's shadow maps;
+// per triangle, instead of once per pixel (frameParticleLight) and so reads the sun's shadow maps;
 // the plain build binds nothing past the frame block (the shadow casters draw with it too).
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -18,6 +18,7 @@
 #endif
 #include "frame_bindings.glsl"
 #include "draw_record_fetch.glsl"
+#include "particle_light_pack.glsl"
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer OrderRef {
     uint indices[];
@@ -33,12 +34,10 @@ layout(location = 6) flat out vec3 out_facing;
 layout(location = 7) out vec3 out_world_position;
 layout(location = 8) flat out vec2 out_size_m;
 // Lit per particle: ParticleLight (lighting.h), gathered at the quad's centre; else 0.
-layout(location = 9) flat out vec3 out_light_base;
-layout(location = 10) flat out vec3 out_light_x;
-layout(location = 11) flat out vec3 out_light_y;
-layout(location = 12) flat out vec3 out_light_z;
+layout(location = 9) flat out uvec3 out_light_first; // sdPackParticleLight's halves
+layout(location = 10) flat out uvec3 out_light_second;
 // The motion variant only (kVariantMotion): the record's velocity (m/s, world space).
-layout(location = 13) flat out vec3 out_velocity;
+layout(location = 11) flat out vec3 out_velocity;
 
 void main() {
     uint record_index = uint(gl_VertexIndex) / kBillboardVerticesPerQuad;
@@ -72,10 +71,13 @@ void main() {
     }
     ParticleLight light = sdParticleLightAmbient(vec3(0.0));
 #ifdef SD_PARTICLE_LIGHT
-    if (kVariantLit == kBillboardLitPerParticle) light = frameParticleLight(q.center, out_facing);
+    // Flat outputs come from each triangle's provoking vertex, its first in Vulkan (no pipeline
+    // here asks for another): corners 0 and 3 of the quad. The other four skip the gather, whose
+    // value the fragment stage would never see.
+    uint quad_vertex = uint(gl_VertexIndex) % kBillboardVerticesPerQuad;
+    if (kVariantLit == kBillboardLitPerParticle && quad_vertex % 3u == 0u) {
+        light = frameParticleLight(q.center, out_facing);
+    }
 #endif
-    out_light_base = light.base;
-    out_light_x = light.x;
-    out_light_y = light.y;
-    out_light_z = light.z;
+    sdPackParticleLight(light, out_light_first, out_light_second);
 }

@@ -27,7 +27,7 @@ layout(location = 5) flat in vec3 in_axis_y;
 layout(location = 6) flat in vec3 in_facing;
 layout(location = 7) in vec3 in_world_position;
 layout(location = 8) flat in vec2 in_size_m;
-layout(location = 13) flat in vec3 in_velocity;
+layout(location = 11) flat in vec3 in_velocity;
 
 layout(location = 0) out vec2 out_motion;
 

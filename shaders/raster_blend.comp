@@ -15,6 +15,7 @@
 #define SD_SUN_SHADOWS 1 // receives sun shadows (frame_bindings.glsl)
 #include "raster_common.glsl"
 #include "lighting.h"
+#include "particle_light_pack.glsl"
 #include "billboard_shade.glsl"
 
 // The billboard variant's specialisation constants (the same ids as the graphics pipeline's).
@@ -43,24 +44,22 @@ shared uint s_light[kStagedLightWords];
 shared uint s_done;
 
 void stageParticleLight(uint slot, ParticleLight l) {
+    uvec3 first;
+    uvec3 second;
+    sdPackParticleLight(l, first, second);
     uint w = slot * 6u;
-    s_light[w] = packHalf2x16(l.base.xy);
-    s_light[w + 1u] = packHalf2x16(vec2(l.base.z, l.x.x));
-    s_light[w + 2u] = packHalf2x16(l.x.yz);
-    s_light[w + 3u] = packHalf2x16(l.y.xy);
-    s_light[w + 4u] = packHalf2x16(vec2(l.y.z, l.z.x));
-    s_light[w + 5u] = packHalf2x16(l.z.yz);
+    s_light[w] = first.x;
+    s_light[w + 1u] = first.y;
+    s_light[w + 2u] = first.z;
+    s_light[w + 3u] = second.x;
+    s_light[w + 4u] = second.y;
+    s_light[w + 5u] = second.z;
 }
 
 ParticleLight stagedParticleLight(uint slot) {
     uint w = slot * 6u;
-    vec2 a = unpackHalf2x16(s_light[w]);
-    vec2 b = unpackHalf2x16(s_light[w + 1u]);
-    vec2 c = unpackHalf2x16(s_light[w + 2u]);
-    vec2 d = unpackHalf2x16(s_light[w + 3u]);
-    vec2 e = unpackHalf2x16(s_light[w + 4u]);
-    vec2 f = unpackHalf2x16(s_light[w + 5u]);
-    return ParticleLight(vec3(a, b.x), vec3(b.y, c), vec3(d, e.x), vec3(e.y, f));
+    return sdUnpackParticleLight(uvec3(s_light[w], s_light[w + 1u], s_light[w + 2u]),
+                                 uvec3(s_light[w + 3u], s_light[w + 4u], s_light[w + 5u]));
 }
 
 void main() {

@@ -214,5 +214,28 @@ TEST_F(ParticleLightingTest, TheComputeRasteriserGathersTheSameLights) {
     EXPECT_GT(lit_pixels, 500);
 }
 
+// A light at the largest intensity a frame takes (kMaxLightIntensity) just below a puff (seen
+// from above) gives radiance far past the largest half float. The particle's light, carried as
+// half floats on both raster paths (particle_light_pack.glsl), saturates instead of becoming
+// infinite: base +inf and y -inf would make each pixel's base + y n.y a NaN (drawn black), where
+// the clamped values give the rim, whose normals lean away from the light less, a saturated white.
+TEST_F(ParticleLightingTest, AnExtremeLightSaturatesThePuffOnBothRasterPaths) {
+    FrameView view = topView();
+    const std::vector<LightDesc> lights = {pointLight({0, 0.1f, 0}, kMaxLightIntensity, 50)};
+    view.lights = lights;
+    const std::vector<DrawRecord> records = {puff(vec3(0, 0.2f, 0), 4, 1)};
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{puffParams(true), kNoTexture, records, {}}};
+    for (RasterPath raster : {RasterPath::graphics, RasterPath::compute}) {
+        view.raster = raster;
+        const Image image = render(view, batches);
+        // Half way out from the centre (the quad's half size is 2 m, 4.8 px a metre): n.y ~0.87.
+        const uint32_t x = kSide / 2 + 5;
+        const uint32_t y = kSide / 2;
+        EXPECT_EQ(red(image, x, y), 255) << int(raster);
+        EXPECT_EQ(image.rgba8[(size_t{y} * kSide + x) * 4 + 1], 255) << int(raster);
+    }
+}
+
 } // namespace
 } // namespace spindrift::render
