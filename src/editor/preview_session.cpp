@@ -421,6 +421,10 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
         return false;
     }
     render_ms_ = msSince(start);
+    advance_ms_ = player_->advance_ms;
+    draw_list_ms_ = player_->draw_list_ms;
+    gpu_ms_ = frame_stats.gpu_ms;
+    gpu_post_ms_ = frame_stats.gpu_post_ms;
     start = nowNs();
     PngEncoding encoding;
     encoding.level = 1;
@@ -454,7 +458,13 @@ nlohmann::json PreviewSession::stats() const {
     s["version"] = version_;
     s["file"] = valid_file_;
     s["previewing"] = !player_ ? "nothing" : (last_valid_ ? "document" : "last valid version");
-    s["ms"] = {{"simulate", simulate_ms_}, {"render", render_ms_}, {"encode", encode_ms_}};
+    // Per stage: simulate = advance (the fixed steps) + draw_list (batches, lights) + what the
+    // player does around them; render is the frame on the host and device, waited for, of which
+    // gpu is the device's own time (timestamps; 0 where unsupported) and gpu_post the HDR post's
+    // part of it; encode the PNG.
+    s["ms"] = {{"simulate", simulate_ms_}, {"advance", advance_ms_}, {"draw_list", draw_list_ms_},
+               {"render", render_ms_},     {"gpu", gpu_ms_},         {"gpu_post", gpu_post_ms_},
+               {"encode", encode_ms_}};
     s["frames_drawn"] = frames_drawn_;
     s["frame_steps"] = frame_steps_;
     s["frame_replayed_from_zero"] = frame_replayed_;

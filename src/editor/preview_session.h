@@ -136,6 +136,7 @@ private:
     bool dirty_ = true;
     std::vector<uint8_t> last_png_;
     double simulate_ms_ = 0, render_ms_ = 0, encode_ms_ = 0;
+    double advance_ms_ = 0, draw_list_ms_ = 0, gpu_ms_ = 0, gpu_post_ms_ = 0; // of the above
     uint64_t frames_drawn_ = 0;
     // The cost of the last frame's advance (World::lastSeekCost): fixed steps run; where they ran
     // from ("start": time 0, "checkpoint": a seek checkpoint restored, "current": on from the

@@ -1,6 +1,7 @@
 #include "render/scene_player.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -478,6 +479,11 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     for (PlayerInstance& p : player.instances) p.strip_points = {};
     if (!checkPlayTimes(player, std::span<const float>(&time_s, 1), player.errors)) return;
     World& world = *player.world;
+    using Clock = std::chrono::steady_clock;
+    const auto msSince = [](Clock::time_point start) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    };
+    Clock::time_point start = Clock::now();
     for (PlayerInstance& p : player.instances) {
         const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
         const double tau = (double(time_s) - desc.start_s) * desc.time_scale;
@@ -487,6 +493,9 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
         advanceInstance(player, p, desc, tau,
                         instanceSteps(desc, p.effect->effect.fixed_timestep_s, time_s));
     }
+
+    player.advance_ms = msSince(start);
+    start = Clock::now();
 
     // The scene camera's eye is all the order needs; the renderer has the rest (frameView).
     DrawView view;
@@ -535,6 +544,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
             if (p.handle == drawn.handle) p.strip_points = drawn.points;
         }
     }
+    player.draw_list_ms = msSince(start);
 }
 
 void reuseAssets(const ScenePlayer& old_player, ScenePlayer& player) {

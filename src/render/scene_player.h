@@ -170,6 +170,10 @@ struct ScenePlayer {
     // Records of sorting emitters left in backend order because they draw through weighted OIT
     // (scene.transparency; drawsThroughOit), where order does not change the image.
     uint64_t sort_skipped_records = 0;
+    // Wall milliseconds of the last playFrame's two stages: advancing the instances (the world's
+    // fixed steps, or the GPU backend's submissions) and building the draw list with the batches.
+    double advance_ms = 0;
+    double draw_list_ms = 0;
     // The frame's point and spot lights for FrameView::lights: the scene's own, in order, then
     // the particle lights of the emitters (render.lights), in draw order. A GPU emitter's are
     // chosen from its particles read back from the device (World::readParticles, synchronous:

@@ -200,6 +200,19 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     EXPECT_EQ(none->status, 204);
     EXPECT_FALSE(stats["playing"].get<bool>());
     EXPECT_GT(stats["live"].get<uint64_t>(), 0u);
+    // The frame's milliseconds per stage: the replay of 30 steps and the draw list inside the
+    // simulation's time, the device's time inside the render's.
+    const nlohmann::json& ms = stats["ms"];
+    for (const char* stage :
+         {"simulate", "advance", "draw_list", "render", "gpu", "gpu_post", "encode"}) {
+        ASSERT_TRUE(ms.contains(stage)) << stage;
+        EXPECT_GE(ms[stage].get<double>(), 0.0) << stage;
+    }
+    EXPECT_GT(ms["advance"].get<double>(), 0.0);
+    EXPECT_GT(ms["draw_list"].get<double>(), 0.0);
+    EXPECT_LE(ms["advance"].get<double>() + ms["draw_list"].get<double>(),
+              ms["simulate"].get<double>() + 1e-3);
+    EXPECT_LE(ms["gpu_post"].get<double>(), ms["gpu"].get<double>() + 1e-6);
 }
 
 // The play head sent back past a seek checkpoint (every 60 steps on the CPU backend) resumes

@@ -59,8 +59,10 @@ function showStats(s) {
     ', discarded ' + (s.discarded_steps || 0) + ' steps (' + (s.discarded_s || 0).toFixed(3) + ' s)\n' +
     'this frame: ' + (s.frame_steps || 0) + ' steps' + frameOrigin(s) + '\n' +
     'backend ' + (s.backend || '') + ': ' + (s.backend_reason || '') + '\n' +
-    'ms: simulate ' + (ms.simulate || 0).toFixed(1) + ', render ' + (ms.render || 0).toFixed(1) +
-    ', encode ' + (ms.encode || 0).toFixed(1) + (fps ? '; ' + fps.toFixed(1) + ' frames/s' : '');
+    'ms: simulate ' + (ms.simulate || 0).toFixed(1) + ' (steps ' + (ms.advance || 0).toFixed(1) +
+    ', draw list ' + (ms.draw_list || 0).toFixed(1) + '), render ' + (ms.render || 0).toFixed(1) +
+    ' (GPU ' + (ms.gpu || 0).toFixed(1) + ', of it post ' + (ms.gpu_post || 0).toFixed(1) + '), encode ' +
+    (ms.encode || 0).toFixed(1) + (fps ? '; ' + fps.toFixed(1) + ' frames/s' : '');
   drawTimeline();
   drawGizmos();
 }
