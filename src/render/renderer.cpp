@@ -10,6 +10,7 @@
 #include "render/frame_lights.h"
 #include "render/particle_pass.h"
 #include "render/readback.h"
+#include "render/record_cursor.h"
 #include "render/renderer_state.h"
 #include "render/shader/frame_globals.h"
 #include "render/sky_ambient.h"
@@ -393,10 +394,9 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
                          Transparency transparency, DrawPhase phase) {
     r.particle_bindings->bindFrame(cmd, r.slot);
     VkPipeline bound = VK_NULL_HANDLE;
-    uint64_t first_record = 0;
+    RecordCursor records(*r.draw_args, *r.billboards, r.slot);
     uint64_t first_point = 0;
     uint64_t first_segment = 0;
-    uint32_t device_batch = 0;
     for (size_t index = 0; index < batches.size(); ++index) {
         const DrawBatch& entry = batches[index];
         if (const StripBatch* b = std::get_if<StripBatch>(&entry)) {
@@ -409,8 +409,7 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
                                          : *b;
             const Transparency mode =
                 phase == DrawPhase::oit_emissive ? Transparency::sorted : transparency;
-            if (b->device.points != 0) {
-                const IndirectArgs args = r.draw_args->args(device_batch++);
+            if (IndirectArgs args; records.nextStrip(*b, args)) {
                 if (draw_here) r.strips->drawDevice(cmd, *r.textures, strip, mode, args, bound);
                 continue;
             }
@@ -424,20 +423,10 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             continue;
         }
         // Billboards and meshes: DrawRecords from the device, or the host's in the draw-record
-        // buffer, where BillboardPass::upload copied both kinds in batch order.
+        // buffer (RecordCursor).
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        const MeshBatch* m = std::get_if<MeshBatch>(&entry);
-        const DeviceRecords& device = b != nullptr ? b->device : m->device;
-        const std::span<const DrawRecord> records = hostRecords(entry);
         RecordSource source;
-        if (device.records != 0) {
-            source.indirect = r.draw_args->args(device_batch++);
-        } else if (records.empty()) {
-            continue;
-        } else {
-            source.host_address = r.billboards->recordsAddress(r.slot, first_record);
-            first_record += records.size();
-        }
+        if (!records.next(entry, source)) continue;
         if (phase == DrawPhase::motion) {
             if (b != nullptr && writesMotion(b->params, r.motion_desc)) {
                 r.billboards->drawMotion(cmd, *r.textures, *b, source, bound);
@@ -471,7 +460,8 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
         if (b != nullptr) {
             r.billboards->draw(cmd, *r.textures, *b, transparency, source, bound);
         } else {
-            r.mesh_pass->draw(cmd, *r.meshes, *r.textures, *m, transparency, source, bound);
+            r.mesh_pass->draw(cmd, *r.meshes, *r.textures, std::get<MeshBatch>(entry), transparency,
+                              source, bound);
         }
     }
 }

@@ -12,6 +12,7 @@
 #include "render/opaque_pass.h"
 #include "render/particle_bindings.h"
 #include "render/particle_pass.h"
+#include "render/record_cursor.h"
 #include "render/shader_code.h"
 #include "render/texture_store.h"
 #include "vulkan/descriptors.h"
@@ -74,34 +75,20 @@ std::array<uint32_t, kSpecBillboardCount> casterVariant(const BillboardBatch& ba
     return v;
 }
 
-// Where each billboard and mesh batch's records are, as the frame's draws find them
-// (recordParticleDraws): device batches take the next indirect arguments, host records the next
-// run of the draw-record buffer. Calls draw(index, source) for each batch with records.
+// Calls draw(entry, source) for each billboard and mesh batch with records, where the frame's
+// draws find them (RecordCursor).
 template <typename Draw>
 void forEachRecordSource(std::span<const DrawBatch> batches, const ShadowDrawContext& context,
                          Draw draw) {
-    uint64_t first_record = 0;
-    uint32_t device_batch = 0;
-    for (size_t index = 0; index < batches.size(); ++index) {
-        const DrawBatch& entry = batches[index];
+    RecordCursor cursor(context.draw_args, context.billboards, context.slot);
+    for (const DrawBatch& entry : batches) {
         if (const StripBatch* s = std::get_if<StripBatch>(&entry)) {
-            if (s->device.points != 0) ++device_batch;
+            IndirectArgs unused;
+            cursor.nextStrip(*s, unused);
             continue;
         }
-        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        const MeshBatch* m = std::get_if<MeshBatch>(&entry);
-        const DeviceRecords& device = b != nullptr ? b->device : m->device;
-        const std::span<const DrawRecord> records = hostRecords(entry);
         RecordSource source;
-        if (device.records != 0) {
-            source.indirect = context.draw_args.args(device_batch++);
-        } else if (records.empty()) {
-            continue;
-        } else {
-            source.host_address = context.billboards.recordsAddress(context.slot, first_record);
-            first_record += records.size();
-        }
-        draw(entry, source);
+        if (cursor.next(entry, source)) draw(entry, source);
     }
 }
 
