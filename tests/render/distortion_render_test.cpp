@@ -58,12 +58,7 @@ const std::vector<PrimitiveDesc>& stripes() {
 
 // Straight down on the striped ground from 10 m with a 90-degree field, lit from straight above.
 FrameView topView() {
-    FrameView view;
-    view.camera.eye = {0, kHeight_m, 0};
-    view.camera.target = {0, 0, 0};
-    view.camera.up = {0, 0, -1};
-    view.fov_deg = 90;
-    view.background = {0, 0, 0};
+    FrameView view = test::topDownView(kHeight_m);
     view.ground.enabled = true;
     view.ground.color = {0.6f, 0.6f, 0.6f};
     view.sun.direction = {0, 1, 0};

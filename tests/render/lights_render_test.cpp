@@ -21,27 +21,17 @@ namespace {
 
 using test::errors;
 using test::kSide;
+using test::red;
 
 constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
 constexpr float kGrey = 0.5f;   // the ground's colour
 
-int red(const Image& image, uint32_t x, uint32_t y) {
-    return image.rgba8[(size_t{y} * image.width + x) * 4];
-}
-
 // Straight down on a grey ground from 10 m with a 90-degree field: the image spans x and z in
 // [-10, 10] m, 4.8 px a metre, +x to the right and -z up. No sun, no ambient: only the lights.
 FrameView topView() {
-    FrameView view;
-    view.camera.eye = {0, kHeight_m, 0};
-    view.camera.target = {0, 0, 0};
-    view.camera.up = {0, 0, -1};
-    view.fov_deg = 90;
-    view.background = {0, 0, 0};
+    FrameView view = test::topDownView(kHeight_m);
     view.ground.enabled = true;
     view.ground.color = {kGrey, kGrey, kGrey};
-    view.sun.intensity = 0;
-    view.ambient = {0, 0, 0};
     return view;
 }
 

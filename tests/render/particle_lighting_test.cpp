@@ -20,26 +20,14 @@ namespace spindrift::render {
 namespace {
 
 using test::kSide;
+using test::red;
 
 constexpr float kHeight_m = 10; // the camera's height, looking straight down
-
-int red(const Image& image, uint32_t x, uint32_t y) {
-    return image.rgba8[(size_t{y} * image.width + x) * 4];
-}
 
 // Straight down from 10 m with a 90-degree field on a black background: the image spans x and z
 // in [-10, 10] m, 4.8 px a metre, +x to the right and -z up. No ground, sun or ambient.
 FrameView topView() {
-    FrameView view;
-    view.camera.eye = {0, kHeight_m, 0};
-    view.camera.target = {0, 0, 0};
-    view.camera.up = {0, 0, -1};
-    view.fov_deg = 90;
-    view.background = {0, 0, 0};
-    view.ground.enabled = false;
-    view.sun.intensity = 0;
-    view.ambient = {0, 0, 0};
-    return view;
+    return test::topDownView(kHeight_m);
 }
 
 BillboardParams puffParams(bool per_particle) {

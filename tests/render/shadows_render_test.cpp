@@ -19,13 +19,10 @@ namespace {
 
 using test::errors;
 using test::kSide;
+using test::red;
 
 constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
 constexpr float kGrey = 0.5f;   // the ground's colour
-
-int red(const Image& image, uint32_t x, uint32_t y) {
-    return image.rgba8[(size_t{y} * image.width + x) * 4];
-}
 
 // The pixel column (or row) of ground coordinate x (or z) in topView: 4.8 px a metre, +x right,
 // +z down the image.
@@ -37,12 +34,7 @@ uint32_t pixelOf(float metres) {
 // Straight down on a grey ground from 10 m with a 90-degree field; the sun 45 degrees up in +x,
 // so a caster's shadow falls toward -x, as far from it as the caster is high.
 FrameView topView() {
-    FrameView view;
-    view.camera.eye = {0, kHeight_m, 0};
-    view.camera.target = {0, 0, 0};
-    view.camera.up = {0, 0, -1};
-    view.fov_deg = 90;
-    view.background = {0, 0, 0};
+    FrameView view = test::topDownView(kHeight_m);
     view.ground.enabled = true;
     view.ground.color = {kGrey, kGrey, kGrey};
     view.sun.direction = {0.70710678f, 0.70710678f, 0};

@@ -1,6 +1,7 @@
-// What the renderer's pixel tests share (lights, shadows, distortion): a kSide x kSide offscreen
-// renderer on lavapipe with validation on, every validation message a failure, and a frame
-// rendered with its statistics kept.
+// What the renderer's pixel tests share (lights, shadows, distortion, lighting per particle,
+// motion): a kSide x kSide offscreen renderer on lavapipe with validation on, every validation
+// message a failure, a frame rendered with its statistics kept, the camera looking straight down
+// and a pixel's red channel.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,26 @@ inline std::string errors(const std::vector<Diagnostic>& d) {
     std::string s;
     for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
     return s;
+}
+
+// Straight down from height_m with a 90-degree field: the image spans x and z in
+// [-height_m, height_m] (for a ground at y = 0), +x to the right and -z up. Black background, no
+// ground, sun or ambient: each test adds what its frame is lit and seen by.
+inline FrameView topDownView(float height_m) {
+    FrameView view;
+    view.camera.eye = {0, height_m, 0};
+    view.camera.target = {0, 0, 0};
+    view.camera.up = {0, 0, -1};
+    view.fov_deg = 90;
+    view.background = {0, 0, 0};
+    view.ground.enabled = false;
+    view.sun.intensity = 0;
+    view.ambient = {0, 0, 0};
+    return view;
+}
+
+inline int red(const Image& image, uint32_t x, uint32_t y) {
+    return image.rgba8[(size_t{y} * image.width + x) * 4];
 }
 
 class SquareFrameTest : public ::testing::Test {
