@@ -109,14 +109,7 @@ bool BillboardPass::prepareMotionPipelines(std::span<const DrawBatch> batches,
 void BillboardPass::drawMotion(VkCommandBuffer cmd, const TextureStore& textures,
                                const BillboardBatch& batch, const RecordSource& source,
                                VkPipeline& bound) const {
-    const std::array<uint32_t, kSpecBillboardCount> values = motionVariantOf(batch);
-    motion_.bind(cmd, values, textures.set(batch.texture), bound);
-    BillboardPushConstants push{};
-    push.params = batch.params;
-    push.params.textured = values[kSpecBillboardTextured];
-    push.overrides = batch.overrides;
-    motion_.drawRecords(cmd, push, batch.device, source,
-                        static_cast<uint32_t>(batch.records.size() * kBillboardVerticesPerQuad), 1);
+    drawWith(cmd, motion_, motionVariantOf(batch), textures, batch, source, bound);
 }
 
 bool BillboardPass::upload(uint32_t slot, std::span<const DrawBatch> batches,
@@ -141,8 +134,14 @@ bool BillboardPass::upload(uint32_t slot, std::span<const DrawBatch> batches,
 void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
                          const BillboardBatch& batch, Transparency transparency,
                          const RecordSource& source, VkPipeline& bound) const {
-    const std::array<uint32_t, kSpecBillboardCount> values = variantOf(batch, transparency);
-    const ParticlePass& pass = this->*passOf(batch);
+    drawWith(cmd, this->*passOf(batch), variantOf(batch, transparency), textures, batch, source,
+             bound);
+}
+
+void BillboardPass::drawWith(VkCommandBuffer cmd, const ParticlePass& pass,
+                             std::span<const uint32_t> values, const TextureStore& textures,
+                             const BillboardBatch& batch, const RecordSource& source,
+                             VkPipeline& bound) {
     pass.bind(cmd, values, textures.set(batch.texture), bound);
     BillboardPushConstants push{};
     push.params = batch.params;

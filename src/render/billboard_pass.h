@@ -90,6 +90,11 @@ private:
     ParticlePass pass_;
     // The pass that draws a batch: distortion_, lit_per_particle_ or pass_.
     static ParticlePass BillboardPass::*passOf(const BillboardBatch& batch);
+    // Binds the variant `values` of `pass` and draws the batch's quads from source.
+    static void drawWith(VkCommandBuffer cmd, const ParticlePass& pass,
+                         std::span<const uint32_t> values, const TextureStore& textures,
+                         const BillboardBatch& batch, const RecordSource& source,
+                         VkPipeline& bound);
     ParticlePass distortion_;       // billboard.vert + billboard_distortion.frag
     ParticlePass lit_per_particle_; // billboard_lit.vert (lights gathered per particle) + .frag
     ParticlePass motion_;           // billboard.vert + billboard_motion.frag

@@ -20,14 +20,7 @@ std::unique_ptr<DistortionCopy> DistortionCopy::create(const vk::Device& device,
 }
 
 void DistortionCopy::record(VkCommandBuffer cmd, const FrameTargets& t) const {
-    const vk::ImageBarrier color_out{t.color.image,
-                                     VK_IMAGE_ASPECT_COLOR_BIT,
-                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                     VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                     VK_PIPELINE_STAGE_2_COPY_BIT,
-                                     VK_ACCESS_2_TRANSFER_READ_BIT};
+    const vk::ImageBarrier color_out = vk::colorAttachmentToCopySource(t.color.image);
     // The previous frame's readers (the fragment stage) finish before the copy overwrites it.
     const vk::ImageBarrier copy_in{copy_.image.get(),
                                    VK_IMAGE_ASPECT_COLOR_BIT,

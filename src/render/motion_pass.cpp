@@ -97,15 +97,7 @@ void MotionPass::recordCameraAndBeginParticles(VkCommandBuffer cmd,
 }
 
 void MotionPass::recordReadback(VkCommandBuffer cmd) const {
-    const vk::ImageBarrier to_copy{target_.image.get(),
-                                   VK_IMAGE_ASPECT_COLOR_BIT,
-                                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                   VK_PIPELINE_STAGE_2_COPY_BIT,
-                                   VK_ACCESS_2_TRANSFER_READ_BIT};
-    vk::imageBarriers(cmd, {to_copy});
+    vk::imageBarriers(cmd, {vk::colorAttachmentToCopySource(target_.image.get())});
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {width_, height_, 1};

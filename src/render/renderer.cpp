@@ -597,15 +597,7 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     if (wantsPost(view)) {
         r.post->record(cmd, t, view, adapt_dt_s);
     } else {
-        vk::ImageBarrier to_copy{t.color.image,
-                                 VK_IMAGE_ASPECT_COLOR_BIT,
-                                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                 VK_PIPELINE_STAGE_2_COPY_BIT,
-                                 VK_ACCESS_2_TRANSFER_READ_BIT};
-        vk::imageBarriers(cmd, {to_copy});
+        vk::imageBarriers(cmd, {vk::colorAttachmentToCopySource(t.color.image)});
     }
     if (queries != VK_NULL_HANDLE) {
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 2);

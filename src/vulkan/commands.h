@@ -88,6 +88,18 @@ struct ImageBarrier {
 };
 void imageBarriers(VkCommandBuffer cmd, const std::vector<ImageBarrier>& barriers);
 
+// A colour attachment just drawn into, made the source of a copy (image to buffer or image).
+inline ImageBarrier colorAttachmentToCopySource(VkImage image) {
+    return {image,
+            VK_IMAGE_ASPECT_COLOR_BIT,
+            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_COPY_BIT,
+            VK_ACCESS_2_TRANSFER_READ_BIT};
+}
+
 // Begins dynamic rendering over the whole extent with these attachments (depth may be null) and
 // sets the viewport and scissor to match.
 void beginRendering(VkCommandBuffer cmd, VkExtent2D extent,
