@@ -70,16 +70,7 @@ FrameView topView() {
 }
 
 BillboardParams distortionParams(float strength) {
-    EmitterRecord e{};
-    e.transform_row0 = vec4(1, 0, 0, 0);
-    e.transform_row1 = vec4(0, 1, 0, 0);
-    e.transform_row2 = vec4(0, 0, 1, 0);
-    e.axis = vec4(0, 1, 0, 0);
-    e.blend = kBlendAdditive;
-    e.alignment = kAlignCamera;
-    e.render_flags = kRenderFlagDistortion;
-    e.emission = vec4(1, 0, strength, 0);
-    return billboardParams(e, Rows3x4{});
+    return test::cameraFacingParams(kBlendAdditive, kRenderFlagDistortion, strength);
 }
 
 DrawRecord quad(vec3 position, float size, float alpha) {

@@ -108,16 +108,7 @@ TEST_F(LightsRenderTest, ASpotLightLightsItsConeOnly) {
 TEST_F(LightsRenderTest, LitBillboardsTakeTheLightsOnTheirSideFacingThem) {
     FrameView view = topView();
     view.ground.enabled = false;
-    EmitterRecord e{};
-    e.transform_row0 = vec4(1, 0, 0, 0);
-    e.transform_row1 = vec4(0, 1, 0, 0);
-    e.transform_row2 = vec4(0, 0, 1, 0);
-    e.axis = vec4(0, 1, 0, 0);
-    e.blend = kBlendAlpha;
-    e.alignment = kAlignCamera;
-    e.emission = vec4(1, 0, 0, 0);
-    BillboardParams params = billboardParams(e, Rows3x4{});
-    params.render_flags |= kRenderFlagLit;
+    const BillboardParams params = test::cameraFacingParams(kBlendAlpha, kRenderFlagLit);
     // One opaque 4 m disc at the origin, a light 3 m to its +x side just above it.
     const std::vector<DrawRecord> records = {
         sdDrawRecord(vec3(0), 4.0f, vec4(1, 1, 1, 1), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u)};

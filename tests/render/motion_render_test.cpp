@@ -60,18 +60,6 @@ FrameView movedCamera(FrameView view, Float3 moved) {
     return view;
 }
 
-BillboardParams params(uint32_t blend) {
-    EmitterRecord e{};
-    e.transform_row0 = vec4(1, 0, 0, 0);
-    e.transform_row1 = vec4(0, 1, 0, 0);
-    e.transform_row2 = vec4(0, 0, 1, 0);
-    e.axis = vec4(0, 1, 0, 0);
-    e.blend = blend;
-    e.alignment = kAlignCamera;
-    e.emission = vec4(1, 0, 0, 0);
-    return billboardParams(e, Rows3x4{});
-}
-
 DrawRecord particle(vec3 velocity, float alpha = 1) {
     return sdDrawRecord(vec3(0, kParticleHeight_m, 0), 4, vec4(0.9f, 0.5f, 0.2f, alpha), velocity,
                         0.0f, 0.5f, 0.0f, 0u, 0u);
@@ -79,7 +67,7 @@ DrawRecord particle(vec3 velocity, float alpha = 1) {
 
 BillboardBatch batchOf(std::span<const DrawRecord> records, uint32_t blend = kBlendAlpha) {
     BillboardBatch b;
-    b.params = params(blend);
+    b.params = test::cameraFacingParams(blend);
     b.records = records;
     return b;
 }

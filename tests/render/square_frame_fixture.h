@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "render/billboard_params.h"
 #include "render/renderer.h"
 
 namespace spindrift::render::test {
@@ -40,6 +42,40 @@ inline FrameView topDownView(float height_m) {
 
 inline int red(const Image& image, uint32_t x, uint32_t y) {
     return image.rgba8[(size_t{y} * image.width + x) * 4];
+}
+
+// Success when every pixel's red channel of a and b (the same size) differs by at most
+// tolerance codes; else names the first pixel that does not.
+inline ::testing::AssertionResult redWithin(const Image& a, const Image& b, int tolerance) {
+    if (a.width != b.width || a.height != b.height) {
+        return ::testing::AssertionFailure() << "the images differ in size";
+    }
+    for (uint32_t y = 0; y < a.height; ++y) {
+        for (uint32_t x = 0; x < a.width; ++x) {
+            if (std::abs(red(a, x, y) - red(b, x, y)) > tolerance) {
+                return ::testing::AssertionFailure() << "pixel (" << x << ", " << y << "): red "
+                                                     << red(a, x, y) << " against " << red(b, x, y);
+            }
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+// What the renderer draws a camera-facing billboard emitter at the identity transform with
+// (billboardParams): `blend`, its colour as given (emissive 1), these kRenderFlag* flags, and a
+// distortion strength (emission.z; with kRenderFlagDistortion).
+inline BillboardParams cameraFacingParams(uint32_t blend, uint32_t render_flags = 0,
+                                          float distortion = 0) {
+    EmitterRecord e{};
+    e.transform_row0 = vec4(1, 0, 0, 0);
+    e.transform_row1 = vec4(0, 1, 0, 0);
+    e.transform_row2 = vec4(0, 0, 1, 0);
+    e.axis = vec4(0, 1, 0, 0);
+    e.blend = blend;
+    e.alignment = kAlignCamera;
+    e.render_flags = render_flags;
+    e.emission = vec4(1, 0, distortion, 0);
+    return billboardParams(e, Rows3x4{});
 }
 
 class SquareFrameTest : public ::testing::Test {
