@@ -219,6 +219,20 @@ def _image_out(out, width, height):
     return out
 
 
+def _world_camera(world, camera):
+    """The C camera of a render of world (a spindrift.World) seen by camera (a Camera; None:
+    Camera()); TypeError for anything else."""
+    from .world import World
+
+    if not isinstance(world, World):
+        raise TypeError(f"world: expected a spindrift.World, got {type(world).__name__}")
+    if camera is None:
+        camera = Camera()
+    elif not isinstance(camera, Camera):
+        raise TypeError(f"camera: expected a spindrift.Camera, got {type(camera).__name__}")
+    return camera._to_c()
+
+
 def _device(device):
     if device is None:
         return None
@@ -282,15 +296,7 @@ class Renderer:
         """Draws world's visible instances as camera (a Camera; None: Camera()) sees them and
         returns the image; out (optional) is a (height, width, 4) uint8 array written in place.
         Simulates nothing."""
-        from .world import World
-
-        if not isinstance(world, World):
-            raise TypeError(f"world: expected a spindrift.World, got {type(world).__name__}")
-        if camera is None:
-            camera = Camera()
-        elif not isinstance(camera, Camera):
-            raise TypeError(f"camera: expected a spindrift.Camera, got {type(camera).__name__}")
-        c_camera = camera._to_c()
+        c_camera = _world_camera(world, camera)
         image = _image_out(out, self.width, self.height)
         check(
             _lib.spindrift_renderer_render_world(
@@ -303,19 +309,11 @@ class Renderer:
         """render, and the frame's motion vectors (a Motion; None: Motion()): returns (image,
         motion), motion a (height, width, 2) float32 array of x, y in pixels (this frame minus the
         previous, y down)."""
-        from .world import World
-
-        if not isinstance(world, World):
-            raise TypeError(f"world: expected a spindrift.World, got {type(world).__name__}")
-        if camera is None:
-            camera = Camera()
-        elif not isinstance(camera, Camera):
-            raise TypeError(f"camera: expected a spindrift.Camera, got {type(camera).__name__}")
+        c_camera = _world_camera(world, camera)
         if motion is None:
             motion = Motion()
         elif not isinstance(motion, Motion):
             raise TypeError(f"motion: expected a spindrift.Motion, got {type(motion).__name__}")
-        c_camera = camera._to_c()
         c_motion = motion._to_c()
         image = _image_out(None, self.width, self.height)
         xy = np.zeros((self.height, self.width, 2), dtype=np.float32)
