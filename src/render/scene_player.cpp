@@ -473,6 +473,8 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
     player.particles = 0;
     player.strip_segments = 0;
     player.sort_skipped_records = 0;
+    player.advance_ms = 0;
+    player.draw_list_ms = 0;
     // The scene's lights first (also when the frame fails below), so the frame's bound
     // (kMaxFrameLights) drops particle lights before authored ones.
     player.lights.assign(player.scene.lights.begin(), player.scene.lights.end());
