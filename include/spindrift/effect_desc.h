@@ -29,6 +29,7 @@ inline constexpr uint32_t kMaxUpdateModules = 32;         // per emitter, before
 inline constexpr uint32_t kMaxForceFields = 8;            // per emitter
 inline constexpr uint32_t kMaxAttractors = 8;             // per emitter
 inline constexpr uint32_t kMaxColliders = 8;              // planes + spheres + boxes, per module
+inline constexpr float kMaxSceneDepthThickness = 100.0f;  // m, collision depth_thickness
 inline constexpr uint32_t kMaxCurveKeys = 32;
 inline constexpr uint32_t kMaxGradientKeys = 16;      // each of color_keys / alpha_keys
 inline constexpr uint32_t kMaxMeshPoints = 65536;     // per emitter
@@ -359,14 +360,17 @@ inline constexpr uint32_t kAllCollisionGroupsMask = (1u << 24) - 1u;
 // Colliders are in world space. world_colliders also collides with the colliders the host gives
 // the world (World::setColliders: its level's planes, boxes, capsules, cylinders, heightfields)
 // whose groups meet collision_mask, and on the CPU backend with its distance field
-// (World::setDistanceField). depth_buffer asks the renderer's scene depth: the GPU backend has
-// none bound yet and refuses it; the CPU backend has no depth buffer and collides such an op with
-// the host's world colliders and distance field instead (inspect and validate say so).
+// (World::setDistanceField). depth_buffer also collides with the scene depth the world is given
+// (World::setSceneDepth; the engine's own renderer gives the previous frame's opaque depth), on
+// both backends, and implies world_colliders: without a scene depth, the world's colliders
+// only (inspect and validate say so). A particle behind the depth by more than depth_thickness
+// metres is hidden by the surface, not in it, and passes.
 struct CollisionModule {
     std::vector<CollisionPlane> planes;
     std::vector<CollisionSphere> spheres;
     std::vector<CollisionBox> boxes;
     bool depth_buffer = false;
+    float depth_thickness = 0.5f; // m, (0, 100]: only read with depth_buffer
     bool world_colliders = false;
     uint32_t collision_mask = kAllCollisionGroupsMask; // [1, 2^24 - 1]
     CollisionResponse response = CollisionResponse::bounce;

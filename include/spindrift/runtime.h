@@ -399,6 +399,10 @@ struct WorldUpdateReceipt {
     uint64_t fast_forward_steps = 0; // steps run to bring waking instances up to date
     uint32_t retained_instances = 0; // destroyed world-space instances still finishing
     uint64_t retained_particles = 0; // their live particles (also in live_particles)
+    // Stepped instances with a depth_buffer collision op that had no scene depth for their
+    // backend this update (never given, cleared, or a GPU instance on a device of its own): they
+    // met the world's colliders only.
+    uint32_t depth_collisions_unfed = 0;
 };
 
 // Totals since the world was made.
@@ -571,6 +575,25 @@ struct WorldAttractor {
 // it must be thread-safe, and pure (the same point gives the same answer) for results to repeat.
 using DistanceFieldFn = float (*)(Vec3 position, Vec3* gradient, void* user);
 
+// What a camera saw of the opaque scene, for depth_buffer collision (docs/runtime-api.md, "Scene
+// depth"): linear depth, metres along `forward` from `eye` to the nearest opaque surface, per
+// pixel, row by row from the top of the image; kNoSceneDepth (or any value at least half of it)
+// where the camera saw none. A symmetric perspective camera with square pixels: its horizontal
+// field of view follows from the vertical one and width / height.
+inline constexpr float kNoSceneDepth = 1.0e30f;
+inline constexpr uint32_t kMaxSceneDepthSide = 8192;                 // width and height, each
+inline constexpr uint64_t kMaxSceneDepthSamples = uint64_t{1} << 24; // width x height (64 MiB)
+struct SceneDepth {
+    const float* samples = nullptr; // width x height; copied by setSceneDepth
+    uint32_t width = 0;             // 1..kMaxSceneDepthSide
+    uint32_t height = 0;
+    Vec3 eye;
+    Vec3 forward{0, 0, -1};          // unit length
+    Vec3 up{0, 1, 0};                // unit length, perpendicular to forward: the image's up
+    float vertical_fov_rad = 0.785f; // (0, pi)
+    float near_m = 0.1f;             // > 0: nothing nearer the camera collides
+};
+
 class SPINDRIFT_API World {
 public:
     // The library must outlive the world.
@@ -679,6 +702,16 @@ public:
     // collides with the colliders only (docs/runtime-api.md, "Host-fed world").
     RuntimeError setDistanceField(DistanceFieldFn field, void* user,
                                   uint32_t groups = kAllCollisionGroups);
+    // The scene depth depth_buffer collision ops meet from every instance's next step, replacing
+    // the previous one (the samples are copied; positive, non-NaN, a value >= kNoSceneDepth / 2
+    // meaning no surface): typically the host's opaque depth of the frame just drawn, so
+    // particles collide with it one frame late. invalid_argument names what is wrong and keeps
+    // the previous depth. CPU instances read the copy; GPU instances read it on the device when
+    // the world shares the engine's renderer device (the engine's own hosts: their renderer hands
+    // its depth over without a copy), otherwise they collide with the colliders only and
+    // WorldUpdateReceipt::depth_collisions_unfed counts them.
+    RuntimeError setSceneDepth(const SceneDepth& depth);
+    void clearSceneDepth(); // depth_buffer ops meet the world's colliders only again
     // The host's attractors, replacing the previous set (copied; at most
     // kMaxWorldAttractorsGiven). Each update keeps the kActiveAttractors nearest the camera
     // (ties: the earlier in the list) and counts the others in its receipt.

@@ -390,6 +390,8 @@ constexpr auto fieldsOf(FieldsOf<CollisionModule>) {
               rule::list({0, kMaxColliders, "spheres"}, false)),
         field("boxes", &CollisionModule::boxes, rule::list({0, kMaxColliders, "boxes"}, false)),
         field("depth_buffer", &CollisionModule::depth_buffer),
+        field("depth_thickness", &CollisionModule::depth_thickness,
+              rule::between(0, true, kMaxSceneDepthThickness, false)),
         field("world_colliders", &CollisionModule::world_colliders),
         field("collision_mask", &CollisionModule::collision_mask,
               rule::within(1, kAllCollisionGroupsMask)),

@@ -147,12 +147,19 @@ std::vector<EmitterBackends> checkBackends(const CompiledEffect& effect) {
             verdict.backend = static_cast<Backend>(b);
             const FeatureSet have = backendFeatures(verdict.backend);
             for (const FeatureUse& use : uses) {
-                const bool depth = use.feature == Feature::depth_buffer_collision;
-                if (depth && verdict.backend == Backend::cpu) {
+                if (use.feature == Feature::depth_buffer_collision) {
                     verdict.notes.push_back(
-                        "cpu has no scene depth: depth_buffer collides with the host's world "
-                        "colliders and distance field (World::setColliders, setDistanceField): " +
-                        use.path);
+                        verdict.backend == Backend::cpu
+                            ? "cpu collides depth_buffer with the scene depth the host gives the "
+                              "world (World::setSceneDepth; spindrift render: the previous "
+                              "frame's) and with its colliders and distance field; without one, "
+                              "with those only: " +
+                                  use.path
+                            : "gpu collides depth_buffer with the scene depth on its device (the "
+                              "renderer's previous frame, or World::setSceneDepth's copy) and "
+                              "with the world's colliders; without one, with the colliders "
+                              "only: " +
+                                  use.path);
                 }
                 if ((have & static_cast<FeatureSet>(use.feature)) != 0) continue;
                 verdict.can_run = false;

@@ -42,19 +42,17 @@ inline constexpr uint32_t kFeatureCount = 18;
 using FeatureSet = uint32_t;
 inline constexpr FeatureSet kAllFeatures = (1u << kFeatureCount) - 1u;
 
-// What each backend runs today. The CPU backend cannot see the renderer's depth buffer: it runs a
-// depth_buffer collision op against the host's world colliders and distance field instead
-// (backendNotes says so for inspect and validate). The GPU
-// backend (src/gpu/, issue 5: docs/gpu-backend.md) runs stable order and replace_oldest on its
-// birth-ordered alive lists, sub-emitter events on birth, death, collision and threshold
-// crossings (a parallel gather and assignment with the CPU's order) and ribbon trails in
-// per-slot rings, but not yet depth-buffer collision (no depth buffer is bound to its passes
-// yet); createGpuEffect refuses an emitter needing it with a diagnostic naming the emitter and
-// the feature, and a world on SimulationBackend::automatic runs such an effect on the CPU.
-// Events to gameplay it delivers (src/gpu/gameplay_capture.h).
+// What each backend runs today: everything. depth_buffer collision meets the scene depth the
+// world is given (World::setSceneDepth, or the renderer's previous frame in the engine's own
+// hosts: collision.h, sdContactSceneDepth) on both backends, read at a host pointer on the CPU
+// and at a buffer device address on the GPU; without one it meets the world's colliders only,
+// and backendNotes says so for inspect and validate. The GPU backend (src/gpu/,
+// docs/gpu-backend.md) runs stable order and replace_oldest on its birth-ordered alive lists,
+// sub-emitter events on birth, death, collision and threshold crossings (a parallel gather and
+// assignment with the CPU's order) and ribbon trails in per-slot rings; events to gameplay it
+// delivers (src/gpu/gameplay_capture.h).
 inline constexpr FeatureSet kCpuFeatures = kAllFeatures;
-inline constexpr FeatureSet kGpuFeatures =
-    kAllFeatures & ~static_cast<FeatureSet>(Feature::depth_buffer_collision);
+inline constexpr FeatureSet kGpuFeatures = kAllFeatures;
 // What an emitter may ask a backend for with its `backend` preference (checked when compiling):
 // what the backend runs today and, for the GPU backend, everything issue 5 is building for it.
 // Asking early is never silently wrong: the GPU backend refuses at creation what it cannot run.

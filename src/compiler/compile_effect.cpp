@@ -285,7 +285,11 @@ private:
         op.params0 = vec4(m.bounce, m.friction, m.lifetime_loss, m.radius_scale);
         // The group mask only matters to an op that meets the world (a whole number below 2^24,
         // exact in a float); other ops keep params1 zero, as their records always were.
-        if (op.flags != 0u) op.params1 = vec4(static_cast<float>(m.collision_mask), 0, 0, 0);
+        // A depth op's thickness is params1.y (driver/world_inputs.h, sceneDepthThickness).
+        if (op.flags != 0u) {
+            op.params1 = vec4(static_cast<float>(m.collision_mask),
+                              m.depth_buffer ? m.depth_thickness : 0.0f, 0, 0);
+        }
         for (const CollisionPlane& plane : m.planes) {
             ColliderRecord c{};
             c.kind = kColliderPlane;

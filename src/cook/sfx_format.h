@@ -22,7 +22,7 @@ inline constexpr char kSfxMagic[8] = {'S', 'P', 'N', 'D', 'R', 'S', 'F', 'X'};
 //    grew to 80 bytes (payload, axis_u, axis_v for the host's world colliders); scalability.
 // 4: EmitterRecord grew to 464 bytes (emission: emissive, emissive_share); op kOpBlackbody.
 // 5: section particle_lights (ParticleLightRecord: render.lights), EmitterRecord unchanged.
-inline constexpr uint32_t kSfxFormatVersion = 5;
+inline constexpr uint32_t kSfxFormatVersion = 6;
 // Written as a little-endian uint32; a big-endian writer would produce 04 03 02 01.
 inline constexpr uint32_t kSfxEndiannessMarker = 0x01020304u;
 inline constexpr uint64_t kSfxSectionAlignment = 16;

@@ -640,6 +640,15 @@ private:
                 c.fail(offsetof(T, params1), "collision mask (params1.x) " + number(mask) +
                                                  " is not a whole number in 1..16777215");
             }
+            const float thickness = r.params1.y;
+            const bool depth = (r.flags & kOpFlagDepthBuffer) != 0;
+            if (depth && !(thickness > 0.0f && thickness <= kMaxSceneDepthThickness)) {
+                c.fail(offsetof(T, params1), "depth thickness (params1.y) " + number(thickness) +
+                                                 " is not in (0, 100] m");
+            } else if (!depth && thickness != 0.0f) {
+                c.fail(offsetof(T, params1), "depth thickness (params1.y) " + number(thickness) +
+                                                 " is set on an op without depth_buffer");
+            }
         } else {
             c.zero(SPINDRIFT_FIELD(mode));
         }

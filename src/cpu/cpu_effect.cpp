@@ -148,7 +148,8 @@ bool sameRows(const Rows3x4& a, const Rows3x4& b) {
 // emitters are resolved, and a resolved emitter stays valid while records and transforms do.
 bool worldAddsNothing(const WorldInputs* world) {
     return world == nullptr || (world->colliders.empty() && world->attractors.empty() &&
-                                world->distance_field.sample == nullptr);
+                                world->distance_field.sample == nullptr &&
+                                world->scene_depth.host_address == 0);
 }
 
 // resolveStep for the emitters this step needs (emittersInStep). A step that repeats the previous

@@ -47,6 +47,29 @@ void appendWorldColliders(const WorldInputs& world, const OpRecord& op,
     }
 }
 
+// The scene depth the op meets, after its colliders (kSceneDepthColliderRecords records), when
+// the world has one for this backend: its camera, the op's thickness, and how to bring the
+// particle into the camera's space.
+void appendSceneDepth(const SceneDepthInput& depth, const OpRecord& op, StepScratch& scratch,
+                      uint32_t& collider_cursor) {
+    const uint64_t address = scratch.device_addresses ? depth.device_address : depth.host_address;
+    if (address == 0) return;
+    ColliderRecord camera = depth.camera;
+    camera.kind = kColliderSceneDepth;
+    camera.radius = sceneDepthThickness(op);
+    camera.payload = 1;
+    ColliderRecord placement{};
+    placement.kind = kColliderPayload;
+    placement.flags = static_cast<uint32_t>(address);
+    placement.payload = static_cast<uint32_t>(address >> 32);
+    placement.radius = depth.near_m;
+    placement.position = scratch.world_from_sim[0];
+    placement.extent = scratch.world_from_sim[1];
+    placement.axis_u = scratch.world_from_sim[2];
+    scratch.colliders[collider_cursor++] = camera;
+    scratch.colliders[collider_cursor++] = placement;
+}
+
 void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitter,
                        EmitterStep& step, StepScratch& scratch, const WorldInputs* world,
                        uint32_t& op_cursor, uint32_t& field_cursor, uint32_t& collider_cursor) {
@@ -132,6 +155,9 @@ void resolveEmitterOps(const CompiledEffect& effect, const EmitterRecord& emitte
             }
             if (world != nullptr && collidesWithWorld(r.op)) {
                 appendWorldColliders(*world, r.op, step.sim_from_world, scratch, collider_cursor);
+                if (collidesWithSceneDepth(r.op)) {
+                    appendSceneDepth(world->scene_depth, r.op, scratch, collider_cursor);
+                }
                 r.distance_field = world->distance_field.sample != nullptr &&
                                    (world->distance_field.groups & collisionGroupMask(r.op)) != 0;
             }
@@ -162,6 +188,7 @@ uint64_t stepColliderCapacity(const CompiledEffect& effect) {
     uint64_t capacity = effect.colliders.size();
     for (const OpRecord& op : effect.ops) {
         if (collidesWithWorld(op)) capacity += kMaxWorldColliderRecords;
+        if (collidesWithSceneDepth(op)) capacity += kSceneDepthColliderRecords;
     }
     return capacity;
 }

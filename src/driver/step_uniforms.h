@@ -48,6 +48,8 @@ struct StepScratch {
     DistanceFieldHook distance_field; // the world's, for ops with ResolvedOp::distance_field
     vec4 world_from_sim[3];           // where the distance field is sampled (world space)
     vec4 sim_from_world[3];           // and how its gradient comes back
+    // The GPU backend's scratch: a scene depth is read at its device address, not the host's.
+    bool device_addresses = false;
 };
 
 // Colliders a step of the effect may hold: its own plus kMaxWorldColliderRecords per collision op

@@ -45,17 +45,39 @@ struct WorldAttractorEntry {
     uint32_t groups = 1;
 };
 
+// The scene depth depth_buffer collision ops meet (collision.h, sdContactSceneDepth): the
+// camera that saw it and where its samples are for each backend. The samples stay where they
+// are (the world's copy, the renderer's buffer) while a step may read them.
+struct SceneDepthInput {
+    ColliderRecord camera{}; // kColliderSceneDepth: eye, forward, right, up, tans, size (no
+                             // thickness: each op's own)
+    float near_m = 0;
+    uint64_t host_address = 0;   // CPU steps read the samples here (0: none for them)
+    uint64_t device_address = 0; // GPU steps on the world's device read them here (0: none)
+};
+
 struct WorldInputs {
     std::vector<ColliderRecord> collider_records; // world space
     std::vector<WorldColliderEntry> colliders;
     DistanceFieldHook distance_field;
     std::vector<WorldAttractorEntry> attractors; // at most kActiveWorldAttractors
+    SceneDepthInput scene_depth;
 };
+
+// The collider records a depth_buffer op adds for a scene depth (sdContactSceneDepth).
+inline constexpr uint32_t kSceneDepthColliderRecords = 2;
 
 // Whether a collision op reads the world's colliders (world_colliders or depth_buffer), and the
 // collision groups it meets.
 inline bool collidesWithWorld(const OpRecord& op) {
     return op.op == kOpCollision && (op.flags & (kOpFlagWorldColliders | kOpFlagDepthBuffer)) != 0;
+}
+inline bool collidesWithSceneDepth(const OpRecord& op) {
+    return op.op == kOpCollision && (op.flags & kOpFlagDepthBuffer) != 0;
+}
+// A depth_buffer op's thickness (m): how far behind the depth a particle still meets it.
+inline float sceneDepthThickness(const OpRecord& op) {
+    return op.params1.y;
 }
 inline bool attractsFromWorld(const OpRecord& op) {
     return op.op == kOpForceFields && (op.flags & kOpFlagWorldAttractors) != 0;

@@ -413,6 +413,7 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
         return false;
     }
     view.lights = player_->lights;
+    view.scene_depth = player_->scene_depth; // the next frame's depth collision reads it
     start = nowNs();
     Image image;
     render::FrameStats frame_stats;

@@ -303,6 +303,7 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     fx->travel_m.resize(compiled.emitters.size());
     fx->event_births.resize(compiled.emitters.size());
     allocateStepScratch(compiled, fx->scratch);
+    fx->scratch.device_addresses = true; // a scene depth is read on the device
     for (const EmitterRecord& e : compiled.emitters) {
         fx->live_windows.push_back(makeLiveWindow(e, compiled.effect.fixed_timestep_s));
     }

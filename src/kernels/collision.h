@@ -14,6 +14,7 @@
 
 #include "effect_records.h"
 #include "shared_types.h"
+#include "transform.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -173,6 +174,132 @@ SD_FUNC CollisionContact sdContactHeightfield(CollidersRef colliders, uint index
     return sdContact(overlap > 0.0f, sdColliderWorldDirection(c, n), overlap * n.y);
 }
 
+// The scene depth (kColliderSceneDepth): the linear depth of the opaque scene as a camera saw it,
+// width x height floats row by row from the top (metres along the camera's forward axis;
+// kSceneDepthNone where the camera saw no surface), at a host pointer (CPU) or a buffer device
+// address (GPU). Its records:
+//   colliders[index]:     kind kColliderSceneDepth, radius = thickness (m), payload = 1;
+//                         position = eye (xyz), tan_x; extent = forward (xyz, unit), tan_y;
+//                         axis_u = right (xyz, unit), width; axis_v = up (xyz, unit), height
+//                         (tan_x, tan_y: the view's half extents per metre of depth)
+//   colliders[index + 1]: kind kColliderPayload, flags and payload = the samples' address (low,
+//                         high word), radius = the camera's near plane (m); position, extent and
+//                         axis_u = world_from_sim rows (the particle's space into the camera's)
+#ifdef __cplusplus
+SD_FUNC float sdSceneDepthLoad(uint address_low, uint address_high, uint index) {
+    const uintptr_t address = static_cast<uintptr_t>((uint64_t{address_high} << 32) | address_low);
+    return reinterpret_cast<const float*>(address)[index];
+}
+#else
+SD_READONLY_REF(SceneDepthSamplesRef, float, samples, 4);
+float sdSceneDepthLoad(uint address_low, uint address_high, uint index) {
+    return SceneDepthSamplesRef(uvec2(address_low, address_high)).samples[index];
+}
+#endif
+
+struct SceneDepthView {
+    vec3 eye;
+    vec3 forward;
+    vec3 right;
+    vec3 up;
+    float tan_x;
+    float tan_y;
+    uint width;
+    uint height;
+    uint address_low;
+    uint address_high;
+};
+
+SD_FUNC float sdSceneDepthAt(SceneDepthView v, uint x, uint y) {
+    return sdSceneDepthLoad(v.address_low, v.address_high, y * v.width + x);
+}
+
+// The point a pixel's centre sees at linear depth `depth`.
+SD_FUNC vec3 sdSceneDepthPoint(SceneDepthView v, uint x, uint y, float depth) {
+    float ndc_x = (float(x) + 0.5f) / float(v.width) * 2.0f - 1.0f;
+    float ndc_y = (float(y) + 0.5f) / float(v.height) * 2.0f - 1.0f;
+    vec3 ray = v.forward + v.right * (ndc_x * v.tan_x) - v.up * (ndc_y * v.tan_y);
+    return v.eye + ray * depth;
+}
+
+// Whether pixel (x + dx, y + dy) is in the image and has a surface; its depth in `depth`.
+SD_FUNC bool sdSceneDepthNeighbour(SceneDepthView v, uint x, uint y, int dx, int dy,
+                                   SD_OUT(float) depth) {
+    int nx = int(x) + dx;
+    int ny = int(y) + dy;
+    depth = kSceneDepthNone;
+    if (nx < 0 || ny < 0 || nx >= int(v.width) || ny >= int(v.height)) return false;
+    depth = sdSceneDepthAt(v, uint(nx), uint(ny));
+    return depth < kSceneDepthNone * 0.5f;
+}
+
+// The step along one image axis to the neighbour whose depth is closer to `depth` (the same
+// surface, not across a silhouette): the point difference in the +axis direction, or zero.
+SD_FUNC vec3 sdSceneDepthTangent(SceneDepthView v, uint x, uint y, float depth, int dx, int dy) {
+    float before;
+    float after;
+    bool has_before = sdSceneDepthNeighbour(v, x, y, -dx, -dy, before);
+    bool has_after = sdSceneDepthNeighbour(v, x, y, dx, dy, after);
+    vec3 here = sdSceneDepthPoint(v, x, y, depth);
+    bool take_after = has_after && (!has_before || abs(after - depth) <= abs(before - depth));
+    if (take_after) return sdSceneDepthPoint(v, uint(int(x) + dx), uint(int(y) + dy), after) - here;
+    if (has_before)
+        return here - sdSceneDepthPoint(v, uint(int(x) - dx), uint(int(y) - dy), before);
+    return vec3(0.0f);
+}
+
+// Scene depth: the particle, seen by the depth's camera, meets the surface at its pixel. The
+// surface is the plane through the point the pixel's centre sees (exact for a flat surface
+// wherever the particle falls in the pixel), its normal from the depth's gradient (the neighbours
+// on the same side of a silhouette; facing the camera where the pixel has none). A particle in
+// front of the surface by less than its radius, or behind it by at most the thickness, is in
+// contact and pushed out along the normal; one further behind is hidden by the surface, not in it,
+// and passes. Outside the camera's view, in front of its near plane, or where it saw no surface,
+// nothing touches: the depth knows only what the camera saw. The contact comes back in simulation
+// space (the normal through the transpose of world_from_sim's linear part, the push scaled to
+// match).
+SD_FUNC CollisionContact sdContactSceneDepth(CollidersRef colliders, uint index, vec3 p_sim,
+                                             float radius) {
+    ColliderRecord c = colliders.colliders[index];
+    ColliderRecord t = colliders.colliders[index + 1u];
+    CollisionContact none = sdContact(false, vec3(0.0f, 1.0f, 0.0f), 0.0f);
+    SceneDepthView v;
+    v.eye = vec3(c.position);
+    v.forward = vec3(c.extent);
+    v.right = vec3(c.axis_u);
+    v.up = vec3(c.axis_v);
+    v.tan_x = c.position.w;
+    v.tan_y = c.extent.w;
+    v.width = uint(c.axis_u.w);
+    v.height = uint(c.axis_v.w);
+    v.address_low = t.flags;
+    v.address_high = t.payload;
+    vec3 p = sdTransformPoint(t.position, t.extent, t.axis_u, p_sim);
+    vec3 d = p - v.eye;
+    float z = dot(d, v.forward);
+    if (!(z > t.radius) || v.width == 0u || v.height == 0u) return none;
+    float ndc_x = dot(d, v.right) / (z * v.tan_x);
+    float ndc_y = -dot(d, v.up) / (z * v.tan_y);
+    if (!(abs(ndc_x) < 1.0f) || !(abs(ndc_y) < 1.0f)) return none;
+    uint x = min(uint((ndc_x * 0.5f + 0.5f) * float(v.width)), v.width - 1u);
+    uint y = min(uint((ndc_y * 0.5f + 0.5f) * float(v.height)), v.height - 1u);
+    float depth = sdSceneDepthAt(v, x, y);
+    if (!(depth < kSceneDepthNone * 0.5f)) return none;
+    vec3 surface = sdSceneDepthPoint(v, x, y, depth);
+    vec3 normal =
+        cross(sdSceneDepthTangent(v, x, y, depth, 0, 1), sdSceneDepthTangent(v, x, y, depth, 1, 0));
+    float normal_length = length(normal);
+    normal = normal_length > 0.0f ? normal / normal_length : -d / length(d);
+    if (dot(normal, d) > 0.0f) normal = -normal; // towards the camera
+    float above = dot(p - surface, normal);      // metres in front of the surface
+    if (above < -c.radius) return none;          // hidden behind it
+    vec3 m = sdInverseTransformVector(t.position, t.extent, t.axis_u, normal); // L^T n
+    float m_length = length(m);
+    if (!(m_length > 0.0f)) return none;
+    float above_sim = above / m_length;
+    return sdContact(above_sim < radius, m / m_length, radius - above_sim);
+}
+
 // The contact with colliders[index] (kCollider*); unknown kinds and payload never touch.
 SD_FUNC CollisionContact sdColliderContact(CollidersRef colliders, uint index, vec3 p,
                                            float radius) {
@@ -193,6 +320,7 @@ SD_FUNC CollisionContact sdColliderContact(CollidersRef colliders, uint index, v
     if (kind == kColliderCapsule) return sdContactCapsule(colliders.colliders[index], p, radius);
     if (kind == kColliderCylinder) return sdContactCylinder(colliders.colliders[index], p, radius);
     if (kind == kColliderHeightfield) return sdContactHeightfield(colliders, index, p, radius);
+    if (kind == kColliderSceneDepth) return sdContactSceneDepth(colliders, index, p, radius);
     return sdContact(false, vec3(0.0f, 1.0f, 0.0f), 0.0f);
 }
 

@@ -101,6 +101,12 @@ SD_CONST uint kColliderCapsule = 4u;
 SD_CONST uint kColliderCylinder = 5u;
 SD_CONST uint kColliderHeightfield = 6u;
 SD_CONST uint kColliderPayload = 7u; // heightfield samples: 16 floats per record, never tested
+// The scene depth a step collides with (World::setSceneDepth, the renderer's opaque depth): a
+// camera record and one payload record (collision.h, sdContactSceneDepth); only resolveStep makes
+// it, for ops with kOpFlagDepthBuffer.
+SD_CONST uint kColliderSceneDepth = 8u;
+// Linear depth of a pixel with no surface (the sky): the renderer clears its linear depth to it.
+SD_CONST float kSceneDepthNone = 1.0e30f;
 SD_CONST uint kRenderBillboard = 0u;
 SD_CONST uint kRenderRibbon = 1u;
 SD_CONST uint kRenderBeam = 2u;

@@ -20,7 +20,8 @@ std::unique_ptr<FrameTargets> createShared(const vk::Device& device, uint32_t wi
     std::string size = std::to_string(width) + "x" + std::to_string(height);
     t->linear_depth =
         vk::createImage2D(device, kLinearDepthFormat, extent,
-                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                              VK_IMAGE_USAGE_TRANSFER_SRC_BIT, // scene_depth_export.h
                           "the linear depth target " + size, diagnostics);
     if (!t->linear_depth) return nullptr;
     t->globals.resize(slots);

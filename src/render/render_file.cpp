@@ -101,6 +101,18 @@ bool renderSceneFrame(Renderer& renderer, ScenePlayer& player, float time_s,
             cameraPose(player.scene.camera, std::max(time_s - settings.interval_s, 0.0f));
         view.motion.previous_fov_deg = view.fov_deg;
     }
+    view.scene_depth = player.scene_depth;
+    if (view.scene_depth != SceneDepthOutput::none &&
+        (!continues_previous || !lastSceneDepth(renderer).valid)) {
+        // Depth-buffer collision reads the last frame's depth: a still or a sequence's first frame
+        // has none, so this frame's opaque scene is drawn once first for it.
+        FrameView opaque_only = view;
+        opaque_only.motion = {};
+        Image unused;
+        FrameStats unused_stats;
+        if (!renderFrame(renderer, opaque_only, {}, unused, unused_stats, diagnostics))
+            return false;
+    }
     playFrame(player, time_s, view.camera.eye);
     if (!player.errors.empty()) {
         // A GPU-simulated instance failed (a Vulkan error), or the time is past what may be

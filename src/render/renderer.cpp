@@ -586,6 +586,10 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
 
     r.opaque->record(cmd, t, view);
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
+    if (r.frame_scene_depth) {
+        recordSceneDepthCopy(cmd, t, view.scene_depth == SceneDepthOutput::device_and_host,
+                             r.scene_depth);
+    }
 
     // HDR post (bloom, exposure, tone map) when the view asks for it; it leaves the colour
     // ready for the copy. Readback: colour to the host-visible buffer. The timestamps between
@@ -797,6 +801,26 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     }
     FrameGlobals globals = viewGlobals(view, t.width, t.height);
     if (!prepareShadows(renderer, view, batches, globals, diagnostics)) return false;
+    // Depth-buffer collision's depth: the buffers now, the camera that will have seen it.
+    SceneDepthCopy& depth = renderer.scene_depth.copy;
+    depth = SceneDepthCopy{};
+    renderer.frame_scene_depth = view.scene_depth != SceneDepthOutput::none && !renderer.host_frame;
+    if (renderer.frame_scene_depth) {
+        const bool host = view.scene_depth == SceneDepthOutput::device_and_host;
+        if (!prepareSceneDepth(*renderer.device, t, host, renderer.scene_depth, diagnostics)) {
+            return false;
+        }
+        depth.device_address = renderer.scene_depth.device.address;
+        depth.host = host ? static_cast<const float*>(renderer.scene_depth.host.mapped) : nullptr;
+        depth.width = t.width;
+        depth.height = t.height;
+        depth.eye = {globals.eye.x, globals.eye.y, globals.eye.z};
+        depth.forward = {globals.camera_forward.x, globals.camera_forward.y,
+                         globals.camera_forward.z};
+        depth.up = {globals.camera_up.x, globals.camera_up.y, globals.camera_up.z};
+        depth.fov_deg = view.fov_deg;
+        depth.near_m = view.near_m;
+    }
     std::memcpy(t.globals[slot].mapped, &globals, sizeof(globals));
     return true;
 }
@@ -910,6 +934,10 @@ TextureHandle addTexture(Renderer& renderer, const Image& image, const std::stri
     return renderer.textures->add(image, label, diagnostics, encoding);
 }
 
+const SceneDepthCopy& lastSceneDepth(const Renderer& renderer) {
+    return renderer.scene_depth.copy;
+}
+
 bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
                  Image& out, FrameStats& stats, std::vector<Diagnostic>& diagnostics) {
     return renderFrame(renderer, view, batches, out, nullptr, stats, diagnostics);
@@ -967,6 +995,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     if (renderer.raster && !renderer.raster->checkFinished(diagnostics)) return false;
     renderer.has_previous_frame = true;
     renderer.previous_time_s = view.time_s;
+    renderer.scene_depth.copy.valid = renderer.frame_scene_depth;
 
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,

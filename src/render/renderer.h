@@ -151,6 +151,14 @@ struct MotionImage {
     std::vector<float> xy;
 };
 
+// Depth-buffer collision's input (docs/rendering.md, "Scene depth for collision"): an offscreen
+// frame asked for it copies its opaque linear depth (the ground, scene primitives and opaque
+// meshes; kSceneDepthCleared where none) at the end of its draws into a device buffer the GPU
+// simulation reads at an address (device) and also into host memory CPU instances read
+// (device_and_host). lastSceneDepth hands it to the next frame's steps: one frame late, as in a
+// game. A host frame copies nothing.
+enum class SceneDepthOutput : uint8_t { none = 0, device = 1, device_and_host = 2 };
+
 // What the frame looks at and is lit by.
 struct FrameView {
     CameraPose camera;  // scene_desc.h: eye, target, up (world space)
@@ -208,7 +216,26 @@ struct FrameView {
     // Motion vectors beside the colour (MotionVectorsDesc); off by default. A frame that asks for
     // them must be rendered with a MotionImage to hold them (renderFrame).
     MotionVectorsDesc motion;
+    // The opaque linear depth for depth-buffer collision (SceneDepthOutput); none by default.
+    SceneDepthOutput scene_depth = SceneDepthOutput::none;
 };
+
+// What the last frame copied: valid only when that frame asked and succeeded. The buffers stay
+// as they are until the next frame that asks (a frame of another size frees them after waiting
+// for the device); host is null without the host copy.
+struct SceneDepthCopy {
+    bool valid = false;
+    uint64_t device_address = 0; // on the renderer's device (rendererContext)
+    const float* host = nullptr; // width x height, rows from the top
+    uint32_t width = 0;
+    uint32_t height = 0;
+    Float3 eye;
+    Float3 forward; // unit
+    Float3 up;      // unit, perpendicular to forward: the image's up
+    float fov_deg = 0;
+    float near_m = 0;
+};
+const SceneDepthCopy& lastSceneDepth(const Renderer& renderer);
 
 // Billboard records that stay on the renderer's device (a GPU simulation instance on
 // rendererContext, gpu::drawSource): the renderer draws min(*count, max_records) of them with an

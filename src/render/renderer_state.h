@@ -23,6 +23,7 @@
 #include "render/particle_bindings.h"
 #include "render/post_pass.h"
 #include "render/renderer.h"
+#include "render/scene_depth_export.h"
 #include "render/shadow_pass.h"
 #include "render/strip_pass.h"
 #include "render/sun_shadows.h"
@@ -67,6 +68,9 @@ public:
     // Made by the first offscreen frame that draws a batch by compute (FrameView::raster); a
     // host frame has none, so every batch takes the graphics path there.
     std::unique_ptr<ComputeRaster> raster;
+    // The opaque depth handed to depth-buffer collision (FrameView::scene_depth).
+    SceneDepthBuffers scene_depth;
+    bool frame_scene_depth = false;  // this frame copies it (prepareFrame)
     bool has_previous_frame = false; // automatic exposure's clock (adaptationStep)
     float previous_time_s = 0;
     // kFrameTimestamps queries: frame start, draws done, post done, readback done; empty if

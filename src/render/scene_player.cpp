@@ -354,6 +354,42 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     return view;
 }
 
+namespace {
+
+// Which copy of the renderer's depth the player's instances read: the host's when a CPU part
+// collides with it, the device's for a GPU part on the renderer's device; none without a
+// renderer (nothing renders a depth) or a depth_buffer op.
+SceneDepthOutput sceneDepthNeeded(const ScenePlayer& player) {
+    if (player.config.renderer == nullptr) return SceneDepthOutput::none;
+    SceneDepthOutput out = SceneDepthOutput::none;
+    for (const PlayerInstance& p : player.instances) {
+        if (p.simulation == nullptr || !p.simulation->uses_scene_depth) continue;
+        if (p.simulation->cpu) return SceneDepthOutput::device_and_host;
+        out = SceneDepthOutput::device;
+    }
+    return out;
+}
+
+// The depth the renderer copied from the last frame, for this frame's steps (one frame late);
+// false when it has none (the first frame, or a frame that did not ask).
+bool feedSceneDepth(ScenePlayer& player) {
+    if (player.scene_depth == SceneDepthOutput::none) return false;
+    const SceneDepthCopy& copy = lastSceneDepth(*player.config.renderer);
+    if (!copy.valid) return false;
+    SceneDepth depth;
+    depth.samples = copy.host;
+    depth.width = copy.width;
+    depth.height = copy.height;
+    depth.eye = {copy.eye.x, copy.eye.y, copy.eye.z};
+    depth.forward = {copy.forward.x, copy.forward.y, copy.forward.z};
+    depth.up = {copy.up.x, copy.up.y, copy.up.z};
+    depth.vertical_fov_rad = copy.fov_deg * std::numbers::pi_v<float> / 180.0f;
+    depth.near_m = copy.near_m;
+    return setRendererSceneDepth(*player.world, depth, copy.device_address) == RuntimeError::none;
+}
+
+} // namespace
+
 std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
                                                const std::string& scene_file,
                                                const PlayerConfig& config,
@@ -424,6 +460,7 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
         player->instances.push_back(std::move(instance));
     }
     if (!ok) return nullptr;
+    player->scene_depth = sceneDepthNeeded(*player);
     player->batches.reserve(player->instances.size());
     // Every light a frame can have, so playing a frame allocates nothing for them.
     size_t lights = scene.lights.size();
@@ -486,6 +523,9 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
         return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     };
     Clock::time_point start = Clock::now();
+    // The renderer's depth of the last frame, for this frame's steps only: its buffers belong to
+    // the renderer, which may change them before the next playFrame.
+    const bool fed_depth = feedSceneDepth(player);
     for (PlayerInstance& p : player.instances) {
         const EffectInstanceDesc& desc = player.scene.effects[p.scene_index];
         const double tau = (double(time_s) - desc.start_s) * desc.time_scale;
@@ -496,6 +536,7 @@ void playFrame(ScenePlayer& player, float time_s, const Float3& eye) {
                         instanceSteps(desc, p.effect->effect.fixed_timestep_s, time_s));
     }
 
+    if (fed_depth) world.clearSceneDepth();
     player.advance_ms = msSince(start);
     start = Clock::now();
 

@@ -186,6 +186,10 @@ struct ScenePlayer {
     // Failures while playing (a GPU instance's Vulkan error, once per instance; the instance then
     // draws nothing). Hosts check it after playFrame.
     std::vector<Diagnostic> errors;
+    // Depth-buffer collision: what the frames must copy of their opaque depth for the instances
+    // (FrameView::scene_depth; none without a renderer or a depth_buffer op). playFrame gives the
+    // steps the depth the renderer copied last (lastSceneDepth): one frame late.
+    SceneDepthOutput scene_depth = SceneDepthOutput::none;
 };
 
 // Loads every instance's effect and every texture, and creates each instance on the backend

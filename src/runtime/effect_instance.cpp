@@ -1,5 +1,7 @@
 #include "runtime/effect_instance.h"
 
+#include "runtime/world_scene_depth.h"
+
 #include <algorithm>
 
 #include "cpu/draw_records.h"
@@ -144,6 +146,7 @@ std::unique_ptr<EffectInstance> createEffectInstance(std::shared_ptr<const Compi
     auto instance = std::make_unique<EffectInstance>();
     instance->effect = std::move(effect);
     instance->source = source;
+    instance->uses_scene_depth = usesSceneDepth(*instance->effect);
     for (const ParameterRecord& p : instance->effect->parameters) {
         instance->parameter_values.push_back(p.default_value);
     }

@@ -105,6 +105,7 @@ struct EffectInstance {
     // its statistics are those of the newest finished submission (a frame or two late), as they
     // are for any GPU part with InstanceConfig::async_gpu.
     bool draws_from_device = false;
+    bool uses_scene_depth = false; // a collision op meets the scene depth (depth_buffer)
     bool failed = false;       // a GPU part's Vulkan failure stopped the instance (reported once)
     uint64_t steps_run = 0;    // fixed steps asked of the instance since it (re)started
     Rows3x4 world_from_effect; // placement at the end of the last frame or run

@@ -48,6 +48,7 @@
 #include "runtime/world_access.h"
 #include "runtime/world_colliders.h"
 #include "runtime/world_scalability.h"
+#include "runtime/world_scene_depth.h"
 #include "runtime/world_stepping.h"
 #include "spindrift/draw_list.h"
 
@@ -304,6 +305,7 @@ struct World::Impl {
     // The host's colliders and distance field, read by every instance at each step.
     WorldInputs world_inputs;
     DistanceFieldTarget distance_field;     // the host's callback behind world_inputs'
+    std::vector<float> scene_depth_samples; // setSceneDepth's copy, behind world_inputs'
     std::vector<WorldAttractor> attractors; // as the host gave them; update selects
     Vec3 camera;
     // Scalability (runtime/world_scalability.h).
@@ -1080,6 +1082,13 @@ WorldUpdateReceipt World::update(double frame_dt_s) {
             if (live.sleep_distance_m > 0) w.placeInBuckets(live, index); // it moved
         }
         job.write_records = live.visible && !live.culled;
+        if (live.fx->uses_scene_depth) {
+            const SceneDepthInput& depth = w.world_inputs.scene_depth;
+            receipt.depth_collisions_unfed += ((live.fx->cpu && depth.host_address == 0) ||
+                                               (live.fx->gpu && depth.device_address == 0))
+                                                  ? 1u
+                                                  : 0u;
+        }
         job.live_hint = live.live_cached;
         w.step_jobs.push_back(job);
         w.step_slots.push_back(index);
@@ -1810,6 +1819,43 @@ RuntimeError World::setDistanceField(DistanceFieldFn field, void* user, uint32_t
     hook.groups = groups;
     impl_->world_inputs_generation += 1;
     return impl_->ok();
+}
+
+RuntimeError World::setSceneDepth(const SceneDepth& depth) {
+    if (std::string problem = sceneDepthProblem(depth, true); !problem.empty()) {
+        return impl_->fail(RuntimeError::invalid_argument, std::move(problem));
+    }
+    impl_->scene_depth_samples.assign(depth.samples,
+                                      depth.samples + size_t{depth.width} * depth.height);
+    SceneDepthInput& in = impl_->world_inputs.scene_depth;
+    in = sceneDepthCamera(depth);
+    in.host_address = reinterpret_cast<uintptr_t>(impl_->scene_depth_samples.data());
+    impl_->world_inputs_generation += 1;
+    return impl_->ok();
+}
+
+void World::clearSceneDepth() {
+    impl_->world_inputs.scene_depth = SceneDepthInput{};
+    impl_->scene_depth_samples = {};
+    impl_->world_inputs_generation += 1;
+}
+
+RuntimeError setRendererSceneDepth(World& world, const SceneDepth& depth, uint64_t device_address) {
+    World::Impl& w = world.impl();
+    if (std::string problem = sceneDepthProblem(depth, false); !problem.empty()) {
+        return w.fail(RuntimeError::invalid_argument, std::move(problem));
+    }
+    if (device_address != 0 && !w.shared_device) {
+        return w.fail(RuntimeError::invalid_argument,
+                      "a device scene depth needs the world on the renderer's device");
+    }
+    w.scene_depth_samples = {};
+    SceneDepthInput& in = w.world_inputs.scene_depth;
+    in = sceneDepthCamera(depth);
+    in.host_address = reinterpret_cast<uintptr_t>(depth.samples); // the renderer's, not copied
+    in.device_address = device_address;
+    w.world_inputs_generation += 1;
+    return w.ok();
 }
 
 RuntimeError World::setAttractors(const WorldAttractor* attractors, uint32_t count) {

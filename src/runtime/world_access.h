@@ -36,6 +36,14 @@ const std::vector<Diagnostic>& lastInstanceDiagnostics(const World& world);
 // backend choice and its reasons. Valid until the instance is destroyed, reseeded or reloaded.
 EffectInstance* effectInstanceOf(World& world, InstanceHandle h);
 
+// The engine's own renderer handing its opaque depth to the world (docs/runtime-api.md, "Scene
+// depth"): depth's camera and size, its samples on the host when given (CPU instances read them
+// there, not copied and not checked: the renderer writes positive depths or kNoSceneDepth; may
+// be null) and on the world's shared device at device_address (GPU instances read it there; 0:
+// none). The caller keeps both alive and unwritten while steps run until it calls again or
+// World::clearSceneDepth, and the device buffer until those steps have finished.
+RuntimeError setRendererSceneDepth(World& world, const SceneDepth& depth, uint64_t device_address);
+
 // World::advanceTo, telling `listener` (may be null) how many steps of the run are done.
 RuntimeError advanceInstanceTo(World& world, InstanceHandle h, double time_s,
                                StepListener* listener);

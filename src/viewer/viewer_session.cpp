@@ -95,6 +95,7 @@ bool ViewerSession::drawFrame(float time_s, const CameraPose& camera, Image& out
         return false;
     }
     view.lights = player_->lights;
+    view.scene_depth = player_->scene_depth; // the next frame's depth collision reads it
     start = std::chrono::steady_clock::now();
     render::FrameStats stats;
     const bool ok =

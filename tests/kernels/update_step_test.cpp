@@ -375,7 +375,9 @@ TEST(UpdateStep, KillResponseKillsAtTheEndOfTheStep) {
 
 TEST(UpdateStep, CollidersOfAnOpApplyInOrderAndLifetimeIsLostOnce) {
     // A floor and a wall at x = 1: a particle past both is pushed out of each in turn.
-    ColliderRecord colliders[2] = {groundCollider(), groundCollider()};
+    // (One spare record: GCC's bounds check cannot rule out the scene depth branch reading the
+    // record after the last collider.)
+    ColliderRecord colliders[3] = {groundCollider(), groundCollider(), {}};
     colliders[1].position = vec4(1.0f, 0.0f, 0.0f, 0.0f);
     colliders[1].extent = vec4(-1.0f, 0.0f, 0.0f, 0.0f);
     const TestOp op = collisionOp(kResponseBounce, 1.0f, 0.0f, 0.5f, 0, 2);

@@ -260,14 +260,120 @@ TEST_F(WorldCollidersTest, DistanceFieldIsOneMoreContactOnTheCpu) {
     EXPECT_EQ(g_samples.load(), 0u);
 }
 
-// depth_buffer on the CPU: no scene depth, so the host's world stands in for it.
-TEST_F(WorldCollidersTest, DepthBufferOnTheCpuMeetsTheWorld) {
+// The linear depth of the plane y = floor_y as a camera at (0, 8, 8) looking at the origin sees
+// it, 96 x 64 pixels, 60 degrees vertically; kNoSceneDepth above the horizon.
+SceneDepth floorDepth(float floor_y, std::vector<float>& samples) {
+    SceneDepth d;
+    d.width = 96;
+    d.height = 64;
+    d.eye = {0, 8, 8};
+    const float s = 1.0f / std::sqrt(2.0f);
+    d.forward = {0, -s, -s};
+    d.up = {0, s, -s};
+    d.vertical_fov_rad = 1.0471976f;
+    d.near_m = 0.1f;
+    const float tan_y = std::tan(d.vertical_fov_rad / 2);
+    const float tan_x = tan_y * 96.0f / 64.0f;
+    samples.assign(96 * 64, kNoSceneDepth);
+    for (uint32_t y = 0; y < d.height; ++y) {
+        for (uint32_t x = 0; x < d.width; ++x) {
+            const float nx = (float(x) + 0.5f) / 96.0f * 2 - 1;
+            const float ny = (float(y) + 0.5f) / 64.0f * 2 - 1;
+            // ray = forward + right nx tan_x - up ny tan_y; right = (1, 0, 0)
+            const float ray_y = d.forward.y - d.up.y * ny * tan_y;
+            (void)nx;
+            (void)tan_x;
+            if (ray_y < 0) samples[y * 96 + x] = (floor_y - d.eye.y) / ray_y;
+        }
+    }
+    d.samples = samples.data();
+    return d;
+}
+
+// depth_buffer meets the scene depth the host gives (here a floor at y = 1 the rain cannot see
+// otherwise), on the CPU backend; cleared, the rain falls through; the receipt counts a step
+// that had none.
+TEST_F(WorldCollidersTest, DepthBufferMeetsTheSceneDepthTheHostGives) {
+    EffectLibrary library;
+    const EffectId id = add(library, R"(, "depth_buffer": true)");
+    std::vector<float> samples;
+    World world(library);
+    ASSERT_EQ(world.setSceneDepth(floorDepth(1.0f, samples)), RuntimeError::none)
+        << world.lastErrorMessage();
+    samples.assign(samples.size(), 0.0f); // copied: the host's array may change
+    const std::vector<Particle> ps = rainFor(world, id);
+    ASSERT_GT(ps.size(), 300u);
+    EXPECT_GE(lowest(ps), 1.0f - 1e-3f);
+    size_t stuck = 0;
+    for (const Particle& p : ps) stuck += std::fabs(p.position.y - 1.0f) < 1e-3f;
+    EXPECT_GT(stuck, 100u);
+    EXPECT_EQ(world.update(kFrame).depth_collisions_unfed, 0u);
+    world.clearSceneDepth();
+    EXPECT_EQ(world.update(kFrame).depth_collisions_unfed, 1u);
+    World open(library);
+    EXPECT_LT(lowest(rainFor(open, id)), -3.0f);
+    // A thinner surface than a drop falls in one step lets the fastest through: thickness is the
+    // op's (depth_thickness).
+    const EffectId thin = add(library, R"(, "depth_buffer": true, "depth_thickness": 0.01)");
+    World through(library);
+    ASSERT_EQ(through.setSceneDepth(floorDepth(1.0f, samples)), RuntimeError::none);
+    EXPECT_LT(lowest(rainFor(through, thin)), 0.5f);
+}
+
+// Without a scene depth, depth_buffer meets the host's colliders (as world_colliders does).
+TEST_F(WorldCollidersTest, DepthBufferWithoutASceneDepthMeetsTheColliders) {
     EffectLibrary library;
     const EffectId id = add(library, R"(, "depth_buffer": true)");
     World world(library);
     WorldCollider plane;
     ASSERT_EQ(world.setColliders(&plane, 1), RuntimeError::none);
     EXPECT_GE(lowest(rainFor(world, id)), -1e-4f);
+}
+
+TEST_F(WorldCollidersTest, BadSceneDepthIsRefusedAndTheOldStays) {
+    EffectLibrary library;
+    const EffectId id = add(library, R"(, "depth_buffer": true)");
+    World world(library);
+    std::vector<float> samples;
+    ASSERT_EQ(world.setSceneDepth(floorDepth(1.0f, samples)), RuntimeError::none);
+    const auto refused = [&](SceneDepth d, const std::string& message) {
+        EXPECT_EQ(world.setSceneDepth(d), RuntimeError::invalid_argument) << message;
+        EXPECT_EQ(world.lastErrorMessage(), message);
+    };
+    std::vector<float> bad;
+    SceneDepth d = floorDepth(1.0f, bad);
+    bad[5] = std::numeric_limits<float>::quiet_NaN();
+    refused(d, "scene depth sample 5 (row 0, column 5) is NaN: a depth is positive");
+    bad[5] = 1.0f;
+    bad[96 * 2 + 1] = -2.0f;
+    refused(d, "scene depth sample 193 (row 2, column 1) is -2.000000: a depth is positive");
+    d = floorDepth(1.0f, bad);
+    d.width = 0;
+    refused(d, "scene depth size 0x64 is not within 1..8192 on each side");
+    d = floorDepth(1.0f, bad);
+    d.width = 8192;
+    d.height = 8192;
+    refused(d, "scene depth of 67108864 samples is over 16777216");
+    d = floorDepth(1.0f, bad);
+    d.forward = {0, 0, -2};
+    refused(d, "scene depth forward is not a unit vector");
+    d = floorDepth(1.0f, bad);
+    d.up = {0, 0, -1};
+    refused(d, "scene depth up is not perpendicular to forward");
+    d = floorDepth(1.0f, bad);
+    d.eye.x = std::numeric_limits<float>::infinity();
+    refused(d, "scene depth eye is not finite");
+    d = floorDepth(1.0f, bad);
+    d.vertical_fov_rad = 3.2f;
+    refused(d, "scene depth vertical_fov_rad is not in (0, pi)");
+    d = floorDepth(1.0f, bad);
+    d.near_m = 0;
+    refused(d, "scene depth near_m is not a positive finite number");
+    d = floorDepth(1.0f, bad);
+    d.samples = nullptr;
+    refused(d, "scene depth samples is null");
+    // The floor given first still holds.
+    EXPECT_GE(lowest(rainFor(world, id)), 1.0f - 1e-3f);
 }
 
 TEST_F(WorldCollidersTest, BadCollidersAreRefusedAndTheOldSetStays) {

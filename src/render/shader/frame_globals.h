@@ -6,6 +6,7 @@
 #ifndef SPINDRIFT_RENDER_SHADER_FRAME_GLOBALS_H
 #define SPINDRIFT_RENDER_SHADER_FRAME_GLOBALS_H
 
+#include "kernels/effect_records.h"
 #include "kernels/shared_types.h"
 #include "lighting.h"
 #include "motion.h"
@@ -30,7 +31,7 @@ SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear fi
 
 // The linear depth attachment is cleared to this where no opaque surface is: far beyond any
 // scene, so the soft fade is 1 against the background.
-SD_CONST float kSceneDepthCleared = 1.0e30f;
+SD_CONST float kSceneDepthCleared = kSceneDepthNone; // effect_records.h: what depth collision reads
 
 struct FrameGlobals {
     // clip_from_world = projection * view, as four columns (GLSL mat4(c0, c1, c2, c3)).

@@ -1,0 +1,69 @@
+#include "render/scene_depth_export.h"
+
+#include <string>
+
+#include "vulkan/commands.h"
+#include "vulkan/vk_error.h"
+
+namespace spindrift::render {
+
+bool prepareSceneDepth(const vk::Device& device, const FrameTargets& targets, bool host,
+                       SceneDepthBuffers& buffers, std::vector<Diagnostic>& diagnostics) {
+    const VkDeviceSize bytes = VkDeviceSize{targets.width} * targets.height * sizeof(float);
+    const bool resized = buffers.width != targets.width || buffers.height != targets.height;
+    if (resized && (buffers.device || buffers.host)) {
+        // A step submitted before this frame may still read the old buffer at its address.
+        if (!vk::check(vkDeviceWaitIdle(device.handle()), "vkDeviceWaitIdle", diagnostics,
+                       "the scene depth buffers")) {
+            return false;
+        }
+        buffers.device = {};
+        buffers.host = {};
+    }
+    buffers.width = targets.width;
+    buffers.height = targets.height;
+    const std::string size = std::to_string(targets.width) + "x" + std::to_string(targets.height);
+    if (!buffers.device) {
+        buffers.device = vk::createBuffer(
+            device, bytes,
+            VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+            vk::MemoryUse::device_local, "the scene depth buffer " + size, diagnostics);
+        if (!buffers.device) return false;
+    }
+    if (host && !buffers.host) {
+        buffers.host = vk::createBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                        vk::MemoryUse::readback, "the scene depth readback " + size,
+                                        diagnostics);
+        if (!buffers.host) return false;
+    }
+    return true;
+}
+
+void recordSceneDepthCopy(VkCommandBuffer cmd, const FrameTargets& targets, bool host,
+                          const SceneDepthBuffers& buffers) {
+    vk::imageBarriers(
+        cmd, {{targets.linear_depth.get(), VK_IMAGE_ASPECT_COLOR_BIT,
+               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+               VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT}});
+    // Write after read: the steps submitted before this frame read the buffer in compute.
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE,
+                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {targets.width, targets.height, 1};
+    vkCmdCopyImageToBuffer(cmd, targets.linear_depth.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           buffers.device.get(), 1, &region);
+    if (host) {
+        vkCmdCopyImageToBuffer(cmd, targets.linear_depth.get(),
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffers.host.get(), 1,
+                               &region);
+    }
+    // The next steps read it in compute (later submissions on this queue), the host its copy.
+    vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_HOST_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_HOST_READ_BIT);
+}
+
+} // namespace spindrift::render
