@@ -27,15 +27,11 @@ TEST(Capabilities, CpuRunsEveryFeature) {
     EXPECT_EQ(backendFeatures(Backend::cpu), kAllFeatures);
 }
 
-// The GPU backend (docs/gpu-backend.md): what it does not run yet. Threshold sub-emitter links
-// it runs (tests/gpu/sub_emitter_parity_test.cpp).
-TEST(Capabilities, GpuLacksWhatItDoesNotRunYet) {
-    const FeatureSet missing = static_cast<FeatureSet>(Feature::depth_buffer_collision);
-    EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures & ~missing);
-    EXPECT_NE(backendFeatures(Backend::gpu) &
-                  static_cast<FeatureSet>(Feature::threshold_sub_emitters),
-              0u);
-    // An emitter may still ask for the GPU backend for any feature it is being built to run.
+// The GPU backend (docs/gpu-backend.md) runs every feature too, since depth-buffer collision
+// reads the scene depth on the device (issue 17); threshold sub-emitter links it runs
+// (tests/gpu/sub_emitter_parity_test.cpp).
+TEST(Capabilities, GpuRunsEveryFeature) {
+    EXPECT_EQ(backendFeatures(Backend::gpu), kAllFeatures);
     EXPECT_EQ(preferableFeatures(Backend::gpu), kAllFeatures);
     EXPECT_EQ(preferableFeatures(Backend::cpu), backendFeatures(Backend::cpu));
 }
@@ -68,19 +64,21 @@ TEST(Capabilities, ReportsPerEmitterWhichBackendsCanRunItAndWhy) {
     EXPECT_EQ(beam.name, "beam");
     EXPECT_EQ(beam.source_index, 1u);
     EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].backend, Backend::cpu);
-    // The CPU has no scene depth: it runs the op against the host's world and says so.
-    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::cpu)].can_run);
-    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::cpu)].reasons.empty());
-    ASSERT_EQ(beam.backends[static_cast<int>(Backend::cpu)].notes.size(), 1u);
+    // Both backends run the op and say where its depth comes from, and that without one it
+    // meets the colliders only.
+    for (const Backend b : {Backend::cpu, Backend::gpu}) {
+        const BackendVerdict& v = beam.backends[static_cast<int>(b)];
+        EXPECT_TRUE(v.can_run);
+        EXPECT_TRUE(v.reasons.empty());
+        ASSERT_EQ(v.notes.size(), 1u);
+        EXPECT_NE(v.notes[0].find("$.emitters[1].update[0].depth_buffer"), std::string::npos);
+        EXPECT_NE(v.notes[0].find("without one, with "), std::string::npos) << v.notes[0];
+    }
     EXPECT_EQ(beam.backends[static_cast<int>(Backend::cpu)].notes[0],
-              "cpu has no scene depth: depth_buffer collides with the host's world colliders and "
-              "distance field (World::setColliders, setDistanceField): "
+              "cpu collides depth_buffer with the scene depth the host gives the world "
+              "(World::setSceneDepth; spindrift render: the previous frame's) and with its "
+              "colliders and distance field; without one, with those only: "
               "$.emitters[1].update[0].depth_buffer");
-    EXPECT_TRUE(beam.backends[static_cast<int>(Backend::gpu)].notes.empty());
-    EXPECT_FALSE(beam.backends[static_cast<int>(Backend::gpu)].can_run);
-    ASSERT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons.size(), 1u);
-    EXPECT_EQ(beam.backends[static_cast<int>(Backend::gpu)].reasons[0],
-              "gpu lacks depth_buffer_collision: $.emitters[1].update[0].depth_buffer");
 }
 
 // Particle lights are chosen from host draw records: the GPU runs the emitter but makes no lights,
@@ -118,12 +116,12 @@ TEST(Capabilities, ThresholdSubEmitterLinksRunOnBothBackends) {
     }
 }
 
-TEST(Capabilities, AutoBackendWithAnUnsupportedFeatureCompilesAndIsReported) {
+TEST(Capabilities, AutoBackendWithDepthCollisionCompilesAndRunsOnBoth) {
     EffectDesc fx = test::everythingEffect();
     fx.emitters[1].backend = BackendPreference::auto_;
     const CompiledEffect c = compiled(fx);
     EXPECT_TRUE(checkBackends(c)[1].backends[static_cast<int>(Backend::cpu)].can_run);
-    EXPECT_FALSE(checkBackends(c)[1].backends[static_cast<int>(Backend::gpu)].can_run);
+    EXPECT_TRUE(checkBackends(c)[1].backends[static_cast<int>(Backend::gpu)].can_run);
 }
 
 } // namespace

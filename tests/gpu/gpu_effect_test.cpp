@@ -101,20 +101,18 @@ TEST(GpuEffect, RefusesCollisionEventsPastTheContactMaskNamingTheEmitter) {
         << joinedDiagnostics(d);
 }
 
-// Depth-buffer collision stays refused (no depth buffer is bound to the passes; the CPU cannot
-// run it either), with the emitter and the JSON path of the flag.
-TEST(GpuEffect, RefusesDepthBufferCollisionNamingTheEmitter) {
+// Depth-buffer collision runs (issue 17): creation succeeds, and the step reads the scene depth
+// at a device address when the world gives one (tests/render/scene_player_test.cpp,
+// DepthBufferRainStopsOnTheRenderedGround).
+TEST(GpuEffect, RunsDepthBufferCollision) {
     EffectDesc fx = burstEffect();
     CollisionModule collision;
     collision.depth_buffer = true;
     fx.emitters[0].backend = BackendPreference::gpu;
     fx.emitters[0].update.push_back(spindrift::test::module(collision));
     std::vector<Diagnostic> d;
-    EXPECT_EQ(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr);
-    ASSERT_EQ(d.size(), 1u) << joinedDiagnostics(d);
-    EXPECT_EQ(d[0].path, "$.emitters[0].update[0].depth_buffer");
-    EXPECT_EQ(d[0].message,
-              "emitter 'puff' uses depth_buffer_collision: not supported by the GPU backend yet");
+    EXPECT_NE(createGpuEffect(compileOrFail(fx), testGpuConfig(), d), nullptr)
+        << joinedDiagnostics(d);
 }
 
 // Ribbons run (trail rings per slot, docs/gpu-backend.md "Ribbons"), within the CPU backend's

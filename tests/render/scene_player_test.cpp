@@ -14,6 +14,7 @@
 #include <variant>
 
 #include "cook/effect_file.h"
+#include "render/render_file.h"
 #include "render/scene_player.h"
 #include "runtime/simulation_device.h"
 #include "spindrift/scene_json.h"
@@ -1258,40 +1259,63 @@ TEST(ScenePlayer, GpuBackendDrawsTheSameMeshesAsTheCpuBackend) {
     }
 }
 
-TEST(ScenePlayer, GpuRequestForAnEffectTheGpuCannotRunIsAnErrorNamingTheFeature) {
-    // The campfire and rain that collides with the renderer's depth buffer (which the GPU
-    // backend does not run).
+// Depth-buffer collision through the CLI's path (renderSceneFrame): rain over the scene's ground,
+// which no collider describes, stops on the depth the renderer drew of it, one frame late, on
+// the CPU backend (the host copy) and on the GPU backend sharing the renderer's device (its
+// buffer, read at its address). Without a renderer there is no depth, and the rain falls through.
+TEST(ScenePlayer, DepthBufferRainStopsOnTheRenderedGround) {
     const std::string file = std::string(SPINDRIFT_SOURCE_DIR) + "/tests/data/scene.json";
     SceneDesc scene;
-    scene.effects.push_back(instanceOf("../../examples/effects/campfire.json"));
-    scene.effects.push_back(instanceOf("effects/depth_rain.json", {2, 0, 0}));
-    std::vector<Diagnostic> diagnostics;
-    PlayerConfig config;
-    config.backend = BackendRequest::gpu;
-    EXPECT_EQ(createScenePlayer(scene, file, config, diagnostics), nullptr);
-    EXPECT_NE(allMessages(diagnostics).find("depth_rain.json"), std::string::npos)
-        << allMessages(diagnostics);
-    EXPECT_NE(allMessages(diagnostics).find("depth_buffer_collision"), std::string::npos)
-        << allMessages(diagnostics);
-    // auto keeps the rain on the CPU backend, and on a CPU device (lavapipe) every instance;
-    // with lavapipe standing in for a GPU, the campfire goes to the GPU but for its flames,
-    // which make particle lights (only CPU emitters make them): that instance is split.
-    for (const bool as_gpu : {false, true}) {
-        diagnostics.clear();
-        config.backend = BackendRequest::automatic;
-        config.auto_on_cpu_device = as_gpu;
+    scene.effects.push_back(instanceOf("effects/depth_floor_rain.json"));
+    const auto lowestAfter = [&](PlayerConfig config, bool with_renderer, size_t& on_ground,
+                                 std::vector<Diagnostic>& diagnostics) {
+        RendererConfig renderer_config;
+        renderer_config.width = 160;
+        renderer_config.height = 96;
+        renderer_config.validation = true;
+        RendererPtr renderer = createRenderer(renderer_config, diagnostics);
+        EXPECT_NE(renderer, nullptr) << allMessages(diagnostics);
+        if (!renderer) return 0.0f;
+        if (with_renderer) config.renderer = renderer.get();
         auto player = createScenePlayer(scene, file, config, diagnostics);
-        ASSERT_NE(player, nullptr) << allMessages(diagnostics);
-        const bool cpu_device = !as_gpu && probeSimulationDevice("").kind != DeviceKind::gpu;
-        for (const PlayerInstance& p : player->instances) {
-            const bool rain = p.effect_file.find("depth_rain.json") != std::string::npos;
-            EXPECT_NE(p.simulation->cpu, nullptr) << p.simulation->backend.reason;
-            EXPECT_EQ(p.simulation->gpu != nullptr, !rain && !cpu_device)
-                << p.simulation->backend.reason;
-            if (rain && !cpu_device) {
-                EXPECT_NE(p.simulation->backend.reason.find("depth_buffer_collision"),
-                          std::string::npos);
-            }
+        EXPECT_NE(player, nullptr) << allMessages(diagnostics);
+        if (!player) return 0.0f;
+        EXPECT_EQ(player->scene_depth, with_renderer
+                                           ? (config.backend == BackendRequest::gpu
+                                                  ? SceneDepthOutput::device
+                                                  : SceneDepthOutput::device_and_host)
+                                           : SceneDepthOutput::none);
+        for (int k = 0; k <= 45; ++k) {
+            Image image;
+            FrameStats stats;
+            EXPECT_TRUE(renderSceneFrame(*renderer, *player, float(k) / 30.0f, k > 0, image,
+                                         stats, diagnostics))
+                << allMessages(diagnostics);
+        }
+        std::vector<Particle> ps;
+        EXPECT_EQ(player->world->readParticles(player->instances[0].handle, ps),
+                  RuntimeError::none);
+        EXPECT_GT(ps.size(), 200u);
+        float low = std::numeric_limits<float>::infinity();
+        on_ground = 0;
+        for (const Particle& p : ps) {
+            low = std::min(low, p.position.y);
+            on_ground += std::fabs(p.position.y) < 0.03f;
+        }
+        std::vector<std::string> messages = validationMessages(*renderer);
+        appendSimulationValidationMessages(*player, messages);
+        EXPECT_TRUE(messages.empty()) << messages.front();
+        return low;
+    };
+    for (const BackendRequest backend : {BackendRequest::cpu, BackendRequest::gpu}) {
+        PlayerConfig config = backend == BackendRequest::gpu ? gpuPlayerConfig() : PlayerConfig{};
+        std::vector<Diagnostic> diagnostics;
+        size_t on_ground = 0;
+        const float low = lowestAfter(config, true, on_ground, diagnostics);
+        EXPECT_GE(low, -0.03f) << int(backend);
+        EXPECT_GT(on_ground, 100u) << int(backend);
+        if (backend == BackendRequest::cpu) {
+            EXPECT_LT(lowestAfter(config, false, on_ground, diagnostics), -1.0f);
         }
     }
 }
