@@ -76,6 +76,7 @@ const char* const kScenes[] = {
     "smoke_shadows",
     "heat_haze",
     "lit_per_particle",
+    "half_res_smoke",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {
