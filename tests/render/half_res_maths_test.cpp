@@ -53,11 +53,13 @@ TEST(HalfResMaths, AcrossAnEdgeAllTheWeightGoesToTheNearestDepth) {
 TEST(HalfResMaths, DepthFromLinearInvertsTheLinearisation) {
     const float near_m = 0.05f;
     const float far_m = 500.0f;
+    // Within 0.01 % to 250 m; by the far plane a float depth (0.9999) resolves only ~0.05 %.
     for (const float linear_m : {0.05f, 0.3f, 2.0f, 17.5f, 250.0f, 499.0f}) {
         const float d = sdDepthFromLinear(linear_m, near_m, far_m);
         EXPECT_GE(d, 0.0f);
         EXPECT_LT(d, 1.0f);
-        EXPECT_NEAR(sdLinearFromDepth(d, near_m, far_m), linear_m, linear_m * 1e-4f) << linear_m;
+        const float relative = linear_m > 250.0f ? 1e-3f : 1e-4f;
+        EXPECT_NEAR(sdLinearFromDepth(d, near_m, far_m), linear_m, linear_m * relative) << linear_m;
     }
     EXPECT_NEAR(sdDepthFromLinear(near_m, near_m, far_m), 0.0f, 1e-6f);
     // No surface: the cleared far plane, which the particles' depth test passes everywhere.
