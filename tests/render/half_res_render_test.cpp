@@ -5,7 +5,8 @@
 //   front of the box and behind it; additive light does not cover the ground;
 // - a particle behind the box never bleeds onto it, even on the box's border pixels that a plain
 //   bilinear upsample would tint, nor leaves a gap on the ground beside it;
-// - soft particles fade against the half-size depth as at full resolution;
+// - soft particles fade against the half-size depth as at full resolution, and the background
+//   has none;
 // - strips go into the layer too; distortion, compute-drawn and OIT batches do not;
 // - with the option off the frame is the same as before one at half resolution, and an unknown
 //   value is refused.
@@ -182,6 +183,24 @@ TEST_F(HalfResRenderTest, SoftParticlesFadeAgainstTheHalfSizeDepth) {
     EXPECT_LT(channel(full, 48, 48, 0) + 60, channel(solid, 48, 48, 0));
     EXPECT_TRUE(within(full, half, 0, 3));
     EXPECT_TRUE(within(full, half, 1, 3));
+}
+
+// Where no surface is (the background), the half-size depth says so whatever the frame before
+// held there: a soft puff over the background alone (fade distance 5 m, 9 m from the eye) draws
+// unfaded as at full resolution, right after a frame whose ground was everywhere.
+TEST_F(HalfResRenderTest, TheBackgroundHasNoDepthAtHalfResolution) {
+    const std::vector<PrimitiveDesc> box = boxOf(kBoxHalf_m);
+    const DrawRecord records[] = {puff(vec3(0, 1, 0), 30, vec4(1, 0, 0, 0.8f))};
+    BillboardBatch soft = batchOf(kBlendAlpha, records);
+    soft.params.soft_fade_distance = 5;
+    FrameView sky = topView(box);
+    sky.ground.enabled = false;
+    const Image full = render(sky, {soft});
+    render(halfOf(topView(box)), {soft});
+    const Image half = render(halfOf(sky), {soft});
+    EXPECT_GT(channel(full, 10, 10, 0), 100);
+    const float box_px = pixelAt(kBoxHalf_m, kBoxTop_m) - 48.0f;
+    EXPECT_TRUE(within(full, half, 0, 3, box_px, 1.5f));
 }
 
 // A ribbon goes into the layer with the billboards: across the frame behind the box, it is hidden
