@@ -738,7 +738,9 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
     vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
 
     recordFrameParticles(r, cmd, batches, transparency);
-    if (r.half_res != nullptr && r.frame_half_res) {
+    // A frame with nothing for the layer records none of it.
+    if (r.half_res != nullptr && r.frame_half_res &&
+        countHalfResBatches(r, batches, transparency) > 0) {
         recordHalfResParticles(r, cmd, batches, transparency);
     }
     if (any_oit) recordOitParticles(r, cmd, batches, transparency);
