@@ -107,7 +107,8 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
                int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics,
                std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr,
-               const MotionVectorsDesc* motion = nullptr) {
+               const MotionVectorsDesc* motion = nullptr,
+               ParticleResolution particle_resolution = ParticleResolution::full) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -118,6 +119,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     view.transparency = transparency;
     view.raster = raster;
     view.lights = lights;
+    view.particle_resolution = particle_resolution;
     // The shadow cases: a box and a sphere on the ground among the particles, the shadows as
     // given (enabled false: the reference frame of the same scene).
     const PrimitiveDesc casters[] = {
@@ -162,6 +164,9 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     state.counters["particles"] = static_cast<double>(stats.particles_drawn);
     if (raster != RasterPath::graphics) {
         state.counters["raster_pairs"] = static_cast<double>(stats.raster_pairs);
+    }
+    if (particle_resolution == ParticleResolution::half) {
+        state.counters["half_res_batches"] = static_cast<double>(stats.half_res_batches);
     }
     if (shadows != nullptr) {
         state.counters["shadow_cascades"] = static_cast<double>(stats.shadow_cascades);
@@ -361,6 +366,28 @@ void BM_MotionVectors(benchmark::State& state) {
               RasterPath::graphics, {}, nullptr, &motion);
 }
 
+// Half-resolution particles (docs/rendering.md, "Half-resolution particles"): range(1) thousands
+// of alpha discs of range(2) cm, sorted back to front on the CPU, over the ground, at range(3)
+// lines; range(0) 0 at full resolution (the reference, the same frame), 1 at half: the depth
+// downsample, a quarter of the fragments, the upsample over every pixel.
+void BM_HalfRes(benchmark::State& state) {
+    std::vector<DrawRecord> records = particles(static_cast<size_t>(state.range(1)) * 1000,
+                                                static_cast<float>(state.range(2)) / 100.0f);
+    const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
+    runFrames(state, {&batch, 1}, &records, Transparency::sorted, state.range(3), 0,
+              RasterPath::graphics, {}, nullptr, nullptr,
+              state.range(0) != 0 ? ParticleResolution::half : ParticleResolution::full);
+}
+
+void halfResArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (const auto& [thousands, cm] :
+             {std::pair{0, 40}, std::pair{10, 40}, std::pair{100, 8}, std::pair{100, 40}}) {
+            for (int64_t half : {0, 1}) b->Args({half, thousands, cm, height});
+        }
+    }
+}
+
 void motionArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t thousands : {0, 10, 100}) {
@@ -463,6 +490,7 @@ BENCHMARK(BM_LitPerParticle100k)
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MotionVectors)->Apply(motionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_HalfRes)->Apply(halfResArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

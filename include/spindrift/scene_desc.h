@@ -165,6 +165,13 @@ struct LightDesc {
 // order-independent either way. FROZEN values (JSON names "sorted", "weighted_oit").
 enum class Transparency : uint8_t { sorted = 0, weighted_oit = 1 };
 
+// At which resolution blended billboards and strips are drawn (docs/rendering.md,
+// "Half-resolution particles"): full, or half the width and height, blended over the
+// full-resolution frame with a depth-aware upsample so that opaque edges stay sharp. Half shades
+// a quarter of the pixels, for fill-bound effects (large smoke, many layers). FROZEN values (JSON
+// names "full", "half").
+enum class ParticleResolution : uint8_t { full = 0, half = 1 };
+
 // ---------------------------------------------------------------------------------------------
 // HDR post (docs/rendering.md, "Colour pipeline"): the frame is drawn in linear half floats, then
 // bloomed, exposed and tone mapped into [0, 1] before the 8-bit sRGB encode.
@@ -256,6 +263,7 @@ struct SceneDesc {
     SkyDesc sky;                         // direction-dependent ambient, added to ambient
     std::vector<LightDesc> lights;       // 0..kMaxSceneLights point and spot lights
     Transparency transparency = Transparency::sorted;
+    ParticleResolution particle_resolution = ParticleResolution::full;
     ExposureDesc exposure;
     Tonemap tonemap = Tonemap::aces;
     BloomDesc bloom;

@@ -85,12 +85,16 @@ std::unique_ptr<BillboardPass> BillboardPass::create(const vk::Device& device,
 }
 
 bool BillboardPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
-                                     std::vector<Diagnostic>& diagnostics) {
+                                     std::vector<Diagnostic>& diagnostics, bool half_res) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
         if (b == nullptr || !drawsAnything(*b)) continue;
+        if (half_res &&
+            (isDistortion(b->params) || drawsThroughOit(transparency, b->params.blend))) {
+            continue;
+        }
         ParticlePass& pass = this->*passOf(*b);
-        if (!pass.ensure(variantOf(*b, transparency), diagnostics)) return false;
+        if (!pass.ensure(variantOf(*b, transparency), diagnostics, half_res)) return false;
     }
     return true;
 }
@@ -133,16 +137,16 @@ bool BillboardPass::upload(uint32_t slot, std::span<const DrawBatch> batches,
 
 void BillboardPass::draw(VkCommandBuffer cmd, const TextureStore& textures,
                          const BillboardBatch& batch, Transparency transparency,
-                         const RecordSource& source, VkPipeline& bound) const {
+                         const RecordSource& source, VkPipeline& bound, bool half_res) const {
     drawWith(cmd, this->*passOf(batch), variantOf(batch, transparency), textures, batch, source,
-             bound);
+             bound, half_res);
 }
 
 void BillboardPass::drawWith(VkCommandBuffer cmd, const ParticlePass& pass,
                              std::span<const uint32_t> values, const TextureStore& textures,
                              const BillboardBatch& batch, const RecordSource& source,
-                             VkPipeline& bound) {
-    pass.bind(cmd, values, textures.set(batch.texture), bound);
+                             VkPipeline& bound, bool half_res) {
+    pass.bind(cmd, values, textures.set(batch.texture), bound, half_res);
     BillboardPushConstants push{};
     push.params = batch.params;
     push.params.textured = values[kSpecBillboardTextured];

@@ -52,8 +52,11 @@ public:
     // Variants are kept for the renderer's life. False with an error when a pipeline cannot be
     // created.
     // transparency decides which batches draw through OIT (drawsThroughOit, kSpecBillboardOit).
+    // half_res: the variants that draw into the half-resolution particle layer
+    // (render/half_res_pass.h) instead, for the batches that may go there (neither distortion nor
+    // drawn through OIT).
     bool preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
-                          std::vector<Diagnostic>& diagnostics);
+                          std::vector<Diagnostic>& diagnostics, bool half_res = false);
 
     // Records the draw of one non-empty batch: host records uploaded at source.host_address
     // (recordsAddress), or device records (batch.device) drawn indirectly with the arguments at
@@ -61,9 +64,11 @@ public:
     // same transparency. Expects rendering begun on the frame's colour and depth (or, for a batch
     // drawsThroughOit names, on the OIT targets: OitPass::beginAccumulation) and the frame set
     // bound (ParticleBindings::bindFrame). bound is the pipeline bound on cmd; it is rebound only
-    // when the batch needs another.
+    // when the batch needs another. half_res: with the half-resolution layer's variant, inside
+    // HalfResPass::beginParticles' scope.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const BillboardBatch& batch,
-              Transparency transparency, const RecordSource& source, VkPipeline& bound) const;
+              Transparency transparency, const RecordSource& source, VkPipeline& bound,
+              bool half_res = false) const;
 
     // Creates the motion-vector variants (billboard_motion.frag, render/motion_pass.h) of the
     // batches that write motion (writesMotion). False with an error when one cannot be created.
@@ -93,8 +98,8 @@ private:
     // Binds the variant `values` of `pass` and draws the batch's quads from source.
     static void drawWith(VkCommandBuffer cmd, const ParticlePass& pass,
                          std::span<const uint32_t> values, const TextureStore& textures,
-                         const BillboardBatch& batch, const RecordSource& source,
-                         VkPipeline& bound);
+                         const BillboardBatch& batch, const RecordSource& source, VkPipeline& bound,
+                         bool half_res = false);
     ParticlePass distortion_;       // billboard.vert + billboard_distortion.frag
     ParticlePass lit_per_particle_; // billboard_lit.vert (lights gathered per particle) + .frag
     ParticlePass motion_;           // billboard.vert + billboard_motion.frag

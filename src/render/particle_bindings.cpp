@@ -23,6 +23,12 @@ vk::BlendState blendState(uint32_t blend) {
     }
 }
 
+// The blend state of a batch drawn into the half-resolution layer: as into the frame, but light
+// (additive) keeps the layer's coverage as it is.
+vk::BlendState halfResBlendState(uint32_t blend) {
+    return blend == kBlendAdditive ? vk::BlendState::additive_keep_alpha : blendState(blend);
+}
+
 } // namespace
 
 std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& device,
@@ -67,13 +73,16 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     if (!b->layout_) return nullptr;
 
     const auto slots = static_cast<uint32_t>(targets.globals.size());
-    b->pool_ = vk::createDescriptorPool(d, slots, slots, 4 * slots, diagnostics);
+    // Two sets a slot: the frame's and the half-resolution layer's.
+    b->pool_ = vk::createDescriptorPool(d, 2 * slots, 2 * slots, 8 * slots, diagnostics);
     if (!b->pool_) return nullptr;
-    for (uint32_t slot = 0; slot < slots; ++slot) {
-        const VkDescriptorSet set =
-            vk::allocateDescriptorSet(d, b->pool_.get(), b->set_layout_.get(), diagnostics);
-        if (set == VK_NULL_HANDLE) return nullptr;
-        b->sets_.push_back(set);
+    for (std::vector<VkDescriptorSet>* sets : {&b->sets_, &b->half_sets_}) {
+        for (uint32_t slot = 0; slot < slots; ++slot) {
+            const VkDescriptorSet set =
+                vk::allocateDescriptorSet(d, b->pool_.get(), b->set_layout_.get(), diagnostics);
+            if (set == VK_NULL_HANDLE) return nullptr;
+            sets->push_back(set);
+        }
     }
     b->bindTargets(targets);
     return b;
@@ -82,35 +91,51 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
 void ParticleBindings::bindTargets(const FrameTargets& targets) const {
     VkDevice d = device_.handle();
     for (size_t slot = 0; slot < sets_.size(); ++slot) {
-        vk::writeUniformBuffer(d, sets_[slot], kBindingFrameGlobals, targets.globals[slot].get(),
-                               sizeof(FrameGlobals));
-        vk::writeCombinedImageSampler(d, sets_[slot], kBindingSceneDepth,
-                                      targets.linear_depth.view.get(), depth_sampler_.get(),
-                                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-        if (!scene_color_bound_) {
-            vk::writeCombinedImageSampler(d, sets_[slot], kBindingSceneColor,
-                                          targets.linear_depth.view.get(), color_sampler_.get(),
-                                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        for (const VkDescriptorSet set : {sets_[slot], half_sets_[slot]}) {
+            const bool half = set == half_sets_[slot] && half_depth_ != VK_NULL_HANDLE;
+            vk::writeUniformBuffer(d, set, kBindingFrameGlobals, targets.globals[slot].get(),
+                                   sizeof(FrameGlobals));
+            vk::writeCombinedImageSampler(
+                d, set, kBindingSceneDepth, half ? half_depth_ : targets.linear_depth.view.get(),
+                depth_sampler_.get(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+            if (!scene_color_bound_) {
+                vk::writeCombinedImageSampler(d, set, kBindingSceneColor,
+                                              targets.linear_depth.view.get(), color_sampler_.get(),
+                                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+            }
         }
+    }
+}
+
+void ParticleBindings::bindHalfResDepth(VkImageView half_depth) {
+    half_depth_ = half_depth;
+    for (const VkDescriptorSet set : half_sets_) {
+        vk::writeCombinedImageSampler(device_.handle(), set, kBindingSceneDepth, half_depth,
+                                      depth_sampler_.get(),
+                                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
 }
 
 void ParticleBindings::bindShadows(const ShadowMaps& maps) const {
     for (const VkDescriptorSet set : sets_) writeShadowBindings(device_.handle(), set, maps);
+    for (const VkDescriptorSet set : half_sets_) writeShadowBindings(device_.handle(), set, maps);
 }
 
 void ParticleBindings::bindSceneColor(VkImageView view) {
     scene_color_bound_ = true;
-    for (const VkDescriptorSet set : sets_) {
+    std::vector<VkDescriptorSet> all = sets_;
+    all.insert(all.end(), half_sets_.begin(), half_sets_.end());
+    for (const VkDescriptorSet set : all) {
         vk::writeCombinedImageSampler(device_.handle(), set, kBindingSceneColor, view,
                                       color_sampler_.get(),
                                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
 }
 
-void ParticleBindings::bindFrame(VkCommandBuffer cmd, uint32_t slot) const {
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetFrame, 1,
-                            &sets_[slot], 0, nullptr);
+void ParticleBindings::bindFrame(VkCommandBuffer cmd, uint32_t slot, bool half_res) const {
+    const VkDescriptorSet set = half_res ? half_sets_[slot] : sets_[slot];
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), kSetFrame, 1, &set,
+                            0, nullptr);
 }
 
 void ParticleBindings::bindTexture(VkCommandBuffer cmd, VkDescriptorSet texture_set) const {
@@ -153,6 +178,9 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
         // depth too, so soft particles fade against them as against the ground (renderer.cpp).
         desc.color_formats = {formats_.color, kLinearDepthFormat};
         desc.blends = {vk::BlendState::none, vk::BlendState::none};
+    } else if (output == ParticleOutput::half_res) {
+        desc.color_formats = {formats_.color};
+        desc.blends = {halfResBlendState(blend)};
     } else {
         desc.color_formats = {formats_.color};
         desc.blends = {blendState(blend)};

@@ -33,9 +33,11 @@ inline constexpr uint32_t kParticlePushConstantBytes = static_cast<uint32_t>(std
     {sizeof(BillboardPushConstants), sizeof(StripPushConstants), sizeof(MeshPushConstants)}));
 
 // Where a particle pipeline draws: the frame's colour target with its batch's blend mode, the
-// weighted-blended OIT targets (render/oit_pass.h), or the motion-vector target (kMotionFormat,
-// written without blending: render/motion_pass.h).
-enum class ParticleOutput : uint8_t { frame, oit, motion };
+// weighted-blended OIT targets (render/oit_pass.h), the motion-vector target (kMotionFormat,
+// written without blending: render/motion_pass.h), or the half-resolution particle layer
+// (render/half_res_pass.h: the frame's formats, its batch's blend mode except that additive light
+// leaves the layer's alpha, the coverage it composites with, alone).
+enum class ParticleOutput : uint8_t { frame, oit, motion, half_res };
 
 class ParticleBindings {
 public:
@@ -59,9 +61,15 @@ public:
     // (render/distortion_pass.h). No set may be in use by pending work.
     void bindSceneColor(VkImageView view);
 
+    // Points every slot's half-resolution frame set (bindFrame with half_res) at the half-size
+    // linear depth the soft fade reads there (render/half_res_pass.h); until then those sets read
+    // the full-resolution one. No set may be in use by pending work.
+    void bindHalfResDepth(VkImageView half_depth);
+
     // Binds the frame set of `slot` (< the targets' globals); the particle pipelines all use
-    // layout(), so it stays bound for every draw of the pass.
-    void bindFrame(VkCommandBuffer cmd, uint32_t slot) const;
+    // layout(), so it stays bound for every draw of the pass. half_res: the set of the
+    // half-resolution particle layer (the same globals, the half-size linear depth).
+    void bindFrame(VkCommandBuffer cmd, uint32_t slot, bool half_res = false) const;
     // Binds the texture set of a batch (TextureStore::set).
     void bindTexture(VkCommandBuffer cmd, VkDescriptorSet texture_set) const;
     // Pushes a pass's block (at most kParticlePushConstantBytes) for both stages.
@@ -93,6 +101,9 @@ private:
     vk::OwnedDescriptorPool pool_;
     // Per slot: frame globals, scene depth, shadow maps, scene colour copy; freed with the pool.
     std::vector<VkDescriptorSet> sets_;
+    // Per slot, the same but the half-size linear depth as the scene depth (bindHalfResDepth).
+    std::vector<VkDescriptorSet> half_sets_;
+    VkImageView half_depth_ = VK_NULL_HANDLE;
 };
 
 } // namespace spindrift::render

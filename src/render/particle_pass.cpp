@@ -59,11 +59,13 @@ uint32_t ParticlePass::variantKey(std::span<const uint32_t> values) {
     return key;
 }
 
-bool ParticlePass::ensure(std::span<const uint32_t> values, std::vector<Diagnostic>& diagnostics) {
-    const uint32_t key = variantKey(values);
+bool ParticlePass::ensure(std::span<const uint32_t> values, std::vector<Diagnostic>& diagnostics,
+                          bool half_res) {
+    const uint64_t key = mapKey(values, half_res);
     if (variants_.count(key) != 0) return true;
     const ParticleOutput output = desc_.motion                ? ParticleOutput::motion
                                   : values[desc_.oit_id] != 0 ? ParticleOutput::oit
+                                  : half_res                  ? ParticleOutput::half_res
                                                               : ParticleOutput::frame;
     vk::OwnedPipeline pipeline = bindings_.createVariant(
         vertex_.get(), fragment_.get(), values, values[desc_.blend_id], output,
@@ -75,8 +77,8 @@ bool ParticlePass::ensure(std::span<const uint32_t> values, std::vector<Diagnost
 }
 
 void ParticlePass::bind(VkCommandBuffer cmd, std::span<const uint32_t> values,
-                        VkDescriptorSet texture, VkPipeline& bound) const {
-    const VkPipeline pipeline = variants_.at(variantKey(values)).get();
+                        VkDescriptorSet texture, VkPipeline& bound, bool half_res) const {
+    const VkPipeline pipeline = variants_.at(mapKey(values, half_res)).get();
     if (pipeline != bound) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
         bound = pipeline;

@@ -80,28 +80,32 @@ public:
     static uint32_t variantKey(std::span<const uint32_t> values);
 
     // Creates the variant of `values` unless it exists: drawing into the OIT targets where
-    // values[desc.oit_id] is set, else into the frame with blend values[desc.blend_id]. False
-    // with an error naming the pass and the values when the pipeline cannot be created.
-    bool ensure(std::span<const uint32_t> values, std::vector<Diagnostic>& diagnostics);
+    // values[desc.oit_id] is set, else into the frame with blend values[desc.blend_id]; with
+    // half_res, into the half-resolution particle layer (ParticleOutput::half_res) instead of
+    // the frame, a variant of its own. False with an error naming the pass and the values when
+    // the pipeline cannot be created.
+    bool ensure(std::span<const uint32_t> values, std::vector<Diagnostic>& diagnostics,
+                bool half_res = false);
 
     // ensure() for the values (values_of(batch), an array of the pass's kSpec* values) of every
-    // Batch in `batches` that draws anything: what each pass's preparePipelines does.
+    // Batch in `batches` that draws anything, for the frame or (half_res) the half-resolution
+    // layer: what each pass's preparePipelines does.
     template <typename Batch, typename ValuesOf>
     bool ensureFor(std::span<const DrawBatch> batches, ValuesOf values_of,
-                   std::vector<Diagnostic>& diagnostics) {
+                   std::vector<Diagnostic>& diagnostics, bool half_res = false) {
         for (const DrawBatch& entry : batches) {
             const Batch* batch = std::get_if<Batch>(&entry);
             if (batch == nullptr || !drawsAnything(*batch)) continue;
-            if (!ensure(values_of(*batch), diagnostics)) return false;
+            if (!ensure(values_of(*batch), diagnostics, half_res)) return false;
         }
         return true;
     }
 
-    // Binds the variant of `values` (made by ensure) unless `bound`, the pipeline bound on cmd,
-    // is it already; then the batch's texture set (TextureStore::set; every variant's layout has
-    // the texture set, an untextured one never samples it).
+    // Binds the variant of `values` (made by ensure with the same half_res) unless `bound`, the
+    // pipeline bound on cmd, is it already; then the batch's texture set (TextureStore::set; every
+    // variant's layout has the texture set, an untextured one never samples it).
     void bind(VkCommandBuffer cmd, std::span<const uint32_t> values, VkDescriptorSet texture,
-              VkPipeline& bound) const;
+              VkPipeline& bound, bool half_res = false) const;
 
     // Pushes the pass's block, then draws it indirectly with the arguments at `args`.
     template <typename Push>
@@ -147,7 +151,11 @@ private:
     ParticlePassDesc desc_;
     vk::OwnedShaderModule vertex_;
     vk::OwnedShaderModule fragment_;
-    std::map<uint32_t, vk::OwnedPipeline> variants_; // by variantKey()
+    // By variantKey(), with bit 32 set for the half-resolution layer's variants.
+    std::map<uint64_t, vk::OwnedPipeline> variants_;
+    static uint64_t mapKey(std::span<const uint32_t> values, bool half_res) {
+        return uint64_t{variantKey(values)} | (half_res ? uint64_t{1} << 32 : 0u);
+    }
 };
 
 } // namespace spindrift::render

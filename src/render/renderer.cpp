@@ -9,6 +9,7 @@
 
 #include "render/frame_lights.h"
 #include "render/particle_pass.h"
+#include "render/raster_threshold.h"
 #include "render/readback.h"
 #include "render/record_cursor.h"
 #include "render/renderer_state.h"
@@ -315,6 +316,14 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
                                     " is unknown (graphics, compute or automatic)"));
         return false;
     }
+    if (view.particle_resolution != ParticleResolution::full &&
+        view.particle_resolution != ParticleResolution::half) {
+        diagnostics.push_back(
+            renderError("view", "particle_resolution " +
+                                    std::to_string(static_cast<int>(view.particle_resolution)) +
+                                    " is unknown (full or half)"));
+        return false;
+    }
     if (!ok) {
         diagnostics.push_back(renderError(
             "view", "fov_deg must be in [1, 179] and 0 < near_m < far_m, all finite (got fov " +
@@ -338,7 +347,17 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 // phases leave them out.
 // motion: the motion vectors of the billboards that write them (writesMotion), into the motion
 // target (render/motion_pass.h), after everything else.
-enum class DrawPhase : uint8_t { opaque_meshes, frame, oit, oit_emissive, distortion, motion };
+// half_res: the frame phase's billboards and strips that go into the half-resolution layer
+// (drawsAtHalfRes), which the frame phase then leaves out.
+enum class DrawPhase : uint8_t {
+    opaque_meshes,
+    frame,
+    oit,
+    oit_emissive,
+    distortion,
+    motion,
+    half_res
+};
 
 float emissiveShareOf(const DrawBatch& entry) {
     return std::visit([](const auto& b) { return b.params.emissive_share; }, entry);
@@ -380,8 +399,24 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
         return false; // only distortion billboards, which the caller picks by isDistortion
     case DrawPhase::motion:
         return false; // only billboards that write motion, which the caller picks by writesMotion
+    case DrawPhase::half_res:
+        return false; // the caller picks them by drawsAtHalfRes
     }
     return false;
+}
+
+// Whether batch `index` of the frame is drawn into the half-resolution layer: in a frame that
+// draws one (Renderer::frame_half_res), the billboards and strips of the frame phase but the
+// distortion billboards (they bend the finished frame) and those the compute rasteriser draws
+// (it blends into the frame's own colour).
+bool drawsAtHalfRes(const Renderer& r, size_t index, const DrawBatch& entry,
+                    Transparency transparency) {
+    if (!r.frame_half_res || std::holds_alternative<MeshBatch>(entry)) return false;
+    if (!drawsIn(DrawPhase::frame, transparency, blendOf(entry))) return false;
+    if (const BillboardBatch* b = std::get_if<BillboardBatch>(&entry)) {
+        return !isDistortion(b->params) && !(r.raster && r.raster->draws(index));
+    }
+    return true;
 }
 
 void beginFrameScope(const FrameTargets& t, VkCommandBuffer cmd, bool linear_depth);
@@ -392,17 +427,21 @@ void beginFrameScope(const FrameTargets& t, VkCommandBuffer cmd, bool linear_dep
 // between two rendering scopes.
 void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                          Transparency transparency, DrawPhase phase) {
-    r.particle_bindings->bindFrame(cmd, r.slot);
+    r.particle_bindings->bindFrame(cmd, r.slot, phase == DrawPhase::half_res);
     VkPipeline bound = VK_NULL_HANDLE;
     RecordCursor records(*r.draw_args, *r.billboards, r.slot);
     uint64_t first_point = 0;
     uint64_t first_segment = 0;
     for (size_t index = 0; index < batches.size(); ++index) {
         const DrawBatch& entry = batches[index];
+        const bool half_res = drawsAtHalfRes(r, index, entry, transparency);
         if (const StripBatch* b = std::get_if<StripBatch>(&entry)) {
             const bool draw_here =
-                drawsIn(phase, transparency, b->params.blend) &&
-                (phase != DrawPhase::oit_emissive || b->params.emissive_share > 0);
+                phase == DrawPhase::half_res
+                    ? half_res
+                    : drawsIn(phase, transparency, b->params.blend) &&
+                          !(phase == DrawPhase::frame && half_res) &&
+                          (phase != DrawPhase::oit_emissive || b->params.emissive_share > 0);
             // The emissive share's draw is a sorted-mode one (emissiveShareDraw).
             const StripBatch strip = phase == DrawPhase::oit_emissive
                                          ? std::get<StripBatch>(emissiveShareDraw(entry))
@@ -410,13 +449,15 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             const Transparency mode =
                 phase == DrawPhase::oit_emissive ? Transparency::sorted : transparency;
             if (IndirectArgs args; records.nextStrip(*b, args)) {
-                if (draw_here) r.strips->drawDevice(cmd, *r.textures, strip, mode, args, bound);
+                if (draw_here) {
+                    r.strips->drawDevice(cmd, *r.textures, strip, mode, args, bound, half_res);
+                }
                 continue;
             }
             if (b->segments.empty()) continue;
             if (draw_here) {
                 r.strips->draw(cmd, *r.textures, strip, mode, r.slot, first_point, first_segment,
-                               bound);
+                               bound, half_res);
             }
             first_point += b->points.size();
             first_segment += b->segments.size();
@@ -427,6 +468,12 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
         RecordSource source;
         if (!records.next(entry, source)) continue;
+        if (phase == DrawPhase::half_res) {
+            if (half_res)
+                r.billboards->draw(cmd, *r.textures, *b, transparency, source, bound, true);
+            continue;
+        }
+        if (phase == DrawPhase::frame && half_res) continue;
         if (phase == DrawPhase::motion) {
             if (b != nullptr && writesMotion(b->params, r.motion_desc)) {
                 r.billboards->drawMotion(cmd, *r.textures, *b, source, bound);
@@ -543,6 +590,19 @@ void recordOitParticles(const Renderer& r, VkCommandBuffer cmd, std::span<const 
     vkCmdEndRendering(cmd);
 }
 
+// The half-resolution layer, after the frame phase (the linear depth readable): its depth from
+// the frame's, the batches drawsAtHalfRes picks drawn into it with the half-resolution frame set,
+// then its depth-aware upsample blended over the frame (docs/rendering.md, "Half-resolution
+// particles").
+void recordHalfResParticles(const Renderer& r, VkCommandBuffer cmd,
+                            std::span<const DrawBatch> batches, Transparency transparency) {
+    r.half_res->recordDownsample(cmd, r.near_m, r.far_m);
+    r.half_res->beginParticles(cmd);
+    recordParticleDraws(r, cmd, batches, transparency, DrawPhase::half_res);
+    vkCmdEndRendering(cmd);
+    r.half_res->composite(cmd, *r.targets);
+}
+
 bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
                  std::span<const DrawBatch> batches, bool any_oit, float adapt_dt_s,
                  std::vector<Diagnostic>& diagnostics) {
@@ -620,6 +680,17 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     return true;
 }
 
+// The drawing batches drawsAtHalfRes sends to the half-resolution layer (FrameStats).
+uint32_t countHalfResBatches(const Renderer& r, std::span<const DrawBatch> batches,
+                             Transparency transparency) {
+    uint32_t count = 0;
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const bool draws = std::visit([](const auto& b) { return drawsAnything(b); }, batches[i]);
+        if (draws && drawsAtHalfRes(r, i, batches[i], transparency)) ++count;
+    }
+    return count;
+}
+
 bool anyDrawnByCompute(const FrameView& view, std::span<const DrawBatch> batches) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
@@ -671,6 +742,11 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
     vk::imageBarriers(cmd, {color_rw, depth_read, depth_sampled});
 
     recordFrameParticles(r, cmd, batches, transparency);
+    // A frame with nothing for the layer records none of it.
+    if (r.half_res != nullptr && r.frame_half_res &&
+        countHalfResBatches(r, batches, transparency) > 0) {
+        recordHalfResParticles(r, cmd, batches, transparency);
+    }
     if (any_oit) recordOitParticles(r, cmd, batches, transparency);
     if (r.distortion != nullptr && r.frame_distortion) {
         // Every scope before stored the colour and depth; the copy reads the colour, the
@@ -768,6 +844,22 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
             }
         }
         if (!renderer.billboards->prepareMotionPipelines(batches, view.motion, diagnostics)) {
+            return false;
+        }
+    }
+    // Half-resolution particles: the renderer's own frame only.
+    renderer.frame_half_res =
+        view.particle_resolution == ParticleResolution::half && !renderer.host_frame;
+    renderer.near_m = view.near_m;
+    renderer.far_m = view.far_m;
+    if (renderer.frame_half_res) {
+        if (!renderer.half_res) {
+            renderer.half_res = HalfResPass::create(*renderer.device, t, diagnostics);
+            if (!renderer.half_res) return false;
+            renderer.particle_bindings->bindHalfResDepth(renderer.half_res->linearDepthView());
+        }
+        if (!renderer.billboards->preparePipelines(batches, view.transparency, diagnostics, true) ||
+            !renderer.strips->preparePipelines(batches, view.transparency, diagnostics, true)) {
             return false;
         }
     }
@@ -895,6 +987,7 @@ RendererPtr createRenderer(const RendererConfig& config, std::vector<Diagnostic>
     r->vulkan = vk::createContext(config.device, config.validation, diagnostics);
     if (!r->vulkan) return nullptr;
     r->device_info = deviceInfo(r->vulkan->physical);
+    r->raster_threshold = deviceComputeRasterThreshold(r->device_info);
     r->device = r->vulkan->device.get();
     if (!checkResolution(config, r->device->limits(), diagnostics)) return nullptr;
     r->runner = vk::CommandRunner::create(*r->device, diagnostics);
@@ -943,10 +1036,15 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
     return renderFrame(renderer, view, batches, out, nullptr, stats, diagnostics);
 }
 
-bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const DrawBatch> batches,
+bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const DrawBatch> batches,
                  Image& out, MotionImage* motion, FrameStats& stats,
                  std::vector<Diagnostic>& diagnostics) {
     stats = FrameStats{};
+    // automatic's threshold: the view's, or the device's (kDeviceComputeRasterThreshold).
+    FrameView view = asked;
+    if (view.compute_raster_threshold == kDeviceComputeRasterThreshold) {
+        view.compute_raster_threshold = renderer.raster_threshold;
+    }
     if (view.motion.enabled && motion == nullptr) {
         diagnostics.push_back(renderError(
             "view", "motion: the view asks for motion vectors but renderFrame was given no "
@@ -1002,6 +1100,7 @@ bool renderFrame(Renderer& renderer, const FrameView& view, std::span<const Draw
                            out);
     stats = frameStats(totals, batches.size(), view.lights);
     stats.distortion_batches = totals.distortion_batches;
+    stats.half_res_batches = countHalfResBatches(renderer, batches, view.transparency);
     if (renderer.frame_motion) {
         renderer.motion->read(*motion);
         stats.motion_batches = totals.motion_batches;

@@ -104,12 +104,17 @@ MeshHandle addMesh(Renderer& renderer, std::span<const MeshVertex> vertices,
 // rasteriser"): the graphics pipeline (vertex-pulled quads, blending in the raster), the compute
 // rasteriser (tiles, per-tile blending in shared memory: for compute parts such as the H200,
 // whose raster is weak, and for very large counts), or automatic: the compute rasteriser for the
-// batches of at least FrameView::compute_raster_threshold particles. Both give the same image
-// within rounding. A host frame (vulkan_renderer.h) always uses the graphics path.
+// batches of at least FrameView::compute_raster_threshold particles (by default the device's:
+// render/raster_threshold.h). Both give the same image within rounding. A host frame
+// (vulkan_renderer.h) always uses the graphics path.
 enum class RasterPath : uint8_t { graphics = 0, compute = 1, automatic = 2 };
-// automatic's default threshold, in particles per batch: below it the compute path's fixed cost
-// (its own binning submission, the sort's passes) outweighs what it saves.
+// automatic's threshold on a device with a strong raster pipeline, in particles per batch: below
+// it the compute path's fixed cost (its own binning submission, the sort's passes) outweighs what
+// it saves.
 inline constexpr uint64_t kDefaultComputeRasterThreshold = uint64_t{1} << 18;
+// FrameView::compute_raster_threshold's default: the renderer's device's threshold
+// (deviceComputeRasterThreshold, render/raster_threshold.h). Any other value is the threshold.
+inline constexpr uint64_t kDeviceComputeRasterThreshold = 0;
 
 // Motion vectors for hosts with temporal anti-aliasing (docs/rendering.md, "Motion vectors";
 // render/shader/motion.h). Off by default: a frame without them records, allocates and reads back
@@ -207,7 +212,7 @@ struct FrameView {
     // Billboards: graphics, compute or automatic (RasterPath). Batches drawn through OIT
     // (weighted_oit) always take the graphics path.
     RasterPath raster = RasterPath::graphics;
-    uint64_t compute_raster_threshold = kDefaultComputeRasterThreshold;
+    uint64_t compute_raster_threshold = kDeviceComputeRasterThreshold;
     // The most (tile, particle) pairs the compute rasteriser bins in a frame, at most (and by
     // default) kMaxComputeRasterPairs (render/compute_raster.h: 16 bytes a pair with the sort's
     // scratch); a frame needing more is refused with raster compute and drawn by the graphics
@@ -218,6 +223,15 @@ struct FrameView {
     MotionVectorsDesc motion;
     // The opaque linear depth for depth-buffer collision (SceneDepthOutput); none by default.
     SceneDepthOutput scene_depth = SceneDepthOutput::none;
+    // Half-resolution particles (scene_desc.h, ParticleResolution; docs/rendering.md
+    // "Half-resolution particles"; render/half_res_pass.h): with half, the billboards and strips
+    // of the frame's particle phase (blended into the frame in sorted order: not those drawn
+    // through OIT, not distortion billboards, not batches the compute rasteriser draws) draw into
+    // a layer of half the width and height, tested against and soft-faded by the nearest depth of
+    // each 2 x 2 block, and the layer is blended over the frame after the phase's other batches
+    // (blended meshes, compute-drawn billboards) with a depth-aware upsample. Offscreen frames
+    // only; off (full) by default: a frame at full resolution records nothing more.
+    ParticleResolution particle_resolution = ParticleResolution::full;
 };
 
 // What the last frame copied: valid only when that frame asked and succeeded. The buffers stay
@@ -404,6 +418,9 @@ struct FrameStats {
     // not draw (a host frame).
     uint32_t motion_batches = 0;
     uint32_t motion_not_drawn = 0;
+    // Half-resolution particles (FrameView::particle_resolution): the billboard and strip batches
+    // drawn into the half-resolution layer.
+    uint32_t half_res_batches = 0;
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points

@@ -15,6 +15,7 @@
 #include "render/device_draw_args.h"
 #include "render/distortion_pass.h"
 #include "render/frame_targets.h"
+#include "render/half_res_pass.h"
 #include "render/mesh_pass.h"
 #include "render/mesh_store.h"
 #include "render/motion_pass.h"
@@ -85,6 +86,16 @@ public:
     // settings.
     bool frame_motion = false;
     MotionVectorsDesc motion_desc;
+    // Made by the first offscreen frame that asks for half-resolution particles
+    // (FrameView::particle_resolution); this frame draws them (prepareFrame: the view asks,
+    // offscreen), and the view's near and far planes, which its depth downsample needs.
+    std::unique_ptr<HalfResPass> half_res;
+    bool frame_half_res = false;
+    float near_m = 0;
+    float far_m = 0;
+    // RasterPath::automatic's threshold on this device (deviceComputeRasterThreshold), used where
+    // FrameView::compute_raster_threshold is kDeviceComputeRasterThreshold.
+    uint64_t raster_threshold = kDefaultComputeRasterThreshold;
     std::unique_ptr<DepthLinearizePass> linearize;
     // Signalled by the host's submission of each recorded frame (value = frames recorded). Frame
     // k (from 1) writes what the CPU writes for it (globals, uploads, descriptor sets) into slot
@@ -132,7 +143,9 @@ bool prepareFrame(Renderer& r, const FrameView& view, std::span<const DrawBatch>
 // its linear depth in the linear-depth target (COLOR_ATTACHMENT_OPTIMAL): the opaque meshes,
 // the frame's particles, then those drawn through OIT and their composite, then (offscreen
 // frames) the distortion billboards over a copy of the result, then (offscreen frames that ask)
-// the motion vectors (render/motion_pass.h). Leaves colour and
+// the motion vectors (render/motion_pass.h). With half-resolution particles (r.frame_half_res),
+// the frame's particle phase draws its billboards and strips into the half-resolution layer,
+// blended over the frame after the phase's other batches. Leaves colour and
 // depth in those layouts, last written by attachment writes; the linear depth
 // SHADER_READ_ONLY_OPTIMAL.
 void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,

@@ -347,6 +347,7 @@ FrameView frameView(const SceneDesc& scene, float time_s) {
     view.sky = scene.sky;
     view.lights = scene.lights;
     view.transparency = scene.transparency;
+    view.particle_resolution = scene.particle_resolution;
     view.exposure = scene.exposure;
     view.tonemap = scene.tonemap;
     view.bloom = scene.bloom;

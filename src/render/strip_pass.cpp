@@ -49,9 +49,19 @@ std::unique_ptr<StripPass> StripPass::create(const vk::Device& device,
 }
 
 bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
-                                 std::vector<Diagnostic>& diagnostics) {
-    return pass_.ensureFor<StripBatch>(
-        batches, [&](const StripBatch& b) { return variantOf(b, transparency); }, diagnostics);
+                                 std::vector<Diagnostic>& diagnostics, bool half_res) {
+    if (!half_res) {
+        return pass_.ensureFor<StripBatch>(
+            batches, [&](const StripBatch& b) { return variantOf(b, transparency); }, diagnostics);
+    }
+    for (const DrawBatch& entry : batches) {
+        const StripBatch* b = std::get_if<StripBatch>(&entry);
+        if (b == nullptr || !drawsAnything(*b) || drawsThroughOit(transparency, b->params.blend)) {
+            continue;
+        }
+        if (!pass_.ensure(variantOf(*b, transparency), diagnostics, true)) return false;
+    }
+    return true;
 }
 
 bool StripPass::upload(uint32_t slot, std::span<const DrawBatch> batches, uint64_t total_points,
@@ -84,9 +94,9 @@ bool StripPass::upload(uint32_t slot, std::span<const DrawBatch> batches, uint64
 // the batch's parameters.
 StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
                                         const StripBatch& batch, Transparency transparency,
-                                        VkPipeline& bound) const {
+                                        VkPipeline& bound, bool half_res) const {
     const std::array<uint32_t, kSpecStripCount> values = variantOf(batch, transparency);
-    pass_.bind(cmd, values, textures.set(batch.texture), bound);
+    pass_.bind(cmd, values, textures.set(batch.texture), bound, half_res);
     StripPushConstants push{};
     push.params = batch.params;
     push.params.textured = values[kSpecStripTextured];
@@ -96,8 +106,8 @@ StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore&
 
 void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
                            const StripBatch& batch, Transparency transparency, IndirectArgs args,
-                           VkPipeline& bound) const {
-    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound);
+                           VkPipeline& bound, bool half_res) const {
+    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound, half_res);
     push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
     push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
     pass_.drawIndirect(cmd, push, args);
@@ -105,8 +115,8 @@ void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
 
 void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
                      Transparency transparency, uint32_t slot, uint64_t first_point,
-                     uint64_t first_segment, VkPipeline& bound) const {
-    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound);
+                     uint64_t first_segment, VkPipeline& bound, bool half_res) const {
+    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound, half_res);
     push.points = addressCount(points_[slot].buffer.address + first_point * sizeof(StripPoint),
                                batch.points.size());
     push.segments = addressCount(segments_[slot].buffer.address + first_segment * sizeof(uint32_t),

@@ -45,8 +45,10 @@ public:
     // Creates the pipeline variants (kSpecStrip*: blend and features) the strip batches need
     // that do not exist yet; kept for the renderer's life. transparency decides which batches
     // draw through OIT (drawsThroughOit, kSpecStripOit). False with an error on failure.
+    // half_res: the variants that draw into the half-resolution particle layer
+    // (render/half_res_pass.h) instead, for the batches not drawn through OIT.
     bool preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
-                          std::vector<Diagnostic>& diagnostics);
+                          std::vector<Diagnostic>& diagnostics, bool half_res = false);
 
     // Records the draw of one batch with segments, uploaded into `slot` at first_point /
     // first_segment.
@@ -54,20 +56,21 @@ public:
     // and transparency as in BillboardPass::draw.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
               Transparency transparency, uint32_t slot, uint64_t first_point,
-              uint64_t first_segment, VkPipeline& bound) const;
+              uint64_t first_segment, VkPipeline& bound, bool half_res = false) const;
 
     // Records the draw of one batch of device strips (StripBatch::device) with the indirect
     // arguments the draw-argument pass wrote for it (render/device_draw_args.h). Expects what
     // draw() expects.
     void drawDevice(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                    Transparency transparency, IndirectArgs args, VkPipeline& bound) const;
+                    Transparency transparency, IndirectArgs args, VkPipeline& bound,
+                    bool half_res = false) const;
 
     size_t pipelineVariants() const { return pass_.count(); }
 
 private:
     StripPushConstants bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
                                  const StripBatch& batch, Transparency transparency,
-                                 VkPipeline& bound) const;
+                                 VkPipeline& bound, bool half_res) const;
     StripPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
     ParticlePass pass_;

@@ -26,6 +26,14 @@ template <> std::span<const EnumName<Transparency>> enumNames() {
     return kNames;
 }
 
+template <> std::span<const EnumName<ParticleResolution>> enumNames() {
+    static constexpr EnumName<ParticleResolution> kNames[] = {
+        {"full", ParticleResolution::full},
+        {"half", ParticleResolution::half},
+    };
+    return kNames;
+}
+
 template <> std::span<const EnumName<Tonemap>> enumNames() {
     static constexpr EnumName<Tonemap> kNames[] = {
         {"none", Tonemap::none},

@@ -10,6 +10,7 @@ namespace spindrift {
 template <> std::span<const EnumName<PrimitiveKind>> enumNames();
 template <> std::span<const EnumName<LightKind>> enumNames();
 template <> std::span<const EnumName<Transparency>> enumNames();
+template <> std::span<const EnumName<ParticleResolution>> enumNames();
 template <> std::span<const EnumName<Tonemap>> enumNames();
 template <> std::span<const EnumName<ExposureMode>> enumNames();
 

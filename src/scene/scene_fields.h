@@ -165,6 +165,7 @@ constexpr auto fieldsOf(FieldsOf<SceneDesc>) {
         field("sky", &SceneDesc::sky),
         field("lights", &SceneDesc::lights, rule::list({0, kMaxSceneLights, "lights"}, true)),
         field("transparency", &SceneDesc::transparency),
+        field("particle_resolution", &SceneDesc::particle_resolution),
         field("exposure", &SceneDesc::exposure),
         field("tonemap", &SceneDesc::tonemap),
         field("bloom", &SceneDesc::bloom),

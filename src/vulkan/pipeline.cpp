@@ -34,6 +34,12 @@ VkPipelineColorBlendAttachmentState blendAttachment(BlendState blend) {
         a.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
         a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
         return a;
+    case BlendState::additive_keep_alpha:
+        a.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        a.dstColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        a.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+        a.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        return a;
     }
     // Coverage accumulates as "over" for every mode; the written image ignores alpha.
     a.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;

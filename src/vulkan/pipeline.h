@@ -22,6 +22,10 @@ enum class BlendState : uint8_t {
     // colour and a product in alpha, one state for every attachment (weighted-blended OIT
     // without the independentBlend feature).
     sum_color_product_alpha,
+    // Colour src + dst (ONE, ONE), alpha dst (ZERO, ONE): light added over a layer whose alpha
+    // is the coverage it will composite with (the half-resolution particle layer), which light
+    // must not change.
+    additive_keep_alpha,
 };
 
 struct GraphicsPipelineDesc {

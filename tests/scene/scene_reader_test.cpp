@@ -167,6 +167,27 @@ TEST(SceneReader, TransparencyNamesTheCompositingMode) {
         << errors[0].message;
 }
 
+TEST(SceneReader, ParticleResolutionIsFullOrHalfAndNothingElse) {
+    EXPECT_EQ(loadOk(R"({"version": 1})").particle_resolution, ParticleResolution::full);
+    EXPECT_EQ(loadOk(R"({"version": 1, "particle_resolution": "full"})").particle_resolution,
+              ParticleResolution::full);
+    EXPECT_EQ(loadOk(R"({"version": 1, "particle_resolution": "half"})").particle_resolution,
+              ParticleResolution::half);
+    for (const char* bad : {R"("Half")", R"("quarter")", "0.5", "2", "true", "null"}) {
+        const std::string text =
+            std::string("{\"version\": 1,\n \"particle_resolution\": ") + bad + "}";
+        const auto errors = loadErrors(text);
+        ASSERT_EQ(errors.size(), 1u) << bad << dump(errors);
+        EXPECT_EQ(errors[0].path, "$.particle_resolution") << bad;
+        EXPECT_EQ(errors[0].line, 2u) << bad;
+        EXPECT_EQ(errors[0].column, 25u) << bad;
+    }
+    const auto errors = loadErrors(R"({"version": 1, "particle_resolution": "quarter"})");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].message.find("expected one of: full, half"), std::string::npos)
+        << errors[0].message;
+}
+
 TEST(SceneReader, HdrPostDefaultsToAcesAndModerateBloomAndReadsEveryKey) {
     const SceneDesc d = loadOk(R"({"version": 1})");
     EXPECT_EQ(d.tonemap, Tonemap::aces);

@@ -48,6 +48,7 @@ SceneDesc everythingSet(CameraMode mode) {
     s.ambient = {0, 0, 0};
     s.sky = SkyDesc{{0.25f, 0.5f, 1}, {0.5f, 0.5f, 0.5f}, {0.125f, 0.0625f, 0}, 2};
     s.transparency = Transparency::weighted_oit;
+    s.particle_resolution = ParticleResolution::half;
     s.exposure = ExposureDesc{ExposureMode::automatic, 1.5f, -3, 6.25f, 10, 99.5f, 0.5f};
     s.tonemap = Tonemap::agx;
     s.bloom = BloomDesc{0.125f, 8};

@@ -67,6 +67,8 @@ struct RenderOptions {
     std::string backend = "cpu"; // each instance's simulation backend: "cpu", "gpu" or "auto"
     // "sorted" or "weighted_oit" overrides the scene's transparency; empty keeps it.
     std::string transparency;
+    // "full" or "half" overrides the scene's particle_resolution; empty keeps it.
+    std::string particle_resolution;
     // How billboards are drawn (render::RasterPath): "graphics" (default), "compute" or
     // "automatic".
     std::string raster = "graphics";

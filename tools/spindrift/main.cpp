@@ -114,6 +114,10 @@ int main(int argc, char** argv) {
                     {"sorted", "weighted_oit"},
                     "How alpha and premultiplied particles composite, overriding the scene: "
                     "sorted, or weighted_oit (order-independent, no sorting)");
+    addChoiceOption(render, "--particle-resolution", render_options.particle_resolution,
+                    {"full", "half"},
+                    "Resolution of blended billboards and strips, overriding the scene: full, or "
+                    "half (a quarter of the pixels, upsampled depth-aware)");
     addChoiceOption(render, "--raster", render_options.raster, {"graphics", "compute", "automatic"},
                     "How billboards are drawn: graphics (default), compute (the compute "
                     "rasteriser), or automatic (compute for emitters of many particles)");

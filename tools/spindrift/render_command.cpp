@@ -333,6 +333,12 @@ int runRender(const RenderOptions& options) {
                       options.transparency + "'");
         return 1;
     }
+    if (!options.particle_resolution.empty() &&
+        !enumFromName(options.particle_resolution, scene.particle_resolution)) {
+        error("", "--particle-resolution: expected full or half, found '" +
+                      options.particle_resolution + "'");
+        return 1;
+    }
 
     std::vector<Diagnostic> diagnostics;
     render::PlayerConfig player_config;

@@ -26,6 +26,14 @@ SD_FUNC float sdLinearFromDepth(float d, float near_m, float far_m) {
     return near_m * far_m / (far_m - d * (far_m - near_m));
 }
 
+// The inverse: the depth-buffer value viewGlobals' projection gives a point at linear depth
+// linear_m (> 0), 1 (the cleared far plane) at or past the far plane and for kSceneDepthCleared.
+// The half-resolution particles' depth downsample writes it (render/shader/half_res.h).
+SD_FUNC float sdDepthFromLinear(float linear_m, float near_m, float far_m) {
+    if (linear_m >= far_m) return 1.0f;
+    return far_m / (far_m - near_m) - near_m * far_m / ((far_m - near_m) * linear_m);
+}
+
 SD_END_NAMESPACE
 
 #ifdef __cplusplus
