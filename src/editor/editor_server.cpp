@@ -12,6 +12,7 @@
 #include "editor/preview_session.h"
 #include "editor/request_guard.h"
 #include "editor/web_assets.h"
+#include "spindrift/effect_desc.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift::editor {
@@ -19,6 +20,9 @@ namespace spindrift::editor {
 namespace {
 
 constexpr const char* kTemplates[] = {"fire", "smoke", "sparks", "trail", "magic_burst"};
+// Before each part of /api/preview/stream; each part carries its Content-Length, so a reader
+// takes the PNG by length and never scans it for the boundary.
+constexpr const char* kStreamBoundary = "spindrift-frame";
 
 void sendJson(httplib::Response& res, const nlohmann::json& body, int status = 200) {
     res.status = status;
@@ -56,6 +60,7 @@ struct EditorServer::Impl {
 
     void routes();
     void control(const httplib::Request& req, httplib::Response& res);
+    bool streamFrame(httplib::DataSink& sink);
 };
 
 void EditorServer::Impl::routes() {
@@ -202,10 +207,47 @@ void EditorServer::Impl::routes() {
                        stats.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
         res.set_content(std::string(png.begin(), png.end()), "image/png");
     });
+    server.Get("/api/preview/stream", [this](const httplib::Request&, httplib::Response& res) {
+        res.set_chunked_content_provider(
+            std::string("multipart/x-mixed-replace; boundary=") + kStreamBoundary,
+            [this](size_t, httplib::DataSink& sink) { return streamFrame(sink); });
+    });
     server.Get("/api/preview/stats", [this](const httplib::Request&, httplib::Response& res) {
         std::lock_guard<std::mutex> guard(lock);
         sendJson(res, preview->stats());
     });
+}
+
+// One part of the frame stream: the next frame as /api/preview/frame draws it, its statistics in
+// the part's X-Spindrift-Stats header. Without a frame to draw (no valid document yet, a renderer
+// error) or while paused, it waits a little before the next, as the page's polling did. False
+// (the stream ends) once the server stops or the client has gone.
+bool EditorServer::Impl::streamFrame(httplib::DataSink& sink) {
+    std::vector<uint8_t> png;
+    nlohmann::json stats;
+    std::string error;
+    bool drawn = false;
+    {
+        std::lock_guard<std::mutex> guard(lock);
+        if (stop_requested) return false;
+        drawn = preview->hasEffect() && preview->frame(png, stats, error);
+    }
+    if (!drawn) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        return sink.is_writable() && !stop_requested;
+    }
+    const std::string head =
+        std::string("--") + kStreamBoundary +
+        "\r\nContent-Type: image/png\r\nContent-Length: " + std::to_string(png.size()) +
+        "\r\nX-Spindrift-Stats: " +
+        stats.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + "\r\n\r\n";
+    if (!sink.write(head.data(), head.size()) ||
+        !sink.write(reinterpret_cast<const char*>(png.data()), png.size()) ||
+        !sink.write("\r\n", 2)) {
+        return false;
+    }
+    if (!stats.value("playing", false)) std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    return !stop_requested;
 }
 
 void EditorServer::Impl::control(const httplib::Request& req, httplib::Response& res) {
@@ -237,6 +279,16 @@ void EditorServer::Impl::control(const httplib::Request& req, httplib::Response&
         preview->frameEffect();
     } else if (action == "ground") {
         preview->setGround(req.get_param_value("on") != "0");
+    } else if (action == "gizmos") {
+        // on: 0 or 1; selected: the emitter drawn brighter (a name, or absent for none).
+        const std::string on = req.get_param_value("on");
+        const std::string selected = req.get_param_value("selected");
+        if (on != "0" && on != "1") return sendError(res, 400, "gizmos: on must be 0 or 1");
+        if (selected.size() > kMaxNameBytes)
+            return sendError(res, 400,
+                             "gizmos: selected must be an emitter name of at most " +
+                                 std::to_string(kMaxNameBytes) + " bytes");
+        preview->setGizmos(on == "1", selected);
     } else if (action == "background") {
         if (!preview->setBackground(req.get_param_value("name")))
             return sendError(res, 400, "background: name must be scene, black, grey or light");
