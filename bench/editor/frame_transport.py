@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Frames per second of the editor's preview as the page receives them, two ways: one PNG per
-request (GET /api/preview/frame, one keep-alive connection, the next request as soon as the
-previous frame arrived, as the page polls) and the frame stream (GET /api/preview/stream,
-multipart/x-mixed-replace, each part read by its Content-Length). Starts `spindrift edit` on an
-empty temporary folder, previews a template playing at 640x360 on the CPU backend, and prints
-the frames each way received in the same time, alternating runs so that both see the same machine
-load. docs/benchmarks.md, "Editor frame transport", has the figures.
+"""Frames per second of the editor's preview as the page receives them: one PNG per request
+(GET /api/preview/frame on one keep-alive connection, the next request as soon as the previous
+frame arrived, as the page polls) while a template plays at 640x360 on the CPU backend; then,
+paused (the server returns its last frame without drawing), the milliseconds a request costs on
+its own. Starts `spindrift edit` on an empty temporary folder. docs/benchmarks.md, "Editor frame
+transport", has the figures, and those of the multipart frame stream polling was compared with
+(this script's previous version, against GET /api/preview/stream of 55f5548, since removed: it
+gained nothing measurable once the server stopped waiting for delayed acknowledgements).
 
     python3 bench/editor/frame_transport.py build/bin/spindrift [seconds] [template] [rounds]
 """
@@ -52,31 +53,16 @@ def poll(port, seconds):
     return frames
 
 
-def stream(port, seconds):
+def request_ms(port, seconds):
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-    c.request("GET", "/api/preview/stream")
-    r = c.getresponse()
-    assert r.status == 200 and r.getheader("Content-Type").startswith("multipart/x-mixed-replace")
-    frames = 0
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        headers = {}
-        line = r.readline()
-        while line in (b"\r\n", b""):
-            line = r.readline()
-        assert line.startswith(b"--"), line
-        while True:
-            line = r.readline().rstrip(b"\r\n")
-            if not line:
-                break
-            key, _, value = line.partition(b":")
-            headers[key.strip().lower()] = value.strip()
-        png = r.read(int(headers[b"content-length"]))
-        assert png[1:4] == b"PNG"
-        json.loads(headers[b"x-spindrift-stats"])
-        frames += 1
-    c.close()  # the server sees the client gone at its next write
-    return frames
+    n = 0
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        c.request("GET", "/api/preview/frame")
+        c.getresponse().read()
+        n += 1
+    c.close()
+    return (time.monotonic() - start) * 1000.0 / n
 
 
 def main():
@@ -94,9 +80,10 @@ def main():
             poll(port, 2)  # warm: pipelines, textures, the first steps
             for _ in range(rounds):
                 p = poll(port, seconds)
-                s = stream(port, seconds)
-                print(f"{template} {seconds:.0f} s: png per request {p / seconds:.1f} fps, "
-                      f"stream {s / seconds:.1f} fps")
+                print(f"{template} {seconds:.0f} s playing: {p / seconds:.1f} fps")
+            request(port, "POST", "/api/preview/control?action=pause")
+            poll(port, 1)
+            print(f"paused: {request_ms(port, 3):.2f} ms a request")
         finally:
             proc.terminate()
             proc.wait()

@@ -20,9 +20,6 @@ namespace spindrift::editor {
 namespace {
 
 constexpr const char* kTemplates[] = {"fire", "smoke", "sparks", "trail", "magic_burst"};
-// Before each part of /api/preview/stream; each part carries its Content-Length, so a reader
-// takes the PNG by length and never scans it for the boundary.
-constexpr const char* kStreamBoundary = "spindrift-frame";
 
 void sendJson(httplib::Response& res, const nlohmann::json& body, int status = 200) {
     res.status = status;
@@ -60,7 +57,6 @@ struct EditorServer::Impl {
 
     void routes();
     void control(const httplib::Request& req, httplib::Response& res);
-    bool streamFrame(httplib::DataSink& sink);
 };
 
 void EditorServer::Impl::routes() {
@@ -70,6 +66,11 @@ void EditorServer::Impl::routes() {
         int yes = 1;
         setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
     });
+    // No Nagle: a response is written as its header, then its body, and with Nagle's algorithm
+    // the body waited for the client's delayed acknowledgement of the header, 28 ms a request on
+    // a keep-alive connection, which capped the page's frame polling (docs/benchmarks.md, "Editor
+    // frame transport"). The accepted sockets get it too (measured: 0.5 ms a request).
+    server.set_tcp_nodelay(true);
     server.set_payload_max_length(kMaxRequestBodyBytes);
     server.set_read_timeout(10, 0);
     server.set_write_timeout(10, 0);
@@ -207,47 +208,10 @@ void EditorServer::Impl::routes() {
                        stats.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
         res.set_content(std::string(png.begin(), png.end()), "image/png");
     });
-    server.Get("/api/preview/stream", [this](const httplib::Request&, httplib::Response& res) {
-        res.set_chunked_content_provider(
-            std::string("multipart/x-mixed-replace; boundary=") + kStreamBoundary,
-            [this](size_t, httplib::DataSink& sink) { return streamFrame(sink); });
-    });
     server.Get("/api/preview/stats", [this](const httplib::Request&, httplib::Response& res) {
         std::lock_guard<std::mutex> guard(lock);
         sendJson(res, preview->stats());
     });
-}
-
-// One part of the frame stream: the next frame as /api/preview/frame draws it, its statistics in
-// the part's X-Spindrift-Stats header. Without a frame to draw (no valid document yet, a renderer
-// error) or while paused, it waits a little before the next, as the page's polling did. False
-// (the stream ends) once the server stops or the client has gone.
-bool EditorServer::Impl::streamFrame(httplib::DataSink& sink) {
-    std::vector<uint8_t> png;
-    nlohmann::json stats;
-    std::string error;
-    bool drawn = false;
-    {
-        std::lock_guard<std::mutex> guard(lock);
-        if (stop_requested) return false;
-        drawn = preview->hasEffect() && preview->frame(png, stats, error);
-    }
-    if (!drawn) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        return sink.is_writable() && !stop_requested;
-    }
-    const std::string head =
-        std::string("--") + kStreamBoundary +
-        "\r\nContent-Type: image/png\r\nContent-Length: " + std::to_string(png.size()) +
-        "\r\nX-Spindrift-Stats: " +
-        stats.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace) + "\r\n\r\n";
-    if (!sink.write(head.data(), head.size()) ||
-        !sink.write(reinterpret_cast<const char*>(png.data()), png.size()) ||
-        !sink.write("\r\n", 2)) {
-        return false;
-    }
-    if (!stats.value("playing", false)) std::this_thread::sleep_for(std::chrono::milliseconds(120));
-    return !stop_requested;
 }
 
 void EditorServer::Impl::control(const httplib::Request& req, httplib::Response& res) {

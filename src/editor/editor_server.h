@@ -20,8 +20,6 @@
 //                                      gizmos&on=0|1[&selected=NAME],
 //                                      backend&name=cpu|gpu|auto, filter (body {muted, solo})
 //   GET  /api/preview/frame            image/png; the statistics in X-Spindrift-Stats
-//   GET  /api/preview/stream           multipart/x-mixed-replace: one image/png part per frame,
-//                                      each with Content-Length and X-Spindrift-Stats
 //   GET  /api/preview/stats            the statistics
 #pragma once
 

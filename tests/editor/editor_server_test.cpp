@@ -3,7 +3,9 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <arpa/inet.h>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
@@ -393,6 +395,26 @@ TEST_F(EditorServerTest, DrawsGizmosIntoTheFrameOnlyWhenAsked) {
     client().Post("/api/preview/control?action=gizmos&on=0", "", "text/plain");
     frameWith(selected, bounds);
     EXPECT_EQ(selected + bounds, 0u) << "off again";
+}
+
+// The page polls frames one request after another on one keep-alive connection: a request must
+// not wait for the client's delayed acknowledgement (Nagle's algorithm, ~30 ms or more a request
+// on Linux loopback), which would cap the frame rate whatever the renderer does.
+TEST_F(EditorServerTest, AKeepAliveRequestDoesNotWaitForADelayedAcknowledgement) {
+    httplib::Client c = client();
+    c.set_keep_alive(true);
+    std::vector<double> ms;
+    for (int i = 0; i < 41; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto r = c.Get("/api/preview/stats");
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->status, 200);
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
+    }
+    std::nth_element(ms.begin(), ms.begin() + 20, ms.end());
+    EXPECT_LT(ms[20], 15.0) << "median ms a request";
 }
 
 TEST_F(EditorServerTest, EveryTemplatePreviewsWithParticles) {
