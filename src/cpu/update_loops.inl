@@ -283,11 +283,13 @@ ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& sc
         for (uint32_t pass = 0; pass < passes; ++pass) loop(inputs, r, pass, c, begin, end);
     }
     integrate(step, c, begin, end);
-    StageClock clock(timed);
+    // Timed: started at the first collision op, so an emitter without one reads no clock here.
+    StageClock clock(false);
     uint32_t collision_ordinal = 0;
     for (uint32_t k = 0; k < step.op_count; ++k) {
         const ResolvedOp& r = scratch.ops[step.op_first + k];
         if (r.op.op != kOpCollision) continue;
+        if (timed && !clock.on) clock = StageClock(true);
         applyCollision(scratch, r, collision_ordinal++, c, pool, begin, end, result);
     }
     clock.lap(result.collision_ns);
