@@ -86,6 +86,10 @@ try {
     return t.length > 1 ? (t.length - 1) * 1000 / (t[t.length - 1] - t[0]) : 0;
   });
   console.log('preview frames per second while playing: ' + fps.toFixed(1));
+  // The statistics break the frame's fixed steps into their stages (World::takeStepTimes).
+  const stages = await page.evaluate(() => document.getElementById('stats-summary').textContent);
+  check(/step stages \(\d+ steps, [\d.]+ ms\): plan [\d.]+, update [\d.]+, collision [\d.]+, deaths [\d.]+, births [\d.]+/.test(stages),
+    'the statistics show the stages inside the steps: ' + (stages.split('\n').find((l) => l.startsWith('step stages')) || 'none'));
   await page.screenshot({ path: path.join(images, 'editor-overview.png') });
 
   // Pause at a fixed time so frames compare.

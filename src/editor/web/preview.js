@@ -72,7 +72,7 @@ function showStats(s) {
 function stepStages(t) {
   const gpu = t.gpu_untimed ? 'GPU emitters\' steps: not timed' : '';
   if (!t.timed) return 'step stages: ' + (gpu || 'not timed');
-  const f = (x) => (x || 0).toFixed(2);
+  const f = (x) => (x || 0).toFixed(3); // a small effect's stages take microseconds
   const other = Math.max(0, t.step - t.plan - t.update - t.collision - t.deaths - t.births);
   return 'step stages (' + t.steps + ' steps, ' + f(t.step) + ' ms): plan ' + f(t.plan) + ', update ' + f(t.update) +
     ', collision ' + f(t.collision) + ', deaths ' + f(t.deaths) + ', births ' + f(t.births) + ', other ' + f(other) +
