@@ -4,6 +4,7 @@
 // off, nothing is reported; a stale handle is refused.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "spindrift/draw_list.h"
@@ -139,6 +140,23 @@ TEST(StepTimes, OffReportsNothingAndSetSeedKeepsItOn) {
     ASSERT_EQ(f.world->destroy(f.h), RuntimeError::none);
     EXPECT_EQ(f.world->setStepTiming(f.h, true), RuntimeError::stale_handle);
     EXPECT_EQ(f.world->takeStepTimes(f.h, t), RuntimeError::stale_handle);
+}
+
+TEST(StepTimes, AHotReloadKeepsItOnAndStartsTheSumsAgain) {
+    Fountain f;
+    ASSERT_EQ(f.world->setStepTiming(f.h, true), RuntimeError::none);
+    f.world->update(kFrame);
+    std::string changed = kFountain;
+    const std::string from = "\"rate_per_s\": 3000";
+    changed.replace(changed.find(from), from.size(), "\"rate_per_s\": 2000");
+    f.library.addText("fountain", changed);
+    ASSERT_EQ(f.library.pollChanges().files_reloaded, 1u);
+    const WorldUpdateReceipt receipt = f.world->update(kFrame);
+    ASSERT_EQ(receipt.reloaded_kept + receipt.reloaded_restarted, 1u);
+    StepTimes t;
+    ASSERT_EQ(f.world->takeStepTimes(f.h, t), RuntimeError::none);
+    EXPECT_TRUE(t.timed);
+    EXPECT_EQ(t.steps, receipt.steps) << "only the steps since the switch";
 }
 
 } // namespace
