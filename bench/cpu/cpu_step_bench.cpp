@@ -1,6 +1,7 @@
 // The CPU backend's step (issue 3, item 7): particles per second for 1M and 16M live particles,
 // three update stacks, 1 and 2 threads, and what a frame costs when colour and size over life are
-// evaluated at draw time (writeDrawRecords alone, and step + writeDrawRecords).
+// evaluated at draw time (writeDrawRecords alone, and step + writeDrawRecords); and the step
+// with per-stage timing on (step_timed).
 //
 // Every case is reported against memory references measured in the same process, on the same
 // thread pool, just before the case is timed (DESIGN rule 8: these machines are noisy):
@@ -293,6 +294,33 @@ void benchStep(benchmark::State& state, CaseKey key) {
     report(state, clock, live, kStepBytes, ref);
 }
 
+// benchStep with per-stage step timing on (cpu/step_timing.h, World::setStepTiming): what the
+// clock reads cost. Timing off runs the same branches without the reads, so this bounds it too.
+void benchStepTimed(benchmark::State& state, CaseKey key) {
+    CpuEffect* fx = filledEffect(key);
+    if (!fx) {
+        state.SkipWithError("could not build and fill the effect");
+        return;
+    }
+    const uint64_t live = liveCount(*fx);
+    References ref;
+    ref.copy_s = copySecondsPerParticle(*fx->threads, live, kStepBytes);
+    fx->timing = {};
+    fx->timing.on = true;
+    const LoopClock clock;
+    for (auto _ : state) stepOnce(*fx);
+    const double stages_ns =
+        static_cast<double>(fx->timing.plan_ns + fx->timing.update_ns + fx->timing.collision_ns +
+                            fx->timing.deaths_ns + fx->timing.births_ns);
+    state.counters["update_share"] = static_cast<double>(fx->timing.update_ns) / stages_ns;
+    fx->timing = {}; // the effect is shared with the other cases of its key
+    if (liveCount(*fx) != live) {
+        state.SkipWithError("the live count changed while timing");
+        return;
+    }
+    report(state, clock, live, kStepBytes, ref);
+}
+
 struct DrawBuffer {
     struct Free {
         void operator()(DrawRecord* p) const { ::operator delete[](p, std::align_val_t(64)); }
@@ -505,6 +533,13 @@ void registerStepCases(uint32_t particles) {
 
 void registerCases() {
     registerStepCases(k1M);
+    for (const uint32_t threads : {1u, 2u}) {
+        const std::string name = "step_timed/basic/1M/threads:" + std::to_string(threads);
+        benchmark::RegisterBenchmark(name.c_str(), benchStepTimed,
+                                     CaseKey{Stack::basic, k1M, threads})
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
     // A frame at 1M when colour and size over life are evaluated at draw time.
     const CaseKey draw_key{Stack::basic, k1M, 1};
     benchmark::RegisterBenchmark("draw/basic/1M/threads:1", benchDraw, draw_key)

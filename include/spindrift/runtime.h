@@ -367,6 +367,30 @@ struct SeekCost {
     uint64_t checkpoint_spacing_steps = 0; // the interval, doubled by each thinning
 };
 
+// Wall time of an instance's fixed steps on the CPU backend, stage by stage (World::setStepTiming,
+// World::takeStepTimes): summed over every step run since the last take (update, advanceTo, seek
+// and their replays alike). Each stage is within step_ms; step_ms less the stages is the step's
+// bookkeeping (gameplay events). Timing changes no result: a timed instance steps to the same
+// bits as an untimed one.
+struct StepTimes {
+    // false: timing is off, or the instance runs no emitter on the CPU (a GPU instance's steps are
+    // not timed here; every field is then 0).
+    bool timed = false;
+    // The instance runs emitters on the GPU backend: their steps are in no field below.
+    bool gpu_untimed = false;
+    uint64_t steps = 0;      // steps timed
+    double step_ms = 0;      // the whole steps
+    double plan_ms = 0;      // the birth plan and the step's uniforms (ops resolved to sim space)
+    double update_ms = 0;    // velocity ops, integration, death test, ribbon trail points
+    double collision_ms = 0; // collision ops (on several threads: the update's wall time in the
+                             // share the collision ops took of the threads' time)
+    double deaths_ms = 0;    // sub-emitter events of the step collected, the dead removed
+    double births_ms = 0;    // planned births and sub-emitter births
+    // Draw records written for drawing (once per state, not per step: by update() after the
+    // instance's steps, or by drawList for a state advanceTo or seek reached): not in step_ms.
+    double draw_records_ms = 0;
+};
+
 // What one World::update did. Counts are of this update only.
 struct WorldUpdateReceipt {
     uint32_t instances = 0;         // live instances after the update
@@ -780,6 +804,12 @@ public:
     // the result alone: with or without checkpoints it is the same bits.
     // The cost of the instance's last seek() or advanceTo(), and its checkpoints now.
     RuntimeError lastSeekCost(InstanceHandle h, SeekCost& out) const;
+    // Per-stage step timing of the instance (StepTimes), off by default: when off a step reads no
+    // clock. Turning it on or off zeroes the sums. A hot reload or setSeed keeps it on (the sums
+    // start again).
+    RuntimeError setStepTiming(InstanceHandle h, bool on);
+    // The sums since the last take (or since timing was turned on), then zeroes them.
+    RuntimeError takeStepTimes(InstanceHandle h, StepTimes& out);
     // A hidden instance simulates as usual but draws nothing (drawList leaves it out).
     RuntimeError setVisible(InstanceHandle h, bool visible);
 

@@ -52,7 +52,9 @@ void updateAllChunks(CpuEffect& fx) {
     }
     fx.chunk_first[fx.pools.size()] = total;
     std::vector<ChunkResult>& results = fx.chunk_results;
+    const bool timed = fx.timing.on;
     auto job = [&](uint32_t chunk) {
+        const uint64_t job_start = timed ? timingNowNs() : 0;
         // Emitters are few (<= 64); find the one owning this chunk.
         uint32_t e = 0;
         while (fx.chunk_first[e + 1] <= chunk) ++e;
@@ -61,13 +63,35 @@ void updateAllChunks(CpuEffect& fx) {
         const uint32_t end = std::min(begin + kChunkParticles, pool.count);
         const bool threshold = watchesThreshold(fx.gameplay.get(), e);
         if (threshold) thresholdBefore(fx, e, begin, end);
-        results[chunk] = updateChunk(effect, fx.scratch, fx.scratch.emitters[e], pool, begin, end);
+        results[chunk] =
+            updateChunk(effect, fx.scratch, fx.scratch.emitters[e], pool, begin, end, timed);
         if (threshold) thresholdAfter(fx, e, chunk, begin, end);
         // After integration and collision: the trail records where the particle ended the step.
         if (hasTrails(fx.trails[e])) recordTrails(fx.trails[e], pool, begin, end);
+        if (timed) results[chunk].job_ns = timingNowNs() - job_start;
     };
     JobQueue& queue = fx.jobs != nullptr ? *fx.jobs : *fx.threads;
     queue.run(total, job);
+}
+
+// Splits the update's wall time between the update and the collision stages. Chunks run on
+// several threads, so their own times add up to more than the wall time: the collision stage
+// gets the wall time in the share its chunks' collision time has of their whole time, which is
+// exact on one thread and keeps the two stages within the wall time on any number.
+void splitUpdateTime(CpuEffect& fx, uint64_t wall_ns) {
+    uint64_t job_ns = 0;
+    uint64_t collision_ns = 0;
+    for (uint32_t chunk = 0; chunk < fx.chunk_first[fx.pools.size()]; ++chunk) {
+        job_ns += fx.chunk_results[chunk].job_ns;
+        collision_ns += fx.chunk_results[chunk].collision_ns;
+    }
+    const uint64_t collision =
+        job_ns == 0 ? 0
+                    : static_cast<uint64_t>(static_cast<double>(wall_ns) *
+                                            (static_cast<double>(std::min(collision_ns, job_ns)) /
+                                             static_cast<double>(job_ns)));
+    fx.timing.collision_ns += collision;
+    fx.timing.update_ns += wall_ns - collision;
 }
 
 // A stable-order emitter: survivors shift down in order (birth_order.h). Each chunk's dead list
@@ -254,6 +278,10 @@ void setTransform(CpuEffect& fx, const Rows3x4& world_from_effect) {
 
 void stepOnce(CpuEffect& fx) {
     const CompiledEffect& effect = *fx.effect;
+    // Every stage's time is a lap of one clock, so the stages never add up to more than the step.
+    StageClock clock(fx.timing.on);
+    const uint64_t step_start_ns = clock.last_ns;
+    uint64_t rest_ns = 0; // gameplay capture and the finish test: in the step, in no stage
     // How far each emitter's origin moved this step: read only for rate_per_m (planStep).
     for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
         if (effect.emitters[e].rate_per_m <= 0) {
@@ -268,18 +296,32 @@ void stepOnce(CpuEffect& fx) {
     }
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
     resolveForStep(fx, emittersInStep(fx));
+    clock.lap(fx.timing.plan_ns);
 
     fx.work = {};
     updateAllChunks(fx);
+    if (clock.on) {
+        uint64_t wall_ns = 0;
+        clock.lap(wall_ns);
+        splitUpdateTime(fx, wall_ns);
+    }
     if (fx.gameplay != nullptr) captureStepEvents(fx);
+    clock.lap(rest_ns);
     fx.events.clear();
     collectEvents(fx);
     removeDead(fx);
+    clock.lap(fx.timing.deaths_ns);
 
     spawnPlanned(fx);
     spawnFromEvents(fx);
+    clock.lap(fx.timing.births_ns);
     if (fx.gameplay != nullptr) finishStepEvents(fx);
     updateFinished(fx.driver, effect, liveCount(fx));
+    if (clock.on) {
+        clock.lap(rest_ns);
+        fx.timing.step_ns += clock.last_ns - step_start_ns; // the laps' sum: the whole step
+        fx.timing.steps += 1;
+    }
 }
 
 FrameReport advanceFrame(CpuEffect& fx, double frame_dt_s) {

@@ -27,6 +27,7 @@
 #include "cpu/gameplay_events.h"
 #include "cpu/particle_pool.h"
 #include "cpu/step_context.h"
+#include "cpu/step_timing.h"
 #include "cpu/thread_pool.h"
 #include "cpu/trail_store.h"
 #include "cpu/update_ops.h"
@@ -119,6 +120,8 @@ struct CpuEffect {
     std::vector<EventBirths> event_births;  // per emitter
     std::vector<uint32_t> replace_order;    // replace_oldest scratch, capacity of the largest pool
     StepWork work;
+    // Wall time per stage of the steps (step_timing.h): off unless a host turns timing.on.
+    StepTiming timing;
     StepScratch scratch;
     const WorldInputs* world = nullptr; // the host's colliders and distance field (may be null)
     SpawnPlan plan;

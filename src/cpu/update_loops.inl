@@ -22,6 +22,7 @@
 #include <cmath>
 #include <utility>
 
+#include "cpu/step_timing.h"
 #include "kernels/transform.h"
 #include "kernels/update_step.h"
 
@@ -268,7 +269,7 @@ void collectDead(const EmitterStep& step, const Columns& c, ParticlePool& pool, 
 
 ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& scratch,
                              const EmitterStep& step, ParticlePool& pool, uint32_t begin,
-                             uint32_t end) {
+                             uint32_t end, bool timed) {
     ChunkResult result;
     const Columns c = columnsOf(pool);
     const OpLoopInputs inputs{ForceFieldsRef{scratch.force_fields.data()},
@@ -282,12 +283,16 @@ ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& sc
         for (uint32_t pass = 0; pass < passes; ++pass) loop(inputs, r, pass, c, begin, end);
     }
     integrate(step, c, begin, end);
+    // Timed: started at the first collision op, so an emitter without one reads no clock here.
+    StageClock clock(false);
     uint32_t collision_ordinal = 0;
     for (uint32_t k = 0; k < step.op_count; ++k) {
         const ResolvedOp& r = scratch.ops[step.op_first + k];
         if (r.op.op != kOpCollision) continue;
+        if (timed && !clock.on) clock = StageClock(true);
         applyCollision(scratch, r, collision_ordinal++, c, pool, begin, end, result);
     }
+    clock.lap(result.collision_ns);
     collectDead(step, c, pool, begin, end, result);
     return result;
 }

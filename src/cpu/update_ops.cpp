@@ -5,21 +5,21 @@ namespace spindrift::cpu {
 namespace baseline {
 ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& scratch,
                              const EmitterStep& step, ParticlePool& pool, uint32_t begin,
-                             uint32_t end);
+                             uint32_t end, bool timed);
 } // namespace baseline
 
 #if SPINDRIFT_HAS_AVX2_LOOPS
 namespace avx2 {
 ChunkResult updateChunkLoops(const CompiledEffect& effect, const StepScratch& scratch,
                              const EmitterStep& step, ParticlePool& pool, uint32_t begin,
-                             uint32_t end);
+                             uint32_t end, bool timed);
 } // namespace avx2
 #endif
 
 namespace {
 
 using LoopsFn = ChunkResult (*)(const CompiledEffect&, const StepScratch&, const EmitterStep&,
-                                ParticlePool&, uint32_t, uint32_t);
+                                ParticlePool&, uint32_t, uint32_t, bool);
 
 LoopsFn pickLoops() {
 #if SPINDRIFT_HAS_AVX2_LOOPS
@@ -34,8 +34,9 @@ const LoopsFn kLoops = pickLoops();
 } // namespace
 
 ChunkResult updateChunk(const CompiledEffect& effect, const StepScratch& scratch,
-                        const EmitterStep& step, ParticlePool& pool, uint32_t begin, uint32_t end) {
-    return kLoops(effect, scratch, step, pool, begin, end);
+                        const EmitterStep& step, ParticlePool& pool, uint32_t begin, uint32_t end,
+                        bool timed) {
+    return kLoops(effect, scratch, step, pool, begin, end, timed);
 }
 
 const char* updateLoopsName() {

@@ -12,6 +12,7 @@
 #include "editor/preview_session.h"
 #include "editor/request_guard.h"
 #include "editor/web_assets.h"
+#include "spindrift/effect_desc.h"
 #include "spindrift/effect_json.h"
 
 namespace spindrift::editor {
@@ -65,6 +66,11 @@ void EditorServer::Impl::routes() {
         int yes = 1;
         setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
     });
+    // No Nagle: a response is written as its header, then its body, and with Nagle's algorithm
+    // the body waited for the client's delayed acknowledgement of the header, 28 ms a request on
+    // a keep-alive connection, which capped the page's frame polling (docs/benchmarks.md, "Editor
+    // frame transport"). The accepted sockets get it too (measured: 0.5 ms a request).
+    server.set_tcp_nodelay(true);
     server.set_payload_max_length(kMaxRequestBodyBytes);
     server.set_read_timeout(10, 0);
     server.set_write_timeout(10, 0);
@@ -237,6 +243,16 @@ void EditorServer::Impl::control(const httplib::Request& req, httplib::Response&
         preview->frameEffect();
     } else if (action == "ground") {
         preview->setGround(req.get_param_value("on") != "0");
+    } else if (action == "gizmos") {
+        // on: 0 or 1; selected: the emitter drawn brighter (a name, or absent for none).
+        const std::string on = req.get_param_value("on");
+        const std::string selected = req.get_param_value("selected");
+        if (on != "0" && on != "1") return sendError(res, 400, "gizmos: on must be 0 or 1");
+        if (selected.size() > kMaxNameBytes)
+            return sendError(res, 400,
+                             "gizmos: selected must be an emitter name of at most " +
+                                 std::to_string(kMaxNameBytes) + " bytes");
+        preview->setGizmos(on == "1", selected);
     } else if (action == "background") {
         if (!preview->setBackground(req.get_param_value("name")))
             return sendError(res, 400, "background: name must be scene, black, grey or light");

@@ -17,6 +17,7 @@
 //   POST /api/preview/document?path=P  body: the document; {valid, previewing, diagnostics}
 //   POST /api/preview/control?action=A play, pause, restart, step, seek&t=, time_scale&value=,
 //                                      camera&yaw=&pitch=&distance=, frame, ground&on=0|1,
+//                                      gizmos&on=0|1[&selected=NAME],
 //                                      backend&name=cpu|gpu|auto, filter (body {muted, solo})
 //   GET  /api/preview/frame            image/png; the statistics in X-Spindrift-Stats
 //   GET  /api/preview/stats            the statistics

@@ -10,6 +10,7 @@
 
 #include "compiler/compiled_effect.h"
 #include "editor/document_check.h"
+#include "editor/gizmo_lines.h"
 #include "image/png_io.h"
 #include "runtime/effect_instance.h"
 #include "spindrift/effect_json.h"
@@ -41,6 +42,26 @@ const char* backendWord(BackendRequest b) {
         return "auto";
     }
     return "cpu";
+}
+
+// The stages inside the frame's fixed steps (World::takeStepTimes), of the stats' `advance`; draw
+// records are of `draw_list`. A GPU instance's steps are not timed (the GPU backend's device
+// timestamps, gpu/gpu_timing.h, are read only by the benchmarks, which wait for each
+// submission): the panel says so instead of showing 0.
+nlohmann::json stepTimesJson(const StepTimes& t) {
+    nlohmann::json j;
+    j["timed"] = t.timed;
+    j["gpu_untimed"] = t.gpu_untimed;
+    if (!t.timed) return j;
+    j["steps"] = t.steps;
+    j["step"] = t.step_ms;
+    j["plan"] = t.plan_ms;
+    j["update"] = t.update_ms;
+    j["collision"] = t.collision_ms;
+    j["deaths"] = t.deaths_ms;
+    j["births"] = t.births_ms;
+    j["draw_records"] = t.draw_records_ms;
+    return j;
 }
 
 } // namespace
@@ -177,6 +198,9 @@ nlohmann::json PreviewSession::rebuild() {
     }
     if (ok) {
         player_ = std::move(player);
+        // The statistics show the stages inside the steps (World::takeStepTimes).
+        player_->world->setStepTiming(player_->instances[0].handle, true);
+        step_times_ = {};
         scene_ = scene;
         ++version_;
         dirty_ = true;
@@ -320,6 +344,12 @@ void PreviewSession::setGround(bool on) {
     dirty_ = true;
 }
 
+void PreviewSession::setGizmos(bool on, std::string selected) {
+    gizmos_ = on;
+    gizmo_selected_ = std::move(selected);
+    dirty_ = true;
+}
+
 bool PreviewSession::setBackground(std::string_view name) {
     if (name != "scene" && name != "black" && name != "grey" && name != "light") return false;
     background_ = std::string(name);
@@ -414,6 +444,13 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
     }
     view.lights = player_->lights;
     view.scene_depth = player_->scene_depth; // the next frame's depth collision reads it
+    gizmo_lines_.clear();
+    if (gizmos_) {
+        appendGizmoLines(*player_->instances[0].effect,
+                         render::instanceTransform(scene_.effects[0], time_s), gizmo_selected_,
+                         gizmo_lines_);
+        view.overlay = gizmo_lines_;
+    }
     start = nowNs();
     Image image;
     render::FrameStats frame_stats;
@@ -422,6 +459,7 @@ bool PreviewSession::frame(std::vector<uint8_t>& png, nlohmann::json& stats, std
         return false;
     }
     render_ms_ = msSince(start);
+    player_->world->takeStepTimes(player_->instances[0].handle, step_times_);
     advance_ms_ = player_->advance_ms;
     draw_list_ms_ = player_->draw_list_ms;
     gpu_ms_ = frame_stats.gpu_ms;
@@ -450,6 +488,7 @@ nlohmann::json PreviewSession::stats() const {
     s["backend_request"] = backendWord(backend_);
     s["ground"] = ground_;
     s["background"] = background_;
+    s["gizmos"] = {{"on", gizmos_}, {"selected", gizmo_selected_}, {"lines", gizmo_lines_.size()}};
     s["camera"] = {{"yaw_deg", camera_.yaw_deg},
                    {"pitch_deg", camera_.pitch_deg},
                    {"distance_m", camera_.distance_m},
@@ -466,6 +505,7 @@ nlohmann::json PreviewSession::stats() const {
     s["ms"] = {{"simulate", simulate_ms_}, {"advance", advance_ms_}, {"draw_list", draw_list_ms_},
                {"render", render_ms_},     {"gpu", gpu_ms_},         {"gpu_post", gpu_post_ms_},
                {"encode", encode_ms_}};
+    s["step_ms"] = stepTimesJson(step_times_);
     s["frames_drawn"] = frames_drawn_;
     s["frame_steps"] = frame_steps_;
     s["frame_replayed_from_zero"] = frame_replayed_;

@@ -89,6 +89,9 @@ public:
     // The background behind the effect: "scene" (the default scene's), "black", "grey" or
     // "light". False for another name.
     bool setBackground(std::string_view name);
+    // The gizmos (gizmo_lines.h), drawn by the renderer into the frame when on; `selected` names
+    // the emitter drawn brighter ("" for none). Off by default: the page asks.
+    void setGizmos(bool on, std::string selected);
     // Rebuilds on the backend; false (and the old backend kept) with the reason when it cannot.
     bool setBackend(BackendRequest backend, std::string& error);
 
@@ -128,6 +131,9 @@ private:
     bool camera_set_ = false; // the user moved the camera: edits keep it
     bool ground_ = true;
     std::string background_ = "scene";
+    bool gizmos_ = false;
+    std::string gizmo_selected_;
+    std::vector<render::OverlayLine> gizmo_lines_; // the last frame's (reused)
     bool playing_ = true;
     double time_s_ = 0;
     double time_scale_ = 1;
@@ -137,6 +143,7 @@ private:
     std::vector<uint8_t> last_png_;
     double simulate_ms_ = 0, render_ms_ = 0, encode_ms_ = 0;
     double advance_ms_ = 0, draw_list_ms_ = 0, gpu_ms_ = 0, gpu_post_ms_ = 0; // of the above
+    StepTimes step_times_; // the stages inside the last frame's steps (of advance_ms_)
     uint64_t frames_drawn_ = 0;
     // The cost of the last frame's advance (World::lastSeekCost): fixed steps run; where they ran
     // from ("start": time 0, "checkpoint": a seek checkpoint restored, "current": on from the

@@ -335,6 +335,8 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     stats.distortion_not_drawn = totals.distortion_batches;
     // Nor motion vectors: the host passes no motion target (docs/host-vulkan.md).
     stats.motion_not_drawn = view.motion.enabled ? 1u : 0u;
+    // Nor the line overlay: it is drawn over the offscreen frame's finished colour.
+    stats.overlay_not_drawn = view.overlay.empty() ? 0u : 1u;
     signal.semaphore = renderer.frames_done.get();
     signal.value = ++renderer.frames_recorded;
     return true;

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "render/frame_lights.h"
+#include "render/line_overlay_pass.h"
 #include "render/particle_pass.h"
 #include "render/raster_threshold.h"
 #include "render/readback.h"
@@ -304,6 +305,10 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
             diagnostics.push_back(renderError("view", "light " + std::to_string(i) + ": " + why));
             return false;
         }
+    }
+    if (std::string why = overlayProblem(view.overlay); !why.empty()) {
+        diagnostics.push_back(renderError("view", std::move(why)));
+        return false;
     }
     if (std::string why = motionProblem(view); !why.empty()) {
         diagnostics.push_back(renderError("view", "motion: " + why));
@@ -663,6 +668,8 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     } else {
         vk::imageBarriers(cmd, {vk::colorAttachmentToCopySource(t.color.image)});
     }
+    // Over the finished colour (its GPU time counts as the post's).
+    if (!view.overlay.empty()) r.overlay->record(cmd, t, view);
     if (queries != VK_NULL_HANDLE) {
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 2);
     }
@@ -1067,6 +1074,13 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
         renderer.post = PostPass::create(*renderer.device, t, diagnostics);
         if (!renderer.post) return false;
     }
+    if (!view.overlay.empty()) {
+        if (!renderer.overlay) {
+            renderer.overlay = LineOverlayPass::create(*renderer.device, t, diagnostics);
+            if (!renderer.overlay) return false;
+        }
+        if (!renderer.overlay->upload(view.overlay, diagnostics)) return false;
+    }
     const float adapt_dt_s = adaptationStep(renderer.has_previous_frame && view.continues_previous,
                                             renderer.previous_time_s, view.time_s);
     // The compute rasteriser bins its batches in a submission of its own first (the pair count
@@ -1117,6 +1131,7 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
     stats.gpu_raster_bin_ms = raster_stats.gpu_raster_bin_ms;
     if (stats.gpu_ms > 0) stats.gpu_ms += stats.gpu_raster_bin_ms;
     if (post) stats.exposure = renderer.post->exposureUsed();
+    stats.overlay_lines = static_cast<uint32_t>(view.overlay.size());
     return true;
 }
 

@@ -165,6 +165,17 @@ struct MotionImage {
 enum class SceneDepthOutput : uint8_t { none = 0, device = 1, device_and_host = 2 };
 
 // What the frame looks at and is lit by.
+// A segment of the line overlay (FrameView::overlay): world space, one pixel wide, drawn over the
+// finished frame (after the HDR post) with no depth test and no blending, so each pixel it
+// covers reads back as exactly `color`. The editor's gizmos (docs/editor.md, "Gizmos").
+struct OverlayLine {
+    Float3 from;
+    Float3 to;
+    Float3 color{1, 1, 1}; // display colour as the image holds it (sRGB-encoded), each in [0, 1]
+};
+// Segments one frame's overlay may hold; renderFrame refuses more.
+inline constexpr uint32_t kMaxOverlayLines = 1u << 16;
+
 struct FrameView {
     CameraPose camera;  // scene_desc.h: eye, target, up (world space)
     float fov_deg = 45; // vertical
@@ -232,6 +243,10 @@ struct FrameView {
     // (blended meshes, compute-drawn billboards) with a depth-aware upsample. Offscreen frames
     // only; off (full) by default: a frame at full resolution records nothing more.
     ParticleResolution particle_resolution = ParticleResolution::full;
+    // Drawn last, over the tone-mapped frame (OverlayLine); offscreen frames only (a host frame
+    // counts them in FrameStats::overlay_not_drawn). Every coordinate finite, every colour
+    // channel in [0, 1], at most kMaxOverlayLines, else renderFrame refuses the frame.
+    std::span<const OverlayLine> overlay;
 };
 
 // What the last frame copied: valid only when that frame asked and succeeded. The buffers stay
@@ -421,6 +436,10 @@ struct FrameStats {
     // Half-resolution particles (FrameView::particle_resolution): the billboard and strip batches
     // drawn into the half-resolution layer.
     uint32_t half_res_batches = 0;
+    // The line overlay (FrameView::overlay): the segments drawn, and 1 when a host frame left
+    // them out.
+    uint32_t overlay_lines = 0;
+    uint32_t overlay_not_drawn = 0;
 };
 
 // Per frame, all batches together: the most draw records (billboards and meshes), strip points

@@ -16,6 +16,7 @@
 #include "render/distortion_pass.h"
 #include "render/frame_targets.h"
 #include "render/half_res_pass.h"
+#include "render/line_overlay_pass.h"
 #include "render/mesh_pass.h"
 #include "render/mesh_store.h"
 #include "render/motion_pass.h"
@@ -64,6 +65,8 @@ public:
     // Made by the first offscreen frame that draws a distortion billboard.
     std::unique_ptr<DistortionCopy> distortion;
     std::unique_ptr<PostPass> post; // made by the first frame that asks for HDR post
+    // Made by the first offscreen frame with an overlay (FrameView::overlay).
+    std::unique_ptr<LineOverlayPass> overlay;
     // Made by the first offscreen frame that asks for motion vectors (FrameView::motion).
     std::unique_ptr<MotionPass> motion;
     // Made by the first offscreen frame that draws a batch by compute (FrameView::raster); a

@@ -296,13 +296,25 @@ double simulationTime(const EffectInstance& instance) {
            static_cast<double>(instance.effect->effect.fixed_timestep_s);
 }
 
+void setCpuStepTiming(EffectInstance& instance, bool on) {
+    if (!instance.cpu) return;
+    instance.cpu->timing = {};
+    instance.cpu->timing.on = on;
+}
+
+bool cpuStepTiming(const EffectInstance& instance) {
+    return instance.cpu && instance.cpu->timing.on;
+}
+
 bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics,
                           bool read_device) {
     if (instance.failed) return false;
     if (instance.cpu && instance.records_serial != instance.state_serial) {
         const uint64_t live = cpu::liveCount(*instance.cpu);
         if (instance.cpu_records.size() < live) instance.cpu_records.resize(live);
+        cpu::StageClock clock(instance.cpu->timing.on);
         cpu::writeDrawRecords(*instance.cpu, instance.cpu_records.data());
+        clock.lap(instance.cpu->timing.draw_records_ns);
         for (uint32_t e = 0; e < instance.cpu_counts.size(); ++e)
             instance.cpu_counts[e] = instance.cpu->pools[e].count;
         instance.records_serial = instance.state_serial;

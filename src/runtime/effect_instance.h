@@ -222,6 +222,11 @@ uint64_t nextStepIndex(const EffectInstance& instance);
 // Seconds of simulation at the state drawn: steps_run x fixed_timestep_s.
 double simulationTime(const EffectInstance& instance);
 
+// The CPU part's per-stage step timing (cpu/step_timing.h) on or off, its sums zeroed; nothing
+// for an instance without a CPU part. cpuStepTiming: whether it is on.
+void setCpuStepTiming(EffectInstance& instance, bool on);
+bool cpuStepTiming(const EffectInstance& instance);
+
 // Fills cpu_records / cpu_counts from the CPU part and, for a GPU part not drawn from the device
 // (or any GPU part with read_device: World::readParticles, the scene player's particle lights),
 // gpu_records / gpu_counts by reading its draw records back (and its ribbon trails, for

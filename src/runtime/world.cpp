@@ -423,6 +423,7 @@ struct World::Impl {
             std::unique_ptr<EffectInstance> fx = std::move(pool[i]);
             pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(i));
             spindrift::restart(*fx, placement);
+            setCpuStepTiming(*fx, false);
             // A recycled instance starts with the effect's defaults, as a new one does.
             scratch_diagnostics.clear();
             setParameterValues(*fx, defaultParameterValues(*fx->effect), scratch_diagnostics);
@@ -819,6 +820,7 @@ struct World::Impl {
                                          : carryParticles(*live.fx, *fx);
         const bool kept = live.reload_restart_reason.empty();
         holdEvents(h, *live.fx); // the old version's steps so far (its frames in flight too)
+        setCpuStepTiming(*fx, cpuStepTiming(*live.fx));
         live.fx = std::move(fx);
         live.base = entry.effect;
         live.bursts.clear();
@@ -1398,6 +1400,7 @@ RuntimeError World::setSeed(InstanceHandle h, uint32_t seed) {
         w.scratch_diagnostics.clear();
         setParameterValues(*fx, live->fx->parameter_values, w.scratch_diagnostics);
         w.holdEvents(h, *live->fx);
+        setCpuStepTiming(*fx, cpuStepTiming(*live->fx));
         w.recycle(*live);
         live->fx = std::move(fx);
     }
@@ -1596,6 +1599,31 @@ RuntimeError World::lastSeekCost(InstanceHandle h, SeekCost& out) const {
     out = live->last_seek;
     impl_->fillCheckpointCounts(*live, out); // as they are now
     return impl_->ok();
+}
+
+RuntimeError World::setStepTiming(InstanceHandle h, bool on) {
+    return impl_->withInstance(h, [&](LiveInstance& live) { setCpuStepTiming(*live.fx, on); });
+}
+
+RuntimeError World::takeStepTimes(InstanceHandle h, StepTimes& out) {
+    return impl_->withInstance(h, [&](LiveInstance& live) {
+        out = {};
+        const EffectInstance& fx = *live.fx;
+        out.gpu_untimed = fx.gpu != nullptr;
+        if (!fx.cpu || !fx.cpu->timing.on) return;
+        const cpu::StepTiming& t = fx.cpu->timing;
+        auto ms = [](uint64_t ns) { return static_cast<double>(ns) / 1e6; };
+        out.timed = true;
+        out.steps = t.steps;
+        out.step_ms = ms(t.step_ns);
+        out.plan_ms = ms(t.plan_ns);
+        out.update_ms = ms(t.update_ns);
+        out.collision_ms = ms(t.collision_ns);
+        out.deaths_ms = ms(t.deaths_ns);
+        out.births_ms = ms(t.births_ns);
+        out.draw_records_ms = ms(t.draw_records_ns);
+        setCpuStepTiming(*live.fx, true);
+    });
 }
 
 RuntimeError World::setVisible(InstanceHandle h, bool visible) {

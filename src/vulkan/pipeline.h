@@ -45,6 +45,8 @@ struct GraphicsPipelineDesc {
     // Slope-scaled depth bias (depthBiasSlopeFactor; 0: none): shadow casters push their depth
     // away by this many times the depth slope of each triangle.
     float depth_bias_slope = 0.0f;
+    // Line lists, one pixel wide (the line overlay), instead of triangle lists.
+    bool line_list = false;
     // Triangle lists, counter-clockwise fronts, viewport and scissor dynamic, one sample.
 };
 

@@ -43,6 +43,26 @@ async function frameAfter(v) {
   await page.waitForTimeout(150);
   return preview();
 }
+// The next frame shown after now (the preview image replaced, decoded).
+async function nextFrame() {
+  const src = await page.evaluate(() => document.getElementById('preview').src);
+  await page.waitForFunction((s) => document.getElementById('preview').src !== s, src);
+  await page.evaluate(() => document.getElementById('preview').decode());
+}
+// Pixels of the preview image of exactly this colour.
+const pixelsOf = (rgb) => page.evaluate(async (c) => {
+  const img = document.getElementById('preview');
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = img.naturalWidth;
+  canvas.height = img.naturalHeight;
+  const g = canvas.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const d = g.getImageData(0, 0, canvas.width, canvas.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i] === c[0] && d[i + 1] === c[1] && d[i + 2] === c[2]) ++n;
+  return n;
+}, rgb);
 const rate = 'input[data-path="$.emitters[0].spawn.rate_per_s"]';
 const colorR = 'input[data-path="$.emitters[0].update[5].gradient.color_keys[0][1]"]';
 
@@ -66,6 +86,10 @@ try {
     return t.length > 1 ? (t.length - 1) * 1000 / (t[t.length - 1] - t[0]) : 0;
   });
   console.log('preview frames per second while playing: ' + fps.toFixed(1));
+  // The statistics break the frame's fixed steps into their stages (World::takeStepTimes).
+  const stages = await page.evaluate(() => document.getElementById('stats-summary').textContent);
+  check(/step stages \(\d+ steps, [\d.]+ ms\): plan [\d.]+, update [\d.]+, collision [\d.]+, deaths [\d.]+, births [\d.]+/.test(stages),
+    'the statistics show the stages inside the steps: ' + (stages.split('\n').find((l) => l.startsWith('step stages')) || 'none'));
   await page.screenshot({ path: path.join(images, 'editor-overview.png') });
 
   // Pause at a fixed time so frames compare.
@@ -210,19 +234,22 @@ try {
   await page.keyboard.press('Control+z');
   check(await page.evaluate(() => state.doc.emitters[0].update[5].gradient.color_keys[0][1]) === 4, 'undo restores the intensity');
 
-  // Gizmos: the emitter's shape and the bounds drawn over the image.
+  // Gizmos: the renderer draws the emitter's shape (selected: bright) and the bounds into the
+  // frame when the page asks, in exact colours (src/editor/gizmo_lines.h); none when off.
   await page.check('#gizmos-toggle');
-  await page.waitForTimeout(400);
-  const drawnPixels = await page.evaluate(() => {
-    const c = document.getElementById('gizmos');
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) ++n;
-    return n;
-  });
-  check(drawnPixels > 200, 'gizmos draw the shape and bounds over the preview (' + drawnPixels + ' pixels)');
+  await page.waitForFunction(() => state.stats && state.stats.gizmos && state.stats.gizmos.on && state.stats.gizmos.lines > 0);
+  await nextFrame();
+  const selectedPixels = await pixelsOf([90, 220, 255]);
+  const boundsPixels = await pixelsOf([230, 190, 70]);
+  check(selectedPixels > 40 && boundsPixels > 200,
+    'the renderer draws the selected emitter\'s shape (' + selectedPixels + ' pixels) and the bounds (' + boundsPixels + ') into the frame');
+  check(await page.evaluate(() => state.stats.gizmos.selected) === await page.evaluate(() => state.doc.emitters[state.selected].name),
+    'the selected emitter is the bright one');
   await page.locator('#preview-box').screenshot({ path: path.join(images, 'editor-gizmos.png') });
   await page.uncheck('#gizmos-toggle');
+  await page.waitForFunction(() => state.stats && state.stats.gizmos && !state.stats.gizmos.on);
+  await nextFrame();
+  check(await pixelsOf([90, 220, 255]) === 0 && await pixelsOf([230, 190, 70]) === 0, 'no gizmo is drawn when the toggle is off');
 
   // 7. Emitters: add, duplicate, rename are undoable document edits; solo/mute are preview only.
   await page.click('#emitter-duplicate');

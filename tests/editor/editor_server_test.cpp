@@ -3,7 +3,9 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <arpa/inet.h>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <netinet/in.h>
@@ -14,7 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "editor/editor_server.h"
+#include "editor/gizmo_lines.h"
 #include "editor/request_guard.h"
+#include "image/png_io.h"
 
 namespace spindrift::editor {
 namespace {
@@ -213,6 +217,24 @@ TEST_F(EditorServerTest, PreviewsTheLastValidVersionOfAnInvalidDocument) {
     EXPECT_LE(ms["advance"].get<double>() + ms["draw_list"].get<double>(),
               ms["simulate"].get<double>() + 1e-3);
     EXPECT_LE(ms["gpu_post"].get<double>(), ms["gpu"].get<double>() + 1e-6);
+    // Inside the 30 steps (World::takeStepTimes): each stage within the step, the steps within
+    // the advance, the draw records within the draw list.
+    const nlohmann::json& steps = stats["step_ms"];
+    ASSERT_TRUE(steps["timed"].get<bool>()) << steps.dump();
+    EXPECT_FALSE(steps["gpu_untimed"].get<bool>());
+    EXPECT_EQ(steps["steps"], 30);
+    double stages = 0;
+    for (const char* stage : {"plan", "update", "collision", "deaths", "births"}) {
+        ASSERT_TRUE(steps.contains(stage)) << stage;
+        EXPECT_GE(steps[stage].get<double>(), 0.0) << stage;
+        stages += steps[stage].get<double>();
+    }
+    EXPECT_GT(steps["update"].get<double>(), 0.0);
+    EXPECT_GT(steps["births"].get<double>(), 0.0);
+    EXPECT_LE(stages, steps["step"].get<double>() + 1e-6);
+    EXPECT_LE(steps["step"].get<double>(), ms["advance"].get<double>());
+    EXPECT_GT(steps["draw_records"].get<double>(), 0.0);
+    EXPECT_LE(steps["draw_records"].get<double>(), ms["draw_list"].get<double>());
 }
 
 // The play head sent back past a seek checkpoint (every 60 steps on the CPU backend) resumes
@@ -300,12 +322,99 @@ TEST_F(EditorServerTest, SwitchesTheBackendAndNamesItPerEmitter) {
     EXPECT_EQ(stats["backend"], "gpu");
     EXPECT_EQ(stats["emitters"][0]["backend"], "gpu");
     EXPECT_FALSE(stats["backend_reason"].get<std::string>().empty());
+    // The GPU backend's steps are not timed: said, not shown as 0.
+    EXPECT_FALSE(stats["step_ms"]["timed"].get<bool>()) << stats["step_ms"].dump();
+    EXPECT_TRUE(stats["step_ms"]["gpu_untimed"].get<bool>());
+    EXPECT_FALSE(stats["step_ms"].contains("update"));
     auto back = client().Post("/api/preview/control?action=backend&name=cpu", "", "text/plain");
     ASSERT_TRUE(back);
     EXPECT_EQ(back->status, 200);
     auto grey = client().Post("/api/preview/control?action=background&name=grey", "", "text/plain");
     ASSERT_TRUE(grey);
     EXPECT_EQ(grey->status, 200);
+}
+
+// Gizmos are drawn by the renderer into the frame only when asked: the selected emitter's and
+// the bounds' exact colours are in the PNG while on, and none of them before or after.
+TEST_F(EditorServerTest, DrawsGizmosIntoTheFrameOnlyWhenAsked) {
+    auto read = client().Get("/api/file?path=sparks.json");
+    ASSERT_TRUE(read);
+    const std::string text = body(read)["text"].get<std::string>();
+    client().Post("/api/preview/document?path=sparks.json", text, "application/json");
+    client().Post("/api/preview/control?action=seek&t=0.5", "", "text/plain");
+    auto frameWith = [&](uint32_t& selected_pixels, uint32_t& bounds_pixels) {
+        auto frame = client().Get("/api/preview/frame");
+        ASSERT_TRUE(frame);
+        ASSERT_EQ(frame->status, 200);
+        Image image;
+        std::vector<Diagnostic> d;
+        const auto* bytes = reinterpret_cast<const uint8_t*>(frame->body.data());
+        ASSERT_TRUE(decodePng({bytes, frame->body.size()}, "frame.png", image, d));
+        auto count = [&](const Float3& c) {
+            uint32_t n = 0;
+            for (size_t i = 0; i + 3 < image.rgba8.size(); i += 4) {
+                n += image.rgba8[i] == std::lround(c.x * 255) &&
+                             image.rgba8[i + 1] == std::lround(c.y * 255) &&
+                             image.rgba8[i + 2] == std::lround(c.z * 255)
+                         ? 1
+                         : 0;
+            }
+            return n;
+        };
+        selected_pixels = count(kGizmoSelected);
+        bounds_pixels = count(kGizmoBounds);
+    };
+    uint32_t selected = 0, bounds = 0;
+    frameWith(selected, bounds);
+    EXPECT_EQ(selected + bounds, 0u) << "off by default";
+
+    auto bad = client().Post("/api/preview/control?action=gizmos&on=yes", "", "text/plain");
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 400);
+    EXPECT_NE(bad->body.find("gizmos: on must be 0 or 1"), std::string::npos) << bad->body;
+    const std::string long_name(200, 'x');
+    auto too_long = client().Post("/api/preview/control?action=gizmos&on=1&selected=" + long_name,
+                                  "", "text/plain");
+    ASSERT_TRUE(too_long);
+    EXPECT_EQ(too_long->status, 400);
+
+    const std::string name = nlohmann::json::parse(text)["emitters"][0]["name"].get<std::string>();
+    auto on =
+        client().Post("/api/preview/control?action=gizmos&on=1&selected=" + name, "", "text/plain");
+    ASSERT_TRUE(on);
+    ASSERT_EQ(on->status, 200) << on->body;
+    frameWith(selected, bounds);
+    EXPECT_GT(selected, 10u) << "the sparks' hemisphere of 5 cm";
+    EXPECT_GT(bounds, 100u);
+    auto stats = client().Get("/api/preview/stats");
+    ASSERT_TRUE(stats);
+    EXPECT_TRUE(body(stats)["gizmos"]["on"].get<bool>());
+    EXPECT_EQ(body(stats)["gizmos"]["selected"], name);
+    EXPECT_GT(body(stats)["gizmos"]["lines"].get<uint64_t>(), 96u);
+
+    client().Post("/api/preview/control?action=gizmos&on=0", "", "text/plain");
+    frameWith(selected, bounds);
+    EXPECT_EQ(selected + bounds, 0u) << "off again";
+}
+
+// The page polls frames one request after another on one keep-alive connection: a request must
+// not wait for the client's delayed acknowledgement (Nagle's algorithm, ~30 ms or more a request
+// on Linux loopback), which would cap the frame rate whatever the renderer does.
+TEST_F(EditorServerTest, AKeepAliveRequestDoesNotWaitForADelayedAcknowledgement) {
+    httplib::Client c = client();
+    c.set_keep_alive(true);
+    std::vector<double> ms;
+    for (int i = 0; i < 41; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        auto r = c.Get("/api/preview/stats");
+        ASSERT_TRUE(r);
+        ASSERT_EQ(r->status, 200);
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
+    }
+    std::nth_element(ms.begin(), ms.begin() + 20, ms.end());
+    EXPECT_LT(ms[20], 15.0) << "median ms a request";
 }
 
 TEST_F(EditorServerTest, EveryTemplatePreviewsWithParticles) {

@@ -24,6 +24,7 @@ function renderAll() {
   }
   const emitters = Array.isArray(state.doc.emitters) ? state.doc.emitters : [];
   if (state.selected >= emitters.length) state.selected = Math.max(0, emitters.length - 1);
+  sendGizmos(); // the selected emitter's gizmo is the bright one
   const ul = $('emitters');
   ul.textContent = '';
   emitters.forEach((e, i) => {

@@ -1,5 +1,5 @@
 // The editor page's preview: frames drawn by Spindrift on the server, the transport and timeline,
-// the statistics, the orbit camera and the gizmos drawn over the image.
+// the statistics, the orbit camera and the gizmos toggle (the renderer draws them).
 'use strict';
 
 // ---------------------------------------------------------------------------------------------
@@ -62,9 +62,21 @@ function showStats(s) {
     'ms: simulate ' + (ms.simulate || 0).toFixed(1) + ' (steps ' + (ms.advance || 0).toFixed(1) +
     ', draw list ' + (ms.draw_list || 0).toFixed(1) + '), render ' + (ms.render || 0).toFixed(1) +
     ' (GPU ' + (ms.gpu || 0).toFixed(1) + ', of it post ' + (ms.gpu_post || 0).toFixed(1) + '), encode ' +
-    (ms.encode || 0).toFixed(1) + (fps ? '; ' + fps.toFixed(1) + ' frames/s' : '');
+    (ms.encode || 0).toFixed(1) + (fps ? '; ' + fps.toFixed(1) + ' frames/s' : '') + '\n' +
+    stepStages(s.step_ms || {});
   drawTimeline();
-  drawGizmos();
+}
+
+// Inside the frame's fixed steps (the stats' step_ms, World::takeStepTimes): each stage's ms, the
+// rest of the step (gameplay events) and the draw records. A GPU instance's steps are not timed.
+function stepStages(t) {
+  const gpu = t.gpu_untimed ? 'GPU emitters\' steps: not timed' : '';
+  if (!t.timed) return 'step stages: ' + (gpu || 'not timed');
+  const f = (x) => (x || 0).toFixed(3); // a small effect's stages take microseconds
+  const other = Math.max(0, t.step - t.plan - t.update - t.collision - t.deaths - t.births);
+  return 'step stages (' + t.steps + ' steps, ' + f(t.step) + ' ms): plan ' + f(t.plan) + ', update ' + f(t.update) +
+    ', collision ' + f(t.collision) + ', deaths ' + f(t.deaths) + ', births ' + f(t.births) + ', other ' + f(other) +
+    '; draw records ' + f(t.draw_records) + (gpu ? '; ' + gpu : '');
 }
 
 // Where the frame's steps ran from (the stats' frame_origin): a seek backwards resumes from a seek
@@ -79,125 +91,19 @@ function frameOrigin(s) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Gizmos: each emitter's shape and the effect's bounds, drawn over the image with the preview's
-// camera (the renderer's look-at and vertical field of view; the effect stands at the origin).
+// Gizmos: each emitter's shape and the effect's bounds, drawn by the renderer into the frame
+// (src/editor/gizmo_lines.h) when the page asks; the selected emitter brighter. Sent only when
+// the toggle or the selection changes.
 
-function number(v, fallback) { return typeof v === 'number' && Number.isFinite(v) ? v : fallback; }
-
-function vec3(v, fallback) {
-  return Array.isArray(v) && v.length === 3 ? v.map((x, i) => number(x, fallback[i])) : fallback;
-}
-
-// parent_from_emitter = Rz * Ry * Rx (degrees), then the translation.
-function emitterTransform(t) {
-  const [ax, ay, az] = vec3(t && t.rotation_deg, [0, 0, 0]).map((d) => d * Math.PI / 180);
-  const pos = vec3(t && t.position, [0, 0, 0]);
-  return (p) => {
-    let [x, y, z] = p;
-    [y, z] = [y * Math.cos(ax) - z * Math.sin(ax), y * Math.sin(ax) + z * Math.cos(ax)];
-    [x, z] = [x * Math.cos(ay) + z * Math.sin(ay), -x * Math.sin(ay) + z * Math.cos(ay)];
-    [x, y] = [x * Math.cos(az) - y * Math.sin(az), x * Math.sin(az) + y * Math.cos(az)];
-    return [x + pos[0], y + pos[1], z + pos[2]];
-  };
-}
-
-// Polylines of a shape in emitter space.
-function shapeLines(shape) {
-  const s = shape || {};
-  const r = number(s.radius, 0.5);
-  const arc = number(s.arc_deg, 360) * Math.PI / 180;
-  const ring = (radius, y, sweep = 2 * Math.PI, plane = 'xz') => {
-    const pts = [];
-    for (let i = 0; i <= 48; ++i) {
-      const a = sweep * i / 48;
-      // From +X toward -Z seen from above (docs/effect-format.md, arc_deg).
-      if (plane === 'xz') pts.push([radius * Math.cos(a), y, -radius * Math.sin(a)]);
-      else if (plane === 'xy') pts.push([radius * Math.cos(a), radius * Math.sin(a), 0]);
-      else pts.push([0, radius * Math.sin(a), radius * Math.cos(a)]);
-    }
-    return pts;
-  };
-  const box = (h) => {
-    const c = (i) => [(i & 1 ? 1 : -1) * h[0], (i & 2 ? 1 : -1) * h[1], (i & 4 ? 1 : -1) * h[2]];
-    const lines = [];
-    for (const [a, b] of [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]]) lines.push([c(a), c(b)]);
-    return lines;
-  };
-  switch (s.type || 'point') {
-    case 'line': { const l = number(s.length, 1) / 2; return [[[-l, 0, 0], [l, 0, 0]]]; }
-    case 'box': return box(vec3(s.size, [1, 1, 1]).map((x) => x / 2));
-    case 'sphere': return [ring(r, 0), ring(r, 0, 2 * Math.PI, 'xy'), ring(r, 0, 2 * Math.PI, 'yz')];
-    case 'hemisphere': return [ring(r, 0), ring(r, 0, Math.PI, 'xy'), ring(r, 0, Math.PI, 'yz').map(([x, y, z]) => [x, y, z])];
-    case 'circle': return [ring(r, 0, arc)];
-    case 'torus': { const t = number(s.tube_radius, 0.1); return [ring(r, 0, arc), ring(r + t, 0, arc), ring(Math.max(0, r - t), 0, arc)]; }
-    case 'cone': {
-      const L = number(s.length, 1);
-      const top = r + L * Math.tan(number(s.angle_deg, 25) * Math.PI / 180);
-      const lines = [ring(r, 0, arc), ring(top, L, arc)];
-      for (let i = 0; i < 4; ++i) {
-        const a = arc * i / 4;
-        lines.push([[r * Math.cos(a), 0, -r * Math.sin(a)], [top * Math.cos(a), L, -top * Math.sin(a)]]);
-      }
-      return lines;
-    }
-    case 'mesh': return [];
-    default: return [[[-0.05, 0, 0], [0.05, 0, 0]], [[0, -0.05, 0], [0, 0.05, 0]], [[0, 0, -0.05], [0, 0, 0.05]]];
-  }
-}
-
-function drawGizmos() {
-  const canvas = $('gizmos');
-  const c = canvas.getContext('2d');
-  c.clearRect(0, 0, canvas.width, canvas.height);
-  const s = state.stats;
-  if (!$('gizmos-toggle').checked || !state.doc || !s || !s.camera || !s.camera.target) return;
-  const cam = s.camera;
-  const yaw = cam.yaw_deg * Math.PI / 180, pitch = cam.pitch_deg * Math.PI / 180;
-  const t = cam.target;
-  const eye = [t[0] + cam.distance_m * Math.cos(pitch) * Math.sin(yaw), t[1] + cam.distance_m * Math.sin(pitch),
-    t[2] + cam.distance_m * Math.cos(pitch) * Math.cos(yaw)];
-  const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-  const norm = (a) => { const l = Math.hypot(...a) || 1; return a.map((x) => x / l); };
-  const f = norm(sub(t, eye));
-  const r = norm(cross(f, [0, 1, 0]));
-  const u = cross(r, f);
-  const W = canvas.width, H = canvas.height;
-  const tanV = Math.tan((cam.fov_deg || 45) * Math.PI / 360);
-  const near = cam.near_m || 0.05;
-  const project = (p) => {
-    const v = sub(p, eye);
-    const z = dot(v, f);
-    if (z < near) return null;
-    return [W / 2 + dot(v, r) / (z * tanV * (W / H)) * W / 2, H / 2 - dot(v, u) / (z * tanV) * H / 2];
-  };
-  const stroke = (pts, color) => {
-    c.strokeStyle = color;
-    c.beginPath();
-    let open = false;
-    for (const p of pts) {
-      const q = project(p);
-      if (!q) { open = false; continue; }
-      if (open) c.lineTo(q[0], q[1]); else c.moveTo(q[0], q[1]);
-      open = true;
-    }
-    c.stroke();
-  };
-  const b = state.doc.bounds || {};
-  const center = vec3(b.center, [0, 0, 0]);
-  const half = vec3(b.half_extents, [1, 1, 1]);
-  c.lineWidth = 1;
-  c.setLineDash([4, 3]);
-  for (const line of shapeLines({ type: 'box', size: half.map((x) => 2 * x) })) stroke(line.map((p) => [p[0] + center[0], p[1] + center[1], p[2] + center[2]]), 'rgba(255, 210, 80, 0.8)');
-  c.setLineDash([]);
-  (state.doc.emitters || []).forEach((e, i) => {
-    if (!e || typeof e !== 'object' || e.enabled === false || state.muted.has(e.name) || (state.solo && state.solo !== e.name)) return;
-    const place = emitterTransform(e.transform);
-    const color = i === state.selected ? 'rgba(90, 220, 255, 0.95)' : 'rgba(120, 150, 255, 0.55)';
-    c.lineWidth = i === state.selected ? 1.5 : 1;
-    for (const line of shapeLines(e.shape)) stroke(line.map(place), color);
-  });
+let gizmosSent = '';
+function sendGizmos() {
+  const on = $('gizmos-toggle').checked;
+  const e = state.doc && Array.isArray(state.doc.emitters) ? state.doc.emitters[state.selected] : null;
+  const selected = on && e && typeof e === 'object' && typeof e.name === 'string' ? e.name : '';
+  const key = (on ? '1' : '0') + '/' + selected;
+  if (key === gizmosSent) return;
+  gizmosSent = key;
+  api('POST', '/api/preview/control?' + q({ action: 'gizmos', on: on ? '1' : '0', selected }));
 }
 
 function timelineEnd() {
@@ -314,7 +220,7 @@ function setupPreview() {
   $('frame-btn').addEventListener('click', () => { camera = null; control({ action: 'frame' }); });
   $('time-scale').addEventListener('change', () => control({ action: 'time_scale', value: $('time-scale').value }));
   $('ground').addEventListener('change', () => control({ action: 'ground', on: $('ground').checked ? '1' : '0' }));
-  $('gizmos-toggle').addEventListener('change', drawGizmos);
+  $('gizmos-toggle').addEventListener('change', sendGizmos);
   $('background').addEventListener('change', () => control({ action: 'background', name: $('background').value }));
   $('backend').addEventListener('change', async () => {
     const r = await control({ action: 'backend', name: $('backend').value });
