@@ -16,6 +16,12 @@
 //   GpuSimStableChurnPinned  the same without relocation (GpuConfig::relocate_birth_order off):
 //                     slots never move, so after one lifetime the birth-ordered list visits
 //                     them at random (the reference the relocation is measured against).
+//   GpuSimPlaneCollision, GpuSimDepthCollision  the fresh pool with one collision op more: a
+//                     plane far below (no contact, the heavy update variant's reference), or
+//                     depth_buffer against a 1920 x 1080 scene depth seen from (0, 0, 20)
+//                     looking down -z, a wall 30 m away behind the whole cloud: every particle
+//                     is projected, reads its pixel and neighbours and takes the plane test
+//                     (sdContactSceneDepth), without contact, so the pool stays N.
 //
 // Each stepped once per iteration.
 // Device times come from timestamp queries, each figure against a reference measured in the
@@ -43,7 +49,7 @@
 // (docs/gpu-backend.md, "The pool"); a size past the device's memory is refused with the
 // backend's error. Passes: SPINDRIFT_SIM_PASSES = "update" (update only: no draw records, keys,
 // sort or their buffers) or "all" (default). Cases: SPINDRIFT_SIM_CASES, a comma-separated subset
-// of "fresh,churn,stable,pinned" (default "fresh,churn"). Iterations: SPINDRIFT_SIM_ITERATIONS
+// of "fresh,churn,stable,pinned,plane,depth" (default "fresh,churn"). Iterations: SPINDRIFT_SIM_ITERATIONS
 // (default 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit
 // (GpuConfig::max_buffer_bytes; to check on a small device that split pools and chunked draw
 // records time and sort correctly). SPINDRIFT_SIM_UPDATE_GROUPS: the update dispatch's workgroup
@@ -95,7 +101,22 @@ constexpr double kUpdateBytes = kUpdateReadBytes + kUpdateWrittenBytes;
 // count): kUpdateBytes per particle is count = 5.5 per particle.
 constexpr uint64_t kCopyCountPerTwoParticles = 11;
 
-enum class Churn { fresh, steady, steady_stable, steady_stable_pinned };
+enum class Churn {
+    fresh,
+    steady,
+    steady_stable,
+    steady_stable_pinned,
+    fresh_plane_collision,
+    fresh_depth_collision
+};
+
+bool isFresh(Churn churn) {
+    return churn == Churn::fresh || churn == Churn::fresh_plane_collision ||
+           churn == Churn::fresh_depth_collision;
+}
+
+constexpr uint32_t kDepthWidth = 1920;
+constexpr uint32_t kDepthHeight = 1080;
 
 // Everything one size needs, kept for all its iterations.
 struct SimCase {
@@ -109,6 +130,8 @@ struct SimCase {
     bench::GpuCopyReference copy; // of kUpdateBytes per particle
     vk::OwnedQueryPool queries;   // 6: draw, keys, sort boundaries; copy begin, end
     vk::Buffer keys, payloads;
+    vk::Buffer depth;    // the depth case's scene depth, read at its address
+    WorldInputs inputs;  // what the collision cases' op meets
 };
 
 const vk::Device& deviceOf(const SimCase& c) {
@@ -124,7 +147,18 @@ bool fail(std::vector<Diagnostic>& diagnostics, const std::string& message) {
 // in birth order for the stable cases.
 EffectDesc benchEffect(uint32_t particles, Churn churn) {
     EffectDesc fx = bench::makeStackEffect(bench::Stack::basic, particles);
-    if (churn != Churn::fresh) {
+    if (churn == Churn::fresh_plane_collision || churn == Churn::fresh_depth_collision) {
+        CollisionModule collision;
+        if (churn == Churn::fresh_plane_collision) {
+            collision.planes.push_back(CollisionPlane{{0, -100, 0}, {0, 1, 0}});
+        } else {
+            collision.depth_buffer = true;
+        }
+        UpdateModule module;
+        module.module = collision;
+        fx.emitters[0].update.push_back(module);
+    }
+    if (!isFresh(churn)) {
         EmitterDesc& e = fx.emitters[0];
         e.spawn.bursts.clear();
         e.spawn.rate_per_s = 0.8f * static_cast<float>(particles);
@@ -138,9 +172,9 @@ EffectDesc benchEffect(uint32_t particles, Churn churn) {
 // Steps until the fresh pool holds N, or through the churning one's warm-up.
 bool fill(SimCase& c, std::vector<Diagnostic>& diagnostics) {
     GpuEffect& fx = *c.fx;
-    const int steps = c.churn != Churn::fresh ? 180 : 64;
+    const int steps = !isFresh(c.churn) ? 180 : 64;
     for (int step = 0; step < steps; ++step) {
-        if (c.churn == Churn::fresh && liveCount(fx) >= c.particles) break;
+        if (isFresh(c.churn) && liveCount(fx) >= c.particles) break;
         advanceFrame(fx, fx.effect->effect.fixed_timestep_s);
         if (!fx.errors.empty()) {
             diagnostics.insert(diagnostics.end(), fx.errors.begin(), fx.errors.end());
@@ -148,11 +182,35 @@ bool fill(SimCase& c, std::vector<Diagnostic>& diagnostics) {
         }
     }
     const uint64_t live = liveCount(fx);
-    const bool ok = c.churn == Churn::fresh ? live == c.particles : live > 0 && live <= c.particles;
+    const bool ok = isFresh(c.churn) ? live == c.particles : live > 0 && live <= c.particles;
     if (!ok) {
         return fail(diagnostics, "filled " + std::to_string(live) + " of " +
                                      std::to_string(c.particles) + " particles");
     }
+    return true;
+}
+
+// The depth case's scene depth: a wall 30 m in front of a camera at (0, 0, 20) looking down -z,
+// 1920 x 1080, 45 degrees vertically, in device memory the host can write (the update pass reads
+// it at its address).
+bool makeSceneDepth(SimCase& c, std::vector<Diagnostic>& diagnostics) {
+    const VkDeviceSize bytes = VkDeviceSize{kDepthWidth} * kDepthHeight * sizeof(float);
+    c.depth = vk::createBuffer(deviceOf(c), bytes,
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
+                               vk::MemoryUse::upload, "bench scene depth", diagnostics);
+    if (!c.depth) return false;
+    auto* samples = static_cast<float*>(c.depth.mapped);
+    std::fill(samples, samples + size_t{kDepthWidth} * kDepthHeight, 30.0f);
+    SceneDepthInput& in = c.inputs.scene_depth;
+    const float tan_y = 0.41421356f; // tan(22.5 degrees)
+    in.camera.kind = kColliderSceneDepth;
+    in.camera.position = vec4(0.0f, 0.0f, 20.0f, tan_y * kDepthWidth / kDepthHeight);
+    in.camera.extent = vec4(0.0f, 0.0f, -1.0f, tan_y);
+    in.camera.axis_u = vec4(1.0f, 0.0f, 0.0f, float(kDepthWidth));
+    in.camera.axis_v = vec4(0.0f, 1.0f, 0.0f, float(kDepthHeight));
+    in.near_m = 0.1f;
+    in.device_address = c.depth.address;
     return true;
 }
 
@@ -175,7 +233,10 @@ bool prepare(uint32_t particles, Churn churn, bool sort_passes, SimCase& c,
     }
     config.relocate_birth_order = churn != Churn::steady_stable_pinned;
     c.fx = createGpuEffect(compiled, config, diagnostics);
-    if (!c.fx || !fill(c, diagnostics)) return false;
+    if (!c.fx) return false;
+    if (churn == Churn::fresh_depth_collision && !makeSceneDepth(c, diagnostics)) return false;
+    c.fx->world = &c.inputs;
+    if (!fill(c, diagnostics)) return false;
     const vk::Device& device = deviceOf(c);
     c.timer = createGpuStepTimer(device, diagnostics);
     if (!c.timer) return false;
@@ -291,7 +352,7 @@ bool runOnce(SimCase& c, Times& t, std::vector<Diagnostic>& diagnostics) {
 // (back to front: far first).
 bool verify(SimCase& c, std::string& problem, std::vector<Diagnostic>& diagnostics) {
     const uint64_t live = liveCount(*c.fx);
-    if (c.churn == Churn::fresh ? live != c.particles : live == 0 || live > c.particles) {
+    if (isFresh(c.churn) ? live != c.particles : live == 0 || live > c.particles) {
         problem = "live count " + std::to_string(live) + " of " + std::to_string(c.particles);
         return true;
     }
@@ -420,7 +481,9 @@ void registerSizes() {
     const Case all[] = {{Churn::fresh, "fresh", "GpuSimBasic"},
                         {Churn::steady, "churn", "GpuSimBasicChurn"},
                         {Churn::steady_stable, "stable", "GpuSimStableChurn"},
-                        {Churn::steady_stable_pinned, "pinned", "GpuSimStableChurnPinned"}};
+                        {Churn::steady_stable_pinned, "pinned", "GpuSimStableChurnPinned"},
+                        {Churn::fresh_plane_collision, "plane", "GpuSimPlaneCollision"},
+                        {Churn::fresh_depth_collision, "depth", "GpuSimDepthCollision"}};
     // K and M are decimal here (1M = 10^6), as docs/benchmarks.md reports these sizes.
     for (const uint64_t n : bench::parseCounts(sizes, 1000)) {
         const uint64_t count = std::min<uint64_t>(n, kMaxEmitterCapacity);
