@@ -49,8 +49,8 @@
 // (docs/gpu-backend.md, "The pool"); a size past the device's memory is refused with the
 // backend's error. Passes: SPINDRIFT_SIM_PASSES = "update" (update only: no draw records, keys,
 // sort or their buffers) or "all" (default). Cases: SPINDRIFT_SIM_CASES, a comma-separated subset
-// of "fresh,churn,stable,pinned,plane,depth" (default "fresh,churn"). Iterations: SPINDRIFT_SIM_ITERATIONS
-// (default 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit
+// of "fresh,churn,stable,pinned,plane,depth" (default "fresh,churn"). Iterations:
+// SPINDRIFT_SIM_ITERATIONS (default 30). SPINDRIFT_SIM_MAX_BUFFER_BYTES: the backend's buffer limit
 // (GpuConfig::max_buffer_bytes; to check on a small device that split pools and chunked draw
 // records time and sort correctly). SPINDRIFT_SIM_UPDATE_GROUPS: the update dispatch's workgroup
 // cap (GpuConfig:: update_max_workgroups; default 0, by the live bound: updateWorkgroupCap; for
@@ -130,8 +130,8 @@ struct SimCase {
     bench::GpuCopyReference copy; // of kUpdateBytes per particle
     vk::OwnedQueryPool queries;   // 6: draw, keys, sort boundaries; copy begin, end
     vk::Buffer keys, payloads;
-    vk::Buffer depth;    // the depth case's scene depth, read at its address
-    WorldInputs inputs;  // what the collision cases' op meets
+    vk::Buffer depth;   // the depth case's scene depth, read at its address
+    WorldInputs inputs; // what the collision cases' op meets
 };
 
 const vk::Device& deviceOf(const SimCase& c) {

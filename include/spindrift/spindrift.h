@@ -723,6 +723,31 @@ SPINDRIFT_API spindrift_result spindrift_world_set_distance_field(spindrift_worl
                                                                   spindrift_distance_fn field,
                                                                   void* user, uint32_t groups);
 
+/* What a camera saw of the opaque scene, for collision modules with depth_buffer (spindrift/
+ * runtime.h, SceneDepth; docs/runtime-api.md "Host-fed world"): linear depth in metres along
+ * `forward`, width x height, rows from the top; SPINDRIFT_NO_SCENE_DEPTH (or more than half of
+ * it) where the camera saw no surface. */
+#define SPINDRIFT_NO_SCENE_DEPTH 1.0e30f
+typedef struct spindrift_scene_depth {
+    uint32_t struct_size;
+    const float* samples; /* copied by spindrift_world_set_scene_depth */
+    uint32_t width;       /* 1..8192 */
+    uint32_t height;      /* 1..8192, width x height <= 2^24 */
+    spindrift_vec3 eye;
+    spindrift_vec3 forward; /* unit */
+    spindrift_vec3 up;      /* unit, perpendicular to forward: the image's up */
+    float vertical_fov_rad; /* (0, pi); square pixels */
+    float near_m;           /* > 0 */
+} spindrift_scene_depth;
+
+/* No samples, a 1x1 size, a camera at the origin looking down -Z with +Y up, 0.785 rad, 0.1 m. */
+SPINDRIFT_API spindrift_result spindrift_default_scene_depth(spindrift_scene_depth* out);
+/* Replaces the scene depth (the samples are copied); NULL clears it. A wrong field or sample is
+ * named and the previous depth stays. CPU instances read it; see World::setSceneDepth for GPU
+ * instances. */
+SPINDRIFT_API spindrift_result spindrift_world_set_scene_depth(spindrift_world world,
+                                                               const spindrift_scene_depth* depth);
+
 typedef struct spindrift_attractor {
     uint32_t struct_size;
     spindrift_vec3 position;

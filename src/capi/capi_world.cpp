@@ -351,6 +351,50 @@ SPINDRIFT_API spindrift_result spindrift_world_set_distance_field(spindrift_worl
     });
 }
 
+SPINDRIFT_API spindrift_result spindrift_default_scene_depth(spindrift_scene_depth* out) {
+    return guarded(__func__, [&] {
+        if (const spindrift_result r = requirePointer(out, "out"); r != SPINDRIFT_OK) return r;
+        const SceneDepth d;
+        *out = spindrift_scene_depth{};
+        out->struct_size = sizeof(spindrift_scene_depth);
+        out->width = 1;
+        out->height = 1;
+        out->eye = toC(d.eye);
+        out->forward = toC(d.forward);
+        out->up = toC(d.up);
+        out->vertical_fov_rad = d.vertical_fov_rad;
+        out->near_m = d.near_m;
+        return SPINDRIFT_OK;
+    });
+}
+
+SPINDRIFT_API spindrift_result spindrift_world_set_scene_depth(spindrift_world world,
+                                                               const spindrift_scene_depth* depth) {
+    return guarded(__func__, [&] {
+        return withWorld(world, [&](WorldObject& w) {
+            if (depth == nullptr) {
+                w.world.clearSceneDepth();
+                return SPINDRIFT_OK;
+            }
+            if (depth->struct_size != sizeof(spindrift_scene_depth)) {
+                return fail(SPINDRIFT_ERROR_STRUCT_SIZE,
+                            "depth->struct_size is %u; this library's size of it is %zu",
+                            depth->struct_size, sizeof(spindrift_scene_depth));
+            }
+            SceneDepth d;
+            d.samples = depth->samples;
+            d.width = depth->width;
+            d.height = depth->height;
+            d.eye = toCpp(depth->eye);
+            d.forward = toCpp(depth->forward);
+            d.up = toCpp(depth->up);
+            d.vertical_fov_rad = depth->vertical_fov_rad;
+            d.near_m = depth->near_m;
+            return worldResult(w, w.world.setSceneDepth(d));
+        });
+    });
+}
+
 SPINDRIFT_API spindrift_result spindrift_default_attractor(spindrift_attractor* out) {
     return guarded(__func__, [&] {
         if (const spindrift_result r = requirePointer(out, "out"); r != SPINDRIFT_OK) return r;

@@ -31,7 +31,7 @@ static const char kEffect[] =
     "            \"color\": {\"param\": \"tint\"}},\n"
     "   \"update\": [{\"type\": \"gravity\"},\n"
     "              {\"type\": \"force\", \"acceleration\": {\"param\": \"wind\"}},\n"
-    "              {\"type\": \"collision\", \"world_colliders\": true, \"response\": \"kill\"},\n"
+    "              {\"type\": \"collision\", \"depth_buffer\": true, \"response\": \"kill\"},\n"
     "              {\"type\": \"world_attractors\"}],\n"
     "   \"events\": {\"birth\": true, \"death\": true, \"collision\": true,\n"
     "              \"max_per_step\": 4096}},\n"
@@ -518,6 +518,8 @@ static void testEventsAndColliders(spindrift_library library, spindrift_effect_i
     char name[SPINDRIFT_MAX_NAME_BYTES + 1];
     float heights[4] = {0, 0, 0, 0};
     long field_calls = 0;
+    spindrift_scene_depth depth;
+    float depth_samples[64];
     spindrift_instance a;
     int frame;
 
@@ -595,6 +597,36 @@ static void testEventsAndColliders(spindrift_library library, spindrift_effect_i
     }
     CHECK(field_calls > 0 && collisions > 0);
     CHECK_OK(spindrift_world_set_distance_field(world, NULL, NULL, SPINDRIFT_ALL_COLLISION_GROUPS));
+
+    /* The scene depth takes over: the ground as a camera 10 m above it, looking down, sees it
+     * (10 m of depth in every pixel). The collision module has depth_buffer. */
+    for (i = 0; i < 64; ++i) depth_samples[i] = 10.0f;
+    CHECK_OK(spindrift_default_scene_depth(&depth));
+    depth.samples = depth_samples;
+    depth.width = 8;
+    depth.height = 8;
+    depth.eye.y = 10;
+    depth.forward = (spindrift_vec3){0, -1, 0};
+    depth.up = (spindrift_vec3){0, 0, -1};
+    depth.vertical_fov_rad = 2.0f;
+    CHECK_OK(spindrift_world_set_scene_depth(world, &depth));
+    for (frame = 0, collisions = 0; frame < 90; ++frame) {
+        CHECK_OK(spindrift_world_update(world, STEP_S, NULL));
+        CHECK_OK(spindrift_world_events(world, sizeof(spindrift_event), &events, &count));
+        for (i = 0; i < count; ++i) {
+            if (events[i].kind != SPINDRIFT_EVENT_COLLISION) continue;
+            collisions += 1;
+            CHECK(fabsf(events[i].normal.y - 1) < 1e-3f); /* the ground's, from the depth */
+        }
+    }
+    CHECK(collisions > 0);
+    depth_samples[9] = -1.0f;
+    CHECK_FAILS(spindrift_world_set_scene_depth(world, &depth), SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                "scene depth sample 9 (row 1, column 1)");
+    depth.struct_size = 4;
+    CHECK_FAILS(spindrift_world_set_scene_depth(world, &depth), SPINDRIFT_ERROR_STRUCT_SIZE,
+                "depth->struct_size");
+    CHECK_OK(spindrift_world_set_scene_depth(world, NULL));
 
     /* Attractors: the 16 nearest the camera act, the rest are counted. */
     for (i = 0; i < 20; ++i) {
