@@ -171,9 +171,9 @@ bool sameRows(const Rows3x4& a, const Rows3x4& b) {
 // field): then the op, collider and force-field cursors of each emitter are the same whichever
 // emitters are resolved, and a resolved emitter stays valid while records and transforms do.
 bool worldAddsNothing(const WorldInputs* world) {
-    return world == nullptr || (world->colliders.empty() && world->attractors.empty() &&
-                                world->distance_field.sample == nullptr &&
-                                world->scene_depth.host_address == 0);
+    return world == nullptr ||
+           (world->colliders.empty() && world->attractors.empty() &&
+            world->distance_field.sample == nullptr && world->scene_depth.host_address == 0);
 }
 
 // resolveStep for the emitters this step needs (emittersInStep). A step that repeats the previous

@@ -1225,9 +1225,9 @@ TEST(Cli, RenderOnTheGpuBackendWritesAStill) {
     EXPECT_TRUE(fs::exists(dir / "gpu.png"));
     EXPECT_NE(result.output.find("gpu backend (gpu requested"), std::string::npos) << result.output;
     // Depth-buffer collision runs there too, against the renderer's depth.
-    RunResult depth = run("render " + source("tests/data/effects/depth_floor_rain.json") +
-                          " -o " + (dir / "depth_rain.png").string() +
-                          " --size 64x48 --backend gpu --validation");
+    RunResult depth =
+        run("render " + source("tests/data/effects/depth_floor_rain.json") + " -o " +
+            (dir / "depth_rain.png").string() + " --size 64x48 --backend gpu --validation");
     EXPECT_EQ(depth.exit_code, 0) << depth.output;
     EXPECT_TRUE(fs::exists(dir / "depth_rain.png"));
 }

@@ -1280,16 +1280,15 @@ TEST(ScenePlayer, DepthBufferRainStopsOnTheRenderedGround) {
         auto player = createScenePlayer(scene, file, config, diagnostics);
         EXPECT_NE(player, nullptr) << allMessages(diagnostics);
         if (!player) return 0.0f;
-        EXPECT_EQ(player->scene_depth, with_renderer
-                                           ? (config.backend == BackendRequest::gpu
-                                                  ? SceneDepthOutput::device
-                                                  : SceneDepthOutput::device_and_host)
-                                           : SceneDepthOutput::none);
+        EXPECT_EQ(player->scene_depth, with_renderer ? (config.backend == BackendRequest::gpu
+                                                            ? SceneDepthOutput::device
+                                                            : SceneDepthOutput::device_and_host)
+                                                     : SceneDepthOutput::none);
         for (int k = 0; k <= 45; ++k) {
             Image image;
             FrameStats stats;
-            EXPECT_TRUE(renderSceneFrame(*renderer, *player, float(k) / 30.0f, k > 0, image,
-                                         stats, diagnostics))
+            EXPECT_TRUE(renderSceneFrame(*renderer, *player, float(k) / 30.0f, k > 0, image, stats,
+                                         diagnostics))
                 << allMessages(diagnostics);
         }
         std::vector<Particle> ps;
