@@ -243,6 +243,10 @@ void expectContinuesAsTwin(const std::string& path, SimulationBackend backend) {
     // ... and once every particle of the old version has died and left children.
     run(a, 35);
     run(b, 35);
+    // A GPU instance's counts are those of its newest finished frame (asynchronous statistics):
+    // wait for both, or a loaded machine compares counts of different frames.
+    EXPECT_TRUE(a.waitForGpu());
+    EXPECT_TRUE(b.waitForGpu());
     InstanceInfo ia, ib;
     a.info(ha, ia);
     b.info(hb, ib);
