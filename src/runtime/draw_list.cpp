@@ -13,6 +13,7 @@
 #include "render/mesh_params.h"
 #include "render/strip_params.h"
 #include "runtime/draw_list_order.h"
+#include "runtime/transform_rows.h"
 
 namespace spindrift {
 
@@ -60,10 +61,6 @@ namespace {
 // beams draw strips.
 bool drawsRecords(uint32_t render_type) {
     return render_type == kRenderBillboard || render_type == kRenderMesh;
-}
-
-bool finite(const Vec3& v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 vec3 vecOf(const Vec3& v) {

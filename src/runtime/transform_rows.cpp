@@ -4,6 +4,10 @@
 
 namespace spindrift {
 
+bool finite(const Vec3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
 Rows3x4 rowsOf(const InstanceTransform& t) {
     const Quat& q0 = t.rotation;
     const double n = std::sqrt(double(q0.x) * q0.x + double(q0.y) * q0.y + double(q0.z) * q0.z +

@@ -13,6 +13,10 @@ namespace spindrift {
 // rotation is normalised (rotationProblem must have passed).
 Rows3x4 rowsOf(const InstanceTransform& t);
 
+// Whether every coordinate of v is finite (no NaN, no infinity): the check of every point and
+// direction a host gives the runtime.
+bool finite(const Vec3& v);
+
 // Empty when q is a usable rotation (finite, not zero); else what is wrong ("rotation is a zero
 // quaternion").
 std::string rotationProblem(const Quat& q);

@@ -35,8 +35,7 @@ std::string colliderProblem(const WorldCollider& c) {
         return "shape " + std::to_string(static_cast<uint32_t>(c.shape)) + " is not a shape";
     if (c.groups == 0 || (c.groups & ~kAllCollisionGroups) != 0)
         return "groups must be a non-zero mask of bits 0..23";
-    if (!finite(c.position.x) || !finite(c.position.y) || !finite(c.position.z))
-        return "position is not finite";
+    if (!finite(c.position)) return "position is not finite";
     if (std::string problem = rotationProblem(c.rotation); !problem.empty()) return problem;
     switch (c.shape) {
     case ColliderShape::plane:
@@ -173,8 +172,7 @@ bool buildWorldColliders(const WorldCollider* colliders, uint32_t count, WorldIn
 }
 
 std::string attractorProblem(const WorldAttractor& a) {
-    if (!finite(a.position.x) || !finite(a.position.y) || !finite(a.position.z))
-        return "position is not finite";
+    if (!finite(a.position)) return "position is not finite";
     if (!finite(a.strength)) return "strength is not finite";
     if (!positive(a.radius)) return "radius must be finite and > 0";
     if (!finite(a.falloff) || a.falloff < 0) return "falloff must be finite and >= 0";

@@ -3,13 +3,11 @@
 #include <cmath>
 #include <numbers>
 
+#include "runtime/transform_rows.h"
+
 namespace spindrift {
 
 namespace {
-
-bool finite(Vec3 v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
 
 float dot(Vec3 a, Vec3 b) {
     return a.x * b.x + a.y * b.y + a.z * b.z;
