@@ -152,9 +152,6 @@ using Table = InstanceTable<LiveInstance>;
 bool finite(float v) {
     return std::isfinite(v);
 }
-bool finite(const Vec3& v) {
-    return finite(v.x) && finite(v.y) && finite(v.z);
-}
 
 std::string handleText(InstanceHandle h) {
     char text[64];
@@ -332,6 +329,17 @@ struct World::Impl {
             std::min(config.seek_checkpoint_interval_steps, kMaxSeekCheckpointIntervalSteps);
         config.max_seek_checkpoint_bytes =
             std::min(config.max_seek_checkpoint_bytes, kMaxSeekCheckpointBytes);
+    }
+
+    // The scene depth every step from now meets (a checked depth), with the samples at these
+    // addresses for each backend; seek checkpoints taken before are of another world.
+    void setSceneDepthInput(const SceneDepth& depth, uintptr_t host_address,
+                            uint64_t device_address) {
+        SceneDepthInput& in = world_inputs.scene_depth;
+        in = sceneDepthCamera(depth);
+        in.host_address = host_address;
+        in.device_address = device_address;
+        world_inputs_generation += 1;
     }
 
     RuntimeError fail(RuntimeError error, std::string text) {
@@ -1855,10 +1863,8 @@ RuntimeError World::setSceneDepth(const SceneDepth& depth) {
     }
     impl_->scene_depth_samples.assign(depth.samples,
                                       depth.samples + size_t{depth.width} * depth.height);
-    SceneDepthInput& in = impl_->world_inputs.scene_depth;
-    in = sceneDepthCamera(depth);
-    in.host_address = reinterpret_cast<uintptr_t>(impl_->scene_depth_samples.data());
-    impl_->world_inputs_generation += 1;
+    impl_->setSceneDepthInput(depth, reinterpret_cast<uintptr_t>(impl_->scene_depth_samples.data()),
+                              0);
     return impl_->ok();
 }
 
@@ -1878,11 +1884,8 @@ RuntimeError setRendererSceneDepth(World& world, const SceneDepth& depth, uint64
                       "a device scene depth needs the world on the renderer's device");
     }
     w.scene_depth_samples = {};
-    SceneDepthInput& in = w.world_inputs.scene_depth;
-    in = sceneDepthCamera(depth);
-    in.host_address = reinterpret_cast<uintptr_t>(depth.samples); // the renderer's, not copied
-    in.device_address = device_address;
-    w.world_inputs_generation += 1;
+    // The renderer's samples, not copied.
+    w.setSceneDepthInput(depth, reinterpret_cast<uintptr_t>(depth.samples), device_address);
     return w.ok();
 }
 
