@@ -167,17 +167,7 @@ void HalfResPass::recordDownsample(VkCommandBuffer cmd, float near_m, float far_
                                VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
     vk::ImageBarrier linear = color;
     linear.image = linear_depth_.get();
-    const vk::ImageBarrier depth{depth_.get(),
-                                 VK_IMAGE_ASPECT_DEPTH_BIT,
-                                 VK_IMAGE_LAYOUT_UNDEFINED,
-                                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                                 VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                                 VK_ACCESS_2_NONE,
-                                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
-                                     VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
-                                     VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
-    vk::imageBarriers(cmd, {color, linear, depth});
+    vk::imageBarriers(cmd, {color, linear, vk::depthAttachmentDiscarded(depth_.get())});
 
     // Both cleared to "no surface": a texel of the background fails the depth
     // test (1 is not less than 1) and keeps them; every other texel is written by

@@ -630,17 +630,7 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     vk::ImageBarrier linear_depth = color;
     linear_depth.image = t.linear_depth.get();
     linear_depth.src_stage = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-    vk::ImageBarrier depth{t.depth.image,
-                           VK_IMAGE_ASPECT_DEPTH_BIT,
-                           VK_IMAGE_LAYOUT_UNDEFINED,
-                           VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
-                           VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                           VK_ACCESS_2_NONE,
-                           VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
-                               VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                           VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
-                               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT};
-    vk::imageBarriers(cmd, {color, linear_depth, depth});
+    vk::imageBarriers(cmd, {color, linear_depth, vk::depthAttachmentDiscarded(t.depth.image)});
     r.draw_args->record(cmd, batches, *r.meshes);
     // The compute rasteriser's pairs, sorted and ranged per tile, before anything reads them.
     if (r.raster && !r.raster->recordBinning(cmd, diagnostics)) return false;

@@ -100,6 +100,21 @@ inline ImageBarrier colorAttachmentToCopySource(VkImage image) {
             VK_ACCESS_2_TRANSFER_READ_BIT};
 }
 
+// A depth-only attachment about to be cleared and drawn again (its contents discarded), after the
+// depth tests of whatever drew into it before.
+inline ImageBarrier depthAttachmentDiscarded(VkImage image) {
+    return {image,
+            VK_IMAGE_ASPECT_DEPTH_BIT,
+            VK_IMAGE_LAYOUT_UNDEFINED,
+            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+            VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_NONE,
+            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+}
+
 // Begins dynamic rendering over the whole extent with these attachments (depth may be null) and
 // sets the viewport and scissor to match.
 void beginRendering(VkCommandBuffer cmd, VkExtent2D extent,
