@@ -26,6 +26,7 @@
 namespace spindrift::render {
 namespace {
 
+using test::channel;
 using test::errors;
 using test::kSide;
 
@@ -37,10 +38,6 @@ constexpr float kBoxHalf_m = 2.05f;
 // The same with the top spanning [32.6, 63.4): pixels 32 and 63 are ground sharing a block with
 // the box's border pixels 33 and 62.
 constexpr float kOddBoxHalf_m = 1.925f;
-
-int channel(const Image& image, uint32_t x, uint32_t y, int c) {
-    return image.rgba8[(size_t{y} * image.width + x) * 4 + size_t(c)];
-}
 
 // The pixel column (or row) of world coordinate v at height y_m, seen from topView.
 float pixelAt(float v_m, float y_m) {

@@ -40,8 +40,13 @@ inline FrameView topDownView(float height_m) {
     return view;
 }
 
+// Channel c (0 red .. 3 alpha) of pixel (x, y).
+inline int channel(const Image& image, uint32_t x, uint32_t y, int c) {
+    return image.rgba8[(size_t{y} * image.width + x) * 4 + size_t(c)];
+}
+
 inline int red(const Image& image, uint32_t x, uint32_t y) {
-    return image.rgba8[(size_t{y} * image.width + x) * 4];
+    return channel(image, x, y, 0);
 }
 
 // Success when every pixel's red channel of a and b (the same size) differs by at most
