@@ -367,16 +367,24 @@ struct SeekCost {
     uint64_t checkpoint_spacing_steps = 0; // the interval, doubled by each thinning
 };
 
-// Wall time of an instance's fixed steps on the CPU backend, stage by stage (World::setStepTiming,
-// World::takeStepTimes): summed over every step run since the last take (update, advanceTo, seek
-// and their replays alike). Each stage is within step_ms; step_ms less the stages is the step's
-// bookkeeping (gameplay events). Timing changes no result: a timed instance steps to the same
-// bits as an untimed one.
+// Time of an instance's fixed steps, stage by stage (World::setStepTiming, World::takeStepTimes):
+// summed over every step run since the last take (update, advanceTo, seek and their replays
+// alike). Timing changes no result: a timed instance steps to the same bits as an untimed one.
+//
+// Emitters on the CPU backend: wall time. Each stage is within step_ms; step_ms less the stages
+// is the step's bookkeeping (gameplay events).
+//
+// Emitters on the GPU backend (the gpu_ fields): device time between timestamps written around
+// the passes of each step, and host time for the step's plan. A GPU submission's times are added
+// when it has finished, never waited for: with a renderer's device (asynchronous frames) they
+// come a frame or two after their steps, and gpu_pending_submissions counts those not in yet.
+// Each gpu_ stage is within gpu_step_ms (the gaps are the barriers between passes); gpu_plan_ms
+// and gpu_draw_records_ms are outside it.
 struct StepTimes {
-    // false: timing is off, or the instance runs no emitter on the CPU (a GPU instance's steps are
-    // not timed here; every field is then 0).
+    // false: timing is off, or the instance runs no emitter on the CPU (every CPU field is 0).
     bool timed = false;
-    // The instance runs emitters on the GPU backend: their steps are in no field below.
+    // The instance runs emitters on the GPU backend and they are not timed: timing is off, or
+    // the device writes no timestamps (every gpu_ field is then 0).
     bool gpu_untimed = false;
     uint64_t steps = 0;      // steps timed
     double step_ms = 0;      // the whole steps
@@ -389,6 +397,23 @@ struct StepTimes {
     // Draw records written for drawing (once per state, not per step: by update() after the
     // instance's steps, or by drawList for a state advanceTo or seek reached): not in step_ms.
     double draw_records_ms = 0;
+
+    // The GPU part's steps (gpu_timed: timing is on and its device writes timestamps).
+    bool gpu_timed = false;
+    uint64_t gpu_steps = 0;               // steps whose device times are in (steps with no particle
+                                          // and no birth dispatch nothing and are not counted)
+    uint64_t gpu_steps_untimed = 0;       // steps past the 64 a submission stamps (a long catch-up)
+    uint32_t gpu_pending_submissions = 0; // stamped submissions still in flight
+    double gpu_plan_ms = 0;   // host: birth plan, uniforms and the step's slot, every step
+    double gpu_step_ms = 0;   // device: the first update dispatch to the end of the slot sorts
+    double gpu_update_ms = 0; // device: velocity ops, collision, integration, death test and
+                              // compaction (one pass on the GPU: collision is inside it)
+    double gpu_events_ms = 0; // device: sub-emitter events gathered (deaths, collisions)
+    double gpu_births_ms = 0; // device: planned births, the counters, sub-emitter births
+    double gpu_order_ms = 0;  // device: alive lists sorted by slot (large emitters after births)
+    uint64_t gpu_draw_outputs = 0;  // draw-record passes timed (once per drawn state)
+    double gpu_draw_records_ms = 0; // device: draw records, their sorts and the strips; not in
+                                    // gpu_step_ms
 };
 
 // What one World::update did. Counts are of this update only.

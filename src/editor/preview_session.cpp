@@ -45,22 +45,37 @@ const char* backendWord(BackendRequest b) {
 }
 
 // The stages inside the frame's fixed steps (World::takeStepTimes), of the stats' `advance`; draw
-// records are of `draw_list`. A GPU instance's steps are not timed (the GPU backend's device
-// timestamps, gpu/gpu_timing.h, are read only by the benchmarks, which wait for each
-// submission): the panel says so instead of showing 0.
+// records are of `draw_list`. A GPU instance's stages are device times (`gpu`), taken when its
+// submissions finish: with the renderer's asynchronous frames they come a frame or two after
+// their steps (`pending` submissions not in yet), so the panel shows what has come in.
 nlohmann::json stepTimesJson(const StepTimes& t) {
     nlohmann::json j;
     j["timed"] = t.timed;
     j["gpu_untimed"] = t.gpu_untimed;
-    if (!t.timed) return j;
-    j["steps"] = t.steps;
-    j["step"] = t.step_ms;
-    j["plan"] = t.plan_ms;
-    j["update"] = t.update_ms;
-    j["collision"] = t.collision_ms;
-    j["deaths"] = t.deaths_ms;
-    j["births"] = t.births_ms;
-    j["draw_records"] = t.draw_records_ms;
+    if (t.timed) {
+        j["steps"] = t.steps;
+        j["step"] = t.step_ms;
+        j["plan"] = t.plan_ms;
+        j["update"] = t.update_ms;
+        j["collision"] = t.collision_ms;
+        j["deaths"] = t.deaths_ms;
+        j["births"] = t.births_ms;
+        j["draw_records"] = t.draw_records_ms;
+    }
+    if (t.gpu_timed) {
+        nlohmann::json& g = j["gpu"];
+        g["steps"] = t.gpu_steps;
+        g["steps_untimed"] = t.gpu_steps_untimed;
+        g["pending"] = t.gpu_pending_submissions;
+        g["plan"] = t.gpu_plan_ms;
+        g["step"] = t.gpu_step_ms;
+        g["update"] = t.gpu_update_ms;
+        g["events"] = t.gpu_events_ms;
+        g["births"] = t.gpu_births_ms;
+        g["order"] = t.gpu_order_ms;
+        g["draw_outputs"] = t.gpu_draw_outputs;
+        g["draw_records"] = t.gpu_draw_records_ms;
+    }
     return j;
 }
 

@@ -1,6 +1,7 @@
 #include "gpu/gpu_effect.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <string_view>
@@ -8,6 +9,7 @@
 #include "compiler/capabilities.h"
 #include "gpu/alive_list_order.h"
 #include "gpu/gpu_buffers.h"
+#include "gpu/gpu_stage_timing.h"
 #include "gpu/gpu_timing.h"
 #include "gpu/ordered_list.h"
 #include "gpu/ribbon_strips.h"
@@ -19,6 +21,12 @@ namespace spindrift::gpu {
 namespace {
 
 const std::vector<std::string> kNoMessages;
+
+uint64_t nanosecondsSince(std::chrono::steady_clock::time_point start) {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now() - start)
+                                     .count());
+}
 
 GpuPushConstants pushFor(const GpuEffect& fx, uint32_t slot, uint32_t emitter, uint32_t count,
                          uint32_t mode) {
@@ -48,6 +56,10 @@ void measureTravel(GpuEffect& fx) {
 void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     const CompiledEffect& effect = *fx.effect;
     const auto emitters = static_cast<uint32_t>(effect.emitters.size());
+    const bool timed = fx.stage_timing != nullptr;
+    // The host's share of the step, when a host times its stages (gpu_stage_timing.h).
+    const auto plan_start =
+        timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     measureTravel(fx);
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
     resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world);
@@ -62,9 +74,11 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     // are; the one read next holds no particle).
     if (work == 0) {
         for (uint32_t e = 0; e < emitters; ++e) addLiveWindowBirths(fx.live_windows[e], 0);
+        if (timed) addStagePlan(fx, nanosecondsSince(plan_start), false);
         return;
     }
     writeStepSlot(fx, slot, fx.step_end);
+    if (timed) addStagePlan(fx, nanosecondsSince(plan_start), true);
     const GpuContext& gpu = *fx.gpu;
     dispatchPass(gpu, cmd, Pass::counters, pushFor(fx, slot, 0, emitters, kGpuCountersBegin),
                  emitters);
@@ -130,6 +144,7 @@ uint64_t join(uint32_t lo, uint32_t hi) {
 // fx.stats hold.
 void takeStatistics(GpuEffect& fx, uint32_t entry) {
     takeGameplayEntry(fx, entry); // its events to gameplay, once (gameplay_capture.h)
+    takeStageEntry(fx, entry);    // its stage times, once (gpu_stage_timing.h)
     const GpuSubmission& sub = fx.submissions[entry];
     if (sub.sequence <= fx.stats_sequence) return;
     fx.stats_sequence = sub.sequence;
@@ -171,6 +186,7 @@ VkCommandBuffer beginSubmission(GpuEffect& fx, std::vector<Diagnostic>& diagnost
     takeStatistics(fx, entry);
     VkCommandBuffer cmd = runner.begin(diagnostics);
     if (cmd == VK_NULL_HANDLE) return cmd;
+    beginStageEntry(fx, entry);
     vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                       VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
@@ -208,6 +224,7 @@ bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bo
     copyGameplayEvents(fx, cmd, entry);
     fx.submissions[entry] = {++fx.last_sequence, fx.list_in};
     if (!runner.submit(what, diagnostics)) return false;
+    submittedStageEntry(fx, entry);
     if (wait) {
         if (!runner.wait(entry, diagnostics)) return false;
         takeStatistics(fx, entry);
@@ -472,9 +489,13 @@ bool readBackDrawRecords(GpuEffect& fx, std::span<DrawRecord> out,
     const bool ok = runAndWait(
         fx, "GPU draw records",
         [&](VkCommandBuffer cmd) {
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::draw_begin);
             recordDrawRecordsPass(fx, cmd);
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::draw_end);
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::strips_begin);
             // Ribbon emitters' trails, gathered in draw-record order (ribbon_strips.h).
             recordTrailGather(fx, cmd, pushFor(fx, drawSlot(fx), 0, 0, 0));
+            stampOutput(fx.step_timer, cmd, GpuOutputStamp::strips_end);
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                               VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                               VK_ACCESS_2_TRANSFER_READ_BIT);

@@ -41,7 +41,8 @@
 
 namespace spindrift::gpu {
 
-struct GpuStepTimer; // gpu/gpu_timing.h
+struct GpuStepTimer;   // gpu/gpu_timing.h
+struct GpuStageTiming; // gpu/gpu_stage_timing.h
 
 struct GpuConfig {
     // The device to run on: a shared one (the renderer's, render::rendererContext), so the
@@ -178,8 +179,9 @@ struct GpuEffect {
     // Declared last: destroyed first (buffers before the device they came from).
     std::unique_ptr<GpuContext> gpu;
     GpuBuffers buffers;
-    GpuDrawSorting sorting;                // made by submitDrawOutput on first need
-    std::optional<GpuRadixSort> list_sort; // alive lists by slot (alive_list_order.h)
+    GpuDrawSorting sorting;                       // made by submitDrawOutput on first need
+    std::optional<GpuRadixSort> list_sort;        // alive lists by slot (alive_list_order.h)
+    std::unique_ptr<GpuStageTiming> stage_timing; // a host's stage timing (gpu_stage_timing.h)
 };
 
 // Appends an error per emitter needing a feature the GPU backend does not run yet

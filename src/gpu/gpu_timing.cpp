@@ -136,6 +136,8 @@ bool takeStepTimes(const vk::Device& device, GpuStepTimer& timer, GpuStepTimes& 
             interval(stamps, s, GpuStamp::order_begin, GpuStamp::order_end, p));
         times.gather_ms.push_back(
             interval(stamps, s, GpuStamp::event_gather_begin, GpuStamp::event_gather_end, p));
+        times.spawn_ms.push_back(
+            interval(stamps, s, GpuStamp::event_gather_end, GpuStamp::event_births_begin, p));
         times.births_ms.push_back(
             interval(stamps, s, GpuStamp::event_births_begin, GpuStamp::event_births_end, p));
         times.step_ms.push_back(

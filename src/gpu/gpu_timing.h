@@ -80,6 +80,7 @@ struct GpuStepTimes {
     std::vector<double> update_ms; // the update(+compaction) dispatches
     std::vector<double> order_ms;  // the alive lists' slot sorts
     std::vector<double> gather_ms; // the sub-emitter event gather
+    std::vector<double> spawn_ms;  // the planned births and the counters, between the two
     std::vector<double> births_ms; // the sub-emitter event births (assignment and spawn)
     std::vector<double> step_ms;   // from before the update to after the slot sorts
 };

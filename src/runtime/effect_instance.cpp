@@ -1,11 +1,14 @@
 #include "runtime/effect_instance.h"
 
+#include "gpu/gpu_stage_timing.h"
+
 #include "runtime/world_scene_depth.h"
 
 #include <algorithm>
 
 #include "cpu/draw_records.h"
 #include "cpu/trails.h"
+#include "gpu/gpu_stage_timing.h"
 #include "gpu/ribbon_strips.h"
 
 namespace spindrift {
@@ -296,14 +299,20 @@ double simulationTime(const EffectInstance& instance) {
            static_cast<double>(instance.effect->effect.fixed_timestep_s);
 }
 
-void setCpuStepTiming(EffectInstance& instance, bool on) {
-    if (!instance.cpu) return;
-    instance.cpu->timing = {};
-    instance.cpu->timing.on = on;
+void setInstanceStepTiming(EffectInstance& instance, bool on) {
+    if (instance.cpu) {
+        instance.cpu->timing = {};
+        instance.cpu->timing.on = on;
+    }
+    if (instance.gpu) {
+        std::vector<Diagnostic> ignored; // no timestamps: the part stays untimed, StepTimes says so
+        gpu::setGpuStageTiming(*instance.gpu, on, ignored);
+    }
 }
 
-bool cpuStepTiming(const EffectInstance& instance) {
-    return instance.cpu && instance.cpu->timing.on;
+bool instanceStepTiming(const EffectInstance& instance) {
+    return (instance.cpu && instance.cpu->timing.on) ||
+           (instance.gpu && gpu::gpuStageTiming(*instance.gpu));
 }
 
 bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& diagnostics,
@@ -320,13 +329,15 @@ bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& dia
         instance.records_serial = instance.state_serial;
     }
     instance.gpu_records_read = instance.gpu && (!instance.draws_from_device || read_device);
-    if (instance.gpu_records_read) {
+    // Read back once per state: every view (and readParticles) of the same state reads these.
+    if (instance.gpu_records_read && instance.gpu_records_serial != instance.state_serial) {
         const size_t before = diagnostics.size();
         if (!gpu::readBackDrawRecords(*instance.gpu, instance.gpu_records, instance.gpu_counts,
                                       diagnostics)) {
             markFailed(instance, diagnostics, before);
             return false;
         }
+        instance.gpu_records_serial = instance.state_serial;
     }
     // Each part packs its emitters in compiled order; an emitter it does not run counts 0.
     uint32_t cpu_first = 0;

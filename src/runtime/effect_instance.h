@@ -119,6 +119,7 @@ struct EffectInstance {
     // the step's job, while its columns are in cache, and every view then reads them).
     uint64_t state_serial = 1;
     uint64_t records_serial = 0;
+    uint64_t gpu_records_serial = 0; // the same for gpu_records (read back once per state)
     std::vector<uint32_t> cpu_counts;
     std::vector<DrawRecord> gpu_records;
     std::vector<uint32_t> gpu_counts;
@@ -222,10 +223,11 @@ uint64_t nextStepIndex(const EffectInstance& instance);
 // Seconds of simulation at the state drawn: steps_run x fixed_timestep_s.
 double simulationTime(const EffectInstance& instance);
 
-// The CPU part's per-stage step timing (cpu/step_timing.h) on or off, its sums zeroed; nothing
-// for an instance without a CPU part. cpuStepTiming: whether it is on.
-void setCpuStepTiming(EffectInstance& instance, bool on);
-bool cpuStepTiming(const EffectInstance& instance);
+// Per-stage step timing of every part on or off, the sums zeroed: the CPU part's
+// (cpu/step_timing.h) and the GPU part's (gpu/gpu_stage_timing.h; a device that writes no
+// timestamps leaves it untimed). instanceStepTiming: whether a part is timed.
+void setInstanceStepTiming(EffectInstance& instance, bool on);
+bool instanceStepTiming(const EffectInstance& instance);
 
 // Fills cpu_records / cpu_counts from the CPU part and, for a GPU part not drawn from the device
 // (or any GPU part with read_device: World::readParticles, the scene player's particle lights),

@@ -35,6 +35,7 @@
 #include "compiler/structural_hash.h"
 #include "cpu/state_carry.h"
 #include "driver/placement.h"
+#include "gpu/gpu_stage_timing.h"
 #include "gpu/state_carry.h"
 #include "runtime/draw_list.h"
 #include "runtime/effect_instance.h"
@@ -431,7 +432,7 @@ struct World::Impl {
             std::unique_ptr<EffectInstance> fx = std::move(pool[i]);
             pool.erase(pool.begin() + static_cast<std::ptrdiff_t>(i));
             spindrift::restart(*fx, placement);
-            setCpuStepTiming(*fx, false);
+            setInstanceStepTiming(*fx, false);
             // A recycled instance starts with the effect's defaults, as a new one does.
             scratch_diagnostics.clear();
             setParameterValues(*fx, defaultParameterValues(*fx->effect), scratch_diagnostics);
@@ -828,7 +829,7 @@ struct World::Impl {
                                          : carryParticles(*live.fx, *fx);
         const bool kept = live.reload_restart_reason.empty();
         holdEvents(h, *live.fx); // the old version's steps so far (its frames in flight too)
-        setCpuStepTiming(*fx, cpuStepTiming(*live.fx));
+        setInstanceStepTiming(*fx, instanceStepTiming(*live.fx));
         live.fx = std::move(fx);
         live.base = entry.effect;
         live.bursts.clear();
@@ -1408,7 +1409,7 @@ RuntimeError World::setSeed(InstanceHandle h, uint32_t seed) {
         w.scratch_diagnostics.clear();
         setParameterValues(*fx, live->fx->parameter_values, w.scratch_diagnostics);
         w.holdEvents(h, *live->fx);
-        setCpuStepTiming(*fx, cpuStepTiming(*live->fx));
+        setInstanceStepTiming(*fx, instanceStepTiming(*live->fx));
         w.recycle(*live);
         live->fx = std::move(fx);
     }
@@ -1610,27 +1611,42 @@ RuntimeError World::lastSeekCost(InstanceHandle h, SeekCost& out) const {
 }
 
 RuntimeError World::setStepTiming(InstanceHandle h, bool on) {
-    return impl_->withInstance(h, [&](LiveInstance& live) { setCpuStepTiming(*live.fx, on); });
+    return impl_->withInstance(h, [&](LiveInstance& live) { setInstanceStepTiming(*live.fx, on); });
 }
 
 RuntimeError World::takeStepTimes(InstanceHandle h, StepTimes& out) {
     return impl_->withInstance(h, [&](LiveInstance& live) {
         out = {};
-        const EffectInstance& fx = *live.fx;
-        out.gpu_untimed = fx.gpu != nullptr;
-        if (!fx.cpu || !fx.cpu->timing.on) return;
-        const cpu::StepTiming& t = fx.cpu->timing;
+        EffectInstance& fx = *live.fx;
         auto ms = [](uint64_t ns) { return static_cast<double>(ns) / 1e6; };
-        out.timed = true;
-        out.steps = t.steps;
-        out.step_ms = ms(t.step_ns);
-        out.plan_ms = ms(t.plan_ns);
-        out.update_ms = ms(t.update_ns);
-        out.collision_ms = ms(t.collision_ns);
-        out.deaths_ms = ms(t.deaths_ns);
-        out.births_ms = ms(t.births_ns);
-        out.draw_records_ms = ms(t.draw_records_ns);
-        setCpuStepTiming(*live.fx, true);
+        if (fx.cpu && fx.cpu->timing.on) {
+            const cpu::StepTiming& t = fx.cpu->timing;
+            out.timed = true;
+            out.steps = t.steps;
+            out.step_ms = ms(t.step_ns);
+            out.plan_ms = ms(t.plan_ns);
+            out.update_ms = ms(t.update_ns);
+            out.collision_ms = ms(t.collision_ns);
+            out.deaths_ms = ms(t.deaths_ns);
+            out.births_ms = ms(t.births_ns);
+            out.draw_records_ms = ms(t.draw_records_ns);
+            fx.cpu->timing = {};
+            fx.cpu->timing.on = true;
+        }
+        if (!fx.gpu) return;
+        out.gpu_timed = gpu::gpuStageTiming(*fx.gpu);
+        out.gpu_untimed = !out.gpu_timed;
+        const gpu::GpuStageSums g = gpu::takeGpuStageSums(*fx.gpu, out.gpu_pending_submissions);
+        out.gpu_steps = g.steps;
+        out.gpu_steps_untimed = g.steps_untimed;
+        out.gpu_plan_ms = g.plan_ms;
+        out.gpu_step_ms = g.step_ms;
+        out.gpu_update_ms = g.update_ms;
+        out.gpu_events_ms = g.events_ms;
+        out.gpu_births_ms = g.births_ms;
+        out.gpu_order_ms = g.order_ms;
+        out.gpu_draw_outputs = g.outputs;
+        out.gpu_draw_records_ms = g.draw_ms;
     });
 }
 

@@ -322,10 +322,21 @@ TEST_F(EditorServerTest, SwitchesTheBackendAndNamesItPerEmitter) {
     EXPECT_EQ(stats["backend"], "gpu");
     EXPECT_EQ(stats["emitters"][0]["backend"], "gpu");
     EXPECT_FALSE(stats["backend_reason"].get<std::string>().empty());
-    // The GPU backend's steps are not timed: said, not shown as 0.
-    EXPECT_FALSE(stats["step_ms"]["timed"].get<bool>()) << stats["step_ms"].dump();
-    EXPECT_TRUE(stats["step_ms"]["gpu_untimed"].get<bool>());
-    EXPECT_FALSE(stats["step_ms"].contains("update"));
+    // The GPU backend's stages are device times, no CPU stage: the replay's steps, taken when
+    // their submission finished (the frame's render waited for the queue, so it has).
+    const nlohmann::json& steps = stats["step_ms"];
+    EXPECT_FALSE(steps["timed"].get<bool>()) << steps.dump();
+    EXPECT_FALSE(steps["gpu_untimed"].get<bool>()) << steps.dump();
+    EXPECT_FALSE(steps.contains("update"));
+    ASSERT_TRUE(steps.contains("gpu")) << steps.dump();
+    const nlohmann::json& g = steps["gpu"];
+    EXPECT_GT(g["steps"].get<uint64_t>(), 0u) << g.dump();
+    EXPECT_GT(g["update"].get<double>(), 0.0) << g.dump();
+    EXPECT_GT(g["plan"].get<double>(), 0.0) << g.dump();
+    EXPECT_LE(g["update"].get<double>() + g["events"].get<double>() + g["births"].get<double>() +
+                  g["order"].get<double>(),
+              g["step"].get<double>() * (1 + 1e-9))
+        << g.dump();
     auto back = client().Post("/api/preview/control?action=backend&name=cpu", "", "text/plain");
     ASSERT_TRUE(back);
     EXPECT_EQ(back->status, 200);

@@ -68,15 +68,29 @@ function showStats(s) {
 }
 
 // Inside the frame's fixed steps (the stats' step_ms, World::takeStepTimes): each stage's ms, the
-// rest of the step (gameplay events) and the draw records. A GPU instance's steps are not timed.
+// rest of the step (gameplay events) and the draw records; for emitters on the GPU the device's
+// stages, which come in when their submissions finish (a frame or two late with the renderer).
 function stepStages(t) {
-  const gpu = t.gpu_untimed ? 'GPU emitters\' steps: not timed' : '';
-  if (!t.timed) return 'step stages: ' + (gpu || 'not timed');
   const f = (x) => (x || 0).toFixed(3); // a small effect's stages take microseconds
-  const other = Math.max(0, t.step - t.plan - t.update - t.collision - t.deaths - t.births);
-  return 'step stages (' + t.steps + ' steps, ' + f(t.step) + ' ms): plan ' + f(t.plan) + ', update ' + f(t.update) +
-    ', collision ' + f(t.collision) + ', deaths ' + f(t.deaths) + ', births ' + f(t.births) + ', other ' + f(other) +
-    '; draw records ' + f(t.draw_records) + (gpu ? '; ' + gpu : '');
+  const lines = [];
+  if (t.timed) {
+    const other = Math.max(0, t.step - t.plan - t.update - t.collision - t.deaths - t.births);
+    lines.push('step stages (' + t.steps + ' steps, ' + f(t.step) + ' ms): plan ' + f(t.plan) + ', update ' +
+      f(t.update) + ', collision ' + f(t.collision) + ', deaths ' + f(t.deaths) + ', births ' + f(t.births) +
+      ', other ' + f(other) + '; draw records ' + f(t.draw_records));
+  }
+  if (t.gpu) {
+    const g = t.gpu;
+    const barriers = Math.max(0, g.step - g.update - g.events - g.births - g.order);
+    lines.push('GPU step stages (' + g.steps + ' steps, device ' + f(g.step) + ' ms): update + collision ' +
+      f(g.update) + ', events ' + f(g.events) + ', births ' + f(g.births) + ', slot sorts ' + f(g.order) +
+      ', barriers ' + f(barriers) + '; host plan ' + f(g.plan) + '; draw records ' + f(g.draw_records) +
+      (g.pending ? '; ' + g.pending + ' submissions still running' : '') +
+      (g.steps_untimed ? '; ' + g.steps_untimed + ' steps past the stamps' : ''));
+  } else if (t.gpu_untimed) {
+    lines.push('GPU step stages: not timed (the device writes no timestamps)');
+  }
+  return lines.length ? lines.join('\n') : 'step stages: not timed';
 }
 
 // Where the frame's steps ran from (the stats' frame_origin): a seek backwards resumes from a seek
