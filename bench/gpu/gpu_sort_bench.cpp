@@ -81,10 +81,12 @@ uvec2 split(VkDeviceAddress a) {
 // The scans compared, in the order of their timestamps; the first is the default.
 constexpr GpuSortScan kScans[] = {GpuSortScan::chained, GpuSortScan::reduce_then_scan};
 constexpr uint32_t kScanCount = 2;
-// Timestamps: a pair around each scan's sort, a pair around the copy, then one sort's phases.
+// Timestamps: a pair around each scan's sort, a pair around the copy, then one sort's phases,
+// then a pair around each cut sort (the sort cut after phase k, k = 1 .. kGpuSortPhaseQueries).
 constexpr uint32_t kCopyQuery = 2 * kScanCount;
 constexpr uint32_t kPhaseQuery = kCopyQuery + 2;
-constexpr uint32_t kQueryCount = kPhaseQuery + kGpuSortPhaseQueries;
+constexpr uint32_t kCutQuery = kPhaseQuery + kGpuSortPhaseQueries;
+constexpr uint32_t kQueryCount = kCutQuery + 2 * kGpuSortPhaseQueries;
 
 // Everything one size needs, kept for all its iterations.
 struct SortCase {
@@ -185,7 +187,7 @@ bool prepare(SortContext& ctx, uint32_t count, SortCase& c, std::vector<Diagnost
     return true;
 }
 
-// Device time of one sort's phases in one profiled run (timestamps between every dispatch).
+// Device time of one sort's phases (the cut profile: differences of the sort cut after each).
 struct Phases {
     double histogram_ms = 0, upsweep_ms = 0, scan_ms = 0, downsweep_ms = 0;
 };
@@ -245,11 +247,11 @@ bool runOnce(SortContext& ctx, SortCase& c, double (&sort_ms)[kScanCount], doubl
     return true;
 }
 
-// One submission: restore, an unprofiled sort (the device is busy and at its working clock
-// when the profiled one starts: a lone profiled sort after the host's checks ran at idle clocks
-// and reported phases longer than the timed sorts), restore, [t0] the sort of scan s with a
-// stamp after every dispatch. Its result stays in c.keys.
-bool profileOnce(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
+// The stamped profile: one submission of restore, an unprofiled sort (the device busy and at its
+// working clock), restore, [t0] the sort of scan s with a stamp after every dispatch. Kept to
+// show what stamps between dispatches do to a sort: its whole span (last stamp - t0) against
+// the timed sort (`stamped_vs_sort`). Its result stays in c.keys.
+bool stampedOnce(SortContext& ctx, SortCase& c, uint32_t s, double& whole_ms,
                  std::vector<Diagnostic>& diagnostics) {
     bool recorded = true;
     auto record = [&](VkCommandBuffer cmd) {
@@ -264,46 +266,94 @@ bool profileOnce(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
             recorded && recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address,
                                            c.count, diagnostics, {c.queries.get(), kPhaseQuery});
     };
-    if (!ctx.runner->run("sort bench profile", record, diagnostics) || !recorded) return false;
+    if (!ctx.runner->run("sort bench stamped profile", record, diagnostics) || !recorded) {
+        return false;
+    }
     uint64_t stamps[kQueryCount] = {};
-    // Queries 1 .. kPhaseQuery - 1 are not written by this run.
     if (!readStamps(ctx, c, 0, 1, stamps, diagnostics) ||
         !readStamps(ctx, c, kPhaseQuery, kGpuSortPhaseQueries, stamps, diagnostics)) {
         return false;
     }
-    const double period_ms = periodMs(ctx);
-    auto span = [&](uint32_t from, uint32_t to) {
-        return static_cast<double>(stamps[to] - stamps[from]) * period_ms;
+    whole_ms = static_cast<double>(stamps[kPhaseQuery + kGpuSortPhaseQueries - 1] - stamps[0]) *
+               periodMs(ctx);
+    return true;
+}
+
+// The cut profile: one submission of restore, an unprofiled sort, then for k = 1 .. 13: restore,
+// [t] the sort of scan s cut after phase k (GpuSortTimestamps::phase_count), [t]. Each cut is
+// timed as the timed sorts are (a stamp before and after, none between its dispatches), so
+// phase k - 1 costs cut[k] - cut[k - 1] and the phases add up to the full sort (cut[13]). At
+// 100M a stamp after every dispatch made the reduce-then-scan sort 3x slower than the same sort
+// timed whole (docs/benchmarks.md); cut runs cannot be moved that way. The last cut is the full
+// sort: its result stays in c.keys.
+bool cutOnce(SortContext& ctx, SortCase& c, uint32_t s, double (&cut_ms)[kGpuSortPhaseQueries + 1],
+             std::vector<Diagnostic>& diagnostics) {
+    bool recorded = true;
+    auto record = [&](VkCommandBuffer cmd) {
+        vkCmdResetQueryPool(cmd, c.queries.get(), 0, kQueryCount);
+        recordRestore(cmd, c);
+        recorded = recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address, c.count,
+                                      diagnostics);
+        vk::computeBarrier(cmd);
+        for (uint32_t k = 1; k <= kGpuSortPhaseQueries; ++k) {
+            recordRestore(cmd, c);
+            const uint32_t q = kCutQuery + 2 * (k - 1);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), q);
+            GpuSortTimestamps cut;
+            cut.phase_count = k;
+            recorded =
+                recorded && recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address,
+                                               c.count, diagnostics, cut);
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), q + 1);
+            vk::computeBarrier(cmd);
+        }
     };
-    phases = {};
-    phases.histogram_ms = span(0, kPhaseQuery);
-    for (uint32_t pass = 0; pass < kSortPasses; ++pass) {
-        const uint32_t before = kPhaseQuery + 3 * pass; // the stamp ending the previous phase
-        phases.upsweep_ms += span(before, before + 1);
-        phases.scan_ms += span(before + 1, before + 2);
-        phases.downsweep_ms += span(before + 2, before + 3);
+    if (!ctx.runner->run("sort bench cut profile", record, diagnostics) || !recorded) return false;
+    uint64_t stamps[kQueryCount] = {};
+    if (!readStamps(ctx, c, kCutQuery, 2 * kGpuSortPhaseQueries, stamps, diagnostics)) return false;
+    const double period_ms = periodMs(ctx);
+    cut_ms[0] = 0;
+    for (uint32_t k = 1; k <= kGpuSortPhaseQueries; ++k) {
+        const uint32_t q = kCutQuery + 2 * (k - 1);
+        cut_ms[k] = static_cast<double>(stamps[q + 1] - stamps[q]) * period_ms;
     }
     return true;
 }
 
-// Each phase's median over kProfileRuns profiled runs.
+// Each cut's median over kProfileRuns cut profiles, then the phases as differences of the
+// medians (a phase of a few microseconds can come out slightly negative: noise, left as
+// measured); and the median whole span of kProfileRuns stamped profiles.
 constexpr int kProfileRuns = 5;
-bool profileMedian(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases,
-                   std::vector<Diagnostic>& diagnostics) {
-    Phases runs[kProfileRuns];
-    for (Phases& run : runs) {
-        if (!profileOnce(ctx, c, s, run, diagnostics)) return false;
+bool profileMedian(SortContext& ctx, SortCase& c, uint32_t s, Phases& phases, double& full_ms,
+                   double& stamped_ms, std::vector<Diagnostic>& diagnostics) {
+    double cuts[kProfileRuns][kGpuSortPhaseQueries + 1];
+    double stamped[kProfileRuns];
+    for (int r = 0; r < kProfileRuns; ++r) {
+        if (!stampedOnce(ctx, c, s, stamped[r], diagnostics)) return false;
     }
-    auto median = [&](double Phases::*phase) {
-        double values[kProfileRuns];
-        for (int i = 0; i < kProfileRuns; ++i) values[i] = runs[i].*phase;
+    for (auto& run : cuts) {
+        if (!cutOnce(ctx, c, s, run, diagnostics)) return false;
+    }
+    auto median = [](double* values) {
         std::nth_element(values, values + kProfileRuns / 2, values + kProfileRuns);
         return values[kProfileRuns / 2];
     };
-    phases.histogram_ms = median(&Phases::histogram_ms);
-    phases.upsweep_ms = median(&Phases::upsweep_ms);
-    phases.scan_ms = median(&Phases::scan_ms);
-    phases.downsweep_ms = median(&Phases::downsweep_ms);
+    double cut[kGpuSortPhaseQueries + 1];
+    for (uint32_t k = 0; k <= kGpuSortPhaseQueries; ++k) {
+        double values[kProfileRuns];
+        for (int r = 0; r < kProfileRuns; ++r) values[r] = cuts[r][k];
+        cut[k] = median(values);
+    }
+    phases = {};
+    phases.histogram_ms = cut[1];
+    for (uint32_t pass = 0; pass < kSortPasses; ++pass) {
+        const uint32_t before = 1 + 3 * pass; // the cut ending the previous phase
+        phases.upsweep_ms += cut[before + 1] - cut[before];
+        phases.scan_ms += cut[before + 2] - cut[before + 1];
+        phases.downsweep_ms += cut[before + 3] - cut[before + 2];
+    }
+    full_ms = cut[kGpuSortPhaseQueries];
+    stamped_ms = median(stamped);
     return true;
 }
 
@@ -396,13 +446,13 @@ void BM_GpuRadixSort(benchmark::State& state) {
         copy_total += copy_ms;
         sorts.push_back(sort_ms[0]);
     }
-    // Per scan: profiled runs (a timestamp between every dispatch), each phase's median kept,
-    // then the last result checked.
+    // Per scan: the stamped and the cut profiles, then the last result (a full sort) checked.
     Phases phases[kScanCount];
+    double full_ms[kScanCount] = {}, stamped_ms[kScanCount] = {};
     uint32_t fallbacks = 0;
     for (uint32_t s = 0; s < kScanCount; ++s) {
         std::string problem;
-        if (!profileMedian(*ctx, c, s, phases[s], diagnostics) ||
+        if (!profileMedian(*ctx, c, s, phases[s], full_ms[s], stamped_ms[s], diagnostics) ||
             (s == 0 && !readFallbacks(*ctx, *c.sorts[0], fallbacks, diagnostics)) ||
             !verify(*ctx, c, problem, diagnostics)) {
             state.SkipWithError(formatDiagnostic(diagnostics.back()).c_str());
@@ -426,20 +476,25 @@ void BM_GpuRadixSort(benchmark::State& state) {
     state.counters["rts_ms"] = rts_ms;
     state.counters["rts_vs_copy"] = rts_ms / copy_ms;
     state.counters["chained_vs_rts"] = sort_ms / rts_ms;
-    // One profiled run of each (a timestamp between every dispatch): where the time goes. The
-    // chained scan's downsweep includes its look-back; it has no upsweep or scan.
+    // The cut profile of each (medians of the sort cut after each phase): where the time goes.
+    // The chained scan's downsweep includes its look-back; it has no upsweep or scan.
     state.counters["hist_ms"] = phases[0].histogram_ms;
     state.counters["down_ms"] = phases[0].downsweep_ms;
     state.counters["rts_up_ms"] = phases[1].upsweep_ms;
     state.counters["rts_scan_ms"] = phases[1].scan_ms;
     state.counters["rts_down_ms"] = phases[1].downsweep_ms;
-    // The profiled phases against the timed sort: above 1 by the cost of the stamps' drains
-    // between dispatches, far above it means the profile does not describe the timed sorts.
+    // The profiled phases (they add up to the cut profile's full sort) against the timed sort:
+    // near 1 when the cut runs describe the timed sorts. And the stamped profile's whole span
+    // against the timed sort: what stamps after every dispatch do to it.
     auto total = [](const Phases& p) {
         return p.histogram_ms + p.upsweep_ms + p.scan_ms + p.downsweep_ms;
     };
     state.counters["profile_vs_sort"] = total(phases[0]) / sort_ms;
     state.counters["rts_profile_vs_rts"] = total(phases[1]) / rts_ms;
+    state.counters["full_cut_ms"] = full_ms[0];
+    state.counters["rts_full_cut_ms"] = full_ms[1];
+    state.counters["stamped_vs_sort"] = stamped_ms[0] / sort_ms;
+    state.counters["rts_stamped_vs_rts"] = stamped_ms[1] / rts_ms;
     // One downsweep (a pass's scatter: 16 B a key read + written) against the copy of the same
     // bytes: 1 would be copy bandwidth.
     state.counters["down_vs_copy"] = phases[0].downsweep_ms / kSortPasses / copy_ms;

@@ -199,13 +199,19 @@ bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceA
     push.count = count;
     push.tile_count = tiles;
     uint32_t phase = 0;
-    auto stamp = [&] {
-        if (timestamps.pool == VK_NULL_HANDLE) return;
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, timestamps.pool,
-                             timestamps.first_query + phase++);
+    // Whether the current phase is dispatched (GpuSortTimestamps::phase_count), and the stamp
+    // that ends it.
+    auto recorded = [&] { return phase < timestamps.phase_count; };
+    auto endPhase = [&] {
+        if (timestamps.pool != VK_NULL_HANDLE) {
+            vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, timestamps.pool,
+                                 timestamps.first_query + phase);
+        }
+        ++phase;
     };
-    dispatch(cmd, sort, sort.histogram, push, std::min(tiles, kSortHistogramGroups));
-    stamp();
+    if (recorded())
+        dispatch(cmd, sort, sort.histogram, push, std::min(tiles, kSortHistogramGroups));
+    endPhase();
     vk::computeBarrier(cmd);
 
     // Four passes ping-pong user -> scratch -> user -> scratch -> user: the result lands in the
@@ -219,18 +225,18 @@ bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceA
         push.shift = pass * kSortRadixBits;
         push.pass_index = pass;
         if (!sort.chained_scan) {
-            dispatch(cmd, sort, sort.upsweep, push, tile_groups);
-            stamp();
+            if (recorded()) dispatch(cmd, sort, sort.upsweep, push, tile_groups);
+            endPhase();
             vk::computeBarrier(cmd);
-            dispatch(cmd, sort, sort.scan, push, kSortRadix);
-            stamp();
+            if (recorded()) dispatch(cmd, sort, sort.scan, push, kSortRadix);
+            endPhase();
             vk::computeBarrier(cmd);
         } else {
-            stamp(); // no upsweep
-            stamp(); // no scan
+            endPhase(); // no upsweep
+            endPhase(); // no scan
         }
-        dispatch(cmd, sort, sort.downsweep, push, tile_groups);
-        stamp();
+        if (recorded()) dispatch(cmd, sort, sort.downsweep, push, tile_groups);
+        endPhase();
         if (pass + 1 < kSortPasses) vk::computeBarrier(cmd);
     }
     return true;

@@ -103,10 +103,15 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
 // 0 histogram, then per pass p: 1 + 3p upsweep, 2 + 3p scan, 3 + 3p downsweep
 // (kGpuSortPhaseQueries in all; the caller resets them and writes its own start stamp). The
 // chained scan has no upsweep or scan: their stamps follow the previous phase's at once.
+// With phase_count < kGpuSortPhaseQueries only phases 0 .. phase_count - 1 are dispatched (the
+// keys are then not sorted): a profiler times the sort cut after each phase and takes the
+// differences, so each phase is measured without stamps between the dispatches
+// (bench/gpu/gpu_sort_bench.cpp, docs/benchmarks.md).
 inline constexpr uint32_t kGpuSortPhaseQueries = 13;
 struct GpuSortTimestamps {
     VkQueryPool pool = VK_NULL_HANDLE;
     uint32_t first_query = 0;
+    uint32_t phase_count = kGpuSortPhaseQueries;
 };
 
 bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceAddress keys,
