@@ -92,6 +92,20 @@ try {
     'the statistics show the stages inside the steps: ' + (stages.split('\n').find((l) => l.startsWith('step stages')) || 'none'));
   await page.screenshot({ path: path.join(images, 'editor-overview.png') });
 
+  // On the GPU backend the same line comes from the device's timestamps, added as the renderer's
+  // frames finish (a frame or two late): wait until a frame's statistics carry them.
+  await page.selectOption('#backend', 'gpu');
+  const gpuStages = await page.waitForFunction(() => {
+    const line = document.getElementById('stats-summary').textContent.split('\n')
+      .find((l) => l.startsWith('GPU step stages ('));
+    return line && /\((\d+) steps/.exec(line)[1] !== '0' ? line : null;
+  }, null, { timeout: 30000 }).then((h) => h.jsonValue()).catch(() => null);
+  check(gpuStages !== null && /update \+ collision [\d.]+, events [\d.]+, births [\d.]+, slot sorts [\d.]+/.test(gpuStages),
+    'on the GPU backend the statistics show the device\'s stages: ' + gpuStages);
+  await page.selectOption('#backend', 'cpu');
+  await page.waitForFunction(() => /step stages \(/.test(document.getElementById('stats-summary').textContent) &&
+    !/GPU step stages \(/.test(document.getElementById('stats-summary').textContent), null, { timeout: 30000 });
+
   // Pause at a fixed time so frames compare.
   await page.evaluate(() => fetch('/api/preview/control?action=seek&t=2.5', { method: 'POST' }));
   let v = await version();
