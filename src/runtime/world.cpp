@@ -324,6 +324,10 @@ struct World::Impl {
     // Moves on with setColliders and setDistanceField: seek checkpoints of every instance taken
     // before are of another world (the attractors chosen are compared by value: seekKey).
     uint64_t world_inputs_generation = 0;
+    // Moves on with every scene depth set or cleared (a renderer's host sets one each frame):
+    // only the checkpoints of instances that meet it (EffectInstance::uses_scene_depth) are of
+    // another world; the others keep theirs.
+    uint64_t scene_depth_generation = 0;
 
     Impl(EffectLibrary::Impl& lib, const WorldConfig& cfg) : library(lib), config(cfg) {
         config.seek_checkpoint_interval_steps =
@@ -340,7 +344,7 @@ struct World::Impl {
         in = sceneDepthCamera(depth);
         in.host_address = host_address;
         in.device_address = device_address;
-        world_inputs_generation += 1;
+        scene_depth_generation += 1;
     }
 
     RuntimeError fail(RuntimeError error, std::string text) {
@@ -687,6 +691,9 @@ struct World::Impl {
         SeekKey k;
         k.inputs_generation = live.inputs_generation;
         uint64_t world = fnv1a64(&world_inputs_generation, sizeof world_inputs_generation);
+        if (live.fx->uses_scene_depth) {
+            world = fnv1a64(&scene_depth_generation, sizeof scene_depth_generation, world);
+        }
         for (const WorldAttractorEntry& a : world_inputs.attractors) {
             world = fnv1a64(&a.field, sizeof a.field, world);
             world = fnv1a64(&a.groups, sizeof a.groups, world);
@@ -1887,7 +1894,7 @@ RuntimeError World::setSceneDepth(const SceneDepth& depth) {
 void World::clearSceneDepth() {
     impl_->world_inputs.scene_depth = SceneDepthInput{};
     impl_->scene_depth_samples = {};
-    impl_->world_inputs_generation += 1;
+    impl_->scene_depth_generation += 1;
 }
 
 RuntimeError setRendererSceneDepth(World& world, const SceneDepth& depth, uint64_t device_address) {

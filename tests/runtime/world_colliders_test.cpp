@@ -320,6 +320,45 @@ TEST_F(WorldCollidersTest, DepthBufferMeetsTheSceneDepthTheHostGives) {
     EXPECT_LT(lowest(rainFor(through, thin)), 0.5f);
 }
 
+// A renderer's host sets and clears the scene depth every frame: that makes the seek checkpoints
+// of the instances meeting it wrong, and only theirs. After the set and clear, a seek back on an
+// instance without depth_buffer resumes from its checkpoint; one with it replays from time 0.
+// (Before, every instance of the world replayed from 0 after each frame's depth.)
+TEST_F(WorldCollidersTest, ASceneDepthDropsOnlyTheCheckpointsOfItsUsers) {
+    EffectLibrary library;
+    const EffectId plain = add(library, R"(, "world_colliders": true)");
+    const EffectId depth = add(library, R"(, "depth_buffer": true)");
+    WorldConfig config;
+    config.seek_checkpoint_interval_steps = 30;
+    World world(library, config);
+    InstanceHandle a, b;
+    InstanceDesc desc;
+    desc.effect = plain;
+    ASSERT_EQ(world.create(desc, a), RuntimeError::none) << world.lastErrorMessage();
+    desc.effect = depth;
+    ASSERT_EQ(world.create(desc, b), RuntimeError::none) << world.lastErrorMessage();
+    std::vector<float> samples;
+    ASSERT_EQ(world.setSceneDepth(floorDepth(1.0f, samples)), RuntimeError::none);
+    for (InstanceHandle h : {a, b}) ASSERT_EQ(world.seek(h, 2.0), RuntimeError::none);
+    ASSERT_EQ(world.setSceneDepth(floorDepth(1.0f, samples)), RuntimeError::none);
+    world.clearSceneDepth();
+    for (InstanceHandle h : {a, b}) ASSERT_EQ(world.seek(h, 1.2), RuntimeError::none);
+    SeekCost cost;
+    ASSERT_EQ(world.lastSeekCost(a, cost), RuntimeError::none);
+    EXPECT_EQ(cost.origin, SeekOrigin::checkpoint);
+    EXPECT_GT(cost.resumed_from_step, 0u);
+    ASSERT_EQ(world.lastSeekCost(b, cost), RuntimeError::none);
+    EXPECT_EQ(cost.origin, SeekOrigin::start);
+    EXPECT_EQ(cost.steps_replayed, cost.target_step);
+    // A collider change is every colliding instance's: both replay.
+    for (InstanceHandle h : {a, b}) ASSERT_EQ(world.seek(h, 2.0), RuntimeError::none);
+    WorldCollider ground;
+    ASSERT_EQ(world.setColliders(&ground, 1), RuntimeError::none);
+    ASSERT_EQ(world.seek(a, 1.2), RuntimeError::none);
+    ASSERT_EQ(world.lastSeekCost(a, cost), RuntimeError::none);
+    EXPECT_EQ(cost.origin, SeekOrigin::start);
+}
+
 // Without a scene depth, depth_buffer meets the host's colliders (as world_colliders does).
 TEST_F(WorldCollidersTest, DepthBufferWithoutASceneDepthMeetsTheColliders) {
     EffectLibrary library;
