@@ -1,7 +1,7 @@
 // Motion vectors (docs/rendering.md, "Motion vectors"): the maths the motion shaders
-// (shaders/motion_camera.frag, billboard_motion.frag, strip.vert and mesh.vert's motion variants
-// with particle_motion.frag) and the CPU-side tests share, in the C++/GLSL subset
-// (shared_types.h), and the frame globals' motion block.
+// (shaders/motion_camera.frag, billboard_motion.frag, strip_motion.frag and mesh_motion.frag with
+// the motion variants of strip.vert and mesh.vert) and the CPU-side tests share, in the C++/GLSL
+// subset (shared_types.h), and the frame globals' motion block.
 //
 // Convention: a pixel's motion is its position in this frame minus the position the same surface
 // point had in the previous frame, in pixels of this frame, x to the right and y down (the image's
