@@ -48,11 +48,7 @@ void main() {
     // Unlit (kVariantLit is 0 in this variant): lighting changes colour, not coverage.
     float alpha = shadeBillboard(particle_texture, p, b, scene, kVariantTextured, 0u,
                                  kVariantSoftFade, kVariantFrameBlend).a;
-    MotionGlobals m = frame.motion;
-    if (!sdMotionWrites(alpha, m.params.y, p.blend == kBlendAdditive, m.params.w != 0.0)) discard;
-    vec3 previous = sdMotionPreviousPosition(b.position, in_velocity, m.params.x);
-    vec4 clip = sdMotionClip(m.previous_clip_from_world_c0, m.previous_clip_from_world_c1,
-                             m.previous_clip_from_world_c2, m.previous_clip_from_world_c3,
-                             previous);
+    if (!sdMotionFragmentWrites(frame.motion, alpha, p.blend)) discard;
+    vec4 clip = sdMotionPreviousClip(frame.motion, b.position, in_velocity);
     out_motion = sdMotionPixels(gl_FragCoord.xy, clip, frame.viewport.xy);
 }

@@ -1,7 +1,6 @@
-// Mesh particles: the texture at the vertex's (u, v) when the batch has one, times the record's
-// colour, lit by the scene's sun, ambient and lights when the emitter is lit (the one lighting model,
-// src/render/shader/lighting.h), and the blend-mode output (sdMeshOutput); the pipeline's blend state
-// does the rest.
+// Mesh particles: the fragment's appearance (mesh_shade.glsl: texture, colour, lighting, the
+// blend-mode output) and its emissive share or OIT output; the pipeline's blend state does the
+// rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -12,6 +11,7 @@
 #include "frame_bindings.glsl"
 #include "lighting.h"
 #include "oit.h"
+#include "mesh_shade.glsl"
 
 layout(location = 0) flat in vec4 in_color;
 layout(location = 1) in vec3 in_normal;
@@ -29,15 +29,8 @@ layout(location = 0) out vec4 out_color;
 layout(location = 1) out vec4 out_second;
 
 void main() {
-    vec4 tint = in_color;
-    if (kVariantLit != 0u) {
-        // Interpolated normals shorten between vertices: renormalise.
-        vec3 n = sdUnitOr(in_normal, -frame.camera_forward.xyz);
-        tint.rgb *= frameLight(n, in_world_position);
-    }
-    tint = sdEmissiveTint(tint, push.params.emissive);
-    vec4 texel = kVariantTextured != 0u ? texture(mesh_texture, in_uv) : vec4(1.0);
-    vec4 color = sdMeshOutput(texel, tint, kVariantBlend);
+    vec4 color = shadeMesh(mesh_texture, in_color, in_uv, in_normal, in_world_position,
+                           push.params.emissive, kVariantBlend, kVariantTextured, kVariantLit);
     if (kVariantOit != 0u) {
         // Only the alpha share goes through OIT; the renderer draws the emissive share again,
         // additively, after the composite (docs/rendering.md, "Emissive").

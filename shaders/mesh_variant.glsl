@@ -9,6 +9,7 @@ layout(constant_id = kSpecMeshBlend) const uint kVariantBlend = 0u;
 layout(constant_id = kSpecMeshLit) const uint kVariantLit = 0u;
 layout(constant_id = kSpecMeshOit) const uint kVariantOit = 0u;
 layout(constant_id = kSpecMeshTextured) const uint kVariantTextured = 0u;
+layout(constant_id = kSpecMeshMotion) const uint kVariantMotion = 0u;
 
 layout(push_constant, std430) uniform MeshPush {
     MeshPushConstants push;

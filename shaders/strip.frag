@@ -1,6 +1,6 @@
-// Strips: texture (u along, v across) or the soft band, lighting, soft fade, and the blend-mode
-// output, all from the billboard kernels (src/render/shader/billboard.h through strip_draw.h); the
-// pipeline's blend state does the rest.
+// Strips: the fragment's appearance (strip_shade.glsl: texture or soft band, lighting, soft fade,
+// the blend-mode output) and its emissive share or OIT output; the pipeline's blend state does
+// the rest.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -10,6 +10,7 @@
 #include "frame_bindings.glsl"
 #include "lighting.h"
 #include "oit.h"
+#include "strip_shade.glsl"
 
 layout(set = kSetFrame, binding = kBindingSceneDepth) uniform sampler2D scene_depth;
 layout(set = kSetTexture, binding = kBindingTexture) uniform sampler2D particle_texture;
@@ -28,28 +29,19 @@ layout(location = 0) out vec4 out_color;
 layout(location = 1) out vec4 out_weight;
 
 void main() {
+    StripFragment f;
+    f.u = in_u;
+    f.across = in_across;
+    f.color = in_color;
+    f.linear_depth = in_linear_depth;
+    f.side = in_side;
+    f.facing = in_facing;
+    f.position = in_world_position;
+    float scene = 0.0;
+    if (kVariantSoftFade != 0u) scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
     StripParams p = variantParams();
-    float across = clamp(in_across, -1.0, 1.0);
-    vec4 texel = kVariantTextured != 0u ? texture(particle_texture, sdStripUv(in_u, across))
-                                        : sdSoftBandTexel(across, p.blend);
-
-    vec4 tint = in_color;
-    if (kVariantLit != 0u) {
-        vec3 n = sdStripNormal(across, sdUnitOr(in_side, frame.camera_right.xyz),
-                               sdUnitOr(in_facing, -frame.camera_forward.xyz));
-        // The whole light model, as lit billboards and meshes take it: the shadowed sun,
-        // ambient, the sky and the frame's clustered point and spot lights.
-        tint.rgb *= frameLight(n, in_world_position);
-    }
-
-    tint = sdEmissiveTint(tint, p.emissive);
-
-    float fade = 1.0;
-    if (kVariantSoftFade != 0u) {
-        float scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
-        fade = sdSoftFade(scene, in_linear_depth, p.soft_fade_distance);
-    }
-    vec4 color = sdBillboardOutput(texel, tint, p.blend, fade);
+    vec4 color = shadeStrip(particle_texture, p, f, scene, kVariantTextured, kVariantLit,
+                            kVariantSoftFade);
     if (kVariantOit != 0u) {
         // Only the alpha share goes through OIT; the renderer draws the emissive share again,
         // additively, after the composite (docs/rendering.md, "Emissive").

@@ -366,6 +366,68 @@ void BM_MotionVectors(benchmark::State& state) {
               RasterPath::graphics, {}, nullptr, &motion);
 }
 
+// Ribbons (strip batches) for the motion-vector cost of strips: count trails of kRibbonPoints
+// points, each starting at one of particles()' places and running 1.5 m along a direction drawn
+// from its key, 10 cm wide, the trail's particle velocity (2 m/s along the trail) on every point.
+constexpr uint32_t kRibbonPoints = 16;
+struct BenchRibbons {
+    std::vector<StripPoint> points;
+    std::vector<uint32_t> segments;
+    std::vector<vec4> velocities;
+};
+BenchRibbons ribbons(size_t count) {
+    BenchRibbons out;
+    const std::vector<DrawRecord> heads = particles(count, 0.1f);
+    for (const DrawRecord& head : heads) {
+        const vec3 along = sdRandomUnitVector(head.key, 7u);
+        const auto first = static_cast<uint32_t>(out.points.size());
+        for (uint32_t k = 0; k < kRibbonPoints; ++k) {
+            const float t = float(k) / float(kRibbonPoints - 1);
+            StripPoint p;
+            p.position_width = vec4(vec3(head.position_size) - along * (1.5f * t), 0.1f);
+            p.color = head.color;
+            p.tangent_u = vec4(-along, t);
+            out.points.push_back(p);
+            out.velocities.push_back(vec4(along * 2.0f, 0.0f));
+            if (k + 1 < kRibbonPoints) out.segments.push_back(first + k);
+        }
+    }
+    return out;
+}
+
+// Motion vectors of strips: range(1) thousands of ribbons (ribbons()) blended with alpha, at
+// range(2) lines; range(0) 0 without motion vectors (the reference, the same frame), 1 with them
+// (a previous camera 10 cm to the side): what the strips' second draw into the motion target, the
+// velocity upload and the rest of the motion phase add.
+void BM_MotionVectorsStrips(benchmark::State& state) {
+    const BenchRibbons r = ribbons(static_cast<size_t>(state.range(1)) * 1000);
+    StripParams params{};
+    params.blend = kBlendAlpha;
+    params.emissive = 1;
+    StripBatch strips;
+    strips.params = params;
+    strips.points = r.points;
+    strips.segments = r.segments;
+    strips.velocities = r.velocities;
+    const DrawBatch batch = strips;
+    MotionVectorsDesc motion;
+    motion.enabled = state.range(0) != 0;
+    motion.has_previous_camera = true;
+    motion.previous_camera = benchView().camera;
+    motion.previous_camera.eye.x -= 0.1f;
+    motion.previous_camera.target.x -= 0.1f;
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(2), 0,
+              RasterPath::graphics, {}, nullptr, &motion);
+}
+
+void motionStripArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t thousands : {1, 10}) {
+            for (int64_t motion : {0, 1}) b->Args({motion, thousands, height});
+        }
+    }
+}
+
 // Half-resolution particles (docs/rendering.md, "Half-resolution particles"): range(1) thousands
 // of alpha discs of range(2) cm, sorted back to front on the CPU, over the ground, at range(3)
 // lines; range(0) 0 at full resolution (the reference, the same frame), 1 at half: the depth
@@ -490,6 +552,10 @@ BENCHMARK(BM_LitPerParticle100k)
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MotionVectors)->Apply(motionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MotionVectorsStrips)
+    ->Apply(motionStripArgs)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_HalfRes)->Apply(halfResArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace

@@ -22,7 +22,7 @@ uint64_t maxRibbonPoints(const CpuEffect& fx, uint32_t emitter) {
 }
 
 uint64_t writeRibbonStrips(const CpuEffect& fx, uint32_t emitter, std::vector<StripPoint>& points,
-                           std::vector<uint32_t>& segments) {
+                           std::vector<uint32_t>& segments, std::vector<vec4>* velocities) {
     if (emitter >= fx.trails.size() || !hasTrails(fx.trails[emitter])) return 0;
     const CompiledEffect& effect = *fx.effect;
     const EmitterRecord& record = effect.emitters[emitter];
@@ -38,8 +38,12 @@ uint64_t writeRibbonStrips(const CpuEffect& fx, uint32_t emitter, std::vector<St
             sdRibbonPolyline(recorded, trailRing(trails, slot), head, rows[0], rows[1], rows[2]);
         if (line.points == 0) continue;
         const ParticleAppearance look = particleAppearance(effect, record, pool, slot);
+        // World velocity as its draw record carries it (sdParticleDrawRecord).
+        const vec3 velocity = sdTransformVector(
+            rows[0], rows[1], rows[2],
+            vec3(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot]));
         appendRibbonStrip(recorded, line, record, look.size, look.color, batch_first, points,
-                          segments);
+                          segments, velocity, velocities);
     }
     return points.size() - batch_first;
 }

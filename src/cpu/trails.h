@@ -29,10 +29,14 @@ namespace spindrift::cpu {
 // - segments: n - 1 per polyline of n points, each the index of its first point counted from the
 //   first point this call appends (the batch's first point), so the points and segments this
 //   call appends are one StripBatch.
+// - velocities (optional; motion vectors, render::StripBatch::velocities): kept as long as
+//   points, the particle's world velocity (its draw record's) for each of its points.
 // Returns the points written. Writes nothing for an emitter that is not a ribbon or out of range.
-// Allocates nothing when points and segments have room for maxRibbonPoints(fx, emitter) more.
+// Allocates nothing when points, segments (and velocities) have room for
+// maxRibbonPoints(fx, emitter) more.
 uint64_t writeRibbonStrips(const CpuEffect& fx, uint32_t emitter, std::vector<StripPoint>& points,
-                           std::vector<uint32_t>& segments);
+                           std::vector<uint32_t>& segments,
+                           std::vector<vec4>* velocities = nullptr);
 
 // The most points writeRibbonStrips can write for this emitter: capacity x (max_points + 1) for a
 // ribbon emitter, 0 for any other (or an index out of range). It writes fewer segments than

@@ -182,7 +182,7 @@ GatheredTrail gatheredTrail(const GpuEffect& fx, uint32_t emitter, uint32_t inde
 
 uint64_t writeRibbonStrips(const GpuEffect& fx, uint32_t emitter,
                            std::span<const DrawRecord> records, std::vector<StripPoint>& points,
-                           std::vector<uint32_t>& segments) {
+                           std::vector<uint32_t>& segments, std::vector<vec4>* velocities) {
     if (!emitterHasTrails(fx, emitter)) return 0;
     const CompiledEffect& effect = *fx.effect;
     const EmitterRecord& record = effect.emitters[emitter];
@@ -199,7 +199,7 @@ uint64_t writeRibbonStrips(const GpuEffect& fx, uint32_t emitter,
         if (line.points == 0) continue;
         const DrawRecord& r = records[i];
         appendRibbonStrip(recorded, line, record, r.position_size.w, r.color, batch_first, points,
-                          segments);
+                          segments, vec3(r.velocity_rotation), velocities);
     }
     return points.size() - batch_first;
 }

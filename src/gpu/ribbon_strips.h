@@ -104,9 +104,11 @@ GatheredTrail gatheredTrail(const GpuEffect& fx, uint32_t emitter, uint32_t inde
 // particle i's colour and size come from records[i]. Polylines come in draw-record order (birth
 // order for a stable-order emitter, as on the CPU; otherwise not the CPU's slot order). Returns
 // the points written; nothing for an emitter that is not a ribbon. Allocates nothing when points
-// and segments have room for maxRibbonPoints(fx, emitter) more.
+// and segments (and velocities) have room for maxRibbonPoints(fx, emitter) more. velocities
+// (optional) as cpu::writeRibbonStrips: particle i's velocity from records[i].
 uint64_t writeRibbonStrips(const GpuEffect& fx, uint32_t emitter,
                            std::span<const DrawRecord> records, std::vector<StripPoint>& points,
-                           std::vector<uint32_t>& segments);
+                           std::vector<uint32_t>& segments,
+                           std::vector<vec4>* velocities = nullptr);
 
 } // namespace spindrift::gpu

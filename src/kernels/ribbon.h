@@ -306,9 +306,13 @@ namespace spindrift {
 // The host writers' walk (the CPU backend's writeRibbonStrips, the GPU backend's host gather):
 // one ribbon's strip points appended head first, and its segments, counted from the batch's first
 // point (batch_first). A shader writes into fixed blocks instead and calls the kernels directly.
+// With velocities (motion vectors: render::StripBatch::velocities), kept as long as points: the
+// particle's world velocity for each point appended (the ribbon's look, its u, taper and colour,
+// is measured from its head, so every point of it moves with the particle).
 inline void appendRibbonStrip(RibbonPointsRef recorded, RibbonPolyline line, EmitterRecord record,
                               float size, vec4 color, size_t batch_first,
-                              std::vector<StripPoint>& points, std::vector<uint32_t>& segments) {
+                              std::vector<StripPoint>& points, std::vector<uint32_t>& segments,
+                              vec3 velocity = vec3(0.0f), std::vector<vec4>* velocities = nullptr) {
     RibbonWalk walk =
         sdRibbonWalk(line, sdRibbonPolylineLength(recorded, line), record, size, color);
     const size_t first = points.size();
@@ -316,6 +320,7 @@ inline void appendRibbonStrip(RibbonPointsRef recorded, RibbonPolyline line, Emi
     for (uint32_t k = 0; k < line.points; ++k) {
         points[first + k] = sdRibbonNextStripPoint(recorded, line, walk);
     }
+    if (velocities != nullptr) velocities->resize(first + line.points, vec4(velocity, 0.0f));
     // Segment k joins points k and k + 1.
     const auto first_in_batch = static_cast<uint32_t>(first - batch_first);
     for (uint32_t k = 0; k + 1 < line.points; ++k) segments.push_back(first_in_batch + k);

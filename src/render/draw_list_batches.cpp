@@ -29,10 +29,16 @@ void appendDrawListBatches(const DrawList& list, const DrawAssets& assets,
                 const gpu::GpuStripSource& s = entry.device_strips;
                 strip.device = {s.points, s.point_counts, s.count, s.points_per_strip,
                                 s.max_strips};
+                // A ribbon's polylines move with their particles' records (beams have none).
+                const DeviceRecords records = deviceRecords(entry.device_records);
+                strip.device.records = records.records;
+                strip.device.chunk_records = records.chunk_records;
+                strip.device.first_in_chunk = records.first_in_chunk;
                 strip.overrides = overridesOf(entry);
             } else {
                 strip.points = entry.points;
                 strip.segments = entry.segments;
+                strip.velocities = entry.velocities;
             }
             out.push_back(strip);
         } else if (entry.render_type == kRenderMesh) {

@@ -6,7 +6,9 @@
 // batch needs (kSpecMesh*) and its push constants (the mesh's vertices from the mesh store). The
 // renderer calls draw() for each mesh batch in the frame's batch order, between the other
 // particle passes' draws, inside one rendering scope (renderer.cpp). Host records sit in the
-// billboard pass's draw-record buffer (BillboardPass::upload copies both kinds).
+// billboard pass's draw-record buffer (BillboardPass::upload copies both kinds). In a frame with
+// motion vectors, the mesh batches that write motion draw again into the motion target
+// (drawMotion: mesh.vert's motion variant with mesh_motion.frag).
 #pragma once
 
 #include <cstdint>
@@ -46,11 +48,26 @@ public:
               const MeshBatch& batch, Transparency transparency, const RecordSource& source,
               VkPipeline& bound) const;
 
-    size_t pipelineVariants() const { return pass_.count(); }
+    // Creates the motion-vector variants (mesh_motion.frag) of the mesh batches that write motion
+    // (writesMotion). False with an error when one cannot be created.
+    bool prepareMotionPipelines(std::span<const DrawBatch> batches, const MotionVectorsDesc& motion,
+                                std::vector<Diagnostic>& diagnostics);
+
+    // Records the motion-vector draw of one batch that writes motion, as draw() does its colour,
+    // with the variant prepareMotionPipelines made; expects rendering begun on the motion target
+    // and the frame's depth (MotionPass) and the frame set bound.
+    void drawMotion(VkCommandBuffer cmd, const MeshStore& meshes, const TextureStore& textures,
+                    const MeshBatch& batch, const RecordSource& source, VkPipeline& bound) const;
+
+    size_t pipelineVariants() const { return pass_.count() + motion_.count(); }
 
 private:
     explicit MeshPass(const ParticleBindings& bindings);
+    void drawWith(VkCommandBuffer cmd, const ParticlePass& pass, std::span<const uint32_t> values,
+                  const MeshStore& meshes, const TextureStore& textures, const MeshBatch& batch,
+                  const RecordSource& source, VkPipeline& bound) const;
     ParticlePass pass_;
+    ParticlePass motion_; // mesh.vert + mesh_motion.frag
 };
 
 } // namespace spindrift::render

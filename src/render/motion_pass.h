@@ -1,11 +1,12 @@
 // The motion-vector target of an offscreen frame that asks for it (FrameView::motion,
 // docs/rendering.md "Motion vectors"; the maths: render/shader/motion.h), drawn after every colour
 // phase: a full-screen pass writes the camera's motion of every pixel from the opaque scene's
-// linear depth (motion_camera.frag), then the billboards that write motion draw over it, depth
-// tested against the opaque scene (the billboard pass's motion variants, billboard_motion.frag,
-// in the renderer's motion phase); the result is copied to a host-visible buffer beside the
-// colour's readback. Made by the first frame that asks; a frame that does not records nothing of
-// it. A host frame draws none (FrameStats::motion_not_drawn).
+// linear depth (motion_camera.frag), then the particle batches that write motion draw over it,
+// depth tested against the opaque scene, opaque meshes first (each particle pass's motion
+// variants: billboard_motion.frag, strip_motion.frag, mesh_motion.frag, in the renderer's motion
+// phases); the result is copied to a host-visible buffer beside the colour's readback. Made by the
+// first frame that asks; a frame that does not records nothing of it. A host frame draws none
+// (FrameStats::motion_not_drawn).
 #pragma once
 
 #include <cstdint>
@@ -38,7 +39,7 @@ public:
     // `slot` bound-ready (its globals written, the linear depth SHADER_READ_ONLY_OPTIMAL for the
     // fragment stage) and the frame's depth as the colour phases leave it; then begins the
     // particles' scope on the target (loaded) and the frame's depth (loaded, tested), which the
-    // caller fills with BillboardPass::drawMotion and ends.
+    // caller fills with the passes' drawMotion (billboards, strips, meshes) and ends.
     void recordCameraAndBeginParticles(VkCommandBuffer cmd, const ParticleBindings& bindings,
                                        uint32_t slot, const FrameTargets& targets) const;
 

@@ -190,6 +190,9 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     // Opaque meshes write depth, so they hide one another and every particle drawn after them
     // (the renderer draws them first); everything else only tests it.
     desc.depth_write = output == ParticleOutput::frame && blend == kBlendOpaque;
+    // Motion draws: an opaque mesh's motion finds the depth its colour draw wrote (mesh.vert's
+    // invariant position) where it is the visible surface.
+    desc.depth_equal_passes = output == ParticleOutput::motion;
     desc.cull_back_faces = cull_back_faces;
     desc.specialization = &specialization;
     return vk::createGraphicsPipeline(device_.handle(), desc, what, diagnostics);

@@ -80,7 +80,8 @@ public:
     // (formats()). ParticleOutput::frame: drawing into the frame's colour with the blend state of
     // blend (kBlend*). ParticleOutput::oit: drawing into the two OIT targets (colour summed, alpha
     // multiplied by 1 - source alpha; render/shader/oit.h), whatever blend is.
-    // ParticleOutput::motion: into the motion target, replacing what is there, whatever blend is.
+    // ParticleOutput::motion: into the motion target, replacing what is there, whatever blend is;
+    // depth equal to the frame's passes too (an opaque mesh's second draw over its own depth).
     // cull_back_faces: for closed meshes (mesh particles). Empty and an error naming `what` when it
     // cannot be created.
     vk::OwnedPipeline createVariant(VkShaderModule vertex, VkShaderModule fragment,

@@ -217,6 +217,13 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
                 fail("has device strips of " + std::to_string(b.device.points_per_strip) +
                      " points per strip (at least 2)");
             }
+            if (b.device.records != 0 && b.device.chunk_records != 0 &&
+                b.device.first_in_chunk >= b.device.chunk_records) {
+                fail("has device strip records whose first_in_chunk " +
+                     std::to_string(b.device.first_in_chunk) + " is not below chunk_records " +
+                     std::to_string(b.device.chunk_records));
+            }
+            if (!b.velocities.empty()) fail("has velocities but no host points");
             if (totals.device_batches == kMaxDeviceBatches) {
                 fail("more than kMaxDeviceBatches (" + std::to_string(kMaxDeviceBatches) +
                      ") batches from the device in the frame");
@@ -228,6 +235,10 @@ bool checkBatches(const Renderer& r, std::span<const DrawBatch> batches, Transpa
             continue;
         }
         if (!checkSegments(b, message)) fail(message);
+        if (!b.velocities.empty() && b.velocities.size() != b.points.size()) {
+            fail("has " + std::to_string(b.velocities.size()) + " velocities for " +
+                 std::to_string(b.points.size()) + " points (one per point, or none)");
+        }
         if (b.segments.empty()) continue;
         if (b.points.size() > kMaxStripPoints - totals.points) {
             fail("more than kMaxStripPoints (" + std::to_string(kMaxStripPoints) +
@@ -350,8 +361,9 @@ bool checkView(const FrameView& view, std::vector<Diagnostic>& diagnostics) {
 // that have one (emissiveShareDraw).
 // distortion: the distortion billboards (isDistortion), last, over a copy of the frame; the other
 // phases leave them out.
-// motion: the motion vectors of the billboards that write them (writesMotion), into the motion
-// target (render/motion_pass.h), after everything else.
+// motion_opaque, motion: the motion vectors of the batches that write them (writesMotion), into
+// the motion target (render/motion_pass.h), after everything else: the opaque meshes first (as
+// their colour, so a particle in front of one keeps its own motion), then the rest.
 // half_res: the frame phase's billboards and strips that go into the half-resolution layer
 // (drawsAtHalfRes), which the frame phase then leaves out.
 enum class DrawPhase : uint8_t {
@@ -360,6 +372,7 @@ enum class DrawPhase : uint8_t {
     oit,
     oit_emissive,
     distortion,
+    motion_opaque,
     motion,
     half_res
 };
@@ -402,8 +415,10 @@ bool drawsIn(DrawPhase phase, Transparency transparency, uint32_t blend) {
         return drawsThroughOit(transparency, blend);
     case DrawPhase::distortion:
         return false; // only distortion billboards, which the caller picks by isDistortion
+    case DrawPhase::motion_opaque:
+        return blend == kBlendOpaque; // of the batches that write motion (writesMotion)
     case DrawPhase::motion:
-        return false; // only billboards that write motion, which the caller picks by writesMotion
+        return blend != kBlendOpaque; // of the batches that write motion (writesMotion)
     case DrawPhase::half_res:
         return false; // the caller picks them by drawsAtHalfRes
     }
@@ -440,7 +455,24 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     for (size_t index = 0; index < batches.size(); ++index) {
         const DrawBatch& entry = batches[index];
         const bool half_res = drawsAtHalfRes(r, index, entry, transparency);
+        const bool motion_phase = phase == DrawPhase::motion || phase == DrawPhase::motion_opaque;
         if (const StripBatch* b = std::get_if<StripBatch>(&entry)) {
+            if (motion_phase) {
+                const bool draw_motion = drawsIn(phase, transparency, b->params.blend) &&
+                                         writesMotion(b->params, r.motion_desc);
+                if (IndirectArgs args; records.nextStrip(*b, args)) {
+                    if (draw_motion) r.strips->drawDeviceMotion(cmd, *r.textures, *b, args, bound);
+                    continue;
+                }
+                if (b->segments.empty()) continue;
+                if (draw_motion) {
+                    r.strips->drawMotion(cmd, *r.textures, *b, r.slot, first_point, first_segment,
+                                         bound);
+                }
+                first_point += b->points.size();
+                first_segment += b->segments.size();
+                continue;
+            }
             const bool draw_here =
                 phase == DrawPhase::half_res
                     ? half_res
@@ -479,9 +511,17 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             continue;
         }
         if (phase == DrawPhase::frame && half_res) continue;
-        if (phase == DrawPhase::motion) {
-            if (b != nullptr && writesMotion(b->params, r.motion_desc)) {
-                r.billboards->drawMotion(cmd, *r.textures, *b, source, bound);
+        if (motion_phase) {
+            if (b != nullptr) {
+                if (phase == DrawPhase::motion && writesMotion(b->params, r.motion_desc)) {
+                    r.billboards->drawMotion(cmd, *r.textures, *b, source, bound);
+                }
+                continue;
+            }
+            const MeshBatch& m = std::get<MeshBatch>(entry);
+            if (drawsIn(phase, transparency, m.params.blend) &&
+                writesMotion(m.params, r.motion_desc)) {
+                r.mesh_pass->drawMotion(cmd, *r.meshes, *r.textures, m, source, bound);
             }
             continue;
         }
@@ -757,6 +797,9 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
     if (r.motion != nullptr && r.frame_motion) {
         // Every scope before stored the depth; the linear depth is readable (above).
         r.motion->recordCameraAndBeginParticles(cmd, *r.particle_bindings, r.slot, t);
+        if (hasOpaqueMeshes(batches)) {
+            recordParticleDraws(r, cmd, batches, transparency, DrawPhase::motion_opaque);
+        }
         recordParticleDraws(r, cmd, batches, transparency, DrawPhase::motion);
         vkCmdEndRendering(cmd);
         r.motion->recordReadback(cmd);
@@ -835,12 +878,19 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
             if (!renderer.motion) return false;
         }
         for (const DrawBatch& entry : batches) {
-            const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-            if (b != nullptr && drawsAnything(*b) && writesMotion(b->params, view.motion)) {
-                ++totals.motion_batches;
-            }
+            const bool writes = std::visit(
+                [&](const auto& b) {
+                    return drawsAnything(b) && writesMotion(b.params, view.motion);
+                },
+                entry);
+            if (!writes) continue;
+            ++totals.motion_batches;
+            if (std::holds_alternative<StripBatch>(entry)) ++totals.motion_strip_batches;
+            if (std::holds_alternative<MeshBatch>(entry)) ++totals.motion_mesh_batches;
         }
-        if (!renderer.billboards->prepareMotionPipelines(batches, view.motion, diagnostics)) {
+        if (!renderer.billboards->prepareMotionPipelines(batches, view.motion, diagnostics) ||
+            !renderer.strips->prepareMotionPipelines(batches, view.motion, diagnostics) ||
+            !renderer.mesh_pass->prepareMotionPipelines(batches, view.motion, diagnostics)) {
             return false;
         }
     }
@@ -885,7 +935,8 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     }
     const uint32_t slot = renderer.slot;
     if (!renderer.billboards->upload(slot, batches, totals.records, diagnostics)) return false;
-    if (!renderer.strips->upload(slot, batches, totals.points, totals.segments, diagnostics)) {
+    if (!renderer.strips->upload(slot, batches, totals.points, totals.segments,
+                                 renderer.frame_motion, diagnostics)) {
         return false;
     }
     FrameGlobals globals = viewGlobals(view, t.width, t.height);
@@ -1108,6 +1159,8 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
     if (renderer.frame_motion) {
         renderer.motion->read(*motion);
         stats.motion_batches = totals.motion_batches;
+        stats.motion_strip_batches = totals.motion_strip_batches;
+        stats.motion_mesh_batches = totals.motion_mesh_batches;
     }
     stats.shadow_cascades = renderer.shadow_fit.cascades;
     stats.shadow_opacity_batches =

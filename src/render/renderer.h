@@ -125,13 +125,19 @@ inline constexpr uint64_t kDeviceComputeRasterThreshold = 0;
 // - The opaque scene (ground, primitives, opaque meshes) and the background: the camera's motion,
 //   reprojected from the opaque depth with previous_camera (the background as infinitely far:
 //   only the camera's turn moves it). Without a previous camera, 0.
-// - Billboards: each point of a quad moved back along its particle's velocity over interval_s
-//   (previous = position - velocity x interval_s; the quad's shape as now), seen by the previous
-//   camera (the current one without it). A fragment writes where its coverage (the alpha it
-//   blends with) is at least coverage_threshold, drawn in the frame's batch order (sorted: the
-//   nearest such particle wins); below it, the pixel keeps what is behind. Additive billboards
-//   add light and cover nothing: they write no motion unless additive_writes. Distortion
-//   billboards, strips and blended meshes write none (the pixel keeps what is behind).
+// - Particles, each point moved back along its particle's velocity over interval_s (previous =
+//   position - velocity x interval_s), seen by the previous camera (the current one without it):
+//   billboards (the quad's shape as now); mesh particles (each vertex under the previous
+//   placement: the centre moved back, the tumble turned back by its rate, the record's rotation
+//   and size as now); ribbons (every point of a particle's polyline by that particle's velocity:
+//   the ribbon's look is measured from its head, so it moves with the particle; StripBatch::
+//   velocities, DeviceStrips::records); beams stand still (their points come from the emitter's
+//   curve, whose previous ends are not kept: the camera's motion of their surface). A fragment
+//   writes where its coverage (the alpha it blends with; 1 for opaque meshes) is at least
+//   coverage_threshold: opaque meshes first (where they are the visible surface), then the rest
+//   in the frame's batch order (sorted: the nearest such particle wins); below it, the pixel keeps
+//   what is behind. Additive batches add light and cover nothing: they write no motion unless
+//   additive_writes. Distortion billboards write none (the pixel keeps what is behind).
 struct MotionVectorsDesc {
     bool enabled = false;
     // The previous frame's camera (its pose and vertical field of view; near, far and aspect are
@@ -303,6 +309,13 @@ inline bool writesMotion(const BillboardParams& params, const MotionVectorsDesc&
     if (isDistortion(params)) return false;
     return params.blend != kBlendAdditive || motion.additive_writes;
 }
+// Strips and mesh particles: every one but, unless additive_writes, additive ones.
+inline bool writesMotion(const StripParams& params, const MotionVectorsDesc& motion) {
+    return params.blend != kBlendAdditive || motion.additive_writes;
+}
+inline bool writesMotion(const MeshParams& params, const MotionVectorsDesc& motion) {
+    return params.blend != kBlendAdditive || motion.additive_writes;
+}
 
 // How an emitter's texture is uploaded: a distortion emitter's displacement field as data (never
 // sRGB-decoded), any other as colour.
@@ -339,6 +352,13 @@ struct DeviceStrips {
     uint64_t count = 0;            // a uint32: how many polylines
     uint32_t points_per_strip = 0; // >= 2
     uint32_t max_strips = 0;       // the most drawn (points and point_counts hold at least this)
+    // Motion vectors only (MotionVectorsDesc): the polylines' DrawRecords, polyline i's particle
+    // being record i, addressed as DeviceRecords::records, chunk_records and first_in_chunk (at
+    // least max_strips of them); each polyline moves by its record's velocity. 0: the points
+    // stand still (beams).
+    uint64_t records = 0;
+    uint32_t chunk_records = 0;
+    uint32_t first_in_chunk = 0;
 };
 
 // One emitter's strips (ribbons or beams): polylines drawn as camera-facing bands
@@ -359,6 +379,10 @@ struct StripBatch {
     // DrawOverrides): a device-resident batch's instance tint and size scale; host points carry
     // them already (the draw list applies them), so 1. Finite and >= 0.
     DrawOverrides overrides{vec4(1.0f), 1.0f, 0u, 0u, 0u};
+    // Motion vectors only (MotionVectorsDesc): host points' world velocities (xyz, m/s; w unused),
+    // one per point (else renderFrame refuses the batch), or empty: the points stand still
+    // (beams). A ribbon's points all carry their particle's velocity (writeRibbonStrips).
+    std::span<const vec4> velocities{};
 };
 
 // One emitter's mesh particles: every record draws the mesh `mesh` (addMesh), placed by
@@ -428,10 +452,12 @@ struct FrameStats {
     // host frame left out (it has no copy of the host's colour to read).
     uint32_t distortion_batches = 0;
     uint32_t distortion_not_drawn = 0;
-    // Motion vectors (FrameView::motion): the billboard batches that wrote their particles'
-    // motion (writesMotion), and 1 when the view asked for motion vectors that this frame could
-    // not draw (a host frame).
+    // Motion vectors (FrameView::motion): the batches that wrote their particles' motion
+    // (writesMotion: billboards, strips and meshes), of them the strip and the mesh batches, and
+    // 1 when the view asked for motion vectors that this frame could not draw (a host frame).
     uint32_t motion_batches = 0;
+    uint32_t motion_strip_batches = 0;
+    uint32_t motion_mesh_batches = 0;
     uint32_t motion_not_drawn = 0;
     // Half-resolution particles (FrameView::particle_resolution): the billboard and strip batches
     // drawn into the half-resolution layer.

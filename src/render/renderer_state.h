@@ -123,7 +123,11 @@ struct FrameTotals {
     uint64_t oit_segments = 0;
     uint32_t oit_device_batches = 0;
     uint32_t distortion_batches = 0; // billboard batches with records that bend the frame
-    uint32_t motion_batches = 0;     // billboard batches with records that write motion
+    // Batches with records, points or strips that write motion (writesMotion), and of them the
+    // strip and mesh batches.
+    uint32_t motion_batches = 0;
+    uint32_t motion_strip_batches = 0;
+    uint32_t motion_mesh_batches = 0;
 };
 
 // What the public DeviceInfo says of a device.

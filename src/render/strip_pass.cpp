@@ -30,6 +30,15 @@ std::array<uint32_t, kSpecStripCount> variantOf(const StripBatch& batch,
     return v;
 }
 
+// The motion-vector variant of a batch (strip_motion.frag): its coverage's values (blend,
+// texture, soft fade, blocks), unlit, never through OIT.
+std::array<uint32_t, kSpecStripCount> motionVariantOf(const StripBatch& batch) {
+    std::array<uint32_t, kSpecStripCount> v = variantOf(batch, Transparency::sorted);
+    v[kSpecStripLit] = 0u;
+    v[kSpecStripMotion] = 1u;
+    return v;
+}
+
 uvec4 addressCount(VkDeviceAddress address, uint64_t count) {
     return uvec4(splitAddress(address), static_cast<uint32_t>(count), 0u);
 }
@@ -38,14 +47,28 @@ uvec4 addressCount(VkDeviceAddress address, uint64_t count) {
 
 StripPass::StripPass(const vk::Device& device, const ParticleBindings& bindings)
     : device_(device), pass_(bindings, {&shaders::kStripVert, &shaders::kStripFrag, "strip",
-                                        kSpecStripBlend, kSpecStripOit}) {}
+                                        kSpecStripBlend, kSpecStripOit}),
+      motion_(bindings, {&shaders::kStripVert, &shaders::kStripMotionFrag, "strip motion",
+                         kSpecStripBlend, kSpecStripOit, false, true}) {}
 
 std::unique_ptr<StripPass> StripPass::create(const vk::Device& device,
                                              const ParticleBindings& bindings,
                                              std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<StripPass> pass(new StripPass(device, bindings));
     if (!pass->pass_.createStages(device, diagnostics)) return nullptr;
+    if (!pass->motion_.createStages(device, diagnostics)) return nullptr;
     return pass;
+}
+
+bool StripPass::prepareMotionPipelines(std::span<const DrawBatch> batches,
+                                       const MotionVectorsDesc& motion,
+                                       std::vector<Diagnostic>& diagnostics) {
+    for (const DrawBatch& entry : batches) {
+        const StripBatch* b = std::get_if<StripBatch>(&entry);
+        if (b == nullptr || !drawsAnything(*b) || !writesMotion(b->params, motion)) continue;
+        if (!motion_.ensure(motionVariantOf(*b), diagnostics)) return false;
+    }
+    return true;
 }
 
 bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
@@ -65,17 +88,23 @@ bool StripPass::preparePipelines(std::span<const DrawBatch> batches, Transparenc
 }
 
 bool StripPass::upload(uint32_t slot, std::span<const DrawBatch> batches, uint64_t total_points,
-                       uint64_t total_segments, std::vector<Diagnostic>& diagnostics) {
+                       uint64_t total_segments, bool velocities,
+                       std::vector<Diagnostic>& diagnostics) {
     if (!reserveDrawBuffer(device_, points_[slot], total_points, sizeof(StripPoint),
                            kMinStripBufferElements, kMaxStripPoints, "the strip-point buffer",
                            diagnostics) ||
         !reserveDrawBuffer(device_, segments_[slot], total_segments, sizeof(uint32_t),
                            kMinStripBufferElements, kMaxStripSegments, "the strip-segment buffer",
-                           diagnostics)) {
+                           diagnostics) ||
+        (velocities && !reserveDrawBuffer(device_, velocities_[slot], total_points, sizeof(vec4),
+                                          kMinStripBufferElements, kMaxStripPoints,
+                                          "the strip-velocity buffer", diagnostics))) {
         return false;
     }
     auto* points = static_cast<StripPoint*>(points_[slot].buffer.mapped);
     auto* segments = static_cast<uint32_t*>(segments_[slot].buffer.mapped);
+    auto* point_velocities =
+        velocities ? static_cast<vec4*>(velocities_[slot].buffer.mapped) : nullptr;
     uint64_t point_offset = 0;
     uint64_t segment_offset = 0;
     for (const DrawBatch& entry : batches) {
@@ -84,19 +113,23 @@ bool StripPass::upload(uint32_t slot, std::span<const DrawBatch> batches, uint64
         std::memcpy(points + point_offset, batch->points.data(), batch->points.size_bytes());
         std::memcpy(segments + segment_offset, batch->segments.data(),
                     batch->segments.size_bytes());
+        if (point_velocities != nullptr && !batch->velocities.empty()) {
+            std::memcpy(point_velocities + point_offset, batch->velocities.data(),
+                        batch->velocities.size_bytes());
+        }
         point_offset += batch->points.size();
         segment_offset += batch->segments.size();
     }
     return true;
 }
 
-// Binds the batch's pipeline variant (unless bound already) and texture; the push constants with
-// the batch's parameters.
-StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
-                                        const StripBatch& batch, Transparency transparency,
+// Binds the variant of `values` of `pass` (unless bound already) and the batch's texture; the
+// push constants with the batch's parameters.
+StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const ParticlePass& pass,
+                                        std::span<const uint32_t> values,
+                                        const TextureStore& textures, const StripBatch& batch,
                                         VkPipeline& bound, bool half_res) const {
-    const std::array<uint32_t, kSpecStripCount> values = variantOf(batch, transparency);
-    pass_.bind(cmd, values, textures.set(batch.texture), bound, half_res);
+    pass.bind(cmd, values, textures.set(batch.texture), bound, half_res);
     StripPushConstants push{};
     push.params = batch.params;
     push.params.textured = values[kSpecStripTextured];
@@ -104,25 +137,70 @@ StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore&
     return push;
 }
 
+// Where a batch's host points and segments lie: uploaded into `slot` at first_point and
+// first_segment.
+void StripPass::placeHost(StripPushConstants& push, const StripBatch& batch, uint32_t slot,
+                          uint64_t first_point, uint64_t first_segment) const {
+    push.points = addressCount(points_[slot].buffer.address + first_point * sizeof(StripPoint),
+                               batch.points.size());
+    push.segments = addressCount(segments_[slot].buffer.address + first_segment * sizeof(uint32_t),
+                                 batch.segments.size());
+}
+
+namespace {
+
+// Where a batch's device strips lie (DeviceStrips).
+void placeDevice(StripPushConstants& push, const StripBatch& batch) {
+    push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
+    push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
+}
+
+uint32_t hostVertices(const StripBatch& batch) {
+    return static_cast<uint32_t>(batch.segments.size() * kStripVerticesPerSegment);
+}
+
+} // namespace
+
 void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
                            const StripBatch& batch, Transparency transparency, IndirectArgs args,
                            VkPipeline& bound, bool half_res) const {
-    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound, half_res);
-    push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
-    push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
+    StripPushConstants push =
+        bindBatch(cmd, pass_, variantOf(batch, transparency), textures, batch, bound, half_res);
+    placeDevice(push, batch);
     pass_.drawIndirect(cmd, push, args);
 }
 
 void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
                      Transparency transparency, uint32_t slot, uint64_t first_point,
                      uint64_t first_segment, VkPipeline& bound, bool half_res) const {
-    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound, half_res);
-    push.points = addressCount(points_[slot].buffer.address + first_point * sizeof(StripPoint),
-                               batch.points.size());
-    push.segments = addressCount(segments_[slot].buffer.address + first_segment * sizeof(uint32_t),
-                                 batch.segments.size());
-    pass_.drawDirect(cmd, push,
-                     static_cast<uint32_t>(batch.segments.size() * kStripVerticesPerSegment), 1);
+    StripPushConstants push =
+        bindBatch(cmd, pass_, variantOf(batch, transparency), textures, batch, bound, half_res);
+    placeHost(push, batch, slot, first_point, first_segment);
+    pass_.drawDirect(cmd, push, hostVertices(batch), 1);
+}
+
+void StripPass::drawMotion(VkCommandBuffer cmd, const TextureStore& textures,
+                           const StripBatch& batch, uint32_t slot, uint64_t first_point,
+                           uint64_t first_segment, VkPipeline& bound) const {
+    StripPushConstants push =
+        bindBatch(cmd, motion_, motionVariantOf(batch), textures, batch, bound, false);
+    placeHost(push, batch, slot, first_point, first_segment);
+    if (!batch.velocities.empty()) {
+        push.velocities = uvec4(
+            splitAddress(velocities_[slot].buffer.address + first_point * sizeof(vec4)), 0u, 0u);
+    }
+    motion_.drawDirect(cmd, push, hostVertices(batch), 1);
+}
+
+void StripPass::drawDeviceMotion(VkCommandBuffer cmd, const TextureStore& textures,
+                                 const StripBatch& batch, IndirectArgs args,
+                                 VkPipeline& bound) const {
+    StripPushConstants push =
+        bindBatch(cmd, motion_, motionVariantOf(batch), textures, batch, bound, false);
+    placeDevice(push, batch);
+    push.velocities = uvec4(splitAddress(batch.device.records), batch.device.chunk_records,
+                            batch.device.first_in_chunk);
+    motion_.drawIndirect(cmd, push, args);
 }
 
 } // namespace spindrift::render

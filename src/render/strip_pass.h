@@ -7,7 +7,9 @@
 // skeleton's (render/particle_pass.h); this pass adds which specialisation values a batch needs
 // (kSpecStrip*), its push constants and its two buffers. The renderer calls draw() for each strip
 // batch in the frame's batch order, between the other particle passes' draws, inside one
-// rendering scope (renderer.cpp).
+// rendering scope (renderer.cpp). In a frame with motion vectors, the strip batches that write
+// motion draw again into the motion target (drawMotion, drawDeviceMotion: strip.vert's motion
+// variant with strip_motion.frag), their host points' velocities in a third buffer.
 #pragma once
 
 #include <array>
@@ -39,8 +41,10 @@ public:
     // like the billboard pass's, up to kMaxStripPoints / kMaxStripSegments; the caller has
     // checked the totals. False with an error when growing fails.
     // Each frame slot (< kMaxFrameSlots) has its own buffers, made by its first upload.
+    // With velocities (a frame with motion vectors), the batches' StripBatch::velocities too,
+    // each at its batch's first point (a batch without them leaves its stretch unwritten).
     bool upload(uint32_t slot, std::span<const DrawBatch> batches, uint64_t total_points,
-                uint64_t total_segments, std::vector<Diagnostic>& diagnostics);
+                uint64_t total_segments, bool velocities, std::vector<Diagnostic>& diagnostics);
 
     // Creates the pipeline variants (kSpecStrip*: blend and features) the strip batches need
     // that do not exist yet; kept for the renderer's life. transparency decides which batches
@@ -65,17 +69,36 @@ public:
                     Transparency transparency, IndirectArgs args, VkPipeline& bound,
                     bool half_res = false) const;
 
-    size_t pipelineVariants() const { return pass_.count(); }
+    // Creates the motion-vector variants (strip_motion.frag) of the strip batches that write
+    // motion (writesMotion). False with an error when one cannot be created.
+    bool prepareMotionPipelines(std::span<const DrawBatch> batches, const MotionVectorsDesc& motion,
+                                std::vector<Diagnostic>& diagnostics);
+
+    // The motion-vector draws of one batch that writes motion, as draw() and drawDevice() draw its
+    // colour, with the variant prepareMotionPipelines made (the upload had velocities); expect
+    // rendering begun on the motion target and the frame's depth (MotionPass) and the frame set
+    // bound.
+    void drawMotion(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
+                    uint32_t slot, uint64_t first_point, uint64_t first_segment,
+                    VkPipeline& bound) const;
+    void drawDeviceMotion(VkCommandBuffer cmd, const TextureStore& textures,
+                          const StripBatch& batch, IndirectArgs args, VkPipeline& bound) const;
+
+    size_t pipelineVariants() const { return pass_.count() + motion_.count(); }
 
 private:
-    StripPushConstants bindBatch(VkCommandBuffer cmd, const TextureStore& textures,
-                                 const StripBatch& batch, Transparency transparency,
-                                 VkPipeline& bound, bool half_res) const;
+    StripPushConstants bindBatch(VkCommandBuffer cmd, const ParticlePass& pass,
+                                 std::span<const uint32_t> values, const TextureStore& textures,
+                                 const StripBatch& batch, VkPipeline& bound, bool half_res) const;
+    void placeHost(StripPushConstants& push, const StripBatch& batch, uint32_t slot,
+                   uint64_t first_point, uint64_t first_segment) const;
     StripPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
     ParticlePass pass_;
+    ParticlePass motion_; // strip.vert + strip_motion.frag
     std::array<DrawBuffer, kMaxFrameSlots> points_;
     std::array<DrawBuffer, kMaxFrameSlots> segments_;
+    std::array<DrawBuffer, kMaxFrameSlots> velocities_; // vec4 per point: frames with motion
 };
 
 } // namespace spindrift::render

@@ -157,6 +157,10 @@ bool deviceEntry(const EffectInstance& fx, uint32_t e, DrawEntry& entry, uint64_
     entry.device = true;
     if (emitter.render_type == kRenderRibbon || emitter.render_type == kRenderBeam) {
         entry.device_strips = gpu::deviceStripSource(*fx.gpu, e);
+        // A ribbon's polyline i is its particle's draw record i: motion vectors read its
+        // velocity there (render::DeviceStrips::records). Beams stand still.
+        if (emitter.render_type == kRenderRibbon)
+            entry.device_records = gpu::drawSource(*fx.gpu, e);
         return entry.device_strips.max_strips != 0;
     }
     entry.device_records = gpu::drawSource(*fx.gpu, e);
@@ -261,8 +265,11 @@ void addInstance(DrawList::Impl& list, const DrawView& view, const DrawInstance&
                                          sdBeamJitterCycle(sim_time_s, curve.end_frequency.w),
                                          records, list.points, list.segments);
             } else {
-                writeRibbonStrips(fx, e, list.points, list.segments);
+                writeRibbonStrips(fx, e, list.points, list.segments, &list.velocities);
             }
+            // Beams stand still (their points come from the emitter's curve): zeros keep the
+            // velocities as long as the points, and their entry gets none (resolveStorage).
+            list.velocities.resize(list.points.size(), vec4(0.0f));
             pending.point_count = list.points.size() - pending.point_first;
             pending.segment_count = list.segments.size() - pending.segment_first;
             for (size_t i = pending.point_first; overrides && i < list.points.size(); ++i) {
@@ -271,6 +278,7 @@ void addInstance(DrawList::Impl& list, const DrawView& view, const DrawInstance&
             }
             if (pending.segment_count == 0) {
                 list.points.resize(pending.point_first);
+                list.velocities.resize(pending.point_first);
                 continue;
             }
             list.stats.strip_segments += pending.segment_count;
@@ -302,6 +310,10 @@ void resolveStorage(DrawList::Impl& list) {
                 std::span<const StripPoint>(list.points).subspan(p.point_first, p.point_count);
             entry.segments =
                 std::span<const uint32_t>(list.segments).subspan(p.segment_first, p.segment_count);
+            if (entry.render_type == kRenderRibbon) {
+                entry.velocities =
+                    std::span<const vec4>(list.velocities).subspan(p.point_first, p.point_count);
+            }
             batch.vertices = verticesOf(entry.points);
             batch.segments = entry.segments;
         }
@@ -348,6 +360,7 @@ void clearDrawList(DrawList& out) {
     list.instance_points.clear();
     list.sorted.clear();
     list.points.clear();
+    list.velocities.clear();
     list.segments.clear();
     list.diagnostics.clear();
     list.stats = DrawListStats{};

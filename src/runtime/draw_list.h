@@ -58,6 +58,9 @@ struct DrawEntry {
     std::span<const DrawRecord> records;     // host billboards and meshes, draw order
     std::span<const StripPoint> points;      // host strips
     std::span<const uint32_t> segments;
+    // Host ribbons: each point's world velocity (render::StripBatch::velocities, motion vectors);
+    // empty for beams, which stand still.
+    std::span<const vec4> velocities;
     bool device = false; // drawn from the device: the sources below
     gpu::GpuDrawSource device_records{};
     gpu::GpuStripSource device_strips{};
@@ -91,6 +94,7 @@ struct DrawList::Impl {
     // Storage and work space, reused from build to build.
     std::vector<DrawRecord> sorted; // sorting emitters' records in this view's order
     std::vector<StripPoint> points; // strip points of every host strip batch
+    std::vector<vec4> velocities;   // as long as points: a ribbon point's particle velocity
     std::vector<uint32_t> segments; // their segments, each batch's counted from its first point
     render::SortScratch scratch;
     std::vector<uint32_t> order;

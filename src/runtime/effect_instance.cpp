@@ -363,13 +363,14 @@ std::span<DrawRecord> hostDrawRecords(EffectInstance& instance, uint32_t emitter
 }
 
 uint64_t writeRibbonStrips(EffectInstance& instance, uint32_t emitter,
-                           std::vector<StripPoint>& points, std::vector<uint32_t>& segments) {
+                           std::vector<StripPoint>& points, std::vector<uint32_t>& segments,
+                           std::vector<vec4>* velocities) {
     if (emitterBackend(instance, emitter) != Backend::gpu) {
-        return cpu::writeRibbonStrips(*instance.cpu, emitter, points, segments);
+        return cpu::writeRibbonStrips(*instance.cpu, emitter, points, segments, velocities);
     }
     // A GPU part's trails were gathered with its records (gpu/ribbon_strips.h).
     return gpu::writeRibbonStrips(*instance.gpu, emitter, hostDrawRecords(instance, emitter),
-                                  points, segments);
+                                  points, segments, velocities);
 }
 
 uint64_t maxRibbonPoints(const EffectInstance& instance, uint32_t emitter) {

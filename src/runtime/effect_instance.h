@@ -243,9 +243,11 @@ bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& dia
 std::span<DrawRecord> hostDrawRecords(EffectInstance& instance, uint32_t emitter);
 
 // Appends ribbon emitter e's trails as strip polylines built on the host (one StripBatch's worth,
-// as cpu::writeRibbonStrips) from the last writeHostDrawRecords. Returns the points written.
+// as cpu::writeRibbonStrips, velocities as there) from the last writeHostDrawRecords. Returns the
+// points written.
 uint64_t writeRibbonStrips(EffectInstance& instance, uint32_t emitter,
-                           std::vector<StripPoint>& points, std::vector<uint32_t>& segments);
+                           std::vector<StripPoint>& points, std::vector<uint32_t>& segments,
+                           std::vector<vec4>* velocities = nullptr);
 // The most points writeRibbonStrips can write for emitter e (segments: fewer).
 uint64_t maxRibbonPoints(const EffectInstance& instance, uint32_t emitter);
 

@@ -93,7 +93,8 @@ OwnedPipeline createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc
     depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
     depth.depthTestEnable = desc.depth_test ? VK_TRUE : VK_FALSE;
     depth.depthWriteEnable = desc.depth_write ? VK_TRUE : VK_FALSE;
-    depth.depthCompareOp = VK_COMPARE_OP_LESS;
+    depth.depthCompareOp =
+        desc.depth_equal_passes ? VK_COMPARE_OP_LESS_OR_EQUAL : VK_COMPARE_OP_LESS;
 
     std::vector<VkPipelineColorBlendAttachmentState> attachments;
     for (size_t i = 0; i < desc.color_formats.size(); ++i) {

@@ -37,6 +37,9 @@ struct GraphicsPipelineDesc {
     VkFormat depth_format = VK_FORMAT_UNDEFINED;
     bool depth_test = true; // VK_COMPARE_OP_LESS
     bool depth_write = true;
+    // VK_COMPARE_OP_LESS_OR_EQUAL instead: a second draw of geometry that wrote the depth (the
+    // same invariant positions) passes where it is the visible surface.
+    bool depth_equal_passes = false;
     // Specialisation constants for both stages; null for none.
     const VkSpecializationInfo* specialization = nullptr;
     // Back faces (clockwise on screen) culled: closed meshes. Off by default: billboards and

@@ -444,6 +444,38 @@ TEST(CpuTrails, StripSegmentsStayInsideTheirPolylineAndCountFromTheBatch) {
     EXPECT_EQ(maxRibbonPoints(*fx, 0), 64u * 13u);
 }
 
+TEST(CpuTrails, EveryPointCarriesItsParticlesVelocityWhenAskedForVelocities) {
+    EffectDesc desc = singleEmitterEffect(64);
+    desc.emitters[0].spawn.bursts.push_back(burstAt(0, 20));
+    desc.emitters[0].init.velocity = {{-2, -2, -2}, {2, 2, 2}};
+    makeRibbon(desc.emitters[0], 12, 0.05f);
+    auto fx = makeTrailEffect(desc);
+    runTrailSteps(*fx, 40);
+    // Kept as long as the points, an earlier batch's included.
+    Strips s;
+    std::vector<vec4> velocities(5, vec4(9));
+    s.points.resize(5);
+    const uint64_t written = writeRibbonStrips(*fx, 0, s.points, s.segments, &velocities);
+    ASSERT_EQ(velocities.size(), s.points.size());
+    EXPECT_EQ(velocities[4], vec4(9)) << "an earlier batch's velocity changed";
+    // The points are those written without velocities; each polyline's points carry their
+    // particle's velocity (a world-space effect: as stored), slot by slot.
+    Strips plain;
+    plain.points.resize(5);
+    writeRibbonStrips(*fx, 0, plain.points, plain.segments);
+    EXPECT_TRUE(sameBytes(s, plain));
+    const ParticlePool& pool = fx->pools[0];
+    uint32_t slot = 0;
+    for (uint64_t i = 5; i < 5 + written; ++i) {
+        if (vec3(s.points[i].position_width) == headOf(*fx, 0, slot + 1)) ++slot;
+        ASSERT_LT(slot, pool.count);
+        EXPECT_EQ(velocities[i],
+                  vec4(pool.velocity_x[slot], pool.velocity_y[slot], pool.velocity_z[slot], 0.0f))
+            << "point " << i << " of slot " << slot;
+    }
+    EXPECT_EQ(slot + 1, pool.count);
+}
+
 TEST(CpuTrails, NonRibbonEmittersWriteNoStrips) {
     EffectDesc desc = ribbonProjectile({1, 0, 0});
     desc.emitters[0].render = RenderDesc{};

@@ -3,6 +3,8 @@
 // count the simulation left on the device. Lavapipe, validation on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "compiler/compile_effect.h"
+#include "gpu/draw_output.h"
 #include "gpu/gpu_effect.h"
 #include "gpu/ribbon_strips.h"
 #include "render/renderer.h"
@@ -177,6 +180,85 @@ TEST(DeviceStrips, BeamsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
     request.beams[0].jitter_cycle = 3;
     // 6 beams of 12 segments: blocks of 13 points.
     expectDrawnFromTheDeviceThenNothing(effect, request, 4, 6, 13);
+}
+
+// Motion vectors of device ribbons (docs/rendering.md, "Motion vectors"): polyline i moves by
+// its particle's draw record i (DeviceStrips::records), which gives the motion the same ribbons
+// give drawn from the host with each point's velocity (gpu::writeRibbonStrips' velocities, from
+// the records read back); without the records the ribbons stand still, which differs.
+TEST(DeviceStrips, DeviceRibbonsWriteTheMotionOfTheirHostCopy) {
+    const auto effect = shortRibbonBurst();
+    RendererConfig config;
+    config.width = 96;
+    config.height = 64;
+    config.validation = true;
+    std::vector<Diagnostic> d;
+    RendererPtr renderer = createRenderer(config, d);
+    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
+    gpu::GpuConfig gpu_config;
+    gpu_config.shared_device = rendererContext(*renderer);
+    gpu_config.device_strips = true;
+    auto fx = gpu::createGpuEffect(effect, gpu_config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    for (int frame = 0; frame < 8; ++frame) gpu::advanceFrame(*fx, effect->effect.fixed_timestep_s);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
+    std::vector<DrawRecord> records;
+    ASSERT_TRUE(gpu::readBackDrawRecordsForTest(*fx, records, d)) << joinedDiagnostics(d);
+    ASSERT_EQ(records.size(), fx->stats[0].live);
+
+    StripBatch device = deviceBatch(*fx, gpu::deviceStripSource(*fx, 0).max_strips);
+    const gpu::GpuDrawSource source = gpu::drawSource(*fx, 0);
+    device.device.records = source.records.address;
+    device.device.chunk_records = source.records.chunk_records;
+    device.device.first_in_chunk = source.records.first_in_chunk;
+    StripBatch host;
+    host.params = device.params;
+    std::vector<StripPoint> points;
+    std::vector<uint32_t> segments;
+    std::vector<vec4> velocities;
+    gpu::writeRibbonStrips(*fx, 0, records, points, segments, &velocities);
+    ASSERT_FALSE(segments.empty());
+    host.points = points;
+    host.segments = segments;
+    host.velocities = velocities;
+    StripBatch still = device;
+    still.device.records = 0;
+
+    // Additive ribbons: every fragment writes (additive_writes, threshold 0); half a second of
+    // their 1 to 2 m/s is many pixels.
+    FrameView view = frontView();
+    view.motion.enabled = true;
+    view.motion.additive_writes = true;
+    view.motion.coverage_threshold = 0;
+    view.motion.interval_s = 0.5f;
+    auto motionOf = [&](const StripBatch& batch) {
+        Image image;
+        MotionImage motion;
+        FrameStats stats;
+        const std::vector<DrawBatch> batches = {batch};
+        EXPECT_TRUE(renderFrame(*renderer, view, batches, image, &motion, stats, d))
+            << joinedDiagnostics(d);
+        EXPECT_EQ(stats.motion_strip_batches, 1u);
+        return motion;
+    };
+    const MotionImage from_device = motionOf(device);
+    const MotionImage from_host = motionOf(host);
+    const MotionImage standing = motionOf(still);
+    ASSERT_EQ(from_device.xy.size(), from_host.xy.size());
+    float worst = 0;
+    size_t moving = 0;
+    size_t differs_from_still = 0;
+    for (size_t i = 0; i < from_device.xy.size(); ++i) {
+        worst = std::max(worst, std::abs(from_device.xy[i] - from_host.xy[i]));
+        moving += std::abs(from_device.xy[i]) > 1.0f ? 1 : 0;
+        differs_from_still += std::abs(from_device.xy[i] - standing.xy[i]) > 1.0f ? 1 : 0;
+    }
+    // The same polylines (the parity test holds their points equal to the host's within
+    // rounding) and the same velocities: half-float rounding of values up to ~20 px (2^-6).
+    EXPECT_LE(worst, 0.02f);
+    EXPECT_GT(moving, 50u) << "the ribbons' pixels move";
+    EXPECT_GT(differs_from_still, 50u) << "the records' velocities are read";
+    EXPECT_TRUE(validationMessages(*renderer).empty()) << validationMessages(*renderer).front();
 }
 
 // A device strip batch the renderer cannot draw is an error naming it, never a crash.

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "render/mesh_params.h"
+#include "render/shader/mesh.h"
 #include "render/shader/motion.h"
 #include "render/view_globals.h"
 
@@ -86,6 +88,49 @@ TEST(MotionMaths, APointBehindThePreviousCameraHasNoPreviousPixel) {
 TEST(MotionMaths, AParticleWasItsVelocityTimesTheIntervalBack) {
     EXPECT_EQ(sdMotionPreviousPosition(vec3(1, 2, 3), vec3(10, -4, 0), 0.25f), vec3(-1.5f, 3, 3));
     EXPECT_EQ(sdMotionPreviousPosition(vec3(1, 2, 3), vec3(10, -4, 0), 0.0f), vec3(1, 2, 3));
+}
+
+TEST(MotionMaths, APointsPreviousClipIsItsMovedBackPointSeenByThePreviousCamera) {
+    FrameView v = view();
+    v.motion.has_previous_camera = true;
+    v.motion.previous_camera = v.camera;
+    v.motion.previous_camera.eye.x += 0.7f;
+    v.motion.interval_s = 0.1f;
+    const FrameGlobals g = viewGlobals(v, kWidth, kHeight);
+    const vec3 p(0.5f, 1.5f, -2);
+    const vec3 velocity(3, 0, -1);
+    EXPECT_EQ(sdMotionPreviousClip(g.motion, p, velocity),
+              previousClip(g.motion, p - velocity * 0.1f));
+    EXPECT_EQ(sdMotionPreviousClipOf(g.motion, p), previousClip(g.motion, p));
+}
+
+TEST(MotionMaths, AMeshVertexWasItsCentreMovedBackAndItsTumbleTurnedBack) {
+    EmitterRecord e{};
+    e.mesh_scale = 1;
+    e.mesh_tumble_rad_per_s = 2;
+    e.lifetime_min_s = e.lifetime_max_s = 4;
+    const MeshParams p = meshParams(e);
+    // Age 2 s, rotation 0.3 rad, size 1.5, moving (1, 2, 0) m/s.
+    const DrawRecord r =
+        sdDrawRecord(vec3(1, 2, 3), 1.5f, vec4(1), vec3(1, 2, 0), 0.3f, 0.5f, 0.0f, 0u, 99u);
+    const float interval = 0.25f;
+    const MeshPlacement now = sdMeshPlacement(r, p);
+    const MeshPlacement before = sdMeshPreviousPlacement(r, p, interval);
+    EXPECT_EQ(before.center, vec3(1, 2, 3) - vec3(1, 2, 0) * interval);
+    EXPECT_EQ(before.scale, now.scale) << "the size as now";
+    // A vertex across the tumble axis at radius R turns by rate x interval = 0.5 rad about it:
+    // relative to the centre it moved by the chord 2 R sin(0.25).
+    const vec3 axis = sdTumbleAxis(r.key);
+    const vec3 local = normalize(cross(axis, vec3(0.3f, 0.9f, 0.1f)));
+    const vec3 offset_now = sdMeshPoint(now, local) - now.center;
+    const vec3 offset_before = sdMeshPoint(before, local) - before.center;
+    const float radius = 1.5f;
+    EXPECT_NEAR(length(offset_now), radius, 1e-5f);
+    EXPECT_NEAR(length(offset_now - offset_before), 2 * radius * std::sin(0.25f), 1e-5f);
+    // Turned back: turning the previous offset on by 0.5 rad about the axis gives today's.
+    const MeshPlacement on = sdAxisRotation(axis, 2 * interval);
+    const vec3 turned = sdMeshRotate(on, offset_before);
+    EXPECT_NEAR(length(turned - offset_now), 0.0f, 1e-5f);
 }
 
 TEST(MotionMaths, CoveringFragmentsWriteAndAdditiveOnesOnlyWhenAsked) {

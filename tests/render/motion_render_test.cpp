@@ -16,49 +16,21 @@
 #include "render/billboard_params.h"
 #include "render/renderer.h"
 #include "render/renderer_state.h"
-#include "square_frame_fixture.h"
+
+#include "motion_fixture.h"
 
 namespace spindrift::render {
 namespace {
 
 using test::errors;
+using test::kHeight_m;
+using test::kParticleHeight_m;
 using test::kSide;
-
-constexpr float kHeight_m = 10;        // the camera's height over the ground
-constexpr float kParticleHeight_m = 2; // the particles' plane: 8 m from the eye
-// The largest rounding of a motion read back: half floats hold values below 16 pixels to 2^-7
-// (half a step 2^-8), and the float maths before them to about 1e-5 px; 0.01 px covers both.
-constexpr float kTolerance_px = 0.01f;
-
-// Pixels per metre across the view at view depth depth_m: the 90-degree field spans 2 d metres.
-float pixelsPerMetre(float depth_m) {
-    return float(kSide) / (2.0f * depth_m);
-}
-
-FrameView topView() {
-    FrameView view;
-    view.camera.eye = {0, kHeight_m, 0};
-    view.camera.target = {0, 0, 0};
-    view.camera.up = {0, 0, -1}; // image right is +x, image down is +z
-    view.fov_deg = 90;
-    view.ground.enabled = true;
-    view.ground.size = 100;
-    view.motion.enabled = true;
-    return view;
-}
-
-// The previous frame's camera: the current one moved back by `moved` (the camera moved by it).
-FrameView movedCamera(FrameView view, Float3 moved) {
-    view.motion.has_previous_camera = true;
-    view.motion.previous_fov_deg = view.fov_deg;
-    view.motion.previous_camera = view.camera;
-    view.motion.previous_camera.eye = {view.camera.eye.x - moved.x, view.camera.eye.y - moved.y,
-                                       view.camera.eye.z - moved.z};
-    view.motion.previous_camera.target = {view.camera.target.x - moved.x,
-                                          view.camera.target.y - moved.y,
-                                          view.camera.target.z - moved.z};
-    return view;
-}
+using test::kTolerance_px;
+using test::motionAt;
+using test::movedCamera;
+using test::pixelsPerMetre;
+using test::topView;
 
 DrawRecord particle(vec3 velocity, float alpha = 1) {
     return sdDrawRecord(vec3(0, kParticleHeight_m, 0), 4, vec4(0.9f, 0.5f, 0.2f, alpha), velocity,
@@ -72,52 +44,20 @@ BillboardBatch batchOf(std::span<const DrawRecord> records, uint32_t blend = kBl
     return b;
 }
 
-vec2 motionAt(const MotionImage& m, uint32_t x, uint32_t y) {
-    const size_t i = (size_t{y} * m.width + x) * 2;
-    return vec2(m.xy[i], m.xy[i + 1]);
-}
-
 // The pixels of the particle's middle (within 4 px of the centre: the 4 m quad is 24 px across
-// at 8 m, its soft disc's alpha well above one half there), and the frame's corners (ground).
-std::vector<std::pair<uint32_t, uint32_t>> middlePixels() {
-    std::vector<std::pair<uint32_t, uint32_t>> out;
+// at 8 m, its soft disc's alpha well above one half there).
+test::Pixels middlePixels() {
+    test::Pixels out;
     for (uint32_t y = kSide / 2 - 4; y < kSide / 2 + 4; ++y) {
         for (uint32_t x = kSide / 2 - 4; x < kSide / 2 + 4; ++x) out.emplace_back(x, y);
     }
     return out;
 }
-const std::pair<uint32_t, uint32_t> kCorners[] = {
-    {3, 3}, {kSide - 4, 3}, {3, kSide - 4}, {kSide - 4, kSide - 4}};
 
-class MotionRenderTest : public test::SquareFrameTest {
+class MotionRenderTest : public test::MotionRenderTest {
 protected:
-    MotionImage renderMotion(const FrameView& view, const std::vector<DrawBatch>& batches = {},
-                             Image* colour = nullptr) {
-        Image image;
-        MotionImage motion;
-        std::vector<Diagnostic> d;
-        EXPECT_TRUE(renderFrame(*renderer_, view, batches, image, &motion, stats_, d)) << errors(d);
-        EXPECT_EQ(motion.width, kSide);
-        EXPECT_EQ(motion.height, kSide);
-        EXPECT_EQ(motion.xy.size(), size_t{kSide} * kSide * 2);
-        if (colour != nullptr) *colour = image;
-        return motion;
-    }
-
     void expectMiddle(const MotionImage& m, vec2 expected, const char* what) {
-        for (const auto& [x, y] : middlePixels()) {
-            const vec2 got = motionAt(m, x, y);
-            EXPECT_NEAR(got.x, expected.x, kTolerance_px) << what << " at " << x << "," << y;
-            EXPECT_NEAR(got.y, expected.y, kTolerance_px) << what << " at " << x << "," << y;
-        }
-    }
-
-    void expectCorners(const MotionImage& m, vec2 expected, const char* what) {
-        for (const auto& [x, y] : kCorners) {
-            const vec2 got = motionAt(m, x, y);
-            EXPECT_NEAR(got.x, expected.x, kTolerance_px) << what << " at " << x << "," << y;
-            EXPECT_NEAR(got.y, expected.y, kTolerance_px) << what << " at " << x << "," << y;
-        }
+        expectAt(m, middlePixels(), expected, what);
     }
 };
 
@@ -151,7 +91,7 @@ TEST_F(MotionRenderTest, TheGroundIsReprojectedWhenTheCameraClimbs) {
     // and is now at x / 10, so it moved toward the middle by x (1/8 - 1/10) half views.
     const FrameView view = movedCamera(topView(), {0, 2, 0});
     const MotionImage m = renderMotion(view);
-    for (const auto& [x, y] : kCorners) {
+    for (const auto& [x, y] : test::cornerPixels()) {
         const float px = float(x) + 0.5f; // the pixel centre the motion is measured at
         const float py = float(y) + 0.5f;
         const float half = float(kSide) / 2;

@@ -285,6 +285,17 @@ TEST_F(DrawListTest, RibbonsAndBeamsAreStripsWithSegmentsInsideTheirPoints) {
     EXPECT_NEAR(beams.vertices[0].position.z, -2.0f, 1e-4f);
     EXPECT_EQ(list.stats().strip_segments,
               beams.segments.size() + list.batches()[0].segments.size());
+    // For motion vectors (render::StripBatch::velocities): each ribbon point carries its
+    // particle's velocity, the beams' points none (they stand still).
+    const std::vector<DrawEntry>& entries = list.impl().entries;
+    ASSERT_EQ(entries.size(), 2u);
+    ASSERT_EQ(entries[0].velocities.size(), entries[0].points.size());
+    for (const vec4& v : entries[0].velocities) {
+        EXPECT_NEAR(v.x, 2.0f, 1e-5f);
+        EXPECT_EQ(v.y, 0.0f);
+        EXPECT_EQ(v.z, 0.0f);
+    }
+    EXPECT_TRUE(entries[1].velocities.empty());
 }
 
 // The batches of blend `blend`, in list order, as one particle sequence.

@@ -22,6 +22,7 @@
 #include "kernels/sd_math.h"
 #include "kernels/shared_types.h"
 #include "mesh/mesh_vertex.h"
+#include "motion.h"
 
 SD_BEGIN_NAMESPACE
 
@@ -58,7 +59,10 @@ SD_CONST uint kSpecMeshBlend = 0u;    // kBlend*
 SD_CONST uint kSpecMeshLit = 1u;      // 1: kRenderFlagLit
 SD_CONST uint kSpecMeshOit = 2u;      // 1: writes the OIT targets (render/shader/oit.h)
 SD_CONST uint kSpecMeshTextured = 3u; // 1: samples the batch's texture at the vertex's (u, v)
-SD_CONST uint kSpecMeshCount = 4u;
+// 1: the motion-vector variant (mesh_motion.frag): the vertex stage hands over each vertex's
+// previous clip position (sdMeshPreviousPlacement, sdMotionPreviousClipOf).
+SD_CONST uint kSpecMeshMotion = 4u;
+SD_CONST uint kSpecMeshCount = 5u;
 
 // A particle's placement: world = center + rotation * (local * scale), rotation as three
 // columns (an orthonormal matrix: normals turn with it unchanged by the uniform scale).
@@ -102,13 +106,30 @@ SD_FUNC MeshPlacement sdAxisRotation(vec3 axis, float angle_rad) {
     return m;
 }
 
-// Where a record's mesh is: at its position, scaled by size * scale, turned about its tumble axis
-// by its rotation plus tumble_rad_per_s * its age.
-SD_FUNC MeshPlacement sdMeshPlacement(DrawRecord r, MeshParams p) {
-    float angle = r.velocity_rotation.w + p.tumble_rad_per_s * sdMeshAge(r, p);
+// Where a record's mesh is at age age_s: at its position, scaled by size * scale, turned about its
+// tumble axis by its rotation plus tumble_rad_per_s * age_s.
+SD_FUNC MeshPlacement sdMeshPlacementAtAge(DrawRecord r, MeshParams p, float age_s) {
+    float angle = r.velocity_rotation.w + p.tumble_rad_per_s * age_s;
     MeshPlacement m = sdAxisRotation(sdTumbleAxis(r.key), angle);
     m.center = vec3(r.position_size);
     m.scale = r.position_size.w * p.scale;
+    return m;
+}
+
+// Where a record's mesh is now: sdMeshPlacementAtAge at its age.
+SD_FUNC MeshPlacement sdMeshPlacement(DrawRecord r, MeshParams p) {
+    return sdMeshPlacementAtAge(r, p, sdMeshAge(r, p));
+}
+
+// Where the mesh was interval_s ago, for motion vectors (render/shader/motion.h): its centre moved
+// back along the record's velocity (sdMotionPreviousPosition) and its tumble turned back by
+// tumble_rad_per_s * interval_s, exact because the tumble is a constant rate about a fixed axis.
+// The record's own rotation and size are taken as now: the record holds no rate for them (a spin
+// or a size curve moves the surface, not this placement). A particle younger than the interval
+// is extrapolated, as its position is.
+SD_FUNC MeshPlacement sdMeshPreviousPlacement(DrawRecord r, MeshParams p, float interval_s) {
+    MeshPlacement m = sdMeshPlacementAtAge(r, p, sdMeshAge(r, p) - interval_s);
+    m.center = sdMotionPreviousPosition(m.center, vec3(r.velocity_rotation), interval_s);
     return m;
 }
 

@@ -1,6 +1,7 @@
 // Motion vectors (docs/rendering.md, "Motion vectors"): the maths the motion shaders
-// (shaders/motion_camera.frag, shaders/billboard_motion.frag) and the CPU-side tests share, in the
-// C++/GLSL subset (shared_types.h), and the frame globals' motion block.
+// (shaders/motion_camera.frag, billboard_motion.frag, strip_motion.frag and mesh_motion.frag with
+// the motion variants of strip.vert and mesh.vert) and the CPU-side tests share, in the C++/GLSL
+// subset (shared_types.h), and the frame globals' motion block.
 //
 // Convention: a pixel's motion is its position in this frame minus the position the same surface
 // point had in the previous frame, in pixels of this frame, x to the right and y down (the image's
@@ -11,6 +12,7 @@
 #ifndef SPINDRIFT_RENDER_SHADER_MOTION_H
 #define SPINDRIFT_RENDER_SHADER_MOTION_H
 
+#include "kernels/effect_records.h"
 #include "kernels/shared_types.h"
 
 SD_BEGIN_NAMESPACE
@@ -52,6 +54,23 @@ SD_FUNC vec3 sdMotionPreviousPosition(vec3 position, vec3 velocity, float interv
     return position - velocity * interval_s;
 }
 
+// Clip position of a particle's point under the previous camera: where the previous frame saw
+// `previous` (a world point already moved back: sdMotionPreviousPosition, or a mesh vertex under
+// its previous placement, sdMeshPreviousPlacement). The current camera when the frame has no
+// previous one (MotionGlobals), so a moving particle still moves its pixels.
+SD_FUNC vec4 sdMotionPreviousClipOf(MotionGlobals m, vec3 previous) {
+    return sdMotionClip(m.previous_clip_from_world_c0, m.previous_clip_from_world_c1,
+                        m.previous_clip_from_world_c2, m.previous_clip_from_world_c3, previous);
+}
+
+// The previous frame's clip position of a particle's point now at `position` moving at
+// `velocity` (m/s, world): moved back over the frame's interval, seen by the previous camera. The
+// one text every particle motion shader projects with: billboards per fragment, strips and mesh
+// particles per vertex (clip positions interpolate exactly: they are linear in the point).
+SD_FUNC vec4 sdMotionPreviousClip(MotionGlobals m, vec3 position, vec3 velocity) {
+    return sdMotionPreviousClipOf(m, sdMotionPreviousPosition(position, velocity, m.params.x));
+}
+
 // The motion (pixels, this frame's minus the previous) of a point now at current_px (pixels) that
 // the previous camera saw at clip position previous_clip. A point that was behind the previous
 // camera (w <= 0) has no previous pixel: 0.
@@ -68,6 +87,12 @@ SD_FUNC vec2 sdMotionPixels(vec2 current_px, vec4 previous_clip, vec2 viewport_p
 SD_FUNC bool sdMotionWrites(float alpha, float threshold, bool additive, bool additive_writes) {
     if (additive && !additive_writes) return false;
     return alpha >= threshold;
+}
+
+// sdMotionWrites with the frame's settings (MotionGlobals::params) for a fragment of blend mode
+// `blend` (kBlend*: additive covers nothing; opaque, alpha 1, always covers).
+SD_FUNC bool sdMotionFragmentWrites(MotionGlobals m, float alpha, uint blend) {
+    return sdMotionWrites(alpha, m.params.y, blend == kBlendAdditive, m.params.w != 0.0f);
 }
 
 SD_END_NAMESPACE

@@ -34,11 +34,17 @@ struct StripParams {
 // Drawn from device blocks (kSpecStripBlocks, render::DeviceStrips): points.xy the first block's
 // address, points.w the points per block; segments.xy the address of the per-block point counts;
 // the z fields 0.
+// velocities, read by the motion variant only (kSpecStripMotion; docs/rendering.md, "Motion
+// vectors"): host points, velocities.xy the address of one vec4 per point (xyz its world velocity,
+// m/s), parallel to the points from the batch's first; device blocks, velocities.xy the polylines'
+// DrawRecords as BillboardPushConstants::records (z chunk_records, w first_in_chunk), polyline i's
+// velocity that of record i. velocities.xy 0: the points stand still.
 struct StripPushConstants {
     StripParams params;
     uvec4 points;
     uvec4 segments;
     DrawOverrides overrides; // applied to each point read (sdOverriddenPoint)
+    uvec4 velocities;
 };
 
 // A strip point as drawn under the overrides: colour x tint, width x size_scale, as the draw list
@@ -57,7 +63,10 @@ SD_CONST uint kSpecStripLit = 2u;      // 1: kRenderFlagLit
 SD_CONST uint kSpecStripSoftFade = 3u; // 1: soft_fade_distance > 0
 SD_CONST uint kSpecStripOit = 4u;      // 1: writes the OIT targets (kernels/oit.h)
 SD_CONST uint kSpecStripBlocks = 5u;   // 1: polylines in fixed blocks on the device
-SD_CONST uint kSpecStripCount = 6u;
+// 1: the motion-vector variant (strip_motion.frag): the vertex stage hands over each vertex's
+// previous clip position (sdMotionPreviousClip) from its point's velocity.
+SD_CONST uint kSpecStripMotion = 6u;
+SD_CONST uint kSpecStripCount = 7u;
 
 // Vertices per segment: two triangles, no index buffer (vertex pulling). Vertex i of a batch's
 // draw is corner i % 6 (sdQuadCorner) of segment i / 6; the corner's x picks the end (-1: the
@@ -178,10 +187,11 @@ SD_END_NAMESPACE
 namespace spindrift {
 SD_ASSERT_RECORD(StripParams, 32);
 static_assert(offsetof(StripParams, soft_fade_distance) == 8);
-SD_ASSERT_RECORD(StripPushConstants, 96);
+SD_ASSERT_RECORD(StripPushConstants, 112);
 static_assert(offsetof(StripPushConstants, points) == 32);
 static_assert(offsetof(StripPushConstants, segments) == 48);
 static_assert(offsetof(StripPushConstants, overrides) == 64);
+static_assert(offsetof(StripPushConstants, velocities) == 96);
 } // namespace spindrift
 #endif
 
