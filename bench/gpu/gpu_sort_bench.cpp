@@ -247,6 +247,19 @@ bool runOnce(SortContext& ctx, SortCase& c, double (&sort_ms)[kScanCount], doubl
     return true;
 }
 
+// A profile's submission begins with its queries reset and one unprofiled sort of scan s on a
+// restored input, so the device is busy and at its working clock when the profiled work starts
+// (a lone profiled sort after the host's checks ran at idle clocks).
+bool recordWarmUp(VkCommandBuffer cmd, const SortCase& c, uint32_t s,
+                  std::vector<Diagnostic>& diagnostics) {
+    vkCmdResetQueryPool(cmd, c.queries.get(), 0, kQueryCount);
+    recordRestore(cmd, c);
+    const bool recorded = recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address,
+                                             c.count, diagnostics);
+    vk::computeBarrier(cmd);
+    return recorded;
+}
+
 // The stamped profile: one submission of restore, an unprofiled sort (the device busy and at its
 // working clock), restore, [t0] the sort of scan s with a stamp after every dispatch. Kept to
 // show what stamps between dispatches do to a sort: its whole span (last stamp - t0) against
@@ -255,11 +268,7 @@ bool stampedOnce(SortContext& ctx, SortCase& c, uint32_t s, double& whole_ms,
                  std::vector<Diagnostic>& diagnostics) {
     bool recorded = true;
     auto record = [&](VkCommandBuffer cmd) {
-        vkCmdResetQueryPool(cmd, c.queries.get(), 0, kQueryCount);
-        recordRestore(cmd, c);
-        recorded = recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address, c.count,
-                                      diagnostics);
-        vk::computeBarrier(cmd);
+        recorded = recordWarmUp(cmd, c, s, diagnostics);
         recordRestore(cmd, c);
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, c.queries.get(), 0);
         recorded =
@@ -290,11 +299,7 @@ bool cutOnce(SortContext& ctx, SortCase& c, uint32_t s, double (&cut_ms)[kGpuSor
              std::vector<Diagnostic>& diagnostics) {
     bool recorded = true;
     auto record = [&](VkCommandBuffer cmd) {
-        vkCmdResetQueryPool(cmd, c.queries.get(), 0, kQueryCount);
-        recordRestore(cmd, c);
-        recorded = recordGpuRadixSort(cmd, *c.sorts[s], c.keys.address, c.payloads.address, c.count,
-                                      diagnostics);
-        vk::computeBarrier(cmd);
+        recorded = recordWarmUp(cmd, c, s, diagnostics);
         for (uint32_t k = 1; k <= kGpuSortPhaseQueries; ++k) {
             recordRestore(cmd, c);
             const uint32_t q = kCutQuery + 2 * (k - 1);

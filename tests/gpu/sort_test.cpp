@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <numeric>
 #include <optional>
@@ -205,55 +206,83 @@ TEST_P(GpuSortTest, SortsKeysThatDifferOnlyInTheTopDigit) {
     expectStableSort(keys);
 }
 
-TEST_P(GpuSortTest, SortsTwiceInOneSubmission) {
-    // The second sort reuses the scratch (histogram, tile counts) the first one left.
-    Shared& s = shared();
-    const vk::Device& device = *s.context.device;
-    const std::vector<uint32_t> first = randomKeys(30000, 21u);
-    const std::vector<uint32_t> second = randomKeys(30000, 22u, 0x00ffff00u);
-    const VkDeviceSize bytes = first.size() * sizeof(uint32_t);
+// Keys and their input indices (the payloads) in host-visible buffers a sort reads at their
+// device addresses and sorts in place.
+struct HostPairs {
+    std::vector<uint32_t> keys;
+    vk::Buffer key_buffer;
+    vk::Buffer payload_buffer;
+};
+
+HostPairs hostPairs(std::vector<uint32_t> keys, std::vector<Diagnostic>& diagnostics) {
+    HostPairs p;
+    const vk::Device& device = *shared().context.device;
+    const VkDeviceSize bytes = keys.size() * sizeof(uint32_t);
     const VkBufferUsageFlags usage =
         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-    std::vector<Diagnostic> diagnostics;
-    vk::Buffer buffers[4];
-    for (vk::Buffer& b : buffers) {
-        b = vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "pairs", diagnostics);
-        ASSERT_TRUE(b) << errors(diagnostics);
-    }
-    std::vector<uint32_t> indices(first.size());
+    p.key_buffer =
+        vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "keys", diagnostics);
+    p.payload_buffer =
+        vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "payloads", diagnostics);
+    if (!p.key_buffer || !p.payload_buffer) return p;
+    std::vector<uint32_t> indices(keys.size());
     std::iota(indices.begin(), indices.end(), 0u);
-    std::memcpy(buffers[0].mapped, first.data(), bytes);
-    std::memcpy(buffers[1].mapped, indices.data(), bytes);
-    std::memcpy(buffers[2].mapped, second.data(), bytes);
-    std::memcpy(buffers[3].mapped, indices.data(), bytes);
-    const uint32_t n = static_cast<uint32_t>(first.size());
+    std::memcpy(p.key_buffer.mapped, keys.data(), bytes);
+    std::memcpy(p.payload_buffer.mapped, indices.data(), bytes);
+    p.keys = std::move(keys);
+    return p;
+}
+
+// Records `sorts` into one submission, then makes their writes visible to the host, and waits.
+bool runSorts(const char* what, const std::function<bool(VkCommandBuffer)>& sorts,
+              std::vector<Diagnostic>& diagnostics) {
     bool recorded = false;
-    ASSERT_TRUE(s.context.runner->run(
-        "two sorts",
+    const bool ran = shared().context.runner->run(
+        what,
         [&](VkCommandBuffer cmd) {
-            recorded = recordGpuRadixSort(cmd, sort(), buffers[0].address, buffers[1].address, n,
-                                          diagnostics) &&
-                       recordGpuRadixSort(cmd, sort(), buffers[2].address, buffers[3].address, n,
-                                          diagnostics);
+            recorded = sorts(cmd);
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                               VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
                               VK_ACCESS_2_HOST_READ_BIT);
         },
+        diagnostics);
+    return ran && recorded;
+}
+
+// The pairs are std::stable_sort of (key & mask, input index).
+void expectSortedBy(const HostPairs& p, uint32_t mask, const std::string& label) {
+    std::vector<uint32_t> order(p.keys.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return (p.keys[a] & mask) < (p.keys[b] & mask);
+    });
+    const auto* gpu_keys = static_cast<const uint32_t*>(p.key_buffer.mapped);
+    const auto* gpu_payloads = static_cast<const uint32_t*>(p.payload_buffer.mapped);
+    for (size_t i = 0; i < order.size(); ++i) {
+        ASSERT_EQ(gpu_payloads[i], order[i]) << label << " at " << i;
+        ASSERT_EQ(gpu_keys[i], p.keys[order[i]]) << label << " at " << i;
+    }
+}
+
+TEST_P(GpuSortTest, SortsTwiceInOneSubmission) {
+    // The second sort reuses the scratch (histogram, tile counts) the first one left.
+    std::vector<Diagnostic> diagnostics;
+    const HostPairs first = hostPairs(randomKeys(30000, 21u), diagnostics);
+    const HostPairs second = hostPairs(randomKeys(30000, 22u, 0x00ffff00u), diagnostics);
+    ASSERT_TRUE(first.key_buffer && second.key_buffer) << errors(diagnostics);
+    const auto n = static_cast<uint32_t>(first.keys.size());
+    ASSERT_TRUE(runSorts(
+        "two sorts",
+        [&](VkCommandBuffer cmd) {
+            return recordGpuRadixSort(cmd, sort(), first.key_buffer.address,
+                                      first.payload_buffer.address, n, diagnostics) &&
+                   recordGpuRadixSort(cmd, sort(), second.key_buffer.address,
+                                      second.payload_buffer.address, n, diagnostics);
+        },
         diagnostics))
         << errors(diagnostics);
-    ASSERT_TRUE(recorded) << errors(diagnostics);
-    for (int which = 0; which < 2; ++which) {
-        const std::vector<uint32_t>& keys = which == 0 ? first : second;
-        std::vector<uint32_t> order = indices;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-        const uint32_t* gpu_keys = static_cast<const uint32_t*>(buffers[2 * which].mapped);
-        const uint32_t* gpu_payloads = static_cast<const uint32_t*>(buffers[2 * which + 1].mapped);
-        for (size_t i = 0; i < order.size(); ++i) {
-            ASSERT_EQ(gpu_payloads[i], order[i]) << "sort " << which << " at " << i;
-            ASSERT_EQ(gpu_keys[i], keys[order[i]]) << "sort " << which << " at " << i;
-        }
-    }
+    expectSortedBy(first, 0xffffffffu, "sort 0");
+    expectSortedBy(second, 0xffffffffu, "sort 1");
 }
 
 // A sort cut after its second pass (GpuSortTimestamps::phase_count 7: the histogram and two
@@ -261,48 +290,21 @@ TEST_P(GpuSortTest, SortsTwiceInOneSubmission) {
 // in the caller's buffers stably sorted by the low 16 bits alone: each phase ran as in the full
 // sort, and none after the cut.
 TEST_P(GpuSortTest, ACutSortRunsOnlyItsFirstPhases) {
-    Shared& s = shared();
-    const vk::Device& device = *s.context.device;
-    const std::vector<uint32_t> keys = randomKeys(20000, 31u);
-    const VkDeviceSize bytes = keys.size() * sizeof(uint32_t);
-    const VkBufferUsageFlags usage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     std::vector<Diagnostic> diagnostics;
-    vk::Buffer buffers[2];
-    for (vk::Buffer& b : buffers) {
-        b = vk::createBuffer(device, bytes, usage, vk::MemoryUse::readback, "pairs", diagnostics);
-        ASSERT_TRUE(b) << errors(diagnostics);
-    }
-    std::vector<uint32_t> indices(keys.size());
-    std::iota(indices.begin(), indices.end(), 0u);
-    std::memcpy(buffers[0].mapped, keys.data(), bytes);
-    std::memcpy(buffers[1].mapped, indices.data(), bytes);
-    const uint32_t n = static_cast<uint32_t>(keys.size());
+    const HostPairs pairs = hostPairs(randomKeys(20000, 31u), diagnostics);
+    ASSERT_TRUE(pairs.key_buffer) << errors(diagnostics);
     GpuSortTimestamps cut;
     cut.phase_count = 7;
-    bool recorded = false;
-    ASSERT_TRUE(s.context.runner->run(
+    ASSERT_TRUE(runSorts(
         "cut sort",
         [&](VkCommandBuffer cmd) {
-            recorded = recordGpuRadixSort(cmd, sort(), buffers[0].address, buffers[1].address, n,
-                                          diagnostics, cut);
-            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                              VK_ACCESS_2_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                              VK_ACCESS_2_HOST_READ_BIT);
+            return recordGpuRadixSort(cmd, sort(), pairs.key_buffer.address,
+                                      pairs.payload_buffer.address,
+                                      static_cast<uint32_t>(pairs.keys.size()), diagnostics, cut);
         },
         diagnostics))
         << errors(diagnostics);
-    ASSERT_TRUE(recorded) << errors(diagnostics);
-    std::vector<uint32_t> order = indices;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return (keys[a] & 0xffffu) < (keys[b] & 0xffffu);
-    });
-    const uint32_t* gpu_keys = static_cast<const uint32_t*>(buffers[0].mapped);
-    const uint32_t* gpu_payloads = static_cast<const uint32_t*>(buffers[1].mapped);
-    for (size_t i = 0; i < order.size(); ++i) {
-        ASSERT_EQ(gpu_payloads[i], order[i]) << "at " << i;
-        ASSERT_EQ(gpu_keys[i], keys[order[i]]) << "at " << i;
-    }
+    expectSortedBy(pairs, 0xffffu, "cut sort");
 }
 
 TEST_P(GpuSortTest, SortsAMillionRandomKeys) {
