@@ -3,7 +3,9 @@
 // point (src/kernels/strip.h; drawn by src/render/shader/strip_draw.h), both read through the batch's buffer device addresses. Drawn from
 // device blocks (kVariantBlocks: a GPU simulation's ribbons, render::DeviceStrips), segment i / 6
 // is found by sdStripBlockSegment, and a segment past its polyline's points is a zero-area
-// triangle pair (every corner at one point outside the clip volume).
+// triangle pair (every corner at one point outside the clip volume). A sun shadow caster
+// (kVariantCaster, render/shadow_pass.h) draws with the sun's view in the frame block and turns
+// each band to face the sun (sdStripEye).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -56,8 +58,9 @@ void main() {
     StripPointRef points = StripPointRef(push.points.xy);
     StripPoint a = sdOverriddenPoint(points.points[first], push.overrides);
     StripPoint b = sdOverriddenPoint(points.points[first + 1u], push.overrides);
-    StripVertex v = sdStripVertex(a, b, corner,
-                                  frame.eye.xyz, frame.camera_right.xyz, frame.camera_up.xyz,
+    vec3 eye = sdStripEye(a, b, corner, frame.eye.xyz, frame.camera_forward.xyz,
+                          kVariantCaster != 0u);
+    StripVertex v = sdStripVertex(a, b, corner, eye, frame.camera_right.xyz, frame.camera_up.xyz,
                                   frame.camera_forward.xyz, pixelScale());
     gl_Position = clipFromWorld() * vec4(v.position, 1.0);
 

@@ -12,6 +12,7 @@ layout(constant_id = kSpecStripLit) const uint kVariantLit = 0u;
 layout(constant_id = kSpecStripSoftFade) const uint kVariantSoftFade = 0u;
 layout(constant_id = kSpecStripOit) const uint kVariantOit = 0u;
 layout(constant_id = kSpecStripBlocks) const uint kVariantBlocks = 0u;
+layout(constant_id = kSpecStripCaster) const uint kVariantCaster = 0u;
 
 layout(push_constant, std430) uniform StripPush {
     StripPushConstants push;

@@ -423,6 +423,49 @@ void BM_SunShadows(benchmark::State& state) {
               RasterPath::graphics, {}, &shadows);
 }
 
+// range(2) thousand alpha ribbons of 16 points (15 segments), 10 cm wide, wandering over the
+// scene of BM_SunShadows, unlit: range(0) 0 without shadows (the reference), 1 with the scene's
+// default sun shadows, the ribbons casting into the opacity map, 2 the same ribbons cast as
+// cutouts into the cascades (render.shadow_cutout); range(1) the frame height.
+void BM_StripShadows(benchmark::State& state) {
+    constexpr uint32_t kPoints = 16;
+    const size_t count = static_cast<size_t>(state.range(2)) * 1000;
+    std::vector<StripPoint> points(count * kPoints);
+    std::vector<uint32_t> segments;
+    segments.reserve(count * (kPoints - 1));
+    for (size_t i = 0; i < count; ++i) {
+        const uint key = sdParticleKey(2u, 0u, static_cast<uint>(i), 0u);
+        const vec3 start(8.0f * sdRandom01(key, 0u) - 4.0f, 4.0f * sdRandom01(key, 1u) - 0.5f,
+                         4.0f * sdRandom01(key, 2u) - 2.0f);
+        const vec3 step =
+            0.05f * normalize(vec3(sdRandom01(key, 3u) - 0.5f, 0.2f, sdRandom01(key, 4u) - 0.5f));
+        for (uint32_t k = 0; k < kPoints; ++k) {
+            StripPoint& p = points[i * kPoints + k];
+            p.position_width = vec4(start + float(k) * step, 0.1f);
+            p.color = vec4(sdRandom01(key, 5u), 0.5f, 0.5f, 0.8f);
+            p.tangent_u = vec4(normalize(step), float(k) / float(kPoints - 1));
+            if (k + 1 < kPoints) segments.push_back(static_cast<uint32_t>(i * kPoints + k));
+        }
+    }
+    StripBatch strips;
+    strips.params.blend = kBlendAlpha;
+    strips.params.render_flags = state.range(0) == 2 ? kRenderFlagShadowCutout : 0u;
+    strips.points = points;
+    strips.segments = segments;
+    const DrawBatch batch = strips;
+    ShadowDesc shadows;
+    shadows.enabled = state.range(0) != 0;
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
+              RasterPath::graphics, {}, &shadows);
+}
+
+void stripShadowArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t shadows : {0, 1, 2}) b->Args({shadows, height, 20});
+    }
+    for (int64_t shadows : {0, 1, 2}) b->Args({shadows, 720, 2});
+}
+
 void shadowArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t shadows : {0, 1, 2}) b->Args({shadows, height, 100});
@@ -488,6 +531,7 @@ BENCHMARK(BM_LitPerParticle100k)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StripShadows)->Apply(stripShadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MotionVectors)->Apply(motionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_HalfRes)->Apply(halfResArgs)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -435,8 +435,6 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     r.particle_bindings->bindFrame(cmd, r.slot, phase == DrawPhase::half_res);
     VkPipeline bound = VK_NULL_HANDLE;
     RecordCursor records(*r.draw_args, *r.billboards, r.slot);
-    uint64_t first_point = 0;
-    uint64_t first_segment = 0;
     for (size_t index = 0; index < batches.size(); ++index) {
         const DrawBatch& entry = batches[index];
         const bool half_res = drawsAtHalfRes(r, index, entry, transparency);
@@ -453,19 +451,10 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
                                          : *b;
             const Transparency mode =
                 phase == DrawPhase::oit_emissive ? Transparency::sorted : transparency;
-            if (IndirectArgs args; records.nextStrip(*b, args)) {
-                if (draw_here) {
-                    r.strips->drawDevice(cmd, *r.textures, strip, mode, args, bound, half_res);
-                }
-                continue;
+            StripSource source;
+            if (records.nextStrip(*b, source) && draw_here) {
+                r.strips->draw(cmd, *r.textures, strip, mode, r.slot, source, bound, half_res);
             }
-            if (b->segments.empty()) continue;
-            if (draw_here) {
-                r.strips->draw(cmd, *r.textures, strip, mode, r.slot, first_point, first_segment,
-                               bound, half_res);
-            }
-            first_point += b->points.size();
-            first_segment += b->segments.size();
             continue;
         }
         // Billboards and meshes: DrawRecords from the device, or the host's in the draw-record
@@ -637,7 +626,7 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     // The sun's shadow maps, before every receiver (the opaque pass on).
     r.shadows->record(
         cmd, view, batches, r.shadow_fit,
-        ShadowDrawContext{*r.textures, *r.meshes, *r.billboards, *r.draw_args, r.slot});
+        ShadowDrawContext{*r.textures, *r.meshes, *r.billboards, *r.draw_args, *r.strips, r.slot});
 
     r.opaque->record(cmd, t, view);
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);

@@ -13,7 +13,9 @@
 #include "render/particle_bindings.h"
 #include "render/particle_pass.h"
 #include "render/record_cursor.h"
+#include "render/shader/strip_draw.h"
 #include "render/shader_code.h"
+#include "render/strip_pass.h"
 #include "render/texture_store.h"
 #include "vulkan/descriptors.h"
 #include "vulkan/pipeline.h"
@@ -75,6 +77,17 @@ std::array<uint32_t, kSpecBillboardCount> casterVariant(const BillboardBatch& ba
     return v;
 }
 
+// The strip specialisation values of a batch's caster: its blend, texture and device blocks, and
+// which caster (kStripCasterOpacity or kStripCasterCutout); unlit, no soft fade, not OIT.
+std::array<uint32_t, kSpecStripCount> stripCasterVariant(const StripBatch& batch) {
+    std::array<uint32_t, kSpecStripCount> v{};
+    v[kSpecStripBlend] = batch.params.blend;
+    v[kSpecStripTextured] = batch.texture == kNoTexture ? 0u : 1u;
+    v[kSpecStripBlocks] = batch.device.points != 0 ? 1u : 0u;
+    v[kSpecStripCaster] = castsCutoutShadow(batch) ? kStripCasterCutout : kStripCasterOpacity;
+    return v;
+}
+
 // Calls draw(entry, source) for each billboard and mesh batch with records, where the frame's
 // draws find them (RecordCursor).
 template <typename Draw>
@@ -83,7 +96,7 @@ void forEachRecordSource(std::span<const DrawBatch> batches, const ShadowDrawCon
     RecordCursor cursor(context.draw_args, context.billboards, context.slot);
     for (const DrawBatch& entry : batches) {
         if (const StripBatch* s = std::get_if<StripBatch>(&entry)) {
-            IndirectArgs unused;
+            StripSource unused;
             cursor.nextStrip(*s, unused);
             continue;
         }
@@ -193,8 +206,11 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
     pass->billboard_vertex_ = module(shaders::kBillboardVert);
     pass->opacity_fragment_ = module(shaders::kShadowOpacityFrag);
     pass->cutout_fragment_ = module(shaders::kShadowCutoutFrag);
+    pass->strip_vertex_ = module(shaders::kStripVert);
+    pass->strip_fragment_ = module(shaders::kStripShadowFrag);
     if (!pass->opaque_vertex_ || !pass->mesh_vertex_ || !pass->billboard_vertex_ ||
-        !pass->opacity_fragment_ || !pass->cutout_fragment_) {
+        !pass->opacity_fragment_ || !pass->cutout_fragment_ || !pass->strip_vertex_ ||
+        !pass->strip_fragment_) {
         return nullptr;
     }
 
@@ -284,9 +300,53 @@ bool ShadowPass::ensureSize(uint32_t resolution, uint32_t opacity_resolution, bo
     return createMaps(resolution, opacity_resolution, diagnostics);
 }
 
+vk::OwnedPipeline ShadowPass::createCaster(VkShaderModule vertex, VkShaderModule fragment,
+                                           std::span<const uint32_t> values, bool cutout,
+                                           std::vector<Diagnostic>& diagnostics) const {
+    std::vector<VkSpecializationMapEntry> entries(values.size());
+    for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
+    VkSpecializationInfo specialization{};
+    specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
+    specialization.pMapEntries = entries.data();
+    specialization.dataSize = values.size_bytes();
+    specialization.pData = values.data();
+    vk::GraphicsPipelineDesc desc;
+    desc.vertex = vertex;
+    desc.fragment = fragment;
+    desc.layout = particle_layout_.get();
+    desc.specialization = &specialization;
+    if (cutout) {
+        // Into the cascades' depth, like the opaque casters.
+        desc.depth_format = kShadowAtlasFormat;
+        desc.depth_bias_slope = kCasterSlopeBias;
+    } else {
+        // Optical depth summed into the opacity map, no depth.
+        desc.color_formats = {kShadowOpacityFormat};
+        desc.blends = {vk::BlendState::additive};
+        desc.depth_test = false;
+        desc.depth_write = false;
+    }
+    return vk::createGraphicsPipeline(device_.handle(), desc,
+                                      cutout ? "the cutout shadow caster pipeline"
+                                             : "the opacity shadow caster pipeline",
+                                      diagnostics);
+}
+
 bool ShadowPass::preparePipelines(std::span<const DrawBatch> batches,
                                   std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
+        if (const StripBatch* s = std::get_if<StripBatch>(&entry)) {
+            if (!castsOpacityShadow(*s) && !castsCutoutShadow(*s)) continue;
+            const std::array<uint32_t, kSpecStripCount> values = stripCasterVariant(*s);
+            const uint32_t key = ParticlePass::variantKey(values);
+            if (strip_variants_.count(key) != 0) continue;
+            vk::OwnedPipeline pipeline =
+                createCaster(strip_vertex_.get(), strip_fragment_.get(), values,
+                             values[kSpecStripCaster] == kStripCasterCutout, diagnostics);
+            if (!pipeline) return false;
+            strip_variants_.emplace(key, std::move(pipeline));
+            continue;
+        }
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
         if (b == nullptr) continue;
         const bool cutout = castsCutoutShadow(*b);
@@ -296,38 +356,55 @@ bool ShadowPass::preparePipelines(std::span<const DrawBatch> batches,
         std::map<uint32_t, vk::OwnedPipeline>& variants =
             cutout ? cutout_variants_ : opacity_variants_;
         if (variants.count(key) != 0) continue;
-        std::vector<VkSpecializationMapEntry> entries(values.size());
-        for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
-        VkSpecializationInfo specialization{};
-        specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
-        specialization.pMapEntries = entries.data();
-        specialization.dataSize = sizeof(values);
-        specialization.pData = values.data();
-        vk::GraphicsPipelineDesc desc;
-        desc.vertex = billboard_vertex_.get();
-        desc.layout = particle_layout_.get();
-        desc.specialization = &specialization;
-        if (cutout) {
-            // Into the cascades' depth, like the opaque casters.
-            desc.fragment = cutout_fragment_.get();
-            desc.depth_format = kShadowAtlasFormat;
-            desc.depth_bias_slope = kCasterSlopeBias;
-        } else {
-            // Optical depth summed into the opacity map, no depth.
-            desc.fragment = opacity_fragment_.get();
-            desc.color_formats = {kShadowOpacityFormat};
-            desc.blends = {vk::BlendState::additive};
-            desc.depth_test = false;
-            desc.depth_write = false;
-        }
-        vk::OwnedPipeline pipeline = vk::createGraphicsPipeline(
-            device_.handle(), desc,
-            cutout ? "the cutout shadow caster pipeline" : "the opacity shadow caster pipeline",
-            diagnostics);
+        vk::OwnedPipeline pipeline = createCaster(
+            billboard_vertex_.get(), cutout ? cutout_fragment_.get() : opacity_fragment_.get(),
+            values, cutout, diagnostics);
         if (!pipeline) return false;
         variants.emplace(key, std::move(pipeline));
     }
     return true;
+}
+
+void ShadowPass::drawStrips(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                            uint32_t caster, const ShadowDrawContext& context) const {
+    RecordCursor cursor(context.draw_args, context.billboards, context.slot);
+    VkPipeline bound = VK_NULL_HANDLE;
+    for (const DrawBatch& entry : batches) {
+        const StripBatch* s = std::get_if<StripBatch>(&entry);
+        if (s == nullptr) {
+            RecordSource unused;
+            cursor.next(entry, unused);
+            continue;
+        }
+        StripSource source;
+        if (!cursor.nextStrip(*s, source)) continue;
+        if (!castsOpacityShadow(*s) && !castsCutoutShadow(*s)) continue;
+        const std::array<uint32_t, kSpecStripCount> values = stripCasterVariant(*s);
+        if (values[kSpecStripCaster] != caster) continue;
+        const VkPipeline pipeline = strip_variants_.at(ParticlePass::variantKey(values)).get();
+        if (pipeline != bound) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+            bound = pipeline;
+        }
+        const VkDescriptorSet texture = context.textures.set(s->texture);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                kSetTexture, 1, &texture, 0, nullptr);
+        StripPushConstants push{};
+        push.params = s->params;
+        push.params.textured = values[kSpecStripTextured];
+        push.overrides = s->overrides;
+        context.strips.setSource(push, context.slot, *s, source);
+        vkCmdPushConstants(cmd, particle_layout_.get(),
+                           VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(push), &push);
+        if (source.device) {
+            vkCmdDrawIndirect(cmd, source.indirect.buffer, source.indirect.offset, 1,
+                              sizeof(VkDrawIndirectCommand));
+        } else {
+            vkCmdDraw(cmd, static_cast<uint32_t>(s->segments.size() * kStripVerticesPerSegment), 1,
+                      0, 0);
+        }
+    }
 }
 
 void ShadowPass::drawBillboards(VkCommandBuffer cmd, const BillboardBatch& b,
@@ -452,6 +529,10 @@ void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
                 }
                 drawBillboards(cmd, *b, source, cutout_variants_, cutout_bound, context);
             });
+        // Cutout strips, the same way (the frame set is bound again: no billboard may have).
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                kSetFrame, 1, &sets_[c], 0, nullptr);
+        drawStrips(cmd, batches, kStripCasterCutout, context);
     }
     vkCmdEndRendering(cmd);
     vk::ImageBarrier to_sampled{atlas_.get(),
@@ -493,6 +574,7 @@ void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> b
         if (b == nullptr || !castsOpacityShadow(*b)) return;
         drawBillboards(cmd, *b, source, opacity_variants_, bound, context);
     });
+    drawStrips(cmd, batches, kStripCasterOpacity, context);
     vkCmdEndRendering(cmd);
     vk::ImageBarrier to_sampled{opacity_.get(),
                                 VK_IMAGE_ASPECT_COLOR_BIT,

@@ -1,12 +1,12 @@
 // The sun's shadow maps (docs/rendering.md, "Shadows"; render/shader/shadow.h): the cascade atlas
 // (kShadowCascadeCapacity square depth tiles side by side), drawn from the sun's views by the
-// opaque primitives, the opaque mesh particles and the cutout billboards, and the opacity map
-// (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and premultiplied
-// billboards. Both are drawn before the opaque pass of an offscreen frame and sampled by the
-// receivers (opaque pass, lit meshes, lit billboards on both raster paths) through the frame set's
-// kBindingShadowAtlas and kBindingShadowOpacity. Between frames both maps stay in
-// SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host frame) binds them as they
-// are and never reads them.
+// opaque primitives, the opaque mesh particles and the cutout billboards and strips, and the
+// opacity map (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and
+// premultiplied billboards and strips (ribbons and beams). Both are drawn before the opaque pass of
+// an offscreen frame and sampled by the receivers (opaque pass, lit meshes, lit billboards on both
+// raster paths) through the frame set's kBindingShadowAtlas and kBindingShadowOpacity. Between
+// frames both maps stay in SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host
+// frame) binds them as they are and never reads them.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,7 @@ namespace spindrift::render {
 class MeshStore;
 class TextureStore;
 class BillboardPass;
+class StripPass;
 class DeviceDrawArgs;
 struct RecordSource; // render/particle_pass.h
 
@@ -60,6 +61,7 @@ struct ShadowDrawContext {
     const MeshStore& meshes;
     const BillboardPass& billboards; // its draw-record buffer holds the host records
     const DeviceDrawArgs& draw_args; // the indirect arguments of device batches
+    const StripPass& strips;         // its buffers hold the host strips' points and segments
     uint32_t slot = 0;
 };
 
@@ -78,7 +80,8 @@ public:
     bool ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool& replaced,
                     std::vector<Diagnostic>& diagnostics);
 
-    // Creates the opacity and cutout caster pipelines the frame's casting billboard batches need.
+    // Creates the opacity and cutout caster pipelines the frame's casting billboard and strip
+    // batches need.
     bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
 
     // Writes the sun views' globals (camera: the frame's own globals).
@@ -107,6 +110,15 @@ private:
                         const RecordSource& source,
                         const std::map<uint32_t, vk::OwnedPipeline>& variants, VkPipeline& bound,
                         const ShadowDrawContext& context) const;
+    // The casting strip batches of one kind (kStripCasterOpacity or kStripCasterCutout), with
+    // their variants of strip_variants_.
+    void drawStrips(VkCommandBuffer cmd, std::span<const DrawBatch> batches, uint32_t caster,
+                    const ShadowDrawContext& context) const;
+    // A caster pipeline: cutout (kShadowAtlasFormat depth, tested and written, slope bias) or
+    // opacity (kShadowOpacityFormat colour summed, no depth), specialised with `values`.
+    vk::OwnedPipeline createCaster(VkShaderModule vertex, VkShaderModule fragment,
+                                   std::span<const uint32_t> values, bool cutout,
+                                   std::vector<Diagnostic>& diagnostics) const;
 
     const vk::Device& device_;
     vk::CommandRunner& runner_;
@@ -128,10 +140,14 @@ private:
     vk::OwnedShaderModule billboard_vertex_;
     vk::OwnedShaderModule opacity_fragment_;
     vk::OwnedShaderModule cutout_fragment_;
+    vk::OwnedShaderModule strip_vertex_;
+    vk::OwnedShaderModule strip_fragment_;
     vk::OwnedPipeline opaque_depth_;
     vk::OwnedPipeline mesh_depth_;
     std::map<uint32_t, vk::OwnedPipeline> opacity_variants_; // by ParticlePass::variantKey
     std::map<uint32_t, vk::OwnedPipeline> cutout_variants_;  // by ParticlePass::variantKey
+    // Strip casters of both kinds (kSpecStripCaster tells them apart), by ParticlePass::variantKey.
+    std::map<uint32_t, vk::OwnedPipeline> strip_variants_;
 };
 
 } // namespace spindrift::render

@@ -104,23 +104,30 @@ StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const TextureStore&
     return push;
 }
 
-void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
-                           const StripBatch& batch, Transparency transparency, IndirectArgs args,
-                           VkPipeline& bound, bool half_res) const {
-    StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound, half_res);
-    push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
-    push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
-    pass_.drawIndirect(cmd, push, args);
+void StripPass::setSource(StripPushConstants& push, uint32_t slot, const StripBatch& batch,
+                          const StripSource& source) const {
+    if (source.device) {
+        push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
+        push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
+        return;
+    }
+    push.points =
+        addressCount(points_[slot].buffer.address + source.first_point * sizeof(StripPoint),
+                     batch.points.size());
+    push.segments =
+        addressCount(segments_[slot].buffer.address + source.first_segment * sizeof(uint32_t),
+                     batch.segments.size());
 }
 
 void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                     Transparency transparency, uint32_t slot, uint64_t first_point,
-                     uint64_t first_segment, VkPipeline& bound, bool half_res) const {
+                     Transparency transparency, uint32_t slot, const StripSource& source,
+                     VkPipeline& bound, bool half_res) const {
     StripPushConstants push = bindBatch(cmd, textures, batch, transparency, bound, half_res);
-    push.points = addressCount(points_[slot].buffer.address + first_point * sizeof(StripPoint),
-                               batch.points.size());
-    push.segments = addressCount(segments_[slot].buffer.address + first_segment * sizeof(uint32_t),
-                                 batch.segments.size());
+    setSource(push, slot, batch, source);
+    if (source.device) {
+        pass_.drawIndirect(cmd, push, source.indirect);
+        return;
+    }
     pass_.drawDirect(cmd, push,
                      static_cast<uint32_t>(batch.segments.size() * kStripVerticesPerSegment), 1);
 }
