@@ -4,8 +4,9 @@
 // device blocks (kVariantBlocks: a GPU simulation's ribbons, render::DeviceStrips), segment i / 6
 // is found by sdStripBlockSegment, and a segment past its polyline's points is a zero-area
 // triangle pair (every corner at one point outside the clip volume). A sun shadow caster
-// (kVariantCaster, render/shadow_pass.h) draws with the sun's view in the frame block and turns
-// each band to face the sun (sdStripEye).
+// (kVariantCaster, render/shadow_pass.h) draws with a light's view in the frame block and turns
+// each band to face the light: toward the sun in its orthographic views (sdStripEye), toward a
+// spot light's position (the view's eye) in its perspective ones.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -59,7 +60,7 @@ void main() {
     StripPoint a = sdOverriddenPoint(points.points[first], push.overrides);
     StripPoint b = sdOverriddenPoint(points.points[first + 1u], push.overrides);
     vec3 eye = sdStripEye(a, b, corner, frame.eye.xyz, frame.camera_forward.xyz,
-                          kVariantCaster != 0u);
+                          kVariantCaster != 0u && orthographicView());
     StripVertex v = sdStripVertex(a, b, corner, eye, frame.camera_right.xyz, frame.camera_up.xyz,
                                   frame.camera_forward.xyz, pixelScale());
     gl_Position = clipFromWorld() * vec4(v.position, 1.0);

@@ -102,13 +102,14 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 
 // Frames of `height` lines. sort_records: sorted back to front on the
 // CPU before each frame, as the scene player does for sorted alpha emitters.
-// post: 0 none, 1 the scene defaults (ACES, bloom), 2 those with automatic exposure.
+// post: 0 none, 1 the scene defaults (ACES, bloom), 2 those with automatic exposure. sun false: no
+// sun (so no sun shadows either).
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
                int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics,
                std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr,
                const MotionVectorsDesc* motion = nullptr,
-               ParticleResolution particle_resolution = ParticleResolution::full) {
+               ParticleResolution particle_resolution = ParticleResolution::full, bool sun = true) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -120,6 +121,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     view.raster = raster;
     view.lights = lights;
     view.particle_resolution = particle_resolution;
+    if (!sun) view.sun.intensity = 0;
     // The shadow cases: a box and a sphere on the ground among the particles, the shadows as
     // given (enabled false: the reference frame of the same scene).
     const PrimitiveDesc casters[] = {
@@ -171,6 +173,8 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     if (shadows != nullptr) {
         state.counters["shadow_cascades"] = static_cast<double>(stats.shadow_cascades);
         state.counters["opacity_batches"] = static_cast<double>(stats.shadow_opacity_batches);
+        state.counters["cutout_batches"] = static_cast<double>(stats.shadow_cutout_batches);
+        state.counters["local_shadows"] = static_cast<double>(stats.local_shadows);
     }
 }
 
@@ -459,6 +463,41 @@ void BM_StripShadows(benchmark::State& state) {
               RasterPath::graphics, {}, &shadows);
 }
 
+// The scene of BM_SunShadows (range(2) thousand lit 40 cm alpha discs, the box and the sphere)
+// under four spot lights over it, no sun shadows: range(0) of them cast shadows (0: the
+// reference; 1; 4, the bound kMaxShadowedLights), each a 1024² tile of the local atlas drawn by
+// the primitives; range(1) the frame height.
+void BM_SpotShadows(benchmark::State& state) {
+    const std::vector<DrawRecord> records =
+        particles(static_cast<size_t>(state.range(2)) * 1000, 0.4f);
+    BillboardParams lit = paramsFor(kBlendAlpha);
+    lit.render_flags |= kRenderFlagLit;
+    const DrawBatch batch = BillboardBatch{lit, kNoTexture, records, {}};
+    std::vector<LightDesc> lights(4);
+    for (size_t i = 0; i < lights.size(); ++i) {
+        LightDesc& l = lights[i];
+        l.type = LightKind::spot;
+        l.position = {-3.0f + 2.0f * float(i), 4.0f, 1.5f};
+        l.direction = {0.0f, -1.0f, -0.3f};
+        l.inner_deg = 30;
+        l.outer_deg = 45;
+        l.range = 10;
+        l.intensity = 8;
+        l.shadows = static_cast<int64_t>(i) < state.range(0);
+    }
+    ShadowDesc shadows; // enabled, the scene's defaults; the sun's are off below
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
+              RasterPath::graphics, lights, &shadows, nullptr, ParticleResolution::full,
+              /*sun=*/false);
+}
+
+void spotShadowArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t shadowed : {0, 1, 4}) b->Args({shadowed, height, 100});
+    }
+    for (int64_t shadowed : {0, 1, 4}) b->Args({shadowed, 720, 10});
+}
+
 void stripShadowArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t shadows : {0, 1, 2}) b->Args({shadows, height, 20});
@@ -531,6 +570,7 @@ BENCHMARK(BM_LitPerParticle100k)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SpotShadows)->Apply(spotShadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_StripShadows)->Apply(stripShadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MotionVectors)->Apply(motionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -625,7 +625,7 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     if (r.raster && !r.raster->recordBinning(cmd, diagnostics)) return false;
     // The sun's shadow maps, before every receiver (the opaque pass on).
     r.shadows->record(
-        cmd, view, batches, r.shadow_fit,
+        cmd, view, batches, r.shadow_fit, r.local_shadow_fit,
         ShadowDrawContext{*r.textures, *r.meshes, *r.billboards, *r.draw_args, *r.strips, r.slot});
 
     r.opaque->record(cmd, t, view);
@@ -771,16 +771,19 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
     return r.mesh_pass != nullptr;
 }
 
-// Fits the frame's sun shadows (none in a host frame), makes their maps the view's size (the
-// receivers' sets written again when they are replaced) and the caster pipelines, and writes the
-// sun views' globals and the receivers' share of the camera's.
+// Fits the frame's sun and spot-light shadows (none in a host frame), makes their maps the view's
+// size (the receivers' sets written again when they are replaced) and the caster pipelines, and
+// writes the light views' globals and the receivers' share of the camera's.
 static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const DrawBatch> batches,
                            FrameGlobals& globals, std::vector<Diagnostic>& diagnostics) {
     const FrameTargets& t = *r.targets;
     r.shadow_fit = r.host_frame ? SunShadowFit{} : fitSunShadows(view, t.width, t.height, batches);
     const SunShadowFit& fit = r.shadow_fit;
+    r.local_shadow_fit = r.host_frame ? LocalShadowFit{} : fitLocalShadows(view);
+    const LocalShadowFit& local = r.local_shadow_fit;
     globals.shadows = fit.shadows;
-    if (fit.cascades == 0) return true;
+    globals.local_shadows = local.shadows;
+    if (fit.cascades == 0 && local.count == 0) return true;
     bool replaced = false;
     if (!r.shadows->ensureSize(view.shadows.resolution, view.shadows.opacity_resolution, replaced,
                                diagnostics)) {
@@ -793,7 +796,7 @@ static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const D
         if (r.raster) r.raster->bindShadows(maps);
     }
     if (!r.shadows->preparePipelines(batches, diagnostics)) return false;
-    r.shadows->upload(globals, fit);
+    r.shadows->upload(globals, fit, local);
     return true;
 }
 
@@ -1103,6 +1106,8 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
         renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;
     stats.shadow_opacity_device = renderer.shadow_fit.opacity_device ? 1u : 0u;
     stats.shadow_cutout_batches = renderer.shadow_fit.cutout_batches;
+    stats.local_shadows = renderer.local_shadow_fit.count;
+    stats.local_shadows_dropped = renderer.local_shadow_fit.dropped;
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;
     stats.raster_pairs = raster_stats.raster_pairs;

@@ -32,9 +32,12 @@ constexpr VkPipelineStageFlags2 kShadowReaderStages = VK_PIPELINE_STAGE_2_VERTEX
                                                       VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
                                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
 
-// The sun views: the cascades, then the opacity map.
+// The views the casters draw with: the sun's cascades, the opacity map, then the local lights'
+// tiles.
 constexpr uint32_t kSunViews = kShadowCascadeCapacity + 1;
 constexpr uint32_t kOpacityView = kShadowCascadeCapacity;
+constexpr uint32_t kLocalViews = kSunViews;
+constexpr uint32_t kViews = kSunViews + kMaxShadowedLights;
 // Slope-scaled depth bias of the casters (in units of the depth slope): with the receivers'
 // normal offset and constant bias it keeps grazing surfaces from shadowing themselves.
 constexpr float kCasterSlopeBias = 1.5f;
@@ -143,11 +146,14 @@ void writeShadowBindings(VkDevice device, VkDescriptorSet set, const ShadowMaps&
                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     vk::writeCombinedImageSampler(device, set, kBindingShadowOpacity, maps.opacity,
                                   maps.opacity_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    vk::writeCombinedImageSampler(device, set, kBindingLocalShadowAtlas, maps.local_atlas,
+                                  maps.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 }
 
 void addShadowBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings,
                        VkShaderStageFlags stages) {
-    for (const uint32_t binding : {kBindingShadowAtlas, kBindingShadowOpacity}) {
+    for (const uint32_t binding :
+         {kBindingShadowAtlas, kBindingShadowOpacity, kBindingLocalShadowAtlas}) {
         VkDescriptorSetLayoutBinding b{};
         b.binding = binding;
         b.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
@@ -183,9 +189,9 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
         "the particle shadow caster layout", diagnostics);
     if (!pass->opaque_layout_ || !pass->particle_layout_) return nullptr;
 
-    pass->pool_ = vk::createDescriptorPool(d, kSunViews, kSunViews, 0, diagnostics);
+    pass->pool_ = vk::createDescriptorPool(d, kViews, kViews, 0, diagnostics);
     if (!pass->pool_) return nullptr;
-    for (uint32_t i = 0; i < kSunViews; ++i) {
+    for (uint32_t i = 0; i < kViews; ++i) {
         vk::Buffer buffer =
             vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                              vk::MemoryUse::upload, "a sun view's uniform buffer", diagnostics);
@@ -247,6 +253,8 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
 
 bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
                             std::vector<Diagnostic>& diagnostics) {
+    // The local lights' atlas has as many tiles of the same size: one width check for both.
+    static_assert(kMaxShadowedLights <= kShadowCascadeCapacity);
     const uint32_t width = resolution * kShadowCascadeCapacity;
     const VkPhysicalDeviceLimits& limits = device_.limits();
     const uint32_t most = std::min(
@@ -267,7 +275,11 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
         vk::createImage2D(device_, kShadowOpacityFormat, {opacity_resolution, opacity_resolution},
                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                           "the opacity shadow map", diagnostics);
-    if (!atlas_ || !opacity_) return false;
+    local_atlas_ = vk::createImage2D(
+        device_, kShadowAtlasFormat, {resolution * kMaxShadowedLights, resolution},
+        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        "the local lights' shadow atlas", diagnostics);
+    if (!atlas_ || !opacity_ || !local_atlas_) return false;
     resolution_ = resolution;
     opacity_resolution_ = opacity_resolution;
     // Readable from the start: frames without shadows bind them as they are.
@@ -284,7 +296,9 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
     vk::ImageBarrier opacity = atlas;
     opacity.image = opacity_.get();
     opacity.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
-    vk::imageBarriers(cmd, {atlas, opacity});
+    vk::ImageBarrier local = atlas;
+    local.image = local_atlas_.get();
+    vk::imageBarriers(cmd, {atlas, opacity, local});
     return runner_.submitAndWait("the shadow maps' first layout", diagnostics);
 }
 
@@ -428,7 +442,12 @@ void ShadowPass::drawBillboards(VkCommandBuffer cmd, const BillboardBatch& b,
                 static_cast<uint32_t>(b.records.size() * kBillboardVerticesPerQuad), 1);
 }
 
-void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit) {
+void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit,
+                        const LocalShadowFit& local) {
+    for (uint32_t t = 0; t < local.count; ++t) {
+        const FrameGlobals g = sunViewGlobals(camera, local.views[t], resolution_, resolution_);
+        std::memcpy(globals_[kLocalViews + t].mapped, &g, sizeof(g));
+    }
     for (uint32_t c = 0; c < fit.cascades; ++c) {
         const FrameGlobals g =
             sunViewGlobals(camera, fit.cascade_views[c], resolution_, resolution_);
@@ -442,22 +461,83 @@ void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit) {
 }
 
 ShadowMaps ShadowPass::maps() const {
-    return {atlas_.view.get(), compare_sampler_.get(), opacity_.view.get(), linear_sampler_.get()};
+    return {atlas_.view.get(), compare_sampler_.get(), opacity_.view.get(), linear_sampler_.get(),
+            local_atlas_.view.get()};
 }
 
 void ShadowPass::record(VkCommandBuffer cmd, const FrameView& view,
                         std::span<const DrawBatch> batches, const SunShadowFit& fit,
-                        const ShadowDrawContext& context) const {
-    if (fit.cascades == 0) return;
-    recordCascades(cmd, view, batches, fit, context);
-    if (fit.opacity) recordOpacity(cmd, batches, context);
+                        const LocalShadowFit& local, const ShadowDrawContext& context) const {
+    if (fit.cascades > 0) {
+        recordDepthTiles(cmd, view, batches, atlas_, fit.cascades, 0, context);
+        if (fit.opacity) recordOpacity(cmd, batches, context);
+    }
+    if (local.count > 0) {
+        recordDepthTiles(cmd, view, batches, local_atlas_, local.count, kLocalViews, context);
+    }
 }
 
-void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
-                                std::span<const DrawBatch> batches, const SunShadowFit& fit,
-                                const ShadowDrawContext& context) const {
+void ShadowPass::drawDepthCasters(VkCommandBuffer cmd, const FrameView& view,
+                                  std::span<const DrawBatch> batches, VkDescriptorSet set,
+                                  const ShadowDrawContext& context) const {
+    // The primitives (the ground casts on nothing: it is below everything it could shadow).
+    if (!view.primitives.empty()) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_depth_.get());
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_layout_.get(),
+                                kSetFrame, 1, &set, 0, nullptr);
+        for (const PrimitiveDesc& p : view.primitives) {
+            const OpaqueDraw d = opaquePrimitiveDraw(p);
+            vkCmdPushConstants(cmd, opaque_layout_.get(),
+                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                               sizeof(OpaqueDraw), &d);
+            vkCmdDraw(cmd, opaqueVertexCount(d.kind), 1, 0, 0);
+        }
+    }
+    // Opaque mesh particles.
+    bool bound = false;
+    forEachRecordSource(batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
+        const MeshBatch* m = std::get_if<MeshBatch>(&entry);
+        if (m == nullptr || m->params.blend != kBlendOpaque) return;
+        if (!bound) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, mesh_depth_.get());
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                    kSetFrame, 1, &set, 0, nullptr);
+            const VkDescriptorSet texture = context.textures.set(kNoTexture);
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                    kSetTexture, 1, &texture, 0, nullptr);
+            bound = true;
+        }
+        MeshPushConstants push{};
+        push.params = m->params;
+        push.params.vertex_count = context.meshes.vertexCount(m->mesh);
+        push.vertices = uvec4(splitAddress(context.meshes.address(m->mesh)), 0u, 0u);
+        push.overrides = m->overrides;
+        drawRecords(cmd, particle_layout_.get(), push, m->device, source, push.params.vertex_count,
+                    static_cast<uint32_t>(m->records.size()));
+    });
+    // Cutout billboards: alpha-tested into the depth.
+    VkPipeline cutout_bound = VK_NULL_HANDLE;
+    forEachRecordSource(batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        if (b == nullptr || !castsCutoutShadow(*b)) return;
+        if (cutout_bound == VK_NULL_HANDLE) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                    kSetFrame, 1, &set, 0, nullptr);
+        }
+        drawBillboards(cmd, *b, source, cutout_variants_, cutout_bound, context);
+    });
+    // Cutout strips, the same way (the frame set is bound again: no billboard may have).
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(), kSetFrame,
+                            1, &set, 0, nullptr);
+    drawStrips(cmd, batches, kStripCasterCutout, context);
+}
+
+void ShadowPass::recordDepthTiles(VkCommandBuffer cmd, const FrameView& view,
+                                  std::span<const DrawBatch> batches, const vk::Image2D& atlas,
+                                  uint32_t tiles, uint32_t first_set,
+                                  const ShadowDrawContext& context) const {
     // Sampled by the last frame's receivers -> written here (its contents discarded).
-    vk::ImageBarrier to_attachment{atlas_.get(),
+    vk::ImageBarrier to_attachment{atlas.get(),
                                    VK_IMAGE_ASPECT_DEPTH_BIT,
                                    VK_IMAGE_LAYOUT_UNDEFINED,
                                    VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -470,72 +550,18 @@ void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
     vk::imageBarriers(cmd, {to_attachment});
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    depth.imageView = atlas_.view.get();
+    depth.imageView = atlas.view.get();
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     depth.clearValue.depthStencil = {1.0f, 0};
-    vk::beginRendering(cmd, {resolution_ * fit.cascades, resolution_}, {}, &depth);
-    for (uint32_t c = 0; c < fit.cascades; ++c) {
-        setViewport(cmd, static_cast<int32_t>(c * resolution_), resolution_);
-        // The primitives (the ground casts on nothing: it is below everything it could shadow).
-        if (!view.primitives.empty()) {
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_depth_.get());
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_layout_.get(),
-                                    kSetFrame, 1, &sets_[c], 0, nullptr);
-            for (const PrimitiveDesc& p : view.primitives) {
-                const OpaqueDraw d = opaquePrimitiveDraw(p);
-                vkCmdPushConstants(cmd, opaque_layout_.get(),
-                                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                   sizeof(OpaqueDraw), &d);
-                vkCmdDraw(cmd, opaqueVertexCount(d.kind), 1, 0, 0);
-            }
-        }
-        // Opaque mesh particles.
-        bool bound = false;
-        forEachRecordSource(
-            batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
-                const MeshBatch* m = std::get_if<MeshBatch>(&entry);
-                if (m == nullptr || m->params.blend != kBlendOpaque) return;
-                if (!bound) {
-                    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, mesh_depth_.get());
-                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                            particle_layout_.get(), kSetFrame, 1, &sets_[c], 0,
-                                            nullptr);
-                    const VkDescriptorSet texture = context.textures.set(kNoTexture);
-                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                            particle_layout_.get(), kSetTexture, 1, &texture, 0,
-                                            nullptr);
-                    bound = true;
-                }
-                MeshPushConstants push{};
-                push.params = m->params;
-                push.params.vertex_count = context.meshes.vertexCount(m->mesh);
-                push.vertices = uvec4(splitAddress(context.meshes.address(m->mesh)), 0u, 0u);
-                push.overrides = m->overrides;
-                drawRecords(cmd, particle_layout_.get(), push, m->device, source,
-                            push.params.vertex_count, static_cast<uint32_t>(m->records.size()));
-            });
-        // Cutout billboards: alpha-tested into the depth.
-        VkPipeline cutout_bound = VK_NULL_HANDLE;
-        forEachRecordSource(
-            batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
-                const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-                if (b == nullptr || !castsCutoutShadow(*b)) return;
-                if (cutout_bound == VK_NULL_HANDLE) {
-                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                            particle_layout_.get(), kSetFrame, 1, &sets_[c], 0,
-                                            nullptr);
-                }
-                drawBillboards(cmd, *b, source, cutout_variants_, cutout_bound, context);
-            });
-        // Cutout strips, the same way (the frame set is bound again: no billboard may have).
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
-                                kSetFrame, 1, &sets_[c], 0, nullptr);
-        drawStrips(cmd, batches, kStripCasterCutout, context);
+    vk::beginRendering(cmd, {resolution_ * tiles, resolution_}, {}, &depth);
+    for (uint32_t t = 0; t < tiles; ++t) {
+        setViewport(cmd, static_cast<int32_t>(t * resolution_), resolution_);
+        drawDepthCasters(cmd, view, batches, sets_[first_set + t], context);
     }
     vkCmdEndRendering(cmd);
-    vk::ImageBarrier to_sampled{atlas_.get(),
+    vk::ImageBarrier to_sampled{atlas.get(),
                                 VK_IMAGE_ASPECT_DEPTH_BIT,
                                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,

@@ -32,9 +32,7 @@ void sunAxes(const FrameView& view, vec3& right, vec3& up, vec3& forward) {
     const float l = length(toward);
     toward = l > 1.0e-20f ? toward / l : vec3(0.0f, 1.0f, 0.0f);
     forward = -toward;
-    const vec3 hint = std::abs(forward.y) < 0.9f ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, 1.0f);
-    right = normalize(cross(forward, hint));
-    up = cross(right, forward);
+    shadowAxes(forward, right, up);
 }
 
 // The orthographic view whose map covers [x0, x1] x [y0, y1] across the sun and [z0, z1] along
@@ -97,6 +95,12 @@ Box hostCasterBox(std::span<const DrawBatch> batches, vec3 right, vec3 up, vec3 
 }
 
 } // namespace
+
+void shadowAxes(vec3 forward, vec3& right, vec3& up) {
+    const vec3 hint = std::abs(forward.y) < 0.9f ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, 1.0f);
+    right = normalize(cross(forward, hint));
+    up = cross(right, forward);
+}
 
 std::string shadowProblem(const ShadowDesc& s) {
     auto within = [](uint32_t v, uint32_t lo, uint32_t hi) { return v >= lo && v <= hi; };

@@ -41,6 +41,11 @@ struct SunShadowFit {
     uint32_t cutout_batches = 0; // billboard and strip batches drawn into the cascades as cutouts
 };
 
+// The axes across a light's view looking along unit `forward`: right = cross(forward, hint) and
+// up = cross(right, forward), hint the world's y (z when forward is within 26 degrees of it). Of
+// the light alone, so turning the camera does not turn its maps.
+void shadowAxes(vec3 forward, vec3& right, vec3& up);
+
 // Why view.shadows cannot be drawn, or empty: every value in the scene format's range
 // (scene_desc.h), all finite.
 std::string shadowProblem(const ShadowDesc& shadows);

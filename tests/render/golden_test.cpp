@@ -78,6 +78,7 @@ const char* const kScenes[] = {
     "lit_per_particle",
     "half_res_smoke",
     "strip_shadows",
+    "spot_shadows",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

@@ -4,8 +4,9 @@
 // them (smoke shadows itself); the compute rasteriser's lit billboards receive the same shadow as
 // the graphics path's; cutout billboards cast into the depth map where they are at least half
 // covered; ribbons cast as billboards do (blended ones through the opacity map, cutouts into the
-// depth map, additive ones nothing) and lit ribbons receive the sun's shadow; bad settings are
-// refused with their name.
+// depth map, additive ones nothing) and lit ribbons receive the sun's shadow; a spot light with
+// shadows shadows the ground behind a box (gone with its shadows off) and lights lit billboards
+// alike on both raster paths; bad settings are refused with their name.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 
 #include "render/billboard_params.h"
 #include "render/renderer.h"
+#include "render/shader/local_shadow.h"
 #include "render/strip_params.h"
 #include "square_frame_fixture.h"
 
@@ -268,6 +270,95 @@ TEST_F(ShadowsRenderTest, SmokeShadowsItselfAwayFromTheSunOnBothRasterPaths) {
     const Image computed = render(view, batches);
     EXPECT_EQ(stats_.raster_batches, 1u);
     ASSERT_TRUE(test::redWithin(computed, on, 2));
+}
+
+// A spot light 4 m up at x = 4, shining at the origin (45 degrees down toward -x), with a wide
+// cone, in a frame without sun: a 2 m box at the origin shadows the ground from x = -1 to about
+// x = -6 around z = 0.
+LightDesc shadowedSpot(bool shadows) {
+    LightDesc l;
+    l.type = LightKind::spot;
+    l.position = {4, 4, 0};
+    l.direction = {-1, -1, 0};
+    l.inner_deg = 40;
+    l.outer_deg = 60;
+    l.range = 20;
+    l.intensity = 60;
+    l.shadows = shadows;
+    return l;
+}
+
+FrameView spotView(std::span<const LightDesc> lights) {
+    FrameView view = topView();
+    view.sun.intensity = 0;
+    view.ambient = {0.02f, 0.02f, 0.02f};
+    view.lights = lights;
+    return view;
+}
+
+TEST_F(ShadowsRenderTest, ASpotLightWithShadowsShadowsTheGroundBehindABox) {
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    // Ground cells of the same checker parity: behind the box (x -3.5, z 0.5) and beside its
+    // shadow (x -3.5, z 3.5), about as far from the light and as lit without shadows.
+    const uint32_t behind_x = pixelOf(-3.5f);
+    const uint32_t row = pixelOf(0.5f);
+    const uint32_t beside_row = pixelOf(3.5f);
+    const std::vector<LightDesc> on_lights = {shadowedSpot(true)};
+    FrameView view = spotView(on_lights);
+    view.primitives = primitives;
+    const Image on = render(view);
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    EXPECT_EQ(stats_.local_shadows_dropped, 0u);
+    EXPECT_EQ(stats_.shadow_cascades, 0u) << "no sun: no cascades";
+    const int behind = red(on, behind_x, row);
+    const int beside = red(on, behind_x, beside_row);
+    EXPECT_GT(beside, 60);
+    EXPECT_LT(behind * 2, beside) << "behind " << behind << ", beside " << beside;
+
+    // The light's shadows off, or the scene's: the ground behind the box is lit as beside it.
+    const std::vector<LightDesc> off_lights = {shadowedSpot(false)};
+    view.lights = off_lights;
+    const Image off = render(view);
+    EXPECT_EQ(stats_.local_shadows, 0u);
+    EXPECT_GT(float(red(off, behind_x, row)), 0.85f * float(red(off, behind_x, beside_row)));
+    EXPECT_NEAR(red(off, behind_x, beside_row), beside, 2) << "only the shadow changes";
+    view.lights = on_lights;
+    view.shadows.enabled = false;
+    const Image disabled = render(view);
+    EXPECT_EQ(stats_.local_shadows, 0u);
+    EXPECT_NEAR(red(disabled, behind_x, row), red(off, behind_x, row), 1);
+}
+
+TEST_F(ShadowsRenderTest, ShadowedSpotsPastTheBoundAreCountedAndShadeUnshadowed) {
+    std::vector<LightDesc> lights(kMaxShadowedLights + 2, shadowedSpot(true));
+    for (LightDesc& l : lights) l.intensity = 10;
+    render(spotView(lights));
+    EXPECT_EQ(stats_.local_shadows, kMaxShadowedLights);
+    EXPECT_EQ(stats_.local_shadows_dropped, 2u);
+}
+
+TEST_F(ShadowsRenderTest, ASpotsShadowLightsLitBillboardsAlikeOnBothRasterPaths) {
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    const std::vector<LightDesc> lights = {shadowedSpot(true)};
+    FrameView view = spotView(lights);
+    view.ground.enabled = false;
+    view.primitives = primitives;
+    // Lit puffs 0.3 m up: one in the box's shadow (x -3.5), one beside it (z 3.5).
+    const std::vector<DrawRecord> records = {puff(vec3(-3.5f, 0.3f, 0), 1.0f, 0.9f),
+                                             puff(vec3(-3.5f, 0.3f, 3.5f), 1.0f, 0.9f)};
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{puffParams(true), kNoTexture, records, {}}};
+    const Image graphics = render(view, batches);
+    const int shadowed = red(graphics, pixelOf(-3.5f), pixelOf(0.0f));
+    const int lit = red(graphics, pixelOf(-3.5f), pixelOf(3.5f));
+    EXPECT_LT(shadowed * 2, lit) << "shadowed " << shadowed << ", lit " << lit;
+    view.raster = RasterPath::compute;
+    const Image computed = render(view, batches);
+    EXPECT_EQ(stats_.raster_batches, 1u);
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    ASSERT_TRUE(test::redWithin(computed, graphics, 2));
 }
 
 TEST_F(ShadowsRenderTest, SettingsOutsideTheirRangesAreRefused) {
