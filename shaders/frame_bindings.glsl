@@ -68,16 +68,23 @@ layout(set = kSetFrame, binding = kBindingLocalShadowAtlas) uniform sampler2DSha
     local_shadow_atlas;
 
 // The share of frame light `light_index` reaching world point p of unit normal n, in [0, 1]: 1
-// unless the light has a tile of the local shadow atlas (src/render/shader/local_shadow.h) and p
-// lies inside it; there, p moved along n and toward the light (sdLocalShadowReceiver) and 3 x 3
-// bilinear comparisons one texel apart, as the sun's cascades take them.
+// unless the light has tiles of the local shadow atlas (src/render/shader/local_shadow.h) and p
+// lies inside its tile (a point light's: the cube face of the direction from the light); there,
+// p moved along n and toward the light (sdLocalShadowReceiver) and 3 x 3 bilinear comparisons
+// one texel apart, as the sun's cascades take them.
 float frameLocalShadow(uint light_index, vec3 n, vec3 p) {
-    uint count = min(frame.local_shadows.config.x, kMaxShadowedLights);
-    for (uint t = 0u; t < count; ++t) {
-        if (frame.local_shadows.lights[t] != light_index) continue;
-        vec3 to_light = frame.lights[light_index].position_range.xyz - p;
+    uint count = min(frame.local_shadows.config.x, kLocalShadowTiles);
+    for (uint first = 0u; first < count; ++first) {
+        if (frame.local_shadows.lights[first / 4u][first % 4u] != light_index) continue;
+        FrameLight light = frame.lights[light_index];
+        vec3 to_light = light.position_range.xyz - p;
         float distance = length(to_light);
         vec3 l = distance > 0.0 ? to_light / distance : n;
+        // A point light's cone terms are kPointLightCosOuter exactly (lighting.h); its six faces
+        // are consecutive tiles from `first`.
+        uint t = first;
+        if (light.direction_cos_outer.w == kPointLightCosOuter) t += sdCubeFace(-to_light);
+        t = min(t, kLocalShadowTiles - 1u);
         vec4 params = frame.local_shadows.params[t];
         vec3 q = sdLocalShadowReceiver(p, n, l, distance, params);
         uint k = t * 4u;
@@ -90,8 +97,7 @@ float frameLocalShadow(uint light_index, vec3 n, vec3 p) {
         float sum = 0.0;
         for (int y = -1; y <= 1; ++y) {
             for (int x = -1; x <= 1; ++x) {
-                vec2 uv = sdShadowTileUv(coord.xy + vec2(x, y) * texel, t, kMaxShadowedLights,
-                                         texel);
+                vec2 uv = sdLocalShadowAtlasUv(coord.xy + vec2(x, y) * texel, t, texel);
                 sum += textureLod(local_shadow_atlas, vec3(uv, coord.z), 0.0);
             }
         }

@@ -465,8 +465,9 @@ void BM_StripShadows(benchmark::State& state) {
 
 // The scene of BM_SunShadows (range(2) thousand lit 40 cm alpha discs, the box and the sphere)
 // under four spot lights over it, no sun shadows: range(0) of them cast shadows (0: the
-// reference; 1; 4, the bound kMaxShadowedLights), each a 1024² tile of the local atlas drawn by
-// the primitives; range(1) the frame height.
+// reference; 1; 4), each a 1024² tile of the local atlas drawn by the primitives; range(0) 5: the
+// first is a point light instead, with shadows (six tiles), the others without; range(1) the frame
+// height.
 void BM_SpotShadows(benchmark::State& state) {
     const std::vector<DrawRecord> records =
         particles(static_cast<size_t>(state.range(2)) * 1000, 0.4f);
@@ -485,6 +486,11 @@ void BM_SpotShadows(benchmark::State& state) {
         l.intensity = 8;
         l.shadows = static_cast<int64_t>(i) < state.range(0);
     }
+    if (state.range(0) == 5) {
+        for (LightDesc& l : lights) l.shadows = false;
+        lights[0].type = LightKind::point;
+        lights[0].shadows = true;
+    }
     ShadowDesc shadows; // enabled, the scene's defaults; the sun's are off below
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
               RasterPath::graphics, lights, &shadows, nullptr, ParticleResolution::full,
@@ -493,7 +499,7 @@ void BM_SpotShadows(benchmark::State& state) {
 
 void spotShadowArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
-        for (int64_t shadowed : {0, 1, 4}) b->Args({shadowed, height, 100});
+        for (int64_t shadowed : {0, 1, 4, 5}) b->Args({shadowed, height, 100});
     }
     for (int64_t shadowed : {0, 1, 4}) b->Args({shadowed, 720, 10});
 }

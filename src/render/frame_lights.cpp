@@ -38,8 +38,6 @@ std::string lightProblem(const LightDesc& light) {
               light.outer_deg <= 90)) {
             return "a spot light needs 0 <= inner_deg < outer_deg <= 90";
         }
-    } else if (light.shadows) {
-        return "only spot lights cast shadows (shadows is set on a point light)";
     }
     return {};
 }

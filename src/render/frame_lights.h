@@ -13,8 +13,7 @@
 namespace spindrift::render {
 
 // What is wrong with a light the scene format would refuse (non-finite or out-of-range numbers,
-// an unknown type, a zero spot direction, inner_deg >= outer_deg, shadows on a point light), or ""
-// when it is valid.
+// an unknown type, a zero spot direction, inner_deg >= outer_deg), or "" when it is valid.
 std::string lightProblem(const LightDesc& light);
 
 // The light as the shaders read it: radiance = colour * intensity; a spot's direction normalised

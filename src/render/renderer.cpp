@@ -771,7 +771,7 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
     return r.mesh_pass != nullptr;
 }
 
-// Fits the frame's sun and spot-light shadows (none in a host frame), makes their maps the view's
+// Fits the frame's sun and local-light shadows (none in a host frame), makes their maps the view's
 // size (the receivers' sets written again when they are replaced) and the caster pipelines, and
 // writes the light views' globals and the receivers' share of the camera's.
 static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const DrawBatch> batches,
@@ -1106,7 +1106,7 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
         renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;
     stats.shadow_opacity_device = renderer.shadow_fit.opacity_device ? 1u : 0u;
     stats.shadow_cutout_batches = renderer.shadow_fit.cutout_batches;
-    stats.local_shadows = renderer.local_shadow_fit.count;
+    stats.local_shadows = renderer.local_shadow_fit.lights;
     stats.local_shadows_dropped = renderer.local_shadow_fit.dropped;
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;

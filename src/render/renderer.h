@@ -424,9 +424,9 @@ struct FrameStats {
     uint32_t shadow_opacity_device = 0;
     uint32_t shadow_cutout_batches = 0; // billboard and strip batches cast as cutouts (cascades)
     uint32_t shadows_not_drawn = 0;
-    // Spot-light shadows (LightDesc::shadows, docs/rendering.md "Shadows of spot lights"): the
-    // lights drawn with a shadow map, and those that asked past kMaxShadowedLights (they shade
-    // unshadowed).
+    // Point- and spot-light shadows (LightDesc::shadows, docs/rendering.md "Shadows of local
+    // lights"): the lights drawn with shadow maps, and those whose tiles no longer fitted the
+    // kLocalShadowTiles of the atlas (they shade unshadowed).
     uint32_t local_shadows = 0;
     uint32_t local_shadows_dropped = 0;
     // Distortion billboards (docs/rendering.md, "Distortion"): the batches drawn, and those a

@@ -62,7 +62,7 @@ public:
     // frame's fit of them (prepareFrame; no cascades in a host frame).
     std::unique_ptr<ShadowPass> shadows;
     SunShadowFit shadow_fit;
-    LocalShadowFit local_shadow_fit; // this frame's spot-light shadows (local_shadows.h)
+    LocalShadowFit local_shadow_fit; // this frame's point and spot light shadows (local_shadows.h)
     std::unique_ptr<OitPass> oit;    // made by the first frame that draws a batch through OIT
     // Made by the first offscreen frame that draws a distortion billboard.
     std::unique_ptr<DistortionCopy> distortion;

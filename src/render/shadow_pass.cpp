@@ -37,7 +37,9 @@ constexpr VkPipelineStageFlags2 kShadowReaderStages = VK_PIPELINE_STAGE_2_VERTEX
 constexpr uint32_t kSunViews = kShadowCascadeCapacity + 1;
 constexpr uint32_t kOpacityView = kShadowCascadeCapacity;
 constexpr uint32_t kLocalViews = kSunViews;
-constexpr uint32_t kViews = kSunViews + kMaxShadowedLights;
+constexpr uint32_t kViews = kSunViews + kLocalShadowTiles;
+// Both atlases lay their tiles out kLocalShadowColumns a row (the sun's one row of cascades).
+static_assert(kShadowCascadeCapacity == kLocalShadowColumns);
 // Slope-scaled depth bias of the casters (in units of the depth slope): with the receivers'
 // normal offset and constant bias it keeps grazing surfaces from shadowing themselves.
 constexpr float kCasterSlopeBias = 1.5f;
@@ -128,14 +130,15 @@ void drawRecords(VkCommandBuffer cmd, VkPipelineLayout layout, Push push,
     vkCmdDraw(cmd, vertices, instances, 0, 0);
 }
 
-void setViewport(VkCommandBuffer cmd, int32_t x, uint32_t side) {
+void setViewport(VkCommandBuffer cmd, int32_t x, int32_t y, uint32_t side) {
     VkViewport viewport{};
     viewport.x = static_cast<float>(x);
+    viewport.y = static_cast<float>(y);
     viewport.width = static_cast<float>(side);
     viewport.height = static_cast<float>(side);
     viewport.maxDepth = 1.0f;
     vkCmdSetViewport(cmd, 0, 1, &viewport);
-    VkRect2D scissor{{x, 0}, {side, side}};
+    VkRect2D scissor{{x, y}, {side, side}};
     vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 
@@ -253,8 +256,9 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
 
 bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
                             std::vector<Diagnostic>& diagnostics) {
-    // The local lights' atlas has as many tiles of the same size: one width check for both.
-    static_assert(kMaxShadowedLights <= kShadowCascadeCapacity);
+    // The local lights' atlas is as wide (kLocalShadowColumns tiles) and kLocalShadowRows high:
+    // one check for both.
+    static_assert(kLocalShadowRows <= kLocalShadowColumns);
     const uint32_t width = resolution * kShadowCascadeCapacity;
     const VkPhysicalDeviceLimits& limits = device_.limits();
     const uint32_t most = std::min(
@@ -275,10 +279,11 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
         vk::createImage2D(device_, kShadowOpacityFormat, {opacity_resolution, opacity_resolution},
                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                           "the opacity shadow map", diagnostics);
-    local_atlas_ = vk::createImage2D(
-        device_, kShadowAtlasFormat, {resolution * kMaxShadowedLights, resolution},
-        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-        "the local lights' shadow atlas", diagnostics);
+    local_atlas_ =
+        vk::createImage2D(device_, kShadowAtlasFormat,
+                          {resolution * kLocalShadowColumns, resolution * kLocalShadowRows},
+                          VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                          "the local lights' shadow atlas", diagnostics);
     if (!atlas_ || !opacity_ || !local_atlas_) return false;
     resolution_ = resolution;
     opacity_resolution_ = opacity_resolution;
@@ -555,9 +560,12 @@ void ShadowPass::recordDepthTiles(VkCommandBuffer cmd, const FrameView& view,
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     depth.clearValue.depthStencil = {1.0f, 0};
-    vk::beginRendering(cmd, {resolution_ * tiles, resolution_}, {}, &depth);
+    const uint32_t columns = std::min(tiles, kLocalShadowColumns);
+    const uint32_t rows = (tiles + kLocalShadowColumns - 1) / kLocalShadowColumns;
+    vk::beginRendering(cmd, {resolution_ * columns, resolution_ * rows}, {}, &depth);
     for (uint32_t t = 0; t < tiles; ++t) {
-        setViewport(cmd, static_cast<int32_t>(t * resolution_), resolution_);
+        setViewport(cmd, static_cast<int32_t>(t % kLocalShadowColumns * resolution_),
+                    static_cast<int32_t>(t / kLocalShadowColumns * resolution_), resolution_);
         drawDepthCasters(cmd, view, batches, sets_[first_set + t], context);
     }
     vkCmdEndRendering(cmd);

@@ -3,8 +3,8 @@
 // opaque primitives, the opaque mesh particles and the cutout billboards and strips, and the
 // opacity map (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and
 // premultiplied billboards and strips (ribbons and beams); and the local lights' atlas
-// (render/shader/local_shadow.h: one perspective depth tile per shadowed spot light, drawn by the
-// same casters as the cascades). Both are drawn before the opaque pass of
+// (render/shader/local_shadow.h: a perspective depth tile per shadowed spot light, six per point
+// light, drawn by the same casters as the cascades). Both are drawn before the opaque pass of
 // an offscreen frame and sampled by the receivers (opaque pass, lit meshes, lit billboards on both
 // raster paths) through the frame set's kBindingShadowAtlas and kBindingShadowOpacity. Between
 // frames both maps stay in SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host
@@ -111,8 +111,8 @@ private:
         : device_(device), runner_(runner) {}
     bool createMaps(uint32_t resolution, uint32_t opacity_resolution,
                     std::vector<Diagnostic>& diagnostics);
-    // The depth casters into `tiles` tiles of a depth atlas, tile t drawn with sets_[first_set +
-    // t].
+    // The depth casters into `tiles` tiles of a depth atlas (kLocalShadowColumns a row), tile t
+    // drawn with sets_[first_set + t].
     void recordDepthTiles(VkCommandBuffer cmd, const FrameView& view,
                           std::span<const DrawBatch> batches, const vk::Image2D& atlas,
                           uint32_t tiles, uint32_t first_set,

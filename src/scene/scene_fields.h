@@ -107,7 +107,7 @@ constexpr auto fieldsOf(FieldsOf<LightDesc>) {
               typesOf(K::spot)),
         field<OuterConeCodec>("outer_deg", &LightDesc::outer_deg, rule::between(0, true, 90, false),
                               opt, typesOf(K::spot)),
-        field("shadows", &LightDesc::shadows, rule::any(), opt, typesOf(K::spot))};
+        field("shadows", &LightDesc::shadows)};
 }
 
 constexpr auto fieldsOf(FieldsOf<ExposureDesc>) {

@@ -1,8 +1,9 @@
-// Spot-light shadow maths on the CPU (docs/rendering.md, "Shadows of spot lights"): the shared
+// Local-light shadow maths on the CPU (docs/rendering.md, "Shadows of local lights"): the shared
 // text the receivers run (src/render/shader/local_shadow.h) and the fitting
 // (src/render/local_shadows.h): the perspective tile puts the spot's axis at its centre and its
 // cone inside it, depth grows with distance from the near plane to the range, the receiver's
-// offsets, the frustum's widest angle, and which lights get tiles (the bound, counted).
+// offsets, the frustum's widest angle, a point light's cube faces, and which lights get tiles (the
+// bound, counted).
 #include <cmath>
 #include <vector>
 
@@ -47,7 +48,7 @@ TEST(LocalShadowMaths, TheSpotsAxisIsTheTilesCentreAndDepthGrowsToItsRange) {
     ASSERT_EQ(fit.count, 1u);
     EXPECT_EQ(fit.shadows.config.x, 1u);
     EXPECT_EQ(fit.shadows.config.y, 512u);
-    EXPECT_EQ(fit.shadows.lights.x, 0u);
+    EXPECT_EQ(fit.shadows.lights[0].x, 0u);
     const vec4 centre = coordOf(fit, 0, vec3(1, 2, -2));
     EXPECT_NEAR(centre.x, 0.5f, 1e-5f);
     EXPECT_NEAR(centre.y, 0.5f, 1e-5f);
@@ -106,20 +107,22 @@ TEST(LocalShadowMaths, TheReceiverMovesAlongItsNormalByTexelsAtItsDistanceAndTow
     EXPECT_NEAR(q.x, 0.03f, 1e-7f);
 }
 
-TEST(LocalShadowMaths, TheFirstFourShadowedSpotsGetTilesAndTheRestAreCounted) {
+TEST(LocalShadowMaths, TheFirstEightShadowedSpotsGetTilesAndTheRestAreCounted) {
     std::vector<LightDesc> lights;
     LightDesc point;
     point.type = LightKind::point;
-    lights.push_back(point);                                  // 0: a point light
+    lights.push_back(point);                                  // 0: a point light, no shadows
     lights.push_back(spot({0, 3, 0}, {0, -1, 0}, 30, false)); // 1: no shadows asked
-    for (int i = 0; i < 6; ++i) lights.push_back(spot({float(i), 3, 0}, {0, -1, 0}));
+    for (int i = 0; i < 10; ++i) lights.push_back(spot({float(i), 3, 0}, {0, -1, 0}));
     LightDesc dark = spot({0, 3, 0}, {0, -1, 0});
     dark.intensity = 0;
     lights.insert(lights.begin() + 2, dark); // 2: no light, no shadow
     const LocalShadowFit fit = fitLocalShadows(viewWith(lights));
-    EXPECT_EQ(fit.count, kMaxShadowedLights);
+    EXPECT_EQ(fit.count, kLocalShadowTiles);
+    EXPECT_EQ(fit.lights, kLocalShadowTiles);
     EXPECT_EQ(fit.dropped, 2u);
-    EXPECT_EQ(fit.shadows.lights, uvec4(3, 4, 5, 6));
+    EXPECT_EQ(fit.shadows.lights[0], uvec4(3, 4, 5, 6));
+    EXPECT_EQ(fit.shadows.lights[1], uvec4(7, 8, 9, 10));
 
     FrameView off = viewWith(lights);
     off.shadows.enabled = false;
@@ -127,6 +130,74 @@ TEST(LocalShadowMaths, TheFirstFourShadowedSpotsGetTilesAndTheRestAreCounted) {
     EXPECT_EQ(none.count, 0u);
     EXPECT_EQ(none.dropped, 0u);
     EXPECT_EQ(none.shadows.config.x, 0u);
+}
+
+TEST(LocalShadowMaths, CubeFacesFollowTheLargestComponent) {
+    EXPECT_EQ(sdCubeFace(vec3(2, 1, -1)), 0u);
+    EXPECT_EQ(sdCubeFace(vec3(-2, 1, -1)), 1u);
+    EXPECT_EQ(sdCubeFace(vec3(0.1f, 3, 1)), 2u);
+    EXPECT_EQ(sdCubeFace(vec3(0.1f, -3, 1)), 3u);
+    EXPECT_EQ(sdCubeFace(vec3(0.1f, 0.2f, 0.3f)), 4u);
+    EXPECT_EQ(sdCubeFace(vec3(0.1f, 0.2f, -0.3f)), 5u);
+    for (uint32_t f = 0; f < kPointShadowFaces; ++f) EXPECT_EQ(sdCubeFace(sdCubeFaceForward(f)), f);
+}
+
+TEST(LocalShadowMaths, APointLightsSixFacesHoldEveryDirectionInsideTheirTiles) {
+    LightDesc point;
+    point.type = LightKind::point;
+    point.position = {1, 2, 3};
+    point.range = 10;
+    point.shadows = true;
+    const std::vector<LightDesc> lights = {point};
+    const LocalShadowFit fit = fitLocalShadows(viewWith(lights));
+    ASSERT_EQ(fit.count, kPointShadowFaces);
+    EXPECT_EQ(fit.lights, 1u);
+    EXPECT_EQ(fit.shadows.lights[0], uvec4(0));
+    EXPECT_EQ(fit.shadows.lights[1].x, 0u);
+    EXPECT_EQ(fit.shadows.lights[1].y, 0u);
+    const vec3 p0(1, 2, 3);
+    const float margin = 1.5f / 512.0f;
+    for (int i = 0; i < 200; ++i) {
+        // Directions spread over the sphere, including the cube's edges and corners.
+        const float z = 1.0f - 2.0f * (float(i) + 0.5f) / 200.0f;
+        const float r = std::sqrt(1.0f - z * z);
+        const float phi = 2.39996323f * float(i);
+        const vec3 d(r * std::cos(phi), r * std::sin(phi), z);
+        const uint32_t face = sdCubeFace(d);
+        const vec4 c = coordOf(fit, face, p0 + 5.0f * d);
+        EXPECT_EQ(c.w, 1.0f) << i;
+        EXPECT_GT(std::min(c.x, c.y), margin) << i;
+        EXPECT_LT(std::max(c.x, c.y), 1.0f - margin) << i;
+    }
+}
+
+TEST(LocalShadowMaths, APointLightTakesSixTilesOfTheEight) {
+    LightDesc point;
+    point.type = LightKind::point;
+    point.shadows = true;
+    // A point light, two spots (8 tiles), then a third spot and a second point light: dropped.
+    const std::vector<LightDesc> lights = {point, spot({0, 3, 0}, {0, -1, 0}),
+                                           spot({1, 3, 0}, {0, -1, 0}), spot({2, 3, 0}, {0, -1, 0}),
+                                           point};
+    const LocalShadowFit fit = fitLocalShadows(viewWith(lights));
+    EXPECT_EQ(fit.count, kLocalShadowTiles);
+    EXPECT_EQ(fit.lights, 3u);
+    EXPECT_EQ(fit.dropped, 2u);
+    EXPECT_EQ(fit.shadows.lights[1], uvec4(0, 0, 1, 2));
+}
+
+TEST(LocalShadowMaths, TilesLieInTheirOwnPartOfTheAtlas) {
+    const float texel = 1.0f / 64.0f;
+    for (uint32_t t = 0; t < kLocalShadowTiles; ++t) {
+        const float x0 = float(t % kLocalShadowColumns) / float(kLocalShadowColumns);
+        const float y0 = float(t / kLocalShadowColumns) / float(kLocalShadowRows);
+        const vec2 lo = sdLocalShadowAtlasUv(vec2(-1.0f), t, texel);
+        const vec2 hi = sdLocalShadowAtlasUv(vec2(2.0f), t, texel);
+        EXPECT_GT(lo.x, x0);
+        EXPECT_GT(lo.y, y0);
+        EXPECT_LT(hi.x, x0 + 1.0f / float(kLocalShadowColumns));
+        EXPECT_LT(hi.y, y0 + 1.0f / float(kLocalShadowRows));
+    }
 }
 
 } // namespace

@@ -330,11 +330,38 @@ TEST_F(ShadowsRenderTest, ASpotLightWithShadowsShadowsTheGroundBehindABox) {
     EXPECT_NEAR(red(disabled, behind_x, row), red(off, behind_x, row), 1);
 }
 
+TEST_F(ShadowsRenderTest, APointLightWithShadowsShadowsTheGroundBehindABox) {
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    // The spot's place, as a point light: its cube's -x and -y faces see the box and the ground
+    // behind it (x -3.5, z 0.5) and beside its shadow (x -3.5, z 3.5).
+    LightDesc light = shadowedSpot(true);
+    light.type = LightKind::point;
+    const uint32_t behind_x = pixelOf(-3.5f);
+    const std::vector<LightDesc> on_lights = {light};
+    FrameView view = spotView(on_lights);
+    view.primitives = primitives;
+    const Image on = render(view);
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    const int behind = red(on, behind_x, pixelOf(0.5f));
+    const int beside = red(on, behind_x, pixelOf(3.5f));
+    EXPECT_GT(beside, 60);
+    EXPECT_LT(behind * 2, beside) << "behind " << behind << ", beside " << beside;
+    // Under the light, in front of the box (x 2.5, z 0.5; the +x side, another face): lit.
+    light.shadows = false;
+    const std::vector<LightDesc> off_lights = {light};
+    view.lights = off_lights;
+    const Image off = render(view);
+    EXPECT_EQ(stats_.local_shadows, 0u);
+    EXPECT_GT(float(red(off, behind_x, pixelOf(0.5f))), 0.85f * float(beside));
+    EXPECT_NEAR(red(on, pixelOf(2.5f), pixelOf(0.5f)), red(off, pixelOf(2.5f), pixelOf(0.5f)), 2);
+}
+
 TEST_F(ShadowsRenderTest, ShadowedSpotsPastTheBoundAreCountedAndShadeUnshadowed) {
-    std::vector<LightDesc> lights(kMaxShadowedLights + 2, shadowedSpot(true));
+    std::vector<LightDesc> lights(kLocalShadowTiles + 2, shadowedSpot(true));
     for (LightDesc& l : lights) l.intensity = 10;
     render(spotView(lights));
-    EXPECT_EQ(stats_.local_shadows, kMaxShadowedLights);
+    EXPECT_EQ(stats_.local_shadows, kLocalShadowTiles);
     EXPECT_EQ(stats_.local_shadows_dropped, 2u);
 }
 

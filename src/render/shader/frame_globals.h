@@ -62,7 +62,7 @@ struct FrameGlobals {
     // The previous camera and the particles' motion rule (motion.h); read only by frames that
     // draw motion vectors.
     MotionGlobals motion;
-    FrameLocalShadows local_shadows; // spot-light shadows (local_shadow.h); config.x 0: none
+    FrameLocalShadows local_shadows; // local lights' shadows (local_shadow.h); config.x 0: none
 };
 
 SD_END_NAMESPACE

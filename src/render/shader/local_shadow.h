@@ -1,12 +1,14 @@
-// Shadows of spot lights (docs/rendering.md, "Shadows of spot lights"): what the
+// Shadows of point and spot lights (docs/rendering.md, "Shadows of local lights"): what the
 // receivers read about the frame's local-light shadow atlas, and the maths of making and reading
 // it, written once for C++ (the renderer's fitting, the tests) and GLSL (frame_bindings.glsl's
 // frameLocalShadow).
 //
-// One depth atlas of kMaxShadowedLights square tiles side by side; tile t is a perspective view
-// from the position of frame light lights[t] along its direction, covering its cone, from
-// near = range x kLocalShadowNearFraction to its range. A receiver of light i looks for the tile
-// whose light is i (at most kMaxShadowedLights compares), moves itself along its normal by
+// One depth atlas of kLocalShadowTiles square tiles, kLocalShadowColumns a row. A spot light takes
+// one tile, a perspective view from its position along its direction over its cone; a point light
+// takes kPointShadowFaces consecutive tiles, the faces of a cube around it (sdCubeFace). Each view
+// reaches from near = range x kLocalShadowNearFraction to the light's range. A receiver of light i
+// looks for the first tile whose light is i (at most kLocalShadowTiles compares), a point light's
+// face by the direction from the light, moves itself along its normal by
 // kShadowNormalOffsetTexels texels at its distance and toward the light by the depth bias, and
 // takes the same 3 x 3 percentage-closer filter as the sun's cascades.
 //
@@ -20,9 +22,17 @@
 
 SD_BEGIN_NAMESPACE
 
-// Local lights with shadow maps in one frame: the atlas's tiles. Lights past it shade unshadowed
-// and are counted (FrameStats::local_shadows_dropped).
-SD_CONST uint kMaxShadowedLights = 4u;
+// The local shadow atlas: kLocalShadowRows rows of kLocalShadowColumns square tiles. A light
+// whose tiles no longer fit shades unshadowed and is counted (FrameStats::local_shadows_dropped):
+// at most 8 spot lights, or one point light and two spots, a frame.
+SD_CONST uint kLocalShadowColumns = 4u;
+SD_CONST uint kLocalShadowRows = 2u;
+SD_CONST uint kLocalShadowTiles = 8u; // kLocalShadowColumns x kLocalShadowRows
+// A point light's tiles: the six faces of a cube, +x, -x, +y, -y, +z, -z in that order.
+SD_CONST uint kPointShadowFaces = 6u;
+// The tangent of a cube face's half angle: a little over 45 degrees, so the filter's taps at a
+// face's edge stay inside its tile.
+SD_CONST float kPointShadowTanHalfFov = 1.05f;
 // A tile's near plane, as a part of its light's range: depth precision goes to the metres the
 // light reaches (D32F keeps a 1:1000 near/far ratio exact to well under a millimetre).
 SD_CONST float kLocalShadowNearFraction = 0.001f;
@@ -36,11 +46,13 @@ SD_CONST float kLocalShadowFovMargin = 1.05f;
 struct FrameLocalShadows {
     // clip_from_world of tile t in columns 4t .. 4t + 3 (perspective: clip.w is the distance along
     // the light's direction, clip.z / clip.w runs 0 at the near plane to 1 at the range).
-    vec4 tile_c[kMaxShadowedLights * 4u];
+    vec4 tile_c[kLocalShadowTiles * 4u];
     // Per tile: x the depth bias (m); y the world size of a texel one metre from the light
     // (2 tan(half fov) / resolution); z 1 / the tile resolution; w 0.
-    vec4 params[kMaxShadowedLights];
-    uvec4 lights; // the frame light (FrameGlobals::lights index) of each tile in use
+    vec4 params[kLocalShadowTiles];
+    // The frame light (FrameGlobals::lights index) of tile t in lights[t / 4][t % 4]: a point
+    // light's six faces all name it.
+    uvec4 lights[kLocalShadowTiles / 4u];
     uvec4 config; // x: tiles in use (0: no local shadows); y: the tile resolution; zw: 0
 };
 
@@ -101,6 +113,30 @@ SD_FUNC vec4 sdLocalShadowCoord(vec4 c0, vec4 c1, vec4 c2, vec4 c3, vec3 p) {
     return vec4(coord, inside ? 1.0f : 0.0f);
 }
 
+// The cube face of a point light whose view holds direction d from the light: its largest
+// component's axis and sign (0 +x, 1 -x, 2 +y, 3 -y, 4 +z, 5 -z; ties to the earlier axis).
+SD_FUNC uint sdCubeFace(vec3 d) {
+    vec3 a = abs(d);
+    if (a.x >= a.y && a.x >= a.z) return d.x >= 0.0f ? 0u : 1u;
+    if (a.y >= a.z) return d.y >= 0.0f ? 2u : 3u;
+    return d.z >= 0.0f ? 4u : 5u;
+}
+
+// The direction cube face `face` looks along.
+SD_FUNC vec3 sdCubeFaceForward(uint face) {
+    float sign = (face & 1u) == 0u ? 1.0f : -1.0f;
+    uint axis = face / 2u;
+    return vec3(axis == 0u ? sign : 0.0f, axis == 1u ? sign : 0.0f, axis == 2u ? sign : 0.0f);
+}
+
+// Where (u, v) of tile `tile` lies in the local atlas, clamped half a texel (`texel`, in tile
+// units) inside the tile so a filter tap never reads a neighbouring tile.
+SD_FUNC vec2 sdLocalShadowAtlasUv(vec2 uv, uint tile, float texel) {
+    vec2 inside = clamp(uv, vec2(texel * 0.5f), vec2(1.0f - texel * 0.5f));
+    return vec2((float(tile % kLocalShadowColumns) + inside.x) / float(kLocalShadowColumns),
+                (float(tile / kLocalShadowColumns) + inside.y) / float(kLocalShadowRows));
+}
+
 // Where a receiver at p of unit normal n, `distance` metres from a light in direction l (unit,
 // toward the light), is compared: kShadowNormalOffsetTexels texels along n (a texel there is
 // texel_per_m x distance wide) and bias_m toward the light.
@@ -113,9 +149,11 @@ SD_END_NAMESPACE
 #ifdef __cplusplus
 #include <cstddef>
 namespace spindrift {
-SD_ASSERT_RECORD(FrameLocalShadows, 16 * (5 * kMaxShadowedLights + 2));
-static_assert(offsetof(FrameLocalShadows, params) == 256);
-static_assert(offsetof(FrameLocalShadows, lights) == 320);
+static_assert(kLocalShadowTiles == kLocalShadowColumns * kLocalShadowRows);
+SD_ASSERT_RECORD(FrameLocalShadows, 16 * (5 * kLocalShadowTiles + kLocalShadowTiles / 4 + 1));
+static_assert(offsetof(FrameLocalShadows, params) == 512);
+static_assert(offsetof(FrameLocalShadows, lights) == 640);
+static_assert(offsetof(FrameLocalShadows, config) == 672);
 } // namespace spindrift
 #endif
 
