@@ -501,7 +501,7 @@ void spotShadowArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t shadowed : {0, 1, 4, 5}) b->Args({shadowed, height, 100});
     }
-    for (int64_t shadowed : {0, 1, 4}) b->Args({shadowed, 720, 10});
+    for (int64_t shadowed : {0, 1, 4, 5}) b->Args({shadowed, 720, 10});
 }
 
 void stripShadowArgs(benchmark::internal::Benchmark* b) {
