@@ -63,11 +63,64 @@ float frameSunShadow(vec3 n, vec3 p) {
     }
     return visibility;
 }
+
+layout(set = kSetFrame, binding = kBindingLocalShadowAtlas) uniform sampler2DShadow
+    local_shadow_atlas;
+
+// The share of frame light `light_index` reaching world point p of unit normal n, in [0, 1]: 1
+// unless the light has tiles of the local shadow atlas (src/render/shader/local_shadow.h) and p
+// lies inside its tile (a point light's: the cube face of the direction from the light); there,
+// p moved along n and toward the light (sdLocalShadowReceiver) and 3 x 3 bilinear comparisons
+// one texel apart, as the sun's cascades take them.
+float frameLocalShadow(uint light_index, vec3 n, vec3 p) {
+    uint count = min(frame.local_shadows.config.x, kLocalShadowTiles);
+    for (uint first = 0u; first < count; ++first) {
+        if (frame.local_shadows.lights[first / 4u][first % 4u] != light_index) continue;
+        FrameLight light = frame.lights[light_index];
+        vec3 to_light = light.position_range.xyz - p;
+        float distance = length(to_light);
+        vec3 l = distance > 0.0 ? to_light / distance : n;
+        // A point light's cone terms are kPointLightCosOuter exactly (lighting.h); its six faces
+        // are consecutive tiles from `first`.
+        uint t = first;
+        if (light.direction_cos_outer.w == kPointLightCosOuter) t += sdCubeFace(-to_light);
+        t = min(t, kLocalShadowTiles - 1u);
+        vec4 params = frame.local_shadows.params[t];
+        vec3 q = sdLocalShadowReceiver(p, n, l, distance, params);
+        uint k = t * 4u;
+        vec4 coord = sdLocalShadowCoord(frame.local_shadows.tile_c[k],
+                                        frame.local_shadows.tile_c[k + 1u],
+                                        frame.local_shadows.tile_c[k + 2u],
+                                        frame.local_shadows.tile_c[k + 3u], q);
+        if (coord.w == 0.0) return 1.0;
+        float texel = params.z;
+        float sum = 0.0;
+        for (int y = -1; y <= 1; ++y) {
+            for (int x = -1; x <= 1; ++x) {
+                vec2 uv = sdLocalShadowAtlasUv(coord.xy + vec2(x, y) * texel, t, texel);
+                sum += textureLod(local_shadow_atlas, vec3(uv, coord.z), 0.0);
+            }
+        }
+        return sum / 9.0;
+    }
+    return 1.0;
+}
 #else
 float frameSunShadow(vec3 n, vec3 p) {
     return 1.0;
 }
+
+float frameLocalShadow(uint light_index, vec3 n, vec3 p) {
+    return 1.0;
+}
 #endif
+
+// Whether the frame block holds an orthographic view (the sun's shadow views): clip.w is then 1
+// everywhere, its row (0, 0, 0, 1).
+bool orthographicView() {
+    return frame.clip_from_world_c0.w == 0.0 && frame.clip_from_world_c1.w == 0.0 &&
+           frame.clip_from_world_c2.w == 0.0;
+}
 
 // The 64-bit mask of the frame's point and spot lights that may reach p: those of p's light
 // cluster (render/light_clusters.h bins them on the host, conservatively: a light that reaches p
@@ -94,17 +147,22 @@ uint frameNextLight(inout uvec2 mask) {
 }
 
 // The light of the frame's point and spot lights at surface point p of unit normal n (lighting.h,
-// sdLocalLight), summed over p's cluster; it adds to sdSunAmbient's.
+// sdLocalLight), each times its shadow (frameLocalShadow), summed over p's cluster; it adds to
+// sdSunAmbient's.
 vec3 frameLocalLights(vec3 n, vec3 p) {
     vec3 sum = vec3(0.0);
     uvec2 mask = frameClusterLights(p);
-    while (mask != uvec2(0u)) sum += sdLocalLight(n, p, frame.lights[frameNextLight(mask)]);
+    while (mask != uvec2(0u)) {
+        uint i = frameNextLight(mask);
+        sum += sdLocalLight(n, p, frame.lights[i]) * frameLocalShadow(i, n, p);
+    }
     return sum;
 }
 
 // Lighting per particle (lighting.h, ParticleLight): the ambient, the sun (its shadow looked up
 // once, at the centre, with facing as the normal of the lookup's offset) and the lights of the
-// centre's cluster, gathered at a lit billboard's centre p. The sky light is left to each pixel
+// centre's cluster (each with its shadow there, the same way), gathered at a lit billboard's
+// centre p. The sky light is left to each pixel
 // (sdShAmbient: nine terms, no loop, exact with the pixel's normal).
 ParticleLight frameParticleLight(vec3 p, vec3 facing) {
     ParticleLight light = sdParticleLightAmbient(frame.ambient.xyz);
@@ -112,9 +170,10 @@ ParticleLight frameParticleLight(vec3 p, vec3 facing) {
                        frame.sun_direction.xyz);
     uvec2 mask = frameClusterLights(p);
     while (mask != uvec2(0u)) {
+        uint i = frameNextLight(mask);
         vec3 l;
-        vec3 radiance = sdLocalLightRadiance(p, frame.lights[frameNextLight(mask)], facing, l);
-        sdParticleLightAdd(light, radiance, l);
+        vec3 radiance = sdLocalLightRadiance(p, frame.lights[i], facing, l);
+        sdParticleLightAdd(light, radiance * frameLocalShadow(i, facing, p), l);
     }
     return light;
 }

@@ -6,6 +6,9 @@
 // past its polyline's points is a zero-area triangle pair (every corner at one point outside the
 // clip volume). The motion variant (kVariantMotion, strip_motion.frag) hands over the vertex's
 // previous clip position: the vertex moved back along its point's velocity (push.velocities).
+// A sun shadow caster (kVariantCaster, render/shadow_pass.h) draws with a light's view in the
+// frame block and turns each band to face the light: toward the sun in its orthographic views
+// (sdStripEye), toward a spot light's position (the view's eye) in its perspective ones.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
@@ -68,8 +71,9 @@ void main() {
     StripPointRef points = StripPointRef(push.points.xy);
     StripPoint a = sdOverriddenPoint(points.points[first], push.overrides);
     StripPoint b = sdOverriddenPoint(points.points[first + 1u], push.overrides);
-    StripVertex v = sdStripVertex(a, b, corner,
-                                  frame.eye.xyz, frame.camera_right.xyz, frame.camera_up.xyz,
+    vec3 eye = sdStripEye(a, b, corner, frame.eye.xyz, frame.camera_forward.xyz,
+                          kVariantCaster != 0u && orthographicView());
+    StripVertex v = sdStripVertex(a, b, corner, eye, frame.camera_right.xyz, frame.camera_up.xyz,
                                   frame.camera_forward.xyz, pixelScale());
     gl_Position = clipFromWorld() * vec4(v.position, 1.0);
 

@@ -13,6 +13,7 @@ layout(constant_id = kSpecStripSoftFade) const uint kVariantSoftFade = 0u;
 layout(constant_id = kSpecStripOit) const uint kVariantOit = 0u;
 layout(constant_id = kSpecStripBlocks) const uint kVariantBlocks = 0u;
 layout(constant_id = kSpecStripMotion) const uint kVariantMotion = 0u;
+layout(constant_id = kSpecStripCaster) const uint kVariantCaster = 0u;
 
 layout(push_constant, std430) uniform StripPush {
     StripPushConstants push;

@@ -102,13 +102,14 @@ std::vector<DrawRecord> particles(size_t count, float size) {
 
 // Frames of `height` lines. sort_records: sorted back to front on the
 // CPU before each frame, as the scene player does for sorted alpha emitters.
-// post: 0 none, 1 the scene defaults (ACES, bloom), 2 those with automatic exposure.
+// post: 0 none, 1 the scene defaults (ACES, bloom), 2 those with automatic exposure. sun false: no
+// sun (so no sun shadows either).
 void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
                std::vector<DrawRecord>* sort_records, Transparency transparency,
                int64_t height_lines, int64_t post = 0, RasterPath raster = RasterPath::graphics,
                std::span<const LightDesc> lights = {}, const ShadowDesc* shadows = nullptr,
                const MotionVectorsDesc* motion = nullptr,
-               ParticleResolution particle_resolution = ParticleResolution::full) {
+               ParticleResolution particle_resolution = ParticleResolution::full, bool sun = true) {
     const auto height = static_cast<uint32_t>(height_lines);
     Renderer* renderer = sharedRenderer(height);
     if (renderer == nullptr) {
@@ -120,6 +121,7 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     view.raster = raster;
     view.lights = lights;
     view.particle_resolution = particle_resolution;
+    if (!sun) view.sun.intensity = 0;
     // The shadow cases: a box and a sphere on the ground among the particles, the shadows as
     // given (enabled false: the reference frame of the same scene).
     const PrimitiveDesc casters[] = {
@@ -171,6 +173,8 @@ void runFrames(benchmark::State& state, std::span<const DrawBatch> batches,
     if (shadows != nullptr) {
         state.counters["shadow_cascades"] = static_cast<double>(stats.shadow_cascades);
         state.counters["opacity_batches"] = static_cast<double>(stats.shadow_opacity_batches);
+        state.counters["cutout_batches"] = static_cast<double>(stats.shadow_cutout_batches);
+        state.counters["local_shadows"] = static_cast<double>(stats.local_shadows);
     }
 }
 
@@ -485,6 +489,90 @@ void BM_SunShadows(benchmark::State& state) {
               RasterPath::graphics, {}, &shadows);
 }
 
+// range(2) thousand alpha ribbons of 16 points (15 segments), 10 cm wide, wandering over the
+// scene of BM_SunShadows, unlit: range(0) 0 without shadows (the reference), 1 with the scene's
+// default sun shadows, the ribbons casting into the opacity map, 2 the same ribbons cast as
+// cutouts into the cascades (render.shadow_cutout); range(1) the frame height.
+void BM_StripShadows(benchmark::State& state) {
+    constexpr uint32_t kPoints = 16;
+    const size_t count = static_cast<size_t>(state.range(2)) * 1000;
+    std::vector<StripPoint> points(count * kPoints);
+    std::vector<uint32_t> segments;
+    segments.reserve(count * (kPoints - 1));
+    for (size_t i = 0; i < count; ++i) {
+        const uint key = sdParticleKey(2u, 0u, static_cast<uint>(i), 0u);
+        const vec3 start(8.0f * sdRandom01(key, 0u) - 4.0f, 4.0f * sdRandom01(key, 1u) - 0.5f,
+                         4.0f * sdRandom01(key, 2u) - 2.0f);
+        const vec3 step =
+            0.05f * normalize(vec3(sdRandom01(key, 3u) - 0.5f, 0.2f, sdRandom01(key, 4u) - 0.5f));
+        for (uint32_t k = 0; k < kPoints; ++k) {
+            StripPoint& p = points[i * kPoints + k];
+            p.position_width = vec4(start + float(k) * step, 0.1f);
+            p.color = vec4(sdRandom01(key, 5u), 0.5f, 0.5f, 0.8f);
+            p.tangent_u = vec4(normalize(step), float(k) / float(kPoints - 1));
+            if (k + 1 < kPoints) segments.push_back(static_cast<uint32_t>(i * kPoints + k));
+        }
+    }
+    StripBatch strips;
+    strips.params.blend = kBlendAlpha;
+    strips.params.render_flags = state.range(0) == 2 ? kRenderFlagShadowCutout : 0u;
+    strips.points = points;
+    strips.segments = segments;
+    const DrawBatch batch = strips;
+    ShadowDesc shadows;
+    shadows.enabled = state.range(0) != 0;
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
+              RasterPath::graphics, {}, &shadows);
+}
+
+// The scene of BM_SunShadows (range(2) thousand lit 40 cm alpha discs, the box and the sphere)
+// under four spot lights over it, no sun shadows: range(0) of them cast shadows (0: the
+// reference; 1; 4), each a 1024² tile of the local atlas drawn by the primitives; range(0) 5: the
+// first is a point light instead, with shadows (six tiles), the others without; range(1) the frame
+// height.
+void BM_SpotShadows(benchmark::State& state) {
+    const std::vector<DrawRecord> records =
+        particles(static_cast<size_t>(state.range(2)) * 1000, 0.4f);
+    BillboardParams lit = paramsFor(kBlendAlpha);
+    lit.render_flags |= kRenderFlagLit;
+    const DrawBatch batch = BillboardBatch{lit, kNoTexture, records, {}};
+    std::vector<LightDesc> lights(4);
+    for (size_t i = 0; i < lights.size(); ++i) {
+        LightDesc& l = lights[i];
+        l.type = LightKind::spot;
+        l.position = {-3.0f + 2.0f * float(i), 4.0f, 1.5f};
+        l.direction = {0.0f, -1.0f, -0.3f};
+        l.inner_deg = 30;
+        l.outer_deg = 45;
+        l.range = 10;
+        l.intensity = 8;
+        l.shadows = static_cast<int64_t>(i) < state.range(0);
+    }
+    if (state.range(0) == 5) {
+        for (LightDesc& l : lights) l.shadows = false;
+        lights[0].type = LightKind::point;
+        lights[0].shadows = true;
+    }
+    ShadowDesc shadows; // enabled, the scene's defaults; the sun's are off below
+    runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1), 0,
+              RasterPath::graphics, lights, &shadows, nullptr, ParticleResolution::full,
+              /*sun=*/false);
+}
+
+void spotShadowArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t shadowed : {0, 1, 4, 5}) b->Args({shadowed, height, 100});
+    }
+    for (int64_t shadowed : {0, 1, 4, 5}) b->Args({shadowed, 720, 10});
+}
+
+void stripShadowArgs(benchmark::internal::Benchmark* b) {
+    for (int64_t height : {720, 1080}) {
+        for (int64_t shadows : {0, 1, 2}) b->Args({shadows, height, 20});
+    }
+    for (int64_t shadows : {0, 1, 2}) b->Args({shadows, 720, 2});
+}
+
 void shadowArgs(benchmark::internal::Benchmark* b) {
     for (int64_t height : {720, 1080}) {
         for (int64_t shadows : {0, 1, 2}) b->Args({shadows, height, 100});
@@ -550,6 +638,8 @@ BENCHMARK(BM_LitPerParticle100k)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SunShadows)->Apply(shadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SpotShadows)->Apply(spotShadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_StripShadows)->Apply(stripShadowArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Distortion)->Apply(distortionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MotionVectors)->Apply(motionArgs)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MotionVectorsStrips)

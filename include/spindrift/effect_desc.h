@@ -456,11 +456,6 @@ struct BillboardDesc {
     Float3 axis{0, 1, 0}; // axis: the quad's long axis; fixed: the quad's normal
     float stretch = 0.1f; // velocity_stretch: extra length in seconds of travel
     Flipbook flipbook;
-    // Sun shadows (docs/rendering.md, "Shadows"): an alpha-blended or premultiplied billboard casts
-    // through the opacity shadow map (soft, for smoke) unless shadow_cutout, when its texels of
-    // at least half coverage cast into the sun's depth map (crisp, for opaque-ish cards: leaves,
-    // debris, paper) and nothing goes through the opacity map. Additive billboards cast nothing.
-    bool shadow_cutout = false;
     // Distortion (docs/rendering.md, "Distortion"): [0, kMaxDistortion]; above 0 the billboard
     // draws no colour but bends the frame behind it (heat haze, shock waves): each pixel shows
     // the frame read at a point displaced across the quad by the texture's red and green channels
@@ -535,6 +530,12 @@ struct RenderDesc {
     // [0, 1]: the part of each particle drawn additively (light it emits) beside its
     // alpha-blended share (premultiplied over). Other than 0 only with blend premultiplied.
     float emissive_share = 0;
+    // Sun shadows (docs/rendering.md, "Shadows"): an alpha-blended or premultiplied billboard,
+    // ribbon or beam casts through the opacity shadow map (soft, for smoke) unless shadow_cutout,
+    // when its texels of at least half coverage cast into the sun's depth map (crisp, for
+    // opaque-ish cards, leaves, debris, paper, cloth) and nothing goes through the opacity map.
+    // Additive ones cast nothing. Not for meshes (opaque meshes always cast, blended ones never).
+    bool shadow_cutout = false;
     // Exactly one of these is read, chosen by type; the JSON carries only that one's keys.
     BillboardDesc billboard;
     RibbonDesc ribbon;

@@ -141,7 +141,8 @@ struct ShadowDesc {
 // colour * intensity * max(dot(n, l), 0) * window(d / range) / max(d, 0.1 m)^2, window falling
 // smoothly from 1 to 0 at range; a spot's light is 1 inside inner_deg of its direction and fades
 // to 0 at outer_deg. JSON: {"type": "point", "position", "color", "intensity", "range"}, and a spot
-// adds "direction", "inner_deg", "outer_deg"; a spot key on a point light is an error.
+// adds "direction", "inner_deg", "outer_deg"; a spot key on a point light is an error. Both take
+// "shadows".
 // FROZEN values (JSON names "point", "spot").
 enum class LightKind : uint8_t { point = 0, spot = 1 };
 
@@ -154,6 +155,11 @@ struct LightDesc {
     Float3 direction{0, -1, 0}; // spot: unit direction it shines along; the reader normalises it
     float inner_deg = 20;       // spot: full light within this angle of direction, [0, 90)
     float outer_deg = 30;       // spot: no light past this angle, (inner_deg, 90]
+    // Casts shadows (docs/rendering.md, "Shadows of local lights"): perspective depth maps (a
+    // spot: one over its cone; a point light: six, a cube), drawn by the primitives, opaque mesh
+    // particles and cutout billboards and strips, when the scene's shadows are enabled; at most 8
+    // tiles a frame, the lights that no longer fit counted and shaded unshadowed.
+    bool shadows = false;
     friend bool operator==(const LightDesc&, const LightDesc&) = default;
 };
 

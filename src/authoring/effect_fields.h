@@ -146,6 +146,7 @@ constexpr auto fieldsOf(FieldsOf<RenderDesc>) {
         field("stable_order", &RenderDesc::stable_order),
         field("emissive", &RenderDesc::emissive, rule::within(0, kMaxEmissive)),
         field("emissive_share", &RenderDesc::emissive_share, rule::unit()),
+        field("shadow_cutout", &RenderDesc::shadow_cutout),
         field("lights", &RenderDesc::lights)};
 }
 
@@ -155,7 +156,6 @@ constexpr auto fieldsOf(FieldsOf<BillboardDesc>) {
         field("axis", &BillboardDesc::axis, rule::nonZero()),
         field("stretch", &BillboardDesc::stretch, rule::atLeast(0)),
         field("flipbook", &BillboardDesc::flipbook),
-        field("shadow_cutout", &BillboardDesc::shadow_cutout),
         field("distortion", &BillboardDesc::distortion, rule::within(0, kMaxDistortion)),
         field("lighting", &BillboardDesc::lighting)};
 }

@@ -167,6 +167,13 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F&, const R
                                           "' shades a lit billboard: set lit true or leave "
                                           "lighting out");
     }
+    // Meshes cast by their blend (opaque ones into the sun's depth map, blended ones nothing):
+    // a cutout would be silently ignored.
+    if (r.type == RenderType::mesh && r.shadow_cutout) {
+        c.error(at(path, "shadow_cutout"),
+                "shadow_cutout is for billboards, ribbons and beams; a mesh casts by its blend "
+                "(opaque into the sun's depth map, blended nothing): leave shadow_cutout out");
+    }
     if (r.type == RenderType::billboard && r.billboard.distortion > 0) {
         // A distortion billboard draws no colour of its own (docs/rendering.md, "Distortion"):
         // the colour settings would be silently ignored, so they are refused.
@@ -179,7 +186,7 @@ void checkCodec(const RuleChecker& c, const std::string& path, const F&, const R
         }
         if (r.lit) refuse("lit", "is not lit");
         if (r.emissive != 1) refuse("emissive", "has no colour to make emissive");
-        if (r.billboard.shadow_cutout) refuse("shadow_cutout", "casts no shadow");
+        if (r.shadow_cutout) refuse("shadow_cutout", "casts no shadow");
         if (r.lights.count > 0) refuse("lights", "makes no particle lights");
     }
 }

@@ -391,6 +391,7 @@ RenderDesc applicableRender(const RenderDesc& authored) {
     d.stable_order = authored.stable_order;
     d.emissive = authored.emissive;
     d.emissive_share = authored.emissive_share;
+    d.shadow_cutout = authored.shadow_cutout;
     switch (authored.type) {
     case RenderType::billboard:
         d.billboard = authored.billboard;
@@ -435,7 +436,7 @@ void compileRender(const RenderDesc& authored, CompiledEffect& out, EmitterRecor
         (d.lit ? kRenderFlagLit : 0u) | (d.stable_order ? kRenderFlagStableOrder : 0u) |
         (b.flipbook.frame_blend ? kRenderFlagFrameBlend : 0u) |
         (b.flipbook.random_start ? kRenderFlagRandomStart : 0u) |
-        (b.shadow_cutout ? kRenderFlagShadowCutout : 0u) |
+        (d.shadow_cutout ? kRenderFlagShadowCutout : 0u) |
         (d.type == RenderType::billboard && b.distortion > 0 ? kRenderFlagDistortion : 0u) |
         (d.type == RenderType::billboard && d.lit && b.lighting == BillboardLighting::per_particle
              ? kRenderFlagLitPerParticle

@@ -101,7 +101,7 @@ std::unique_ptr<ComputeRaster> ComputeRaster::create(const vk::Device& device,
                                           sizeof(RasterPush), "the compute raster layout",
                                           diagnostics, VK_SHADER_STAGE_COMPUTE_BIT);
     if (!r->layout_) return nullptr;
-    r->pool_ = vk::createDescriptorPool(d, 1, 1, 3, diagnostics, 1);
+    r->pool_ = vk::createDescriptorPool(d, 1, 1, 1 + kShadowBindingCount, diagnostics, 1);
     if (!r->pool_) return nullptr;
     r->set_ = vk::allocateDescriptorSet(d, r->pool_.get(), r->set_layout_.get(), diagnostics);
     if (r->set_ == VK_NULL_HANDLE) return nullptr;

@@ -89,7 +89,7 @@ std::unique_ptr<OpaquePass> OpaquePass::create(const vk::Device& device,
     pass->pipeline_ = vk::createGraphicsPipeline(d, desc, "the opaque pipeline", diagnostics);
     if (!pass->pipeline_) return nullptr;
 
-    pass->pool_ = vk::createDescriptorPool(d, 1, 1, 2, diagnostics);
+    pass->pool_ = vk::createDescriptorPool(d, 1, 1, kShadowBindingCount, diagnostics);
     if (!pass->pool_) return nullptr;
     pass->set_ =
         vk::allocateDescriptorSet(d, pass->pool_.get(), pass->set_layout_.get(), diagnostics);

@@ -73,8 +73,10 @@ std::unique_ptr<ParticleBindings> ParticleBindings::create(const vk::Device& dev
     if (!b->layout_) return nullptr;
 
     const auto slots = static_cast<uint32_t>(targets.globals.size());
-    // Two sets a slot: the frame's and the half-resolution layer's.
-    b->pool_ = vk::createDescriptorPool(d, 2 * slots, 2 * slots, 8 * slots, diagnostics);
+    // Two sets a slot: the frame's and the half-resolution layer's, each with the scene depth,
+    // the scene colour and the shadow maps.
+    b->pool_ = vk::createDescriptorPool(d, 2 * slots, 2 * slots,
+                                        2 * (2 + kShadowBindingCount) * slots, diagnostics);
     if (!b->pool_) return nullptr;
     for (std::vector<VkDescriptorSet>* sets : {&b->sets_, &b->half_sets_}) {
         for (uint32_t slot = 0; slot < slots; ++slot) {

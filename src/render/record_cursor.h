@@ -12,9 +12,20 @@
 
 namespace spindrift::render {
 
+// Where a strip batch's points are read: a batch of device strips (StripBatch::device) with the
+// indirect arguments the draw-argument pass wrote for it; a host batch at first_point and
+// first_segment of the strip pass's buffers (StripPass::upload copies them in batch order).
+struct StripSource {
+    bool device = false;
+    IndirectArgs indirect;
+    uint64_t first_point = 0;
+    uint64_t first_segment = 0;
+};
+
 // Device batches (billboard, mesh and strip, DeviceRecords / device points) take the next
 // indirect arguments the draw-argument pass wrote; host DrawRecords of billboard and mesh batches
-// the next run of the draw-record buffer, where BillboardPass::upload copied them in batch order.
+// the next run of the draw-record buffer, where BillboardPass::upload copied them in batch order;
+// host strips the next run of the strip pass's point and segment buffers.
 // Call next() or nextStrip() for every batch, in order, drawn or not.
 class RecordCursor {
 public:
@@ -38,11 +49,20 @@ public:
         return true;
     }
 
-    // A strip batch: true with its indirect arguments when its points are on the device; false
-    // for host strips (their points and segments have buffers of their own).
-    bool nextStrip(const StripBatch& strip, IndirectArgs& args) {
-        if (strip.device.points == 0) return false;
-        args = args_.args(device_batch_++);
+    // A strip batch: where its points are read. False for a host batch without segments (the
+    // strip pass uploads nothing of it).
+    bool nextStrip(const StripBatch& strip, StripSource& source) {
+        source = StripSource{};
+        if (strip.device.points != 0) {
+            source.device = true;
+            source.indirect = args_.args(device_batch_++);
+            return true;
+        }
+        if (strip.segments.empty()) return false;
+        source.first_point = first_point_;
+        source.first_segment = first_segment_;
+        first_point_ += strip.points.size();
+        first_segment_ += strip.segments.size();
         return true;
     }
 
@@ -52,6 +72,8 @@ private:
     uint32_t slot_ = 0;
     uint64_t first_record_ = 0;
     uint32_t device_batch_ = 0;
+    uint64_t first_point_ = 0;
+    uint64_t first_segment_ = 0;
 };
 
 } // namespace spindrift::render

@@ -450,8 +450,6 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
     r.particle_bindings->bindFrame(cmd, r.slot, phase == DrawPhase::half_res);
     VkPipeline bound = VK_NULL_HANDLE;
     RecordCursor records(*r.draw_args, *r.billboards, r.slot);
-    uint64_t first_point = 0;
-    uint64_t first_segment = 0;
     for (size_t index = 0; index < batches.size(); ++index) {
         const DrawBatch& entry = batches[index];
         const bool half_res = drawsAtHalfRes(r, index, entry, transparency);
@@ -460,17 +458,10 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
             if (motion_phase) {
                 const bool draw_motion = drawsIn(phase, transparency, b->params.blend) &&
                                          writesMotion(b->params, r.motion_desc);
-                if (IndirectArgs args; records.nextStrip(*b, args)) {
-                    if (draw_motion) r.strips->drawDeviceMotion(cmd, *r.textures, *b, args, bound);
-                    continue;
+                StripSource source;
+                if (records.nextStrip(*b, source) && draw_motion) {
+                    r.strips->drawMotion(cmd, *r.textures, *b, r.slot, source, bound);
                 }
-                if (b->segments.empty()) continue;
-                if (draw_motion) {
-                    r.strips->drawMotion(cmd, *r.textures, *b, r.slot, first_point, first_segment,
-                                         bound);
-                }
-                first_point += b->points.size();
-                first_segment += b->segments.size();
                 continue;
             }
             const bool draw_here =
@@ -485,19 +476,10 @@ void recordParticleDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const
                                          : *b;
             const Transparency mode =
                 phase == DrawPhase::oit_emissive ? Transparency::sorted : transparency;
-            if (IndirectArgs args; records.nextStrip(*b, args)) {
-                if (draw_here) {
-                    r.strips->drawDevice(cmd, *r.textures, strip, mode, args, bound, half_res);
-                }
-                continue;
+            StripSource source;
+            if (records.nextStrip(*b, source) && draw_here) {
+                r.strips->draw(cmd, *r.textures, strip, mode, r.slot, source, bound, half_res);
             }
-            if (b->segments.empty()) continue;
-            if (draw_here) {
-                r.strips->draw(cmd, *r.textures, strip, mode, r.slot, first_point, first_segment,
-                               bound, half_res);
-            }
-            first_point += b->points.size();
-            first_segment += b->segments.size();
             continue;
         }
         // Billboards and meshes: DrawRecords from the device, or the host's in the draw-record
@@ -676,8 +658,8 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     if (r.raster && !r.raster->recordBinning(cmd, diagnostics)) return false;
     // The sun's shadow maps, before every receiver (the opaque pass on).
     r.shadows->record(
-        cmd, view, batches, r.shadow_fit,
-        ShadowDrawContext{*r.textures, *r.meshes, *r.billboards, *r.draw_args, r.slot});
+        cmd, view, batches, r.shadow_fit, r.local_shadow_fit,
+        ShadowDrawContext{*r.textures, *r.meshes, *r.billboards, *r.draw_args, *r.strips, r.slot});
 
     r.opaque->record(cmd, t, view);
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
@@ -825,16 +807,19 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
     return r.mesh_pass != nullptr;
 }
 
-// Fits the frame's sun shadows (none in a host frame), makes their maps the view's size (the
-// receivers' sets written again when they are replaced) and the caster pipelines, and writes the
-// sun views' globals and the receivers' share of the camera's.
+// Fits the frame's sun and local-light shadows (none in a host frame), makes their maps the view's
+// size (the receivers' sets written again when they are replaced) and the caster pipelines, and
+// writes the light views' globals and the receivers' share of the camera's.
 static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const DrawBatch> batches,
                            FrameGlobals& globals, std::vector<Diagnostic>& diagnostics) {
     const FrameTargets& t = *r.targets;
     r.shadow_fit = r.host_frame ? SunShadowFit{} : fitSunShadows(view, t.width, t.height, batches);
     const SunShadowFit& fit = r.shadow_fit;
+    r.local_shadow_fit = r.host_frame ? LocalShadowFit{} : fitLocalShadows(view);
+    const LocalShadowFit& local = r.local_shadow_fit;
     globals.shadows = fit.shadows;
-    if (fit.cascades == 0) return true;
+    globals.local_shadows = local.shadows;
+    if (fit.cascades == 0 && local.count == 0) return true;
     bool replaced = false;
     if (!r.shadows->ensureSize(view.shadows.resolution, view.shadows.opacity_resolution, replaced,
                                diagnostics)) {
@@ -847,7 +832,7 @@ static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const D
         if (r.raster) r.raster->bindShadows(maps);
     }
     if (!r.shadows->preparePipelines(batches, diagnostics)) return false;
-    r.shadows->upload(globals, fit);
+    r.shadows->upload(globals, fit, local);
     return true;
 }
 
@@ -1167,6 +1152,8 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
         renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;
     stats.shadow_opacity_device = renderer.shadow_fit.opacity_device ? 1u : 0u;
     stats.shadow_cutout_batches = renderer.shadow_fit.cutout_batches;
+    stats.local_shadows = renderer.local_shadow_fit.lights;
+    stats.local_shadows_dropped = renderer.local_shadow_fit.dropped;
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;
     stats.raster_pairs = raster_stats.raster_pairs;

@@ -439,15 +439,20 @@ struct FrameStats {
     // kMaxFrameLights it dropped.
     uint32_t lights_drawn = 0;
     uint32_t lights_dropped = 0;
-    // Sun shadows (FrameView::shadows): the cascades drawn (0: none), the blended billboard
-    // batches drawn into the opacity map, 1 when one of them has device records (then the map
-    // covers the last cascade's whole extent), and 1 when the view asked for shadows that this
-    // frame could not draw (a host frame).
+    // Sun shadows (FrameView::shadows): the cascades drawn (0: none), the blended billboard and
+    // strip batches drawn into the opacity map, 1 when one of them has device records or points
+    // (then the map covers the last cascade's whole extent), and 1 when the view asked for shadows
+    // that this frame could not draw (a host frame).
     uint32_t shadow_cascades = 0;
     uint32_t shadow_opacity_batches = 0;
     uint32_t shadow_opacity_device = 0;
-    uint32_t shadow_cutout_batches = 0; // billboard batches cast as cutouts into the cascades
+    uint32_t shadow_cutout_batches = 0; // billboard and strip batches cast as cutouts (cascades)
     uint32_t shadows_not_drawn = 0;
+    // Point- and spot-light shadows (LightDesc::shadows, docs/rendering.md "Shadows of local
+    // lights"): the lights drawn with shadow maps, and those whose tiles no longer fitted the
+    // kLocalShadowTiles of the atlas (they shade unshadowed).
+    uint32_t local_shadows = 0;
+    uint32_t local_shadows_dropped = 0;
     // Distortion billboards (docs/rendering.md, "Distortion"): the batches drawn, and those a
     // host frame left out (it has no copy of the host's colour to read).
     uint32_t distortion_batches = 0;

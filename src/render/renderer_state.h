@@ -17,6 +17,7 @@
 #include "render/frame_targets.h"
 #include "render/half_res_pass.h"
 #include "render/line_overlay_pass.h"
+#include "render/local_shadows.h"
 #include "render/mesh_pass.h"
 #include "render/mesh_store.h"
 #include "render/motion_pass.h"
@@ -61,7 +62,8 @@ public:
     // frame's fit of them (prepareFrame; no cascades in a host frame).
     std::unique_ptr<ShadowPass> shadows;
     SunShadowFit shadow_fit;
-    std::unique_ptr<OitPass> oit; // made by the first frame that draws a batch through OIT
+    LocalShadowFit local_shadow_fit; // this frame's point and spot light shadows (local_shadows.h)
+    std::unique_ptr<OitPass> oit;    // made by the first frame that draws a batch through OIT
     // Made by the first offscreen frame that draws a distortion billboard.
     std::unique_ptr<DistortionCopy> distortion;
     std::unique_ptr<PostPass> post; // made by the first frame that asks for HDR post

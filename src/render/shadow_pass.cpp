@@ -13,7 +13,9 @@
 #include "render/particle_bindings.h"
 #include "render/particle_pass.h"
 #include "render/record_cursor.h"
+#include "render/shader/strip_draw.h"
 #include "render/shader_code.h"
+#include "render/strip_pass.h"
 #include "render/texture_store.h"
 #include "vulkan/descriptors.h"
 #include "vulkan/pipeline.h"
@@ -30,9 +32,14 @@ constexpr VkPipelineStageFlags2 kShadowReaderStages = VK_PIPELINE_STAGE_2_VERTEX
                                                       VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
                                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
 
-// The sun views: the cascades, then the opacity map.
+// The views the casters draw with: the sun's cascades, the opacity map, then the local lights'
+// tiles.
 constexpr uint32_t kSunViews = kShadowCascadeCapacity + 1;
 constexpr uint32_t kOpacityView = kShadowCascadeCapacity;
+constexpr uint32_t kLocalViews = kSunViews;
+constexpr uint32_t kViews = kSunViews + kLocalShadowTiles;
+// Both atlases lay their tiles out kLocalShadowColumns a row (the sun's one row of cascades).
+static_assert(kShadowCascadeCapacity == kLocalShadowColumns);
 // Slope-scaled depth bias of the casters (in units of the depth slope): with the receivers'
 // normal offset and constant bias it keeps grazing surfaces from shadowing themselves.
 constexpr float kCasterSlopeBias = 1.5f;
@@ -75,6 +82,17 @@ std::array<uint32_t, kSpecBillboardCount> casterVariant(const BillboardBatch& ba
     return v;
 }
 
+// The strip specialisation values of a batch's caster: its blend, texture and device blocks, and
+// which caster (kStripCasterOpacity or kStripCasterCutout); unlit, no soft fade, not OIT.
+std::array<uint32_t, kSpecStripCount> stripCasterVariant(const StripBatch& batch) {
+    std::array<uint32_t, kSpecStripCount> v{};
+    v[kSpecStripBlend] = batch.params.blend;
+    v[kSpecStripTextured] = batch.texture == kNoTexture ? 0u : 1u;
+    v[kSpecStripBlocks] = batch.device.points != 0 ? 1u : 0u;
+    v[kSpecStripCaster] = castsCutoutShadow(batch) ? kStripCasterCutout : kStripCasterOpacity;
+    return v;
+}
+
 // Calls draw(entry, source) for each billboard and mesh batch with records, where the frame's
 // draws find them (RecordCursor).
 template <typename Draw>
@@ -83,7 +101,7 @@ void forEachRecordSource(std::span<const DrawBatch> batches, const ShadowDrawCon
     RecordCursor cursor(context.draw_args, context.billboards, context.slot);
     for (const DrawBatch& entry : batches) {
         if (const StripBatch* s = std::get_if<StripBatch>(&entry)) {
-            IndirectArgs unused;
+            StripSource unused;
             cursor.nextStrip(*s, unused);
             continue;
         }
@@ -112,14 +130,15 @@ void drawRecords(VkCommandBuffer cmd, VkPipelineLayout layout, Push push,
     vkCmdDraw(cmd, vertices, instances, 0, 0);
 }
 
-void setViewport(VkCommandBuffer cmd, int32_t x, uint32_t side) {
+void setViewport(VkCommandBuffer cmd, int32_t x, int32_t y, uint32_t side) {
     VkViewport viewport{};
     viewport.x = static_cast<float>(x);
+    viewport.y = static_cast<float>(y);
     viewport.width = static_cast<float>(side);
     viewport.height = static_cast<float>(side);
     viewport.maxDepth = 1.0f;
     vkCmdSetViewport(cmd, 0, 1, &viewport);
-    VkRect2D scissor{{x, 0}, {side, side}};
+    VkRect2D scissor{{x, y}, {side, side}};
     vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 
@@ -130,11 +149,14 @@ void writeShadowBindings(VkDevice device, VkDescriptorSet set, const ShadowMaps&
                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     vk::writeCombinedImageSampler(device, set, kBindingShadowOpacity, maps.opacity,
                                   maps.opacity_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    vk::writeCombinedImageSampler(device, set, kBindingLocalShadowAtlas, maps.local_atlas,
+                                  maps.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 }
 
 void addShadowBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings,
                        VkShaderStageFlags stages) {
-    for (const uint32_t binding : {kBindingShadowAtlas, kBindingShadowOpacity}) {
+    for (const uint32_t binding :
+         {kBindingShadowAtlas, kBindingShadowOpacity, kBindingLocalShadowAtlas}) {
         VkDescriptorSetLayoutBinding b{};
         b.binding = binding;
         b.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
@@ -170,9 +192,9 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
         "the particle shadow caster layout", diagnostics);
     if (!pass->opaque_layout_ || !pass->particle_layout_) return nullptr;
 
-    pass->pool_ = vk::createDescriptorPool(d, kSunViews, kSunViews, 0, diagnostics);
+    pass->pool_ = vk::createDescriptorPool(d, kViews, kViews, 0, diagnostics);
     if (!pass->pool_) return nullptr;
-    for (uint32_t i = 0; i < kSunViews; ++i) {
+    for (uint32_t i = 0; i < kViews; ++i) {
         vk::Buffer buffer =
             vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                              vk::MemoryUse::upload, "a sun view's uniform buffer", diagnostics);
@@ -193,8 +215,11 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
     pass->billboard_vertex_ = module(shaders::kBillboardVert);
     pass->opacity_fragment_ = module(shaders::kShadowOpacityFrag);
     pass->cutout_fragment_ = module(shaders::kShadowCutoutFrag);
+    pass->strip_vertex_ = module(shaders::kStripVert);
+    pass->strip_fragment_ = module(shaders::kStripShadowFrag);
     if (!pass->opaque_vertex_ || !pass->mesh_vertex_ || !pass->billboard_vertex_ ||
-        !pass->opacity_fragment_ || !pass->cutout_fragment_) {
+        !pass->opacity_fragment_ || !pass->cutout_fragment_ || !pass->strip_vertex_ ||
+        !pass->strip_fragment_) {
         return nullptr;
     }
 
@@ -231,6 +256,9 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
 
 bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
                             std::vector<Diagnostic>& diagnostics) {
+    // The local lights' atlas is as wide (kLocalShadowColumns tiles) and kLocalShadowRows high:
+    // one check for both.
+    static_assert(kLocalShadowRows <= kLocalShadowColumns);
     const uint32_t width = resolution * kShadowCascadeCapacity;
     const VkPhysicalDeviceLimits& limits = device_.limits();
     const uint32_t most = std::min(
@@ -251,7 +279,12 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
         vk::createImage2D(device_, kShadowOpacityFormat, {opacity_resolution, opacity_resolution},
                           VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                           "the opacity shadow map", diagnostics);
-    if (!atlas_ || !opacity_) return false;
+    local_atlas_ =
+        vk::createImage2D(device_, kShadowAtlasFormat,
+                          {resolution * kLocalShadowColumns, resolution * kLocalShadowRows},
+                          VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                          "the local lights' shadow atlas", diagnostics);
+    if (!atlas_ || !opacity_ || !local_atlas_) return false;
     resolution_ = resolution;
     opacity_resolution_ = opacity_resolution;
     // Readable from the start: frames without shadows bind them as they are.
@@ -268,7 +301,9 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
     vk::ImageBarrier opacity = atlas;
     opacity.image = opacity_.get();
     opacity.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
-    vk::imageBarriers(cmd, {atlas, opacity});
+    vk::ImageBarrier local = atlas;
+    local.image = local_atlas_.get();
+    vk::imageBarriers(cmd, {atlas, opacity, local});
     return runner_.submitAndWait("the shadow maps' first layout", diagnostics);
 }
 
@@ -284,9 +319,53 @@ bool ShadowPass::ensureSize(uint32_t resolution, uint32_t opacity_resolution, bo
     return createMaps(resolution, opacity_resolution, diagnostics);
 }
 
+vk::OwnedPipeline ShadowPass::createCaster(VkShaderModule vertex, VkShaderModule fragment,
+                                           std::span<const uint32_t> values, bool cutout,
+                                           std::vector<Diagnostic>& diagnostics) const {
+    std::vector<VkSpecializationMapEntry> entries(values.size());
+    for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
+    VkSpecializationInfo specialization{};
+    specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
+    specialization.pMapEntries = entries.data();
+    specialization.dataSize = values.size_bytes();
+    specialization.pData = values.data();
+    vk::GraphicsPipelineDesc desc;
+    desc.vertex = vertex;
+    desc.fragment = fragment;
+    desc.layout = particle_layout_.get();
+    desc.specialization = &specialization;
+    if (cutout) {
+        // Into the cascades' depth, like the opaque casters.
+        desc.depth_format = kShadowAtlasFormat;
+        desc.depth_bias_slope = kCasterSlopeBias;
+    } else {
+        // Optical depth summed into the opacity map, no depth.
+        desc.color_formats = {kShadowOpacityFormat};
+        desc.blends = {vk::BlendState::additive};
+        desc.depth_test = false;
+        desc.depth_write = false;
+    }
+    return vk::createGraphicsPipeline(device_.handle(), desc,
+                                      cutout ? "the cutout shadow caster pipeline"
+                                             : "the opacity shadow caster pipeline",
+                                      diagnostics);
+}
+
 bool ShadowPass::preparePipelines(std::span<const DrawBatch> batches,
                                   std::vector<Diagnostic>& diagnostics) {
     for (const DrawBatch& entry : batches) {
+        if (const StripBatch* s = std::get_if<StripBatch>(&entry)) {
+            if (!castsOpacityShadow(*s) && !castsCutoutShadow(*s)) continue;
+            const std::array<uint32_t, kSpecStripCount> values = stripCasterVariant(*s);
+            const uint32_t key = ParticlePass::variantKey(values);
+            if (strip_variants_.count(key) != 0) continue;
+            vk::OwnedPipeline pipeline =
+                createCaster(strip_vertex_.get(), strip_fragment_.get(), values,
+                             values[kSpecStripCaster] == kStripCasterCutout, diagnostics);
+            if (!pipeline) return false;
+            strip_variants_.emplace(key, std::move(pipeline));
+            continue;
+        }
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
         if (b == nullptr) continue;
         const bool cutout = castsCutoutShadow(*b);
@@ -296,38 +375,55 @@ bool ShadowPass::preparePipelines(std::span<const DrawBatch> batches,
         std::map<uint32_t, vk::OwnedPipeline>& variants =
             cutout ? cutout_variants_ : opacity_variants_;
         if (variants.count(key) != 0) continue;
-        std::vector<VkSpecializationMapEntry> entries(values.size());
-        for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
-        VkSpecializationInfo specialization{};
-        specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
-        specialization.pMapEntries = entries.data();
-        specialization.dataSize = sizeof(values);
-        specialization.pData = values.data();
-        vk::GraphicsPipelineDesc desc;
-        desc.vertex = billboard_vertex_.get();
-        desc.layout = particle_layout_.get();
-        desc.specialization = &specialization;
-        if (cutout) {
-            // Into the cascades' depth, like the opaque casters.
-            desc.fragment = cutout_fragment_.get();
-            desc.depth_format = kShadowAtlasFormat;
-            desc.depth_bias_slope = kCasterSlopeBias;
-        } else {
-            // Optical depth summed into the opacity map, no depth.
-            desc.fragment = opacity_fragment_.get();
-            desc.color_formats = {kShadowOpacityFormat};
-            desc.blends = {vk::BlendState::additive};
-            desc.depth_test = false;
-            desc.depth_write = false;
-        }
-        vk::OwnedPipeline pipeline = vk::createGraphicsPipeline(
-            device_.handle(), desc,
-            cutout ? "the cutout shadow caster pipeline" : "the opacity shadow caster pipeline",
-            diagnostics);
+        vk::OwnedPipeline pipeline = createCaster(
+            billboard_vertex_.get(), cutout ? cutout_fragment_.get() : opacity_fragment_.get(),
+            values, cutout, diagnostics);
         if (!pipeline) return false;
         variants.emplace(key, std::move(pipeline));
     }
     return true;
+}
+
+void ShadowPass::drawStrips(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                            uint32_t caster, const ShadowDrawContext& context) const {
+    RecordCursor cursor(context.draw_args, context.billboards, context.slot);
+    VkPipeline bound = VK_NULL_HANDLE;
+    for (const DrawBatch& entry : batches) {
+        const StripBatch* s = std::get_if<StripBatch>(&entry);
+        if (s == nullptr) {
+            RecordSource unused;
+            cursor.next(entry, unused);
+            continue;
+        }
+        StripSource source;
+        if (!cursor.nextStrip(*s, source)) continue;
+        if (!castsOpacityShadow(*s) && !castsCutoutShadow(*s)) continue;
+        const std::array<uint32_t, kSpecStripCount> values = stripCasterVariant(*s);
+        if (values[kSpecStripCaster] != caster) continue;
+        const VkPipeline pipeline = strip_variants_.at(ParticlePass::variantKey(values)).get();
+        if (pipeline != bound) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+            bound = pipeline;
+        }
+        const VkDescriptorSet texture = context.textures.set(s->texture);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                kSetTexture, 1, &texture, 0, nullptr);
+        StripPushConstants push{};
+        push.params = s->params;
+        push.params.textured = values[kSpecStripTextured];
+        push.overrides = s->overrides;
+        context.strips.setSource(push, context.slot, *s, source);
+        vkCmdPushConstants(cmd, particle_layout_.get(),
+                           VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(push), &push);
+        if (source.device) {
+            vkCmdDrawIndirect(cmd, source.indirect.buffer, source.indirect.offset, 1,
+                              sizeof(VkDrawIndirectCommand));
+        } else {
+            vkCmdDraw(cmd, static_cast<uint32_t>(s->segments.size() * kStripVerticesPerSegment), 1,
+                      0, 0);
+        }
+    }
 }
 
 void ShadowPass::drawBillboards(VkCommandBuffer cmd, const BillboardBatch& b,
@@ -351,7 +447,12 @@ void ShadowPass::drawBillboards(VkCommandBuffer cmd, const BillboardBatch& b,
                 static_cast<uint32_t>(b.records.size() * kBillboardVerticesPerQuad), 1);
 }
 
-void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit) {
+void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit,
+                        const LocalShadowFit& local) {
+    for (uint32_t t = 0; t < local.count; ++t) {
+        const FrameGlobals g = sunViewGlobals(camera, local.views[t], resolution_, resolution_);
+        std::memcpy(globals_[kLocalViews + t].mapped, &g, sizeof(g));
+    }
     for (uint32_t c = 0; c < fit.cascades; ++c) {
         const FrameGlobals g =
             sunViewGlobals(camera, fit.cascade_views[c], resolution_, resolution_);
@@ -365,22 +466,83 @@ void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit) {
 }
 
 ShadowMaps ShadowPass::maps() const {
-    return {atlas_.view.get(), compare_sampler_.get(), opacity_.view.get(), linear_sampler_.get()};
+    return {atlas_.view.get(), compare_sampler_.get(), opacity_.view.get(), linear_sampler_.get(),
+            local_atlas_.view.get()};
 }
 
 void ShadowPass::record(VkCommandBuffer cmd, const FrameView& view,
                         std::span<const DrawBatch> batches, const SunShadowFit& fit,
-                        const ShadowDrawContext& context) const {
-    if (fit.cascades == 0) return;
-    recordCascades(cmd, view, batches, fit, context);
-    if (fit.opacity) recordOpacity(cmd, batches, context);
+                        const LocalShadowFit& local, const ShadowDrawContext& context) const {
+    if (fit.cascades > 0) {
+        recordDepthTiles(cmd, view, batches, atlas_, fit.cascades, 0, context);
+        if (fit.opacity) recordOpacity(cmd, batches, context);
+    }
+    if (local.count > 0) {
+        recordDepthTiles(cmd, view, batches, local_atlas_, local.count, kLocalViews, context);
+    }
 }
 
-void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
-                                std::span<const DrawBatch> batches, const SunShadowFit& fit,
-                                const ShadowDrawContext& context) const {
+void ShadowPass::drawDepthCasters(VkCommandBuffer cmd, const FrameView& view,
+                                  std::span<const DrawBatch> batches, VkDescriptorSet set,
+                                  const ShadowDrawContext& context) const {
+    // The primitives (the ground casts on nothing: it is below everything it could shadow).
+    if (!view.primitives.empty()) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_depth_.get());
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_layout_.get(),
+                                kSetFrame, 1, &set, 0, nullptr);
+        for (const PrimitiveDesc& p : view.primitives) {
+            const OpaqueDraw d = opaquePrimitiveDraw(p);
+            vkCmdPushConstants(cmd, opaque_layout_.get(),
+                               VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                               sizeof(OpaqueDraw), &d);
+            vkCmdDraw(cmd, opaqueVertexCount(d.kind), 1, 0, 0);
+        }
+    }
+    // Opaque mesh particles.
+    bool bound = false;
+    forEachRecordSource(batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
+        const MeshBatch* m = std::get_if<MeshBatch>(&entry);
+        if (m == nullptr || m->params.blend != kBlendOpaque) return;
+        if (!bound) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, mesh_depth_.get());
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                    kSetFrame, 1, &set, 0, nullptr);
+            const VkDescriptorSet texture = context.textures.set(kNoTexture);
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                    kSetTexture, 1, &texture, 0, nullptr);
+            bound = true;
+        }
+        MeshPushConstants push{};
+        push.params = m->params;
+        push.params.vertex_count = context.meshes.vertexCount(m->mesh);
+        push.vertices = uvec4(splitAddress(context.meshes.address(m->mesh)), 0u, 0u);
+        push.overrides = m->overrides;
+        drawRecords(cmd, particle_layout_.get(), push, m->device, source, push.params.vertex_count,
+                    static_cast<uint32_t>(m->records.size()));
+    });
+    // Cutout billboards: alpha-tested into the depth.
+    VkPipeline cutout_bound = VK_NULL_HANDLE;
+    forEachRecordSource(batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
+        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+        if (b == nullptr || !castsCutoutShadow(*b)) return;
+        if (cutout_bound == VK_NULL_HANDLE) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                    kSetFrame, 1, &set, 0, nullptr);
+        }
+        drawBillboards(cmd, *b, source, cutout_variants_, cutout_bound, context);
+    });
+    // Cutout strips, the same way (the frame set is bound again: no billboard may have).
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(), kSetFrame,
+                            1, &set, 0, nullptr);
+    drawStrips(cmd, batches, kStripCasterCutout, context);
+}
+
+void ShadowPass::recordDepthTiles(VkCommandBuffer cmd, const FrameView& view,
+                                  std::span<const DrawBatch> batches, const vk::Image2D& atlas,
+                                  uint32_t tiles, uint32_t first_set,
+                                  const ShadowDrawContext& context) const {
     // Sampled by the last frame's receivers -> written here (its contents discarded).
-    vk::ImageBarrier to_attachment{atlas_.get(),
+    vk::ImageBarrier to_attachment{atlas.get(),
                                    VK_IMAGE_ASPECT_DEPTH_BIT,
                                    VK_IMAGE_LAYOUT_UNDEFINED,
                                    VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -393,68 +555,21 @@ void ShadowPass::recordCascades(VkCommandBuffer cmd, const FrameView& view,
     vk::imageBarriers(cmd, {to_attachment});
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    depth.imageView = atlas_.view.get();
+    depth.imageView = atlas.view.get();
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     depth.clearValue.depthStencil = {1.0f, 0};
-    vk::beginRendering(cmd, {resolution_ * fit.cascades, resolution_}, {}, &depth);
-    for (uint32_t c = 0; c < fit.cascades; ++c) {
-        setViewport(cmd, static_cast<int32_t>(c * resolution_), resolution_);
-        // The primitives (the ground casts on nothing: it is below everything it could shadow).
-        if (!view.primitives.empty()) {
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_depth_.get());
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, opaque_layout_.get(),
-                                    kSetFrame, 1, &sets_[c], 0, nullptr);
-            for (const PrimitiveDesc& p : view.primitives) {
-                const OpaqueDraw d = opaquePrimitiveDraw(p);
-                vkCmdPushConstants(cmd, opaque_layout_.get(),
-                                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                   sizeof(OpaqueDraw), &d);
-                vkCmdDraw(cmd, opaqueVertexCount(d.kind), 1, 0, 0);
-            }
-        }
-        // Opaque mesh particles.
-        bool bound = false;
-        forEachRecordSource(
-            batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
-                const MeshBatch* m = std::get_if<MeshBatch>(&entry);
-                if (m == nullptr || m->params.blend != kBlendOpaque) return;
-                if (!bound) {
-                    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, mesh_depth_.get());
-                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                            particle_layout_.get(), kSetFrame, 1, &sets_[c], 0,
-                                            nullptr);
-                    const VkDescriptorSet texture = context.textures.set(kNoTexture);
-                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                            particle_layout_.get(), kSetTexture, 1, &texture, 0,
-                                            nullptr);
-                    bound = true;
-                }
-                MeshPushConstants push{};
-                push.params = m->params;
-                push.params.vertex_count = context.meshes.vertexCount(m->mesh);
-                push.vertices = uvec4(splitAddress(context.meshes.address(m->mesh)), 0u, 0u);
-                push.overrides = m->overrides;
-                drawRecords(cmd, particle_layout_.get(), push, m->device, source,
-                            push.params.vertex_count, static_cast<uint32_t>(m->records.size()));
-            });
-        // Cutout billboards: alpha-tested into the depth.
-        VkPipeline cutout_bound = VK_NULL_HANDLE;
-        forEachRecordSource(
-            batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
-                const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-                if (b == nullptr || !castsCutoutShadow(*b)) return;
-                if (cutout_bound == VK_NULL_HANDLE) {
-                    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                            particle_layout_.get(), kSetFrame, 1, &sets_[c], 0,
-                                            nullptr);
-                }
-                drawBillboards(cmd, *b, source, cutout_variants_, cutout_bound, context);
-            });
+    const uint32_t columns = std::min(tiles, kLocalShadowColumns);
+    const uint32_t rows = (tiles + kLocalShadowColumns - 1) / kLocalShadowColumns;
+    vk::beginRendering(cmd, {resolution_ * columns, resolution_ * rows}, {}, &depth);
+    for (uint32_t t = 0; t < tiles; ++t) {
+        setViewport(cmd, static_cast<int32_t>(t % kLocalShadowColumns * resolution_),
+                    static_cast<int32_t>(t / kLocalShadowColumns * resolution_), resolution_);
+        drawDepthCasters(cmd, view, batches, sets_[first_set + t], context);
     }
     vkCmdEndRendering(cmd);
-    vk::ImageBarrier to_sampled{atlas_.get(),
+    vk::ImageBarrier to_sampled{atlas.get(),
                                 VK_IMAGE_ASPECT_DEPTH_BIT,
                                 VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
@@ -493,6 +608,7 @@ void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> b
         if (b == nullptr || !castsOpacityShadow(*b)) return;
         drawBillboards(cmd, *b, source, opacity_variants_, bound, context);
     });
+    drawStrips(cmd, batches, kStripCasterOpacity, context);
     vkCmdEndRendering(cmd);
     vk::ImageBarrier to_sampled{opacity_.get(),
                                 VK_IMAGE_ASPECT_COLOR_BIT,

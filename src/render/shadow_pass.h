@@ -1,12 +1,14 @@
-// The sun's shadow maps (docs/rendering.md, "Shadows"; render/shader/shadow.h): the cascade atlas
+// The shadow maps (docs/rendering.md, "Shadows"; render/shader/shadow.h): the sun's cascade atlas
 // (kShadowCascadeCapacity square depth tiles side by side), drawn from the sun's views by the
-// opaque primitives, the opaque mesh particles and the cutout billboards, and the opacity map
-// (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and premultiplied
-// billboards. Both are drawn before the opaque pass of an offscreen frame and sampled by the
-// receivers (opaque pass, lit meshes, lit billboards on both raster paths) through the frame set's
-// kBindingShadowAtlas and kBindingShadowOpacity. Between frames both maps stay in
-// SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host frame) binds them as they
-// are and never reads them.
+// opaque primitives, the opaque mesh particles and the cutout billboards and strips, and the
+// opacity map (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and
+// premultiplied billboards and strips (ribbons and beams); and the local lights' atlas
+// (render/shader/local_shadow.h: a perspective depth tile per shadowed spot light, six per point
+// light, drawn by the same casters as the cascades). Both are drawn before the opaque pass of
+// an offscreen frame and sampled by the receivers (opaque pass, lit meshes, lit billboards on both
+// raster paths) through the frame set's kBindingShadowAtlas and kBindingShadowOpacity. Between
+// frames both maps stay in SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host
+// frame) binds them as they are and never reads them.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <vulkan/vulkan.h>
 
 #include "render/frame_targets.h"
+#include "render/local_shadows.h"
 #include "render/renderer.h"
 #include "render/shader/frame_globals.h"
 #include "render/sun_shadows.h"
@@ -33,6 +36,7 @@ namespace spindrift::render {
 class MeshStore;
 class TextureStore;
 class BillboardPass;
+class StripPass;
 class DeviceDrawArgs;
 struct RecordSource; // render/particle_pass.h
 
@@ -46,11 +50,16 @@ struct ShadowMaps {
     VkSampler atlas_sampler = VK_NULL_HANDLE; // linear, comparison LESS_OR_EQUAL, clamped
     VkImageView opacity = VK_NULL_HANDLE;
     VkSampler opacity_sampler = VK_NULL_HANDLE; // linear, clamped
+    VkImageView local_atlas = VK_NULL_HANDLE;   // through atlas_sampler
 };
 
-// Writes the two shadow bindings of a receiver's frame set.
+// The receivers' shadow bindings (the sun's atlas and opacity map, the local lights' atlas), each
+// a combined image sampler: what their descriptor pools make room for.
+inline constexpr uint32_t kShadowBindingCount = 3;
+
+// Writes the kShadowBindingCount shadow bindings of a receiver's frame set.
 void writeShadowBindings(VkDevice device, VkDescriptorSet set, const ShadowMaps& maps);
-// The two shadow bindings of a receiver's frame set layout, for `stages`.
+// The kShadowBindingCount shadow bindings of a receiver's frame set layout, for `stages`.
 void addShadowBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings,
                        VkShaderStageFlags stages);
 
@@ -60,6 +69,7 @@ struct ShadowDrawContext {
     const MeshStore& meshes;
     const BillboardPass& billboards; // its draw-record buffer holds the host records
     const DeviceDrawArgs& draw_args; // the indirect arguments of device batches
+    const StripPass& strips;         // its buffers hold the host strips' points and segments
     uint32_t slot = 0;
 };
 
@@ -71,23 +81,27 @@ public:
                                               const TextureStore& textures,
                                               std::vector<Diagnostic>& diagnostics);
 
-    // Makes the maps `resolution` (each cascade) and `opacity_resolution` texels a side unless
+    // Makes the maps `resolution` (each cascade and local tile) and `opacity_resolution` texels a
+    // side unless
     // they are already; `replaced` says whether they were (the receivers' sets must then be
     // written again: maps()). Waits for the device to be idle first. An error (and false) when
     // the atlas would be wider than the device allows or a Vulkan call fails.
     bool ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool& replaced,
                     std::vector<Diagnostic>& diagnostics);
 
-    // Creates the opacity and cutout caster pipelines the frame's casting billboard batches need.
+    // Creates the opacity and cutout caster pipelines the frame's casting billboard and strip
+    // batches need.
     bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
 
-    // Writes the sun views' globals (camera: the frame's own globals).
-    void upload(const FrameGlobals& camera, const SunShadowFit& fit);
+    // Writes the sun's and the local lights' views' globals (camera: the frame's own globals).
+    void upload(const FrameGlobals& camera, const SunShadowFit& fit, const LocalShadowFit& local);
 
-    // Records the casters of the fitted maps (fit.cascades > 0) and leaves both maps readable by
-    // the receivers' fragment and compute shaders.
+    // Records the casters of the fitted maps (the sun's when fit.cascades > 0, the local lights'
+    // when local.count > 0) and leaves every map readable by the receivers' fragment and compute
+    // shaders.
     void record(VkCommandBuffer cmd, const FrameView& view, std::span<const DrawBatch> batches,
-                const SunShadowFit& fit, const ShadowDrawContext& context) const;
+                const SunShadowFit& fit, const LocalShadowFit& local,
+                const ShadowDrawContext& context) const;
 
     ShadowMaps maps() const;
     uint32_t resolution() const { return resolution_; }
@@ -97,9 +111,16 @@ private:
         : device_(device), runner_(runner) {}
     bool createMaps(uint32_t resolution, uint32_t opacity_resolution,
                     std::vector<Diagnostic>& diagnostics);
-    void recordCascades(VkCommandBuffer cmd, const FrameView& view,
-                        std::span<const DrawBatch> batches, const SunShadowFit& fit,
-                        const ShadowDrawContext& context) const;
+    // The depth casters into `tiles` tiles of a depth atlas (kLocalShadowColumns a row), tile t
+    // drawn with sets_[first_set + t].
+    void recordDepthTiles(VkCommandBuffer cmd, const FrameView& view,
+                          std::span<const DrawBatch> batches, const vk::Image2D& atlas,
+                          uint32_t tiles, uint32_t first_set,
+                          const ShadowDrawContext& context) const;
+    // One tile's depth casters: the primitives, opaque meshes, cutout billboards and strips.
+    void drawDepthCasters(VkCommandBuffer cmd, const FrameView& view,
+                          std::span<const DrawBatch> batches, VkDescriptorSet set,
+                          const ShadowDrawContext& context) const;
     void recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                        const ShadowDrawContext& context) const;
     // One billboard batch with its variant of `variants` (opacity or cutout casters).
@@ -107,6 +128,15 @@ private:
                         const RecordSource& source,
                         const std::map<uint32_t, vk::OwnedPipeline>& variants, VkPipeline& bound,
                         const ShadowDrawContext& context) const;
+    // The casting strip batches of one kind (kStripCasterOpacity or kStripCasterCutout), with
+    // their variants of strip_variants_.
+    void drawStrips(VkCommandBuffer cmd, std::span<const DrawBatch> batches, uint32_t caster,
+                    const ShadowDrawContext& context) const;
+    // A caster pipeline: cutout (kShadowAtlasFormat depth, tested and written, slope bias) or
+    // opacity (kShadowOpacityFormat colour summed, no depth), specialised with `values`.
+    vk::OwnedPipeline createCaster(VkShaderModule vertex, VkShaderModule fragment,
+                                   std::span<const uint32_t> values, bool cutout,
+                                   std::vector<Diagnostic>& diagnostics) const;
 
     const vk::Device& device_;
     vk::CommandRunner& runner_;
@@ -114,9 +144,10 @@ private:
     uint32_t opacity_resolution_ = 0;
     vk::Image2D atlas_;
     vk::Image2D opacity_;
+    vk::Image2D local_atlas_;
     vk::OwnedSampler compare_sampler_;
     vk::OwnedSampler linear_sampler_;
-    // One FrameGlobals per sun view: the cascades, then the opacity map.
+    // One FrameGlobals per view: the sun's cascades, the opacity map, the local lights' tiles.
     std::vector<vk::Buffer> globals_;
     vk::OwnedDescriptorSetLayout set_layout_;
     vk::OwnedDescriptorPool pool_;
@@ -128,10 +159,14 @@ private:
     vk::OwnedShaderModule billboard_vertex_;
     vk::OwnedShaderModule opacity_fragment_;
     vk::OwnedShaderModule cutout_fragment_;
+    vk::OwnedShaderModule strip_vertex_;
+    vk::OwnedShaderModule strip_fragment_;
     vk::OwnedPipeline opaque_depth_;
     vk::OwnedPipeline mesh_depth_;
     std::map<uint32_t, vk::OwnedPipeline> opacity_variants_; // by ParticlePass::variantKey
     std::map<uint32_t, vk::OwnedPipeline> cutout_variants_;  // by ParticlePass::variantKey
+    // Strip casters of both kinds (kSpecStripCaster tells them apart), by ParticlePass::variantKey.
+    std::map<uint32_t, vk::OwnedPipeline> strip_variants_;
 };
 
 } // namespace spindrift::render

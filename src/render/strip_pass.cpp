@@ -137,23 +137,22 @@ StripPushConstants StripPass::bindBatch(VkCommandBuffer cmd, const ParticlePass&
     return push;
 }
 
-// Where a batch's host points and segments lie: uploaded into `slot` at first_point and
-// first_segment.
-void StripPass::placeHost(StripPushConstants& push, const StripBatch& batch, uint32_t slot,
-                          uint64_t first_point, uint64_t first_segment) const {
-    push.points = addressCount(points_[slot].buffer.address + first_point * sizeof(StripPoint),
-                               batch.points.size());
-    push.segments = addressCount(segments_[slot].buffer.address + first_segment * sizeof(uint32_t),
-                                 batch.segments.size());
+void StripPass::setSource(StripPushConstants& push, uint32_t slot, const StripBatch& batch,
+                          const StripSource& source) const {
+    if (source.device) {
+        push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
+        push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
+        return;
+    }
+    push.points =
+        addressCount(points_[slot].buffer.address + source.first_point * sizeof(StripPoint),
+                     batch.points.size());
+    push.segments =
+        addressCount(segments_[slot].buffer.address + source.first_segment * sizeof(uint32_t),
+                     batch.segments.size());
 }
 
 namespace {
-
-// Where a batch's device strips lie (DeviceStrips).
-void placeDevice(StripPushConstants& push, const StripBatch& batch) {
-    push.points = uvec4(splitAddress(batch.device.points), 0u, batch.device.points_per_strip);
-    push.segments = uvec4(splitAddress(batch.device.point_counts), 0u, 0u);
-}
 
 uint32_t hostVertices(const StripBatch& batch) {
     return static_cast<uint32_t>(batch.segments.size() * kStripVerticesPerSegment);
@@ -161,46 +160,38 @@ uint32_t hostVertices(const StripBatch& batch) {
 
 } // namespace
 
-void StripPass::drawDevice(VkCommandBuffer cmd, const TextureStore& textures,
-                           const StripBatch& batch, Transparency transparency, IndirectArgs args,
-                           VkPipeline& bound, bool half_res) const {
-    StripPushConstants push =
-        bindBatch(cmd, pass_, variantOf(batch, transparency), textures, batch, bound, half_res);
-    placeDevice(push, batch);
-    pass_.drawIndirect(cmd, push, args);
-}
-
 void StripPass::draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                     Transparency transparency, uint32_t slot, uint64_t first_point,
-                     uint64_t first_segment, VkPipeline& bound, bool half_res) const {
+                     Transparency transparency, uint32_t slot, const StripSource& source,
+                     VkPipeline& bound, bool half_res) const {
     StripPushConstants push =
         bindBatch(cmd, pass_, variantOf(batch, transparency), textures, batch, bound, half_res);
-    placeHost(push, batch, slot, first_point, first_segment);
+    setSource(push, slot, batch, source);
+    if (source.device) {
+        pass_.drawIndirect(cmd, push, source.indirect);
+        return;
+    }
     pass_.drawDirect(cmd, push, hostVertices(batch), 1);
 }
 
 void StripPass::drawMotion(VkCommandBuffer cmd, const TextureStore& textures,
-                           const StripBatch& batch, uint32_t slot, uint64_t first_point,
-                           uint64_t first_segment, VkPipeline& bound) const {
+                           const StripBatch& batch, uint32_t slot, const StripSource& source,
+                           VkPipeline& bound) const {
     StripPushConstants push =
         bindBatch(cmd, motion_, motionVariantOf(batch), textures, batch, bound, false);
-    placeHost(push, batch, slot, first_point, first_segment);
+    setSource(push, slot, batch, source);
+    if (source.device) {
+        // Polyline i's velocity is its particle's draw record i (DeviceStrips::records).
+        push.velocities = uvec4(splitAddress(batch.device.records), batch.device.chunk_records,
+                                batch.device.first_in_chunk);
+        motion_.drawIndirect(cmd, push, source.indirect);
+        return;
+    }
     if (!batch.velocities.empty()) {
         push.velocities = uvec4(
-            splitAddress(velocities_[slot].buffer.address + first_point * sizeof(vec4)), 0u, 0u);
+            splitAddress(velocities_[slot].buffer.address + source.first_point * sizeof(vec4)), 0u,
+            0u);
     }
     motion_.drawDirect(cmd, push, hostVertices(batch), 1);
-}
-
-void StripPass::drawDeviceMotion(VkCommandBuffer cmd, const TextureStore& textures,
-                                 const StripBatch& batch, IndirectArgs args,
-                                 VkPipeline& bound) const {
-    StripPushConstants push =
-        bindBatch(cmd, motion_, motionVariantOf(batch), textures, batch, bound, false);
-    placeDevice(push, batch);
-    push.velocities = uvec4(splitAddress(batch.device.records), batch.device.chunk_records,
-                            batch.device.first_in_chunk);
-    motion_.drawIndirect(cmd, push, args);
 }
 
 } // namespace spindrift::render

@@ -3,12 +3,12 @@
 // kStripVerticesPerSegment vertices per segment (vertex pulling, render/shader/strip_draw.h), with
 // its pipeline variant, texture and push constants, depth-tested without writing depth. A batch of
 // device strips (a GPU simulation's ribbons, in fixed blocks) is read where the simulation wrote
-// it, with an indirect draw (drawDevice). The stages, variants and draws are the particle-pass
+// it, with an indirect draw. The stages, variants and draws are the particle-pass
 // skeleton's (render/particle_pass.h); this pass adds which specialisation values a batch needs
 // (kSpecStrip*), its push constants and its two buffers. The renderer calls draw() for each strip
 // batch in the frame's batch order, between the other particle passes' draws, inside one
 // rendering scope (renderer.cpp). In a frame with motion vectors, the strip batches that write
-// motion draw again into the motion target (drawMotion, drawDeviceMotion: strip.vert's motion
+// motion draw again into the motion target (drawMotion: strip.vert's motion
 // variant with strip_motion.frag), their host points' velocities in a third buffer.
 #pragma once
 
@@ -23,6 +23,7 @@
 #include "render/draw_buffer.h"
 #include "render/particle_bindings.h"
 #include "render/particle_pass.h"
+#include "render/record_cursor.h"
 #include "render/renderer.h"
 #include "render/texture_store.h"
 #include "spindrift/diagnostic.h"
@@ -54,35 +55,31 @@ public:
     bool preparePipelines(std::span<const DrawBatch> batches, Transparency transparency,
                           std::vector<Diagnostic>& diagnostics, bool half_res = false);
 
-    // Records the draw of one batch with segments, uploaded into `slot` at first_point /
-    // first_segment.
+    // Records the draw of one batch with segments, where source says (RecordCursor::nextStrip):
+    // host points uploaded into `slot`, or device strips with the indirect arguments the
+    // draw-argument pass wrote for them (render/device_draw_args.h).
     // Expects rendering begun on the targets the batch draws into and the frame set bound; bound
     // and transparency as in BillboardPass::draw.
     void draw(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-              Transparency transparency, uint32_t slot, uint64_t first_point,
-              uint64_t first_segment, VkPipeline& bound, bool half_res = false) const;
+              Transparency transparency, uint32_t slot, const StripSource& source,
+              VkPipeline& bound, bool half_res = false) const;
 
-    // Records the draw of one batch of device strips (StripBatch::device) with the indirect
-    // arguments the draw-argument pass wrote for it (render/device_draw_args.h). Expects what
-    // draw() expects.
-    void drawDevice(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                    Transparency transparency, IndirectArgs args, VkPipeline& bound,
-                    bool half_res = false) const;
+    // The push constants' points and segments (StripPushConstants) of a batch read from source:
+    // what draw() pushes, and what the sun's strip casters push (render/shadow_pass.h).
+    void setSource(StripPushConstants& push, uint32_t slot, const StripBatch& batch,
+                   const StripSource& source) const;
 
     // Creates the motion-vector variants (strip_motion.frag) of the strip batches that write
     // motion (writesMotion). False with an error when one cannot be created.
     bool prepareMotionPipelines(std::span<const DrawBatch> batches, const MotionVectorsDesc& motion,
                                 std::vector<Diagnostic>& diagnostics);
 
-    // The motion-vector draws of one batch that writes motion, as draw() and drawDevice() draw its
-    // colour, with the variant prepareMotionPipelines made (the upload had velocities); expect
-    // rendering begun on the motion target and the frame's depth (MotionPass) and the frame set
-    // bound.
+    // The motion-vector draw of one batch that writes motion, as draw() draws its colour (host
+    // points with their uploaded velocities, or device strips with their particles' draw
+    // records), with the variant prepareMotionPipelines made; expects rendering begun on the
+    // motion target and the frame's depth (MotionPass) and the frame set bound.
     void drawMotion(VkCommandBuffer cmd, const TextureStore& textures, const StripBatch& batch,
-                    uint32_t slot, uint64_t first_point, uint64_t first_segment,
-                    VkPipeline& bound) const;
-    void drawDeviceMotion(VkCommandBuffer cmd, const TextureStore& textures,
-                          const StripBatch& batch, IndirectArgs args, VkPipeline& bound) const;
+                    uint32_t slot, const StripSource& source, VkPipeline& bound) const;
 
     size_t pipelineVariants() const { return pass_.count() + motion_.count(); }
 
@@ -90,8 +87,6 @@ private:
     StripPushConstants bindBatch(VkCommandBuffer cmd, const ParticlePass& pass,
                                  std::span<const uint32_t> values, const TextureStore& textures,
                                  const StripBatch& batch, VkPipeline& bound, bool half_res) const;
-    void placeHost(StripPushConstants& push, const StripBatch& batch, uint32_t slot,
-                   uint64_t first_point, uint64_t first_segment) const;
     StripPass(const vk::Device& device, const ParticleBindings& bindings);
     const vk::Device& device_;
     ParticlePass pass_;

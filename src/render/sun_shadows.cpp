@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 #include "render/particle_pass.h"
 #include "render/view_globals.h"
@@ -30,9 +32,7 @@ void sunAxes(const FrameView& view, vec3& right, vec3& up, vec3& forward) {
     const float l = length(toward);
     toward = l > 1.0e-20f ? toward / l : vec3(0.0f, 1.0f, 0.0f);
     forward = -toward;
-    const vec3 hint = std::abs(forward.y) < 0.9f ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, 1.0f);
-    right = normalize(cross(forward, hint));
-    up = cross(right, forward);
+    shadowAxes(forward, right, up);
 }
 
 // The orthographic view whose map covers [x0, x1] x [y0, y1] across the sun and [z0, z1] along
@@ -66,26 +66,41 @@ struct Box {
     bool empty() const { return !(lo.x <= hi.x && lo.y <= hi.y && lo.z <= hi.z); }
 };
 
-// The host records of the casting batches, as a box on the sun's axes (each record a sphere of
-// its size: its quad, turned any way, stays inside).
+void addSphere(Box& box, vec3 p, float radius, vec3 right, vec3 up, vec3 forward) {
+    const vec3 q(dot(p, right), dot(p, up), dot(p, forward));
+    if (!std::isfinite(q.x + q.y + q.z + radius)) return;
+    box.lo = min(box.lo, q - vec3(radius));
+    box.hi = max(box.hi, q + vec3(radius));
+}
+
+// The host records and strip points of the casting batches, as a box on the sun's axes (each
+// record a sphere of its size: its quad, turned any way, stays inside; each strip point a sphere
+// of half its width: a segment's band lies in the hull of its two ends' spheres).
 Box hostCasterBox(std::span<const DrawBatch> batches, vec3 right, vec3 up, vec3 forward) {
     Box box;
     for (const DrawBatch& entry : batches) {
-        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        if (b == nullptr || !castsOpacityShadow(*b)) continue;
-        for (const DrawRecord& r : b->records) {
-            const vec3 p(r.position_size);
-            const float s = std::abs(r.position_size.w);
-            const vec3 q(dot(p, right), dot(p, up), dot(p, forward));
-            if (!std::isfinite(q.x + q.y + q.z + s)) continue;
-            box.lo = min(box.lo, q - vec3(s));
-            box.hi = max(box.hi, q + vec3(s));
+        if (!castsOpacityShadow(entry)) continue;
+        if (const StripBatch* s = std::get_if<StripBatch>(&entry)) {
+            for (const StripPoint& p : s->points) {
+                addSphere(box, vec3(p.position_width), 0.5f * std::abs(p.position_width.w), right,
+                          up, forward);
+            }
+            continue;
+        }
+        for (const DrawRecord& r : hostRecords(entry)) {
+            addSphere(box, vec3(r.position_size), std::abs(r.position_size.w), right, up, forward);
         }
     }
     return box;
 }
 
 } // namespace
+
+void shadowAxes(vec3 forward, vec3& right, vec3& up) {
+    const vec3 hint = std::abs(forward.y) < 0.9f ? vec3(0.0f, 1.0f, 0.0f) : vec3(0.0f, 0.0f, 1.0f);
+    right = normalize(cross(forward, hint));
+    up = cross(right, forward);
+}
 
 std::string shadowProblem(const ShadowDesc& s) {
     auto within = [](uint32_t v, uint32_t lo, uint32_t hi) { return v >= lo && v <= hi; };
@@ -114,19 +129,66 @@ std::string shadowProblem(const ShadowDesc& s) {
 
 namespace {
 
-bool castsShadow(const BillboardBatch& batch) {
-    return drawsAnything(batch) &&
-           (batch.params.blend == kBlendAlpha || batch.params.blend == kBlendPremultiplied);
+bool castsShadow(bool draws, uint32_t blend) {
+    return draws && (blend == kBlendAlpha || blend == kBlendPremultiplied);
+}
+
+bool isCutout(uint32_t render_flags) {
+    return (render_flags & kRenderFlagShadowCutout) != 0;
 }
 
 } // namespace
 
 bool castsOpacityShadow(const BillboardBatch& batch) {
-    return castsShadow(batch) && (batch.params.render_flags & kRenderFlagShadowCutout) == 0;
+    return castsShadow(drawsAnything(batch), batch.params.blend) &&
+           !isCutout(batch.params.render_flags);
+}
+
+bool castsOpacityShadow(const StripBatch& batch) {
+    return castsShadow(drawsAnything(batch), batch.params.blend) &&
+           !isCutout(batch.params.render_flags);
 }
 
 bool castsCutoutShadow(const BillboardBatch& batch) {
-    return castsShadow(batch) && (batch.params.render_flags & kRenderFlagShadowCutout) != 0;
+    return castsShadow(drawsAnything(batch), batch.params.blend) &&
+           isCutout(batch.params.render_flags);
+}
+
+bool castsCutoutShadow(const StripBatch& batch) {
+    return castsShadow(drawsAnything(batch), batch.params.blend) &&
+           isCutout(batch.params.render_flags);
+}
+
+bool castsOpacityShadow(const DrawBatch& batch) {
+    return std::visit(
+        [](const auto& b) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(b)>, MeshBatch>) {
+                return false;
+            } else {
+                return castsOpacityShadow(b);
+            }
+        },
+        batch);
+}
+
+bool castsCutoutShadow(const DrawBatch& batch) {
+    return std::visit(
+        [](const auto& b) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(b)>, MeshBatch>) {
+                return false;
+            } else {
+                return castsCutoutShadow(b);
+            }
+        },
+        batch);
+}
+
+bool onDevice(const DrawBatch& batch) {
+    if (const StripBatch* s = std::get_if<StripBatch>(&batch)) return s->device.points != 0;
+    if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batch)) {
+        return b->device.records != 0;
+    }
+    return std::get<MeshBatch>(batch).device.records != 0;
 }
 
 std::array<float, kShadowCascadeCapacity> cascadeSplits(float near_m, float far_m, uint32_t count) {
@@ -211,11 +273,10 @@ SunShadowFit fitSunShadows(const FrameView& view, uint32_t width, uint32_t heigh
     // The opacity map: over the casting host records, or the last cascade's whole extent when a
     // casting batch's records stay on the device.
     for (const DrawBatch& entry : batches) {
-        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        if (b != nullptr && castsCutoutShadow(*b)) ++fit.cutout_batches;
-        if (b == nullptr || !castsOpacityShadow(*b)) continue;
+        if (castsCutoutShadow(entry)) ++fit.cutout_batches;
+        if (!castsOpacityShadow(entry)) continue;
         ++fit.opacity_batches;
-        if (b->device.records != 0) fit.opacity_device = true;
+        if (onDevice(entry)) fit.opacity_device = true;
     }
     Box box = hostCasterBox(batches, right, up, forward);
     const SunView& last = fit.cascade_views[count - 1];

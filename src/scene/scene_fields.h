@@ -106,7 +106,8 @@ constexpr auto fieldsOf(FieldsOf<LightDesc>) {
         field("inner_deg", &LightDesc::inner_deg, rule::between(0, false, 90, true), opt,
               typesOf(K::spot)),
         field<OuterConeCodec>("outer_deg", &LightDesc::outer_deg, rule::between(0, true, 90, false),
-                              opt, typesOf(K::spot))};
+                              opt, typesOf(K::spot)),
+        field("shadows", &LightDesc::shadows)};
 }
 
 constexpr auto fieldsOf(FieldsOf<ExposureDesc>) {

@@ -311,6 +311,21 @@ TEST(CompileEffect, ResolvesEnumsAndRenderParameters) {
     EXPECT_EQ(c.sub_emitters[rocks.sub_emitter_first].event, kEventCollision);
 }
 
+// render.shadow_cutout is a common key (billboards, ribbons, beams): each type's flag is set.
+TEST(CompileEffect, CompilesTheShadowCutoutOfEveryTypeThatCasts) {
+    for (const RenderType type : {RenderType::billboard, RenderType::ribbon, RenderType::beam}) {
+        EffectDesc fx = test::minimalEffect();
+        fx.emitters[0].render.type = type;
+        fx.emitters[0].render.blend = BlendMode::alpha;
+        fx.emitters[0].render.shadow_cutout = true;
+        const CompiledEffect c = compileOk(fx);
+        EXPECT_EQ(c.emitters[0].render_flags & kRenderFlagShadowCutout, kRenderFlagShadowCutout)
+            << static_cast<int>(type);
+        fx.emitters[0].render.shadow_cutout = false;
+        EXPECT_EQ(compileOk(fx).emitters[0].render_flags & kRenderFlagShadowCutout, 0u);
+    }
+}
+
 TEST(CompileEffect, CompilesCollidersToWorldSpaceRecords) {
     const CompiledEffect c = compileOk(test::campfireEffect());
     const OpRecord& op = opOf(c, 0, 5);

@@ -261,6 +261,71 @@ TEST(DeviceStrips, DeviceRibbonsWriteTheMotionOfTheirHostCopy) {
     EXPECT_TRUE(validationMessages(*renderer).empty()) << validationMessages(*renderer).front();
 }
 
+// Blended ribbons drawn from the device cast sun shadows like host ones (docs/rendering.md,
+// "Shadows"): their points are never read back, so the opacity map covers the last cascade's
+// whole extent (counted in shadow_opacity_device); the ground beside them, seen from above with
+// the sun 45 degrees up (the shadow falls 1 m off the ribbons), is darker with shadows on than off.
+// Cast as cutouts they go into the cascades.
+TEST(DeviceStrips, DeviceRibbonsCastSunShadowsOnTheGround) {
+    RendererConfig config;
+    config.width = 64;
+    config.height = 64;
+    config.validation = true;
+    std::vector<Diagnostic> d;
+    RendererPtr renderer = createRenderer(config, d);
+    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
+    gpu::GpuConfig gpu_config;
+    gpu_config.shared_device = rendererContext(*renderer);
+    gpu_config.device_strips = true;
+    auto fx = gpu::createGpuEffect(shortRibbonBurst(), gpu_config, d);
+    ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
+    const double dt = fx->effect->effect.fixed_timestep_s;
+    for (int frame = 0; frame < 8; ++frame) gpu::advanceFrame(*fx, dt);
+    ASSERT_GT(fx->stats[0].live, 0u);
+    ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
+
+    FrameView view;
+    view.camera.eye = {0, 4, 0};
+    view.camera.target = {0, 0, 0};
+    view.camera.up = {0, 0, -1};
+    view.ground.enabled = true;
+    view.ground.height = -1;
+    view.ground.color = {0.5f, 0.5f, 0.5f};
+    view.sun.direction = {0.70710678f, 0.70710678f, 0};
+    view.sun.intensity = 1;
+    view.ambient = {0.05f, 0.05f, 0.05f};
+    view.shadows.enabled = true;
+    // A short shadow distance: the opacity map covers the last cascade, a few metres.
+    view.shadows.max_distance = 8;
+    // The ribbons are white and additive in the effect; drawn here as alpha ribbons (their
+    // shadow is what is measured), black so that they hide nothing by adding light.
+    StripBatch batch = deviceBatch(*fx, gpu::deviceStripSource(*fx, 0).max_strips);
+    batch.params.blend = kBlendAlpha;
+    batch.overrides.tint = vec4(0, 0, 0, 1);
+    const std::vector<DrawBatch> batches = {batch};
+    FrameStats stats;
+    Image on;
+    ASSERT_TRUE(renderFrame(*renderer, view, batches, on, stats, d)) << joinedDiagnostics(d);
+    EXPECT_EQ(stats.device_strip_batches, 1u);
+    EXPECT_EQ(stats.shadow_opacity_batches, 1u);
+    EXPECT_EQ(stats.shadow_opacity_device, 1u);
+    view.shadows.enabled = false;
+    Image off;
+    ASSERT_TRUE(renderFrame(*renderer, view, batches, off, stats, d)) << joinedDiagnostics(d);
+    EXPECT_EQ(stats.shadow_opacity_batches, 0u);
+    EXPECT_GT(differingChannels(on, off), 50u) << "the ribbons' shadow darkens the ground";
+
+    view.shadows.enabled = true;
+    batch.params.render_flags |= kRenderFlagShadowCutout;
+    const std::vector<DrawBatch> cutouts = {batch};
+    Image cut;
+    ASSERT_TRUE(renderFrame(*renderer, view, cutouts, cut, stats, d)) << joinedDiagnostics(d);
+    EXPECT_EQ(stats.shadow_cutout_batches, 1u);
+    EXPECT_EQ(stats.shadow_opacity_batches, 0u);
+    EXPECT_GT(differingChannels(cut, off), 50u) << "the cutouts' shadow darkens the ground";
+    EXPECT_TRUE(validationMessages(*renderer).empty()) << validationMessages(*renderer).front();
+}
+
 // A device strip batch the renderer cannot draw is an error naming it, never a crash.
 TEST(DeviceStrips, MalformedDeviceStripBatchIsAnError) {
     RendererConfig config;

@@ -77,6 +77,8 @@ const char* const kScenes[] = {
     "heat_haze",
     "lit_per_particle",
     "half_res_smoke",
+    "strip_shadows",
+    "spot_shadows",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

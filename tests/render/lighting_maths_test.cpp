@@ -126,6 +126,12 @@ TEST(FrameLights, InvalidLightsAreNamed) {
     spot.inner_deg = 10;
     spot.direction = {0, 0, 0};
     EXPECT_NE(lightProblem(spot), "");
+    spot.direction = {0, -1, 0};
+    spot.shadows = true;
+    EXPECT_EQ(lightProblem(spot), "");
+    LightDesc shadowed_point = point({0, 1, 0}, 1, 10);
+    shadowed_point.shadows = true;
+    EXPECT_EQ(lightProblem(shadowed_point), "");
     LightDesc unknown = point({0, 1, 0}, 1, 10);
     unknown.type = static_cast<LightKind>(7);
     EXPECT_NE(lightProblem(unknown), "");

@@ -181,6 +181,48 @@ TEST(ShadowMaths, TheOpacityMapFitsTheBlendedBillboards) {
     EXPECT_FALSE(fitSunShadows(view, 320, 180, only_additive).opacity);
 }
 
+TEST(ShadowMaths, TheOpacityMapFitsTheBlendedStripsAndCountsCutouts) {
+    const FrameView view = shadowView();
+    // A ribbon of two 0.5 m wide points; its ends' half-width spheres lie inside the map.
+    std::vector<StripPoint> points(2);
+    points[0].position_width = vec4(-1, 1, 0, 0.5f);
+    points[1].position_width = vec4(2, 3, 1, 0.5f);
+    for (StripPoint& p : points) p.color = vec4(1);
+    const std::vector<uint32_t> segments = {0};
+    StripBatch alpha;
+    alpha.params.blend = kBlendAlpha;
+    alpha.points = points;
+    alpha.segments = segments;
+    StripBatch additive = alpha;
+    additive.params.blend = kBlendAdditive;
+    StripBatch cutout = alpha;
+    cutout.params.render_flags = kRenderFlagShadowCutout;
+    const std::vector<DrawBatch> batches = {alpha, additive, cutout};
+    const SunShadowFit fit = fitSunShadows(view, 320, 180, batches);
+    EXPECT_TRUE(fit.opacity);
+    EXPECT_EQ(fit.opacity_batches, 1u);
+    EXPECT_EQ(fit.cutout_batches, 1u);
+    EXPECT_FALSE(fit.opacity_device);
+    const FrameShadows& s = fit.shadows;
+    for (const StripPoint& p : points) {
+        const vec3 o = sdShadowCoord(s.opacity_c[0], s.opacity_c[1], s.opacity_c[2], s.opacity_c[3],
+                                     vec3(p.position_width));
+        for (float v : {o.x, o.y, o.z}) {
+            EXPECT_GT(v, 0.0f);
+            EXPECT_LT(v, 1.0f);
+        }
+    }
+    // Device strips cannot be bounded: the map covers the last cascade and says so.
+    StripBatch device;
+    device.params.blend = kBlendPremultiplied;
+    device.device = {0x1000, 0x2000, 0x3000, 9, 4};
+    const std::vector<DrawBatch> on_device = {device};
+    const SunShadowFit wide = fitSunShadows(view, 320, 180, on_device);
+    EXPECT_TRUE(wide.opacity);
+    EXPECT_TRUE(wide.opacity_device);
+    EXPECT_EQ(wide.opacity_batches, 1u);
+}
+
 TEST(ShadowMaths, NoShadowsWhenDisabledOrWithoutSun) {
     FrameView view = shadowView();
     view.shadows.enabled = false;

@@ -3,7 +3,10 @@
 // billboards darken the ground below them through the opacity map and shade the billboards behind
 // them (smoke shadows itself); the compute rasteriser's lit billboards receive the same shadow as
 // the graphics path's; cutout billboards cast into the depth map where they are at least half
-// covered; bad settings are refused with their name.
+// covered; ribbons cast as billboards do (blended ones through the opacity map, cutouts into the
+// depth map, additive ones nothing) and lit ribbons receive the sun's shadow; a spot light with
+// shadows shadows the ground behind a box (gone with its shadows off) and lights lit billboards
+// alike on both raster paths; bad settings are refused with their name.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,6 +15,8 @@
 
 #include "render/billboard_params.h"
 #include "render/renderer.h"
+#include "render/shader/local_shadow.h"
+#include "render/strip_params.h"
 #include "square_frame_fixture.h"
 
 namespace spindrift::render {
@@ -53,6 +58,47 @@ BillboardParams puffParams(bool lit) {
 DrawRecord puff(vec3 position, float size, float alpha) {
     return sdDrawRecord(position, size, vec4(1, 1, 1, alpha), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
 }
+
+// What the renderer draws a ribbon emitter with (stripParams): `blend`, these kRenderFlag* flags.
+StripParams ribbonParams(uint32_t blend, uint32_t render_flags = 0) {
+    EmitterRecord e{};
+    e.blend = blend;
+    e.render_type = kRenderRibbon;
+    e.render_flags = render_flags;
+    e.emission = vec4(1, 0, 0, 0);
+    return stripParams(e);
+}
+
+// A sheet of ribbons 2 m up over x, z in [-1, 1]: five bands width_m wide along x at z = -1,
+// -0.5, .., 1, of three points each, of alpha `alpha` (the soft band's coverage, (1 - a^2)^2
+// across, makes them overlap into a sheet). Its sun shadow falls on x in about [-3, -1].
+struct RibbonSheet {
+    std::vector<StripPoint> points;
+    std::vector<uint32_t> segments;
+
+    explicit RibbonSheet(float alpha, float width_m = 0.6f, float height_m = 2, float x0 = -1,
+                         float x1 = 1, int bands = 5) {
+        for (int k = 0; k < bands; ++k) {
+            const float z = bands == 1 ? 0.5f : -1.0f + 0.5f * float(k);
+            for (int i = 0; i < 3; ++i) {
+                StripPoint p;
+                p.position_width = vec4(x0 + 0.5f * (x1 - x0) * float(i), height_m, z, width_m);
+                p.color = vec4(1, 1, 1, alpha);
+                p.tangent_u = vec4(1, 0, 0, 0.5f * float(i));
+                if (i < 2) segments.push_back(uint32_t(points.size()));
+                points.push_back(p);
+            }
+        }
+    }
+
+    StripBatch batch(const StripParams& params) const {
+        StripBatch b;
+        b.params = params;
+        b.points = points;
+        b.segments = segments;
+        return b;
+    }
+};
 
 using ShadowsRenderTest = test::SquareFrameTest;
 
@@ -134,6 +180,69 @@ TEST_F(ShadowsRenderTest, CutoutBillboardsCastIntoTheDepthMapNotTheOpacityMap) {
     EXPECT_NEAR(red(none, pixelOf(-2.0f), row), red(none, pixelOf(2.2f), row), 3);
 }
 
+TEST_F(ShadowsRenderTest, BlendedRibbonsShadowTheGroundThroughTheOpacityMapAdditiveOnesDoNot) {
+    FrameView view = topView();
+    const RibbonSheet sheet(0.6f);
+    const uint32_t row = pixelOf(0.5f);
+    const Image on = render(view, {sheet.batch(ribbonParams(kBlendAlpha))});
+    EXPECT_EQ(stats_.shadow_opacity_batches, 1u);
+    EXPECT_EQ(stats_.shadow_opacity_device, 0u);
+    EXPECT_EQ(stats_.shadow_cutout_batches, 0u);
+    const int under = red(on, pixelOf(-2.0f), row);
+    const int beside = red(on, pixelOf(2.2f), row);
+    EXPECT_LT(float(under), 0.8f * float(beside)) << "under " << under << ", beside " << beside;
+
+    // Premultiplied ribbons cast the same way; additive ones are light and cast nothing.
+    render(view, {sheet.batch(ribbonParams(kBlendPremultiplied))});
+    EXPECT_EQ(stats_.shadow_opacity_batches, 1u);
+    const Image additive = render(view, {sheet.batch(ribbonParams(kBlendAdditive))});
+    EXPECT_EQ(stats_.shadow_opacity_batches, 0u);
+    EXPECT_EQ(stats_.shadow_cutout_batches, 0u);
+    EXPECT_NEAR(red(additive, pixelOf(-2.0f), row), red(additive, pixelOf(2.2f), row), 3);
+    EXPECT_NEAR(red(additive, pixelOf(-2.0f), row), beside, 3) << "the ground there is sunlit";
+}
+
+TEST_F(ShadowsRenderTest, CutoutRibbonsCastIntoTheDepthMapWhereHalfCovered) {
+    FrameView view = topView();
+    StripParams cutout = ribbonParams(kBlendAlpha, kRenderFlagShadowCutout);
+    const uint32_t row = pixelOf(0.5f);
+    // At alpha 1 the soft band's middle (coverage at least one half: 54 % of its width, so the
+    // 1.2 m bands 0.5 m apart close up) casts a shadow as dark as a box's; at alpha 0.4 no texel
+    // reaches one half and nothing is cast.
+    const RibbonSheet solid(1.0f, 1.2f);
+    const Image on = render(view, {solid.batch(cutout)});
+    EXPECT_EQ(stats_.shadow_cutout_batches, 1u);
+    EXPECT_EQ(stats_.shadow_opacity_batches, 0u);
+    const int under = red(on, pixelOf(-2.0f), row);
+    const int beside = red(on, pixelOf(2.2f), row);
+    EXPECT_LT(under * 2, beside) << "under " << under << ", beside " << beside;
+    const RibbonSheet faint(0.4f, 1.2f);
+    const Image none = render(view, {faint.batch(cutout)});
+    EXPECT_NEAR(red(none, pixelOf(-2.0f), row), red(none, pixelOf(2.2f), row), 3);
+}
+
+TEST_F(ShadowsRenderTest, LitRibbonsReceiveTheSunsShadow) {
+    FrameView view = topView();
+    view.ground.enabled = false;
+    // A 2 m box at the origin shadows x in [-3, -1] at its foot; a lit additive ribbon (it casts
+    // nothing, so only the box shadows it) 0.1 m over the ground from x = -4 to 4 at z = 0.5.
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    view.primitives = primitives;
+    const RibbonSheet band(1.0f, 0.6f, 0.1f, -4.0f, 4.0f, 1);
+    const std::vector<DrawBatch> batches = {
+        band.batch(ribbonParams(kBlendAdditive, kRenderFlagLit))};
+    const uint32_t row = pixelOf(0.5f);
+    const Image on = render(view, batches);
+    view.shadows.enabled = false;
+    const Image off = render(view, batches);
+    const int shadowed = red(on, pixelOf(-2.0f), row);
+    const int sunlit = red(on, pixelOf(2.5f), row);
+    EXPECT_GT(sunlit, 60);
+    EXPECT_LT(shadowed * 2, sunlit) << "shadowed " << shadowed << ", sunlit " << sunlit;
+    EXPECT_NEAR(red(off, pixelOf(-2.0f), row), red(off, pixelOf(2.5f), row), 3);
+}
+
 TEST_F(ShadowsRenderTest, SmokeShadowsItselfAwayFromTheSunOnBothRasterPaths) {
     FrameView view = topView();
     view.ground.enabled = false;
@@ -161,6 +270,122 @@ TEST_F(ShadowsRenderTest, SmokeShadowsItselfAwayFromTheSunOnBothRasterPaths) {
     const Image computed = render(view, batches);
     EXPECT_EQ(stats_.raster_batches, 1u);
     ASSERT_TRUE(test::redWithin(computed, on, 2));
+}
+
+// A spot light 4 m up at x = 4, shining at the origin (45 degrees down toward -x), with a wide
+// cone, in a frame without sun: a 2 m box at the origin shadows the ground from x = -1 to about
+// x = -6 around z = 0.
+LightDesc shadowedSpot(bool shadows) {
+    LightDesc l;
+    l.type = LightKind::spot;
+    l.position = {4, 4, 0};
+    l.direction = {-1, -1, 0};
+    l.inner_deg = 40;
+    l.outer_deg = 60;
+    l.range = 20;
+    l.intensity = 60;
+    l.shadows = shadows;
+    return l;
+}
+
+FrameView spotView(std::span<const LightDesc> lights) {
+    FrameView view = topView();
+    view.sun.intensity = 0;
+    view.ambient = {0.02f, 0.02f, 0.02f};
+    view.lights = lights;
+    return view;
+}
+
+TEST_F(ShadowsRenderTest, ASpotLightWithShadowsShadowsTheGroundBehindABox) {
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    // Ground cells of the same checker parity: behind the box (x -3.5, z 0.5) and beside its
+    // shadow (x -3.5, z 3.5), about as far from the light and as lit without shadows.
+    const uint32_t behind_x = pixelOf(-3.5f);
+    const uint32_t row = pixelOf(0.5f);
+    const uint32_t beside_row = pixelOf(3.5f);
+    const std::vector<LightDesc> on_lights = {shadowedSpot(true)};
+    FrameView view = spotView(on_lights);
+    view.primitives = primitives;
+    const Image on = render(view);
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    EXPECT_EQ(stats_.local_shadows_dropped, 0u);
+    EXPECT_EQ(stats_.shadow_cascades, 0u) << "no sun: no cascades";
+    const int behind = red(on, behind_x, row);
+    const int beside = red(on, behind_x, beside_row);
+    EXPECT_GT(beside, 60);
+    EXPECT_LT(behind * 2, beside) << "behind " << behind << ", beside " << beside;
+
+    // The light's shadows off, or the scene's: the ground behind the box is lit as beside it.
+    const std::vector<LightDesc> off_lights = {shadowedSpot(false)};
+    view.lights = off_lights;
+    const Image off = render(view);
+    EXPECT_EQ(stats_.local_shadows, 0u);
+    EXPECT_GT(float(red(off, behind_x, row)), 0.85f * float(red(off, behind_x, beside_row)));
+    EXPECT_NEAR(red(off, behind_x, beside_row), beside, 2) << "only the shadow changes";
+    view.lights = on_lights;
+    view.shadows.enabled = false;
+    const Image disabled = render(view);
+    EXPECT_EQ(stats_.local_shadows, 0u);
+    EXPECT_NEAR(red(disabled, behind_x, row), red(off, behind_x, row), 1);
+}
+
+TEST_F(ShadowsRenderTest, APointLightWithShadowsShadowsTheGroundBehindABox) {
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    // The spot's place, as a point light: its cube's -x and -y faces see the box and the ground
+    // behind it (x -3.5, z 0.5) and beside its shadow (x -3.5, z 3.5).
+    LightDesc light = shadowedSpot(true);
+    light.type = LightKind::point;
+    const uint32_t behind_x = pixelOf(-3.5f);
+    const std::vector<LightDesc> on_lights = {light};
+    FrameView view = spotView(on_lights);
+    view.primitives = primitives;
+    const Image on = render(view);
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    const int behind = red(on, behind_x, pixelOf(0.5f));
+    const int beside = red(on, behind_x, pixelOf(3.5f));
+    EXPECT_GT(beside, 60);
+    EXPECT_LT(behind * 2, beside) << "behind " << behind << ", beside " << beside;
+    // Under the light, in front of the box (x 2.5, z 0.5; the +x side, another face): lit.
+    light.shadows = false;
+    const std::vector<LightDesc> off_lights = {light};
+    view.lights = off_lights;
+    const Image off = render(view);
+    EXPECT_EQ(stats_.local_shadows, 0u);
+    EXPECT_GT(float(red(off, behind_x, pixelOf(0.5f))), 0.85f * float(beside));
+    EXPECT_NEAR(red(on, pixelOf(2.5f), pixelOf(0.5f)), red(off, pixelOf(2.5f), pixelOf(0.5f)), 2);
+}
+
+TEST_F(ShadowsRenderTest, ShadowedSpotsPastTheBoundAreCountedAndShadeUnshadowed) {
+    std::vector<LightDesc> lights(kLocalShadowTiles + 2, shadowedSpot(true));
+    for (LightDesc& l : lights) l.intensity = 10;
+    render(spotView(lights));
+    EXPECT_EQ(stats_.local_shadows, kLocalShadowTiles);
+    EXPECT_EQ(stats_.local_shadows_dropped, 2u);
+}
+
+TEST_F(ShadowsRenderTest, ASpotsShadowLightsLitBillboardsAlikeOnBothRasterPaths) {
+    const std::vector<PrimitiveDesc> primitives = {
+        PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
+    const std::vector<LightDesc> lights = {shadowedSpot(true)};
+    FrameView view = spotView(lights);
+    view.ground.enabled = false;
+    view.primitives = primitives;
+    // Lit puffs 0.3 m up: one in the box's shadow (x -3.5), one beside it (z 3.5).
+    const std::vector<DrawRecord> records = {puff(vec3(-3.5f, 0.3f, 0), 1.0f, 0.9f),
+                                             puff(vec3(-3.5f, 0.3f, 3.5f), 1.0f, 0.9f)};
+    const std::vector<DrawBatch> batches = {
+        BillboardBatch{puffParams(true), kNoTexture, records, {}}};
+    const Image graphics = render(view, batches);
+    const int shadowed = red(graphics, pixelOf(-3.5f), pixelOf(0.0f));
+    const int lit = red(graphics, pixelOf(-3.5f), pixelOf(3.5f));
+    EXPECT_LT(shadowed * 2, lit) << "shadowed " << shadowed << ", lit " << lit;
+    view.raster = RasterPath::compute;
+    const Image computed = render(view, batches);
+    EXPECT_EQ(stats_.raster_batches, 1u);
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    ASSERT_TRUE(test::redWithin(computed, graphics, 2));
 }
 
 TEST_F(ShadowsRenderTest, SettingsOutsideTheirRangesAreRefused) {

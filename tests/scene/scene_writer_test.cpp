@@ -39,7 +39,7 @@ SceneDesc everythingSet(CameraMode mode) {
     s.lights.push_back(LightDesc{LightKind::point, {1, 2, 3}, {4, 0.5f, 0}, 2.5f, 7});
     // direction is normalised on read, so a unit one survives exactly.
     s.lights.push_back(
-        LightDesc{LightKind::spot, {-1, 5, 0}, {0, 0, 2}, 1e5f, 1000, {0, 0, -1}, 0, 90});
+        LightDesc{LightKind::spot, {-1, 5, 0}, {0, 0, 2}, 1e5f, 1000, {0, 0, -1}, 0, 90, true});
     PrimitiveDesc sphere;
     sphere.type = PrimitiveKind::sphere;
     sphere.radius = 2.75f;

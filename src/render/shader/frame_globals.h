@@ -9,6 +9,7 @@
 #include "kernels/effect_records.h"
 #include "kernels/shared_types.h"
 #include "lighting.h"
+#include "local_shadow.h"
 #include "motion.h"
 #include "shadow.h"
 
@@ -26,6 +27,9 @@ SD_CONST uint kBindingShadowOpacity = 5u;
 // The frame's colour as it was before the distortion phase (render/distortion_pass.h), read by
 // distortion billboards only; bound once a frame has drawn one.
 SD_CONST uint kBindingSceneColor = 6u;
+// The local lights' shadow atlas (local_shadow.h), through a comparison sampler; read by the same
+// receivers as the sun's maps.
+SD_CONST uint kBindingLocalShadowAtlas = 7u;
 SD_CONST uint kSetTexture = 1u;
 SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear filter, clamp
 
@@ -58,6 +62,7 @@ struct FrameGlobals {
     // The previous camera and the particles' motion rule (motion.h); read only by frames that
     // draw motion vectors.
     MotionGlobals motion;
+    FrameLocalShadows local_shadows; // local lights' shadows (local_shadow.h); config.x 0: none
 };
 
 SD_END_NAMESPACE
@@ -68,7 +73,8 @@ namespace spindrift {
 SD_ASSERT_RECORD(FrameLight, 48);
 SD_ASSERT_RECORD(FrameShadows, 16 * (4 * kShadowCascadeCapacity + 9));
 SD_ASSERT_RECORD(FrameGlobals, 208 + 48 * kMaxFrameLights + sizeof(FrameShadows) +
-                                   8 * kLightClusterCount + 16 * 9 + sizeof(MotionGlobals));
+                                   8 * kLightClusterCount + 16 * 9 + sizeof(MotionGlobals) +
+                                   sizeof(FrameLocalShadows));
 static_assert(offsetof(FrameGlobals, eye) == 64);
 static_assert(offsetof(FrameGlobals, viewport) == 176);
 static_assert(offsetof(FrameGlobals, light_count) == 192);
@@ -83,6 +89,9 @@ static_assert(offsetof(FrameGlobals, ambient_sh) ==
               208 + 48 * kMaxFrameLights + sizeof(FrameShadows) + 8 * kLightClusterCount);
 static_assert(offsetof(FrameGlobals, motion) ==
               208 + 48 * kMaxFrameLights + sizeof(FrameShadows) + 8 * kLightClusterCount + 16 * 9);
+static_assert(offsetof(FrameGlobals, local_shadows) ==
+              208 + 48 * kMaxFrameLights + sizeof(FrameShadows) + 8 * kLightClusterCount + 16 * 9 +
+                  sizeof(MotionGlobals));
 // Every mask bit names a light: 64 bits, kMaxFrameLights lights.
 static_assert(kMaxFrameLights == 64);
 // Every device gives a uniform buffer at least 16 KiB (maxUniformBufferRange).

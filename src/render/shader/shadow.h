@@ -75,11 +75,16 @@ SD_FUNC vec3 sdShadowCoord(vec4 c0, vec4 c1, vec4 c2, vec4 c3, vec3 p) {
     return vec3(clip.x * 0.5f + 0.5f, clip.y * 0.5f + 0.5f, clip.z);
 }
 
-// Where (u, v) of cascade c lies in the atlas of kShadowCascadeCapacity tiles side by side,
-// clamped half a texel inside the tile so a filter tap never reads a neighbouring cascade.
-SD_FUNC vec2 sdShadowAtlasUv(vec2 uv, uint cascade, float texel) {
+// Where (u, v) of tile `tile` lies in an atlas of `tiles` square tiles side by side, clamped half
+// a texel inside the tile so a filter tap never reads a neighbouring tile.
+SD_FUNC vec2 sdShadowTileUv(vec2 uv, uint tile, uint tiles, float texel) {
     vec2 inside = clamp(uv, vec2(texel * 0.5f), vec2(1.0f - texel * 0.5f));
-    return vec2((float(cascade) + inside.x) / float(kShadowCascadeCapacity), inside.y);
+    return vec2((float(tile) + inside.x) / float(tiles), inside.y);
+}
+
+// Where (u, v) of cascade c lies in the atlas of kShadowCascadeCapacity tiles side by side.
+SD_FUNC vec2 sdShadowAtlasUv(vec2 uv, uint cascade, float texel) {
+    return sdShadowTileUv(uv, cascade, kShadowCascadeCapacity, texel);
 }
 
 // How much of the shadow remains at view depth `depth`: 1 before the fade, falling linearly to 0

@@ -66,7 +66,14 @@ SD_CONST uint kSpecStripBlocks = 5u;   // 1: polylines in fixed blocks on the de
 // 1: the motion-vector variant (strip_motion.frag): the vertex stage hands over each vertex's
 // previous clip position (sdMotionPreviousClip) from its point's velocity.
 SD_CONST uint kSpecStripMotion = 6u;
-SD_CONST uint kSpecStripCount = 7u;
+// A sun shadow caster (docs/rendering.md, "Shadows"), drawn with the sun's orthographic view in
+// the frame block: 0 drawn in the frame; kStripCasterOpacity: optical depth into the opacity map;
+// kStripCasterCutout: depth into the cascades where at least half covered.
+SD_CONST uint kSpecStripCaster = 7u;
+SD_CONST uint kSpecStripCount = 8u;
+
+SD_CONST uint kStripCasterOpacity = 1u;
+SD_CONST uint kStripCasterCutout = 2u;
 
 // Vertices per segment: two triangles, no index buffer (vertex pulling). Vertex i of a batch's
 // draw is corner i % 6 (sdQuadCorner) of segment i / 6; the corner's x picks the end (-1: the
@@ -159,6 +166,18 @@ SD_FUNC StripVertex sdStripVertex(StripPoint a, StripPoint b, uint corner_index,
     v.across = corner.y;
     v.facing = sdStripFacing(center, tangent, eye);
     return v;
+}
+
+// The eye the vertex of corner `corner_index` of the segment from a to b is built for: the
+// frame's eye, or, for a sun caster (an orthographic view: every point looks at the sun along
+// forward), one metre back toward the sun from the vertex's own point, so the band shows the sun
+// its full width everywhere, as camera-facing billboards face the sun in its view; at that depth
+// the pixel scale is the map's texels per metre, so the minimum width is one texel.
+SD_FUNC vec3 sdStripEye(StripPoint a, StripPoint b, uint corner_index, vec3 eye, vec3 forward,
+                        bool sun_caster) {
+    if (!sun_caster) return eye;
+    StripPoint p = sdQuadCorner(corner_index).x > 0.0f ? b : a;
+    return vec3(p.position_width) - forward;
 }
 
 // Texture coordinates of a strip fragment: u repeats (its fractional part; the texture is
