@@ -146,18 +146,10 @@ bool ComputeRaster::ensureVariant(const std::array<uint32_t, kSpecBillboardFrame
                                   std::vector<Diagnostic>& diagnostics) {
     const uint32_t key = ParticlePass::variantKey(values);
     if (blend_variants_.count(key) != 0) return true;
-    std::array<VkSpecializationMapEntry, kSpecBillboardFrameBlend + 1> entries{};
-    for (uint32_t id = 0; id < entries.size(); ++id) {
-        entries[id] = {id, static_cast<uint32_t>(id * sizeof(uint32_t)), sizeof(uint32_t)};
-    }
-    VkSpecializationInfo info{};
-    info.mapEntryCount = static_cast<uint32_t>(entries.size());
-    info.pMapEntries = entries.data();
-    info.dataSize = values.size() * sizeof(uint32_t);
-    info.pData = values.data();
+    const vk::UintSpecialization specialization(values);
     vk::OwnedPipeline p = vk::createComputePipeline(
         device_.handle(), layout_.get(), spirvWords(shaders::kRasterBlendComp),
-        shaders::kRasterBlendComp.source, &info, diagnostics);
+        shaders::kRasterBlendComp.source, &specialization.info, diagnostics);
     if (!p) return false;
     blend_variants_.emplace(key, std::move(p));
     return true;

@@ -155,13 +155,7 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
                                                   ParticleOutput output, std::string_view what,
                                                   std::vector<Diagnostic>& diagnostics,
                                                   bool cull_back_faces) const {
-    std::vector<VkSpecializationMapEntry> entries(values.size());
-    for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
-    VkSpecializationInfo specialization{};
-    specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
-    specialization.pMapEntries = entries.data();
-    specialization.dataSize = values.size_bytes();
-    specialization.pData = values.data();
+    const vk::UintSpecialization specialization(values);
 
     vk::GraphicsPipelineDesc desc;
     desc.vertex = vertex;
@@ -196,7 +190,7 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
     // invariant position) where it is the visible surface.
     desc.depth_equal_passes = output == ParticleOutput::motion;
     desc.cull_back_faces = cull_back_faces;
-    desc.specialization = &specialization;
+    desc.specialization = &specialization.info;
     return vk::createGraphicsPipeline(device_.handle(), desc, what, diagnostics);
 }
 

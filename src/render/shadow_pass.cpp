@@ -236,16 +236,10 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
     // Opaque mesh particles: the mesh vertex shader's opaque, unlit, untextured variant.
     std::array<uint32_t, kSpecMeshCount> mesh_values{};
     mesh_values[kSpecMeshBlend] = kBlendOpaque;
-    std::vector<VkSpecializationMapEntry> entries(kSpecMeshCount);
-    for (uint32_t id = 0; id < kSpecMeshCount; ++id) entries[id] = {id, id * 4u, 4u};
-    VkSpecializationInfo specialization{};
-    specialization.mapEntryCount = kSpecMeshCount;
-    specialization.pMapEntries = entries.data();
-    specialization.dataSize = sizeof(mesh_values);
-    specialization.pData = mesh_values.data();
+    const vk::UintSpecialization specialization(mesh_values);
     desc.vertex = pass->mesh_vertex_.get();
     desc.layout = pass->particle_layout_.get();
-    desc.specialization = &specialization;
+    desc.specialization = &specialization.info;
     pass->mesh_depth_ =
         vk::createGraphicsPipeline(d, desc, "the mesh shadow caster pipeline", diagnostics);
     if (!pass->mesh_depth_) return nullptr;
@@ -322,18 +316,12 @@ bool ShadowPass::ensureSize(uint32_t resolution, uint32_t opacity_resolution, bo
 vk::OwnedPipeline ShadowPass::createCaster(VkShaderModule vertex, VkShaderModule fragment,
                                            std::span<const uint32_t> values, bool cutout,
                                            std::vector<Diagnostic>& diagnostics) const {
-    std::vector<VkSpecializationMapEntry> entries(values.size());
-    for (uint32_t id = 0; id < values.size(); ++id) entries[id] = {id, id * 4u, 4u};
-    VkSpecializationInfo specialization{};
-    specialization.mapEntryCount = static_cast<uint32_t>(entries.size());
-    specialization.pMapEntries = entries.data();
-    specialization.dataSize = values.size_bytes();
-    specialization.pData = values.data();
+    const vk::UintSpecialization specialization(values);
     vk::GraphicsPipelineDesc desc;
     desc.vertex = vertex;
     desc.fragment = fragment;
     desc.layout = particle_layout_.get();
-    desc.specialization = &specialization;
+    desc.specialization = &specialization.info;
     if (cutout) {
         // Into the cascades' depth, like the opaque casters.
         desc.depth_format = kShadowAtlasFormat;

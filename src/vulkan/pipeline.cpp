@@ -4,6 +4,16 @@
 
 namespace spindrift::vk {
 
+UintSpecialization::UintSpecialization(std::span<const uint32_t> values) : entries(values.size()) {
+    for (uint32_t id = 0; id < values.size(); ++id) {
+        entries[id] = {id, static_cast<uint32_t>(id * sizeof(uint32_t)), sizeof(uint32_t)};
+    }
+    info.mapEntryCount = static_cast<uint32_t>(entries.size());
+    info.pMapEntries = entries.data();
+    info.dataSize = values.size_bytes();
+    info.pData = values.data();
+}
+
 namespace {
 
 VkPipelineColorBlendAttachmentState blendAttachment(BlendState blend) {

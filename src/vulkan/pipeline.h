@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +27,17 @@ enum class BlendState : uint8_t {
     // is the coverage it will composite with (the half-resolution particle layer), which light
     // must not change.
     additive_keep_alpha,
+};
+
+// Specialisation constants 0 .. n - 1, one uint32 each, from `values` (which must outlive it):
+// the shape of every specialised shader here (kSpec* ids, 4 bytes apart). Not copyable: `info`
+// points into `entries`.
+struct UintSpecialization {
+    explicit UintSpecialization(std::span<const uint32_t> values);
+    UintSpecialization(const UintSpecialization&) = delete;
+    UintSpecialization& operator=(const UintSpecialization&) = delete;
+    std::vector<VkSpecializationMapEntry> entries;
+    VkSpecializationInfo info{};
 };
 
 struct GraphicsPipelineDesc {
