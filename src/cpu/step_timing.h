@@ -7,8 +7,9 @@
 // and off). Not state: not hashed, not in snapshots, not carried by restart.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
+
+#include "driver/stage_clock.h" // StageClock, timingNowNs
 
 namespace spindrift::cpu {
 
@@ -23,27 +24,6 @@ struct StepTiming {
     uint64_t deaths_ns = 0;       // sub-emitter events collected, dead particles removed
     uint64_t births_ns = 0;       // planned births and sub-emitter births
     uint64_t draw_records_ns = 0; // draw records written (per frame drawn, outside the steps)
-};
-
-// A monotonic clock in nanoseconds; read only where timing is on.
-inline uint64_t timingNowNs() {
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                     std::chrono::steady_clock::now().time_since_epoch())
-                                     .count());
-}
-
-// A stage's clock: reads the clock at construction and at lap() only when timing is on, and adds
-// the time since the previous lap to the stage named at each lap.
-struct StageClock {
-    bool on = false;
-    uint64_t last_ns = 0;
-    explicit StageClock(bool timed) : on(timed), last_ns(timed ? timingNowNs() : 0) {}
-    void lap(uint64_t& stage_ns) {
-        if (!on) return;
-        const uint64_t now = timingNowNs();
-        stage_ns += now - last_ns;
-        last_ns = now;
-    }
 };
 
 } // namespace spindrift::cpu

@@ -1,12 +1,12 @@
 #include "gpu/gpu_effect.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <functional>
 #include <string_view>
 
 #include "compiler/capabilities.h"
+#include "driver/stage_clock.h"
 #include "gpu/alive_list_order.h"
 #include "gpu/gpu_buffers.h"
 #include "gpu/gpu_stage_timing.h"
@@ -21,12 +21,6 @@ namespace spindrift::gpu {
 namespace {
 
 const std::vector<std::string> kNoMessages;
-
-uint64_t nanosecondsSince(std::chrono::steady_clock::time_point start) {
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                     std::chrono::steady_clock::now() - start)
-                                     .count());
-}
 
 GpuPushConstants pushFor(const GpuEffect& fx, uint32_t slot, uint32_t emitter, uint32_t count,
                          uint32_t mode) {
@@ -56,10 +50,9 @@ void measureTravel(GpuEffect& fx) {
 void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     const CompiledEffect& effect = *fx.effect;
     const auto emitters = static_cast<uint32_t>(effect.emitters.size());
-    const bool timed = fx.stage_timing != nullptr;
     // The host's share of the step, when a host times its stages (gpu_stage_timing.h).
-    const auto plan_start =
-        timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+    StageClock clock(fx.stage_timing != nullptr);
+    uint64_t plan_ns = 0;
     measureTravel(fx);
     planStep(fx.driver, effect, fx.config.driver, fx.travel_m, fx.plan);
     resolveStep(effect, fx.step_start, fx.step_end, fx.plan.time_s, fx.scratch, fx.world);
@@ -74,11 +67,13 @@ void recordStep(GpuEffect& fx, VkCommandBuffer cmd, uint32_t slot) {
     // are; the one read next holds no particle).
     if (work == 0) {
         for (uint32_t e = 0; e < emitters; ++e) addLiveWindowBirths(fx.live_windows[e], 0);
-        if (timed) addStagePlan(fx, nanosecondsSince(plan_start), false);
+        clock.lap(plan_ns);
+        addStagePlan(fx, plan_ns, false);
         return;
     }
     writeStepSlot(fx, slot, fx.step_end);
-    if (timed) addStagePlan(fx, nanosecondsSince(plan_start), true);
+    clock.lap(plan_ns);
+    addStagePlan(fx, plan_ns, true);
     const GpuContext& gpu = *fx.gpu;
     dispatchPass(gpu, cmd, Pass::counters, pushFor(fx, slot, 0, emitters, kGpuCountersBegin),
                  emitters);

@@ -1,7 +1,5 @@
 #include "runtime/effect_instance.h"
 
-#include "gpu/gpu_stage_timing.h"
-
 #include "runtime/world_scene_depth.h"
 
 #include <algorithm>
@@ -321,7 +319,7 @@ bool writeHostDrawRecords(EffectInstance& instance, std::vector<Diagnostic>& dia
     if (instance.cpu && instance.records_serial != instance.state_serial) {
         const uint64_t live = cpu::liveCount(*instance.cpu);
         if (instance.cpu_records.size() < live) instance.cpu_records.resize(live);
-        cpu::StageClock clock(instance.cpu->timing.on);
+        StageClock clock(instance.cpu->timing.on);
         cpu::writeDrawRecords(*instance.cpu, instance.cpu_records.data());
         clock.lap(instance.cpu->timing.draw_records_ns);
         for (uint32_t e = 0; e < instance.cpu_counts.size(); ++e)
