@@ -351,6 +351,17 @@ void BM_Distortion(benchmark::State& state) {
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(1));
 }
 
+// The motion-vector cases' settings: on or off, a previous camera 10 cm to the side.
+MotionVectorsDesc benchMotion(bool enabled) {
+    MotionVectorsDesc motion;
+    motion.enabled = enabled;
+    motion.has_previous_camera = true;
+    motion.previous_camera = benchView().camera;
+    motion.previous_camera.eye.x -= 0.1f;
+    motion.previous_camera.target.x -= 0.1f;
+    return motion;
+}
+
 // Motion vectors (docs/rendering.md, "Motion vectors"): range(1) thousands of alpha discs of
 // 40 cm, sorted as given, over the ground, at range(2) lines; range(0) 0 without motion vectors
 // (the reference, the same frame), 1 with them and a previous camera 10 cm to the side: the camera
@@ -360,12 +371,7 @@ void BM_MotionVectors(benchmark::State& state) {
     const std::vector<DrawRecord> records =
         particles(static_cast<size_t>(state.range(1)) * 1000, 0.4f);
     const DrawBatch batch = BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}};
-    MotionVectorsDesc motion;
-    motion.enabled = state.range(0) != 0;
-    motion.has_previous_camera = true;
-    motion.previous_camera = benchView().camera;
-    motion.previous_camera.eye.x -= 0.1f;
-    motion.previous_camera.target.x -= 0.1f;
+    const MotionVectorsDesc motion = benchMotion(state.range(0) != 0);
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(2), 0,
               RasterPath::graphics, {}, nullptr, &motion);
 }
@@ -414,12 +420,7 @@ void BM_MotionVectorsStrips(benchmark::State& state) {
     strips.segments = r.segments;
     strips.velocities = r.velocities;
     const DrawBatch batch = strips;
-    MotionVectorsDesc motion;
-    motion.enabled = state.range(0) != 0;
-    motion.has_previous_camera = true;
-    motion.previous_camera = benchView().camera;
-    motion.previous_camera.eye.x -= 0.1f;
-    motion.previous_camera.target.x -= 0.1f;
+    const MotionVectorsDesc motion = benchMotion(state.range(0) != 0);
     runFrames(state, {&batch, 1}, nullptr, Transparency::sorted, state.range(2), 0,
               RasterPath::graphics, {}, nullptr, &motion);
 }

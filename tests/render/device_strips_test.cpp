@@ -115,6 +115,28 @@ StripBatch deviceBatch(const gpu::GpuEffect& fx, uint32_t max_strips) {
     return batch;
 }
 
+// A renderer (validation on, width x 64) and `effect` simulated on its device with device
+// strips, as the renderer draws them; fx is null (renderer too, if it failed) with errors in d.
+struct OnRendererDevice {
+    RendererPtr renderer;
+    std::unique_ptr<gpu::GpuEffect> fx;
+};
+OnRendererDevice onRendererDevice(const std::shared_ptr<const CompiledEffect>& effect,
+                                  uint32_t width, std::vector<Diagnostic>& d) {
+    OnRendererDevice out;
+    RendererConfig config;
+    config.width = width;
+    config.height = 64;
+    config.validation = true;
+    out.renderer = createRenderer(config, d);
+    if (!out.renderer) return out;
+    gpu::GpuConfig gpu_config;
+    gpu_config.shared_device = rendererContext(*out.renderer);
+    gpu_config.device_strips = true;
+    out.fx = gpu::createGpuEffect(effect, gpu_config, d);
+    return out;
+}
+
 // While the effect's one emitter lives (`live` particles after `frames` frames) its strips are
 // drawn from the device, `points_per_strip` points a block; once every particle is dead the same
 // batch draws nothing, even over every block of the capacity, whose stale polylines are still in
@@ -122,17 +144,8 @@ StripBatch deviceBatch(const gpu::GpuEffect& fx, uint32_t max_strips) {
 void expectDrawnFromTheDeviceThenNothing(const std::shared_ptr<const CompiledEffect>& effect,
                                          const gpu::GpuDrawRequest& request, int frames,
                                          uint64_t live_count, uint32_t points_per_strip) {
-    RendererConfig config;
-    config.width = 96;
-    config.height = 64;
-    config.validation = true;
     std::vector<Diagnostic> d;
-    RendererPtr renderer = createRenderer(config, d);
-    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
-    gpu::GpuConfig gpu_config;
-    gpu_config.shared_device = rendererContext(*renderer);
-    gpu_config.device_strips = true;
-    auto fx = gpu::createGpuEffect(effect, gpu_config, d);
+    auto [renderer, fx] = onRendererDevice(effect, 96, d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
     const double dt = effect->effect.fixed_timestep_s;
 
@@ -188,17 +201,8 @@ TEST(DeviceStrips, BeamsAreDrawnFromTheDeviceAndNothingOnceNoneLive) {
 // the records read back); without the records the ribbons stand still, which differs.
 TEST(DeviceStrips, DeviceRibbonsWriteTheMotionOfTheirHostCopy) {
     const auto effect = shortRibbonBurst();
-    RendererConfig config;
-    config.width = 96;
-    config.height = 64;
-    config.validation = true;
     std::vector<Diagnostic> d;
-    RendererPtr renderer = createRenderer(config, d);
-    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
-    gpu::GpuConfig gpu_config;
-    gpu_config.shared_device = rendererContext(*renderer);
-    gpu_config.device_strips = true;
-    auto fx = gpu::createGpuEffect(effect, gpu_config, d);
+    auto [renderer, fx] = onRendererDevice(effect, 96, d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
     for (int frame = 0; frame < 8; ++frame) gpu::advanceFrame(*fx, effect->effect.fixed_timestep_s);
     ASSERT_TRUE(gpu::submitDrawOutput(*fx, gpu::GpuDrawRequest{}, d)) << joinedDiagnostics(d);
@@ -267,17 +271,8 @@ TEST(DeviceStrips, DeviceRibbonsWriteTheMotionOfTheirHostCopy) {
 // the sun 45 degrees up (the shadow falls 1 m off the ribbons), is darker with shadows on than off.
 // Cast as cutouts they go into the cascades.
 TEST(DeviceStrips, DeviceRibbonsCastSunShadowsOnTheGround) {
-    RendererConfig config;
-    config.width = 64;
-    config.height = 64;
-    config.validation = true;
     std::vector<Diagnostic> d;
-    RendererPtr renderer = createRenderer(config, d);
-    ASSERT_NE(renderer, nullptr) << joinedDiagnostics(d);
-    gpu::GpuConfig gpu_config;
-    gpu_config.shared_device = rendererContext(*renderer);
-    gpu_config.device_strips = true;
-    auto fx = gpu::createGpuEffect(shortRibbonBurst(), gpu_config, d);
+    auto [renderer, fx] = onRendererDevice(shortRibbonBurst(), 64, d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
     const double dt = fx->effect->effect.fixed_timestep_s;
     for (int frame = 0; frame < 8; ++frame) gpu::advanceFrame(*fx, dt);
