@@ -330,7 +330,7 @@ inline TextureEncoding textureEncoding(const EmitterRecord& emitter) {
 // given: the caller has already sorted them when the emitter sorts. Records are in world space.
 // A batch either has host records or (device.records != 0, records empty) device records.
 struct BillboardBatch {
-    BillboardParams params;
+    BillboardParams params{};
     TextureHandle texture = kNoTexture;
     std::span<const DrawRecord> records;
     DeviceRecords device; // Multiplied into each record's colour and size as it is drawn
@@ -370,7 +370,7 @@ struct DeviceStrips {
 // Points are in world space. A batch either has host points and segments or (device.points != 0,
 // points and segments empty) device strips.
 struct StripBatch {
-    StripParams params;
+    StripParams params{};
     TextureHandle texture = kNoTexture;
     std::span<const StripPoint> points;
     std::span<const uint32_t> segments;
@@ -393,7 +393,7 @@ struct StripBatch {
 // in the order given (sorted by the caller when the emitter sorts), in world space; a batch
 // either has host records or (device.records != 0, records empty) device records.
 struct MeshBatch {
-    MeshParams params;
+    MeshParams params{};
     MeshHandle mesh = kNoMesh;
     std::span<const DrawRecord> records;
     DeviceRecords device;
