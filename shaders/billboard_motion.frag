@@ -50,5 +50,6 @@ void main() {
                                  kVariantSoftFade, kVariantFrameBlend).a;
     if (!sdMotionFragmentWrites(frame.motion, alpha, p.blend)) discard;
     vec4 clip = sdMotionPreviousClip(frame.motion, b.position, in_velocity);
-    out_motion = sdMotionPixels(gl_FragCoord.xy, clip, frame.viewport.xy);
+    vec2 motion_px = sdMotionPixels(gl_FragCoord.xy, clip, frame.viewport.xy);
+    out_motion = sdMotionOutput(frame.motion, motion_px);
 }

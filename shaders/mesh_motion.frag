@@ -29,5 +29,6 @@ void main() {
     float alpha = shadeMesh(mesh_texture, in_color, in_uv, vec3(0.0), vec3(0.0),
                             push.params.emissive, kVariantBlend, kVariantTextured, 0u).a;
     if (!sdMotionFragmentWrites(frame.motion, alpha, kVariantBlend)) discard;
-    out_motion = sdMotionPixels(gl_FragCoord.xy, in_previous_clip, frame.viewport.xy);
+    vec2 motion_px = sdMotionPixels(gl_FragCoord.xy, in_previous_clip, frame.viewport.xy);
+    out_motion = sdMotionOutput(frame.motion, motion_px);
 }

@@ -26,5 +26,5 @@ void main() {
                                 frame.camera_forward.xyz, m.view_tan.xy);
     vec4 clip = sdMotionClip(m.previous_clip_from_world_c0, m.previous_clip_from_world_c1,
                              m.previous_clip_from_world_c2, m.previous_clip_from_world_c3, p);
-    out_motion = sdMotionPixels(gl_FragCoord.xy, clip, viewport);
+    out_motion = sdMotionOutput(m, sdMotionPixels(gl_FragCoord.xy, clip, viewport));
 }

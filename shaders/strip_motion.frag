@@ -41,5 +41,6 @@ void main() {
     float alpha = shadeStrip(particle_texture, p, f, scene, kVariantTextured, 0u,
                              kVariantSoftFade).a;
     if (!sdMotionFragmentWrites(frame.motion, alpha, p.blend)) discard;
-    out_motion = sdMotionPixels(gl_FragCoord.xy, in_previous_clip, frame.viewport.xy);
+    vec2 motion_px = sdMotionPixels(gl_FragCoord.xy, in_previous_clip, frame.viewport.xy);
+    out_motion = sdMotionOutput(frame.motion, motion_px);
 }

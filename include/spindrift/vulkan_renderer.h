@@ -62,6 +62,9 @@ struct VulkanRendererConfig {
     // D32_SFLOAT_S8_UINT (the stencil is kept as the host left it; Spindrift never writes it).
     VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB;
     VkFormat depth_format = VK_FORMAT_D32_SFLOAT;
+    // The format of the host's motion-vector image (VulkanFrame::motion): R16G16_SFLOAT or
+    // R32G32_SFLOAT; UNDEFINED (the default) when no frame passes one.
+    VkFormat motion_format = VK_FORMAT_UNDEFINED;
     // Frames the host may have recorded and submitted before the first of them has finished on
     // the GPU, in [1, 4]: what Spindrift writes from the CPU for a frame (its camera, the
     // particles and strips of CPU instances) exists this many times, so record() waits only for
@@ -80,11 +83,38 @@ struct VulkanImage {
     VkImageLayout final_layout = VK_IMAGE_LAYOUT_UNDEFINED; // to leave it in (not UNDEFINED)
 };
 
+// Motion vectors for a host with temporal anti-aliasing, a temporal upscaler or motion blur
+// (docs/host-vulkan.md, "Motion vectors"): the host's motion pass has written its scene's motion
+// into `image`; Spindrift draws the motion of every particle that covers a pixel over it, depth
+// tested against the frame's depth as the colour is. A particle's motion is that of its point
+// moved back along its velocity over interval_s and seen by the previous camera (a mesh particle's
+// vertices under its previous placement; a beam's the camera's of its surface); a fragment writes
+// where its alpha reaches coverage_threshold, additive particles only with additive_writes.
+struct VulkanMotionVectors {
+    // In VulkanRendererConfig::motion_format, usage COLOR_ATTACHMENT; layout as VulkanImage's
+    // (UNDEFINED discards the host's motion: only the particles' pixels are then defined). Null
+    // image: no motion vectors this frame.
+    VulkanImage image;
+    // The previous frame's camera (eye, forward, up, fov_y_deg; checked as VulkanFrame::view).
+    // Without one the particles move by their own velocity alone, as seen by this camera.
+    bool has_previous_view = false;
+    DrawView previous_view;
+    float interval_s = 1.0f / 60.0f; // seconds between the frames, in [0, 1]
+    float coverage_threshold = 0.5f; // in [0, 1]
+    bool additive_writes = false;
+    // The host's convention: what is written is (this frame's pixel - the previous frame's) in
+    // pixels, x right and y down, times these, each finite and in [-1000, 1000]. (1, 1): pixels;
+    // (1 / width, 1 / height): UV; (-1 / width, -1 / height): UV from this frame to the previous;
+    // (2 / width, -2 / height): NDC with y up.
+    float scale_x = 1.0f;
+    float scale_y = 1.0f;
+};
+
 struct VulkanFrame {
     // In the recording state, outside any render pass or rendering scope, of a pool of the
     // queue family given at create.
     VkCommandBuffer command_buffer = VK_NULL_HANDLE;
-    VkExtent2D extent{}; // of both images; each side in [16, 8192] and the device's limits
+    VkExtent2D extent{}; // of every image; each side in [16, 8192] and the device's limits
     VulkanImage color;   // in VulkanRendererConfig::color_format, holding the host's scene
     VulkanImage depth;   // in depth_format, holding its depth: written with vulkanClipFromWorld
     // The camera the draw list was built with (its viewport_* and aspect are not used: the
@@ -95,18 +125,18 @@ struct VulkanFrame {
     Float3 ambient{0.12f, 0.12f, 0.15f};
     // Point and spot lights (a scene's "lights": docs/rendering.md, "Lights"), read during record
     // only; each checked as a scene file's (an error naming it otherwise). The frame shades with
-    // the first 64 and counts the rest (VulkanFrameResult::lights_dropped).
+    // the first 64 and counts the rest (VulkanFrameResult::lights_dropped). Those with `shadows`
+    // get shadow maps (the first 8 tiles: a point light takes 6) while `shadows` below is on.
     std::span<const LightDesc> lights;
     // The sky light (a scene's "sky"): lit particles take its irradiance for their normal.
     SkyDesc sky;
-    // Sun shadows are not drawn into a host's frame (VulkanFrameResult::shadows_not_drawn says
-    // when they were asked for); the default asks for none.
+    // Shadows (docs/host-vulkan.md, "Shadows"): the particles cast into Spindrift's own maps
+    // (mesh particles and cutout cards into depth, smoke into the sun's opacity map) and its lit
+    // particles and meshes receive them; the host's surfaces neither cast nor receive. The
+    // default asks for none; a scene file's values otherwise, each checked.
     ShadowDesc shadows{false};
-    // Motion vectors for temporal anti-aliasing (docs/rendering.md, "Motion vectors") are not
-    // drawn into a host's frame yet: it has no motion attachment to pass. Asking for them is
-    // counted (VulkanFrameResult::motion_not_drawn), never silently dropped; the host's own motion
-    // pass keeps the particles' pixels (they are not in its depth) at its background's motion.
-    bool motion_vectors = false;
+    // The particles' motion drawn over the host's motion image; none without an image.
+    VulkanMotionVectors motion;
 };
 
 struct VulkanFrameResult {
@@ -120,14 +150,19 @@ struct VulkanFrameResult {
     uint32_t device_batches = 0; // drawn from the device (GPU instances), counts unread
     uint32_t lights_drawn = 0;   // of VulkanFrame::lights, those the frame shaded with
     uint32_t lights_dropped = 0; // past the frame's 64
-    // What a host frame leaves out, never silently: the sun shadows asked for (1 or 0; a host
-    // frame has no shadow maps) and the distortion batches (render.distortion: it has no copy of
-    // the host's colour to read).
-    uint32_t shadows_not_drawn = 0;
+    // Shadows (VulkanFrame::shadows, LightDesc::shadows): the sun's cascades drawn (0: none), the
+    // batches cast into the sun's opacity map (smoke) and as cutouts, the point and spot lights
+    // drawn with shadow maps, and those past the atlas's tiles (shaded unshadowed).
+    uint32_t shadow_cascades = 0;
+    uint32_t shadow_opacity_batches = 0;
+    uint32_t shadow_cutout_batches = 0;
+    uint32_t local_shadows = 0;
+    uint32_t local_shadows_dropped = 0;
+    // What a host frame leaves out, never silently: the distortion batches (render.distortion: it
+    // has no copy of the host's colour to read).
     uint32_t distortion_not_drawn = 0;
-    // 1 when VulkanFrame::motion_vectors asked for motion vectors, which a host frame does not
-    // draw.
-    uint32_t motion_not_drawn = 0;
+    // The batches that wrote their particles' motion into VulkanFrame::motion's image.
+    uint32_t motion_batches = 0;
 };
 
 class SPINDRIFT_API VulkanRenderer {

@@ -44,6 +44,9 @@ struct TargetImage {
 struct TargetFormats {
     VkFormat color = kColorFormat;
     VkFormat depth = kDepthFormat;
+    // The motion target's (the offscreen MotionPass's, or a host frame's motion image): the
+    // particles' motion variants draw into it.
+    VkFormat motion = kMotionFormat;
 };
 
 // A depth format with a stencil aspect (a host's D24_UNORM_S8_UINT or D32_SFLOAT_S8_UINT). Its

@@ -38,6 +38,10 @@ std::string formatName(VkFormat format) {
         return "D24_UNORM_S8_UINT";
     case VK_FORMAT_D32_SFLOAT_S8_UINT:
         return "D32_SFLOAT_S8_UINT";
+    case VK_FORMAT_R16G16_SFLOAT:
+        return "R16G16_SFLOAT";
+    case VK_FORMAT_R32G32_SFLOAT:
+        return "R32G32_SFLOAT";
     default:
         return "VkFormat " + std::to_string(static_cast<int>(format));
     }
@@ -67,7 +71,7 @@ vk::OwnedSemaphore createTimeline(VkDevice device, std::vector<Diagnostic>& diag
 }
 
 // Why the frame cannot be recorded, or empty.
-std::string frameProblem(const Renderer& r, const HostFrame& frame) {
+std::string frameProblem(const Renderer& r, const HostFrame& frame, const FrameView& view) {
     std::string problems;
     auto add = [&](const std::string& p) {
         if (!problems.empty()) problems += "; ";
@@ -90,6 +94,16 @@ std::string frameProblem(const Renderer& r, const HostFrame& frame) {
     };
     image(frame.color, "colour");
     image(frame.depth, "depth");
+    const bool has_motion = frame.motion.image != VK_NULL_HANDLE;
+    if (has_motion) image(frame.motion, "motion");
+    if (has_motion && r.targets->formats.motion == VK_FORMAT_UNDEFINED) {
+        add("the frame has a motion image but the renderer was created without a motion format "
+            "(VulkanRendererConfig::motion_format)");
+    }
+    if (has_motion != view.motion.enabled) {
+        add(has_motion ? "the frame has a motion image but the view asks for no motion vectors"
+                       : "the view asks for motion vectors but the frame has no motion image");
+    }
     const VkPhysicalDeviceLimits& limits = r.device->limits();
     const uint32_t max_side = std::min({kMaxResolution, limits.maxImageDimension2D,
                                         limits.maxFramebufferWidth, limits.maxFramebufferHeight});
@@ -174,6 +188,10 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
                                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
     vk::imageBarriers(cmd, {host_depth_sampled, host_color, linear_depth});
     r.draw_args->record(cmd, batches, *r.meshes);
+    // The sun's and the local lights' shadow maps, before the receivers (lit particles, meshes).
+    r.shadows->record(
+        cmd, view, batches, r.shadow_fit, r.local_shadow_fit,
+        ShadowDrawContext{*r.textures, *r.meshes, *r.billboards, *r.draw_args, *r.strips, r.slot});
     r.linearize->record(cmd, r.slot, t, view.near_m, view.far_m);
 
     // Sampled -> the attachment opaque meshes write and particles test.
@@ -190,6 +208,33 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
     vk::imageBarriers(cmd, {host_depth_attachment});
 
     recordParticlePhases(r, cmd, batches, view.transparency, any_oit);
+
+    if (r.frame_motion) {
+        // The host's motion of its scene is kept and the particles' drawn over it, tested against
+        // the depth the particle phases leave (opaque meshes written).
+        const vk::ImageBarrier host_motion{frame.motion.image,
+                                           VK_IMAGE_ASPECT_COLOR_BIT,
+                                           frame.motion.layout,
+                                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                           VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                           VK_ACCESS_2_MEMORY_WRITE_BIT,
+                                           VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                           VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
+                                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+        vk::imageBarriers(cmd, {host_motion, depthAttachmentAgain(t)});
+        beginMotionParticles(cmd, frame.motion.view, t);
+        recordMotionDraws(r, cmd, batches, view.transparency);
+        const vk::ImageBarrier motion_final{frame.motion.image,
+                                            VK_IMAGE_ASPECT_COLOR_BIT,
+                                            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                            frame.motion.final_layout,
+                                            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                            VK_ACCESS_2_MEMORY_READ_BIT |
+                                                VK_ACCESS_2_MEMORY_WRITE_BIT};
+        vk::imageBarriers(cmd, {motion_final});
+    }
 
     // To the host's final layouts; whatever the host does next waits for Spindrift's writes.
     const vk::ImageBarrier color_final{frame.color.image,
@@ -242,6 +287,11 @@ bool isHostDepthFormat(VkFormat format) {
            format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
 }
 
+bool isHostMotionFormat(VkFormat format) {
+    return format == VK_FORMAT_UNDEFINED || format == VK_FORMAT_R16G16_SFLOAT ||
+           format == VK_FORMAT_R32G32_SFLOAT;
+}
+
 RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats,
                                uint32_t frames_in_flight, std::vector<Diagnostic>& diagnostics) {
     std::shared_ptr<vk::Context> context = vk::borrowContext(host, diagnostics);
@@ -269,6 +319,14 @@ RendererPtr createHostRenderer(const vk::HostDevice& host, TargetFormats formats
                                    VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {
         add("the device cannot use depth format " + formatName(formats.depth) +
             " as both a depth attachment and a sampled image");
+    }
+    if (!isHostMotionFormat(formats.motion)) {
+        add("motion format " + formatName(formats.motion) +
+            " is not one Spindrift writes motion vectors into (R16G16_SFLOAT or R32G32_SFLOAT; "
+            "UNDEFINED for none)");
+    } else if (formats.motion != VK_FORMAT_UNDEFINED &&
+               !formatSupports(physical, formats.motion, VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)) {
+        add("the device cannot draw into motion format " + formatName(formats.motion));
     }
     if (frames_in_flight < 1 || frames_in_flight > kMaxFrameSlots) {
         add("frames in flight " + std::to_string(frames_in_flight) + " is out of range: [1, " +
@@ -309,7 +367,7 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
                                         "with createVulkanRenderer to record into a host frame"));
         return false;
     }
-    if (std::string problem = frameProblem(renderer, frame); !problem.empty()) {
+    if (std::string problem = frameProblem(renderer, frame, view); !problem.empty()) {
         diagnostics.push_back(hostError(problem));
         return false;
     }
@@ -320,6 +378,13 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
         return false;
     }
     if (!fitTargets(renderer, frame.extent, diagnostics)) return false;
+    // New shadow maps replace those the recorded frames may still read: those frames finish
+    // first (the offscreen renderer waits for its device; a host's may be busy with the host).
+    if (view.shadows.enabled &&
+        renderer.shadows->needsResize(view.shadows.resolution, view.shadows.opacity_resolution) &&
+        !waitForFrame(renderer, renderer.frames_recorded, diagnostics)) {
+        return false;
+    }
     renderer.slot = static_cast<uint32_t>((this_frame - 1) % in_flight);
     FrameTargets& t = *renderer.targets;
     t.color = {frame.color.image, frame.color.view};
@@ -329,12 +394,8 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     if (!prepareFrame(renderer, view, batches, totals, any_oit, diagnostics)) return false;
     renderer.linearize->setHostDepth(renderer.slot, frame.depth.view);
     recordHost(renderer, frame, view, batches, any_oit);
-    stats = frameStats(totals, batches.size(), view.lights);
-    // A host frame draws no sun shadows (docs/host-vulkan.md): counted, not silently dropped.
-    stats.shadows_not_drawn = view.shadows.enabled ? 1u : 0u;
+    stats = frameStats(renderer, totals, batches.size(), view.lights);
     stats.distortion_not_drawn = totals.distortion_batches;
-    // Nor motion vectors: the host passes no motion target (docs/host-vulkan.md).
-    stats.motion_not_drawn = view.motion.enabled ? 1u : 0u;
     // Nor the line overlay: it is drawn over the offscreen frame's finished colour.
     stats.overlay_not_drawn = view.overlay.empty() ? 0u : 1u;
     signal.semaphore = renderer.frames_done.get();

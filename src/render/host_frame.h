@@ -19,10 +19,13 @@ namespace spindrift::render {
 
 // The formats a host frame may have. Colour: R8G8B8A8 and B8G8R8A8 (UNORM or SRGB),
 // A2B10G10R10_UNORM_PACK32, R16G16B16A16_SFLOAT. Depth: D32_SFLOAT, D16_UNORM, D24_UNORM_S8_UINT,
-// D32_SFLOAT_S8_UINT (the stencil kept). The device must also support the colour format as a
-// blended attachment and the depth format as an attachment and sampled image (optimal tiling).
+// D32_SFLOAT_S8_UINT (the stencil kept). Motion: R16G16_SFLOAT, R32G32_SFLOAT, or UNDEFINED for
+// frames without motion vectors. The device must also support the colour format as a blended
+// attachment, the depth format as an attachment and sampled image, the motion format as an
+// attachment (optimal tiling).
 bool isHostColorFormat(VkFormat format);
 bool isHostDepthFormat(VkFormat format);
+bool isHostMotionFormat(VkFormat format);
 
 // A renderer on the host's device (vk::borrowContext) whose pipelines draw into `formats`, with
 // frames_in_flight (1..kMaxFrameSlots) frames recorded before the first of them must have
@@ -40,9 +43,13 @@ struct HostImage {
 
 struct HostFrame {
     VkCommandBuffer command_buffer = VK_NULL_HANDLE; // recording, outside a rendering scope
-    VkExtent2D extent{};                             // of both images
+    VkExtent2D extent{};                             // of every image
     HostImage color;
     HostImage depth;
+    // The host's motion vectors (in the renderer's TargetFormats::motion), holding its scene's
+    // motion: the particles that write motion draw theirs over it (FrameView::motion, which must
+    // ask exactly when this image is given). Null image: none.
+    HostImage motion;
 };
 
 // What the host's submission of the frame must signal: the renderer's timeline semaphore, to
@@ -54,7 +61,8 @@ struct HostFrameSignal {
 
 // Records the batches over the host's images: its depth linearised for the soft fade, then the
 // particle phases renderFrame draws after its opaque pass (opaque meshes, particles, OIT),
-// depth-tested against the host's depth. view gives the camera, the lighting and the
+// depth-tested against the host's depth, then, when the frame has a motion image, the particles'
+// motion over it (depth-tested too). view gives the camera, the lighting and the
 // transparency mode (its background, ground and primitives are the host's business). Waits, first,
 // for the signal of the frame frames_in_flight before this one (and, when the extent changed, for
 // every recorded frame). False with an error (nothing recorded) when the

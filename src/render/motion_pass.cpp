@@ -86,7 +86,16 @@ void MotionPass::recordCameraAndBeginParticles(VkCommandBuffer cmd,
                                         VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
                                             VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
     vk::imageBarriers(cmd, {motion_again, depthAttachmentAgain(t)});
+    beginMotionParticles(cmd, target_.view.get(), t);
+}
+
+void beginMotionParticles(VkCommandBuffer cmd, VkImageView motion_view, const FrameTargets& t) {
+    VkRenderingAttachmentInfo motion{};
+    motion.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
+    motion.imageView = motion_view;
+    motion.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     motion.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    motion.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     VkRenderingAttachmentInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
     depth.imageView = t.depth.view;

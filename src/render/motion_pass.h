@@ -5,8 +5,9 @@
 // depth tested against the opaque scene, opaque meshes first (each particle pass's motion
 // variants: billboard_motion.frag, strip_motion.frag, mesh_motion.frag, in the renderer's motion
 // phases); the result is copied to a host-visible buffer beside the colour's readback. Made by the
-// first frame that asks; a frame that does not records nothing of it. A host frame draws none
-// (FrameStats::motion_not_drawn).
+// first frame that asks; a frame that does not records nothing of it. A host frame has no
+// MotionPass: its particles draw over the host's own motion image (render/host_frame.cpp), which
+// already holds the host scene's motion, with beginMotionParticles.
 #pragma once
 
 #include <cstdint>
@@ -60,5 +61,10 @@ private:
     vk::OwnedShaderModule fragment_;
     vk::OwnedPipeline camera_;
 };
+
+// Begins the particles' motion scope: `motion_view` (COLOR_ATTACHMENT_OPTIMAL, in
+// targets.formats.motion) loaded and stored, the frame's depth loaded and tested (its layout as
+// depthAttachmentLayout). The caller made both ready (barriers) and fills and ends the scope.
+void beginMotionParticles(VkCommandBuffer cmd, VkImageView motion_view, const FrameTargets& t);
 
 } // namespace spindrift::render

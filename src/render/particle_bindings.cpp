@@ -167,7 +167,7 @@ vk::OwnedPipeline ParticleBindings::createVariant(VkShaderModule vertex, VkShade
         desc.blends = {vk::BlendState::sum_color_product_alpha,
                        vk::BlendState::sum_color_product_alpha};
     } else if (output == ParticleOutput::motion) {
-        desc.color_formats = {kMotionFormat};
+        desc.color_formats = {formats_.motion};
         desc.blends = {vk::BlendState::none};
     } else if (blend == kBlendOpaque) {
         // Opaque meshes draw in their own scope right after the opaque pass and write the linear

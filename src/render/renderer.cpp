@@ -275,6 +275,13 @@ std::string motionProblem(const FrameView& view) {
         return "coverage_threshold " + std::to_string(m.coverage_threshold) +
                " is outside [0, 1] or not finite";
     }
+    for (const float s : {m.output_scale.x, m.output_scale.y}) {
+        if (!(std::isfinite(s) && std::abs(s) <= kMaxMotionOutputScale)) {
+            return "output_scale " + std::to_string(s) + " is outside [-" +
+                   std::to_string(kMaxMotionOutputScale) + ", " +
+                   std::to_string(kMaxMotionOutputScale) + "] or not finite";
+        }
+    }
     if (!m.has_previous_camera) return {};
     const CameraPose& c = m.previous_camera;
     if (!finite(c.eye) || !finite(c.target) || !finite(c.up)) {
@@ -779,13 +786,18 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
     if (r.motion != nullptr && r.frame_motion) {
         // Every scope before stored the depth; the linear depth is readable (above).
         r.motion->recordCameraAndBeginParticles(cmd, *r.particle_bindings, r.slot, t);
-        if (hasOpaqueMeshes(batches)) {
-            recordParticleDraws(r, cmd, batches, transparency, DrawPhase::motion_opaque);
-        }
-        recordParticleDraws(r, cmd, batches, transparency, DrawPhase::motion);
-        vkCmdEndRendering(cmd);
+        recordMotionDraws(r, cmd, batches, transparency);
         r.motion->recordReadback(cmd);
     }
+}
+
+void recordMotionDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                       Transparency transparency) {
+    if (hasOpaqueMeshes(batches)) {
+        recordParticleDraws(r, cmd, batches, transparency, DrawPhase::motion_opaque);
+    }
+    recordParticleDraws(r, cmd, batches, transparency, DrawPhase::motion);
+    vkCmdEndRendering(cmd);
 }
 
 bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
@@ -807,22 +819,23 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
     return r.mesh_pass != nullptr;
 }
 
-// Fits the frame's sun and local-light shadows (none in a host frame), makes their maps the view's
-// size (the receivers' sets written again when they are replaced) and the caster pipelines, and
-// writes the light views' globals and the receivers' share of the camera's.
+// Fits the frame's sun and local-light shadows, makes their maps the view's size (the receivers'
+// sets written again when they are replaced; a host frame has waited for its recorded frames
+// first: recordHostFrame) and the caster pipelines, and writes the light views' globals (r.slot's)
+// and the receivers' share of the camera's.
 static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const DrawBatch> batches,
                            FrameGlobals& globals, std::vector<Diagnostic>& diagnostics) {
     const FrameTargets& t = *r.targets;
-    r.shadow_fit = r.host_frame ? SunShadowFit{} : fitSunShadows(view, t.width, t.height, batches);
+    r.shadow_fit = fitSunShadows(view, t.width, t.height, batches);
     const SunShadowFit& fit = r.shadow_fit;
-    r.local_shadow_fit = r.host_frame ? LocalShadowFit{} : fitLocalShadows(view);
+    r.local_shadow_fit = fitLocalShadows(view);
     const LocalShadowFit& local = r.local_shadow_fit;
     globals.shadows = fit.shadows;
     globals.local_shadows = local.shadows;
     if (fit.cascades == 0 && local.count == 0) return true;
     bool replaced = false;
-    if (!r.shadows->ensureSize(view.shadows.resolution, view.shadows.opacity_resolution, replaced,
-                               diagnostics)) {
+    if (!r.shadows->ensureSize(view.shadows.resolution, view.shadows.opacity_resolution,
+                               !r.host_frame, replaced, diagnostics)) {
         return false;
     }
     if (replaced) {
@@ -832,7 +845,7 @@ static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const D
         if (r.raster) r.raster->bindShadows(maps);
     }
     if (!r.shadows->preparePipelines(batches, diagnostics)) return false;
-    r.shadows->upload(globals, fit, local);
+    r.shadows->upload(r.slot, globals, fit, local);
     return true;
 }
 
@@ -851,13 +864,13 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
         if (!renderer.distortion) return false;
         renderer.particle_bindings->bindSceneColor(renderer.distortion->view());
     }
-    // Motion vectors: the renderer's own frame only (FrameStats::motion_not_drawn in a host
-    // frame).
-    renderer.frame_motion = view.motion.enabled && !renderer.host_frame;
+    // Motion vectors: into the renderer's own target (MotionPass), or a host frame's motion image
+    // (its caller, recordHostFrame, asks only when the host passed one).
+    renderer.frame_motion = view.motion.enabled;
     renderer.motion_desc = view.motion;
     totals.motion_batches = 0;
     if (renderer.frame_motion) {
-        if (!renderer.motion) {
+        if (!renderer.host_frame && !renderer.motion) {
             renderer.motion = MotionPass::create(*renderer.device, *renderer.particle_bindings,
                                                  t.width, t.height, diagnostics);
             if (!renderer.motion) return false;
@@ -950,9 +963,20 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     return true;
 }
 
-FrameStats frameStats(const FrameTotals& totals, size_t batch_count,
+FrameStats frameStats(const Renderer& r, const FrameTotals& totals, size_t batch_count,
                       std::span<const LightDesc> lights) {
     FrameStats stats;
+    if (r.frame_motion) {
+        stats.motion_batches = totals.motion_batches;
+        stats.motion_strip_batches = totals.motion_strip_batches;
+        stats.motion_mesh_batches = totals.motion_mesh_batches;
+    }
+    stats.shadow_cascades = r.shadow_fit.cascades;
+    stats.shadow_opacity_batches = r.shadow_fit.opacity ? r.shadow_fit.opacity_batches : 0;
+    stats.shadow_opacity_device = r.shadow_fit.opacity_device ? 1u : 0u;
+    stats.shadow_cutout_batches = r.shadow_fit.cutout_batches;
+    stats.local_shadows = r.local_shadow_fit.lights;
+    stats.local_shadows_dropped = r.local_shadow_fit.dropped;
     stats.particles_drawn = totals.records - totals.mesh_records;
     stats.mesh_particles = totals.mesh_records;
     stats.device_batches =
@@ -1138,22 +1162,10 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
-    stats = frameStats(totals, batches.size(), view.lights);
+    stats = frameStats(renderer, totals, batches.size(), view.lights);
     stats.distortion_batches = totals.distortion_batches;
     stats.half_res_batches = countHalfResBatches(renderer, batches, view.transparency);
-    if (renderer.frame_motion) {
-        renderer.motion->read(*motion);
-        stats.motion_batches = totals.motion_batches;
-        stats.motion_strip_batches = totals.motion_strip_batches;
-        stats.motion_mesh_batches = totals.motion_mesh_batches;
-    }
-    stats.shadow_cascades = renderer.shadow_fit.cascades;
-    stats.shadow_opacity_batches =
-        renderer.shadow_fit.opacity ? renderer.shadow_fit.opacity_batches : 0;
-    stats.shadow_opacity_device = renderer.shadow_fit.opacity_device ? 1u : 0u;
-    stats.shadow_cutout_batches = renderer.shadow_fit.cutout_batches;
-    stats.local_shadows = renderer.local_shadow_fit.lights;
-    stats.local_shadows_dropped = renderer.local_shadow_fit.dropped;
+    if (renderer.frame_motion) renderer.motion->read(*motion);
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;
     stats.raster_pairs = raster_stats.raster_pairs;

@@ -151,8 +151,14 @@ struct MotionVectorsDesc {
     // Finite, in [0, 1]. 0: every fragment of a batch that writes motion writes it.
     float coverage_threshold = 0.5f;
     bool additive_writes = false;
+    // Every motion written is multiplied by this, per axis: (1, 1) writes the convention's pixels
+    // (docs/rendering.md, "Motion vectors"); a host frame's motion image takes its host's own
+    // convention: (1 / width, 1 / height) for UV, negated for previous minus current, (2 / width,
+    // 2 / height) for NDC. Finite, each in [-kMaxMotionOutputScale, kMaxMotionOutputScale].
+    vec2 output_scale = vec2(1.0f);
 };
 inline constexpr float kMaxMotionIntervalS = 1.0f;
+inline constexpr float kMaxMotionOutputScale = 1000.0f;
 
 // A frame's motion vectors (MotionVectorsDesc): width x height pixels, rows top to bottom, two
 // floats each (x, y in pixels), read back from half floats.
@@ -194,8 +200,8 @@ struct FrameView {
     // Sun shadows (scene_desc.h, docs/rendering.md "Shadows"): off here, like the post: the
     // renderer draws what it is told, and a scene's defaults turn them on (frameView,
     // render/scene_player.h). Each value in the scene format's range, else renderFrame refuses
-    // the frame. Offscreen frames only: a host frame (vulkan_renderer.h) draws none and counts
-    // the request (FrameStats::shadows_not_drawn).
+    // the frame. A host frame (vulkan_renderer.h) draws them too: its lit particles and meshes
+    // receive; the host's own surfaces are its engine's business.
     ShadowDesc shadows{false};
     Float3 ambient{0.12f, 0.12f, 0.15f};
     // Direction-dependent ambient (scene_desc.h, SkyDesc; docs/rendering.md, "Sky light"), added
@@ -441,13 +447,11 @@ struct FrameStats {
     uint32_t lights_dropped = 0;
     // Sun shadows (FrameView::shadows): the cascades drawn (0: none), the blended billboard and
     // strip batches drawn into the opacity map, 1 when one of them has device records or points
-    // (then the map covers the last cascade's whole extent), and 1 when the view asked for shadows
-    // that this frame could not draw (a host frame).
+    // (then the map covers the last cascade's whole extent).
     uint32_t shadow_cascades = 0;
     uint32_t shadow_opacity_batches = 0;
     uint32_t shadow_opacity_device = 0;
     uint32_t shadow_cutout_batches = 0; // billboard and strip batches cast as cutouts (cascades)
-    uint32_t shadows_not_drawn = 0;
     // Point- and spot-light shadows (LightDesc::shadows, docs/rendering.md "Shadows of local
     // lights"): the lights drawn with shadow maps, and those whose tiles no longer fitted the
     // kLocalShadowTiles of the atlas (they shade unshadowed).
@@ -458,12 +462,10 @@ struct FrameStats {
     uint32_t distortion_batches = 0;
     uint32_t distortion_not_drawn = 0;
     // Motion vectors (FrameView::motion): the batches that wrote their particles' motion
-    // (writesMotion: billboards, strips and meshes), of them the strip and the mesh batches, and
-    // 1 when the view asked for motion vectors that this frame could not draw (a host frame).
+    // (writesMotion: billboards, strips and meshes), and of them the strip and the mesh batches.
     uint32_t motion_batches = 0;
     uint32_t motion_strip_batches = 0;
     uint32_t motion_mesh_batches = 0;
-    uint32_t motion_not_drawn = 0;
     // Half-resolution particles (FrameView::particle_resolution): the billboard and strip batches
     // drawn into the half-resolution layer.
     uint32_t half_res_batches = 0;

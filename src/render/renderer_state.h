@@ -87,8 +87,8 @@ public:
     bool host_frame = false;
     // This frame draws its distortion batches (prepareFrame: it has some, offscreen).
     bool frame_distortion = false;
-    // This frame draws motion vectors (prepareFrame: the view asks, offscreen), with these
-    // settings.
+    // This frame draws motion vectors (prepareFrame: the view asks; a host frame only with the
+    // host's motion image), with these settings.
     bool frame_motion = false;
     MotionVectorsDesc motion_desc;
     // Made by the first offscreen frame that asks for half-resolution particles
@@ -152,17 +152,23 @@ bool prepareFrame(Renderer& r, const FrameView& view, std::span<const DrawBatch>
 // its linear depth in the linear-depth target (COLOR_ATTACHMENT_OPTIMAL): the opaque meshes,
 // the frame's particles, then those drawn through OIT and their composite, then (offscreen
 // frames) the distortion billboards over a copy of the result, then (offscreen frames that ask)
-// the motion vectors (render/motion_pass.h). With half-resolution particles (r.frame_half_res),
-// the frame's particle phase draws its billboards and strips into the half-resolution layer,
-// blended over the frame after the phase's other batches. Leaves colour and
-// depth in those layouts, last written by attachment writes; the linear depth
+// the motion vectors (render/motion_pass.h; a host frame draws its own after: host_frame.cpp). With
+// half-resolution particles (r.frame_half_res), the frame's particle phase draws its billboards and
+// strips into the half-resolution layer, blended over the frame after the phase's other batches.
+// Leaves colour and depth in those layouts, last written by attachment writes; the linear depth
 // SHADER_READ_ONLY_OPTIMAL.
 void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
                           std::span<const DrawBatch> batches, Transparency transparency,
                           bool any_oit);
 
+// The particles' motion draws (the batches that write motion, opaque meshes first) in the scope
+// beginMotionParticles began (render/motion_pass.h), which it ends.
+void recordMotionDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                       Transparency transparency);
+
 // The frame's statistics from its totals and its lights (gpu_ms left 0).
-FrameStats frameStats(const FrameTotals& totals, size_t batch_count,
+// The motion-vector counts when the frame draws them, and the shadow fits' counts too.
+FrameStats frameStats(const Renderer& r, const FrameTotals& totals, size_t batch_count,
                       std::span<const LightDesc> lights);
 
 } // namespace spindrift::render

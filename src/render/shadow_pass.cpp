@@ -38,6 +38,11 @@ constexpr uint32_t kSunViews = kShadowCascadeCapacity + 1;
 constexpr uint32_t kOpacityView = kShadowCascadeCapacity;
 constexpr uint32_t kLocalViews = kSunViews;
 constexpr uint32_t kViews = kSunViews + kLocalShadowTiles;
+
+// The globals and set of view `view` in frame slot `slot`.
+constexpr uint32_t viewIndex(uint32_t slot, uint32_t view) {
+    return slot * kViews + view;
+}
 // Both atlases lay their tiles out kLocalShadowColumns a row (the sun's one row of cascades).
 static_assert(kShadowCascadeCapacity == kLocalShadowColumns);
 // Slope-scaled depth bias of the casters (in units of the depth slope): with the receivers'
@@ -192,9 +197,10 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
         "the particle shadow caster layout", diagnostics);
     if (!pass->opaque_layout_ || !pass->particle_layout_) return nullptr;
 
-    pass->pool_ = vk::createDescriptorPool(d, kViews, kViews, 0, diagnostics);
+    constexpr uint32_t kSets = kViews * kMaxFrameSlots;
+    pass->pool_ = vk::createDescriptorPool(d, kSets, kSets, 0, diagnostics);
     if (!pass->pool_) return nullptr;
-    for (uint32_t i = 0; i < kViews; ++i) {
+    for (uint32_t i = 0; i < kSets; ++i) {
         vk::Buffer buffer =
             vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                              vk::MemoryUse::upload, "a sun view's uniform buffer", diagnostics);
@@ -301,12 +307,12 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
     return runner_.submitAndWait("the shadow maps' first layout", diagnostics);
 }
 
-bool ShadowPass::ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool& replaced,
-                            std::vector<Diagnostic>& diagnostics) {
+bool ShadowPass::ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool wait_device_idle,
+                            bool& replaced, std::vector<Diagnostic>& diagnostics) {
     replaced = false;
-    if (resolution == resolution_ && opacity_resolution == opacity_resolution_) return true;
-    if (!vk::check(vkDeviceWaitIdle(device_.handle()), "vkDeviceWaitIdle", diagnostics,
-                   "replacing the shadow maps")) {
+    if (!needsResize(resolution, opacity_resolution)) return true;
+    if (wait_device_idle && !vk::check(vkDeviceWaitIdle(device_.handle()), "vkDeviceWaitIdle",
+                                       diagnostics, "replacing the shadow maps")) {
         return false;
     }
     replaced = true;
@@ -435,21 +441,21 @@ void ShadowPass::drawBillboards(VkCommandBuffer cmd, const BillboardBatch& b,
                 static_cast<uint32_t>(b.records.size() * kBillboardVerticesPerQuad), 1);
 }
 
-void ShadowPass::upload(const FrameGlobals& camera, const SunShadowFit& fit,
+void ShadowPass::upload(uint32_t slot, const FrameGlobals& camera, const SunShadowFit& fit,
                         const LocalShadowFit& local) {
     for (uint32_t t = 0; t < local.count; ++t) {
         const FrameGlobals g = sunViewGlobals(camera, local.views[t], resolution_, resolution_);
-        std::memcpy(globals_[kLocalViews + t].mapped, &g, sizeof(g));
+        std::memcpy(globals_[viewIndex(slot, kLocalViews + t)].mapped, &g, sizeof(g));
     }
     for (uint32_t c = 0; c < fit.cascades; ++c) {
         const FrameGlobals g =
             sunViewGlobals(camera, fit.cascade_views[c], resolution_, resolution_);
-        std::memcpy(globals_[c].mapped, &g, sizeof(g));
+        std::memcpy(globals_[viewIndex(slot, c)].mapped, &g, sizeof(g));
     }
     if (fit.opacity) {
         const FrameGlobals g =
             sunViewGlobals(camera, fit.opacity_view, opacity_resolution_, opacity_resolution_);
-        std::memcpy(globals_[kOpacityView].mapped, &g, sizeof(g));
+        std::memcpy(globals_[viewIndex(slot, kOpacityView)].mapped, &g, sizeof(g));
     }
 }
 
@@ -554,7 +560,8 @@ void ShadowPass::recordDepthTiles(VkCommandBuffer cmd, const FrameView& view,
     for (uint32_t t = 0; t < tiles; ++t) {
         setViewport(cmd, static_cast<int32_t>(t % kLocalShadowColumns * resolution_),
                     static_cast<int32_t>(t / kLocalShadowColumns * resolution_), resolution_);
-        drawDepthCasters(cmd, view, batches, sets_[first_set + t], context);
+        drawDepthCasters(cmd, view, batches, sets_[viewIndex(context.slot, first_set + t)],
+                         context);
     }
     vkCmdEndRendering(cmd);
     vk::ImageBarrier to_sampled{atlas.get(),
@@ -589,7 +596,7 @@ void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> b
     color[0].clearValue.color = {{0.0f, 0.0f, 0.0f, 0.0f}};
     vk::beginRendering(cmd, {opacity_resolution_, opacity_resolution_}, color, nullptr);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(), kSetFrame,
-                            1, &sets_[kOpacityView], 0, nullptr);
+                            1, &sets_[viewIndex(context.slot, kOpacityView)], 0, nullptr);
     VkPipeline bound = VK_NULL_HANDLE;
     forEachRecordSource(batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);

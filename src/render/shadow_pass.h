@@ -84,17 +84,24 @@ public:
     // Makes the maps `resolution` (each cascade and local tile) and `opacity_resolution` texels a
     // side unless
     // they are already; `replaced` says whether they were (the receivers' sets must then be
-    // written again: maps()). Waits for the device to be idle first. An error (and false) when
+    // written again: maps()). With wait_device_idle it waits for the device to be idle first
+    // (else the caller made sure no recorded work reads the maps). An error (and false) when
     // the atlas would be wider than the device allows or a Vulkan call fails.
-    bool ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool& replaced,
-                    std::vector<Diagnostic>& diagnostics);
+    bool ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool wait_device_idle,
+                    bool& replaced, std::vector<Diagnostic>& diagnostics);
+    // Whether ensureSize would make new maps.
+    bool needsResize(uint32_t resolution, uint32_t opacity_resolution) const {
+        return resolution != resolution_ || opacity_resolution != opacity_resolution_;
+    }
 
     // Creates the opacity and cutout caster pipelines the frame's casting billboard and strip
     // batches need.
     bool preparePipelines(std::span<const DrawBatch> batches, std::vector<Diagnostic>& diagnostics);
 
-    // Writes the sun's and the local lights' views' globals (camera: the frame's own globals).
-    void upload(const FrameGlobals& camera, const SunShadowFit& fit, const LocalShadowFit& local);
+    // Writes frame slot `slot`'s copy of the sun's and the local lights' views' globals (camera:
+    // the frame's own globals); record draws with the context's slot.
+    void upload(uint32_t slot, const FrameGlobals& camera, const SunShadowFit& fit,
+                const LocalShadowFit& local);
 
     // Records the casters of the fitted maps (the sun's when fit.cascades > 0, the local lights'
     // when local.count > 0) and leaves every map readable by the receivers' fragment and compute
@@ -147,7 +154,8 @@ private:
     vk::Image2D local_atlas_;
     vk::OwnedSampler compare_sampler_;
     vk::OwnedSampler linear_sampler_;
-    // One FrameGlobals per view: the sun's cascades, the opacity map, the local lights' tiles.
+    // One FrameGlobals per view (the sun's cascades, the opacity map, the local lights' tiles)
+    // and frame slot (a host's frames in flight each keep theirs): viewIndex.
     std::vector<vk::Buffer> globals_;
     vk::OwnedDescriptorSetLayout set_layout_;
     vk::OwnedDescriptorPool pool_;

@@ -87,7 +87,7 @@ MotionGlobals motionGlobals(const FrameView& view, const ViewBasis& current, uin
     m.previous_clip_from_world_c3 = previous.c3;
     m.params = vec4(d.interval_s, d.coverage_threshold, d.has_previous_camera ? 1.0f : 0.0f,
                     d.additive_writes ? 1.0f : 0.0f);
-    m.view_tan = vec4(current.view_tan, 0.0f, 0.0f);
+    m.view_tan = vec4(current.view_tan, d.output_scale);
     return m;
 }
 

@@ -90,25 +90,45 @@ private:
 };
 
 // The renderer's view of a public DrawView: the camera looking along forward.
+CameraPose cameraOf(const DrawView& view) {
+    CameraPose c;
+    c.eye = {view.eye.x, view.eye.y, view.eye.z};
+    c.target = {view.eye.x + view.forward.x, view.eye.y + view.forward.y,
+                view.eye.z + view.forward.z};
+    c.up = {view.up.x, view.up.y, view.up.z};
+    return c;
+}
+
+// The renderer's motion settings of a host's (enabled exactly when it passes an image).
+render::MotionVectorsDesc motionOf(const VulkanMotionVectors& m) {
+    render::MotionVectorsDesc d;
+    d.enabled = m.image.image != VK_NULL_HANDLE;
+    d.has_previous_camera = m.has_previous_view;
+    d.previous_camera = cameraOf(m.previous_view);
+    d.previous_fov_deg = m.previous_view.fov_y_deg;
+    d.interval_s = m.interval_s;
+    d.coverage_threshold = m.coverage_threshold;
+    d.additive_writes = m.additive_writes;
+    d.output_scale = vec2(m.scale_x, m.scale_y);
+    return d;
+}
+
 render::FrameView frameViewOf(const DrawView& view, const SunDesc& sun, const Float3& ambient,
                               std::span<const LightDesc> lights = {}, const SkyDesc& sky = {},
                               const ShadowDesc& shadows = ShadowDesc{false},
-                              bool motion_vectors = false) {
+                              const render::MotionVectorsDesc& motion = {}) {
     render::FrameView f;
     f.lights = lights;
     f.sky = sky;
     f.shadows = shadows;
-    f.camera.eye = {view.eye.x, view.eye.y, view.eye.z};
-    f.camera.target = {view.eye.x + view.forward.x, view.eye.y + view.forward.y,
-                       view.eye.z + view.forward.z};
-    f.camera.up = {view.up.x, view.up.y, view.up.z};
+    f.camera = cameraOf(view);
     f.fov_deg = view.fov_y_deg;
     f.near_m = view.near_m;
     f.far_m = view.far_m;
     f.sun = sun;
     f.ambient = ambient;
     f.transparency = view.order_independent ? Transparency::weighted_oit : Transparency::sorted;
-    f.motion.enabled = motion_vectors;
+    f.motion = motion;
     return f;
 }
 
@@ -139,7 +159,7 @@ std::unique_ptr<VulkanRenderer> VulkanRenderer::create(const VulkanRendererConfi
     host.queue = config.device.queue;
     auto impl = std::make_unique<Impl>();
     impl->renderer = render::createHostRenderer(
-        host, render::TargetFormats{config.color_format, config.depth_format},
+        host, render::TargetFormats{config.color_format, config.depth_format, config.motion_format},
         config.frames_in_flight, diagnostics);
     if (!impl->renderer) return nullptr;
     impl->assets = std::make_unique<HostAssets>(*impl->renderer);
@@ -167,11 +187,12 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     host.extent = frame.extent;
     host.color = hostImage(frame.color);
     host.depth = hostImage(frame.depth);
+    host.motion = hostImage(frame.motion.image);
     render::FrameStats stats;
     render::HostFrameSignal signal;
     if (!render::recordHostFrame(*impl_->renderer, host,
                                  frameViewOf(frame.view, frame.sun, frame.ambient, frame.lights,
-                                             frame.sky, frame.shadows, frame.motion_vectors),
+                                             frame.sky, frame.shadows, motionOf(frame.motion)),
                                  impl_->batches, stats, signal, diagnostics)) {
         return false;
     }
@@ -183,9 +204,13 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
                                                   stats.device_strip_batches);
     result.lights_drawn = stats.lights_drawn;
     result.lights_dropped = stats.lights_dropped;
-    result.shadows_not_drawn = stats.shadows_not_drawn;
+    result.shadow_cascades = stats.shadow_cascades;
+    result.shadow_opacity_batches = stats.shadow_opacity_batches;
+    result.shadow_cutout_batches = stats.shadow_cutout_batches;
+    result.local_shadows = stats.local_shadows;
+    result.local_shadows_dropped = stats.local_shadows_dropped;
     result.distortion_not_drawn = stats.distortion_not_drawn;
-    result.motion_not_drawn = stats.motion_not_drawn;
+    result.motion_batches = stats.motion_batches;
     return true;
 }
 

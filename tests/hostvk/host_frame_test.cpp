@@ -4,8 +4,10 @@
 // command buffer; Spindrift records into them and the host submits.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -124,6 +126,7 @@ protected:
         frame.color = host->color();
         frame.depth = host->depth();
         frame.view = view(order_independent, eye_x);
+        frame.shadows = frame_shadows;
         std::vector<Diagnostic> diagnostics;
         EXPECT_TRUE(r.record(frame, list, library, result, diagnostics)) << joined(diagnostics);
         EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
@@ -148,7 +151,16 @@ protected:
     }
 
     std::unique_ptr<test::TestHost> host;
+    ShadowDesc frame_shadows{false}; // drawHostFrame's
 };
+
+// Sun shadows at a resolution lavapipe draws quickly.
+ShadowDesc smallShadows() {
+    ShadowDesc shadows;
+    shadows.resolution = 256;
+    shadows.opacity_resolution = 128;
+    return shadows;
+}
 
 // A world of campfires on the CPU backend, run kFrames frames.
 struct CpuScene {
@@ -171,8 +183,16 @@ struct CpuScene {
     }
 };
 
+// What else offscreenImage draws: motion vectors (with motion_desc, into motion) and shadows.
+struct OffscreenExtras {
+    const render::MotionVectorsDesc* motion_desc = nullptr;
+    render::MotionImage* motion = nullptr;
+    ShadowDesc shadows{false};
+};
+
 // The offscreen renderer's image of the same list (its own device, validation on).
-Image offscreenImage(const CpuScene& scene, bool order_independent = false) {
+Image offscreenImage(const CpuScene& scene, bool order_independent = false,
+                     const OffscreenExtras& extras = {}) {
     render::RendererConfig config;
     config.width = kWidth;
     config.height = kHeight;
@@ -186,8 +206,11 @@ Image offscreenImage(const CpuScene& scene, bool order_independent = false) {
     render::appendDrawListBatches(scene.list, assets, batches);
     Image out;
     render::FrameStats stats;
-    EXPECT_TRUE(render::renderFrame(*renderer, offscreenView(view(order_independent)), batches, out,
-                                    stats, diagnostics))
+    render::FrameView frame_view = offscreenView(view(order_independent));
+    if (extras.motion_desc != nullptr) frame_view.motion = *extras.motion_desc;
+    frame_view.shadows = extras.shadows;
+    EXPECT_TRUE(
+        render::renderFrame(*renderer, frame_view, batches, out, extras.motion, stats, diagnostics))
         << joined(diagnostics);
     EXPECT_EQ(stats.oit_records > 0, order_independent);
     for (const std::string& m : render::validationMessages(*renderer)) {
@@ -401,6 +424,8 @@ TEST_F(HostFrameTest, DepthWithStencilTestsLikeD32AndKeepsTheStencil) {
 TEST_F(HostFrameTest, FramesInFlightEachDrawTheirOwnCameraAndParticles) {
     constexpr uint32_t kInFlight = 3;
     constexpr VkFormat kColor = VK_FORMAT_R16G16B16A16_SFLOAT;
+    // With sun shadows: each camera fits its own light views (per frame slot).
+    frame_shadows = smallShadows();
     ASSERT_TRUE(host->makeImages(kColor, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
     auto eye_x = [](uint32_t i) { return -0.4f + 0.4f * static_cast<float>(i); };
     // Frame i: the world after kFrames + 10 i updates, seen from eye_x(i).
@@ -452,11 +477,13 @@ TEST_F(HostFrameTest, FramesInFlightEachDrawTheirOwnCameraAndParticles) {
         frame.color = host->color();
         frame.depth = host->depth();
         frame.view = view(false, eye_x(i));
+        frame.shadows = frame_shadows;
         VulkanFrameResult result;
         std::vector<Diagnostic> diagnostics;
         ASSERT_TRUE(renderer->record(frame, list, library, result, diagnostics))
             << joined(diagnostics);
         EXPECT_EQ(result.signal_value, i + 1u);
+        EXPECT_GT(result.shadow_cascades, 0u);
         ASSERT_TRUE(host->submit(i, result.signal_semaphore, result.signal_value, gate, 1));
     }
     VkSemaphoreSignalInfo open{};
@@ -472,15 +499,13 @@ TEST_F(HostFrameTest, FramesInFlightEachDrawTheirOwnCameraAndParticles) {
 }
 
 // Lights and the sky reach the lit particles of a host frame (the campfire's smoke is lit), as
-// they reach the offscreen frame's; what a host frame cannot draw (sun shadows) is counted; a bad
-// light is an error naming it, nothing recorded.
+// they reach the offscreen frame's; a bad light is an error naming it, nothing recorded.
 TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
     CpuScene scene;
     ASSERT_TRUE(
         host->makeImages(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
     auto renderer = makeRenderer(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT);
     ASSERT_TRUE(renderer);
-    bool motion_vectors = false;
     auto draw = [&](std::span<const LightDesc> lights, const SkyDesc& sky, bool shadows,
                     VulkanFrameResult& result, std::vector<Diagnostic>& diagnostics) {
         VulkanFrame frame;
@@ -492,7 +517,6 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
         frame.lights = lights;
         frame.sky = sky;
         frame.shadows.enabled = shadows;
-        frame.motion_vectors = motion_vectors;
         const bool ok = renderer->record(frame, scene.list, scene.library, result, diagnostics);
         if (!ok) return ok;
         EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
@@ -508,7 +532,7 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
     ASSERT_TRUE(draw({}, SkyDesc{}, false, result, diagnostics)) << joined(diagnostics);
     const Image plain = readImage(VK_FORMAT_R16G16B16A16_SFLOAT, 0);
     EXPECT_EQ(result.lights_drawn, 0u);
-    EXPECT_EQ(result.shadows_not_drawn, 0u);
+    EXPECT_EQ(result.shadow_cascades, 0u);
 
     LightDesc lamp;
     lamp.position = {0.3f, 1.2f, 0.8f};
@@ -516,20 +540,11 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
     lamp.intensity = 30;
     lamp.range = 5;
     const LightDesc lamps[] = {lamp};
-    ASSERT_TRUE(draw(lamps, SkyDesc{}, true, result, diagnostics)) << joined(diagnostics);
+    ASSERT_TRUE(draw(lamps, SkyDesc{}, false, result, diagnostics)) << joined(diagnostics);
     const Image lit = readImage(VK_FORMAT_R16G16B16A16_SFLOAT, 0);
     EXPECT_EQ(result.lights_drawn, 1u);
-    EXPECT_EQ(result.shadows_not_drawn, 1u) << "asked for, not drawable in a host frame: counted";
     EXPECT_GT(redSum(lit), redSum(plain) + 200) << "the red lamp reddens the lit smoke";
-    EXPECT_EQ(result.motion_not_drawn, 0u);
-
-    // Motion vectors: a host frame has no motion attachment, so it draws the same frame and says
-    // it drew none.
-    motion_vectors = true;
-    ASSERT_TRUE(draw(lamps, SkyDesc{}, true, result, diagnostics)) << joined(diagnostics);
-    EXPECT_EQ(result.motion_not_drawn, 1u) << "asked for, not drawable in a host frame: counted";
-    EXPECT_EQ(readImage(VK_FORMAT_R16G16B16A16_SFLOAT, 0).rgba8, lit.rgba8);
-    motion_vectors = false;
+    EXPECT_EQ(result.motion_batches, 0u);
 
     SkyDesc sky;
     sky.zenith = {0.2f, 0.4f, 2};
@@ -647,6 +662,207 @@ TEST_F(HostFrameTest, BadUseIsAClearErrorNeverACrash) {
     renderer.reset();
     EXPECT_EQ(vkQueueWaitIdle(host->queue()), VK_SUCCESS);
     EXPECT_EQ(vkDeviceWaitIdle(host->handle()), VK_SUCCESS);
+}
+
+// Shadows in a host frame (VulkanFrame::shadows): the campfire's smoke casts into the sun's
+// opacity map and its lit smoke receives, exactly as in the offscreen frame (no ground there
+// either); a shadowed spot light takes its tile; the image differs from the unshadowed one.
+TEST_F(HostFrameTest, ShadowsAreTheOffscreenFramesByteForByte) {
+    CpuScene scene;
+    OffscreenExtras extras;
+    extras.shadows = smallShadows();
+    const Image reference = offscreenImage(scene, false, extras);
+    const Image unshadowed = offscreenImage(scene);
+    ASSERT_FALSE(reference.rgba8 == unshadowed.rgba8) << "the smoke must shade itself";
+
+    ASSERT_TRUE(
+        host->makeImages(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+    auto renderer = makeRenderer(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT);
+    ASSERT_TRUE(renderer);
+    frame_shadows = smallShadows();
+    VulkanFrameResult result;
+    // Twice: the second frame draws into the maps the first made.
+    for (int i = 0; i < 2; ++i) {
+        const Image image = drawHostFrame(*renderer, scene.list, scene.library,
+                                          VK_FORMAT_R16G16B16A16_SFLOAT, 1.0f, result);
+        EXPECT_EQ(result.shadow_cascades, extras.shadows.cascades);
+        EXPECT_GT(result.shadow_opacity_batches, 0u);
+        EXPECT_TRUE(image.rgba8 == reference.rgba8) << "frame " << i;
+    }
+
+    // A shadowed spot light over the fire takes one tile of the local atlas.
+    LightDesc spot;
+    spot.type = LightKind::spot;
+    spot.position = {0.0f, 3.0f, 0.5f};
+    spot.intensity = 40;
+    spot.shadows = true;
+    const LightDesc lights[] = {spot};
+    VulkanFrame frame;
+    frame.command_buffer = host->beginScene(kClear, 1.0f);
+    frame.extent = host->extent();
+    frame.color = host->color();
+    frame.depth = host->depth();
+    frame.view = view();
+    frame.lights = lights;
+    frame.shadows = smallShadows();
+    std::vector<Diagnostic> diagnostics;
+    ASSERT_TRUE(renderer->record(frame, scene.list, scene.library, result, diagnostics))
+        << joined(diagnostics);
+    ASSERT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
+    EXPECT_EQ(result.local_shadows, 1u);
+    EXPECT_EQ(result.local_shadows_dropped, 0u);
+}
+
+// Motion vectors into the host's motion image (VulkanFrame::motion): the particles that write
+// motion draw exactly the offscreen frame's values over the host scene's own motion
+// (TestHost::kMotionClear), which every other pixel keeps; the host's depth hides them behind its
+// wall; the host's scale converts them to its convention (here into R32G32_SFLOAT).
+TEST_F(HostFrameTest, ParticlesDrawTheirMotionOverTheHostsMotionImage) {
+    CpuScene scene;
+    render::MotionVectorsDesc desc;
+    desc.enabled = true;
+    desc.has_previous_camera = true;
+    const DrawView previous = view(false, 0.08f); // the camera moved 8 cm to the left since
+    desc.previous_camera.eye = {previous.eye.x, previous.eye.y, previous.eye.z};
+    desc.previous_camera.target = {previous.eye.x + previous.forward.x,
+                                   previous.eye.y + previous.forward.y,
+                                   previous.eye.z + previous.forward.z};
+    desc.previous_camera.up = {previous.up.x, previous.up.y, previous.up.z};
+    desc.previous_fov_deg = previous.fov_y_deg;
+    // The campfire's smoke is thin: every fragment of its batches writes (none reaches 0.5).
+    desc.coverage_threshold = 0.0f;
+    render::MotionImage reference;
+    OffscreenExtras extras;
+    extras.motion_desc = &desc;
+    extras.motion = &reference;
+    offscreenImage(scene, false, extras);
+    ASSERT_EQ(reference.xy.size(), size_t{kWidth} * kHeight * 2);
+
+    auto drawMotion = [&](VkFormat motion_format, float wall_depth, float scale_x, float scale_y,
+                          VulkanFrameResult& result, std::vector<float>& xy) {
+        EXPECT_TRUE(
+            host->makeImages(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+        EXPECT_TRUE(host->makeMotionImage(motion_format));
+        VulkanRendererConfig config;
+        config.device = host->device();
+        config.color_format = VK_FORMAT_R16G16B16A16_SFLOAT;
+        config.motion_format = motion_format;
+        std::vector<Diagnostic> diagnostics;
+        auto r = VulkanRenderer::create(config, diagnostics);
+        ASSERT_TRUE(r) << joined(diagnostics);
+        VulkanFrame frame;
+        frame.command_buffer = host->beginScene(kClear, wall_depth);
+        frame.extent = host->extent();
+        frame.color = host->color();
+        frame.depth = host->depth();
+        frame.view = view();
+        frame.motion.image = host->motion();
+        frame.motion.has_previous_view = true;
+        frame.motion.previous_view = previous;
+        frame.motion.coverage_threshold = desc.coverage_threshold;
+        frame.motion.scale_x = scale_x;
+        frame.motion.scale_y = scale_y;
+        ASSERT_TRUE(r->record(frame, scene.list, scene.library, result, diagnostics))
+            << joined(diagnostics);
+        ASSERT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
+        ASSERT_TRUE(host->readMotion(xy));
+    };
+
+    // Every pixel has either the offscreen frame's motion (a particle's, or the background's,
+    // which is under 0.01 px: infinitely far, it barely moves under a sideways step) or, where no
+    // particle covers it, the host's own. Returns the pixels with a particle's motion.
+    auto compare = [&](const std::vector<float>& xy, uint32_t first_column, float scale_x,
+                       float scale_y) {
+        size_t written = 0, mismatched = 0;
+        for (uint32_t y = 0; y < kHeight; ++y) {
+            for (uint32_t x = first_column; x < kWidth; ++x) {
+                const size_t i = (size_t{y} * kWidth + x) * 2;
+                const float ex = reference.xy[i] * scale_x, ey = reference.xy[i + 1] * scale_y;
+                const bool same = std::abs(xy[i] - ex) <= 2e-3f * std::abs(ex) + 1e-6f &&
+                                  std::abs(xy[i + 1] - ey) <= 2e-3f * std::abs(ey) + 1e-6f;
+                const bool background =
+                    std::abs(reference.xy[i]) < 0.01f && std::abs(reference.xy[i + 1]) < 0.01f;
+                const bool hosts = xy[i] == test::TestHost::kMotionClear[0] &&
+                                   xy[i + 1] == test::TestHost::kMotionClear[1];
+                if (!same && !(background && hosts)) {
+                    if (mismatched < 8) {
+                        ADD_FAILURE() << x << "," << y << " host " << xy[i] << "," << xy[i + 1]
+                                      << " offscreen x scale " << ex << "," << ey;
+                    }
+                    ++mismatched;
+                }
+                written += !hosts && !background ? 1 : 0;
+            }
+        }
+        EXPECT_EQ(mismatched, 0u);
+        return written;
+    };
+
+    VulkanFrameResult result;
+    std::vector<float> xy;
+    drawMotion(VK_FORMAT_R16G16_SFLOAT, 1.0f, 1.0f, 1.0f, result, xy);
+    EXPECT_GT(result.motion_batches, 0u);
+    EXPECT_GT(compare(xy, 0, 1.0f, 1.0f), 100u) << "the campfire's smoke writes its motion";
+
+    // The host's wall over the left half hides the particles there: its motion stays the host's.
+    drawMotion(VK_FORMAT_R16G16_SFLOAT, 0.05f, 1.0f, 1.0f, result, xy);
+    for (uint32_t y = 0; y < kHeight; ++y) {
+        for (uint32_t x = 0; x < kWidth / 2; ++x) {
+            const size_t i = (size_t{y} * kWidth + x) * 2;
+            ASSERT_EQ(xy[i], test::TestHost::kMotionClear[0]) << x << "," << y;
+            ASSERT_EQ(xy[i + 1], test::TestHost::kMotionClear[1]) << x << "," << y;
+        }
+    }
+    EXPECT_GT(compare(xy, kWidth / 2, 1.0f, 1.0f), 20u);
+
+    // UV from this frame to the previous, y up, in 32-bit floats.
+    const float sx = -1.0f / kWidth, sy = 1.0f / kHeight;
+    drawMotion(VK_FORMAT_R32G32_SFLOAT, 1.0f, sx, sy, result, xy);
+    EXPECT_GT(compare(xy, 0, sx, sy), 100u);
+}
+
+// A motion image the renderer cannot draw into, a frame and view that disagree about motion and
+// a scale out of range are errors naming them; nothing is recorded.
+TEST_F(HostFrameTest, BadMotionSettingsAreRefusedNamingThem) {
+    VulkanRendererConfig config;
+    config.device = host->device();
+    config.color_format = VK_FORMAT_R16G16B16A16_SFLOAT;
+    config.motion_format = VK_FORMAT_R8G8B8A8_UNORM;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_FALSE(VulkanRenderer::create(config, diagnostics));
+    ASSERT_FALSE(diagnostics.empty());
+    EXPECT_NE(diagnostics.back().message.find("motion format R8G8B8A8_UNORM"), std::string::npos)
+        << joined(diagnostics);
+
+    CpuScene scene;
+    ASSERT_TRUE(
+        host->makeImages(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+    ASSERT_TRUE(host->makeMotionImage(VK_FORMAT_R16G16_SFLOAT));
+    auto no_motion = makeRenderer(VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_D32_SFLOAT);
+    config.motion_format = VK_FORMAT_R16G16_SFLOAT;
+    diagnostics.clear();
+    auto with_motion = VulkanRenderer::create(config, diagnostics);
+    ASSERT_TRUE(no_motion && with_motion) << joined(diagnostics);
+    auto refused = [&](VulkanRenderer& r, float scale_x, const std::string& expected) {
+        VulkanFrame frame;
+        frame.command_buffer = host->beginScene(kClear, 1.0f);
+        frame.extent = host->extent();
+        frame.color = host->color();
+        frame.depth = host->depth();
+        frame.view = view();
+        frame.motion.image = host->motion();
+        frame.motion.scale_x = scale_x;
+        VulkanFrameResult result;
+        std::vector<Diagnostic> errors;
+        EXPECT_FALSE(r.record(frame, scene.list, scene.library, result, errors));
+        ASSERT_FALSE(errors.empty());
+        EXPECT_NE(errors.back().message.find(expected), std::string::npos) << joined(errors);
+        EXPECT_EQ(result.signal_value, 0u);
+        vkEndCommandBuffer(frame.command_buffer);
+    };
+    refused(*no_motion, 1.0f, "created without a motion format");
+    refused(*with_motion, std::numeric_limits<float>::quiet_NaN(), "output_scale");
+    refused(*with_motion, 2000.0f, "output_scale 2000");
 }
 
 } // namespace

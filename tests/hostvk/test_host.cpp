@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "render/readback.h"
 #include "vulkan/keep_libraries.h"
 
 namespace spindrift::test {
@@ -197,16 +198,20 @@ void TestHost::destroyImages() {
     if (device_ == VK_NULL_HANDLE) return;
     vkDestroyImageView(device_, color_view_, nullptr);
     vkDestroyImageView(device_, depth_view_, nullptr);
+    vkDestroyImageView(device_, motion_view_, nullptr);
     vkDestroyImage(device_, color_, nullptr);
     vkDestroyImage(device_, depth_, nullptr);
+    vkDestroyImage(device_, motion_, nullptr);
     vkDestroyBuffer(device_, readback_, nullptr);
     vkFreeMemory(device_, color_memory_, nullptr);
     vkFreeMemory(device_, depth_memory_, nullptr);
+    vkFreeMemory(device_, motion_memory_, nullptr);
     vkFreeMemory(device_, readback_memory_, nullptr);
-    color_view_ = depth_view_ = VK_NULL_HANDLE;
-    color_ = depth_ = VK_NULL_HANDLE;
+    color_view_ = depth_view_ = motion_view_ = VK_NULL_HANDLE;
+    color_ = depth_ = motion_ = VK_NULL_HANDLE;
     readback_ = VK_NULL_HANDLE;
-    color_memory_ = depth_memory_ = readback_memory_ = VK_NULL_HANDLE;
+    color_memory_ = depth_memory_ = motion_memory_ = readback_memory_ = VK_NULL_HANDLE;
+    motion_format_ = VK_FORMAT_UNDEFINED;
     mapped_ = nullptr;
 }
 
@@ -226,52 +231,53 @@ TestHost::~TestHost() {
     if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
 }
 
+bool TestHost::createImage(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                           VkImage& out, VkDeviceMemory& memory, VkImageView& view) {
+    VkImageCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
+    info.imageType = VK_IMAGE_TYPE_2D;
+    info.format = format;
+    info.extent = {width_, height_, 1};
+    info.mipLevels = 1;
+    info.arrayLayers = 1;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = usage;
+    if (vkCreateImage(device_, &info, nullptr, &out) != VK_SUCCESS) return false;
+    VkMemoryRequirements req{};
+    vkGetImageMemoryRequirements(device_, out, &req);
+    VkMemoryAllocateInfo alloc{};
+    alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    alloc.allocationSize = req.size;
+    alloc.memoryTypeIndex =
+        memoryType(physical_, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (vkAllocateMemory(device_, &alloc, nullptr, &memory) != VK_SUCCESS) return false;
+    vkBindImageMemory(device_, out, memory, 0);
+    VkImageViewCreateInfo v{};
+    v.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
+    v.image = out;
+    v.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    v.format = format;
+    v.subresourceRange = {aspect, 0, 1, 0, 1};
+    return vkCreateImageView(device_, &v, nullptr, &view) == VK_SUCCESS;
+}
+
 bool TestHost::makeImages(VkFormat color, VkFormat depth, uint32_t width, uint32_t height) {
     destroyImages();
     width_ = width;
     height_ = height;
     bytes_per_pixel_ = bytesPerPixel(color);
     depth_format_ = depth;
-    auto image = [&](VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
-                     VkImage& out, VkDeviceMemory& memory, VkImageView& view) {
-        VkImageCreateInfo info{};
-        info.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
-        info.imageType = VK_IMAGE_TYPE_2D;
-        info.format = format;
-        info.extent = {width, height, 1};
-        info.mipLevels = 1;
-        info.arrayLayers = 1;
-        info.samples = VK_SAMPLE_COUNT_1_BIT;
-        info.tiling = VK_IMAGE_TILING_OPTIMAL;
-        info.usage = usage;
-        if (vkCreateImage(device_, &info, nullptr, &out) != VK_SUCCESS) return false;
-        VkMemoryRequirements req{};
-        vkGetImageMemoryRequirements(device_, out, &req);
-        VkMemoryAllocateInfo alloc{};
-        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-        alloc.allocationSize = req.size;
-        alloc.memoryTypeIndex =
-            memoryType(physical_, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        if (vkAllocateMemory(device_, &alloc, nullptr, &memory) != VK_SUCCESS) return false;
-        vkBindImageMemory(device_, out, memory, 0);
-        VkImageViewCreateInfo v{};
-        v.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
-        v.image = out;
-        v.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        v.format = format;
-        v.subresourceRange = {aspect, 0, 1, 0, 1};
-        return vkCreateImageView(device_, &v, nullptr, &view) == VK_SUCCESS;
-    };
-    if (!image(color,
-               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                   VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-               VK_IMAGE_ASPECT_COLOR_BIT, color_, color_memory_, color_view_)) {
+    if (!createImage(color,
+                     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                         VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                     VK_IMAGE_ASPECT_COLOR_BIT, color_, color_memory_, color_view_)) {
         return false;
     }
-    if (!image(depth,
-               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-               VK_IMAGE_ASPECT_DEPTH_BIT, depth_, depth_memory_, depth_view_)) {
+    if (!createImage(depth,
+                     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                     VK_IMAGE_ASPECT_DEPTH_BIT, depth_, depth_memory_, depth_view_)) {
         return false;
     }
     return createReadback(VkDeviceSize{frameBytes()} * kFramesInFlight, readback_,
@@ -297,6 +303,14 @@ bool TestHost::createReadback(VkDeviceSize bytes, VkBuffer& buffer, VkDeviceMemo
            vkBindBufferMemory(device_, buffer, memory, 0) == VK_SUCCESS;
 }
 
+bool TestHost::makeMotionImage(VkFormat format) {
+    motion_format_ = format;
+    return createImage(format,
+                       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                           VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                       VK_IMAGE_ASPECT_COLOR_BIT, motion_, motion_memory_, motion_view_);
+}
+
 VkCommandBuffer TestHost::beginScene(const float clear[4], float wall_depth, uint32_t frame) {
     VkCommandBuffer cmd = cmds_[frame];
     vkResetCommandBuffer(cmd, 0);
@@ -320,6 +334,18 @@ VkCommandBuffer TestHost::beginScene(const float clear[4], float wall_depth, uin
     barrier(cmd, color_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     barrier(cmd, depth_, depthAspects(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, depthLayout());
+    if (motion_ != VK_NULL_HANDLE) {
+        // The host scene's own motion: kMotionClear everywhere.
+        barrier(cmd, motion_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        VkClearColorValue motion{};
+        motion.float32[0] = kMotionClear[0];
+        motion.float32[1] = kMotionClear[1];
+        vkCmdClearColorImage(cmd, motion_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &motion, 1,
+                             &color_range);
+        barrier(cmd, motion_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    }
     if (wall_depth < 1.0f) {
         // The wall: the left half of the depth, as an opaque draw would leave it.
         VkRenderingAttachmentInfo depth{};
@@ -405,7 +431,34 @@ namespace spindrift::test {
 
 bool TestHost::readStencil(std::vector<uint8_t>& out) {
     if (!hasStencil()) return false;
-    const VkDeviceSize bytes = VkDeviceSize{width_} * height_;
+    return readImage(depth_, depthAspects(), VK_IMAGE_ASPECT_STENCIL_BIT, depthLayout(),
+                     VkDeviceSize{width_} * height_, out);
+}
+
+bool TestHost::readMotion(std::vector<float>& xy) {
+    if (motion_ == VK_NULL_HANDLE) return false;
+    const bool half = motion_format_ == VK_FORMAT_R16G16_SFLOAT;
+    const VkDeviceSize bytes = VkDeviceSize{width_} * height_ * (half ? 4 : 8);
+    std::vector<uint8_t> raw;
+    if (!readImage(motion_, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                   motion().final_layout, bytes, raw)) {
+        return false;
+    }
+    xy.resize(size_t{width_} * height_ * 2);
+    for (size_t i = 0; i < xy.size(); ++i) {
+        if (half) {
+            uint16_t bits = 0;
+            std::memcpy(&bits, &raw[i * 2], 2);
+            xy[i] = render::halfToFloat(bits);
+        } else {
+            std::memcpy(&xy[i], &raw[i * 4], 4);
+        }
+    }
+    return true;
+}
+
+bool TestHost::readImage(VkImage image, VkImageAspectFlags aspects, VkImageAspectFlags copy_aspect,
+                         VkImageLayout layout, VkDeviceSize bytes, std::vector<uint8_t>& out) {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     bool ok = createReadback(bytes, buffer, memory);
@@ -416,13 +469,13 @@ bool TestHost::readStencil(std::vector<uint8_t>& out) {
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
         vkBeginCommandBuffer(cmd, &begin);
-        barrier(cmd, depth_, depthAspects(), depthLayout(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        barrier(cmd, image, aspects, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
         VkBufferImageCopy region{};
-        region.imageSubresource = {VK_IMAGE_ASPECT_STENCIL_BIT, 0, 0, 1};
+        region.imageSubresource = {copy_aspect, 0, 0, 1};
         region.imageExtent = {width_, height_, 1};
-        vkCmdCopyImageToBuffer(cmd, depth_, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1,
+        vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1,
                                &region);
-        barrier(cmd, depth_, depthAspects(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, depthLayout());
+        barrier(cmd, image, aspects, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout);
         ok = vkEndCommandBuffer(cmd) == VK_SUCCESS;
         VkCommandBufferSubmitInfo buffer_info{};
         buffer_info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO;

@@ -41,6 +41,19 @@ public:
     // its view's aspect is DEPTH either way.
     VulkanImage depth() const { return {depth_, depth_view_, depthLayout(), depthLayout()}; }
     VkExtent2D extent() const { return {width_, height_}; }
+    // A motion-vector image of the host's own (after makeImages, its size; usage attachment,
+    // transfer source and destination), which beginScene then clears to kMotionClear, the
+    // host scene's motion, and leaves in COLOR_ATTACHMENT_OPTIMAL; the frame leaves it ready for a
+    // copy (readMotion).
+    bool makeMotionImage(VkFormat format);
+    VulkanImage motion() const {
+        return {motion_, motion_view_, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+    }
+    static constexpr float kMotionClear[2] = {7.0f, -3.0f};
+    // The motion image's x, y per pixel (rows top to bottom) as floats; every frame must have
+    // been waited for.
+    bool readMotion(std::vector<float>& xy);
 
     // Frames the host may have in flight: each has its command buffer, fence and part of the
     // readback buffer; they share the images (full barriers order them on the queue).
@@ -79,6 +92,12 @@ public:
 private:
     TestHost() = default;
     void destroyImages();
+    // A width_ x height_ image of one mip level and layer, in device memory, and its view.
+    bool createImage(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                     VkImage& out, VkDeviceMemory& memory, VkImageView& view);
+    // Copies `copy_aspect` of `image` (in `layout`, left there) into out (`bytes`).
+    bool readImage(VkImage image, VkImageAspectFlags aspects, VkImageAspectFlags copy_aspect,
+                   VkImageLayout layout, VkDeviceSize bytes, std::vector<uint8_t>& out);
     size_t frameBytes() const { return size_t{width_} * height_ * bytes_per_pixel_; }
     // A host-visible, coherent buffer of `bytes` a copy can write (destroyed by the caller).
     bool createReadback(VkDeviceSize bytes, VkBuffer& buffer, VkDeviceMemory& memory);
@@ -114,6 +133,10 @@ private:
     VkImageView depth_view_ = VK_NULL_HANDLE;
     VkDeviceMemory color_memory_ = VK_NULL_HANDLE;
     VkDeviceMemory depth_memory_ = VK_NULL_HANDLE;
+    VkImage motion_ = VK_NULL_HANDLE;
+    VkImageView motion_view_ = VK_NULL_HANDLE;
+    VkDeviceMemory motion_memory_ = VK_NULL_HANDLE;
+    VkFormat motion_format_ = VK_FORMAT_UNDEFINED;
     VkBuffer readback_ = VK_NULL_HANDLE;
     VkDeviceMemory readback_memory_ = VK_NULL_HANDLE;
     void* mapped_ = nullptr;

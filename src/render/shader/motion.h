@@ -30,7 +30,7 @@ struct MotionGlobals {
     // previous camera (else the camera's motion is 0); w: 1 when additive particles write motion.
     vec4 params;
     // x: tan(fov / 2) x aspect, y: tan(fov / 2) of the current camera (view-space x and y per unit
-    // of linear depth at the viewport's edge); zw 0.
+    // of linear depth at the viewport's edge); zw: the output scale (sdMotionOutput).
     vec4 view_tan;
 };
 
@@ -79,6 +79,13 @@ SD_FUNC vec2 sdMotionPixels(vec2 current_px, vec4 previous_clip, vec2 viewport_p
     vec2 ndc = vec2(previous_clip.x, previous_clip.y) / previous_clip.w;
     vec2 previous_px = (ndc * 0.5f + vec2(0.5f, 0.5f)) * viewport_px;
     return current_px - previous_px;
+}
+
+// What a motion shader writes for a motion of motion_px pixels (sdMotionPixels): scaled per axis
+// into the target's convention (MotionGlobals::view_tan.zw: 1 for the pixels of an offscreen frame,
+// a host frame's own scale, e.g. 1 / width and 1 / height for UV).
+SD_FUNC vec2 sdMotionOutput(MotionGlobals m, vec2 motion_px) {
+    return vec2(motion_px.x * m.view_tan.z, motion_px.y * m.view_tan.w);
 }
 
 // Whether a particle fragment of coverage `alpha` writes its motion over what is behind it (the
