@@ -1008,7 +1008,8 @@ typedef enum spindrift_light_type {
 
 /* A point or spot light (a scene file's "lights" entry; docs/scene-format.md, docs/rendering.md
  * "Lights"): colour x intensity, falling to nothing at range; a spot shines along direction, full
- * within inner_deg of it, none past outer_deg. */
+ * within inner_deg of it, none past outer_deg. FROZEN layout: whether it casts shadows is its bit
+ * in spindrift_camera's shadowed_lights. */
 typedef struct spindrift_light {
     uint32_t type; /* spindrift_light_type */
     spindrift_vec3 position;
@@ -1024,9 +1025,10 @@ typedef struct spindrift_light {
  * shadows), and its HDR post (a scene file's exposure, tonemap and bloom). Colours are linear RGB,
  * each finite and >= 0 (alpha unused).
  * Versions: the post fields (tonemap onward) were appended, then the light fields (lights
- * onward); a caller compiled against a header without them passes struct_size
- * SPINDRIFT_CAMERA_SIZE_WITHOUT_POST (drawn without post, as before: no tone map, no bloom,
- * exposure 2^0) or SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS (no lights, no sky, no shadows). */
+ * onward), then shadowed_lights; a caller compiled against a header without them passes
+ * struct_size SPINDRIFT_CAMERA_SIZE_WITHOUT_POST (drawn without post, as before: no tone map, no
+ * bloom, exposure 2^0), SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS (no lights, no sky, no shadows) or
+ * SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHT_SHADOWS (no light casts shadows). */
 typedef struct spindrift_camera {
     uint32_t struct_size;
     spindrift_vec3 eye;
@@ -1076,6 +1078,10 @@ typedef struct spindrift_camera {
     float shadow_max_distance_m;
     float shadow_bias_m;
     uint32_t shadow_opacity_resolution;
+    /* Bit i: lights[i] casts shadows (docs/rendering.md "Shadows of local lights"; a scene light's
+     * "shadows": true), drawn when shadows is on. A bit mask beside the lights because
+     * spindrift_light's layout is frozen. Bits at or past light_count must be 0. */
+    uint64_t shadowed_lights;
 } spindrift_camera;
 
 /* struct_size of a spindrift_camera from before the post fields: accepted, drawn without post. */
@@ -1083,16 +1089,22 @@ typedef struct spindrift_camera {
 /* struct_size of a spindrift_camera from before the light fields: accepted, drawn with post but
  * without lights, sky or shadows. */
 #define SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS (offsetof(spindrift_camera, lights))
+/* struct_size of a spindrift_camera from before shadowed_lights: accepted, its lights cast no
+ * shadows. Where shadow_opacity_resolution ends, which was that struct's sizeof (the offset of
+ * shadowed_lights on 64-bit ABIs, but not on a 32-bit one that pads before a uint64_t). */
+#define SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHT_SHADOWS                                                \
+    (offsetof(spindrift_camera, shadow_opacity_resolution) + sizeof(uint32_t))
 /* The most lights a camera may name. */
 #define SPINDRIFT_MAX_CAMERA_LIGHTS 64
 
 /* A scene file's defaults: eye (0, 2, 6) looking at (0, 1, 0), up +Y, 45 degrees, clip 0.05 to
  * 500 m, the default background, ground at y = 0 (40 m), sun and ambient; sorted; the post of a
  * scene file: ACES tone map, bloom 0.05 over 6 levels, manual exposure at 0 EV (the automatic
- * settings at their scene defaults). Sets struct_size. Writes sizeof(spindrift_camera) bytes, post
- * included: a host compiled against the header without the post fields must not call it from
- * this library (its struct is smaller); it fills its camera by hand with struct_size
- * SPINDRIFT_CAMERA_SIZE_WITHOUT_POST, or is compiled again. */
+ * settings at their scene defaults); no lights, none casting shadows (shadowed_lights 0). Sets
+ * struct_size. Writes sizeof(spindrift_camera) bytes, every field included: a host compiled
+ * against an older header (without the post, the light fields or shadowed_lights) must not call
+ * it from this library (its struct is smaller); it fills its camera by hand with its older
+ * struct_size (SPINDRIFT_CAMERA_SIZE_WITHOUT_*), or is compiled again. */
 SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out);
 
 /* Draws world's visible instances as camera sees them: fills the renderer's own draw list for

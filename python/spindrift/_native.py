@@ -422,6 +422,7 @@ class Camera(Structure):
         ("shadow_max_distance_m", c_float),
         ("shadow_bias_m", c_float),
         ("shadow_opacity_resolution", c_uint32),
+        ("shadowed_lights", c_uint64),
     ]
 
 

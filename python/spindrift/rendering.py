@@ -18,13 +18,16 @@ TONEMAP = {"none": 0, "aces": 1, "agx": 2, "reinhard": 3}
 EXPOSURE_MODE = {"manual": 0, "auto": 1}
 # Camera fields given as names, with the names of their numbers.
 _CHOICES = {"transparency": TRANSPARENCY, "tonemap": TONEMAP, "exposure_mode": EXPOSURE_MODE}
+# Fields of the C camera that Camera has none of: its size, and those Camera.lights fills.
+_C_ONLY_FIELDS = ("struct_size", "lights", "light_count", "shadowed_lights")
 
 
 @dataclass
 class Light:
     """A point or spot light (spindrift_light; a scene file's "lights" entry, docs/scene-format.md):
     colour x intensity, falling to nothing at range_m; a spot shines along direction, full within
-    inner_deg of it, none past outer_deg."""
+    inner_deg of it, none past outer_deg. shadows: it casts shadows when the camera's shadows are
+    on (docs/rendering.md "Shadows of local lights"; its bit of the C camera's shadowed_lights)."""
 
     type: str = "point"  # or "spot"
     position: tuple = (0, 1, 0)
@@ -34,6 +37,7 @@ class Light:
     direction: tuple = (0, -1, 0)  # spot
     inner_deg: float = 20  # spot: [0, 90)
     outer_deg: float = 30  # spot: (inner_deg, 90]
+    shadows: bool = False
 
     def _to_c(self, what):
         c = _native.Light()
@@ -140,7 +144,7 @@ class Camera:
     def __post_init__(self):
         d = _default_camera()
         for name, _ in d._fields_:
-            if name in ("struct_size", "lights", "light_count") or getattr(self, name) is not None:
+            if name in _C_ONLY_FIELDS or getattr(self, name) is not None:
                 continue
             value = getattr(d, name)
             if name in _CHOICES:
@@ -194,6 +198,12 @@ class Camera:
         c._lights_keepalive = array  # the C struct points into it for the call
         c.lights = ctypes.cast(array, ctypes.POINTER(_native.Light)) if lights else None
         c.light_count = len(lights)
+        # spindrift_light's layout is frozen: whether a light casts is its bit of the camera's mask.
+        c.shadowed_lights = sum(
+            1 << i
+            for i, light in enumerate(lights)
+            if _args.flag(light.shadows, f"camera.lights[{i}].shadows")
+        )
         for name in ("sky_zenith", "sky_horizon", "sky_ground"):
             setattr(c, name, _args.color(getattr(self, name), "camera." + name))
         for name in ("sky_intensity", "shadow_max_distance_m", "shadow_bias_m"):

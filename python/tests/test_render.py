@@ -195,6 +195,53 @@ def test_the_camera_carries_lights_sky_and_shadows(library, campfire_path):
             renderer.render(world, spindrift.Camera(lights=[lamp] * 65))
 
 
+def test_a_light_with_shadows_casts_them(library):
+    # The rockfall's rocks (opaque meshes) on the ground, a spot low to their right, no sun: the
+    # spot's shadows darken the ground behind the rocks (docs/rendering.md "Shadows of local
+    # lights"), and only a light that has them casts.
+    view = dict(
+        eye=(0, 4, 5),
+        target=(0, 0, 0),
+        sun_intensity=0,
+        ambient=(0.02, 0.02, 0.02),
+        tonemap="none",
+        bloom_strength=0,
+    )
+    spot = dict(
+        type="spot",
+        position=(3, 1, 0),
+        direction=(-1, -0.3, 0),
+        intensity=40,
+        range_m=15,
+        inner_deg=40,
+        outer_deg=60,
+    )
+    unlit = spindrift.Light(intensity=0, shadows=True)  # no intensity: draws no map
+
+    def frame(lights, **options):
+        return renderer.render(world, spindrift.Camera(**view, **options, lights=lights))
+
+    assert not spindrift.Light().shadows
+    with spindrift.Renderer(WIDTH, HEIGHT) as renderer, spindrift.World(library) as world:
+        world.spawn(library.add_file(EXAMPLES / "effects" / "rockfall.json"))
+        world.run(1.5)  # fallen, lying on the ground
+        plain = frame([unlit, spindrift.Light(**spot)])
+        shadowed = frame([unlit, spindrift.Light(**spot, shadows=True)])
+        assert (plain != shadowed).any(axis=2).sum() > WIDTH * HEIGHT // 50
+        assert shadowed[..., :3].astype(int).sum() < 0.98 * plain[..., :3].astype(int).sum()
+        # The frame without the spot's shadows is the same with another light's (the mask's bits
+        # are the lights' own) and without any light's.
+        assert np.array_equal(plain, frame([spindrift.Light(intensity=0), spindrift.Light(**spot)]))
+        # The camera's shadows off: no light casts.
+        assert np.array_equal(
+            frame([spindrift.Light(**spot, shadows=True)], shadows=False),
+            frame([spindrift.Light(**spot)], shadows=False),
+        )
+        with pytest.raises(TypeError) as caught:
+            renderer.render(world, spindrift.Camera(lights=[spindrift.Light(shadows="yes")]))
+        assert "camera.lights[0].shadows" in str(caught.value)
+
+
 def test_motion_vectors_come_with_the_colour(library, campfire_path):
     camera = spindrift.Camera(eye=(0, 1, 4), target=(0, 0.6, 0), ground=True)
     # The previous frame's camera 0.1 m to the left: what stands still moved left on screen.

@@ -112,7 +112,18 @@ bool hasLights(const spindrift_camera& c) {
     return hasPost(c) && c.struct_size != SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS;
 }
 
-LightDesc lightOf(const spindrift_light& l) {
+// The size hosts compiled against the header before shadowed_lights pass: the old sizeof, which on
+// 64-bit ABIs is also where shadowed_lights starts.
+static_assert(sizeof(void*) != 8 || (SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHT_SHADOWS == 280 &&
+                                     offsetof(spindrift_camera, shadowed_lights) == 280 &&
+                                     sizeof(spindrift_camera) == 288));
+
+bool hasLightShadows(const spindrift_camera& c) {
+    return hasLights(c) && c.struct_size != SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHT_SHADOWS;
+}
+
+// shadows: the light's bit of the camera's shadowed_lights (spindrift_light has no room for it).
+LightDesc lightOf(const spindrift_light& l, bool shadows) {
     LightDesc d;
     d.type = l.type == SPINDRIFT_LIGHT_SPOT ? LightKind::spot : LightKind::point;
     d.position = float3(l.position);
@@ -122,6 +133,7 @@ LightDesc lightOf(const spindrift_light& l) {
     d.direction = float3(l.direction);
     d.inner_deg = l.inner_deg;
     d.outer_deg = l.outer_deg;
+    d.shadows = shadows;
     return d;
 }
 
@@ -145,6 +157,11 @@ ShadowDesc shadowsOf(const spindrift_camera& c) {
     return shadows;
 }
 
+// Whether light i casts shadows: its bit of shadowed_lights, none in a camera from before it.
+bool lightCastsShadows(const spindrift_camera& c, uint32_t i) {
+    return hasLightShadows(c) && i < 64 && ((c.shadowed_lights >> i) & 1u) != 0;
+}
+
 // The light fields: the scene format's rules (render::lightProblem, skyProblem, shadowProblem:
 // the same checks a scene file and the renderer make), each named.
 spindrift_result checkCameraLights(const spindrift_camera& c) {
@@ -157,9 +174,19 @@ spindrift_result checkCameraLights(const spindrift_camera& c) {
             return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
                         "camera->lights[%u].type: expected 0 (point) or 1 (spot)", i);
         }
-        if (const std::string why = render::lightProblem(lightOf(c.lights[i])); !why.empty()) {
+        if (const std::string why = render::lightProblem(lightOf(c.lights[i], false));
+            !why.empty()) {
             return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->lights[%u]: %s", i, why.c_str());
         }
+    }
+    // A bit for a light that is not there is a caller's mistake (a stale mask, an off-by-one).
+    const uint64_t lights_present =
+        c.light_count >= 64 ? ~uint64_t{0} : (uint64_t{1} << c.light_count) - 1;
+    if (hasLightShadows(c) && (c.shadowed_lights & ~lights_present) != 0) {
+        return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT,
+                    "camera->shadowed_lights: expected bits below light_count (%u) only, got "
+                    "0x%llx",
+                    c.light_count, static_cast<unsigned long long>(c.shadowed_lights));
     }
     if (const std::string why = render::skyProblem(skyOf(c)); !why.empty())
         return fail(SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->sky: %s", why.c_str());
@@ -247,7 +274,8 @@ render::FrameView frameViewOf(const spindrift_camera& c, std::vector<LightDesc>&
     // A camera from before the light fields keeps FrameView's defaults: no lights, sky, shadows.
     lights.clear();
     if (!hasLights(c)) return v;
-    for (uint32_t i = 0; i < c.light_count; ++i) lights.push_back(lightOf(c.lights[i]));
+    for (uint32_t i = 0; i < c.light_count; ++i)
+        lights.push_back(lightOf(c.lights[i], lightCastsShadows(c, i)));
     v.lights = lights;
     v.sky = skyOf(c);
     v.shadows = shadowsOf(c);
@@ -588,6 +616,7 @@ SPINDRIFT_API spindrift_result spindrift_default_camera(spindrift_camera* out) {
         out->shadow_max_distance_m = d.shadows.max_distance;
         out->shadow_bias_m = d.shadows.bias;
         out->shadow_opacity_resolution = d.shadows.opacity_resolution;
+        out->shadowed_lights = 0; // no lights to cast
         return SPINDRIFT_OK;
     });
 }
@@ -633,11 +662,13 @@ spindrift_result renderWorld(spindrift_renderer renderer, spindrift_world world,
     if (const spindrift_result e = resolve(renderer.id, r); e != SPINDRIFT_OK) return e;
     WorldObject* w;
     if (const spindrift_result e = resolve(world.id, w); e != SPINDRIFT_OK) return e;
-    // A camera from before the post or the light fields is accepted at its own size (ABI: an
-    // older host).
+    // A camera from before the post, the light fields or shadowed_lights is accepted at its own
+    // size (ABI: an older host).
     if (const spindrift_result e =
-            camera != nullptr && (camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST ||
-                                  camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS)
+            camera != nullptr &&
+                    (camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_POST ||
+                     camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHTS ||
+                     camera->struct_size == SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHT_SHADOWS)
                 ? SPINDRIFT_OK
                 : requireStruct(camera, "camera");
         e != SPINDRIFT_OK)

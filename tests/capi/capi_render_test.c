@@ -1,9 +1,10 @@
 /* Rendering through the C API (include/spindrift/spindrift.h, "Rendering") on the first Vulkan
  * device (lavapipe in CI), validation on: a world drawn from a camera shows its particles where
  * the camera looks and nothing where it does not, the same frame twice is the same image, textured
- * and mesh effects load their files, a file renders at its own or a given size, and bad use
- * (sizes, cameras, handles, options) is an error code with a message. The byte-for-byte match
- * with `spindrift render` is checked from Python (python/tests/test_render.py). */
+ * and mesh effects load their files, a light's bit of shadowed_lights gives it shadows, a file
+ * renders at its own or a given size, and bad use (sizes, cameras, handles, options) is an error
+ * code with a message. The byte-for-byte match with `spindrift render` is checked from Python
+ * (python/tests/test_render.py). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -499,9 +500,118 @@ static void testWorldMotion(void) {
     CHECK_OK(spindrift_renderer_destroy(renderer));
 }
 
+/* Shadows of point and spot lights (camera.shadowed_lights, docs/rendering.md "Shadows of local
+ * lights"): the rockfall's rocks (opaque meshes, which cast) on the ground under a spot low to
+ * their right, the sun off. The spot's bit darkens the frame by the rocks' shadows on the ground;
+ * without it, without the camera's shadows, with the bit of another light or from a camera of the
+ * size from before the mask, the frame is the unshadowed one. A bit for a light that is not there
+ * is refused, named. */
+static void testLightShadows(void) {
+    spindrift_renderer renderer = makeRenderer();
+    spindrift_library library;
+    spindrift_world world;
+    spindrift_effect_id rocks;
+    spindrift_instance_desc desc;
+    spindrift_instance rockfall;
+    spindrift_camera camera;
+    spindrift_light lights[2];
+    char path[1024];
+    double unshadowed, shadowed;
+    int i;
+
+    CHECK_OK(spindrift_library_create(&library));
+    snprintf(path, sizeof path, "%s/examples/effects/rockfall.json", SPINDRIFT_SOURCE_DIR);
+    CHECK_OK(spindrift_library_add_file(library, path, &rocks));
+    CHECK_OK(spindrift_world_create(library, NULL, &world));
+    CHECK_OK(spindrift_default_instance_desc(&desc));
+    desc.effect = rocks;
+    CHECK_OK(spindrift_instance_create(world, &desc, &rockfall));
+    /* 1.5 s: the rocks have fallen and lie on the ground, before their lifetime ends. */
+    for (i = 0; i < 90; ++i) CHECK_OK(spindrift_world_update(world, 1.0 / 60.0, NULL));
+
+    CHECK_OK(spindrift_default_camera(&camera));
+    CHECK(camera.struct_size == sizeof camera && camera.shadowed_lights == 0 && camera.shadows);
+    camera.eye.x = 0;
+    camera.eye.y = 4;
+    camera.eye.z = 5;
+    camera.target.x = 0;
+    camera.target.y = 0;
+    camera.target.z = 0;
+    camera.sun_intensity = 0;
+    camera.ambient.r = camera.ambient.g = camera.ambient.b = 0.02f;
+    camera.tonemap = SPINDRIFT_TONEMAP_NONE;
+    camera.bloom_strength = 0;
+    /* lights[0] has no intensity, so its bit draws no map; lights[1] is the spot, 1 m up at
+     * x = 3, shining down toward -x over the rocks. */
+    memset(lights, 0, sizeof lights);
+    lights[0].type = SPINDRIFT_LIGHT_POINT;
+    lights[0].position.y = 1;
+    lights[0].range_m = 5;
+    lights[1].type = SPINDRIFT_LIGHT_SPOT;
+    lights[1].position.x = 3;
+    lights[1].position.y = 1;
+    lights[1].color.r = lights[1].color.g = lights[1].color.b = 1;
+    lights[1].intensity = 40;
+    lights[1].range_m = 15;
+    lights[1].direction.x = -1;
+    lights[1].direction.y = -0.3f;
+    lights[1].inner_deg = 40;
+    lights[1].outer_deg = 60;
+    camera.lights = lights;
+    camera.light_count = 2;
+
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_a, FRAME_BYTES));
+    unshadowed = sumOfBytes(frame_a, FRAME_BYTES);
+    CHECK(pixelsUnlikeCorner(frame_a, FRAME_BYTES) > WIDTH * HEIGHT / 4); /* the lit ground */
+    camera.shadowed_lights = 2;                                           /* lights[1], the spot */
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    shadowed = sumOfBytes(frame_b, FRAME_BYTES);
+    printf("capi_render_test: light shadows: unshadowed %.0f, shadowed %.0f, %ld pixels differ\n",
+           unshadowed, shadowed, differingPixels(frame_a, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) > WIDTH * HEIGHT / 50);
+    CHECK(shadowed < unshadowed * 0.98);
+
+    /* The mask bit of lights[0] (no intensity: no map) is the unshadowed frame. */
+    camera.shadowed_lights = 1;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+    /* The camera's shadows off: no light casts either. */
+    camera.shadowed_lights = 2;
+    camera.shadows = false;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+    camera.shadows = true;
+    /* A host compiled before the mask passes the older size: it renders, no light casting (the
+     * mask past its struct is not read). */
+    camera.struct_size = (uint32_t)SPINDRIFT_CAMERA_SIZE_WITHOUT_LIGHT_SHADOWS;
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+    camera.shadowed_lights = ~(uint64_t)0; /* garbage there is not looked at */
+    CHECK_OK(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES));
+    CHECK(differingPixels(frame_a, frame_b, FRAME_BYTES) == 0);
+    camera.struct_size = sizeof camera;
+
+    /* A bit at or past light_count names the field. */
+    camera.shadowed_lights = 4;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->shadowed_lights");
+    camera.shadowed_lights = (uint64_t)1 << 63;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->shadowed_lights");
+    camera.light_count = 0;
+    camera.shadowed_lights = 1;
+    CHECK_FAILS(spindrift_renderer_render_world(renderer, world, &camera, frame_b, FRAME_BYTES),
+                SPINDRIFT_ERROR_INVALID_ARGUMENT, "camera->shadowed_lights");
+
+    CHECK_OK(spindrift_world_destroy(world));
+    CHECK_OK(spindrift_library_destroy(library));
+    CHECK_OK(spindrift_renderer_destroy(renderer));
+}
+
 int main(void) {
     testRendererCreate();
     testWorldRender();
+    testLightShadows();
     testFileRender();
     testWorldMotion();
     printf("capi_render_test: ok\n");
