@@ -120,11 +120,7 @@ protected:
     Image drawHostFrame(VulkanRenderer& r, const DrawList& list, const EffectLibrary& library,
                         VkFormat color, float wall_depth, VulkanFrameResult& result,
                         bool order_independent = false, float eye_x = 0.0f) {
-        VulkanFrame frame;
-        frame.command_buffer = host->beginScene(kClear, wall_depth);
-        frame.extent = host->extent();
-        frame.color = host->color();
-        frame.depth = host->depth();
+        VulkanFrame frame = beginFrame(wall_depth);
         frame.view = view(order_independent, eye_x);
         frame.shadows = frame_shadows;
         std::vector<Diagnostic> diagnostics;
@@ -148,6 +144,18 @@ protected:
             for (size_t i = 3; i < out.rgba8.size(); i += 4) out.rgba8[i] = 255;
         }
         return out;
+    }
+
+    // A frame over the host's scene (TestHost::beginScene: wall_depth, frame slot `frame`) with
+    // its images and the default view.
+    VulkanFrame beginFrame(float wall_depth, uint32_t frame = 0) const {
+        VulkanFrame f;
+        f.command_buffer = host->beginScene(kClear, wall_depth, frame);
+        f.extent = host->extent();
+        f.color = host->color();
+        f.depth = host->depth();
+        f.view = view();
+        return f;
     }
 
     std::unique_ptr<test::TestHost> host;
@@ -471,11 +479,7 @@ TEST_F(HostFrameTest, FramesInFlightEachDrawTheirOwnCameraAndParticles) {
     for (uint32_t i = 0; i < kInFlight; ++i) {
         advance(world, i);
         ASSERT_EQ(world.drawList(view(false, eye_x(i)), list), RuntimeError::none);
-        VulkanFrame frame;
-        frame.command_buffer = host->beginScene(kClear, 1.0f, i);
-        frame.extent = host->extent();
-        frame.color = host->color();
-        frame.depth = host->depth();
+        VulkanFrame frame = beginFrame(1.0f, i);
         frame.view = view(false, eye_x(i));
         frame.shadows = frame_shadows;
         VulkanFrameResult result;
@@ -508,12 +512,7 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
     ASSERT_TRUE(renderer);
     auto draw = [&](std::span<const LightDesc> lights, const SkyDesc& sky, bool shadows,
                     VulkanFrameResult& result, std::vector<Diagnostic>& diagnostics) {
-        VulkanFrame frame;
-        frame.command_buffer = host->beginScene(kClear, 1.0f);
-        frame.extent = host->extent();
-        frame.color = host->color();
-        frame.depth = host->depth();
-        frame.view = view();
+        VulkanFrame frame = beginFrame(1.0f);
         frame.lights = lights;
         frame.sky = sky;
         frame.shadows.enabled = shadows;
@@ -560,12 +559,7 @@ TEST_F(HostFrameTest, LightsAndTheSkyReachLitParticlesAndBadLightsAreRefused) {
 
     lamp.range = -1;
     const LightDesc bad[] = {lamp};
-    VulkanFrame frame;
-    frame.command_buffer = host->beginScene(kClear, 1.0f);
-    frame.extent = host->extent();
-    frame.color = host->color();
-    frame.depth = host->depth();
-    frame.view = view();
+    VulkanFrame frame = beginFrame(1.0f);
     frame.lights = bad;
     diagnostics.clear();
     EXPECT_FALSE(renderer->record(frame, scene.list, scene.library, result, diagnostics));
@@ -697,12 +691,7 @@ TEST_F(HostFrameTest, ShadowsAreTheOffscreenFramesByteForByte) {
     spot.intensity = 40;
     spot.shadows = true;
     const LightDesc lights[] = {spot};
-    VulkanFrame frame;
-    frame.command_buffer = host->beginScene(kClear, 1.0f);
-    frame.extent = host->extent();
-    frame.color = host->color();
-    frame.depth = host->depth();
-    frame.view = view();
+    VulkanFrame frame = beginFrame(1.0f);
     frame.lights = lights;
     frame.shadows = smallShadows();
     std::vector<Diagnostic> diagnostics;
@@ -750,12 +739,7 @@ TEST_F(HostFrameTest, ParticlesDrawTheirMotionOverTheHostsMotionImage) {
         std::vector<Diagnostic> diagnostics;
         auto r = VulkanRenderer::create(config, diagnostics);
         ASSERT_TRUE(r) << joined(diagnostics);
-        VulkanFrame frame;
-        frame.command_buffer = host->beginScene(kClear, wall_depth);
-        frame.extent = host->extent();
-        frame.color = host->color();
-        frame.depth = host->depth();
-        frame.view = view();
+        VulkanFrame frame = beginFrame(wall_depth);
         frame.motion.image = host->motion();
         frame.motion.has_previous_view = true;
         frame.motion.previous_view = previous;
@@ -844,12 +828,7 @@ TEST_F(HostFrameTest, BadMotionSettingsAreRefusedNamingThem) {
     auto with_motion = VulkanRenderer::create(config, diagnostics);
     ASSERT_TRUE(no_motion && with_motion) << joined(diagnostics);
     auto refused = [&](VulkanRenderer& r, float scale_x, const std::string& expected) {
-        VulkanFrame frame;
-        frame.command_buffer = host->beginScene(kClear, 1.0f);
-        frame.extent = host->extent();
-        frame.color = host->color();
-        frame.depth = host->depth();
-        frame.view = view();
+        VulkanFrame frame = beginFrame(1.0f);
         frame.motion.image = host->motion();
         frame.motion.scale_x = scale_x;
         VulkanFrameResult result;
