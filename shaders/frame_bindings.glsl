@@ -66,12 +66,16 @@ float frameSunShadow(vec3 n, vec3 p) {
 
 layout(set = kSetFrame, binding = kBindingLocalShadowAtlas) uniform sampler2DShadow
     local_shadow_atlas;
+layout(set = kSetFrame, binding = kBindingLocalShadowOpacity) uniform sampler2D
+    local_shadow_opacity;
 
 // The share of frame light `light_index` reaching world point p of unit normal n, in [0, 1]: 1
 // unless the light has tiles of the local shadow atlas (src/render/shader/local_shadow.h) and p
 // lies inside its tile (a point light's: the cube face of the direction from the light); there,
 // p moved along n and toward the light (sdLocalShadowReceiver) and 3 x 3 bilinear comparisons
-// one texel apart, as the sun's cascades take them.
+// one texel apart, as the sun's cascades take them; times, when the frame's blended particles
+// cast into the local opacity atlas (config.z), the transmittance through them from the tile's
+// slices, read half a slice toward the light (kOpacityReceiverOffset) as the sun's is.
 float frameLocalShadow(uint light_index, vec3 n, vec3 p) {
     uint count = min(frame.local_shadows.config.x, kLocalShadowTiles);
     for (uint first = 0u; first < count; ++first) {
@@ -101,7 +105,16 @@ float frameLocalShadow(uint light_index, vec3 n, vec3 p) {
                 sum += textureLod(local_shadow_atlas, vec3(uv, coord.z), 0.0);
             }
         }
-        return sum / 9.0;
+        float visibility = sum / 9.0;
+        uint opacity_resolution = frame.local_shadows.config.z;
+        if (opacity_resolution != 0u) {
+            float opacity_texel = 1.0 / float(opacity_resolution);
+            vec2 uv = sdLocalShadowAtlasUv(coord.xy, t, opacity_texel);
+            float depth = sdLocalOpacityDepth(coord.z, light.position_range.w, params.w);
+            visibility *= sdOpacityTransmittance(textureLod(local_shadow_opacity, uv, 0.0),
+                                                 depth - kOpacityReceiverOffset);
+        }
+        return visibility;
     }
     return 1.0;
 }
@@ -120,6 +133,15 @@ float frameLocalShadow(uint light_index, vec3 n, vec3 p) {
 bool orthographicView() {
     return frame.clip_from_world_c0.w == 0.0 && frame.clip_from_world_c1.w == 0.0 &&
            frame.clip_from_world_c2.w == 0.0;
+}
+
+// Where an opacity caster's fragment of depth `depth` (gl_FragCoord.z) lies among the slices of
+// the map it draws into: the sun's orthographic view slices by depth itself, a local light's
+// perspective tile by linear depth from the light (sdLocalOpacityDepth; the tile's far plane, the
+// light's range, in camera_right.w: sunViewGlobals; where its slices end in eye.w: ShadowPass).
+float opacityCasterDepth(float depth) {
+    return orthographicView() ? depth
+                              : sdLocalOpacityDepth(depth, frame.camera_right.w, frame.eye.w);
 }
 
 // The 64-bit mask of the frame's point and spot lights that may reach p: those of p's light

@@ -1,8 +1,9 @@
-// The opacity shadow map's caster (src/render/shader/shadow.h, docs/rendering.md "Shadows"): a
-// blended billboard seen from the sun (billboard.vert with the sun's view in the frame block)
-// adds its optical depth to the slices in front of which it lies; the pipeline sums (additive
-// blend). Its coverage is the texture or soft disc's alpha times the record's, as the billboard
-// shader's (sampleBillboardFlipbook, billboard_shade.glsl).
+// The opacity shadow maps' caster (src/render/shader/shadow.h, docs/rendering.md "Shadows"): a
+// blended billboard seen from the sun or a local light's tile (billboard.vert with that view in
+// the frame block) adds its optical depth to the slices in front of which it lies
+// (opacityCasterDepth); the pipeline sums (additive blend). Its coverage is the texture or soft
+// disc's alpha times the record's, as the billboard shader's (sampleBillboardFlipbook,
+// billboard_shade.glsl).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
@@ -38,5 +39,6 @@ void main() {
     vec4 texel = kVariantTextured != 0u
                      ? sampleBillboardFlipbook(particle_texture, p, b, kVariantFrameBlend != 0u)
                      : sdSoftDiscTexel(in_corner, p.blend);
-    out_optical_depth = sdOpacitySliceOutput(gl_FragCoord.z, texel.a * in_color.a);
+    out_optical_depth = sdOpacitySliceOutput(opacityCasterDepth(gl_FragCoord.z),
+                                             texel.a * in_color.a);
 }

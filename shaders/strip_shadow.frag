@@ -1,14 +1,15 @@
-// A strip's sun shadow caster (src/render/shader/shadow.h, docs/rendering.md "Shadows"): a ribbon
-// or beam seen from the sun (strip.vert with kVariantCaster and the sun's view in the frame block).
-// Its coverage is the texture's or the soft band's alpha times the point colour's, as strip.frag
-// draws it. kStripCasterOpacity adds the optical depth to the opacity map's slices in front of
-// which the fragment lies (the pipeline sums, additive blend); kStripCasterCutout keeps the
-// fragments covered at least kShadowCutoutCoverage for the cascades' depth test and write (that
-// pipeline has no colour attachment: the output is discarded).
+// A strip's shadow caster (src/render/shader/shadow.h, docs/rendering.md "Shadows"): a ribbon or
+// beam seen from the sun or a local light's tile (strip.vert with kVariantCaster and that view in
+// the frame block). Its coverage is the texture's or the soft band's alpha times the point
+// colour's, as strip.frag draws it. kStripCasterOpacity adds the optical depth to the opacity
+// map's slices in front of which the fragment lies (opacityCasterDepth; the pipeline sums,
+// additive blend); kStripCasterCutout keeps the fragments covered at least kShadowCutoutCoverage
+// for the depth test and write (that pipeline has no colour attachment: the output is discarded).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 
 #include "frame_globals.h"
+#include "frame_bindings.glsl"
 #include "strip_draw.h"
 #include "strip_variant.glsl"
 
@@ -29,6 +30,6 @@ void main() {
         if (coverage < kShadowCutoutCoverage) discard;
         out_optical_depth = vec4(0.0);
     } else {
-        out_optical_depth = sdOpacitySliceOutput(gl_FragCoord.z, coverage);
+        out_optical_depth = sdOpacitySliceOutput(opacityCasterDepth(gl_FragCoord.z), coverage);
     }
 }

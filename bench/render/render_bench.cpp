@@ -528,9 +528,10 @@ void BM_StripShadows(benchmark::State& state) {
 
 // The scene of BM_SunShadows (range(2) thousand lit 40 cm alpha discs, the box and the sphere)
 // under four spot lights over it, no sun shadows: range(0) of them cast shadows (0: the
-// reference; 1; 4), each a 1024² tile of the local atlas drawn by the primitives; range(0) 5: the
-// first is a point light instead, with shadows (six tiles), the others without; range(1) the frame
-// height.
+// reference; 1; 4), each a 1024² tile of the local atlas drawn by the primitives and a 256² tile
+// of the local opacity atlas drawn by the discs (blended casters: every tile draws all of them);
+// range(0) 5: the first is a point light instead, with shadows (six tiles of each), the others
+// without; range(1) the frame height.
 void BM_SpotShadows(benchmark::State& state) {
     const std::vector<DrawRecord> records =
         particles(static_cast<size_t>(state.range(2)) * 1000, 0.4f);

@@ -89,7 +89,9 @@ std::unique_ptr<ComputeRaster> ComputeRaster::create(const vk::Device& device,
         b.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
     static_assert(kBindingRasterFrame != kBindingShadowAtlas &&
-                  kBindingRasterFrame != kBindingShadowOpacity);
+                  kBindingRasterFrame != kBindingShadowOpacity &&
+                  kBindingRasterFrame != kBindingLocalShadowAtlas &&
+                  kBindingRasterFrame != kBindingLocalShadowOpacity);
     std::vector<VkDescriptorSetLayoutBinding> set_bindings = {bindings[0], bindings[1],
                                                               bindings[2]};
     addShadowBindings(set_bindings, VK_SHADER_STAGE_COMPUTE_BIT);

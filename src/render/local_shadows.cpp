@@ -40,7 +40,7 @@ void addTile(LocalShadowFit& fit, uint32_t light_index, vec3 position, vec3 forw
 
 } // namespace
 
-LocalShadowFit fitLocalShadows(const FrameView& view) {
+LocalShadowFit fitLocalShadows(const FrameView& view, std::span<const DrawBatch> batches) {
     LocalShadowFit fit;
     if (!view.shadows.enabled) return fit;
     const uint32_t resolution =
@@ -70,7 +70,25 @@ LocalShadowFit fitLocalShadows(const FrameView& view) {
         }
         ++fit.lights;
     }
-    fit.shadows.config = uvec4(fit.count, resolution, 0u, 0u);
+    uint32_t opacity_resolution = 0;
+    if (fit.count > 0) {
+        for (const DrawBatch& entry : batches) {
+            if (castsOpacityShadow(entry)) ++fit.opacity_batches;
+        }
+        if (fit.opacity_batches > 0) {
+            opacity_resolution = sdLocalOpacityResolution(std::clamp(
+                view.shadows.opacity_resolution, kMinShadowResolution, kMaxShadowResolution));
+        }
+        // Each tile's slices end where its casters do (the whole range for device casters),
+        // so the four slices resolve the smoke, not the empty metres behind it.
+        for (uint32_t t = 0; t < fit.count && fit.opacity_batches > 0; ++t) {
+            const SunView& v = fit.views[t];
+            const float near_m = v.depth_m * kLocalShadowNearFraction;
+            const float reach = opacityCasterReach(batches, v.eye, v.forward);
+            fit.shadows.params[t].w = std::clamp(reach, 2.0f * near_m, v.depth_m);
+        }
+    }
+    fit.shadows.config = uvec4(fit.count, resolution, opacity_resolution, 0u);
     return fit;
 }
 

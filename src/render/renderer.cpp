@@ -828,7 +828,7 @@ static bool prepareShadows(Renderer& r, const FrameView& view, std::span<const D
     const FrameTargets& t = *r.targets;
     r.shadow_fit = fitSunShadows(view, t.width, t.height, batches);
     const SunShadowFit& fit = r.shadow_fit;
-    r.local_shadow_fit = fitLocalShadows(view);
+    r.local_shadow_fit = fitLocalShadows(view, batches);
     const LocalShadowFit& local = r.local_shadow_fit;
     globals.shadows = fit.shadows;
     globals.local_shadows = local.shadows;
@@ -977,6 +977,7 @@ FrameStats frameStats(const Renderer& r, const FrameTotals& totals, size_t batch
     stats.shadow_cutout_batches = r.shadow_fit.cutout_batches;
     stats.local_shadows = r.local_shadow_fit.lights;
     stats.local_shadows_dropped = r.local_shadow_fit.dropped;
+    stats.local_shadow_opacity_batches = r.local_shadow_fit.opacity_batches;
     stats.particles_drawn = totals.records - totals.mesh_records;
     stats.mesh_particles = totals.mesh_records;
     stats.device_batches =

@@ -457,6 +457,9 @@ struct FrameStats {
     // kLocalShadowTiles of the atlas (they shade unshadowed).
     uint32_t local_shadows = 0;
     uint32_t local_shadows_dropped = 0;
+    // The blended billboard and strip batches drawn into the local lights' opacity atlas (each
+    // into every tile in use; 0 without local shadows).
+    uint32_t local_shadow_opacity_batches = 0;
     // Distortion billboards (docs/rendering.md, "Distortion"): the batches drawn, and those a
     // host frame left out (it has no copy of the host's colour to read).
     uint32_t distortion_batches = 0;

@@ -32,12 +32,13 @@ constexpr VkPipelineStageFlags2 kShadowReaderStages = VK_PIPELINE_STAGE_2_VERTEX
                                                       VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
                                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
 
-// The views the casters draw with: the sun's cascades, the opacity map, then the local lights'
-// tiles.
+// The views the casters draw with: the sun's cascades, the opacity map, the local lights' depth
+// tiles, then their opacity tiles (the same views at the opacity tiles' resolution).
 constexpr uint32_t kSunViews = kShadowCascadeCapacity + 1;
 constexpr uint32_t kOpacityView = kShadowCascadeCapacity;
 constexpr uint32_t kLocalViews = kSunViews;
-constexpr uint32_t kViews = kSunViews + kLocalShadowTiles;
+constexpr uint32_t kLocalOpacityViews = kLocalViews + kLocalShadowTiles;
+constexpr uint32_t kViews = kLocalOpacityViews + kLocalShadowTiles;
 
 // The globals and set of view `view` in frame slot `slot`.
 constexpr uint32_t viewIndex(uint32_t slot, uint32_t view) {
@@ -156,12 +157,14 @@ void writeShadowBindings(VkDevice device, VkDescriptorSet set, const ShadowMaps&
                                   maps.opacity_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     vk::writeCombinedImageSampler(device, set, kBindingLocalShadowAtlas, maps.local_atlas,
                                   maps.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    vk::writeCombinedImageSampler(device, set, kBindingLocalShadowOpacity, maps.local_opacity,
+                                  maps.opacity_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 }
 
 void addShadowBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings,
                        VkShaderStageFlags stages) {
-    for (const uint32_t binding :
-         {kBindingShadowAtlas, kBindingShadowOpacity, kBindingLocalShadowAtlas}) {
+    for (const uint32_t binding : {kBindingShadowAtlas, kBindingShadowOpacity,
+                                   kBindingLocalShadowAtlas, kBindingLocalShadowOpacity}) {
         VkDescriptorSetLayoutBinding b{};
         b.binding = binding;
         b.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
@@ -257,13 +260,15 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
 bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
                             std::vector<Diagnostic>& diagnostics) {
     // The local lights' atlas is as wide (kLocalShadowColumns tiles) and kLocalShadowRows high:
-    // one check for both.
+    // one check for both; the same for the local opacity atlas's.
     static_assert(kLocalShadowRows <= kLocalShadowColumns);
     const uint32_t width = resolution * kShadowCascadeCapacity;
+    const uint32_t local_opacity_side = sdLocalOpacityResolution(opacity_resolution);
     const VkPhysicalDeviceLimits& limits = device_.limits();
     const uint32_t most = std::min(
         {limits.maxImageDimension2D, limits.maxFramebufferWidth, limits.maxFramebufferHeight});
-    if (width > most || opacity_resolution > most) {
+    if (width > most || opacity_resolution > most ||
+        local_opacity_side * kLocalShadowColumns > most) {
         diagnostics.push_back(shadowError(
             "a shadow resolution of " + std::to_string(resolution) + " needs an atlas " +
             std::to_string(width) + " texels wide (" + std::to_string(kShadowCascadeCapacity) +
@@ -284,9 +289,15 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
                           {resolution * kLocalShadowColumns, resolution * kLocalShadowRows},
                           VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                           "the local lights' shadow atlas", diagnostics);
-    if (!atlas_ || !opacity_ || !local_atlas_) return false;
+    local_opacity_ = vk::createImage2D(
+        device_, kShadowOpacityFormat,
+        {local_opacity_side * kLocalShadowColumns, local_opacity_side * kLocalShadowRows},
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        "the local lights' opacity atlas", diagnostics);
+    if (!atlas_ || !opacity_ || !local_atlas_ || !local_opacity_) return false;
     resolution_ = resolution;
     opacity_resolution_ = opacity_resolution;
+    local_opacity_resolution_ = local_opacity_side;
     // Readable from the start: frames without shadows bind them as they are.
     VkCommandBuffer cmd = runner_.begin(diagnostics);
     if (cmd == VK_NULL_HANDLE) return false;
@@ -303,7 +314,9 @@ bool ShadowPass::createMaps(uint32_t resolution, uint32_t opacity_resolution,
     opacity.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
     vk::ImageBarrier local = atlas;
     local.image = local_atlas_.get();
-    vk::imageBarriers(cmd, {atlas, opacity, local});
+    vk::ImageBarrier local_opacity = opacity;
+    local_opacity.image = local_opacity_.get();
+    vk::imageBarriers(cmd, {atlas, opacity, local, local_opacity});
     return runner_.submitAndWait("the shadow maps' first layout", diagnostics);
 }
 
@@ -446,6 +459,11 @@ void ShadowPass::upload(uint32_t slot, const FrameGlobals& camera, const SunShad
     for (uint32_t t = 0; t < local.count; ++t) {
         const FrameGlobals g = sunViewGlobals(camera, local.views[t], resolution_, resolution_);
         std::memcpy(globals_[viewIndex(slot, kLocalViews + t)].mapped, &g, sizeof(g));
+        if (local.opacity_batches == 0) continue;
+        FrameGlobals o = sunViewGlobals(camera, local.views[t], local_opacity_resolution_,
+                                        local_opacity_resolution_);
+        o.eye.w = local.shadows.params[t].w; // where the tile's slices end (opacityCasterDepth)
+        std::memcpy(globals_[viewIndex(slot, kLocalOpacityViews + t)].mapped, &o, sizeof(o));
     }
     for (uint32_t c = 0; c < fit.cascades; ++c) {
         const FrameGlobals g =
@@ -460,8 +478,8 @@ void ShadowPass::upload(uint32_t slot, const FrameGlobals& camera, const SunShad
 }
 
 ShadowMaps ShadowPass::maps() const {
-    return {atlas_.view.get(), compare_sampler_.get(), opacity_.view.get(), linear_sampler_.get(),
-            local_atlas_.view.get()};
+    return {atlas_.view.get(),     compare_sampler_.get(),  opacity_.view.get(),
+            linear_sampler_.get(), local_atlas_.view.get(), local_opacity_.view.get()};
 }
 
 void ShadowPass::record(VkCommandBuffer cmd, const FrameView& view,
@@ -469,10 +487,16 @@ void ShadowPass::record(VkCommandBuffer cmd, const FrameView& view,
                         const LocalShadowFit& local, const ShadowDrawContext& context) const {
     if (fit.cascades > 0) {
         recordDepthTiles(cmd, view, batches, atlas_, fit.cascades, 0, context);
-        if (fit.opacity) recordOpacity(cmd, batches, context);
+        if (fit.opacity) {
+            recordOpacity(cmd, batches, opacity_, opacity_resolution_, 1, kOpacityView, context);
+        }
     }
     if (local.count > 0) {
         recordDepthTiles(cmd, view, batches, local_atlas_, local.count, kLocalViews, context);
+        if (local.opacity_batches > 0) {
+            recordOpacity(cmd, batches, local_opacity_, local_opacity_resolution_, local.count,
+                          kLocalOpacityViews, context);
+        }
     }
 }
 
@@ -576,8 +600,9 @@ void ShadowPass::recordDepthTiles(VkCommandBuffer cmd, const FrameView& view,
 }
 
 void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
-                               const ShadowDrawContext& context) const {
-    vk::ImageBarrier to_attachment{opacity_.get(),
+                               const vk::Image2D& map, uint32_t side, uint32_t tiles,
+                               uint32_t first_set, const ShadowDrawContext& context) const {
+    vk::ImageBarrier to_attachment{map.get(),
                                    VK_IMAGE_ASPECT_COLOR_BIT,
                                    VK_IMAGE_LAYOUT_UNDEFINED,
                                    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -589,23 +614,31 @@ void ShadowPass::recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> b
     vk::imageBarriers(cmd, {to_attachment});
     std::vector<VkRenderingAttachmentInfo> color(1);
     color[0].sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO;
-    color[0].imageView = opacity_.view.get();
+    color[0].imageView = map.view.get();
     color[0].imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     color[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     color[0].storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     color[0].clearValue.color = {{0.0f, 0.0f, 0.0f, 0.0f}};
-    vk::beginRendering(cmd, {opacity_resolution_, opacity_resolution_}, color, nullptr);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(), kSetFrame,
-                            1, &sets_[viewIndex(context.slot, kOpacityView)], 0, nullptr);
+    const uint32_t columns = std::min(tiles, kLocalShadowColumns);
+    const uint32_t rows = (tiles + kLocalShadowColumns - 1) / kLocalShadowColumns;
+    vk::beginRendering(cmd, {side * columns, side * rows}, color, nullptr);
     VkPipeline bound = VK_NULL_HANDLE;
-    forEachRecordSource(batches, context, [&](const DrawBatch& entry, const RecordSource& source) {
-        const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
-        if (b == nullptr || !castsOpacityShadow(*b)) return;
-        drawBillboards(cmd, *b, source, opacity_variants_, bound, context);
-    });
-    drawStrips(cmd, batches, kStripCasterOpacity, context);
+    for (uint32_t t = 0; t < tiles; ++t) {
+        setViewport(cmd, static_cast<int32_t>(t % kLocalShadowColumns * side),
+                    static_cast<int32_t>(t / kLocalShadowColumns * side), side);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, particle_layout_.get(),
+                                kSetFrame, 1, &sets_[viewIndex(context.slot, first_set + t)], 0,
+                                nullptr);
+        forEachRecordSource(batches, context,
+                            [&](const DrawBatch& entry, const RecordSource& source) {
+                                const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
+                                if (b == nullptr || !castsOpacityShadow(*b)) return;
+                                drawBillboards(cmd, *b, source, opacity_variants_, bound, context);
+                            });
+        drawStrips(cmd, batches, kStripCasterOpacity, context);
+    }
     vkCmdEndRendering(cmd);
-    vk::ImageBarrier to_sampled{opacity_.get(),
+    vk::ImageBarrier to_sampled{map.get(),
                                 VK_IMAGE_ASPECT_COLOR_BIT,
                                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,

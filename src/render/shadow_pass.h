@@ -4,11 +4,13 @@
 // opacity map (RGBA16F, four depth slices of optical depth), drawn by the other alpha-blended and
 // premultiplied billboards and strips (ribbons and beams); and the local lights' atlas
 // (render/shader/local_shadow.h: a perspective depth tile per shadowed spot light, six per point
-// light, drawn by the same casters as the cascades). Both are drawn before the opaque pass of
-// an offscreen frame and sampled by the receivers (opaque pass, lit meshes, lit billboards on both
-// raster paths) through the frame set's kBindingShadowAtlas and kBindingShadowOpacity. Between
-// frames both maps stay in SHADER_READ_ONLY_OPTIMAL, so a frame without shadows (and every host
-// frame) binds them as they are and never reads them.
+// light, drawn by the same casters as the cascades) with its opacity atlas (RGBA16F, the same
+// tiles, drawn by the casters of the sun's opacity map, sliced along each tile's linear depth).
+// All are drawn before the opaque pass of an offscreen frame (and of a host frame) and sampled by
+// the receivers (opaque pass, lit meshes, lit billboards and strips on both raster paths) through
+// the frame set's shadow bindings (addShadowBindings). Between frames every map stays in
+// SHADER_READ_ONLY_OPTIMAL, so a frame without shadows binds them as they are and never reads
+// them.
 #pragma once
 
 #include <cstdint>
@@ -51,11 +53,12 @@ struct ShadowMaps {
     VkImageView opacity = VK_NULL_HANDLE;
     VkSampler opacity_sampler = VK_NULL_HANDLE; // linear, clamped
     VkImageView local_atlas = VK_NULL_HANDLE;   // through atlas_sampler
+    VkImageView local_opacity = VK_NULL_HANDLE; // through opacity_sampler
 };
 
-// The receivers' shadow bindings (the sun's atlas and opacity map, the local lights' atlas), each
-// a combined image sampler: what their descriptor pools make room for.
-inline constexpr uint32_t kShadowBindingCount = 3;
+// The receivers' shadow bindings (the sun's atlas and opacity map, the local lights' atlas and
+// opacity atlas), each a combined image sampler: what their descriptor pools make room for.
+inline constexpr uint32_t kShadowBindingCount = 4;
 
 // Writes the kShadowBindingCount shadow bindings of a receiver's frame set.
 void writeShadowBindings(VkDevice device, VkDescriptorSet set, const ShadowMaps& maps);
@@ -82,11 +85,11 @@ public:
                                               std::vector<Diagnostic>& diagnostics);
 
     // Makes the maps `resolution` (each cascade and local tile) and `opacity_resolution` texels a
-    // side unless
-    // they are already; `replaced` says whether they were (the receivers' sets must then be
-    // written again: maps()). With wait_device_idle it waits for the device to be idle first
-    // (else the caller made sure no recorded work reads the maps). An error (and false) when
-    // the atlas would be wider than the device allows or a Vulkan call fails.
+    // side (a local opacity tile: sdLocalOpacityResolution of it) unless they are already;
+    // `replaced` says whether they were (the receivers' sets must then be written again: maps()).
+    // With wait_device_idle it waits for the device to be idle first (else the caller made sure no
+    // recorded work reads the maps). An error (and false) when the atlas would be wider than the
+    // device allows or a Vulkan call fails.
     bool ensureSize(uint32_t resolution, uint32_t opacity_resolution, bool wait_device_idle,
                     bool& replaced, std::vector<Diagnostic>& diagnostics);
     // Whether ensureSize would make new maps.
@@ -104,8 +107,8 @@ public:
                 const LocalShadowFit& local);
 
     // Records the casters of the fitted maps (the sun's when fit.cascades > 0, the local lights'
-    // when local.count > 0) and leaves every map readable by the receivers' fragment and compute
-    // shaders.
+    // when local.count > 0, their opacity atlas when local.opacity_batches > 0 too) and leaves
+    // every map readable by the receivers' fragment and compute shaders.
     void record(VkCommandBuffer cmd, const FrameView& view, std::span<const DrawBatch> batches,
                 const SunShadowFit& fit, const LocalShadowFit& local,
                 const ShadowDrawContext& context) const;
@@ -128,7 +131,10 @@ private:
     void drawDepthCasters(VkCommandBuffer cmd, const FrameView& view,
                           std::span<const DrawBatch> batches, VkDescriptorSet set,
                           const ShadowDrawContext& context) const;
+    // The opacity casters (blended billboards and strips) into `tiles` tiles of `side` texels of
+    // an opacity map (kLocalShadowColumns a row), tile t drawn with sets_[first_set + t].
     void recordOpacity(VkCommandBuffer cmd, std::span<const DrawBatch> batches,
+                       const vk::Image2D& map, uint32_t side, uint32_t tiles, uint32_t first_set,
                        const ShadowDrawContext& context) const;
     // One billboard batch with its variant of `variants` (opacity or cutout casters).
     void drawBillboards(VkCommandBuffer cmd, const BillboardBatch& batch,
@@ -152,10 +158,12 @@ private:
     vk::Image2D atlas_;
     vk::Image2D opacity_;
     vk::Image2D local_atlas_;
+    vk::Image2D local_opacity_; // kLocalShadowTiles tiles of local_opacity_resolution_
+    uint32_t local_opacity_resolution_ = 0;
     vk::OwnedSampler compare_sampler_;
     vk::OwnedSampler linear_sampler_;
-    // One FrameGlobals per view (the sun's cascades, the opacity map, the local lights' tiles)
-    // and frame slot (a host's frames in flight each keep theirs): viewIndex.
+    // One FrameGlobals per view (the sun's cascades, the opacity map, the local lights' depth and
+    // opacity tiles) and frame slot (a host's frames in flight each keep theirs): viewIndex.
     std::vector<vk::Buffer> globals_;
     vk::OwnedDescriptorSetLayout set_layout_;
     vk::OwnedDescriptorPool pool_;

@@ -183,6 +183,20 @@ bool castsCutoutShadow(const DrawBatch& batch) {
         batch);
 }
 
+float opacityCasterReach(std::span<const DrawBatch> batches, vec3 origin, vec3 forward) {
+    for (const DrawBatch& entry : batches) {
+        if (castsOpacityShadow(entry) && onDevice(entry)) {
+            return std::numeric_limits<float>::infinity();
+        }
+    }
+    vec3 right;
+    vec3 up;
+    shadowAxes(forward, right, up);
+    const Box box = hostCasterBox(batches, right, up, forward);
+    if (box.empty()) return -std::numeric_limits<float>::infinity();
+    return box.hi.z - dot(origin, forward);
+}
+
 bool onDevice(const DrawBatch& batch) {
     if (const StripBatch* s = std::get_if<StripBatch>(&batch)) return s->device.points != 0;
     if (const BillboardBatch* b = std::get_if<BillboardBatch>(&batch)) {

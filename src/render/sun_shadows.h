@@ -63,6 +63,10 @@ bool castsOpacityShadow(const DrawBatch& batch);
 bool castsCutoutShadow(const DrawBatch& batch);
 // Whether a batch's records or points stay on the device.
 bool onDevice(const DrawBatch& batch);
+// How far along unit `forward` from `origin` the opacity casters of `batches` reach (host
+// records and strip points as spheres, as the opacity map is fitted to them): +infinity when one
+// of them keeps its records or points on the device, -infinity when none casts.
+float opacityCasterReach(std::span<const DrawBatch> batches, vec3 origin, vec3 forward);
 
 // The practical split of [near_m, far_m] into `count` cascades (Zhang et al., "Parallel-Split
 // Shadow Maps", 2006): split i at mix(uniform, logarithmic, 0.75); far ends, the last at far_m.

@@ -79,6 +79,7 @@ const char* const kScenes[] = {
     "half_res_smoke",
     "strip_shadows",
     "spot_shadows",
+    "spot_smoke_shadows",
 };
 
 std::string errors(const std::vector<Diagnostic>& d) {

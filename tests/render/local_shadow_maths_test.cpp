@@ -3,12 +3,14 @@
 // (src/render/local_shadows.h): the perspective tile puts the spot's axis at its centre and its
 // cone inside it, depth grows with distance from the near plane to the range, the receiver's
 // offsets, the frustum's widest angle, a point light's cube faces, and which lights get tiles (the
-// bound, counted).
+// bound, counted); the opacity slices run along linear depth from the light (a spot's and each
+// cube face's alike) and end where the blended casters do.
 #include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "render/billboard_params.h"
 #include "render/local_shadows.h"
 #include "render/shader/local_shadow.h"
 
@@ -198,6 +200,120 @@ TEST(LocalShadowMaths, TilesLieInTheirOwnPartOfTheAtlas) {
         EXPECT_LT(hi.x, x0 + 1.0f / float(kLocalShadowColumns));
         EXPECT_LT(hi.y, y0 + 1.0f / float(kLocalShadowRows));
     }
+}
+
+// A blended (or, with `additive`, additive) camera-facing billboard batch of `records` (which it
+// views: they must outlive it).
+BillboardBatch blendedBatch(std::span<const DrawRecord> records, bool additive = false) {
+    EmitterRecord e{};
+    e.transform_row0 = vec4(1, 0, 0, 0);
+    e.transform_row1 = vec4(0, 1, 0, 0);
+    e.transform_row2 = vec4(0, 0, 1, 0);
+    e.blend = additive ? kBlendAdditive : kBlendAlpha;
+    e.alignment = kAlignCamera;
+    e.emission = vec4(1, 0, 0, 0);
+    return BillboardBatch{billboardParams(e, Rows3x4{}), kNoTexture, records, {}};
+}
+
+TEST(LocalShadowMaths, OpacitySlicesRunAlongLinearDepthFromTheNearPlaneToTheirEnd) {
+    const std::vector<LightDesc> lights = {spot({1, 4, -2}, {0, -1, 0})};
+    const LocalShadowFit fit = fitLocalShadows(viewWith(lights));
+    const float range = 10.0f;
+    const float near_m = range * kLocalShadowNearFraction;
+    auto slice = [&](float d, float end_m) {
+        return sdLocalOpacityDepth(coordOf(fit, 0, vec3(1, 4 - d, -2)).z, range, end_m);
+    };
+    EXPECT_NEAR(slice(near_m, range), 0.0f, 1e-4f);
+    EXPECT_NEAR(slice(range - 1e-4f, range), 1.0f, 1e-4f);
+    float last = -1;
+    for (float d = 0.25f; d < range; d += 0.25f) {
+        // Linear in the distance along the light's direction (perspective depth is not: it is
+        // above 0.99 from a tenth of the range on).
+        const float f = slice(d, range);
+        EXPECT_NEAR(f, (d - near_m) / (range - near_m), 2e-4f) << d;
+        EXPECT_GT(f, last) << d;
+        last = f;
+        // Slices ending at 4 m: the same, stretched, and 1 from there on.
+        EXPECT_NEAR(slice(d, 4.0f), std::min((d - near_m) / (4.0f - near_m), 1.0f), 2e-4f) << d;
+    }
+    EXPECT_NEAR(sdLocalShadowLinearDepth(0.0f, range), near_m, 1e-6f);
+    EXPECT_NEAR(sdLocalShadowLinearDepth(1.0f, range), range, 1e-3f);
+}
+
+TEST(LocalShadowMaths, EachCubeFaceSlicesAlongItsOwnDirection) {
+    LightDesc point;
+    point.type = LightKind::point;
+    point.position = {1, 2, 3};
+    point.range = 10;
+    point.shadows = true;
+    const std::vector<LightDesc> lights = {point};
+    const LocalShadowFit fit = fitLocalShadows(viewWith(lights));
+    ASSERT_EQ(fit.count, kPointShadowFaces);
+    const vec3 p0(1, 2, 3);
+    const float near_m = 10.0f * kLocalShadowNearFraction;
+    for (uint32_t face = 0; face < kPointShadowFaces; ++face) {
+        const vec3 forward = sdCubeFaceForward(face);
+        // A direction off the face's axis, still inside it.
+        const vec3 across = face < 2 ? vec3(0, 0.4f, -0.3f) : vec3(0.3f, 0, 0.4f);
+        const vec3 side = face >= 4 ? vec3(0.4f, -0.3f, 0) : across;
+        float last = -1;
+        for (float d = 0.5f; d < 10.0f; d += 0.5f) {
+            const vec3 p = p0 + (forward + side) * d;
+            ASSERT_EQ(sdCubeFace(p - p0), face);
+            const vec4 c = coordOf(fit, face, p);
+            ASSERT_EQ(c.w, 1.0f) << face << " " << d;
+            const float f = sdLocalOpacityDepth(c.z, 10.0f, 10.0f);
+            EXPECT_NEAR(f, (d - near_m) / (10.0f - near_m), 2e-4f) << face << " " << d;
+            EXPECT_GT(f, last);
+            last = f;
+        }
+    }
+}
+
+TEST(LocalShadowMaths, BlendedCastersTurnOnTheOpacityAtlasAndEndEachTilesSlices) {
+    // A spot 4 m up looking down, a point light beside it; a blended puff 1.5 m below the spot
+    // (size 0.5: it reaches 2 m down).
+    LightDesc point;
+    point.type = LightKind::point;
+    point.position = {5, 4, 0};
+    point.range = 10;
+    point.shadows = true;
+    const std::vector<LightDesc> lights = {spot({0, 4, 0}, {0, -1, 0}), point};
+    FrameView view = viewWith(lights);
+    view.shadows.opacity_resolution = 4096;
+    const std::vector<DrawRecord> records = {
+        sdDrawRecord(vec3(0, 2.5f, 0), 0.5f, vec4(1), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u)};
+    const std::vector<DrawBatch> batches = {blendedBatch(records), blendedBatch(records, true)};
+    const LocalShadowFit fit = fitLocalShadows(view, batches);
+    ASSERT_EQ(fit.count, 1u + kPointShadowFaces);
+    EXPECT_EQ(fit.opacity_batches, 1u) << "additive particles are light: they cast nothing";
+    EXPECT_EQ(fit.shadows.config.z, kMaxLocalOpacityResolution);
+    EXPECT_NEAR(fit.shadows.params[0].w, 2.0f, 1e-4f) << "the puff's far side from the spot";
+    // The point light's -x face sees the puff 5 m away (+ its size); faces that look away from
+    // it end their slices at their near end (nothing to slice).
+    EXPECT_NEAR(fit.shadows.params[1 + 1].w, 5.5f, 1e-4f);
+    EXPECT_NEAR(fit.shadows.params[1 + 0].w, 2.0f * 10.0f * kLocalShadowNearFraction, 1e-6f);
+
+    // No blended casters, or no shadowed light: no opacity atlas.
+    const std::vector<DrawBatch> additive = {blendedBatch(records, true)};
+    const LocalShadowFit none = fitLocalShadows(view, additive);
+    EXPECT_EQ(none.opacity_batches, 0u);
+    EXPECT_EQ(none.shadows.config.z, 0u);
+    EXPECT_EQ(none.shadows.params[0].w, 0.0f);
+    view.shadows.enabled = false;
+    EXPECT_EQ(fitLocalShadows(view, batches).opacity_batches, 0u);
+
+    // Records on the device: the slices reach the range.
+    view.shadows.enabled = true;
+    view.shadows.opacity_resolution = 256;
+    BillboardBatch device = blendedBatch({});
+    device.device.records = 0x1000;
+    device.device.count = 4;
+    const std::vector<DrawBatch> on_device = {device};
+    const LocalShadowFit reach = fitLocalShadows(view, on_device);
+    EXPECT_EQ(reach.opacity_batches, 1u);
+    EXPECT_EQ(reach.shadows.config.z, 256u);
+    EXPECT_EQ(reach.shadows.params[0].w, 10.0f);
 }
 
 } // namespace

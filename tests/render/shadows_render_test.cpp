@@ -6,7 +6,10 @@
 // covered; ribbons cast as billboards do (blended ones through the opacity map, cutouts into the
 // depth map, additive ones nothing) and lit ribbons receive the sun's shadow; a spot light with
 // shadows shadows the ground behind a box (gone with its shadows off) and lights lit billboards
-// alike on both raster paths; bad settings are refused with their name.
+// alike on both raster paths; smoke (blended billboards) darkens the ground behind it from a
+// shadowed spot by its transmittance, and from a shadowed point light on its side only, through
+// the local opacity atlas (additive ones, or a light without shadows: nothing); bad settings are
+// refused with their name.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -385,6 +388,107 @@ TEST_F(ShadowsRenderTest, ASpotsShadowLightsLitBillboardsAlikeOnBothRasterPaths)
     const Image computed = render(view, batches);
     EXPECT_EQ(stats_.raster_batches, 1u);
     EXPECT_EQ(stats_.local_shadows, 1u);
+    ASSERT_TRUE(test::redWithin(computed, graphics, 2));
+}
+
+// Unlit puffs of smoke (`records`, which the batch views), blended `blend`.
+std::vector<DrawBatch> smoke(std::span<const DrawRecord> records, uint32_t blend = kBlendAlpha) {
+    return {BillboardBatch{test::cameraFacingParams(blend), kNoTexture, records, {}}};
+}
+
+TEST_F(ShadowsRenderTest, SmokeDarkensTheGroundBehindItFromAShadowedSpotByItsTransmittance) {
+    // The spot at (4, 4, 0) aims at the origin; a half-transparent puff 3 m wide, 2 m up on that
+    // line (its image from above lies right of x 0.6) shadows the ground around the origin;
+    // (x -0.5, z 0) sees the light through the puff's core.
+    const std::vector<LightDesc> lights = {shadowedSpot(true)};
+    const FrameView view = spotView(lights);
+    const uint32_t x = pixelOf(-0.5f);
+    const uint32_t row = pixelOf(0.0f);
+    const Image clear = render(view);
+    EXPECT_EQ(stats_.local_shadow_opacity_batches, 0u);
+    // Alpha 0.5: the soft disc's core is (nearly) fully covered.
+    const std::vector<DrawRecord> puffs = {puff(vec3(2, 2, 0), 3, 0.5f)};
+    const Image smoky = render(view, smoke(puffs));
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    EXPECT_EQ(stats_.local_shadow_opacity_batches, 1u);
+    EXPECT_EQ(stats_.shadow_opacity_batches, 0u) << "no sun: no sun opacity map";
+    const int lit = red(clear, x, row);
+    const int shadowed = red(smoky, x, row);
+    EXPECT_GT(lit, 60);
+    // About what the light at half its intensity gives: transmittance 0.5 through the puff's
+    // core (the soft disc a little under full coverage there: a little more light).
+    std::vector<LightDesc> half = lights;
+    half[0].intensity *= 0.5f;
+    const Image dimmed = render(spotView(half));
+    const int expected = red(dimmed, x, row);
+    EXPECT_LT(shadowed, lit - 20) << "smoky " << shadowed << ", clear " << lit;
+    EXPECT_NEAR(shadowed, expected, 8) << "smoky " << shadowed << ", half the light " << expected;
+    // Beside the shadow (x -0.5, z 4.5): as without smoke.
+    EXPECT_NEAR(red(smoky, x, pixelOf(4.5f)), red(clear, x, pixelOf(4.5f)), 2);
+
+    // Additive smoke casts nothing; nor does any smoke into a light without shadows.
+    const Image additive = render(view, smoke(puffs, kBlendAdditive));
+    EXPECT_EQ(stats_.local_shadow_opacity_batches, 0u);
+    EXPECT_NEAR(red(additive, x, row), lit, 1);
+    const std::vector<LightDesc> unshadowed = {shadowedSpot(false)};
+    const Image off = render(spotView(unshadowed), smoke(puffs));
+    EXPECT_EQ(stats_.local_shadows, 0u);
+    EXPECT_EQ(stats_.local_shadow_opacity_batches, 0u);
+    EXPECT_NEAR(red(off, x, row), lit, 2);
+}
+
+TEST_F(ShadowsRenderTest, SmokeOnOneSideOfAShadowedPointLightDarkensThatSideOnly) {
+    // A point light 4 m over the origin; a puff 1.5 m wide 2 m up at x 2.5 (its image from above
+    // over x in about [2.2, 4.1]) in the cube's +x face shadows the ground around x 5; the ground
+    // at x -5 (the -x face) mirrors x 5 without smoke.
+    LightDesc light = shadowedSpot(true);
+    light.type = LightKind::point;
+    light.position = {0, 4, 0};
+    const std::vector<LightDesc> lights = {light};
+    const FrameView view = spotView(lights);
+    const uint32_t row = pixelOf(0.0f);
+    const uint32_t plus = pixelOf(5.0f);
+    const uint32_t minus = pixelOf(-5.0f);
+    const Image clear = render(view);
+    const std::vector<DrawRecord> puffs = {puff(vec3(2.5f, 2, 0), 1.5f, 0.6f)};
+    const Image smoky = render(view, smoke(puffs));
+    EXPECT_EQ(stats_.local_shadows, 1u);
+    EXPECT_EQ(stats_.local_shadow_opacity_batches, 1u);
+    EXPECT_GT(red(clear, plus, row), 40);
+    EXPECT_LT(red(smoky, plus, row), red(clear, plus, row) - 15)
+        << "smoky " << red(smoky, plus, row) << ", clear " << red(clear, plus, row);
+    EXPECT_GT(red(smoky, plus, row), 10) << "half-transparent smoke: not black";
+    EXPECT_NEAR(red(smoky, minus, row), red(clear, minus, row), 1) << "the other side";
+    EXPECT_NEAR(red(smoky, pixelOf(0.5f), pixelOf(5.5f)), red(clear, pixelOf(0.5f), pixelOf(5.5f)),
+                1)
+        << "the +z face";
+}
+
+TEST_F(ShadowsRenderTest, LitBillboardsBehindSmokeTakeTheSpotsOpacityShadowOnBothRasterPaths) {
+    // Lit puffs 0.3 m up at x -0.5, no ground: one behind the spot's smoke puff, one beside it
+    // (z 4.5); the smoke puff is not lit (a separate, earlier batch).
+    const std::vector<LightDesc> lights = {shadowedSpot(true)};
+    FrameView view = spotView(lights);
+    view.ground.enabled = false;
+    const std::vector<DrawRecord> lit_records = {puff(vec3(-0.5f, 0.3f, 0), 1.0f, 0.9f),
+                                                 puff(vec3(-0.5f, 0.3f, 4.5f), 1.0f, 0.9f)};
+    const std::vector<DrawRecord> smoke_records = {puff(vec3(2, 2, 0), 3, 0.5f)};
+    const std::vector<DrawBatch> clear = {
+        BillboardBatch{puffParams(true), kNoTexture, lit_records, {}}};
+    const std::vector<DrawBatch> smoky = {
+        BillboardBatch{puffParams(false), kNoTexture, smoke_records, {}},
+        BillboardBatch{puffParams(true), kNoTexture, lit_records, {}}};
+    const uint32_t x = pixelOf(-0.5f);
+    const Image before = render(view, clear);
+    const Image graphics = render(view, smoky);
+    EXPECT_EQ(stats_.local_shadow_opacity_batches, 2u) << "the lit puffs are blended too";
+    const int behind = red(graphics, x, pixelOf(0.0f));
+    EXPECT_LT(behind, red(before, x, pixelOf(0.0f)) - 15)
+        << "behind " << behind << ", without smoke " << red(before, x, pixelOf(0.0f));
+    EXPECT_NEAR(red(graphics, x, pixelOf(4.5f)), red(before, x, pixelOf(4.5f)), 2);
+    view.raster = RasterPath::compute;
+    const Image computed = render(view, smoky);
+    EXPECT_EQ(stats_.raster_batches, 2u);
     ASSERT_TRUE(test::redWithin(computed, graphics, 2));
 }
 

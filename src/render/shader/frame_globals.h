@@ -30,6 +30,9 @@ SD_CONST uint kBindingSceneColor = 6u;
 // The local lights' shadow atlas (local_shadow.h), through a comparison sampler; read by the same
 // receivers as the sun's maps.
 SD_CONST uint kBindingLocalShadowAtlas = 7u;
+// The local lights' opacity atlas (local_shadow.h: the blended particles' optical depth in each
+// tile's slices), through the linear sampler; read by the same receivers.
+SD_CONST uint kBindingLocalShadowOpacity = 8u;
 SD_CONST uint kSetTexture = 1u;
 SD_CONST uint kBindingTexture = 0u; // the batch's RGBA8 sRGB texture, linear filter, clamp
 

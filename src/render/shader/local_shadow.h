@@ -12,6 +12,15 @@
 // kShadowNormalOffsetTexels texels at its distance and toward the light by the depth bias, and
 // takes the same 3 x 3 percentage-closer filter as the sun's cascades.
 //
+// Beside it, when the frame has blended billboards or strips that cast into the sun's opacity
+// map, a local opacity atlas (RGBA16F, the same tile layout, sdLocalOpacityResolution texels a
+// tile): each tile holds the optical depth of the blended particles its light sees in four slices
+// (shadow.h's sdOpacitySliceOutput), along the tile's linear depth from the light as a part of
+// the way from its near plane to the farthest its casters reach (at most the light's range:
+// sdLocalOpacityDepth). A receiver inside the tile multiplies its depth visibility by the
+// transmittance there (sdOpacityTransmittance); past the casters it takes their whole optical
+// depth.
+//
 // FROZEN: FrameLocalShadows is part of the std140 FrameGlobals block (all vec4).
 #ifndef SPINDRIFT_RENDER_SHADER_LOCAL_SHADOW_H
 #define SPINDRIFT_RENDER_SHADER_LOCAL_SHADOW_H
@@ -42,18 +51,23 @@ SD_CONST float kLocalShadowMinCosHalfAngle = 0.17364818f;
 // The frustum is this much wider than the spot's outer cone (its tangent, times), so the filter's
 // taps at the cone's edge stay inside the tile.
 SD_CONST float kLocalShadowFovMargin = 1.05f;
+// The most texels a side of a local opacity tile: eight RGBA16F tiles stay within 64 MiB.
+SD_CONST uint kMaxLocalOpacityResolution = 1024u;
 
 struct FrameLocalShadows {
     // clip_from_world of tile t in columns 4t .. 4t + 3 (perspective: clip.w is the distance along
     // the light's direction, clip.z / clip.w runs 0 at the near plane to 1 at the range).
     vec4 tile_c[kLocalShadowTiles * 4u];
     // Per tile: x the depth bias (m); y the world size of a texel one metre from the light
-    // (2 tan(half fov) / resolution); z 1 / the tile resolution; w 0.
+    // (2 tan(half fov) / resolution); z 1 / the tile resolution; w where its opacity slices end
+    // (m of linear depth, in (near, range]; 0 without the opacity atlas).
     vec4 params[kLocalShadowTiles];
     // The frame light (FrameGlobals::lights index) of tile t in lights[t / 4][t % 4]: a point
     // light's six faces all name it.
     uvec4 lights[kLocalShadowTiles / 4u];
-    uvec4 config; // x: tiles in use (0: no local shadows); y: the tile resolution; zw: 0
+    // x: tiles in use (0: no local shadows); y: the tile resolution; z: the opacity atlas's tile
+    // resolution when blended particles cast into it this frame, else 0 (no opacity read); w: 0
+    uvec4 config;
 };
 
 // The four columns of a perspective clip_from_world.
@@ -135,6 +149,30 @@ SD_FUNC vec2 sdLocalShadowAtlasUv(vec2 uv, uint tile, float texel) {
     vec2 inside = clamp(uv, vec2(texel * 0.5f), vec2(1.0f - texel * 0.5f));
     return vec2((float(tile % kLocalShadowColumns) + inside.x) / float(kLocalShadowColumns),
                 (float(tile / kLocalShadowColumns) + inside.y) / float(kLocalShadowRows));
+}
+
+// The side of a local opacity tile for the scene's opacity_resolution.
+SD_FUNC uint sdLocalOpacityResolution(uint opacity_resolution) {
+    return min(opacity_resolution, kMaxLocalOpacityResolution);
+}
+
+// The linear depth (m along the tile's direction, clip.w) of perspective depth `depth` (clip.z /
+// clip.w, 0 at the near plane, 1 at the range) in a tile reaching to far_m
+// (sdPerspectiveShadowProjection with near = far_m x kLocalShadowNearFraction).
+SD_FUNC float sdLocalShadowLinearDepth(float depth, float far_m) {
+    float near_m = far_m * kLocalShadowNearFraction;
+    return near_m * far_m / (far_m - depth * (far_m - near_m));
+}
+
+// Where perspective depth `depth` of a tile reaching to far_m lies among the local opacity
+// tile's slices, which end at linear depth end_m (params.w): its linear depth as a part of the way
+// from the near plane (0) to end_m (1, and past it). Both the casters (gl_FragCoord.z) and the
+// receivers (sdLocalShadowCoord's z) take it, so a cube face's slices run along its own direction
+// as a spot's do.
+SD_FUNC float sdLocalOpacityDepth(float depth, float far_m, float end_m) {
+    float near_m = far_m * kLocalShadowNearFraction;
+    float linear = sdLocalShadowLinearDepth(depth, far_m);
+    return clamp((linear - near_m) / max(end_m - near_m, 1.0e-6f), 0.0f, 1.0f);
 }
 
 // Where a receiver at p of unit normal n, `distance` metres from a light in direction l (unit,
