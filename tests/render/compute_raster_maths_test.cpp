@@ -15,8 +15,8 @@
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kWidth = 96;
-constexpr uint32_t kHeight = 64;
+constexpr uint32_t kRasterWidth = 96;
+constexpr uint32_t kRasterHeight = 64;
 
 RasterCamera camera() {
     FrameView view;
@@ -24,7 +24,7 @@ RasterCamera camera() {
     view.camera.target = {0, 0, 0};
     view.camera.up = {0, 1, 0};
     view.fov_deg = 60;
-    return sdRasterCamera(viewGlobals(view, kWidth, kHeight));
+    return sdRasterCamera(viewGlobals(view, kRasterWidth, kRasterHeight));
 }
 
 BillboardParams params(uint32_t alignment) {
@@ -59,8 +59,8 @@ TEST(ComputeRasterMaths, PixelBoundsHoldEveryCoveredPixel) {
             const vec4 bounds = sdRasterPixelBounds(q, cam);
             const RasterSplat s = sdRasterSplat(q, cam.eye);
             vec4 seen(1e9f, 1e9f, -1e9f, -1e9f);
-            for (uint32_t y = 0; y < kHeight; ++y) {
-                for (uint32_t x = 0; x < kWidth; ++x) {
+            for (uint32_t y = 0; y < kRasterHeight; ++y) {
+                for (uint32_t x = 0; x < kRasterWidth; ++x) {
                     const vec2 centre(float(x) + 0.5f, float(y) + 0.5f);
                     if (!covers(sdRasterHit(s, sdRasterRay(centre, cam)), cam)) continue;
                     ASSERT_GE(float(x), bounds.x) << alignment << " " << i;
@@ -107,8 +107,8 @@ TEST(ComputeRasterMaths, QuadsBehindTheEyeAreEmptyAndThroughTheNearPlaneFillTheS
     through.center = cam.eye + cam.forward * 0.5f;
     through.half_y = cam.forward * 2.0f; // from behind the eye to in front of it
     const vec4 all = sdRasterPixelBounds(through, cam);
-    EXPECT_EQ(all, vec4(0, 0, kWidth - 1, kHeight - 1));
-    const uint32_t tiles = ((kWidth + 15) / 16) * ((kHeight + 15) / 16);
+    EXPECT_EQ(all, vec4(0, 0, kRasterWidth - 1, kRasterHeight - 1));
+    const uint32_t tiles = ((kRasterWidth + 15) / 16) * ((kRasterHeight + 15) / 16);
     EXPECT_EQ(sdRasterTileCount(sdRasterTileRect(all)), tiles);
     BillboardQuad flat = behind;
     flat.center = cam.eye + cam.forward * 3.0f;

@@ -19,20 +19,17 @@
 #include "render/billboard_params.h"
 #include "render/compute_raster.h"
 #include "render/renderer.h"
+#include "render_test_helpers.h"
 #include "vulkan/buffer.h"
 #include "vulkan/context.h"
 
 namespace spindrift::render {
 namespace {
 
+using test::errors;
+
 constexpr uint32_t kWidth = 120; // not a multiple of the 16-pixel tile: partial tiles
 constexpr uint32_t kHeight = 88;
-
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
 
 // Per pixel the largest difference over R, G and B, in 8-bit codes: the largest anywhere and
 // the share of pixels above 2 codes.
@@ -88,7 +85,7 @@ Image glowAtlas(uint32_t columns, uint32_t rows, bool premultiplied) {
 
 // The camera on +Z, 5 m from the origin, a grey background and a box behind and beside the
 // origin (the opaque depth particles are tested against and fade by).
-FrameView frontView(std::vector<PrimitiveDesc>& primitives) {
+FrameView boxBesideView(std::vector<PrimitiveDesc>& primitives) {
     FrameView view;
     view.camera.eye = {0, 0, 5};
     view.camera.target = {0, 0, 0};
@@ -107,7 +104,7 @@ FrameView frontView(std::vector<PrimitiveDesc>& primitives) {
     return view;
 }
 
-BillboardParams paramsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
+BillboardParams tiltedParamsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
     EmitterRecord e{};
     e.transform_row0 = vec4(1, 0, 0, 0);
     e.transform_row1 = vec4(0, 1, 0, 0);
@@ -151,7 +148,7 @@ protected:
         std::vector<Diagnostic> d;
         renderer_ = createRenderer(config, d);
         ASSERT_NE(renderer_, nullptr) << errors(d);
-        view_ = frontView(primitives_);
+        view_ = boxBesideView(primitives_);
     }
 
     void TearDown() override {
@@ -204,14 +201,15 @@ protected:
 // pixels above 2) leaves room for another device's rasteriser, not for a wrong image.
 TEST_F(ComputeRasterTest, SortedAlphaMatchesTheGraphicsPath) {
     const std::vector<DrawRecord> records = cloud(400, 1u);
-    expectSameImage({BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}}}, 4, 0.002);
+    expectSameImage({BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, records, {}}}, 4,
+                    0.002);
 }
 
 TEST_F(ComputeRasterTest, AdditiveAndPremultipliedMatchTheGraphicsPath) {
     const std::vector<DrawRecord> fire = cloud(300, 2u);
     const std::vector<DrawRecord> smoke = cloud(200, 3u);
-    expectSameImage({BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, fire, {}},
-                     BillboardBatch{paramsFor(kBlendPremultiplied), kNoTexture, smoke, {}}},
+    expectSameImage({BillboardBatch{tiltedParamsFor(kBlendAdditive), kNoTexture, fire, {}},
+                     BillboardBatch{tiltedParamsFor(kBlendPremultiplied), kNoTexture, smoke, {}}},
                     4, 0.002);
 }
 
@@ -220,12 +218,12 @@ TEST_F(ComputeRasterTest, AdditiveAndPremultipliedMatchTheGraphicsPath) {
 TEST_F(ComputeRasterTest, TexturedFlipbooksMatchTheGraphicsPath) {
     const TextureHandle straight = texture(glowAtlas(2, 2, false));
     const TextureHandle premultiplied = texture(glowAtlas(2, 2, true));
-    BillboardParams blended = paramsFor(kBlendAlpha);
+    BillboardParams blended = tiltedParamsFor(kBlendAlpha);
     blended.flipbook_frames = 4;
     blended.flipbook_columns = 2;
     blended.flipbook_rows = 2;
     blended.render_flags |= kRenderFlagFrameBlend;
-    BillboardParams plain = paramsFor(kBlendPremultiplied);
+    BillboardParams plain = tiltedParamsFor(kBlendPremultiplied);
     plain.flipbook_frames = 4;
     plain.flipbook_columns = 2;
     plain.flipbook_rows = 2;
@@ -239,14 +237,14 @@ TEST_F(ComputeRasterTest, TexturedFlipbooksMatchTheGraphicsPath) {
 // Particles passing through the box with a soft fade, and without one (cut by the box's depth):
 // the tiles fade by the same linear depth and test against it as the depth buffer does.
 TEST_F(ComputeRasterTest, SoftParticlesAndTheOpaqueDepthMatchTheGraphicsPath) {
-    BillboardParams soft = paramsFor(kBlendAlpha);
+    BillboardParams soft = tiltedParamsFor(kBlendAlpha);
     soft.soft_fade_distance = 0.6f;
     std::vector<DrawRecord> near_box = cloud(150, 6u);
     for (DrawRecord& r : near_box) r.position_size.z -= 0.5f; // through the box's front face
     std::vector<DrawRecord> cut = cloud(150, 7u);
     for (DrawRecord& r : cut) r.position_size.z -= 0.5f;
     expectSameImage({BillboardBatch{soft, kNoTexture, near_box, {}},
-                     BillboardBatch{paramsFor(kBlendPremultiplied), kNoTexture, cut, {}}},
+                     BillboardBatch{tiltedParamsFor(kBlendPremultiplied), kNoTexture, cut, {}}},
                     4, 0.002);
 }
 
@@ -254,13 +252,15 @@ TEST_F(ComputeRasterTest, SoftParticlesAndTheOpaqueDepthMatchTheGraphicsPath) {
 // lit particles: the per-pixel corner and depth of a tilted quad are the perspective-correct
 // ones the graphics path interpolates.
 TEST_F(ComputeRasterTest, AlignmentsAndLightingMatchTheGraphicsPath) {
-    BillboardParams lit = paramsFor(kBlendAlpha);
+    BillboardParams lit = tiltedParamsFor(kBlendAlpha);
     lit.render_flags |= kRenderFlagLit;
     expectSameImage(
         {BillboardBatch{
-             paramsFor(kBlendAlpha, kAlignVelocityStretch), kNoTexture, cloud(80, 8u), {}},
-         BillboardBatch{paramsFor(kBlendPremultiplied, kAlignAxis), kNoTexture, cloud(80, 9u), {}},
-         BillboardBatch{paramsFor(kBlendAdditive, kAlignFixed), kNoTexture, cloud(80, 10u), {}},
+             tiltedParamsFor(kBlendAlpha, kAlignVelocityStretch), kNoTexture, cloud(80, 8u), {}},
+         BillboardBatch{
+             tiltedParamsFor(kBlendPremultiplied, kAlignAxis), kNoTexture, cloud(80, 9u), {}},
+         BillboardBatch{
+             tiltedParamsFor(kBlendAdditive, kAlignFixed), kNoTexture, cloud(80, 10u), {}},
          BillboardBatch{lit, kNoTexture, cloud(80, 11u), {}}},
         4, 0.002);
 }
@@ -269,7 +269,7 @@ TEST_F(ComputeRasterTest, AlignmentsAndLightingMatchTheGraphicsPath) {
 // quad with the one text (billboard_shade.glsl, lighting.h), so the images agree; and the lights
 // are really in them (far from the image without lights).
 TEST_F(ComputeRasterTest, LitParticlesUnderPointAndSpotLightsMatchTheGraphicsPath) {
-    BillboardParams lit = paramsFor(kBlendAlpha);
+    BillboardParams lit = tiltedParamsFor(kBlendAlpha);
     lit.render_flags |= kRenderFlagLit;
     const std::vector<DrawRecord> records = cloud(120, 15u);
     const std::vector<DrawBatch> batches = {BillboardBatch{lit, kNoTexture, records, {}}};
@@ -300,9 +300,9 @@ TEST_F(ComputeRasterTest, AutomaticInterleavesBothPathsInBatchOrder) {
     const std::vector<DrawRecord> middle = cloud(300, 13u);
     const std::vector<DrawRecord> front = cloud(60, 14u);
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, back, {}},
-        BillboardBatch{paramsFor(kBlendPremultiplied), kNoTexture, middle, {}},
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, front, {}}};
+        BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, back, {}},
+        BillboardBatch{tiltedParamsFor(kBlendPremultiplied), kNoTexture, middle, {}},
+        BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, front, {}}};
     const Image graphics = render(RasterPath::graphics, batches);
     view_.compute_raster_threshold = 100;
     const Image automatic = render(RasterPath::automatic, batches);
@@ -321,8 +321,8 @@ TEST_F(ComputeRasterTest, TwoRunsGiveTheSameBytes) {
     const std::vector<DrawRecord> records = cloud(500, 15u);
     const std::vector<DrawRecord> glow = cloud(200, 16u);
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}},
-        BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, glow, {}}};
+        BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, records, {}},
+        BillboardBatch{tiltedParamsFor(kBlendAdditive), kNoTexture, glow, {}}};
     const Image first = render(RasterPath::compute, batches);
     const uint64_t pairs = stats_.raster_pairs;
     render(RasterPath::graphics, batches); // something else in between
@@ -344,12 +344,12 @@ TEST_F(ComputeRasterTest, EmptyBatchesAndScreenFillingParticles) {
                                    vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u));
     through.push_back(sdDrawRecord(vec3(0, 0, 8), 1.0f, vec4(1, 1, 1, 1), vec3(0), 0.0f, 0.5f, 0.0f,
                                    0u, 0u)); // behind the eye
-    BillboardParams flat = paramsFor(kBlendAlpha, kAlignFixed);
+    BillboardParams flat = tiltedParamsFor(kBlendAlpha, kAlignFixed);
     flat.axis_stretch = vec4(0, 1, 0, 0);
     const std::vector<DrawRecord> none;
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, none, {}},
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, big, {}},
+        BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, none, {}},
+        BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, big, {}},
         BillboardBatch{flat, kNoTexture, through, {}}};
     const Image graphics = render(RasterPath::graphics, batches);
     const Image compute = render(RasterPath::compute, batches);
@@ -371,7 +371,7 @@ TEST_F(ComputeRasterTest, EmptyBatchesAndScreenFillingParticles) {
 TEST_F(ComputeRasterTest, TooManyPairsAreRefusedOrFallBackVisibly) {
     const std::vector<DrawRecord> records = cloud(300, 17u);
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}}};
+        BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, records, {}}};
     const Image graphics = render(RasterPath::graphics, batches);
     view_.compute_raster_max_pairs = 100;
     FrameView view = view_;
@@ -400,7 +400,7 @@ TEST_F(ComputeRasterTest, ATileBeyondTheLoopBudgetIsDrawnOrRefusedNeverWrong) {
                                      vec3(0), 0.0f, 0.5f, 0.0f, 0u, i));
     }
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, dense, {}}};
+        BillboardBatch{tiltedParamsFor(kBlendAlpha), kNoTexture, dense, {}}};
     const Image graphics = render(RasterPath::graphics, batches);
     FrameView view = view_;
     view.raster = RasterPath::compute;
@@ -420,7 +420,7 @@ TEST_F(ComputeRasterTest, ATileBeyondTheLoopBudgetIsDrawnOrRefusedNeverWrong) {
 // particles together than a frame's buffers hold, are refused before anything is recorded
 // (their addresses are never read); an unknown raster value is refused too.
 TEST_F(ComputeRasterTest, RefusesABatchTooLargeAndAnUnknownPath) {
-    BillboardBatch huge{paramsFor(kBlendAlpha), kNoTexture, {}, {}};
+    BillboardBatch huge{tiltedParamsFor(kBlendAlpha), kNoTexture, {}, {}};
     huge.device.records = 0x10000;
     huge.device.count = 0x20000;
     huge.device.max_records = static_cast<uint32_t>(kMaxComputeRasterBatchParticles + 1);
@@ -473,7 +473,7 @@ TEST_F(ComputeRasterTest, DeviceRecordsMatchTheGraphicsPath) {
     const uint32_t live = 250;
     std::memcpy(count_buffer.mapped, &live, sizeof(live));
 
-    BillboardBatch batch{paramsFor(kBlendAlpha), kNoTexture, {}, {}};
+    BillboardBatch batch{tiltedParamsFor(kBlendAlpha), kNoTexture, {}, {}};
     batch.device.records = record_buffer.address;
     batch.device.count = count_buffer.address;
     batch.device.order = order_buffer.address;
@@ -517,7 +517,7 @@ TEST_F(ComputeRasterTest, ChunkedDeviceRecordsMatchTheGraphicsPath) {
     const auto live = static_cast<uint32_t>(records.size());
     std::memcpy(count_buffer.mapped, &live, sizeof(live));
 
-    BillboardBatch batch{paramsFor(kBlendPremultiplied), kNoTexture, {}, {}};
+    BillboardBatch batch{tiltedParamsFor(kBlendPremultiplied), kNoTexture, {}, {}};
     batch.device.records = table_buffer.address;
     batch.device.chunk_records = kChunk;
     batch.device.first_in_chunk = kFirst;
@@ -568,7 +568,7 @@ TEST_F(ComputeRasterTest, MinifiedTexturesAreDrawnFromTheirMipChainOnBothPaths) 
     view_.background = {0, 0, 0};
     view_.primitives = {};
     const TextureHandle texture_handle = texture(checker(64));
-    const BillboardParams p = paramsFor(kBlendAlpha);
+    const BillboardParams p = tiltedParamsFor(kBlendAlpha);
     auto particle = [](float size, float z) {
         return sdDrawRecord(vec3(0.0f, 0.0f, z), size, vec4(1.0f), vec3(0.0f), 0.0f, 0.5f, 0.0f, 0u,
                             1u);
@@ -615,7 +615,7 @@ TEST_F(ComputeRasterTest, TheFlipbookLodClampKeepsDistantParticlesInTheirCell) {
             px[3] = 255;
         }
     }
-    BillboardParams p = paramsFor(kBlendAlpha);
+    BillboardParams p = tiltedParamsFor(kBlendAlpha);
     p.flipbook_frames = 9;
     p.flipbook_columns = 3;
     p.flipbook_rows = 3;

@@ -21,20 +21,22 @@ namespace spindrift::render {
 namespace {
 
 using test::errors;
+using test::kHeight_m;
 using test::kSide;
+using test::pixelAt;
 
-constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
 constexpr float kLensHeight_m = 2;
 constexpr float kLensSize_m = 4; // 24 pixels across, 8 m from the eye
 
-const uint8_t* pixel(const Image& image, uint32_t x, uint32_t y) {
+const uint8_t* pixelBytes(const Image& image, uint32_t x, uint32_t y) {
     return &image.rgba8[(size_t{y} * image.width + x) * 4];
 }
 
 int channelDifference(const Image& a, const Image& b, uint32_t x, uint32_t y) {
     int largest = 0;
     for (int c = 0; c < 3; ++c) {
-        largest = std::max(largest, std::abs(int(pixel(a, x, y)[c]) - int(pixel(b, x, y)[c])));
+        largest =
+            std::max(largest, std::abs(int(pixelBytes(a, x, y)[c]) - int(pixelBytes(b, x, y)[c])));
     }
     return largest;
 }
@@ -57,7 +59,7 @@ const std::vector<PrimitiveDesc>& stripes() {
 }
 
 // Straight down on the striped ground from 10 m with a 90-degree field, lit from straight above.
-FrameView topView() {
+FrameView stripedGroundView() {
     FrameView view = test::topDownView(kHeight_m);
     view.ground.enabled = true;
     view.ground.color = {0.6f, 0.6f, 0.6f};
@@ -77,12 +79,6 @@ DrawRecord quad(vec3 position, float size, float alpha) {
     return sdDrawRecord(position, size, vec4(1, 1, 1, alpha), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
 }
 
-// The pixel of ground point (x, z) seen from topView at height y (the lens's plane).
-float pixelAt(float metres, float height_m) {
-    const float half_view_m = kHeight_m - height_m; // 90 degrees: as wide as it is far, each side
-    return (metres / half_view_m * 0.5f + 0.5f) * float(kSide);
-}
-
 class DistortionRenderTest : public test::SquareFrameTest {
 protected:
     BillboardBatch lens(std::span<const DrawRecord> records, float strength = 0.6f) const {
@@ -94,7 +90,7 @@ protected:
 };
 
 TEST_F(DistortionRenderTest, ALensBendsTheGroundInsideItsDiscAndLeavesEveryOtherPixel) {
-    const FrameView view = topView();
+    const FrameView view = stripedGroundView();
     const Image plain = render(view);
     const DrawRecord records[] = {quad(vec3(0, kLensHeight_m, 0), kLensSize_m, 1)};
     const Image bent = render(view, {lens(records)});
@@ -133,7 +129,7 @@ TEST_F(DistortionRenderTest, ALensBendsTheGroundInsideItsDiscAndLeavesEveryOther
 // The distortion phase draws the distortion batches alone: a ribbon and a puff beside the lens
 // are drawn once, as in the frame without it.
 TEST_F(DistortionRenderTest, TheOtherBatchesAreDrawnOnceBesideADistortionBatch) {
-    const FrameView view = topView();
+    const FrameView view = stripedGroundView();
     EmitterRecord e{};
     e.blend = kBlendAdditive;
     e.render_type = kRenderRibbon;
@@ -188,7 +184,7 @@ TEST_F(DistortionRenderTest, AMidGreyFieldReadAsDataBendsNothingWhereReadAsColou
     ASSERT_NE(data, kNoTexture) << errors(d);
     ASSERT_NE(colour, kNoTexture) << errors(d);
 
-    const FrameView view = topView();
+    const FrameView view = stripedGroundView();
     const Image plain = render(view);
     const DrawRecord records[] = {quad(vec3(0, kLensHeight_m, 0), kLensSize_m, 1)};
     BillboardBatch batch = lens(records, 1.0f);
@@ -212,7 +208,7 @@ TEST_F(DistortionRenderTest, AMidGreyFieldReadAsDataBendsNothingWhereReadAsColou
 }
 
 TEST_F(DistortionRenderTest, AnOpaqueBoxNearerThanTheHazeIsNeverPulledIntoIt) {
-    FrameView view = topView();
+    FrameView view = stripedGroundView();
     // A red box floating 6 to 8 m up, all of it nearer the eye than a lens 0.5 m over the ground:
     // the lens pulls its samples toward its middle, where the box is; those that land on the box
     // must read the ground behind the lens instead.
@@ -224,7 +220,7 @@ TEST_F(DistortionRenderTest, AnOpaqueBoxNearerThanTheHazeIsNeverPulledIntoIt) {
     const DrawRecord records[] = {quad(vec3(0, 0.5f, 0), 8, 1)};
     const Image bent = render(view, {lens(records, 1.5f)});
     auto reddish = [](const Image& image, uint32_t x, uint32_t y) {
-        const uint8_t* p = pixel(image, x, y);
+        const uint8_t* p = pixelBytes(image, x, y);
         return int(p[0]) > int(p[1]) + 40;
     };
     uint32_t pulled = 0, box = 0, kept = 0;
@@ -244,7 +240,7 @@ TEST_F(DistortionRenderTest, AnOpaqueBoxNearerThanTheHazeIsNeverPulledIntoIt) {
 }
 
 TEST_F(DistortionRenderTest, TheComputeRasteriserLeavesDistortionToTheGraphicsPath) {
-    FrameView view = topView();
+    FrameView view = stripedGroundView();
     const DrawRecord lens_records[] = {quad(vec3(0, kLensHeight_m, 0), kLensSize_m, 1)};
     const DrawRecord puffs[] = {quad(vec3(-1, 1, -1), 2, 0.5f), quad(vec3(1, 1, 1), 2, 0.5f)};
     BillboardBatch smoke;
@@ -271,7 +267,7 @@ TEST_F(DistortionRenderTest, TheComputeRasteriserLeavesDistortionToTheGraphicsPa
 }
 
 TEST_F(DistortionRenderTest, MalformedDistortionBatchesAreRefused) {
-    const FrameView view = topView();
+    const FrameView view = stripedGroundView();
     const DrawRecord records[] = {quad(vec3(0, kLensHeight_m, 0), kLensSize_m, 1)};
     auto refused = [&](BillboardBatch batch, const char* why) {
         Image image;

@@ -15,22 +15,19 @@
 #include "render/render_file.h"
 #include "render/renderer.h"
 #include "render/scene_player.h"
+#include "render_test_helpers.h"
 
 namespace spindrift::render {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr uint32_t kWidth = 256, kHeight = 144;
+using test::errors;
+
+constexpr uint32_t kFramingWidth = 256, kFramingHeight = 144;
 // A pixel belongs to the effect where the frame with it differs from the frame without it by
 // more than this many 8-bit codes in a channel (bloom's faint halo stays below it).
 constexpr int kDrawnCodes = 12;
-
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
 
 // Where, over several frames, the effect changed the image: changed pixels counted per row and
 // per column. The extent is the span holding all but kStrayShare of them at each end, as the
@@ -39,12 +36,12 @@ std::string errors(const std::vector<Diagnostic>& d) {
 constexpr double kStrayShare = 0.01;
 
 struct Extent {
-    std::vector<uint64_t> rows = std::vector<uint64_t>(kHeight);
-    std::vector<uint64_t> columns = std::vector<uint64_t>(kWidth);
+    std::vector<uint64_t> rows = std::vector<uint64_t>(kFramingHeight);
+    std::vector<uint64_t> columns = std::vector<uint64_t>(kFramingWidth);
     void add(const Image& with, const Image& without) {
-        for (uint32_t y = 0; y < kHeight; ++y) {
-            for (uint32_t x = 0; x < kWidth; ++x) {
-                const size_t i = (size_t{y} * kWidth + x) * 4;
+        for (uint32_t y = 0; y < kFramingHeight; ++y) {
+            for (uint32_t x = 0; x < kFramingWidth; ++x) {
+                const size_t i = (size_t{y} * kFramingWidth + x) * 4;
                 int d = 0;
                 for (size_t c = 0; c < 3; ++c)
                     d = std::max(d, std::abs(int{with.rgba8[i + c]} - int{without.rgba8[i + c]}));
@@ -79,8 +76,8 @@ protected:
     static void SetUpTestSuite() {
         std::vector<Diagnostic> diagnostics;
         RendererConfig config;
-        config.width = kWidth;
-        config.height = kHeight;
+        config.width = kFramingWidth;
+        config.height = kFramingHeight;
         config.validation = true;
         renderer_ = createRenderer(config, diagnostics).release();
         if (renderer_ == nullptr) setup_error_ = errors(diagnostics);
@@ -103,7 +100,7 @@ protected:
             error = errors(diagnostics);
             return false;
         }
-        scene.resolution = {kWidth, kHeight};
+        scene.resolution = {kFramingWidth, kFramingHeight};
         SceneDesc empty = scene;
         empty.effects.clear();
         auto player = createScenePlayer(scene, scene_file, PlayerConfig{}, diagnostics);

@@ -26,11 +26,14 @@
 namespace spindrift::render {
 namespace {
 
+using test::batchOf;
 using test::channel;
 using test::errors;
+using test::kHeight_m;
 using test::kSide;
+using test::particle;
+using test::pixelAt;
 
-constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
 constexpr float kBoxTop_m = 4;
 // The box's top spans pixels [48 - 16.4, 48 + 16.4): its border pixels 32 and 63 share their
 // 2 x 2 blocks with the box only, and their bilinear neighbours outside are ground texels.
@@ -38,11 +41,6 @@ constexpr float kBoxHalf_m = 2.05f;
 // The same with the top spanning [32.6, 63.4): pixels 32 and 63 are ground sharing a block with
 // the box's border pixels 33 and 62.
 constexpr float kOddBoxHalf_m = 1.925f;
-
-// The pixel column (or row) of world coordinate v at height y_m, seen from topView.
-float pixelAt(float v_m, float y_m) {
-    return 0.5f * float(kSide) * (1.0f + v_m / (kHeight_m - y_m));
-}
 
 std::vector<PrimitiveDesc> boxOf(float half_m) {
     return {PrimitiveDesc{PrimitiveKind::box,
@@ -52,7 +50,7 @@ std::vector<PrimitiveDesc> boxOf(float half_m) {
                           {0, 0, 0.6f}}};
 }
 
-FrameView topView(const std::vector<PrimitiveDesc>& primitives) {
+FrameView greenGroundView(const std::vector<PrimitiveDesc>& primitives) {
     FrameView view = test::topDownView(kHeight_m);
     view.ground.enabled = true;
     view.ground.color = {0, 0.5f, 0};
@@ -64,17 +62,6 @@ FrameView topView(const std::vector<PrimitiveDesc>& primitives) {
 FrameView halfOf(FrameView view) {
     view.particle_resolution = ParticleResolution::half;
     return view;
-}
-
-DrawRecord puff(vec3 position, float size, vec4 color) {
-    return sdDrawRecord(position, size, color, vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
-}
-
-BillboardBatch batchOf(uint32_t blend, std::span<const DrawRecord> records) {
-    BillboardBatch b;
-    b.params = test::cameraFacingParams(blend);
-    b.records = records;
-    return b;
 }
 
 // Success when channel c of every pixel of a and b differs by at most tolerance codes, leaving
@@ -106,11 +93,11 @@ class HalfResRenderTest : public test::SquareFrameTest {};
 // the same particle, sampled a pixel away).
 TEST_F(HalfResRenderTest, AParticleInFrontIsCloseToFullResolution) {
     const std::vector<PrimitiveDesc> box = boxOf(kBoxHalf_m);
-    const DrawRecord records[] = {puff(vec3(0, 5, 0), 30, vec4(1, 0.2f, 0, 0.7f))};
-    const std::vector<DrawBatch> batches = {batchOf(kBlendAlpha, records)};
-    const Image full = render(topView(box), batches);
+    const DrawRecord records[] = {particle(vec3(0, 5, 0), 30, vec4(1, 0.2f, 0, 0.7f))};
+    const std::vector<DrawBatch> batches = {batchOf(records, kBlendAlpha)};
+    const Image full = render(greenGroundView(box), batches);
     EXPECT_EQ(stats_.half_res_batches, 0u);
-    const Image half = render(halfOf(topView(box)), batches);
+    const Image half = render(halfOf(greenGroundView(box)), batches);
     EXPECT_EQ(stats_.half_res_batches, 1u);
     const float box_px = pixelAt(kBoxHalf_m, kBoxTop_m) - 48.0f;
     for (int c = 0; c < 3; ++c) {
@@ -127,13 +114,13 @@ TEST_F(HalfResRenderTest, AParticleInFrontIsCloseToFullResolution) {
 // ground texel beside them) and one whose edges cut blocks in two. The ground beside the box keeps
 // the particle (no gap: its pixels take the ground texel beside them).
 TEST_F(HalfResRenderTest, AParticleBehindAnOpaqueEdgeDoesNotBleedOntoIt) {
-    const DrawRecord records[] = {puff(vec3(0, 1, 0), 30, vec4(1, 0, 0, 0.8f))};
-    const std::vector<DrawBatch> batches = {batchOf(kBlendAlpha, records)};
+    const DrawRecord records[] = {particle(vec3(0, 1, 0), 30, vec4(1, 0, 0, 0.8f))};
+    const std::vector<DrawBatch> batches = {batchOf(records, kBlendAlpha)};
     for (const float half_m : {kBoxHalf_m, kOddBoxHalf_m}) {
         SCOPED_TRACE(half_m);
         const std::vector<PrimitiveDesc> box = boxOf(half_m);
-        const Image full = render(topView(box), batches);
-        const Image half = render(halfOf(topView(box)), batches);
+        const Image full = render(greenGroundView(box), batches);
+        const Image half = render(halfOf(greenGroundView(box)), batches);
         const float box_px = pixelAt(half_m, kBoxTop_m) - 48.0f;
         uint32_t box_pixels = 0;
         for (uint32_t y = 0; y < kSide; ++y) {
@@ -158,10 +145,10 @@ TEST_F(HalfResRenderTest, AParticleBehindAnOpaqueEdgeDoesNotBleedOntoIt) {
 // under it is the full-resolution frame's, not dimmed as an alpha particle's coverage would.
 TEST_F(HalfResRenderTest, AdditiveLightCoversNothing) {
     const std::vector<PrimitiveDesc> none;
-    const DrawRecord records[] = {puff(vec3(0, 2, 0), 30, vec4(0.8f, 0, 0, 1))};
-    const std::vector<DrawBatch> batches = {batchOf(kBlendAdditive, records)};
-    const Image full = render(topView(none), batches);
-    const Image half = render(halfOf(topView(none)), batches);
+    const DrawRecord records[] = {particle(vec3(0, 2, 0), 30, vec4(0.8f, 0, 0, 1))};
+    const std::vector<DrawBatch> batches = {batchOf(records, kBlendAdditive)};
+    const Image full = render(greenGroundView(none), batches);
+    const Image half = render(halfOf(greenGroundView(none)), batches);
     EXPECT_GT(channel(full, 48, 48, 0), 100);
     for (int c = 0; c < 3; ++c) EXPECT_TRUE(within(full, half, c, 3)) << c;
 }
@@ -170,13 +157,13 @@ TEST_F(HalfResRenderTest, AdditiveLightCoversNothing) {
 // distance of 1 m draws at about a quarter of its alpha, as at full resolution.
 TEST_F(HalfResRenderTest, SoftParticlesFadeAgainstTheHalfSizeDepth) {
     const std::vector<PrimitiveDesc> none;
-    const DrawRecord records[] = {puff(vec3(0, 0.25f, 0), 30, vec4(1, 0, 0, 1))};
-    BillboardBatch hard = batchOf(kBlendAlpha, records);
+    const DrawRecord records[] = {particle(vec3(0, 0.25f, 0), 30, vec4(1, 0, 0, 1))};
+    BillboardBatch hard = batchOf(records, kBlendAlpha);
     BillboardBatch soft = hard;
     soft.params.soft_fade_distance = 1;
-    const Image solid = render(topView(none), {hard});
-    const Image full = render(topView(none), {soft});
-    const Image half = render(halfOf(topView(none)), {soft});
+    const Image solid = render(greenGroundView(none), {hard});
+    const Image full = render(greenGroundView(none), {soft});
+    const Image half = render(halfOf(greenGroundView(none)), {soft});
     EXPECT_LT(channel(full, 48, 48, 0) + 60, channel(solid, 48, 48, 0));
     EXPECT_TRUE(within(full, half, 0, 3));
     EXPECT_TRUE(within(full, half, 1, 3));
@@ -187,13 +174,13 @@ TEST_F(HalfResRenderTest, SoftParticlesFadeAgainstTheHalfSizeDepth) {
 // unfaded as at full resolution, right after a frame whose ground was everywhere.
 TEST_F(HalfResRenderTest, TheBackgroundHasNoDepthAtHalfResolution) {
     const std::vector<PrimitiveDesc> box = boxOf(kBoxHalf_m);
-    const DrawRecord records[] = {puff(vec3(0, 1, 0), 30, vec4(1, 0, 0, 0.8f))};
-    BillboardBatch soft = batchOf(kBlendAlpha, records);
+    const DrawRecord records[] = {particle(vec3(0, 1, 0), 30, vec4(1, 0, 0, 0.8f))};
+    BillboardBatch soft = batchOf(records, kBlendAlpha);
     soft.params.soft_fade_distance = 5;
-    FrameView sky = topView(box);
+    FrameView sky = greenGroundView(box);
     sky.ground.enabled = false;
     const Image full = render(sky, {soft});
-    render(halfOf(topView(box)), {soft});
+    render(halfOf(greenGroundView(box)), {soft});
     const Image half = render(halfOf(sky), {soft});
     EXPECT_GT(channel(full, 10, 10, 0), 100);
     const float box_px = pixelAt(kBoxHalf_m, kBoxTop_m) - 48.0f;
@@ -219,8 +206,8 @@ TEST_F(HalfResRenderTest, StripsDrawIntoTheLayerToo) {
     ribbon.points = points;
     ribbon.segments = segments;
     const std::vector<PrimitiveDesc> box = boxOf(kBoxHalf_m);
-    const Image full = render(topView(box), {ribbon});
-    const Image half = render(halfOf(topView(box)), {ribbon});
+    const Image full = render(greenGroundView(box), {ribbon});
+    const Image half = render(halfOf(greenGroundView(box)), {ribbon});
     EXPECT_EQ(stats_.half_res_batches, 1u);
     EXPECT_GT(channel(full, 10, 48, 0), 100);
     for (const uint32_t x : {4u, 10u, 20u, 30u, 66u, 80u, 90u}) {
@@ -233,20 +220,20 @@ TEST_F(HalfResRenderTest, StripsDrawIntoTheLayerToo) {
 // draws are not in the layer (half_res_batches counts what is).
 TEST_F(HalfResRenderTest, ComputeDrawnAndDistortionBatchesStayAtFullResolution) {
     const std::vector<PrimitiveDesc> none;
-    const DrawRecord records[] = {puff(vec3(0, 2, 0), 4, vec4(1, 0, 0, 0.5f))};
-    BillboardBatch lens = batchOf(kBlendAdditive, records);
+    const DrawRecord records[] = {particle(vec3(0, 2, 0), 4, vec4(1, 0, 0, 0.5f))};
+    BillboardBatch lens = batchOf(records, kBlendAdditive);
     lens.params = test::cameraFacingParams(kBlendAdditive, kRenderFlagDistortion, 0.5f);
-    FrameView view = halfOf(topView(none));
-    render(view, {batchOf(kBlendAlpha, records), lens});
+    FrameView view = halfOf(greenGroundView(none));
+    render(view, {batchOf(records, kBlendAlpha), lens});
     EXPECT_EQ(stats_.half_res_batches, 1u);
     EXPECT_EQ(stats_.distortion_batches, 1u);
     view.raster = RasterPath::compute;
-    render(view, {batchOf(kBlendAlpha, records)});
+    render(view, {batchOf(records, kBlendAlpha)});
     EXPECT_EQ(stats_.raster_batches, 1u);
     EXPECT_EQ(stats_.half_res_batches, 0u);
     view.raster = RasterPath::graphics;
     view.transparency = Transparency::weighted_oit;
-    render(view, {batchOf(kBlendAlpha, records)});
+    render(view, {batchOf(records, kBlendAlpha)});
     EXPECT_EQ(stats_.oit_records, 1u);
     EXPECT_EQ(stats_.half_res_batches, 0u);
 }
@@ -255,17 +242,17 @@ TEST_F(HalfResRenderTest, ComputeDrawnAndDistortionBatchesStayAtFullResolution) 
 // (nothing of the layer leaks into the full-resolution path).
 TEST_F(HalfResRenderTest, OffDrawsTheSameFrameAsBefore) {
     const std::vector<PrimitiveDesc> box = boxOf(kBoxHalf_m);
-    const DrawRecord records[] = {puff(vec3(0, 1, 0), 30, vec4(1, 0, 0, 0.8f))};
-    const std::vector<DrawBatch> batches = {batchOf(kBlendAlpha, records)};
-    const Image before = render(topView(box), batches);
-    const Image half = render(halfOf(topView(box)), batches);
-    const Image after = render(topView(box), batches);
+    const DrawRecord records[] = {particle(vec3(0, 1, 0), 30, vec4(1, 0, 0, 0.8f))};
+    const std::vector<DrawBatch> batches = {batchOf(records, kBlendAlpha)};
+    const Image before = render(greenGroundView(box), batches);
+    const Image half = render(halfOf(greenGroundView(box)), batches);
+    const Image after = render(greenGroundView(box), batches);
     EXPECT_EQ(before.rgba8, after.rgba8);
     EXPECT_NE(before.rgba8, half.rgba8);
 }
 
 TEST_F(HalfResRenderTest, AnUnknownParticleResolutionIsRefused) {
-    FrameView view = topView({});
+    FrameView view = greenGroundView({});
     view.particle_resolution = static_cast<ParticleResolution>(2);
     Image image;
     std::vector<Diagnostic> d;
@@ -282,14 +269,14 @@ TEST_F(HalfResRenderTest, AutomaticRasterUsesTheDevicesThresholdUnlessTheViewNam
     std::vector<DrawRecord> records;
     for (int i = 0; i < 200; ++i) {
         records.push_back(
-            puff(vec3(float(i % 20) - 10, 1, float(i / 20) - 5), 0.5f, vec4(1, 0, 0, 0.5f)));
+            particle(vec3(float(i % 20) - 10, 1, float(i / 20) - 5), 0.5f, vec4(1, 0, 0, 0.5f)));
     }
-    FrameView view = topView({});
+    FrameView view = greenGroundView({});
     view.raster = RasterPath::automatic;
-    render(view, {batchOf(kBlendAlpha, records)});
+    render(view, {batchOf(records, kBlendAlpha)});
     EXPECT_EQ(stats_.raster_batches, 0u);
     view.compute_raster_threshold = 200;
-    render(view, {batchOf(kBlendAlpha, records)});
+    render(view, {batchOf(records, kBlendAlpha)});
     EXPECT_EQ(stats_.raster_batches, 1u);
 }
 

@@ -15,8 +15,8 @@
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kWidth = 1280;
-constexpr uint32_t kHeight = 720;
+constexpr uint32_t kHdWidth = 1280;
+constexpr uint32_t kHdHeight = 720;
 
 FrameView cameraAt(Float3 eye, Float3 target, float fov_deg) {
     FrameView view;
@@ -64,7 +64,7 @@ TEST(LightClusters, EveryPointALightReachesFindsItInItsCluster) {
     uint32_t seed = 1;
     size_t reached = 0;
     for (const FrameView& view : views) {
-        FrameGlobals g = viewGlobals(view, kWidth, kHeight);
+        FrameGlobals g = viewGlobals(view, kHdWidth, kHdHeight);
         g.light_count = uvec4(kMaxFrameLights, 0u, 0u, 0u);
         for (uint32_t i = 0; i < kMaxFrameLights; ++i) {
             const vec2 ndc(2.4f * random01(seed, i, 0) - 1.2f, 2.4f * random01(seed, i, 1) - 1.2f);
@@ -96,7 +96,7 @@ TEST(LightClusters, EveryPointALightReachesFindsItInItsCluster) {
 // A 1 m light 20 m away marks a few clusters of 1,024, a light behind the eye or off to the side
 // none, and only lights under the count are binned.
 TEST(LightClusters, SmallLightsMarkFewClustersAndHiddenOnesNone) {
-    FrameGlobals g = viewGlobals(cameraAt({0, 0, 0}, {0, 0, -1}, 60), kWidth, kHeight);
+    FrameGlobals g = viewGlobals(cameraAt({0, 0, 0}, {0, 0, -1}, 60), kHdWidth, kHdHeight);
     g.light_count = uvec4(3u, 0u, 0u, 0u);
     g.lights[0].position_range = vec4(2, 1, -20, 1);    // ahead: a few clusters
     g.lights[1].position_range = vec4(0, 0, 10, 3);     // behind the eye

@@ -20,34 +20,26 @@ namespace spindrift::render {
 namespace {
 
 using test::errors;
+using test::kGrey; // the ground's colour
+using test::kHeight_m;
 using test::kSide;
+using test::pointLight;
 using test::red;
-
-constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
-constexpr float kGrey = 0.5f;   // the ground's colour
 
 // Straight down on a grey ground from 10 m with a 90-degree field: the image spans x and z in
 // [-10, 10] m, 4.8 px a metre, +x to the right and -z up. No sun, no ambient: only the lights.
-FrameView topView() {
+FrameView greyGroundView() {
     FrameView view = test::topDownView(kHeight_m);
     view.ground.enabled = true;
     view.ground.color = {kGrey, kGrey, kGrey};
     return view;
 }
 
-// The ground point at the centre of pixel (px, py) of topView.
+// The ground point at the centre of pixel (px, py) of greyGroundView.
 vec3 groundPoint(uint32_t px, uint32_t py) {
     const float per_px = 2.0f * kHeight_m / float(kSide);
     return vec3((float(px) + 0.5f - 0.5f * kSide) * per_px, 0.0f,
                 (float(py) + 0.5f - 0.5f * kSide) * per_px);
-}
-
-LightDesc pointLight(Float3 position, float intensity, float range) {
-    LightDesc l;
-    l.position = position;
-    l.intensity = intensity;
-    l.range = range;
-    return l;
 }
 
 class LightsRenderTest : public test::SquareFrameTest {
@@ -67,7 +59,7 @@ protected:
 };
 
 TEST_F(LightsRenderTest, APointLightBrightensTheGroundNearItAndNotPastItsRange) {
-    FrameView view = topView();
+    FrameView view = greyGroundView();
     EXPECT_EQ(red(render(view), kSide / 2, kSide / 2), 0); // no light: black
     const std::vector<LightDesc> lights = {pointLight({0, 1, 0}, 1.5f, 5)};
     view.lights = lights;
@@ -84,7 +76,7 @@ TEST_F(LightsRenderTest, APointLightBrightensTheGroundNearItAndNotPastItsRange) 
 }
 
 TEST_F(LightsRenderTest, ASpotLightLightsItsConeOnly) {
-    FrameView view = topView();
+    FrameView view = greyGroundView();
     LightDesc spot = pointLight({0, 4, 0}, 16, 20);
     spot.type = LightKind::spot;
     spot.direction = {0, -1, 0};
@@ -106,7 +98,7 @@ TEST_F(LightsRenderTest, ASpotLightLightsItsConeOnly) {
 }
 
 TEST_F(LightsRenderTest, LitBillboardsTakeTheLightsOnTheirSideFacingThem) {
-    FrameView view = topView();
+    FrameView view = greyGroundView();
     view.ground.enabled = false;
     const BillboardParams params = test::cameraFacingParams(kBlendAlpha, kRenderFlagLit);
     // One opaque 4 m disc at the origin, a light 3 m to its +x side just above it.
@@ -124,7 +116,7 @@ TEST_F(LightsRenderTest, LitBillboardsTakeTheLightsOnTheirSideFacingThem) {
 }
 
 TEST_F(LightsRenderTest, LitStripsTakeTheLightsWhereTheyPass) {
-    FrameView view = topView();
+    FrameView view = greyGroundView();
     view.ground.enabled = false;
     EmitterRecord e{};
     e.blend = kBlendAlpha;
@@ -157,7 +149,7 @@ TEST_F(LightsRenderTest, LitStripsTakeTheLightsWhereTheyPass) {
 }
 
 TEST_F(LightsRenderTest, LightsPastTheFrameBoundAreDroppedInOrderAndCounted) {
-    FrameView view = topView();
+    FrameView view = greyGroundView();
     // 64 lights far off to one side, then 6 bright ones over the centre: the bound keeps the
     // first 64, so the centre stays black, and the 6 are counted.
     std::vector<LightDesc> lights(kMaxFrameLights, pointLight({-9, 0.5f, -9}, 0.01f, 1));
@@ -175,7 +167,7 @@ TEST_F(LightsRenderTest, LightsPastTheFrameBoundAreDroppedInOrderAndCounted) {
 }
 
 TEST_F(LightsRenderTest, AnInvalidLightIsAnErrorNamingIt) {
-    FrameView view = topView();
+    FrameView view = greyGroundView();
     const std::vector<LightDesc> lights = {pointLight({0, 1, 0}, 1, 5),
                                            pointLight({0, 1, 0}, 1, 0)};
     view.lights = lights;

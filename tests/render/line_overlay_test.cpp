@@ -16,7 +16,7 @@ using test::kSide;
 const Float3 kCyan{90.0f / 255, 220.0f / 255, 1.0f};
 
 // Where viewGlobals' camera puts a world point, in pixels (x right, y down).
-vec2 pixelOf(const FrameView& view, vec3 p) {
+vec2 projectedPixel(const FrameView& view, vec3 p) {
     const FrameGlobals g = viewGlobals(view, kSide, kSide);
     const vec4 c = g.clip_from_world_c0 * p.x + g.clip_from_world_c1 * p.y +
                    g.clip_from_world_c2 * p.z + g.clip_from_world_c3;
@@ -72,13 +72,13 @@ TEST_F(LineOverlayTest, DrawsASegmentWhereTheProjectionSaysInItsExactColour) {
     uint32_t on_line = 0;
     for (int i = 1; i < 20; ++i) {
         const float t = static_cast<float>(i) / 20.0f;
-        const vec2 p = pixelOf(view, a + (b - a) * t);
+        const vec2 p = projectedPixel(view, a + (b - a) * t);
         on_line += colorNear(image, p, 1, kCyan) > 0 ? 1 : 0;
     }
     EXPECT_EQ(on_line, 19u) << "every sample along the projected segment has a pixel of its colour";
     // One pixel wide: about as many pixels as the projection is long, none elsewhere.
-    const vec2 pa = pixelOf(view, a);
-    const vec2 pb = pixelOf(view, b);
+    const vec2 pa = projectedPixel(view, a);
+    const vec2 pb = projectedPixel(view, b);
     const float long_axis = std::max(std::abs(pb.x - pa.x), std::abs(pb.y - pa.y));
     const uint32_t total = colorCount(image, kCyan);
     EXPECT_GE(total, static_cast<uint32_t>(long_axis) - 2);
@@ -100,8 +100,8 @@ TEST_F(LineOverlayTest, IsNotHiddenByTheGroundAndNoOverlayChangesNothing) {
     const Image with = render(view);
     // Straight down from 2 m with a 90-degree field, y = -0.5 is 2.5 m away, where the image
     // spans 5 m: x in [-1, 1] is 0.4 of its width.
-    const vec2 left = pixelOf(view, vec3(-1, -0.5f, 0.5f));
-    const vec2 right = pixelOf(view, vec3(1, -0.5f, 0.5f));
+    const vec2 left = projectedPixel(view, vec3(-1, -0.5f, 0.5f));
+    const vec2 right = projectedPixel(view, vec3(1, -0.5f, 0.5f));
     EXPECT_NEAR(right.x - left.x, 0.4f * kSide, 1.0f);
     EXPECT_GT(colorNear(with, (left + right) * 0.5f, 1, kCyan), 0u);
     EXPECT_GE(colorCount(with, kCyan), static_cast<uint32_t>(right.x - left.x) - 2);

@@ -38,7 +38,7 @@ FrameView viewWith(std::span<const LightDesc> lights) {
     return view;
 }
 
-vec4 coordOf(const LocalShadowFit& fit, uint32_t t, vec3 p) {
+vec4 tileCoordOf(const LocalShadowFit& fit, uint32_t t, vec3 p) {
     const FrameLocalShadows& s = fit.shadows;
     return sdLocalShadowCoord(s.tile_c[4 * t], s.tile_c[4 * t + 1], s.tile_c[4 * t + 2],
                               s.tile_c[4 * t + 3], p);
@@ -51,22 +51,22 @@ TEST(LocalShadowMaths, TheSpotsAxisIsTheTilesCentreAndDepthGrowsToItsRange) {
     EXPECT_EQ(fit.shadows.config.x, 1u);
     EXPECT_EQ(fit.shadows.config.y, 512u);
     EXPECT_EQ(fit.shadows.lights[0].x, 0u);
-    const vec4 centre = coordOf(fit, 0, vec3(1, 2, -2));
+    const vec4 centre = tileCoordOf(fit, 0, vec3(1, 2, -2));
     EXPECT_NEAR(centre.x, 0.5f, 1e-5f);
     EXPECT_NEAR(centre.y, 0.5f, 1e-5f);
     EXPECT_EQ(centre.w, 1.0f);
     // Depth: 0 at the near plane (range / 1000), 1 at the range, increasing between.
-    EXPECT_NEAR(coordOf(fit, 0, vec3(1, 4 - 0.01f, -2)).z, 0.0f, 1e-4f);
-    EXPECT_NEAR(coordOf(fit, 0, vec3(1, 4 - 10.0f + 1e-4f, -2)).z, 1.0f, 1e-4f);
+    EXPECT_NEAR(tileCoordOf(fit, 0, vec3(1, 4 - 0.01f, -2)).z, 0.0f, 1e-4f);
+    EXPECT_NEAR(tileCoordOf(fit, 0, vec3(1, 4 - 10.0f + 1e-4f, -2)).z, 1.0f, 1e-4f);
     float last = 0;
     for (float d = 0.5f; d < 10.0f; d += 0.5f) {
-        const float z = coordOf(fit, 0, vec3(1, 4 - d, -2)).z;
+        const float z = tileCoordOf(fit, 0, vec3(1, 4 - d, -2)).z;
         EXPECT_GT(z, last) << d;
         last = z;
     }
     // Behind the light and past the range: outside every tile.
-    EXPECT_EQ(coordOf(fit, 0, vec3(1, 5, -2)).w, 0.0f);
-    EXPECT_EQ(coordOf(fit, 0, vec3(1, 4 - 10.5f, -2)).w, 0.0f);
+    EXPECT_EQ(tileCoordOf(fit, 0, vec3(1, 5, -2)).w, 0.0f);
+    EXPECT_EQ(tileCoordOf(fit, 0, vec3(1, 4 - 10.5f, -2)).w, 0.0f);
 }
 
 TEST(LocalShadowMaths, TheConeLiesInsideTheTileWithAMargin) {
@@ -83,7 +83,7 @@ TEST(LocalShadowMaths, TheConeLiesInsideTheTileWithAMargin) {
             const float phi = float(k) * 0.785398f;
             const vec3 dir =
                 std::cos(angle) * axis + std::sin(angle) * (std::cos(phi) * a + std::sin(phi) * b);
-            const vec4 c = coordOf(fit, 0, 4.0f * dir);
+            const vec4 c = tileCoordOf(fit, 0, 4.0f * dir);
             EXPECT_EQ(c.w, 1.0f) << outer << " " << k;
             // Inside by at least 1.5 texels: the filter's taps stay in the tile.
             const float margin = 1.5f / 512.0f;
@@ -166,7 +166,7 @@ TEST(LocalShadowMaths, APointLightsSixFacesHoldEveryDirectionInsideTheirTiles) {
         const float phi = 2.39996323f * float(i);
         const vec3 d(r * std::cos(phi), r * std::sin(phi), z);
         const uint32_t face = sdCubeFace(d);
-        const vec4 c = coordOf(fit, face, p0 + 5.0f * d);
+        const vec4 c = tileCoordOf(fit, face, p0 + 5.0f * d);
         EXPECT_EQ(c.w, 1.0f) << i;
         EXPECT_GT(std::min(c.x, c.y), margin) << i;
         EXPECT_LT(std::max(c.x, c.y), 1.0f - margin) << i;
@@ -221,7 +221,7 @@ TEST(LocalShadowMaths, OpacitySlicesRunAlongLinearDepthFromTheNearPlaneToTheirEn
     const float range = 10.0f;
     const float near_m = range * kLocalShadowNearFraction;
     auto slice = [&](float d, float end_m) {
-        return sdLocalOpacityDepth(coordOf(fit, 0, vec3(1, 4 - d, -2)).z, range, end_m);
+        return sdLocalOpacityDepth(tileCoordOf(fit, 0, vec3(1, 4 - d, -2)).z, range, end_m);
     };
     EXPECT_NEAR(slice(near_m, range), 0.0f, 1e-4f);
     EXPECT_NEAR(slice(range - 1e-4f, range), 1.0f, 1e-4f);
@@ -260,7 +260,7 @@ TEST(LocalShadowMaths, EachCubeFaceSlicesAlongItsOwnDirection) {
         for (float d = 0.5f; d < 10.0f; d += 0.5f) {
             const vec3 p = p0 + (forward + side) * d;
             ASSERT_EQ(sdCubeFace(p - p0), face);
-            const vec4 c = coordOf(fit, face, p);
+            const vec4 c = tileCoordOf(fit, face, p);
             ASSERT_EQ(c.w, 1.0f) << face << " " << d;
             const float f = sdLocalOpacityDepth(c.z, 10.0f, 10.0f);
             EXPECT_NEAR(f, (d - near_m) / (10.0f - near_m), 2e-4f) << face << " " << d;

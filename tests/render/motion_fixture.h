@@ -16,7 +16,7 @@
 
 namespace spindrift::render::test {
 
-inline constexpr float kHeight_m = 10;        // the camera's height over the ground
+// kHeight_m (square_frame_fixture.h): the camera's height over the ground.
 inline constexpr float kParticleHeight_m = 2; // the particles' plane: 8 m from the eye
 // The largest rounding of a motion read back: half floats hold values below 16 pixels to 2^-7
 // (half a step 2^-8), and the float maths before them to about 1e-5 px; 0.01 px covers both.

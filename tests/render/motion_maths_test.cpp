@@ -15,8 +15,8 @@
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kWidth = 160;
-constexpr uint32_t kHeight = 90;
+constexpr uint32_t kViewWidth = 160;
+constexpr uint32_t kViewHeight = 90;
 
 FrameView view() {
     FrameView v;
@@ -34,13 +34,13 @@ vec4 previousClip(const MotionGlobals& m, vec3 p) {
 }
 
 vec3 worldPoint(const FrameGlobals& g, vec2 pixel, float depth_m) {
-    return sdMotionWorldPoint(pixel, vec2(kWidth, kHeight), depth_m, vec3(g.eye),
+    return sdMotionWorldPoint(pixel, vec2(kViewWidth, kViewHeight), depth_m, vec3(g.eye),
                               vec3(g.camera_right), vec3(g.camera_up), vec3(g.camera_forward),
                               vec2(g.motion.view_tan));
 }
 
 TEST(MotionMaths, APointReconstructedFromItsPixelAndDepthProjectsBackOntoIt) {
-    const FrameGlobals g = viewGlobals(view(), kWidth, kHeight);
+    const FrameGlobals g = viewGlobals(view(), kViewWidth, kViewHeight);
     EXPECT_EQ(g.motion.params.z, 0.0f) << "no previous camera";
     const vec2 pixels[] = {{0.5f, 0.5f}, {80, 45}, {159.5f, 12.5f}, {33.5f, 89.5f}};
     for (const vec2 pixel : pixels) {
@@ -48,7 +48,8 @@ TEST(MotionMaths, APointReconstructedFromItsPixelAndDepthProjectsBackOntoIt) {
             const vec3 p = worldPoint(g, pixel, depth);
             EXPECT_NEAR(dot(p - vec3(g.eye), vec3(g.camera_forward)), depth, 1e-4f * depth);
             // Without a previous camera the block holds this camera: no motion.
-            const vec2 m = sdMotionPixels(pixel, previousClip(g.motion, p), vec2(kWidth, kHeight));
+            const vec2 m =
+                sdMotionPixels(pixel, previousClip(g.motion, p), vec2(kViewWidth, kViewHeight));
             EXPECT_NEAR(m.x, 0.0f, 2e-3f) << pixel.x << "," << pixel.y << " at " << depth;
             EXPECT_NEAR(m.y, 0.0f, 2e-3f) << pixel.x << "," << pixel.y << " at " << depth;
         }
@@ -67,15 +68,15 @@ TEST(MotionMaths, ACameraMovedSidewaysMovesAPointByItsDepthsPixelsPerMetre) {
     v.motion.previous_camera = v.camera;
     v.motion.previous_camera.eye.y = -0.5f; // the camera rose 0.5 m
     v.motion.previous_camera.target.y = -0.5f;
-    const FrameGlobals g = viewGlobals(v, kWidth, kHeight);
+    const FrameGlobals g = viewGlobals(v, kViewWidth, kViewHeight);
     EXPECT_EQ(g.motion.params.z, 1.0f);
-    // 90 degrees vertically: at 10 m the view is 20 m tall, kHeight / 20 px per metre. The
+    // 90 degrees vertically: at 10 m the view is 20 m tall, kViewHeight / 20 px per metre. The
     // camera rose, so a still point went down the image (+y) by 0.5 m of it.
     const vec2 pixel(60.5f, 30.5f);
     const vec3 p = worldPoint(g, pixel, 10);
-    const vec2 m = sdMotionPixels(pixel, previousClip(g.motion, p), vec2(kWidth, kHeight));
+    const vec2 m = sdMotionPixels(pixel, previousClip(g.motion, p), vec2(kViewWidth, kViewHeight));
     EXPECT_NEAR(m.x, 0.0f, 1e-3f);
-    EXPECT_NEAR(m.y, 0.5f * float(kHeight) / 20.0f, 1e-3f);
+    EXPECT_NEAR(m.y, 0.5f * float(kViewHeight) / 20.0f, 1e-3f);
 }
 
 TEST(MotionMaths, APointBehindThePreviousCameraHasNoPreviousPixel) {
@@ -96,7 +97,7 @@ TEST(MotionMaths, APointsPreviousClipIsItsMovedBackPointSeenByThePreviousCamera)
     v.motion.previous_camera = v.camera;
     v.motion.previous_camera.eye.x += 0.7f;
     v.motion.interval_s = 0.1f;
-    const FrameGlobals g = viewGlobals(v, kWidth, kHeight);
+    const FrameGlobals g = viewGlobals(v, kViewWidth, kViewHeight);
     const vec3 p(0.5f, 1.5f, -2);
     const vec3 velocity(3, 0, -1);
     EXPECT_EQ(sdMotionPreviousClip(g.motion, p, velocity),
@@ -145,7 +146,7 @@ TEST(MotionMaths, CoveringFragmentsWriteAndAdditiveOnesOnlyWhenAsked) {
 TEST(MotionMaths, AFrameWithoutMotionVectorsHasAZeroMotionBlock) {
     FrameView v = view();
     v.motion.enabled = false;
-    const FrameGlobals g = viewGlobals(v, kWidth, kHeight);
+    const FrameGlobals g = viewGlobals(v, kViewWidth, kViewHeight);
     EXPECT_EQ(g.motion.params, vec4(0));
     EXPECT_EQ(g.motion.previous_clip_from_world_c3, vec4(0));
 }

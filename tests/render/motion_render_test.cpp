@@ -22,6 +22,7 @@
 namespace spindrift::render {
 namespace {
 
+using test::batchOf;
 using test::errors;
 using test::kHeight_m;
 using test::kParticleHeight_m;
@@ -32,16 +33,9 @@ using test::movedCamera;
 using test::pixelsPerMetre;
 using test::topView;
 
-DrawRecord particle(vec3 velocity, float alpha = 1) {
+DrawRecord movingParticle(vec3 velocity, float alpha = 1) {
     return sdDrawRecord(vec3(0, kParticleHeight_m, 0), 4, vec4(0.9f, 0.5f, 0.2f, alpha), velocity,
                         0.0f, 0.5f, 0.0f, 0u, 0u);
-}
-
-BillboardBatch batchOf(std::span<const DrawRecord> records, uint32_t blend = kBlendAlpha) {
-    BillboardBatch b;
-    b.params = test::cameraFacingParams(blend);
-    b.records = records;
-    return b;
 }
 
 // The pixels of the particle's middle (within 4 px of the centre: the 4 m quad is 24 px across
@@ -66,7 +60,7 @@ TEST_F(MotionRenderTest, AParticleMovingAtAKnownVelocityMovesItsPixelsByItsProje
     view.motion.interval_s = 0.05f;
     // 20 m/s along +x and 10 m/s along +z for 0.05 s: 1 m right and 0.5 m down the image, at
     // 8 m from the eye (6 px/m): (6, 3) px.
-    const DrawRecord records[] = {particle(vec3(20, 0, 10))};
+    const DrawRecord records[] = {movingParticle(vec3(20, 0, 10))};
     const MotionImage m = renderMotion(view, {batchOf(records)});
     EXPECT_EQ(stats_.motion_batches, 1u);
     const float k = pixelsPerMetre(kHeight_m - kParticleHeight_m);
@@ -78,7 +72,7 @@ TEST_F(MotionRenderTest, AStaticParticleUnderAMovingCameraGetsTheCamerasReprojec
     // The camera moved 1 m along +x and 0.5 m along -z: what stands still moves the other way on
     // screen, by more the nearer it is (the particle at 8 m, the ground at 10 m).
     const FrameView view = movedCamera(topView(), {1, 0, -0.5f});
-    const DrawRecord records[] = {particle(vec3(0))};
+    const DrawRecord records[] = {movingParticle(vec3(0))};
     const MotionImage m = renderMotion(view, {batchOf(records)});
     const float particle_k = pixelsPerMetre(kHeight_m - kParticleHeight_m);
     const float ground_k = pixelsPerMetre(kHeight_m);
@@ -114,7 +108,7 @@ TEST_F(MotionRenderTest, WithoutAPreviousCameraTheCameraAddsNoMotion) {
     for (const float v : m.xy) ASSERT_EQ(v, 0.0f);
     // A static particle: nothing moves (its points are reprojected with this camera: float
     // rounding only).
-    const DrawRecord records[] = {particle(vec3(0))};
+    const DrawRecord records[] = {movingParticle(vec3(0))};
     const MotionImage with_particle = renderMotion(view, {batchOf(records)});
     for (const float v : with_particle.xy) ASSERT_NEAR(v, 0.0f, 1e-3f);
 }
@@ -122,7 +116,7 @@ TEST_F(MotionRenderTest, WithoutAPreviousCameraTheCameraAddsNoMotion) {
 TEST_F(MotionRenderTest, AdditiveParticlesLeaveTheBackgroundsMotionUnlessAskedToWrite) {
     FrameView view = movedCamera(topView(), {1, 0, 0});
     view.motion.interval_s = 0.05f;
-    const DrawRecord records[] = {particle(vec3(40, 0, 0))};
+    const DrawRecord records[] = {movingParticle(vec3(40, 0, 0))};
     const float ground_k = pixelsPerMetre(kHeight_m);
     const MotionImage kept = renderMotion(view, {batchOf(records, kBlendAdditive)});
     EXPECT_EQ(stats_.motion_batches, 0u);
@@ -139,7 +133,7 @@ TEST_F(MotionRenderTest, AdditiveParticlesLeaveTheBackgroundsMotionUnlessAskedTo
 TEST_F(MotionRenderTest, AFragmentBelowTheCoverageThresholdKeepsWhatIsBehind) {
     FrameView view = topView();
     view.motion.interval_s = 0.05f;
-    const DrawRecord faint[] = {particle(vec3(20, 0, 0), 0.3f)};
+    const DrawRecord faint[] = {movingParticle(vec3(20, 0, 0), 0.3f)};
     view.motion.coverage_threshold = 0.5f;
     expectMiddle(renderMotion(view, {batchOf(faint)}), vec2(0), "alpha 0.3 under 0.5");
     // The middle's outermost pixels are 0.41 of the radius out: disc (1 - 0.41^2)^2 = 0.69, times
@@ -156,7 +150,7 @@ TEST_F(MotionRenderTest, AParticleBehindAnOpaqueBoxLeavesTheBoxsMotion) {
     const PrimitiveDesc box[] = {
         PrimitiveDesc{PrimitiveKind::box, {0, 2.5f, 0}, {4, 5, 4}, 1, {0.5f, 0.5f, 0.5f}}};
     view.primitives = box;
-    const DrawRecord records[] = {particle(vec3(20, 0, 0))};
+    const DrawRecord records[] = {movingParticle(vec3(20, 0, 0))};
     expectMiddle(renderMotion(view, {batchOf(records)}), vec2(-1.0f * pixelsPerMetre(5), 0),
                  "the box's top");
 }
@@ -164,7 +158,7 @@ TEST_F(MotionRenderTest, AParticleBehindAnOpaqueBoxLeavesTheBoxsMotion) {
 TEST_F(MotionRenderTest, TheComputeRasteriserGivesTheSameMotion) {
     FrameView view = movedCamera(topView(), {0.5f, 0, 0});
     view.motion.interval_s = 0.05f;
-    const DrawRecord records[] = {particle(vec3(20, 0, 5))};
+    const DrawRecord records[] = {movingParticle(vec3(20, 0, 5))};
     const MotionImage graphics = renderMotion(view, {batchOf(records)});
     view.raster = RasterPath::compute;
     const MotionImage compute = renderMotion(view, {batchOf(records)});
@@ -176,7 +170,7 @@ TEST_F(MotionRenderTest, TheComputeRasteriserGivesTheSameMotion) {
 TEST_F(MotionRenderTest, OffTheColourFrameIsUnchangedAndNothingIsMade) {
     FrameView view = movedCamera(topView(), {1, 0, 0});
     view.motion.enabled = false;
-    const DrawRecord records[] = {particle(vec3(20, 0, 0), 0.7f)};
+    const DrawRecord records[] = {movingParticle(vec3(20, 0, 0), 0.7f)};
     const std::vector<DrawBatch> batches = {batchOf(records)};
     const Image off = render(view, batches);
     EXPECT_EQ(stats_.motion_batches, 0u);

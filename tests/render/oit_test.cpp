@@ -12,17 +12,18 @@
 #include "kernels/random.h"
 #include "render/billboard_params.h"
 #include "render/renderer.h"
+#include "render_test_helpers.h"
+#include "square_frame_fixture.h"
 
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kSide = 96; // at 5 m with a 90-degree field, 9.6 px per metre
-
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
+using test::cameraFacingParams;
+using test::channel;
+using test::errors;
+using test::kSide; // at 5 m with a 90-degree field, 9.6 px per metre
+using test::particle;
+using test::solidTexture;
 
 // The largest difference over R, G and B at any pixel, in 8-bit codes.
 int largestDifference(const Image& a, const Image& b) {
@@ -34,20 +35,9 @@ int largestDifference(const Image& a, const Image& b) {
     return largest;
 }
 
-int channel(const Image& image, uint32_t x, uint32_t y, int c) {
-    return image.rgba8[(size_t{y} * image.width + x) * 4 + size_t(c)];
-}
-
-Image solidTexture(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
-    Image image;
-    image.width = image.height = 2;
-    for (int i = 0; i < 4; ++i) image.rgba8.insert(image.rgba8.end(), {r, g, b, a});
-    return image;
-}
-
 // The camera on +Z, 5 m from the origin, a grey background and a grey box behind the origin
 // (the opaque depth the particles are tested against).
-FrameView frontView(Transparency transparency, std::vector<PrimitiveDesc>& primitives) {
+FrameView boxBehindView(Transparency transparency, std::vector<PrimitiveDesc>& primitives) {
     FrameView view;
     view.camera.eye = {0, 0, 5};
     view.camera.target = {0, 0, 0};
@@ -67,25 +57,9 @@ FrameView frontView(Transparency transparency, std::vector<PrimitiveDesc>& primi
     return view;
 }
 
-BillboardParams paramsFor(uint32_t blend) {
-    EmitterRecord e{};
-    e.transform_row0 = vec4(1, 0, 0, 0);
-    e.transform_row1 = vec4(0, 1, 0, 0);
-    e.transform_row2 = vec4(0, 0, 1, 0);
-    e.axis = vec4(0, 1, 0, 0);
-    e.blend = blend;
-    e.alignment = kAlignCamera;
-    e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given
-    return billboardParams(e, Rows3x4{});
-}
-
-DrawRecord particle(vec3 position, float size, vec4 color) {
-    return sdDrawRecord(position, size, color, vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
-}
-
 // count soft discs in a 3 x 3 x 2 m box around the origin, colours and alphas varied, the same
 // every run: many overlapping layers.
-std::vector<DrawRecord> cloud(size_t count) {
+std::vector<DrawRecord> layeredCloud(size_t count) {
     std::vector<DrawRecord> records;
     for (size_t i = 0; i < count; ++i) {
         const uint key = sdParticleKey(7u, 0u, static_cast<uint>(i), 0u);
@@ -162,10 +136,10 @@ TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
         soft_row.push_back(particle(vec3(1.0f + 1.0f * float(i), -1.5f, -0.3f), 1.0f,
                                     vec4(0.3f, 0.8f, 1.0f, 0.9f)));
     }
-    BillboardParams alpha = paramsFor(kBlendAlpha);
+    BillboardParams alpha = cameraFacingParams(kBlendAlpha);
     BillboardParams lit = alpha;
     lit.render_flags |= kRenderFlagLit;
-    BillboardParams soft = paramsFor(kBlendPremultiplied);
+    BillboardParams soft = cameraFacingParams(kBlendPremultiplied);
     soft.soft_fade_distance = 0.5f;
     StripParams strip_params{};
     strip_params.blend = kBlendAlpha;
@@ -185,16 +159,16 @@ TEST_F(OitTest, OneLayerMatchesSortedAlphaBlending) {
         BillboardBatch{soft, kNoTexture, soft_row, {}},
         StripBatch{strip_params, kNoTexture, points, segments, {}}};
     std::vector<PrimitiveDesc> primitives;
-    const Image sorted = render(frontView(Transparency::sorted, primitives), batches);
+    const Image sorted = render(boxBehindView(Transparency::sorted, primitives), batches);
     EXPECT_EQ(stats_.oit_records, 0u);
-    const Image oit = render(frontView(Transparency::weighted_oit, primitives), batches);
+    const Image oit = render(boxBehindView(Transparency::weighted_oit, primitives), batches);
     EXPECT_EQ(stats_.oit_records, 10u);
     EXPECT_EQ(stats_.oit_segments, 1u);
     // Half-float targets and the division: a code or two of rounding, no more.
     EXPECT_LE(largestDifference(sorted, oit), 2);
     // And the particles are there: the frame is not just the background in both.
     std::vector<PrimitiveDesc> none;
-    const Image empty = render(frontView(Transparency::sorted, none), {});
+    const Image empty = render(boxBehindView(Transparency::sorted, none), {});
     EXPECT_GT(largestDifference(sorted, empty), 100);
 }
 
@@ -208,7 +182,7 @@ TEST_F(OitTest, OneLayerWithAnEmissiveShareMatchesSorted) {
         row.push_back(
             particle(vec3(-1.5f + 1.2f * float(i), 0.0f, 0), 1.1f, vec4(0.8f, 0.4f, 0.15f, 0.95f)));
     }
-    BillboardParams glowing = paramsFor(kBlendPremultiplied);
+    BillboardParams glowing = cameraFacingParams(kBlendPremultiplied);
     glowing.emissive = 1.5f;
     glowing.emissive_share = 0.6f;
     StripParams strip_params{};
@@ -229,8 +203,8 @@ TEST_F(OitTest, OneLayerWithAnEmissiveShareMatchesSorted) {
         StripBatch{strip_params, kNoTexture, points, segments, {}}};
 
     std::vector<PrimitiveDesc> primitives;
-    const Image sorted = render(frontView(Transparency::sorted, primitives), batches);
-    const Image oit = render(frontView(Transparency::weighted_oit, primitives), batches);
+    const Image sorted = render(boxBehindView(Transparency::sorted, primitives), batches);
+    const Image oit = render(boxBehindView(Transparency::weighted_oit, primitives), batches);
     EXPECT_EQ(stats_.oit_records, 4u);
     EXPECT_EQ(stats_.oit_segments, 1u);
     EXPECT_LE(largestDifference(sorted, oit), 2);
@@ -239,7 +213,7 @@ TEST_F(OitTest, OneLayerWithAnEmissiveShareMatchesSorted) {
     std::vector<DrawBatch> no_share = batches;
     std::get<BillboardBatch>(no_share[0]).params.emissive_share = 0.0f;
     std::get<StripBatch>(no_share[1]).params.emissive_share = 0.0f;
-    const Image covering = render(frontView(Transparency::sorted, primitives), no_share);
+    const Image covering = render(boxBehindView(Transparency::sorted, primitives), no_share);
     EXPECT_GT(largestDifference(sorted, covering), 20);
 }
 
@@ -247,11 +221,11 @@ TEST_F(OitTest, OneLayerWithAnEmissiveShareMatchesSorted) {
 // batches given in either order): the OIT image is the same within rounding, while sorted alpha
 // blending without a sort changes visibly.
 TEST_F(OitTest, ManyLayersDoNotDependOnDrawOrderWhileUnsortedAlphaDoes) {
-    const std::vector<DrawRecord> forward = cloud(300);
+    const std::vector<DrawRecord> forward = layeredCloud(300);
     std::vector<DrawRecord> reversed(forward.rbegin(), forward.rend());
     const std::span<const DrawRecord> first_half(forward.data(), 150);
     const std::span<const DrawRecord> second_half(forward.data() + 150, 150);
-    const BillboardParams alpha = paramsFor(kBlendAlpha);
+    const BillboardParams alpha = cameraFacingParams(kBlendAlpha);
     const std::vector<DrawBatch> in_order = {BillboardBatch{alpha, kNoTexture, forward, {}}};
     const std::vector<DrawBatch> in_reverse = {BillboardBatch{alpha, kNoTexture, reversed, {}}};
     const std::vector<DrawBatch> halves_swapped = {
@@ -259,31 +233,31 @@ TEST_F(OitTest, ManyLayersDoNotDependOnDrawOrderWhileUnsortedAlphaDoes) {
         BillboardBatch{alpha, kNoTexture, first_half, {}}};
 
     std::vector<PrimitiveDesc> primitives;
-    const FrameView oit_view = frontView(Transparency::weighted_oit, primitives);
+    const FrameView oit_view = boxBehindView(Transparency::weighted_oit, primitives);
     const Image oit_a = render(oit_view, in_order);
     const Image oit_b = render(oit_view, in_reverse);
     const Image oit_c = render(oit_view, halves_swapped);
     EXPECT_LE(largestDifference(oit_a, oit_b), 2);
     EXPECT_LE(largestDifference(oit_a, oit_c), 2);
 
-    const FrameView sorted_view = frontView(Transparency::sorted, primitives);
+    const FrameView sorted_view = boxBehindView(Transparency::sorted, primitives);
     const Image sorted_a = render(sorted_view, in_order);
     const Image sorted_b = render(sorted_view, in_reverse);
     EXPECT_GT(largestDifference(sorted_a, sorted_b), 40);
     // OIT is an approximation of the sorted result, not a different picture.
     std::vector<PrimitiveDesc> none;
-    const Image empty = render(frontView(Transparency::sorted, none), {});
+    const Image empty = render(boxBehindView(Transparency::sorted, none), {});
     EXPECT_GT(largestDifference(oit_a, empty), 40);
 }
 
 // Additive batches are drawn with their own blending in both modes (and not counted as OIT).
 TEST_F(OitTest, AdditiveBatchesKeepTheirBlending) {
-    const std::vector<DrawRecord> records = cloud(50);
+    const std::vector<DrawRecord> records = layeredCloud(50);
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{paramsFor(kBlendAdditive), kNoTexture, records, {}}};
+        BillboardBatch{cameraFacingParams(kBlendAdditive), kNoTexture, records, {}}};
     std::vector<PrimitiveDesc> primitives;
-    const Image sorted = render(frontView(Transparency::sorted, primitives), batches);
-    const Image oit = render(frontView(Transparency::weighted_oit, primitives), batches);
+    const Image sorted = render(boxBehindView(Transparency::sorted, primitives), batches);
+    const Image oit = render(boxBehindView(Transparency::weighted_oit, primitives), batches);
     EXPECT_EQ(stats_.oit_records, 0u);
     EXPECT_EQ(largestDifference(sorted, oit), 0);
 }
@@ -292,8 +266,8 @@ TEST_F(OitTest, AdditiveBatchesKeepTheirBlending) {
 // show through it, one in front does.
 TEST_F(OitTest, OpaqueDepthHidesParticlesBehindIt) {
     std::vector<PrimitiveDesc> primitives;
-    const FrameView view = frontView(Transparency::weighted_oit, primitives);
-    const BillboardParams alpha = paramsFor(kBlendAlpha);
+    const FrameView view = boxBehindView(Transparency::weighted_oit, primitives);
+    const BillboardParams alpha = cameraFacingParams(kBlendAlpha);
     // Pixel (61, 48) sees the box's front face (z = -0.5, 5.5 m away) at x = 1.5; both
     // particles sit on that pixel's ray, 7 m and 4 m from the eye.
     const std::vector<DrawRecord> behind = {
@@ -315,14 +289,15 @@ TEST_F(OitTest, SaturatedSumsStayFinite) {
     std::vector<DrawRecord> records(400,
                                     particle(vec3(0, 0, 4.8f), 0.5f, vec4(1e6f, 1e6f, 1e6f, 1)));
     std::vector<PrimitiveDesc> primitives;
-    const Image image = render(frontView(Transparency::weighted_oit, primitives),
-                               {BillboardBatch{paramsFor(kBlendAlpha), kNoTexture, records, {}}});
+    const Image image =
+        render(boxBehindView(Transparency::weighted_oit, primitives),
+               {BillboardBatch{cameraFacingParams(kBlendAlpha), kNoTexture, records, {}}});
     for (int c = 0; c < 3; ++c) EXPECT_EQ(channel(image, 48, 48, c), 255) << c;
 }
 
 TEST_F(OitTest, UnknownTransparencyIsAnError) {
     std::vector<PrimitiveDesc> primitives;
-    FrameView view = frontView(Transparency::sorted, primitives);
+    FrameView view = boxBehindView(Transparency::sorted, primitives);
     view.transparency = static_cast<Transparency>(7);
     Image image;
     std::vector<Diagnostic> d;

@@ -19,36 +19,25 @@
 namespace spindrift::render {
 namespace {
 
+using test::kHeight_m;
 using test::kSide;
+using test::pointLight;
+using test::puff;
 using test::red;
-
-constexpr float kHeight_m = 10; // the camera's height, looking straight down
 
 // Straight down from 10 m with a 90-degree field on a black background: the image spans x and z
 // in [-10, 10] m, 4.8 px a metre, +x to the right and -z up. No ground, sun or ambient.
-FrameView topView() {
+FrameView blackView() {
     return test::topDownView(kHeight_m);
 }
 
-BillboardParams puffParams(bool per_particle) {
+BillboardParams litPuffParams(bool per_particle) {
     return test::cameraFacingParams(
         kBlendAlpha, kRenderFlagLit | (per_particle ? kRenderFlagLitPerParticle : 0u));
 }
 
-DrawRecord puff(vec3 position, float size, float alpha) {
-    return sdDrawRecord(position, size, vec4(1, 1, 1, alpha), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
-}
-
-LightDesc pointLight(Float3 position, float intensity, float range) {
-    LightDesc l;
-    l.position = position;
-    l.intensity = intensity;
-    l.range = range;
-    return l;
-}
-
 // The corner (in [-1, 1]^2 over the quad) under the centre of pixel (px, py), for a camera-facing
-// quad of half size `half_m` centred at `centre`, seen from topView (right +x, up -z).
+// quad of half size `half_m` centred at `centre`, seen from blackView (right +x, up -z).
 vec2 cornerAt(uint32_t px, uint32_t py, vec3 centre, float half_m) {
     const float per_px = 2.0f * (kHeight_m - centre.y) / float(kSide);
     const float x = (float(px) + 0.5f - 0.5f * kSide) * per_px - centre.x;
@@ -88,12 +77,13 @@ TEST(ParticleLightMaths, APointLightSendsWhatItGivesAFacingSurface) {
 }
 
 TEST_F(ParticleLightingTest, EachPixelShowsTheLightGatheredAtTheCentreAsTheSharedTextSays) {
-    FrameView view = topView();
+    FrameView view = blackView();
     const std::vector<LightDesc> lights = {pointLight({3, 1, 0}, 6, 10)};
     view.lights = lights;
     // One opaque 4 m disc at the origin, a light 3 m to its +x side, 1 m above it.
     const std::vector<DrawRecord> records = {puff(vec3(0), 4.0f, 1.0f)};
-    const Image image = render(view, {BillboardBatch{puffParams(true), kNoTexture, records, {}}});
+    const Image image =
+        render(view, {BillboardBatch{litPuffParams(true), kNoTexture, records, {}}});
 
     // What the vertex stage gathers (no sun, no ambient, no sky) and each pixel evaluates.
     ParticleLight gathered = sdParticleLightAmbient(vec3(0.0f));
@@ -118,7 +108,7 @@ TEST_F(ParticleLightingTest, EachPixelShowsTheLightGatheredAtTheCentreAsTheShare
 }
 
 TEST_F(ParticleLightingTest, TheSunsShadowAtTheCentreDarkensTheWholePuffOnBothRasterPaths) {
-    FrameView view = topView();
+    FrameView view = blackView();
     view.sun.direction = {0.70710678f, 0.70710678f, 0};
     view.sun.color = {1, 1, 1};
     view.sun.intensity = 1;
@@ -131,7 +121,7 @@ TEST_F(ParticleLightingTest, TheSunsShadowAtTheCentreDarkensTheWholePuffOnBothRa
     const std::vector<DrawRecord> records = {puff(vec3(-2, 0.5f, 0), 1.2f, 1.0f),
                                              puff(vec3(-2, 0.5f, 4), 1.2f, 1.0f)};
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{puffParams(true), kNoTexture, records, {}}};
+        BillboardBatch{litPuffParams(true), kNoTexture, records, {}}};
     const uint32_t column = 38; // x = -2 m
     const uint32_t shaded_row = 48;
     const uint32_t sunlit_row = 67; // z = 4 m
@@ -158,7 +148,7 @@ TEST_F(ParticleLightingTest, TheSunsShadowAtTheCentreDarkensTheWholePuffOnBothRa
 }
 
 TEST_F(ParticleLightingTest, TheComputeRasteriserGathersTheSameLights) {
-    FrameView view = topView();
+    FrameView view = blackView();
     view.ambient = {0.05f, 0.05f, 0.05f};
     std::vector<LightDesc> lights;
     for (int i = 0; i < 8; ++i) {
@@ -173,7 +163,7 @@ TEST_F(ParticleLightingTest, TheComputeRasteriserGathersTheSameLights) {
                  0.7f));
     }
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{puffParams(true), kNoTexture, records, {}}};
+        BillboardBatch{litPuffParams(true), kNoTexture, records, {}}};
     const Image graphics = render(view, batches);
     view.raster = RasterPath::compute;
     const Image computed = render(view, batches);
@@ -194,12 +184,12 @@ TEST_F(ParticleLightingTest, TheComputeRasteriserGathersTheSameLights) {
 // infinite: base +inf and y -inf would make each pixel's base + y n.y a NaN (drawn black), where
 // the clamped values give the rim, whose normals lean away from the light less, a saturated white.
 TEST_F(ParticleLightingTest, AnExtremeLightSaturatesThePuffOnBothRasterPaths) {
-    FrameView view = topView();
+    FrameView view = blackView();
     const std::vector<LightDesc> lights = {pointLight({0, 0.1f, 0}, kMaxLightIntensity, 50)};
     view.lights = lights;
     const std::vector<DrawRecord> records = {puff(vec3(0, 0.2f, 0), 4, 1)};
     const std::vector<DrawBatch> batches = {
-        BillboardBatch{puffParams(true), kNoTexture, records, {}}};
+        BillboardBatch{litPuffParams(true), kNoTexture, records, {}}};
     for (RasterPath raster : {RasterPath::graphics, RasterPath::compute}) {
         view.raster = raster;
         const Image image = render(view, batches);

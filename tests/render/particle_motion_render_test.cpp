@@ -22,16 +22,18 @@ using test::errors;
 using test::kHeight_m;
 using test::kParticleHeight_m;
 using test::kSide;
+using test::meshParamsFor;
 using test::movedCamera;
 using test::Pixels;
 using test::pixelsPerMetre;
+using test::stripParamsFor;
 using test::topView;
 
 constexpr float kInterval_s = 0.05f;
 const vec3 kSideways(20, 0, 0); // 1 m along +x over kInterval_s
 
 // Every motion below: the camera moved 0.5 m along +x.
-FrameView view() {
+FrameView movedCameraView() {
     FrameView v = movedCamera(topView(), {0.5f, 0, 0});
     v.motion.interval_s = kInterval_s;
     return v;
@@ -43,13 +45,6 @@ const vec2 kStill(-0.5f * kParticleK, 0);                               // -3 px
 const vec2 kMovedSideways(0.5f * kParticleK, 0);                        // +3 px at 8 m
 
 // --- strips --------------------------------------------------------------------------------------
-
-StripParams stripParamsFor(uint32_t blend) {
-    StripParams p{};
-    p.blend = blend;
-    p.emissive = 1;
-    return p;
-}
 
 // A straight ribbon down the image (along +z) through x = 0 at the particles' height, from
 // z = -3 m to z = 3 m (rows 30 to 66), 2 m wide (columns 42 to 54).
@@ -103,7 +98,7 @@ using ParticleMotionRenderTest = test::MotionRenderTest;
 TEST_F(ParticleMotionRenderTest,
        ARibbonMovingSidewaysWritesItsMotionWhereItCoversAndTheGroundsElsewhere) {
     const Ribbon ribbon(vec4(1, 0.5f, 0.2f, 1), kSideways);
-    const MotionImage m = renderMotion(view(), {ribbon.batch(kBlendAlpha)});
+    const MotionImage m = renderMotion(movedCameraView(), {ribbon.batch(kBlendAlpha)});
     EXPECT_EQ(stats_.motion_batches, 1u);
     EXPECT_EQ(stats_.motion_strip_batches, 1u);
     EXPECT_EQ(stats_.motion_mesh_batches, 0u);
@@ -117,14 +112,14 @@ TEST_F(ParticleMotionRenderTest, StripPointsWithoutVelocitiesStandStill) {
     // (8 m), not the ground's behind it.
     Ribbon beam(vec4(1), kSideways);
     beam.velocities.clear();
-    const MotionImage m = renderMotion(view(), {beam.batch(kBlendAlpha)});
+    const MotionImage m = renderMotion(movedCameraView(), {beam.batch(kBlendAlpha)});
     expectAt(m, ribbonMiddle(), kStill, "a still strip");
     expectAt(m, ribbonEdges(), kGround, "beside it");
 }
 
 TEST_F(ParticleMotionRenderTest, AdditiveStripsWriteNothingUnlessAskedTo) {
     const Ribbon ribbon(vec4(1), kSideways);
-    FrameView v = view();
+    FrameView v = movedCameraView();
     const MotionImage kept = renderMotion(v, {ribbon.batch(kBlendAdditive)});
     EXPECT_EQ(stats_.motion_batches, 0u);
     EXPECT_EQ(stats_.motion_strip_batches, 0u);
@@ -139,7 +134,7 @@ TEST_F(ParticleMotionRenderTest, AdditiveStripsWriteNothingUnlessAskedTo) {
 TEST_F(ParticleMotionRenderTest, AStripFragmentBelowTheCoverageThresholdKeepsWhatIsBehind) {
     // Colour alpha 0.3: the middle columns' coverage is 0.3 x (0.68 .. 1), below 0.5, above 0.2.
     const Ribbon faint(vec4(1, 1, 1, 0.3f), kSideways);
-    FrameView v = view();
+    FrameView v = movedCameraView();
     v.motion.coverage_threshold = 0.5f;
     expectAt(renderMotion(v, {faint.batch(kBlendAlpha)}), ribbonMiddle(), kGround,
              "alpha 0.3 under 0.5");
@@ -155,7 +150,7 @@ TEST_F(ParticleMotionRenderTest, StripVelocitiesOfTheWrongCountAreRefused) {
     MotionImage motion;
     std::vector<Diagnostic> d;
     const std::vector<DrawBatch> batches = {ribbon.batch(kBlendAlpha)};
-    EXPECT_FALSE(renderFrame(*renderer_, view(), batches, image, &motion, stats_, d));
+    EXPECT_FALSE(renderFrame(*renderer_, movedCameraView(), batches, image, &motion, stats_, d));
     ASSERT_EQ(d.size(), 1u);
     EXPECT_NE(d[0].message.find("2 velocities for 3 points"), std::string::npos) << d[0].message;
 }
@@ -174,15 +169,6 @@ std::vector<MeshVertex> floorSquare() {
         }
     }
     return v;
-}
-
-MeshParams meshParamsFor(uint32_t blend) {
-    EmitterRecord e{};
-    e.blend = blend;
-    e.mesh_scale = 1;
-    e.lifetime_min_s = e.lifetime_max_s = 1;
-    e.emission = vec4(1, 0, 0, 0); // emissive 1
-    return meshParams(e);
 }
 
 // Size 2: the square is 4 m wide (columns and rows 36 to 60 at 8 m); rotation 0, no tumble.
@@ -221,14 +207,14 @@ protected:
 TEST_F(MeshMotionRenderTest, AnOpaqueMeshParticleWritesItsOwnMotionNotItsSurfacesCameraMotion) {
     // 1 m along +x and 0.5 m along +z of its own over the interval, less the camera's 0.5 m.
     const DrawRecord records[] = {meshRecord(vec3(20, 0, 10))};
-    const MotionImage m = renderMotion(view(), {batchOf(records, kBlendOpaque)});
+    const MotionImage m = renderMotion(movedCameraView(), {batchOf(records, kBlendOpaque)});
     EXPECT_EQ(stats_.motion_batches, 1u);
     EXPECT_EQ(stats_.motion_mesh_batches, 1u);
     expectAt(m, meshMiddle(), vec2(0.5f, 0.5f) * kParticleK, "the moving mesh");
     expectAt(m, kAroundMesh, kGround, "around it");
 
     const DrawRecord still[] = {meshRecord(vec3(0))};
-    expectAt(renderMotion(view(), {batchOf(still, kBlendOpaque)}), meshMiddle(), kStill,
+    expectAt(renderMotion(movedCameraView(), {batchOf(still, kBlendOpaque)}), meshMiddle(), kStill,
              "a still mesh: the camera's motion of its surface");
 }
 
@@ -241,7 +227,8 @@ TEST_F(MeshMotionRenderTest, ABillboardInFrontOfAnOpaqueMeshKeepsItsMotionWhatev
     billboard.params = test::cameraFacingParams(kBlendAlpha);
     billboard.records = disc;
     const DrawRecord records[] = {meshRecord(vec3(20, 0, 10))};
-    const MotionImage m = renderMotion(view(), {billboard, batchOf(records, kBlendOpaque)});
+    const MotionImage m =
+        renderMotion(movedCameraView(), {billboard, batchOf(records, kBlendOpaque)});
     EXPECT_EQ(stats_.motion_batches, 2u);
     const Pixels centre = {{47, 47}, {48, 47}, {47, 48}, {48, 48}};
     expectAt(m, centre, vec2(-0.5f * pixelsPerMetre(5), 0), "the billboard in front");
@@ -251,7 +238,7 @@ TEST_F(MeshMotionRenderTest, ABillboardInFrontOfAnOpaqueMeshKeepsItsMotionWhatev
 }
 
 TEST_F(MeshMotionRenderTest, BlendedMeshesFollowTheCoverageRuleAndAdditiveOnesWriteNothing) {
-    FrameView v = view();
+    FrameView v = movedCameraView();
     const DrawRecord faint[] = {meshRecord(kSideways, 0.3f)};
     v.motion.coverage_threshold = 0.5f;
     expectAt(renderMotion(v, {batchOf(faint, kBlendAlpha)}), meshMiddle(), kGround,

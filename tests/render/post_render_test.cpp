@@ -10,17 +10,14 @@
 #include "render/readback.h"
 #include "render/renderer.h"
 #include "render/shader/post.h"
+#include "render_test_helpers.h"
 
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kSide = 64;
+using test::errors;
 
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
+constexpr uint32_t kPostFrameSide = 64;
 
 // Nothing but the background: every pixel of the HDR frame is `background`.
 FrameView flatView(Float3 background) {
@@ -44,8 +41,8 @@ class PostRenderTest : public ::testing::Test {
 protected:
     void SetUp() override {
         RendererConfig config;
-        config.width = kSide;
-        config.height = kSide;
+        config.width = kPostFrameSide;
+        config.height = kPostFrameSide;
         config.validation = true;
         std::vector<Diagnostic> d;
         renderer_ = createRenderer(config, d);
@@ -150,7 +147,7 @@ TEST_F(PostRenderTest, BloomSpreadsLightWithoutAddingAny) {
     EXPECT_NEAR(linearSum(bloomed) / before, 1.0, 0.05);
     // A corner pixel, far from the sphere: black before, lit by the bloom.
     EXPECT_EQ(sharp.rgba8[0], 0);
-    const size_t near_edge = (size_t{kSide / 2} * kSide + kSide / 6) * 4;
+    const size_t near_edge = (size_t{kPostFrameSide / 2} * kPostFrameSide + kPostFrameSide / 6) * 4;
     EXPECT_GT(bloomed.rgba8[near_edge], sharp.rgba8[near_edge]);
 }
 

@@ -15,11 +15,18 @@
 #include "render/mesh_params.h"
 #include "render/readback.h"
 #include "render/shader/opaque_geometry.h"
+#include "render_test_helpers.h"
+#include "square_frame_fixture.h"
 
 namespace spindrift::render {
 namespace {
 
-constexpr uint32_t kSide = 96; // square frames: at 5 m with a 90-degree field, 9.6 px per metre
+using test::errors;
+using test::kSide; // square frames: at 5 m with a 90-degree field, 9.6 px per metre
+using test::meshParamsFor;
+using test::particle;
+using test::solidTexture;
+using test::stripParamsFor;
 
 struct Rgb {
     int r, g, b;
@@ -28,12 +35,6 @@ struct Rgb {
 std::string joined(const std::vector<std::string>& lines) {
     std::string s;
     for (const std::string& l : lines) s += l + "\n";
-    return s;
-}
-
-std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
     return s;
 }
 
@@ -64,13 +65,6 @@ float decodeSrgb8(int code) {
            << expected.r << ", " << expected.g << ", " << expected.b << ") +-" << tolerance;
 }
 
-Image solidTexture(uint8_t r, uint8_t g, uint8_t b, uint8_t a) {
-    Image image;
-    image.width = image.height = 2;
-    for (int i = 0; i < 4; ++i) image.rgba8.insert(image.rgba8.end(), {r, g, b, a});
-    return image;
-}
-
 // The camera on +Z, 5 m from the origin, looking at it; nothing else in the scene.
 FrameView frontView() {
     FrameView view;
@@ -97,10 +91,6 @@ BillboardParams paramsFor(uint32_t blend, uint32_t alignment = kAlignCamera) {
     e.alignment = alignment;
     e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given
     return billboardParams(e, Rows3x4{});
-}
-
-DrawRecord particle(vec3 position, float size, vec4 color, vec3 velocity = vec3(0)) {
-    return sdDrawRecord(position, size, color, velocity, 0.0f, 0.5f, 0.0f, 0u, 0u);
 }
 
 // Pixels that differ from the background: their bounding box.
@@ -483,13 +473,6 @@ TEST_F(RendererTest, MalformedTextureIsAnErrorNamingIt) {
 
 // --- strips (ribbons and beams) ----------------------------------------------------------------
 
-StripParams stripParamsFor(uint32_t blend) {
-    StripParams p{};
-    p.blend = blend;
-    p.emissive = 1;
-    return p;
-}
-
 // A polyline through positions, each point's tangent the average of its segments' directions
 // (as the backends write them), u the fraction of the points.
 std::vector<StripPoint> polyline(const std::vector<vec3>& positions, float width, vec4 color) {
@@ -745,16 +728,6 @@ std::vector<MeshVertex> squareMesh(bool reversed = false) {
         v.push_back({vec4(p, 1), vec4(0, 0, reversed ? -1.0f : 1.0f, 0)});
     }
     return v;
-}
-
-MeshParams meshParamsFor(uint32_t blend, float scale, bool lit = false) {
-    EmitterRecord e{};
-    e.blend = blend;
-    e.render_flags = lit ? kRenderFlagLit : 0u;
-    e.mesh_scale = scale;
-    e.lifetime_min_s = e.lifetime_max_s = 1;
-    e.emission = vec4(1, 0, 0, 0); // emissive 1: the colour as given
-    return meshParams(e);
 }
 
 class MeshRendererTest : public RendererTest {

@@ -18,11 +18,14 @@
 #include "render/scene_player.h"
 #include "runtime/simulation_device.h"
 #include "spindrift/scene_json.h"
+#include "support/scratch_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace spindrift::render {
 namespace {
+
+using spindrift::test::scratchDir;
 
 // 60 births per second of particles that never move and live 100 s, at the effect origin.
 constexpr const char* kSteadyEffect = R"({
@@ -70,13 +73,6 @@ constexpr const char* kCloudEffect = R"({
     }
   ]
 })";
-
-fs::path scratchDir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("spindrift_player_test_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 void writeText(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());
@@ -317,7 +313,7 @@ TEST(ScenePlayer, InstanceStepsSaturatePastTheStepLimit) {
 // instance, its effect file and the numbers; nothing runs and nothing is drawn. An allowed
 // pre-roll plays.
 TEST(ScenePlayer, RefusesAFramePastTheStepLimitNamingTheInstance) {
-    const fs::path dir = scratchDir("step_limit");
+    const fs::path dir = scratchDir("player", "step_limit");
     writeText(dir / "steady.json", kSteadyEffect);
     SceneDesc scene;
     scene.effects.push_back(instanceOf("steady.json"));
@@ -357,7 +353,7 @@ TEST(ScenePlayer, RefusesAFramePastTheStepLimitNamingTheInstance) {
 }
 
 TEST(ScenePlayer, LateInstancesDrawNothingAndPreRolledOnesAreRunning) {
-    const fs::path dir = scratchDir("timing");
+    const fs::path dir = scratchDir("player", "timing");
     writeText(dir / "steady.json", kSteadyEffect);
     SceneDesc scene;
     scene.effects.push_back(instanceOf("steady.json", {-1, 0, 0}));
@@ -387,7 +383,7 @@ TEST(ScenePlayer, LateInstancesDrawNothingAndPreRolledOnesAreRunning) {
 }
 
 TEST(ScenePlayer, SteppingForwardOrBackwardGivesTheSameFrameAsAFreshPlayer) {
-    const fs::path dir = scratchDir("seek");
+    const fs::path dir = scratchDir("player", "seek");
     writeText(dir / "campfire.json", [] {
         std::ifstream in(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/campfire.json");
         return std::string(std::istreambuf_iterator<char>(in), {});
@@ -425,7 +421,7 @@ TEST(ScenePlayer, SteppingForwardOrBackwardGivesTheSameFrameAsAFreshPlayer) {
 }
 
 TEST(ScenePlayer, InstancesFollowTheirMotionPathAndRotation) {
-    const fs::path dir = scratchDir("motion");
+    const fs::path dir = scratchDir("player", "motion");
     writeText(dir / "follower.json", kFollowerEffect);
     SceneDesc scene;
     EffectInstanceDesc moving = instanceOf("follower.json", {0, 1, 0});
@@ -455,7 +451,7 @@ TEST(ScenePlayer, InstancesFollowTheirMotionPathAndRotation) {
 }
 
 TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
-    const fs::path dir = scratchDir("order");
+    const fs::path dir = scratchDir("player", "order");
     writeText(dir / "steady.json", kSteadyEffect);
     writeText(dir / "cloud.json", kCloudEffect);
     SceneDesc scene;
@@ -484,7 +480,7 @@ TEST(ScenePlayer, DrawsFarInstancesFirstAndSortsSortingEmitters) {
 // player leaves them in backend order, counts what it did not sort, and frameView tells the
 // renderer the mode.
 TEST(ScenePlayer, WeightedOitSkipsTheSortAndSaysSo) {
-    const fs::path dir = scratchDir("oit_order");
+    const fs::path dir = scratchDir("player", "oit_order");
     writeText(dir / "cloud.json", kCloudEffect);
     const Float3 eye{0, 2, 6};
     std::vector<std::vector<DrawRecord>> drawn;
@@ -516,7 +512,7 @@ TEST(ScenePlayer, WeightedOitSkipsTheSortAndSaysSo) {
 // Mesh emitters are drawn (no warning any more): one mesh batch per emitter with meshParams and
 // the mesh loaded once for both instances, in authored order with the billboards.
 TEST(ScenePlayer, MeshEmittersBecomeMeshBatchesWithTheirMeshLoadedOnce) {
-    const fs::path dir = scratchDir("mesh");
+    const fs::path dir = scratchDir("player", "mesh");
     writeText(dir / "rock.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\n");
     fs::copy_file(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/textures/spark.png",
                   dir / "spark.png", fs::copy_options::overwrite_existing);
@@ -564,7 +560,7 @@ TEST(ScenePlayer, MeshEmittersBecomeMeshBatchesWithTheirMeshLoadedOnce) {
 // A missing or malformed mesh is an error at the effect file and $.emitters[i].render.mesh that
 // names the emitter, the path as written and the path looked for (and the OBJ's line).
 TEST(ScenePlayer, MissingOrMalformedMeshIsAnErrorNamingEffectEmitterAndPath) {
-    const fs::path dir = scratchDir("missing_mesh");
+    const fs::path dir = scratchDir("player", "missing_mesh");
     writeText(dir / "fx/meshes/bad.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n");
     const char* kEffect = R"({
   "version": 1,
@@ -631,7 +627,7 @@ constexpr const char* kStripEffect = R"({
 })";
 
 TEST(ScenePlayer, RibbonAndBeamEmittersBecomeStripBatchesInAuthoredOrder) {
-    const fs::path dir = scratchDir("strips");
+    const fs::path dir = scratchDir("player", "strips");
     writeText(dir / "strips.json", kStripEffect);
     SceneDesc scene;
     scene.effects.push_back(instanceOf("strips.json", {0, 0, -2}));
@@ -678,7 +674,7 @@ TEST(ScenePlayer, RibbonAndBeamEmittersBecomeStripBatchesInAuthoredOrder) {
 }
 
 TEST(ScenePlayer, BeamJitterIsRedrawnAtItsFrequency) {
-    const fs::path dir = scratchDir("jitter");
+    const fs::path dir = scratchDir("player", "jitter");
     writeText(dir / "strips.json", kStripEffect);
     SceneDesc scene;
     scene.effects.push_back(instanceOf("strips.json"));
@@ -704,7 +700,7 @@ TEST(ScenePlayer, BeamJitterIsRedrawnAtItsFrequency) {
 }
 
 TEST(ScenePlayer, DrawRecordsCarryTheParticleKey) {
-    const fs::path dir = scratchDir("keys");
+    const fs::path dir = scratchDir("player", "keys");
     writeText(dir / "steady.json", kSteadyEffect);
     SceneDesc scene;
     scene.effects.push_back(instanceOf("steady.json"));
@@ -722,7 +718,7 @@ TEST(ScenePlayer, DrawRecordsCarryTheParticleKey) {
 }
 
 TEST(ScenePlayer, MissingTextureIsAnErrorNamingEffectEmitterAndPath) {
-    const fs::path dir = scratchDir("missing");
+    const fs::path dir = scratchDir("player", "missing");
     writeText(dir / "fx/smoky.json", R"({
   "version": 1,
   "name": "smoky",
@@ -748,7 +744,7 @@ TEST(ScenePlayer, MissingTextureIsAnErrorNamingEffectEmitterAndPath) {
 }
 
 TEST(ScenePlayer, BadTextureAndBadEffectAreErrors) {
-    const fs::path dir = scratchDir("bad");
+    const fs::path dir = scratchDir("player", "bad");
     writeText(dir / "broken.png", "not a png at all");
     writeText(dir / "glow.json", R"({
   "version": 1,
@@ -769,7 +765,7 @@ TEST(ScenePlayer, BadTextureAndBadEffectAreErrors) {
 // Trail storage past the CPU backend's limit (kMaxTrailPoints) is an error naming the effect
 // file and the key to lower, not an exception out of the player.
 TEST(ScenePlayer, TrailStoragePastTheCpuLimitIsAnError) {
-    const fs::path dir = scratchDir("trail_limit");
+    const fs::path dir = scratchDir("player", "trail_limit");
     writeText(dir / "long_trails.json", R"({
   "version": 1,
   "name": "long_trails",
@@ -788,7 +784,7 @@ TEST(ScenePlayer, TrailStoragePastTheCpuLimitIsAnError) {
 }
 
 TEST(ScenePlayer, LoadsEachDistinctTextureOnce) {
-    const fs::path dir = scratchDir("shared_texture");
+    const fs::path dir = scratchDir("player", "shared_texture");
     fs::copy_file(std::string(SPINDRIFT_SOURCE_DIR) + "/examples/effects/textures/spark.png",
                   dir / "spark.png");
     writeText(dir / "a.json", R"({
@@ -841,7 +837,7 @@ CompiledEffect sample(const std::string& name) {
 CompiledEffect compiledText(const std::string& text) {
     CompiledEffect effect;
     std::vector<Diagnostic> diagnostics;
-    const fs::path file = scratchDir("developed") / "fx.json";
+    const fs::path file = scratchDir("player", "developed") / "fx.json";
     writeText(file, text);
     EXPECT_TRUE(loadCompiledEffect(file.string(), effect, diagnostics)) << allMessages(diagnostics);
     return effect;
@@ -1062,7 +1058,7 @@ TEST(ScenePlayer, ATintedGpuInstanceDrawnFromTheDeviceDrawsAsATintedCpuInstance)
 // GPU (drawn from the renderer's device), the smoke on the CPU, one draw order; the frames match
 // the CPU backend's render of the same effect within the parity tolerance.
 TEST(ScenePlayer, AnEffectSplitAcrossBackendsDrawsWhatTheCpuDraws) {
-    const fs::path dir = scratchDir("split");
+    const fs::path dir = scratchDir("player", "split");
     fs::remove_all(dir);
     fs::copy(fs::path(SPINDRIFT_SOURCE_DIR) / "examples", dir, fs::copy_options::recursive);
     const fs::path effect = dir / "effects" / "campfire.json";

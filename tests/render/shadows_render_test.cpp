@@ -26,14 +26,14 @@ namespace spindrift::render {
 namespace {
 
 using test::errors;
+using test::kGrey; // the ground's colour
+using test::kHeight_m;
 using test::kSide;
+using test::puff;
 using test::red;
 
-constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
-constexpr float kGrey = 0.5f;   // the ground's colour
-
-// The pixel column (or row) of ground coordinate x (or z) in topView: 4.8 px a metre, +x right,
-// +z down the image.
+// The pixel column (or row) of ground coordinate x (or z) in sunlitGroundView: 4.8 px a metre, +x
+// right, +z down the image.
 uint32_t pixelOf(float metres) {
     return static_cast<uint32_t>(
         std::floor(metres * float(kSide) / (2.0f * kHeight_m) + 0.5f * float(kSide)));
@@ -41,7 +41,7 @@ uint32_t pixelOf(float metres) {
 
 // Straight down on a grey ground from 10 m with a 90-degree field; the sun 45 degrees up in +x,
 // so a caster's shadow falls toward -x, as far from it as the caster is high.
-FrameView topView() {
+FrameView sunlitGroundView() {
     FrameView view = test::topDownView(kHeight_m);
     view.ground.enabled = true;
     view.ground.color = {kGrey, kGrey, kGrey};
@@ -56,10 +56,6 @@ FrameView topView() {
 
 BillboardParams puffParams(bool lit) {
     return test::cameraFacingParams(kBlendAlpha, lit ? kRenderFlagLit : 0u);
-}
-
-DrawRecord puff(vec3 position, float size, float alpha) {
-    return sdDrawRecord(position, size, vec4(1, 1, 1, alpha), vec3(0), 0.0f, 0.5f, 0.0f, 0u, 0u);
 }
 
 // What the renderer draws a ribbon emitter with (stripParams): `blend`, these kRenderFlag* flags.
@@ -106,7 +102,7 @@ struct RibbonSheet {
 using ShadowsRenderTest = test::SquareFrameTest;
 
 TEST_F(ShadowsRenderTest, ABoxShadowsTheGroundBehindItAndTurningShadowsOffRemovesIt) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     // A 2 m box on the ground at the origin: its shadow covers x in [-3, -1], z in [-1, 1].
     const std::vector<PrimitiveDesc> primitives = {
         PrimitiveDesc{PrimitiveKind::box, {0, 1, 0}, {2, 2, 2}, 1, {0.5f, 0.5f, 0.5f}}};
@@ -133,7 +129,7 @@ TEST_F(ShadowsRenderTest, ABoxShadowsTheGroundBehindItAndTurningShadowsOffRemove
 }
 
 TEST_F(ShadowsRenderTest, BlendedBillboardsShadowTheGroundThroughTheOpacityMap) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     // A sheet of half-transparent puffs 2 m up over x, z in [-1, 1]: their shadow falls on
     // x in about [-3, -1].
     std::vector<DrawRecord> records;
@@ -157,7 +153,7 @@ TEST_F(ShadowsRenderTest, BlendedBillboardsShadowTheGroundThroughTheOpacityMap) 
 }
 
 TEST_F(ShadowsRenderTest, CutoutBillboardsCastIntoTheDepthMapNotTheOpacityMap) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     // The same sheet as above, its records half transparent, but cast as cutouts: where a soft
     // disc's coverage reaches one half (its core, at record alpha 1) the ground gets a shadow as
     // dark as a box's; at record alpha 0.4 no texel reaches one half and nothing is cast.
@@ -184,7 +180,7 @@ TEST_F(ShadowsRenderTest, CutoutBillboardsCastIntoTheDepthMapNotTheOpacityMap) {
 }
 
 TEST_F(ShadowsRenderTest, BlendedRibbonsShadowTheGroundThroughTheOpacityMapAdditiveOnesDoNot) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     const RibbonSheet sheet(0.6f);
     const uint32_t row = pixelOf(0.5f);
     const Image on = render(view, {sheet.batch(ribbonParams(kBlendAlpha))});
@@ -206,7 +202,7 @@ TEST_F(ShadowsRenderTest, BlendedRibbonsShadowTheGroundThroughTheOpacityMapAddit
 }
 
 TEST_F(ShadowsRenderTest, CutoutRibbonsCastIntoTheDepthMapWhereHalfCovered) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     StripParams cutout = ribbonParams(kBlendAlpha, kRenderFlagShadowCutout);
     const uint32_t row = pixelOf(0.5f);
     // At alpha 1 the soft band's middle (coverage at least one half: 54 % of its width, so the
@@ -225,7 +221,7 @@ TEST_F(ShadowsRenderTest, CutoutRibbonsCastIntoTheDepthMapWhereHalfCovered) {
 }
 
 TEST_F(ShadowsRenderTest, LitRibbonsReceiveTheSunsShadow) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     view.ground.enabled = false;
     // A 2 m box at the origin shadows x in [-3, -1] at its foot; a lit additive ribbon (it casts
     // nothing, so only the box shadows it) 0.1 m over the ground from x = -4 to 4 at z = 0.5.
@@ -247,7 +243,7 @@ TEST_F(ShadowsRenderTest, LitRibbonsReceiveTheSunsShadow) {
 }
 
 TEST_F(ShadowsRenderTest, SmokeShadowsItselfAwayFromTheSunOnBothRasterPaths) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     view.ground.enabled = false;
     // Lit puffs along one ray of the sun: the nearest to the sun is 2 m up the ray from the
     // farthest; seen from above they do not overlap.
@@ -292,7 +288,7 @@ LightDesc shadowedSpot(bool shadows) {
 }
 
 FrameView spotView(std::span<const LightDesc> lights) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     view.sun.intensity = 0;
     view.ambient = {0.02f, 0.02f, 0.02f};
     view.lights = lights;
@@ -493,7 +489,7 @@ TEST_F(ShadowsRenderTest, LitBillboardsBehindSmokeTakeTheSpotsOpacityShadowOnBot
 }
 
 TEST_F(ShadowsRenderTest, SettingsOutsideTheirRangesAreRefused) {
-    FrameView view = topView();
+    FrameView view = sunlitGroundView();
     view.shadows.cascades = 0;
     Image image;
     std::vector<Diagnostic> d;

@@ -1,11 +1,13 @@
 // What the renderer's pixel tests share (lights, shadows, distortion, lighting per particle,
-// motion): a kSide x kSide offscreen renderer on lavapipe with validation on, every validation
-// message a failure, a frame rendered with its statistics kept, the camera looking straight down
-// and a pixel's red channel.
+// motion, half resolution): a kSide x kSide offscreen renderer on lavapipe with validation on,
+// every validation message a failure, a frame rendered with its statistics kept, the camera
+// looking straight down from kHeight_m, where a point lands in it, a billboard batch and a
+// pixel's red channel.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,16 +15,13 @@
 
 #include "render/billboard_params.h"
 #include "render/renderer.h"
+#include "render_test_helpers.h"
 
 namespace spindrift::render::test {
 
 inline constexpr uint32_t kSide = 96;
-
-inline std::string errors(const std::vector<Diagnostic>& d) {
-    std::string s;
-    for (const Diagnostic& x : d) s += formatDiagnostic(x) + "\n";
-    return s;
-}
+inline constexpr float kHeight_m = 10; // the camera's height over the ground, looking straight down
+inline constexpr float kGrey = 0.5f;   // a grey ground's colour
 
 // Straight down from height_m with a 90-degree field: the image spans x and z in
 // [-height_m, height_m] (for a ground at y = 0), +x to the right and -z up. Black background, no
@@ -38,6 +37,11 @@ inline FrameView topDownView(float height_m) {
     view.sun.intensity = 0;
     view.ambient = {0, 0, 0};
     return view;
+}
+
+// The pixel column (or row) of world coordinate v at height y_m, seen by topDownView(kHeight_m).
+inline float pixelAt(float v_m, float y_m) {
+    return 0.5f * float(kSide) * (1.0f + v_m / (kHeight_m - y_m));
 }
 
 // Channel c (0 red .. 3 alpha) of pixel (x, y).
@@ -81,6 +85,14 @@ inline BillboardParams cameraFacingParams(uint32_t blend, uint32_t render_flags 
     e.render_flags = render_flags;
     e.emission = vec4(1, 0, distortion, 0);
     return billboardParams(e, Rows3x4{});
+}
+
+// records drawn as camera-facing billboards of `blend` (cameraFacingParams).
+inline BillboardBatch batchOf(std::span<const DrawRecord> records, uint32_t blend = kBlendAlpha) {
+    BillboardBatch b;
+    b.params = cameraFacingParams(blend);
+    b.records = records;
+    return b;
 }
 
 class SquareFrameTest : public ::testing::Test {

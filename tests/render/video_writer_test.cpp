@@ -10,11 +10,14 @@
 #include <fstream>
 
 #include "render/video_writer.h"
+#include "support/scratch_dir.h"
 
 namespace fs = std::filesystem;
 
 namespace spindrift::render {
 namespace {
+
+using spindrift::test::scratchDir;
 
 std::string runCapture(const std::string& command) {
     std::string out;
@@ -25,13 +28,6 @@ std::string runCapture(const std::string& command) {
     while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.append(buffer.data(), n);
     pclose(pipe);
     return out;
-}
-
-fs::path scratchDir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("spindrift_video_test_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
 }
 
 Image gradientFrame(uint32_t w, uint32_t h, uint32_t index) {
@@ -79,7 +75,7 @@ bool haveFfmpeg() {
 }
 
 TEST(VideoWriter, FindsExecutablesOnAPathList) {
-    const fs::path dir = scratchDir("which");
+    const fs::path dir = scratchDir("video", "which");
     const fs::path tool = dir / "tool";
     std::ofstream(tool) << "#!/bin/sh\n";
     fs::permissions(tool, fs::perms::owner_all);
@@ -92,7 +88,7 @@ TEST(VideoWriter, FindsExecutablesOnAPathList) {
 
 TEST(VideoWriter, EncodesFramesThatDecodeBackWithTheirCountAndSize) {
     if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
-    const fs::path dir = scratchDir("encode");
+    const fs::path dir = scratchDir("video", "encode");
     // A space and a leading dash in the name: passed as one argument, never parsed.
     const fs::path out = dir / "-my clip.mp4";
     std::vector<Diagnostic> diagnostics;
@@ -120,7 +116,7 @@ TEST(VideoWriter, EncodesFramesThatDecodeBackWithTheirCountAndSize) {
 
 TEST(VideoWriter, PadsOddSizesForYuv420) {
     if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg/ffprobe not installed";
-    const fs::path out = scratchDir("odd") / "odd.mp4";
+    const fs::path out = scratchDir("video", "odd") / "odd.mp4";
     std::vector<Diagnostic> diagnostics;
     VideoConfig config;
     config.width = 33;
@@ -152,7 +148,7 @@ TEST(VideoWriter, MissingFfmpegIsAClearError) {
 
 TEST(VideoWriter, FailingFfmpegReportsItsExitStatusAndStderr) {
     // A stand-in "ffmpeg" that complains and fails without reading its input.
-    const fs::path dir = scratchDir("fake");
+    const fs::path dir = scratchDir("video", "fake");
     const fs::path fake = dir / "ffmpeg";
     std::ofstream(fake) << "#!/bin/sh\necho 'fake encoder: codec exploded' >&2\nexit 3\n";
     fs::permissions(fake, fs::perms::owner_all);
@@ -194,7 +190,7 @@ void writeBytes(const fs::path& path, const std::string& bytes) {
 }
 
 TEST(VideoWriter, TellsAWholeMp4FromATruncatedOne) {
-    const fs::path dir = scratchDir("boxes");
+    const fs::path dir = scratchDir("video", "boxes");
     const std::string ftyp = box("ftyp", "isom\0\0\0\0");
     const std::string moov = box("moov", std::string(40, 'm'));
     const std::string mdat = box("mdat", std::string(100, 'd'));
@@ -249,7 +245,7 @@ std::vector<std::string> namesIn(const fs::path& dir) {
 // ffmpeg 5 exits 0 after failing to write its trailer (without -xerror): the writer checks the
 // file and keeps the old video.
 TEST(VideoWriter, AnIncompleteFileFromAnFfmpegThatExitedZeroIsAnError) {
-    const fs::path dir = scratchDir("truncated");
+    const fs::path dir = scratchDir("video", "truncated");
     fakeFfmpegWriting(dir,
                       "\\000\\000\\000\\020ftypisom\\000\\000\\000\\000\\000\\000\\001\\000moov");
     ScopedEnv path("PATH", (dir.string() + ":/usr/bin:/bin").c_str());
@@ -274,7 +270,7 @@ TEST(VideoWriter, AnIncompleteFileFromAnFfmpegThatExitedZeroIsAnError) {
 // The file ffmpeg writes appears at the path only once it is whole; a failed or abandoned video
 // leaves no file and no temporary behind.
 TEST(VideoWriter, WritesThroughATemporaryFileRenamedWhenFfmpegSucceeds) {
-    const fs::path dir = scratchDir("temporary");
+    const fs::path dir = scratchDir("video", "temporary");
     fakeFfmpegWriting(dir,
                       "\\000\\000\\000\\010ftyp\\000\\000\\000\\010moov\\000\\000\\000\\010mdat");
     ScopedEnv path("PATH", (dir.string() + ":/usr/bin:/bin").c_str());
@@ -304,7 +300,7 @@ TEST(VideoWriter, WritesThroughATemporaryFileRenamedWhenFfmpegSucceeds) {
 
 TEST(VideoWriter, RejectsFramesOfTheWrongSize) {
     if (!haveFfmpeg()) GTEST_SKIP() << "ffmpeg not installed";
-    const fs::path out = scratchDir("size") / "s.mp4";
+    const fs::path out = scratchDir("video", "size") / "s.mp4";
     std::vector<Diagnostic> diagnostics;
     VideoConfig config;
     config.width = 32;

@@ -13,6 +13,7 @@
 
 #include "spindrift/draw_list.h"
 #include "spindrift/runtime.h"
+#include "world_frame.h"
 
 #include "runtime/draw_list.h" // DrawEntry: the records particle lights are chosen from
 
@@ -54,7 +55,7 @@ constexpr const char* kStrips = R"({
   ]
 })";
 
-constexpr double kFrame = 1.0 / 60.0;
+using test::kFrame;
 
 class DrawListTest : public ::testing::Test {
 protected:
@@ -605,7 +606,8 @@ std::vector<DrawParticle> drawnParticles(World& world) {
     return out;
 }
 
-void expectSameParticles(const std::vector<DrawParticle>& a, const std::vector<DrawParticle>& b) {
+void expectSameDrawParticles(const std::vector<DrawParticle>& a,
+                             const std::vector<DrawParticle>& b) {
     ASSERT_EQ(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i) {
         EXPECT_EQ(a[i].key, b[i].key) << i;
@@ -637,8 +639,8 @@ TEST_F(DrawListTest, AdvanceToGivesTheSameStateWhateverTheTimesThatLedThere) {
         results.push_back(drawnParticles(world));
     }
     ASSERT_FALSE(results[0].empty());
-    expectSameParticles(results[0], results[1]);
-    expectSameParticles(results[0], results[2]);
+    expectSameDrawParticles(results[0], results[1]);
+    expectSameDrawParticles(results[0], results[2]);
     // Births are spread along the path: the box's particles span more than its 6 m in x.
     float lo = 1e9f, hi = -1e9f;
     for (const DrawParticle& p : results[0]) {

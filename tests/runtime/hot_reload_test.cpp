@@ -22,6 +22,7 @@
 #include "spindrift/effect_json.h"
 #include "spindrift/runtime.h"
 #include "vulkan/context.h"
+#include "world_frame.h"
 
 namespace spindrift {
 namespace {
@@ -50,7 +51,7 @@ constexpr const char* kEffect = R"({
   ]
 })";
 
-constexpr double kFrame = 1.0 / 60.0;
+using test::kFrame;
 constexpr uint32_t kStreak = 1;
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {

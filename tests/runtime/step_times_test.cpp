@@ -14,6 +14,7 @@
 #include "spindrift/draw_list.h"
 #include "spindrift/runtime.h"
 #include "vulkan/context.h"
+#include "world_frame.h"
 
 namespace spindrift {
 namespace {
@@ -36,7 +37,7 @@ constexpr const char* kFountain = R"({
   ]
 })";
 
-constexpr double kFrame = 1.0 / 60.0;
+using test::kFrame;
 
 double stagesMs(const StepTimes& t) {
     return t.plan_ms + t.update_ms + t.collision_ms + t.deaths_ms + t.births_ms;

@@ -13,6 +13,7 @@
 
 #include "runtime/simulation_device.h"
 #include "spindrift/runtime.h"
+#include "world_frame.h"
 
 namespace spindrift {
 namespace {
@@ -38,7 +39,7 @@ std::string rainEffect(const std::string& collision) {
 })";
 }
 
-constexpr double kFrame = 1.0 / 60.0;
+using test::kFrame;
 
 class WorldCollidersTest : public ::testing::Test {
 protected:

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 // 1/64 s: a frame of this length is one whole step and sums of frames are exact, so a sleeper
 // fast-forwarded over N frames can be compared bit for bit with a twin that never slept.
-constexpr double kFrame = 1.0 / 64.0;
+constexpr double kOneStepFrame = 1.0 / 64.0;
 
 // A fountain (emitter 0, "water") with a cosmetic mist (emitter 1); `scalability` is the block.
 std::string fountain(const std::string& scalability, const std::string& space = "world") {
@@ -100,7 +100,7 @@ protected:
         return out;
     }
     static void run(World& world, int frames) {
-        for (int i = 0; i < frames; ++i) world.update(kFrame);
+        for (int i = 0; i < frames; ++i) world.update(kOneStepFrame);
     }
     static uint64_t countOf(const std::vector<Particle>& ps, uint32_t emitter) {
         uint64_t n = 0;
@@ -172,7 +172,7 @@ TEST_F(WorldScalabilityTest, AFarInstanceSleepsUnlookedAtAndDrawsNothing) {
     World world(library_);
     const InstanceHandle near = create(world, id, {10, 0, 0});
     const InstanceHandle far = create(world, id, {500, 0, 0});
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_EQ(r.instances_asleep, 1u);
     EXPECT_EQ(r.instances_stepped, 1u);
     EXPECT_EQ(r.instances_examined, 1u); // the far one's cell is out of reach: never looked at
@@ -185,7 +185,7 @@ TEST_F(WorldScalabilityTest, AFarInstanceSleepsUnlookedAtAndDrawsNothing) {
     EXPECT_GT(batchesOf(world, near), 0u);
     // The camera comes: it wakes (fast-forward, the effect's default) and draws.
     ASSERT_EQ(world.setCameraPosition({480, 0, 0}), RuntimeError::none);
-    const WorldUpdateReceipt woke = world.update(kFrame);
+    const WorldUpdateReceipt woke = world.update(kOneStepFrame);
     EXPECT_EQ(woke.instances_woken, 1u);
     EXPECT_EQ(woke.fast_forward_steps, 32u);
     EXPECT_EQ(info(world, far).steps, 33u);
@@ -224,7 +224,7 @@ TEST_F(WorldScalabilityTest, ALongSleepRestartsAndRunsOnlyTheBoundedPart) {
     const InstanceHandle h = create(world, id, {300, 0, 0});
     run(world, 192); // 3 s asleep
     ASSERT_EQ(world.setCameraPosition({300, 0, 0}), RuntimeError::none);
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_EQ(r.fast_forward_steps, 32u); // 0.5 s of 1/64 s steps, not 192
     EXPECT_EQ(info(world, h).steps, 33u);
 }
@@ -239,7 +239,7 @@ TEST_F(WorldScalabilityTest, ARestartWakeStartsOver) {
     run(world, 10);
     EXPECT_TRUE(info(world, h).asleep);
     ASSERT_EQ(world.setCameraPosition({0, 0, 0}), RuntimeError::none);
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_EQ(r.instances_woken, 1u);
     EXPECT_EQ(r.fast_forward_steps, 0u);
     EXPECT_EQ(info(world, h).steps, 1u);
@@ -255,7 +255,7 @@ TEST_F(WorldScalabilityTest, APausedSleeperAccruesNoTime) {
     ASSERT_EQ(world.resume(h), RuntimeError::none);
     run(world, 5); // 5 more
     ASSERT_EQ(world.setCameraPosition({300, 0, 0}), RuntimeError::none);
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_EQ(r.fast_forward_steps, 15u);
     EXPECT_EQ(info(world, h).steps, 16u);
 }
@@ -285,7 +285,7 @@ TEST_F(WorldScalabilityTest, CulledInstancesHideAndSimulateOrSleepPerEffect) {
     const InstanceHandle behind_sleeps = create(world, sleep, {0, 0, 40});
     const DrawView view = viewAlongMinusZ();
     ASSERT_EQ(world.setCullView(&view), RuntimeError::none);
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_EQ(r.instances_culled, 2u);
     EXPECT_EQ(r.instances_asleep, 1u);
     run(world, 15);
@@ -299,11 +299,11 @@ TEST_F(WorldScalabilityTest, CulledInstancesHideAndSimulateOrSleepPerEffect) {
     EXPECT_EQ(batchesOf(world, behind), 0u);
     // A bounding sphere that reaches into the view is not culled: 2 m box corners reach z = 12.
     const InstanceHandle edge = create(world, simulate, {0, 0, 12.5f});
-    world.update(kFrame);
+    world.update(kOneStepFrame);
     EXPECT_FALSE(info(world, edge).culled);
     // No cull view: nothing is culled, and the sleeper wakes.
     ASSERT_EQ(world.setCullView(nullptr), RuntimeError::none);
-    world.update(kFrame);
+    world.update(kOneStepFrame);
     EXPECT_FALSE(info(world, behind).culled);
     EXPECT_FALSE(info(world, behind_sleeps).asleep);
     DrawView bad = view;
@@ -320,7 +320,7 @@ TEST_F(WorldScalabilityTest, BudgetsSleepTheFarthestAndNeverTheImportant) {
     WorldBudgets budgets;
     budgets.max_awake_instances = 2;
     ASSERT_EQ(world.setBudgets(budgets), RuntimeError::none);
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_EQ(r.asleep_by_budget, 2u);
     EXPECT_FALSE(info(world, hs[0]).asleep);
     EXPECT_TRUE(info(world, hs[1]).asleep);
@@ -335,7 +335,7 @@ TEST_F(WorldScalabilityTest, BudgetsSleepTheFarthestAndNeverTheImportant) {
     const uint64_t one = info(world, hs[0]).live_particles;
     budgets.max_live_particles = one * 2 + one / 2;
     world.setBudgets(budgets);
-    const WorldUpdateReceipt p = world.update(kFrame);
+    const WorldUpdateReceipt p = world.update(kOneStepFrame);
     EXPECT_EQ(p.asleep_by_budget, 2u); // 4 instances' particles fit 2.5 only after two sleep
     EXPECT_TRUE(info(world, hs[2]).asleep);
     EXPECT_FALSE(info(world, hs[3]).asleep);
@@ -400,7 +400,7 @@ TEST_F(WorldScalabilityTest, AFramesCostFollowsWhatIsNearTheCamera) {
         const float z = float((i * 91) % 2000) - 1000.0f;
         hs.push_back(create(world, id, {x, 0, z}));
     }
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_LT(r.instances_examined, 60u); // a 5 x 5 cell window of a 63 x 63 cell field
     EXPECT_EQ(r.instances_stepped + r.instances_asleep, 1000u);
     EXPECT_GT(r.instances_asleep, 990u);
@@ -410,7 +410,7 @@ TEST_F(WorldScalabilityTest, AFramesCostFollowsWhatIsNearTheCamera) {
     const InstanceHandle moved = hs[500];
     ASSERT_TRUE(info(world, moved).asleep || info(world, moved).transform.position.x < 60);
     ASSERT_EQ(world.setTransform(moved, t, true), RuntimeError::none);
-    world.update(kFrame);
+    world.update(kOneStepFrame);
     EXPECT_FALSE(info(world, moved).asleep);
 }
 
@@ -430,7 +430,7 @@ TEST_F(WorldScalabilityTest, DestroyedWorldSpaceParticlesFinishTheirLives) {
     ASSERT_EQ(world.destroy(l), RuntimeError::none);
     EXPECT_FALSE(world.isAlive(w)); // the handle is stale at once
     EXPECT_EQ(world.stats().instances_retained, 1u);
-    const WorldUpdateReceipt r = world.update(kFrame);
+    const WorldUpdateReceipt r = world.update(kOneStepFrame);
     EXPECT_EQ(r.instances, 0u);
     EXPECT_EQ(r.retained_instances, 1u);
     EXPECT_GT(r.retained_particles, 0u);
@@ -438,7 +438,7 @@ TEST_F(WorldScalabilityTest, DestroyedWorldSpaceParticlesFinishTheirLives) {
     EXPECT_EQ(r.live_particles, r.retained_particles);
     EXPECT_GT(batchesOf(world, w), 0u); // still drawn, under its old handle
     run(world, 100);                    // the longest life is 1.5 s
-    const WorldUpdateReceipt done = world.update(kFrame);
+    const WorldUpdateReceipt done = world.update(kOneStepFrame);
     EXPECT_EQ(done.retained_instances, 0u);
     EXPECT_EQ(done.live_particles, 0u);
     EXPECT_EQ(batchesOf(world, w), 0u);

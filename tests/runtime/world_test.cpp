@@ -14,6 +14,7 @@
 
 #include "runtime/simulation_device.h"
 #include "spindrift/runtime.h"
+#include "world_frame.h"
 
 namespace spindrift {
 namespace {
@@ -57,7 +58,7 @@ constexpr const char* kLocal = R"({
   ]
 })";
 
-constexpr double kFrame = 1.0 / 60.0;
+using test::kFrame;
 
 class WorldTest : public ::testing::Test {
 protected:
