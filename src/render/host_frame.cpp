@@ -151,6 +151,33 @@ bool fitTargets(Renderer& r, VkExtent2D extent, std::vector<Diagnostic>& diagnos
     return true;
 }
 
+// A host colour-format image (its colour or motion) from the layout the host left it in to a
+// colour attachment Spindrift reads and writes: the source scope is every command before, every
+// write (attachment writes, clears, copies, compute).
+vk::ImageBarrier hostColorAttachment(const HostImage& image) {
+    return {image.image,
+            VK_IMAGE_ASPECT_COLOR_BIT,
+            image.layout,
+            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            VK_ACCESS_2_MEMORY_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+}
+
+// The same image, written as an attachment, to the host's final layout: whatever the host does
+// next waits for Spindrift's writes.
+vk::ImageBarrier hostColorFinal(const HostImage& image) {
+    return {image.image,
+            VK_IMAGE_ASPECT_COLOR_BIT,
+            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            image.final_layout,
+            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT};
+}
+
 void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view,
                 std::span<const DrawBatch> batches, bool any_oit) {
     const FrameTargets& t = *r.targets;
@@ -167,15 +194,7 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
                                               VK_ACCESS_2_MEMORY_WRITE_BIT,
                                               VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                                               VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
-    const vk::ImageBarrier host_color{frame.color.image,
-                                      VK_IMAGE_ASPECT_COLOR_BIT,
-                                      frame.color.layout,
-                                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                      VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                      VK_ACCESS_2_MEMORY_WRITE_BIT,
-                                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                      VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
-                                          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
+    const vk::ImageBarrier host_color = hostColorAttachment(frame.color);
     // The linear depth's previous contents are discarded; its last reader was the previous
     // frame's soft fade.
     const vk::ImageBarrier linear_depth{t.linear_depth.get(),
@@ -212,39 +231,14 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
     if (r.frame_motion) {
         // The host's motion of its scene is kept and the particles' drawn over it, tested against
         // the depth the particle phases leave (opaque meshes written).
-        const vk::ImageBarrier host_motion{frame.motion.image,
-                                           VK_IMAGE_ASPECT_COLOR_BIT,
-                                           frame.motion.layout,
-                                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                           VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                           VK_ACCESS_2_MEMORY_WRITE_BIT,
-                                           VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                           VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
-                                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
-        vk::imageBarriers(cmd, {host_motion, depthAttachmentAgain(t)});
+        vk::imageBarriers(cmd, {hostColorAttachment(frame.motion), depthAttachmentAgain(t)});
         beginMotionParticles(cmd, frame.motion.view, t);
         recordMotionDraws(r, cmd, batches, view.transparency);
-        const vk::ImageBarrier motion_final{frame.motion.image,
-                                            VK_IMAGE_ASPECT_COLOR_BIT,
-                                            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                            frame.motion.final_layout,
-                                            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                            VK_ACCESS_2_MEMORY_READ_BIT |
-                                                VK_ACCESS_2_MEMORY_WRITE_BIT};
-        vk::imageBarriers(cmd, {motion_final});
+        vk::imageBarriers(cmd, {hostColorFinal(frame.motion)});
     }
 
     // To the host's final layouts; whatever the host does next waits for Spindrift's writes.
-    const vk::ImageBarrier color_final{frame.color.image,
-                                       VK_IMAGE_ASPECT_COLOR_BIT,
-                                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                       frame.color.final_layout,
-                                       VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                       VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                                       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                                       VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT};
+    const vk::ImageBarrier color_final = hostColorFinal(frame.color);
     const vk::ImageBarrier depth_final{frame.depth.image,
                                        depth_aspect,
                                        depth_attachment,

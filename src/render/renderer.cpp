@@ -804,7 +804,8 @@ bool createParticlePasses(Renderer& r, std::vector<Diagnostic>& diagnostics) {
     r.textures = TextureStore::create(*r.device, *r.runner, kMaxTextures, diagnostics);
     if (!r.textures) return false;
     r.meshes = std::make_unique<MeshStore>(*r.device, kMaxMeshes);
-    r.shadows = ShadowPass::create(*r.device, *r.runner, *r.textures, diagnostics);
+    r.shadows = ShadowPass::create(*r.device, *r.runner, *r.textures,
+                                   static_cast<uint32_t>(r.targets->globals.size()), diagnostics);
     if (!r.shadows) return false;
     r.particle_bindings = ParticleBindings::create(*r.device, *r.targets, *r.textures, diagnostics);
     if (!r.particle_bindings) return false;

@@ -175,7 +175,7 @@ void addShadowBindings(std::vector<VkDescriptorSetLayoutBinding>& bindings,
 }
 
 std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::CommandRunner& runner,
-                                               const TextureStore& textures,
+                                               const TextureStore& textures, uint32_t slots,
                                                std::vector<Diagnostic>& diagnostics) {
     std::unique_ptr<ShadowPass> pass(new ShadowPass(device, runner));
     const VkDevice d = device.handle();
@@ -200,10 +200,10 @@ std::unique_ptr<ShadowPass> ShadowPass::create(const vk::Device& device, vk::Com
         "the particle shadow caster layout", diagnostics);
     if (!pass->opaque_layout_ || !pass->particle_layout_) return nullptr;
 
-    constexpr uint32_t kSets = kViews * kMaxFrameSlots;
-    pass->pool_ = vk::createDescriptorPool(d, kSets, kSets, 0, diagnostics);
+    const uint32_t sets = kViews * slots;
+    pass->pool_ = vk::createDescriptorPool(d, sets, sets, 0, diagnostics);
     if (!pass->pool_) return nullptr;
-    for (uint32_t i = 0; i < kSets; ++i) {
+    for (uint32_t i = 0; i < sets; ++i) {
         vk::Buffer buffer =
             vk::createBuffer(device, sizeof(FrameGlobals), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                              vk::MemoryUse::upload, "a sun view's uniform buffer", diagnostics);

@@ -78,10 +78,12 @@ struct ShadowDrawContext {
 
 class ShadowPass {
 public:
-    // The smallest maps (kMinShadowResolution), in SHADER_READ_ONLY_OPTIMAL, and the caster
-    // pipelines. nullptr and an error on failure.
+    // The smallest maps (kMinShadowResolution), in SHADER_READ_ONLY_OPTIMAL, the caster pipelines
+    // and the light views' globals of each of the renderer's `slots` frame slots
+    // (FrameTargets::globals: 1 offscreen, frames_in_flight in a host frame). nullptr and an error
+    // on failure.
     static std::unique_ptr<ShadowPass> create(const vk::Device& device, vk::CommandRunner& runner,
-                                              const TextureStore& textures,
+                                              const TextureStore& textures, uint32_t slots,
                                               std::vector<Diagnostic>& diagnostics);
 
     // Makes the maps `resolution` (each cascade and local tile) and `opacity_resolution` texels a
