@@ -423,26 +423,35 @@ static void testFileRender(void) {
  * options are refused naming the field. */
 static float motion_xy[WIDTH * HEIGHT * 2];
 
+/* A library holding examples/effects/<file> and a world of one instance of it, run `frames`
+ * frames of 1/60 s. */
+static void sampleWorld(const char* file, int frames, spindrift_library* library,
+                        spindrift_world* world) {
+    spindrift_effect_id effect;
+    spindrift_instance_desc desc;
+    spindrift_instance instance;
+    char path[1024];
+    int i;
+
+    CHECK_OK(spindrift_library_create(library));
+    snprintf(path, sizeof path, "%s/examples/effects/%s", SPINDRIFT_SOURCE_DIR, file);
+    CHECK_OK(spindrift_library_add_file(*library, path, &effect));
+    CHECK_OK(spindrift_world_create(*library, NULL, world));
+    CHECK_OK(spindrift_default_instance_desc(&desc));
+    desc.effect = effect;
+    CHECK_OK(spindrift_instance_create(*world, &desc, &instance));
+    for (i = 0; i < frames; ++i) CHECK_OK(spindrift_world_update(*world, 1.0 / 60.0, NULL));
+}
+
 static void testWorldMotion(void) {
     spindrift_renderer renderer = makeRenderer();
     spindrift_library library;
     spindrift_world world;
-    spindrift_effect_id fire;
-    spindrift_instance_desc desc;
-    spindrift_instance campfire;
     spindrift_camera camera = fireCamera();
     spindrift_motion_options motion;
-    char path[1024];
     int i;
 
-    CHECK_OK(spindrift_library_create(&library));
-    snprintf(path, sizeof path, "%s/examples/effects/campfire.json", SPINDRIFT_SOURCE_DIR);
-    CHECK_OK(spindrift_library_add_file(library, path, &fire));
-    CHECK_OK(spindrift_world_create(library, NULL, &world));
-    CHECK_OK(spindrift_default_instance_desc(&desc));
-    desc.effect = fire;
-    CHECK_OK(spindrift_instance_create(world, &desc, &campfire));
-    for (i = 0; i < 60; ++i) CHECK_OK(spindrift_world_update(world, 1.0 / 60.0, NULL));
+    sampleWorld("campfire.json", 60, &library, &world);
     camera.ground = true;
 
     CHECK_OK(spindrift_default_motion_options(&motion));
@@ -510,24 +519,12 @@ static void testLightShadows(void) {
     spindrift_renderer renderer = makeRenderer();
     spindrift_library library;
     spindrift_world world;
-    spindrift_effect_id rocks;
-    spindrift_instance_desc desc;
-    spindrift_instance rockfall;
     spindrift_camera camera;
     spindrift_light lights[2];
-    char path[1024];
     double unshadowed, shadowed;
-    int i;
 
-    CHECK_OK(spindrift_library_create(&library));
-    snprintf(path, sizeof path, "%s/examples/effects/rockfall.json", SPINDRIFT_SOURCE_DIR);
-    CHECK_OK(spindrift_library_add_file(library, path, &rocks));
-    CHECK_OK(spindrift_world_create(library, NULL, &world));
-    CHECK_OK(spindrift_default_instance_desc(&desc));
-    desc.effect = rocks;
-    CHECK_OK(spindrift_instance_create(world, &desc, &rockfall));
     /* 1.5 s: the rocks have fallen and lie on the ground, before their lifetime ends. */
-    for (i = 0; i < 90; ++i) CHECK_OK(spindrift_world_update(world, 1.0 / 60.0, NULL));
+    sampleWorld("rockfall.json", 90, &library, &world);
 
     CHECK_OK(spindrift_default_camera(&camera));
     CHECK(camera.struct_size == sizeof camera && camera.shadowed_lights == 0 && camera.shadows);

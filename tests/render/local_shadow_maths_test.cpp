@@ -30,6 +30,15 @@ LightDesc spot(Float3 position, Float3 direction, float outer_deg = 30, bool sha
     return l;
 }
 
+LightDesc shadowedPoint(Float3 position) {
+    LightDesc l;
+    l.type = LightKind::point;
+    l.position = position;
+    l.range = 10;
+    l.shadows = true;
+    return l;
+}
+
 FrameView viewWith(std::span<const LightDesc> lights) {
     FrameView view;
     view.shadows.enabled = true;
@@ -145,11 +154,7 @@ TEST(LocalShadowMaths, CubeFacesFollowTheLargestComponent) {
 }
 
 TEST(LocalShadowMaths, APointLightsSixFacesHoldEveryDirectionInsideTheirTiles) {
-    LightDesc point;
-    point.type = LightKind::point;
-    point.position = {1, 2, 3};
-    point.range = 10;
-    point.shadows = true;
+    const LightDesc point = shadowedPoint({1, 2, 3});
     const std::vector<LightDesc> lights = {point};
     const LocalShadowFit fit = fitLocalShadows(viewWith(lights));
     ASSERT_EQ(fit.count, kPointShadowFaces);
@@ -174,9 +179,7 @@ TEST(LocalShadowMaths, APointLightsSixFacesHoldEveryDirectionInsideTheirTiles) {
 }
 
 TEST(LocalShadowMaths, APointLightTakesSixTilesOfTheEight) {
-    LightDesc point;
-    point.type = LightKind::point;
-    point.shadows = true;
+    const LightDesc point = shadowedPoint({0, 1, 0});
     // A point light, two spots (8 tiles), then a third spot and a second point light: dropped.
     const std::vector<LightDesc> lights = {point, spot({0, 3, 0}, {0, -1, 0}),
                                            spot({1, 3, 0}, {0, -1, 0}), spot({2, 3, 0}, {0, -1, 0}),
@@ -241,11 +244,7 @@ TEST(LocalShadowMaths, OpacitySlicesRunAlongLinearDepthFromTheNearPlaneToTheirEn
 }
 
 TEST(LocalShadowMaths, EachCubeFaceSlicesAlongItsOwnDirection) {
-    LightDesc point;
-    point.type = LightKind::point;
-    point.position = {1, 2, 3};
-    point.range = 10;
-    point.shadows = true;
+    const LightDesc point = shadowedPoint({1, 2, 3});
     const std::vector<LightDesc> lights = {point};
     const LocalShadowFit fit = fitLocalShadows(viewWith(lights));
     ASSERT_EQ(fit.count, kPointShadowFaces);
@@ -273,11 +272,7 @@ TEST(LocalShadowMaths, EachCubeFaceSlicesAlongItsOwnDirection) {
 TEST(LocalShadowMaths, BlendedCastersTurnOnTheOpacityAtlasAndEndEachTilesSlices) {
     // A spot 4 m up looking down, a point light beside it; a blended puff 1.5 m below the spot
     // (size 0.5: it reaches 2 m down).
-    LightDesc point;
-    point.type = LightKind::point;
-    point.position = {5, 4, 0};
-    point.range = 10;
-    point.shadows = true;
+    const LightDesc point = shadowedPoint({5, 4, 0});
     const std::vector<LightDesc> lights = {spot({0, 4, 0}, {0, -1, 0}), point};
     FrameView view = viewWith(lights);
     view.shadows.opacity_resolution = 4096;
