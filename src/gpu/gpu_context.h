@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
 #include "vulkan/context.h"
+#include "gpu/pass_pipelines.h"
 #include "vulkan/owned.h"
 
 namespace spindrift::gpu {
@@ -22,22 +24,6 @@ namespace spindrift::gpu {
 // command ring, and the sets of step-uniform slots and counter copies (one per submission).
 inline constexpr uint32_t kGpuSubmissionsInFlight = 2;
 
-// The passes, one compute pipeline each (docs/gpu-backend.md, "Passes").
-enum class Pass : uint8_t {
-    pool_reset,
-    counters,
-    update,
-    spawn,
-    draw_records,
-    ordered_compact, // birth-order emitters (ordered_list.h)
-    trail_gather,    // ribbon trails for the host (ribbon_strips.h)
-    events,          // the sub-emitter event walker (sub_emitters.h)
-    event_spawn,     // event births of one child emitter (sub_emitters.h)
-    list_pad,        // pads an alive list before its slot sort (alive_list_order.h)
-    ribbon_strips,   // ribbon strips for a renderer drawing from the device (ribbon_strips.h)
-    count
-};
-
 // Declaration order is destruction order reversed: pipelines and the command pool before the
 // shared device (which goes with its last user).
 struct GpuContext {
@@ -45,26 +31,23 @@ struct GpuContext {
     vk::Device* device = nullptr;        // vulkan->device
     std::unique_ptr<vk::CommandRunner> runner;
     std::string device_name;
-    // The update pass's compaction appends with one atomic per subgroup (subgroup ballot), else
-    // one per workgroup through shared memory (shaders/gpu_compact.glsl).
-    bool subgroup_append = false;
-    // The ribbon strip pass gives each ribbon a subgroup, one lane per point (subgroup
-    // arithmetic), else one invocation per ribbon (shaders/gpu_ribbon_strips.comp).
-    bool subgroup_strips = false;
+    // The device's pass pipelines (pass_pipelines.h), shared with every other instance on it.
+    std::shared_ptr<PassPipelines> passes;
+    bool subgroup_append = false;   // passes->variant, for the passes that size their dispatches
+    bool subgroup_strips = false;   // by it
     uint32_t subgroup_size = 0;     // the device's, for sizing the subgroup strip pass
-    vk::OwnedPipelineLayout layout; // push constants only (GpuPushConstants)
-    vk::OwnedPipeline pipelines[static_cast<int>(Pass::count)];
-    // The update pass specialised for emitters without heavy ops (kHeavyOps false in
-    // gpu_update.comp: no curl noise, force fields, attractors or collision).
-    vk::OwnedPipeline light_update;
+    // A pass whose pipeline could not be compiled when it was first recorded: nothing was
+    // recorded for it, and the submission that held it reports these (endSubmission) and fails.
+    mutable std::vector<Diagnostic> dispatch_errors;
 };
 
-// Builds the command pool and the pipelines on `shared` (the renderer's device, so the renderer
-// can draw from the pool) or, when shared is null, on a device of its own: vk::createContext
-// with `device_request` (RendererConfig::device rules) and `validation`. The update and ribbon
-// strip passes take their subgroup variants where the device allows them (subgroup_support.h)
-// unless `portable` forces the portable ones (tests run both). nullptr with the reasons on
-// failure (no Vulkan driver, no device, a failed call).
+// Builds the command pool on `shared` (the renderer's device, so the renderer can draw from the
+// pool) or, when shared is null, on a device of its own: vk::createContext with `device_request`
+// (RendererConfig::device rules) and `validation`, and finds the device's pass pipelines
+// (sharedPassPipelines: none compiled here; see preparePasses). The update and ribbon strip passes
+// take their subgroup variants where the device allows them (subgroup_support.h) unless
+// `portable` forces the portable ones (tests run both). nullptr with the reasons on failure (no
+// Vulkan driver, no device, a failed call).
 struct PortableVariants {
     bool append = false; // the update pass's compaction through shared memory
     bool strips = false; // the ribbon strip pass with one invocation per ribbon
@@ -74,9 +57,17 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
                                              std::vector<Diagnostic>& diagnostics,
                                              PortableVariants portable = {});
 
+// Compiles the pipelines of these passes now unless an instance on the device already has: an
+// instance prepares what every step records when it is made, so that its first frame compiles
+// nothing and a failure is reported by its creation. A pass recorded without being prepared is
+// compiled when first recorded (dispatchPass). False with the reasons on failure.
+bool preparePasses(const GpuContext& gpu, std::span<const Pass> passes,
+                   std::vector<Diagnostic>& diagnostics);
+
 // Binds the pass's pipeline, pushes the constants and dispatches enough workgroups for
 // `invocations`, capped at max_groups (within 1..kGpuMaxWorkgroups: the passes loop grid-stride).
-// Nothing is recorded for 0 invocations.
+// Nothing is recorded for 0 invocations, nor when the pipeline cannot be compiled (the reasons go to
+// gpu.dispatch_errors).
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
                   const GpuPushConstants& push, uint32_t invocations,
                   uint32_t max_groups = kGpuMaxWorkgroups);
@@ -91,7 +82,7 @@ bool updatesLight(const CompiledEffect& effect, uint32_t emitter);
 // kGpuUpdateLargeBound (src/gpu/shader/gpu_sim.h says why).
 uint32_t updateWorkgroupCap(uint32_t configured, uint32_t live_bound);
 
-// dispatchPass for the update pass of an emitter, with the light pipeline when `light`, in at
+// dispatchPass for the update pass of an emitter, with Pass::update_light when `light`, in at
 // most max_groups workgroups (at least 1; updateWorkgroupCap).
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
                     uint32_t invocations, bool light, uint32_t max_groups);

@@ -219,6 +219,14 @@ bool endSubmission(GpuEffect& fx, VkCommandBuffer cmd, std::string_view what, bo
     copyGameplayEvents(fx, cmd, entry);
     fx.submissions[entry] = {++fx.last_sequence, fx.list_in};
     if (!runner.submit(what, diagnostics)) return false;
+    // A pass that could not be compiled was left out of this submission: the instance fails
+    // rather than run on without it.
+    if (!fx.gpu->dispatch_errors.empty()) {
+        diagnostics.insert(diagnostics.end(), fx.gpu->dispatch_errors.begin(),
+                           fx.gpu->dispatch_errors.end());
+        fx.gpu->dispatch_errors.clear();
+        return false;
+    }
     submittedStageEntry(fx, entry);
     if (wait) {
         if (!runner.wait(entry, diagnostics)) return false;
@@ -269,6 +277,25 @@ bool resetPool(GpuEffect& fx, bool fill_counters, std::vector<Diagnostic>& diagn
             }
         },
         diagnostics);
+}
+
+// The passes every step of this effect records whatever happens: the pool reset (creation,
+// restarts), the counters, births, draw records and the update variants its emitters use.
+std::vector<Pass> passesEveryStepRecords(const CompiledEffect& effect) {
+    std::vector<Pass> passes = {Pass::pool_reset, Pass::counters, Pass::spawn, Pass::draw_records};
+    bool light = false;
+    bool heavy = false;
+    for (uint32_t e = 0; e < effect.emitters.size(); ++e) {
+        if (effect.emitters[e].capacity == 0) continue;
+        if (updatesLight(effect, e)) {
+            light = true;
+        } else {
+            heavy = true;
+        }
+    }
+    if (light) passes.push_back(Pass::update_light);
+    if (heavy) passes.push_back(Pass::update);
+    return passes;
 }
 
 std::string emitterName(const CompiledEffect& effect, uint32_t e) {
@@ -322,6 +349,7 @@ std::unique_ptr<GpuEffect> createGpuEffect(std::shared_ptr<const CompiledEffect>
     fx->gpu = createGpuContext(config.shared_device, config.device, config.validation, diagnostics,
                                {config.force_portable_append, config.force_portable_strips});
     if (!fx->gpu) return nullptr;
+    if (!preparePasses(*fx->gpu, passesEveryStepRecords(compiled), diagnostics)) return nullptr;
     const PoolLimits limits =
         devicePoolLimits(*fx->gpu->device, config.max_buffer_bytes, config.max_pool_bytes);
     if (!layoutPool(compiled, limits, config.relocate_birth_order, fx->layout, diagnostics)) {
