@@ -11,11 +11,11 @@
 #include <vulkan/vulkan.h>
 
 #include "compiler/compiled_effect.h"
+#include "gpu/pass_pipelines.h"
 #include "gpu/shader/gpu_sim.h"
 #include "spindrift/diagnostic.h"
 #include "vulkan/commands.h"
 #include "vulkan/context.h"
-#include "gpu/pass_pipelines.h"
 #include "vulkan/owned.h"
 
 namespace spindrift::gpu {
@@ -33,9 +33,9 @@ struct GpuContext {
     std::string device_name;
     // The device's pass pipelines (pass_pipelines.h), shared with every other instance on it.
     std::shared_ptr<PassPipelines> passes;
-    bool subgroup_append = false;   // passes->variant, for the passes that size their dispatches
-    bool subgroup_strips = false;   // by it
-    uint32_t subgroup_size = 0;     // the device's, for sizing the subgroup strip pass
+    bool subgroup_append = false; // passes->variant, for the passes that size their dispatches
+    bool subgroup_strips = false; // by it
+    uint32_t subgroup_size = 0;   // the device's, for sizing the subgroup strip pass
     // A pass whose pipeline could not be compiled when it was first recorded: nothing was
     // recorded for it, and the submission that held it reports these (endSubmission) and fails.
     mutable std::vector<Diagnostic> dispatch_errors;
@@ -66,8 +66,8 @@ bool preparePasses(const GpuContext& gpu, std::span<const Pass> passes,
 
 // Binds the pass's pipeline, pushes the constants and dispatches enough workgroups for
 // `invocations`, capped at max_groups (within 1..kGpuMaxWorkgroups: the passes loop grid-stride).
-// Nothing is recorded for 0 invocations, nor when the pipeline cannot be compiled (the reasons go to
-// gpu.dispatch_errors).
+// Nothing is recorded for 0 invocations, nor when the pipeline cannot be compiled (the reasons go
+// to gpu.dispatch_errors).
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
                   const GpuPushConstants& push, uint32_t invocations,
                   uint32_t max_groups = kGpuMaxWorkgroups);

@@ -49,16 +49,15 @@ std::shared_ptr<PassPipelines> sharedPassPipelines(vk::Context& context, PassVar
     const std::string key = std::string("gpu pass pipelines, ") +
                             (variant.subgroup_append ? "subgroup" : "portable") + " append, " +
                             (variant.subgroup_strips ? "subgroup" : "portable") + " strips";
-    return vk::sharedObject<PassPipelines>(
-        context, key, [&]() -> std::shared_ptr<PassPipelines> {
-            auto passes = std::make_shared<PassPipelines>();
-            passes->device = context.device->handle();
-            passes->variant = variant;
-            passes->layout = vk::createComputeLayout(passes->device, sizeof(GpuPushConstants),
-                                                     "GPU simulation passes", diagnostics);
-            if (!passes->layout) return nullptr;
-            return passes;
-        });
+    return vk::sharedObject<PassPipelines>(context, key, [&]() -> std::shared_ptr<PassPipelines> {
+        auto passes = std::make_shared<PassPipelines>();
+        passes->device = context.device->handle();
+        passes->variant = variant;
+        passes->layout = vk::createComputeLayout(passes->device, sizeof(GpuPushConstants),
+                                                 "GPU simulation passes", diagnostics);
+        if (!passes->layout) return nullptr;
+        return passes;
+    });
 }
 
 VkPipeline passPipeline(PassPipelines& passes, Pass pass, std::vector<Diagnostic>& diagnostics) {

@@ -43,7 +43,8 @@ TEST(PassPipelines, ASecondInstanceOnTheDeviceCompilesNothingAndMatchesTheCpu) {
     EXPECT_EQ(compiledPipelines(*second->gpu->passes), compiled);
     // The second instance, with the first still alive on the device, simulates what the CPU
     // backend does.
-    const ParityResult parity = expectParity(loadSample("campfire.json"), kParitySteps, false, config);
+    const ParityResult parity =
+        expectParity(loadSample("campfire.json"), kParitySteps, false, config);
     EXPECT_GT(parity.particles, 0u);
     EXPECT_EQ(compiledPipelines(*first->gpu->passes), compiled);
     EXPECT_TRUE(validationMessages(*second).empty()) << joined(validationMessages(*second));
