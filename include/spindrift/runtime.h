@@ -449,8 +449,8 @@ struct WorldUpdateReceipt {
     uint32_t retained_instances = 0; // destroyed world-space instances still finishing
     uint64_t retained_particles = 0; // their live particles (also in live_particles)
     // Stepped instances with a depth_buffer collision op that had no scene depth for their
-    // backend this update (never given, cleared, or a GPU instance on a device of its own): they
-    // met the world's colliders only.
+    // backend this update (never given, cleared, or a GPU instance not on a renderer's device):
+    // they met the world's colliders only.
     uint32_t depth_collisions_unfed = 0;
 };
 

@@ -1,7 +1,6 @@
 #include "gpu/state_carry.h"
 
 #include <cassert>
-#include <cstring>
 
 #include "gpu/sub_emitters.h"
 
@@ -86,50 +85,6 @@ bool copyOnDevice(GpuEffect& to, const std::vector<CarryRange>& ranges,
         diagnostics);
 }
 
-// Two devices: read the ranges back on `from`'s, packed one after the other, and upload them on
-// `to`'s.
-bool copyThroughHost(GpuEffect& from, GpuEffect& to, const std::vector<CarryRange>& ranges,
-                     std::vector<Diagnostic>& diagnostics) {
-    VkDeviceSize total = 0;
-    for (const CarryRange& r : ranges) total += r.bytes;
-    vk::Buffer readback =
-        vk::createBuffer(*from.gpu->device, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                         vk::MemoryUse::readback, "GPU hot reload readback", diagnostics);
-    if (!readback) return false;
-    const bool read = runAndWait(
-        from, "GPU hot reload readback",
-        [&](VkCommandBuffer cmd) {
-            VkDeviceSize packed = 0;
-            for (const CarryRange& r : ranges) {
-                const VkBufferCopy region{r.src_offset, packed, r.bytes};
-                vkCmdCopyBuffer(cmd, r.src, readback.get(), 1, &region);
-                packed += r.bytes;
-            }
-            vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                              VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
-                              VK_ACCESS_2_HOST_READ_BIT);
-        },
-        diagnostics);
-    if (!read) return false;
-    vk::Buffer upload =
-        vk::createBuffer(*to.gpu->device, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                         vk::MemoryUse::upload, "GPU hot reload upload", diagnostics);
-    if (!upload) return false;
-    std::memcpy(upload.mapped, readback.mapped, total);
-    return runAndWait(
-        to, "GPU hot reload upload",
-        [&](VkCommandBuffer cmd) {
-            VkDeviceSize packed = 0;
-            for (const CarryRange& r : ranges) {
-                const VkBufferCopy region{packed, r.dst_offset, r.bytes};
-                vkCmdCopyBuffer(cmd, upload.get(), r.dst, 1, &region);
-                packed += r.bytes;
-            }
-            copyBarrier(cmd);
-        },
-        diagnostics);
-}
-
 } // namespace
 
 bool carryGpuState(GpuEffect& from, GpuEffect& to, std::span<const int32_t> old_emitter,
@@ -138,6 +93,11 @@ bool carryGpuState(GpuEffect& from, GpuEffect& to, std::span<const int32_t> old_
     if (!from.errors.empty() || !to.errors.empty()) {
         diagnostics.push_back({Severity::error, "", 0, 0, 0, "",
                                "GPU hot reload: an instance has failed; nothing to carry"});
+        return false;
+    }
+    if (from.gpu->device != to.gpu->device) {
+        diagnostics.push_back({Severity::error, "", 0, 0, 0, "",
+                               "GPU hot reload: the instances run on different devices"});
         return false;
     }
     std::vector<CarryRange> ranges;
@@ -168,8 +128,7 @@ bool carryGpuState(GpuEffect& from, GpuEffect& to, std::span<const int32_t> old_
                            to.live_windows[e]);
     }
     if (ranges.empty()) return true;
-    return from.gpu->device == to.gpu->device ? copyOnDevice(to, ranges, diagnostics)
-                                              : copyThroughHost(from, to, ranges, diagnostics);
+    return copyOnDevice(to, ranges, diagnostics);
 }
 
 } // namespace spindrift::gpu

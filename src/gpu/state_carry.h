@@ -24,12 +24,10 @@ namespace spindrift::gpu {
 // ordinals) go on, so the steps that follow are those the old instance would have run on the
 // new records. Emitters of `to` without a match stay empty.
 //
-// How the bytes travel: when both instances run on one Vulkan device (a shared one, as the
-// renderer's), one vkCmdCopyBuffer per range in one submission of `to`. On two devices (each
-// instance made its own), the ranges are read back into a host-visible buffer on `from`'s device
-// and uploaded from one on `to`'s: two synchronous submissions, the matched emitters' bytes
-// once each way. Either way `from`'s submissions in flight are waited for first, and the host
-// waits for the copy. A reload is rare; nothing here runs per frame.
+// How the bytes travel: both instances run on one Vulkan device (a world's GPU instances share
+// one: the renderer's or the world's own), so one vkCmdCopyBuffer per range in one submission of
+// `to`, after `from`'s submissions in flight are waited for; the host waits for the copy. A
+// reload is rare; nothing here runs per frame. Instances on different devices are refused.
 //
 // False with nothing changed and an error appended when a matched pair's regions differ
 // (capacity, relocation, trail rings: what the layouts a match promises would give) or `from`

@@ -475,8 +475,10 @@ std::unique_ptr<ScenePlayer> createScenePlayer(const SceneDesc& scene,
 }
 
 void appendSimulationValidationMessages(const ScenePlayer& player, std::vector<std::string>& out) {
-    // On the renderer's device the messages are the renderer's (validationMessages).
+    // On the renderer's device the messages are the renderer's (validationMessages); without a
+    // renderer the world's GPU instances share the world's device, whose messages it reports.
     for (const PlayerInstance& p : player.instances) appendValidationMessages(*p.simulation, out);
+    appendWorldDeviceValidationMessages(*player.world, out);
 }
 
 std::vector<std::string> inputFiles(const ScenePlayer& player) {

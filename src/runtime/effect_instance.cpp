@@ -8,6 +8,7 @@
 #include "cpu/trails.h"
 #include "gpu/gpu_stage_timing.h"
 #include "gpu/ribbon_strips.h"
+#include "vulkan/context.h"
 
 namespace spindrift {
 
@@ -41,15 +42,26 @@ bool createGpuPart(EffectInstance& instance, const InstanceConfig& config, bool 
     gpu_config.async_statistics = config.async_gpu;
     // On a shared device (the renderer's) every emitter is drawn from the device: billboards from
     // their records, ribbons and beams from strips the GPU writes (gpu::deviceStripSource).
+    std::vector<Diagnostic> gpu_diagnostics;
     if (config.shared_device) {
         gpu_config.shared_device = config.shared_device;
         gpu_config.async_statistics = true;
         gpu_config.device_strips = true;
+    } else if (config.device_slot != nullptr) {
+        if (!*config.device_slot) {
+            *config.device_slot =
+                vk::createContext(config.device, config.validation, gpu_diagnostics);
+        }
+        gpu_config.shared_device = *config.device_slot;
     }
     std::shared_ptr<const CompiledEffect> part =
         runOnly(instance.effect, instance.backend, Backend::gpu);
-    std::vector<Diagnostic> gpu_diagnostics;
-    instance.gpu = gpu::createGpuEffect(part ? part : instance.effect, gpu_config, gpu_diagnostics);
+    // A slot's device that could not be made has said why; nothing else is tried.
+    const bool slot_failed = config.device_slot != nullptr && !gpu_config.shared_device;
+    if (!slot_failed) {
+        instance.gpu =
+            gpu::createGpuEffect(part ? part : instance.effect, gpu_config, gpu_diagnostics);
+    }
     // auto only picks a device it found; one that then cannot start the backend (it lacks a
     // Vulkan 1.3 feature) hands the instance to the CPU and says so.
     appendWithSource(gpu_diagnostics, instance.source, !instance.gpu && may_fall_back, diagnostics);
@@ -388,7 +400,7 @@ bool submitDeviceDraw(EffectInstance& instance, const gpu::GpuDrawRequest& reque
 }
 
 void appendValidationMessages(const EffectInstance& instance, std::vector<std::string>& out) {
-    // On a shared device the messages are the device owner's (the renderer's).
+    // On a shared device the messages are the device owner's (the renderer's, the world's).
     if (!instance.gpu || instance.gpu->config.shared_device) return;
     const std::vector<std::string>& messages = gpu::validationMessages(*instance.gpu);
     out.insert(out.end(), messages.begin(), messages.end());

@@ -65,6 +65,11 @@ struct InstanceConfig {
     std::string device;
     bool validation = false;
     std::shared_ptr<vk::Context> shared_device;
+    // Without shared_device: a device shared by the GPU parts of every instance that names the
+    // same slot (a World's, so that its GPU instances share one device and its pipelines,
+    // gpu/pass_pipelines.h). The first GPU part makes it (device, validation); the slot's owner
+    // keeps it and reports its validation messages. Null: the GPU part makes a device of its own.
+    std::shared_ptr<vk::Context>* device_slot = nullptr;
     // GPU part on a device of its own: its frames are not waited for (gpu::GpuConfig::
     // async_statistics), so statistics, `finished` and events to gameplay come a frame or two
     // late; drawing and readParticles still read the particles back. A shared device always

@@ -298,6 +298,10 @@ struct World::Impl {
     std::string device_name;
     bool device_validation = false;
     std::shared_ptr<vk::Context> shared_device;
+    // Without a shared device: the device the world's GPU instances share, made by the first
+    // (InstanceConfig::device_slot), so a world of GPU instances opens one device and compiles
+    // each pass once.
+    std::shared_ptr<vk::Context> own_device;
     std::vector<DrawInstance> draw_list_instances; // drawList's work space
     GameplayEventStream events;                    // the last update's events to gameplay
     // The host's colliders and distance field, read by every instance at each step.
@@ -404,7 +408,7 @@ struct World::Impl {
         return device;
     }
 
-    InstanceConfig instanceConfig() const {
+    InstanceConfig instanceConfig() {
         InstanceConfig c;
         c.backend = requestOf(config.backend);
         c.threads = 1; // the world's runner spreads the work (world_stepping.h)
@@ -412,6 +416,7 @@ struct World::Impl {
         c.device = device_name;
         c.validation = device_validation;
         c.shared_device = shared_device;
+        c.device_slot = &own_device;
         c.async_gpu = config.gpu_readback == GpuReadback::asynchronous;
         c.world = &world_inputs;
         return c;
@@ -1710,6 +1715,13 @@ void setWorldDevice(World& world, const WorldDevice& device) {
     w.device_name = device.name;
     w.device_validation = device.validation;
     w.shared_device = device.shared_device;
+}
+
+void appendWorldDeviceValidationMessages(const World& world, std::vector<std::string>& out) {
+    const World::Impl& w = world.impl();
+    if (!w.own_device) return;
+    const std::vector<std::string>& messages = w.own_device->instance->messages().messages();
+    out.insert(out.end(), messages.begin(), messages.end());
 }
 
 const std::vector<Diagnostic>& lastInstanceDiagnostics(const World& world) {

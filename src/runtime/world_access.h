@@ -28,6 +28,10 @@ struct WorldDevice {
 // Set before the first create: instances made later use it.
 void setWorldDevice(World& world, const WorldDevice& device);
 
+// The validation layer's messages on the device the world's GPU instances share when no
+// shared device was set (WorldDevice::validation); nothing when there is none.
+void appendWorldDeviceValidationMessages(const World& world, std::vector<std::string>& out);
+
 // The diagnostics of the last instance the world made (its backend choice's warnings, or why it
 // could not be made), with files and JSON paths.
 const std::vector<Diagnostic>& lastInstanceDiagnostics(const World& world);

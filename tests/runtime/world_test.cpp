@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "gpu/pass_pipelines.h"
 #include "runtime/simulation_device.h"
+#include "runtime/world_access.h"
 #include "spindrift/runtime.h"
 #include "world_frame.h"
 
@@ -694,6 +696,45 @@ TEST_F(WorldTest, GpuWorldRunsTheSameControlsAsTheCpuWorld) {
     ASSERT_EQ(gpu_world.seek(g, 0.25), RuntimeError::none);
     gpu_world.info(g, info);
     EXPECT_EQ(info.steps, 15u);
+}
+
+// A world's GPU instances run on one device, which the world keeps: the first opens it and
+// compiles the passes; later ones, of any effect and after every instance is gone, compile none.
+TEST_F(WorldTest, GpuInstancesShareTheWorldsDeviceAndItsPipelines) {
+    const SimulationDevice device = probeSimulationDevice("");
+    if (device.kind == DeviceKind::none) GTEST_SKIP() << device.why_none;
+    EffectLibrary library;
+    const EffectId id = library.add(write("looping.json", kLooping));
+    WorldConfig config;
+    config.backend = SimulationBackend::gpu;
+    World world(library, config);
+    const InstanceHandle a = mustCreate(world, descOf(id, 0, 0, 0));
+    const EffectInstance* first = effectInstanceOf(world, a);
+    ASSERT_NE(first, nullptr);
+    ASSERT_NE(first->gpu, nullptr);
+    const std::shared_ptr<vk::Context> context = first->gpu->gpu->vulkan;
+    gpu::PassPipelines& passes = *first->gpu->gpu->passes;
+    const uint32_t compiled = gpu::compiledPipelines(passes);
+    EXPECT_GT(compiled, 0u);
+    const InstanceHandle b = mustCreate(world, descOf(id, 5, 0, 0));
+    EXPECT_EQ(effectInstanceOf(world, b)->gpu->gpu->vulkan, context);
+    for (int i = 0; i < 10; ++i) world.update(kFrame);
+    EXPECT_EQ(gpu::compiledPipelines(passes), compiled);
+    ASSERT_EQ(world.destroy(a), RuntimeError::none);
+    ASSERT_EQ(world.destroy(b), RuntimeError::none);
+    world.update(kFrame);
+    const InstanceHandle c = mustCreate(world, descOf(id, 0, 0, 0));
+    EXPECT_EQ(effectInstanceOf(world, c)->gpu->gpu->vulkan, context);
+    EXPECT_EQ(gpu::compiledPipelines(passes), compiled);
+    // The shared device runs an instance as its own did: the same counts as the CPU.
+    World cpu_world(library);
+    const InstanceHandle d = mustCreate(cpu_world, descOf(id, 0, 0, 0));
+    for (int i = 0; i < 10; ++i) {
+        world.update(kFrame);
+        cpu_world.update(kFrame);
+    }
+    EXPECT_EQ(particles(world, c).size(), particles(cpu_world, d).size());
+    EXPECT_GT(particles(world, c).size(), 0u);
 }
 
 // docs/runtime-api.md shows the embedding example as it is in examples/embed/minimal.cpp (which
