@@ -137,6 +137,15 @@ struct VulkanFrame {
     ShadowDesc shadows{false};
     // The particles' motion drawn over the host's motion image; none without an image.
     VulkanMotionVectors motion;
+    // Depth-buffer collision (docs/host-vulkan.md, "Depth collision"): a world this renderer runs
+    // (useFor) whose GPU instances' depth_buffer collision modules meet this frame's depth from
+    // the world's next update on, one frame late as a game's particles are. Spindrift copies the
+    // host's depth, linearised, on the device and hands the world its address and this frame's
+    // camera; submit the frame before that update. Its CPU instances get nothing from it (the
+    // host gives them World::setSceneDepth, or they meet the world's colliders, counted in
+    // WorldUpdateReceipt::depth_collisions_unfed). Null: the depth is not copied, and worlds fed
+    // before keep the depth they were given until fed again or World::clearSceneDepth.
+    World* collision_world = nullptr;
 };
 
 struct VulkanFrameResult {
@@ -163,6 +172,8 @@ struct VulkanFrameResult {
     uint32_t distortion_not_drawn = 0;
     // The batches that wrote their particles' motion into VulkanFrame::motion's image.
     uint32_t motion_batches = 0;
+    // The frame's depth was copied and handed to VulkanFrame::collision_world.
+    bool collision_depth = false;
 };
 
 class SPINDRIFT_API VulkanRenderer {

@@ -100,6 +100,9 @@ std::string frameProblem(const Renderer& r, const HostFrame& frame, const FrameV
         add("the frame has a motion image but the renderer was created without a motion format "
             "(VulkanRendererConfig::motion_format)");
     }
+    if (view.scene_depth == SceneDepthOutput::device_and_host) {
+        add("a host frame copies its depth for collision on the device only");
+    }
     if (has_motion != view.motion.enabled) {
         add(has_motion ? "the frame has a motion image but the view asks for no motion vectors"
                        : "the view asks for motion vectors but the frame has no motion image");
@@ -195,13 +198,14 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
                                               VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                                               VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     const vk::ImageBarrier host_color = hostColorAttachment(frame.color);
-    // The linear depth's previous contents are discarded; its last reader was the previous
-    // frame's soft fade.
+    // The linear depth's previous contents are discarded; its last readers were the previous
+    // frame's soft fade and its copy for collision.
     const vk::ImageBarrier linear_depth{t.linear_depth.get(),
                                         VK_IMAGE_ASPECT_COLOR_BIT,
                                         VK_IMAGE_LAYOUT_UNDEFINED,
                                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                                            VK_PIPELINE_STAGE_2_COPY_BIT,
                                         VK_ACCESS_2_NONE,
                                         VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                         VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
@@ -236,6 +240,11 @@ void recordHost(const Renderer& r, const HostFrame& frame, const FrameView& view
         recordMotionDraws(r, cmd, batches, view.transparency);
         vk::imageBarriers(cmd, {hostColorFinal(frame.motion)});
     }
+
+    // The host's depth, linearised, for the GPU steps of the worlds fed with it (they run after
+    // this frame on the same queue); the copy leaves the linear depth in TRANSFER_SRC_OPTIMAL,
+    // which the next frame's first barrier discards.
+    if (r.frame_scene_depth) recordSceneDepthCopy(cmd, t, false, r.scene_depth);
 
     // To the host's final layouts; whatever the host does next waits for Spindrift's writes.
     const vk::ImageBarrier color_final = hostColorFinal(frame.color);
@@ -392,6 +401,7 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     stats.distortion_not_drawn = totals.distortion_batches;
     // Nor the line overlay: it is drawn over the offscreen frame's finished colour.
     stats.overlay_not_drawn = view.overlay.empty() ? 0u : 1u;
+    renderer.scene_depth.copy.valid = renderer.frame_scene_depth;
     signal.semaphore = renderer.frames_done.get();
     signal.value = ++renderer.frames_recorded;
     return true;

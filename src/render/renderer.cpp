@@ -943,10 +943,14 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     // Depth-buffer collision's depth: the buffers now, the camera that will have seen it.
     SceneDepthCopy& depth = renderer.scene_depth.copy;
     depth = SceneDepthCopy{};
-    renderer.frame_scene_depth = view.scene_depth != SceneDepthOutput::none && !renderer.host_frame;
+    renderer.frame_scene_depth = view.scene_depth != SceneDepthOutput::none;
     if (renderer.frame_scene_depth) {
+        // A host frame's copy stays on the device (recordHostFrame refuses a host copy).
         const bool host = view.scene_depth == SceneDepthOutput::device_and_host;
-        if (!prepareSceneDepth(*renderer.device, t, host, renderer.scene_depth, diagnostics)) {
+        const SceneDepthGrowth growth =
+            renderer.host_frame ? SceneDepthGrowth::keep : SceneDepthGrowth::exact;
+        if (!prepareSceneDepth(*renderer.device, t, host, growth, renderer.scene_depth,
+                               diagnostics)) {
             return false;
         }
         depth.device_address = renderer.scene_depth.device.address;

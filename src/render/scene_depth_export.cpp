@@ -1,5 +1,6 @@
 #include "render/scene_depth_export.h"
 
+#include <algorithm>
 #include <string>
 
 #include "vulkan/commands.h"
@@ -8,10 +9,18 @@
 namespace spindrift::render {
 
 bool prepareSceneDepth(const vk::Device& device, const FrameTargets& targets, bool host,
-                       SceneDepthBuffers& buffers, std::vector<Diagnostic>& diagnostics) {
+                       SceneDepthGrowth growth, SceneDepthBuffers& buffers,
+                       std::vector<Diagnostic>& diagnostics) {
     const VkDeviceSize bytes = VkDeviceSize{targets.width} * targets.height * sizeof(float);
     const bool resized = buffers.width != targets.width || buffers.height != targets.height;
-    if (resized && (buffers.device || buffers.host)) {
+    VkDeviceSize device_bytes = bytes;
+    if (growth == SceneDepthGrowth::keep) {
+        if (buffers.device && bytes > buffers.device_bytes) {
+            buffers.outgrown.push_back(std::move(buffers.device));
+            buffers.device = {};
+            device_bytes = std::max(bytes, buffers.device_bytes + buffers.device_bytes / 2);
+        }
+    } else if (resized && (buffers.device || buffers.host)) {
         // A step submitted before this frame may still read the old buffer at its address.
         if (!vk::check(vkDeviceWaitIdle(device.handle()), "vkDeviceWaitIdle", diagnostics,
                        "the scene depth buffers")) {
@@ -25,11 +34,12 @@ bool prepareSceneDepth(const vk::Device& device, const FrameTargets& targets, bo
     const std::string size = std::to_string(targets.width) + "x" + std::to_string(targets.height);
     if (!buffers.device) {
         buffers.device = vk::createBuffer(
-            device, bytes,
+            device, device_bytes,
             VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                 VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT,
             vk::MemoryUse::device_local, "the scene depth buffer " + size, diagnostics);
         if (!buffers.device) return false;
+        buffers.device_bytes = device_bytes;
     }
     if (host && !buffers.host) {
         buffers.host = vk::createBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,

@@ -23,14 +23,30 @@ struct SceneDepthBuffers {
     vk::Buffer host;   // the same, host-visible; empty unless a frame asked for it
     uint32_t width = 0;
     uint32_t height = 0;
+    VkDeviceSize device_bytes = 0; // the device buffer's size: at least width x height floats
+    // Host frames: device buffers outgrown, kept until the renderer goes (a world may still
+    // step with their address: SceneDepthGrowth::keep).
+    std::vector<vk::Buffer> outgrown;
     SceneDepthCopy copy; // what the last frame left, and the camera that saw it
 };
 
-// Makes the buffers the targets' size (and the host copy when `host`); buffers of another size are
-// freed after the device has finished everything submitted (a simulation step may still read
-// them). False with an error on failure.
+// How the buffers follow the frame's size.
+enum class SceneDepthGrowth {
+    // The offscreen renderer: buffers of exactly the targets' size; those of another size are
+    // freed after the device has finished everything submitted (a step may still read them).
+    exact,
+    // A host frame, on a device the host also uses (no vkDeviceWaitIdle), whose depth worlds
+    // keep reading at the address they were given until fed again: the device buffer only
+    // grows, by at least half its size each time, and an outgrown one is kept until the renderer
+    // goes (at most about twice the largest frame's bytes in all). No host copy.
+    keep,
+};
+
+// Makes the buffers fit the targets (and the host copy when `host`, exact growth only). False
+// with an error on failure.
 bool prepareSceneDepth(const vk::Device& device, const FrameTargets& targets, bool host,
-                       SceneDepthBuffers& buffers, std::vector<Diagnostic>& diagnostics);
+                       SceneDepthGrowth growth, SceneDepthBuffers& buffers,
+                       std::vector<Diagnostic>& diagnostics);
 
 // Records the copy of the targets' linear depth (in SHADER_READ_ONLY_OPTIMAL after the particle
 // draws; left in TRANSFER_SRC_OPTIMAL, which the next frame's first barrier discards) into the

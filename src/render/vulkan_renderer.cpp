@@ -4,6 +4,7 @@
 #include "spindrift/vulkan_renderer.h"
 
 #include <map>
+#include <numbers>
 #include <string>
 #include <utility>
 
@@ -190,11 +191,41 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     host.motion = hostImage(frame.motion.image);
     render::FrameStats stats;
     render::HostFrameSignal signal;
-    if (!render::recordHostFrame(*impl_->renderer, host,
-                                 frameViewOf(frame.view, frame.sun, frame.ambient, frame.lights,
-                                             frame.sky, frame.shadows, motionOf(frame.motion)),
-                                 impl_->batches, stats, signal, diagnostics)) {
+    render::FrameView view = frameViewOf(frame.view, frame.sun, frame.ambient, frame.lights,
+                                         frame.sky, frame.shadows, motionOf(frame.motion));
+    if (frame.collision_world != nullptr) {
+        if (worldSharedDevice(*frame.collision_world) !=
+            render::rendererContext(*impl_->renderer)) {
+            diagnostics.push_back(vk::vulkanSetupError(
+                "host frame", "the collision world does not run on this renderer's device "
+                              "(VulkanRenderer::useFor before its first instance)"));
+            return false;
+        }
+        view.scene_depth = render::SceneDepthOutput::device;
+    }
+    if (!render::recordHostFrame(*impl_->renderer, host, view, impl_->batches, stats, signal,
+                                 diagnostics)) {
         return false;
+    }
+    if (frame.collision_world != nullptr) {
+        const render::SceneDepthCopy& copy = render::lastSceneDepth(*impl_->renderer);
+        SceneDepth depth;
+        depth.width = copy.width;
+        depth.height = copy.height;
+        depth.eye = {copy.eye.x, copy.eye.y, copy.eye.z};
+        depth.forward = {copy.forward.x, copy.forward.y, copy.forward.z};
+        depth.up = {copy.up.x, copy.up.y, copy.up.z};
+        depth.vertical_fov_rad = copy.fov_deg * std::numbers::pi_v<float> / 180.0f;
+        depth.near_m = copy.near_m;
+        // The values are the renderer's own, checked as the frame's view was.
+        if (setRendererSceneDepth(*frame.collision_world, depth, copy.device_address) !=
+            RuntimeError::none) {
+            diagnostics.push_back(vk::vulkanSetupError(
+                "host frame", "the collision world refused the frame's depth: " +
+                                  std::string(frame.collision_world->lastErrorMessage())));
+            return false;
+        }
+        result.collision_depth = true;
     }
     result.signal_semaphore = signal.semaphore;
     result.signal_value = signal.value;

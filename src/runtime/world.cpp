@@ -1717,6 +1717,10 @@ void setWorldDevice(World& world, const WorldDevice& device) {
     w.shared_device = device.shared_device;
 }
 
+const std::shared_ptr<vk::Context>& worldSharedDevice(const World& world) {
+    return world.impl().shared_device;
+}
+
 void appendWorldDeviceValidationMessages(const World& world, std::vector<std::string>& out) {
     const World::Impl& w = world.impl();
     if (!w.own_device) return;

@@ -28,6 +28,9 @@ struct WorldDevice {
 // Set before the first create: instances made later use it.
 void setWorldDevice(World& world, const WorldDevice& device);
 
+// The device setWorldDevice gave the world (null: none; its GPU instances share its own).
+const std::shared_ptr<vk::Context>& worldSharedDevice(const World& world);
+
 // The validation layer's messages on the device the world's GPU instances share when no
 // shared device was set (WorldDevice::validation); nothing when there is none.
 void appendWorldDeviceValidationMessages(const World& world, std::vector<std::string>& out);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 #include "render/renderer.h"
 #include "spindrift/runtime.h"
 #include "spindrift/vulkan_renderer.h"
+#include "support/scratch_dir.h"
 
 namespace spindrift {
 namespace {
@@ -382,6 +384,130 @@ TEST_F(HostFrameTest, GpuInstanceRunsOnTheHostDevice) {
     EXPECT_EQ(result.host_particles, 0u);
     EXPECT_GT(particlePixels(image, 0, kWidth), 100u) << "the GPU campfire must be drawn";
     // The world (its GPU instances) goes before the renderer and the host's device.
+}
+
+// Rain that sticks where it meets the scene depth (depth_buffer collision), on the GPU backend,
+// born over x, z in [-2, 2] at y = 3.
+std::string depthRain(const std::filesystem::path& dir) {
+    const std::filesystem::path path = dir / "rain.json";
+    std::ofstream(path) << R"({"version": 1, "name": "rain", "seed": 11, "emitters": [
+        {"name": "drops", "capacity": 2048, "transform": {"position": [0, 3, 0]},
+         "spawn": {"rate_per_s": 400}, "shape": {"type": "box", "size": [4, 0, 4]},
+         "init": {"lifetime_s": [3, 3], "speed": 0, "size": [0.1, 0.1]},
+         "update": [{"type": "gravity"},
+                    {"type": "collision", "response": "stick", "radius_scale": 0,
+                     "depth_buffer": true}]}]})";
+    return path.string();
+}
+
+// The host's depth reaches the world's GPU instances (VulkanFrame::collision_world): a camera at
+// (0, 8, 8) looking at the origin, the host's wall over the left half of its depth at a view
+// depth of 15 / sqrt(2) m (the plane y + z = 1). Rain on the left half sticks on it; on the
+// right half, where the host's depth is empty, it falls through; without the frame's depth the
+// world counts the unfed collisions and the rain falls through everywhere.
+TEST_F(HostFrameTest, TheHostsDepthStopsGpuRainOneFrameLate) {
+    constexpr VkFormat kColor = VK_FORMAT_R8G8B8A8_UNORM;
+    ASSERT_TRUE(host->makeImages(kColor, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+    auto renderer = makeRenderer(kColor, VK_FORMAT_D32_SFLOAT);
+    ASSERT_TRUE(renderer);
+    DrawView camera;
+    camera.eye = {0, 8, 8};
+    camera.forward = {0, -1, -1};
+    camera.fov_y_deg = 60;
+    camera.viewport_width = kWidth;
+    camera.viewport_height = kHeight;
+    camera.aspect = static_cast<float>(kWidth) / kHeight;
+    // The wall's depth: that of the point 15 / sqrt(2) m along the view.
+    float clip_from_world[16];
+    vulkanClipFromWorld(camera, kWidth, kHeight, clip_from_world);
+    const float d = 15.0f / std::sqrt(2.0f) / std::sqrt(2.0f);
+    const float point[4] = {0, 8 - d, 8 - d, 1};
+    float clip[4] = {0, 0, 0, 0};
+    for (int row = 0; row < 4; ++row) {
+        for (int c = 0; c < 4; ++c) clip[row] += clip_from_world[c * 4 + row] * point[c];
+    }
+    const float wall_depth = clip[2] / clip[3];
+    ASSERT_GT(wall_depth, 0.0f);
+    ASSERT_LT(wall_depth, 1.0f);
+
+    EffectLibrary library;
+    const EffectId rain = library.add(depthRain(test::scratchDir("host_frame", "depth_rain")));
+    auto run = [&](bool feed, std::vector<Particle>& particles, WorldUpdateReceipt& last) {
+        WorldConfig config;
+        config.backend = SimulationBackend::gpu;
+        World world(library, config);
+        renderer->useFor(world);
+        InstanceDesc desc;
+        desc.effect = rain;
+        InstanceHandle h;
+        ASSERT_EQ(world.create(desc, h), RuntimeError::none) << world.lastErrorMessage();
+        DrawList list;
+        for (int i = 0; i < 90; ++i) {
+            last = world.update(1.0 / 60.0);
+            ASSERT_EQ(world.drawList(camera, list), RuntimeError::none);
+            VulkanFrame frame = beginFrame(wall_depth);
+            frame.view = camera;
+            frame.collision_world = feed ? &world : nullptr;
+            VulkanFrameResult result;
+            std::vector<Diagnostic> diagnostics;
+            ASSERT_TRUE(renderer->record(frame, list, library, result, diagnostics))
+                << joined(diagnostics);
+            EXPECT_EQ(result.collision_depth, feed);
+            ASSERT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
+        }
+        ASSERT_TRUE(world.waitForGpu());
+        ASSERT_EQ(world.readParticles(h, particles), RuntimeError::none);
+    };
+    std::vector<Particle> fed;
+    WorldUpdateReceipt fed_receipt;
+    run(true, fed, fed_receipt);
+    EXPECT_EQ(fed_receipt.depth_collisions_unfed, 0u);
+    size_t left_stuck = 0;
+    size_t right_fallen = 0;
+    float left_lowest = 100;
+    for (const Particle& p : fed) {
+        if (p.position.x < -0.5f) {
+            left_lowest = std::min(left_lowest, p.position.y);
+            left_stuck += std::fabs(p.position.y + p.position.z - 1.0f) < 0.05f ? 1 : 0;
+        }
+        if (p.position.x > 0.5f) right_fallen += p.position.y < -2.0f ? 1 : 0;
+    }
+    EXPECT_GT(left_stuck, 100u) << "drops on the wall's side stick on its plane y + z = 1";
+    EXPECT_GT(left_lowest, -1.5f) << "none falls through the wall";
+    EXPECT_GT(right_fallen, 50u) << "the right half of the host's depth is empty";
+    std::vector<Particle> unfed;
+    WorldUpdateReceipt unfed_receipt;
+    run(false, unfed, unfed_receipt);
+    EXPECT_EQ(unfed_receipt.depth_collisions_unfed, 1u);
+    float lowest = 100;
+    for (const Particle& p : unfed) lowest = std::min(lowest, p.position.y);
+    EXPECT_LT(lowest, -3.0f);
+}
+
+// A world that does not run on the renderer's device cannot take its depth.
+TEST_F(HostFrameTest, ACollisionWorldOnAnotherDeviceIsRefused) {
+    constexpr VkFormat kColor = VK_FORMAT_R8G8B8A8_UNORM;
+    ASSERT_TRUE(host->makeImages(kColor, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+    auto renderer = makeRenderer(kColor, VK_FORMAT_D32_SFLOAT);
+    ASSERT_TRUE(renderer);
+    EffectLibrary library;
+    World world(library); // never given this renderer (useFor)
+    DrawList list;
+    ASSERT_EQ(world.drawList(view(), list), RuntimeError::none);
+    VulkanFrame frame = beginFrame(1.0f);
+    frame.collision_world = &world;
+    VulkanFrameResult result;
+    std::vector<Diagnostic> diagnostics;
+    EXPECT_FALSE(renderer->record(frame, list, library, result, diagnostics));
+    ASSERT_FALSE(diagnostics.empty());
+    EXPECT_NE(diagnostics.back().message.find("does not run on this renderer's device"),
+              std::string::npos)
+        << diagnostics.back().message;
+    // Nothing was recorded: the host finishes its frame without the world.
+    frame.collision_world = nullptr;
+    EXPECT_TRUE(renderer->record(frame, list, library, result, diagnostics)) << joined(diagnostics);
+    EXPECT_FALSE(result.collision_depth);
+    EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
 }
 
 // A host depth with stencil (D24_UNORM_S8_UINT, D32_SFLOAT_S8_UINT, whichever the device can
