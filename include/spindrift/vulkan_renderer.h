@@ -81,6 +81,10 @@ struct VulkanImage {
     VkImageView view = VK_NULL_HANDLE;
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;       // now (UNDEFINED discards contents)
     VkImageLayout final_layout = VK_IMAGE_LAYOUT_UNDEFINED; // to leave it in (not UNDEFINED)
+    // The usage the image was created with, as far as the host states it (0: not stated). The
+    // colour's VK_IMAGE_USAGE_TRANSFER_SRC_BIT lets the frame draw distortion billboards, which
+    // read a copy of it (docs/host-vulkan.md, "Distortion").
+    VkImageUsageFlags usage = 0;
 };
 
 // Motion vectors for a host with temporal anti-aliasing, a temporal upscaler or motion blur
@@ -167,8 +171,9 @@ struct VulkanFrameResult {
     uint32_t shadow_cutout_batches = 0;
     uint32_t local_shadows = 0;
     uint32_t local_shadows_dropped = 0;
-    // What a host frame leaves out, never silently: the distortion batches (render.distortion: it
-    // has no copy of the host's colour to read).
+    // Distortion batches (render.distortion) drawn, and those left out, never silently, because
+    // the colour image's usage does not state TRANSFER_SRC (VulkanImage::usage).
+    uint32_t distortion_batches = 0;
     uint32_t distortion_not_drawn = 0;
     // The batches that wrote their particles' motion into VulkanFrame::motion's image.
     uint32_t motion_batches = 0;

@@ -2,9 +2,9 @@
 // drawn, the frame's colour is copied into an image of its own, which the distortion billboards
 // (render.distortion: heat haze, shock waves) then read at displaced points while they blend over
 // the frame. A pixel cannot read the attachment it is drawn into, hence the copy; it is made only
-// by frames that draw a distortion batch, on the renderer's own frame (a host frame draws none:
-// FrameStats::distortion_not_drawn). The billboards themselves are drawn by the billboard pass
-// (billboard_distortion.frag) in the renderer's distortion phase.
+// by frames that draw a distortion batch: the renderer's own, or a host frame whose colour image is
+// a transfer source (else FrameStats::distortion_not_drawn). The billboards themselves are drawn
+// by the billboard pass (billboard_distortion.frag) in the renderer's distortion phase.
 #pragma once
 
 #include <cstdint>

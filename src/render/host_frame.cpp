@@ -149,6 +149,10 @@ bool fitTargets(Renderer& r, VkExtent2D extent, std::vector<Diagnostic>& diagnos
         *r.device, extent.width, extent.height, t.formats, r.frames_in_flight, diagnostics);
     if (!fresh) return false;
     r.targets = std::move(fresh);
+    if (r.distortion) {
+        r.distortion.reset(); // made again at the new size by the next frame that allows it
+        r.particle_bindings->unbindSceneColor();
+    }
     r.particle_bindings->bindTargets(*r.targets);
     r.oit.reset(); // made again at the new size by the first frame that needs it
     return true;
@@ -388,6 +392,18 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
         !waitForFrame(renderer, renderer.frames_recorded, diagnostics)) {
         return false;
     }
+    // Distortion billboards read a copy of the colour, which the host's image allows when it is a
+    // transfer source. The copy image is bound in every slot's descriptor set: the frames in
+    // flight finish first.
+    renderer.host_color_copyable = (frame.color.usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+    if (renderer.host_color_copyable && !renderer.distortion) {
+        if (!waitForFrame(renderer, renderer.frames_recorded, diagnostics)) return false;
+        const FrameTargets& targets = *renderer.targets;
+        renderer.distortion = DistortionCopy::create(
+            *renderer.device, targets.width, targets.height, targets.formats.color, diagnostics);
+        if (!renderer.distortion) return false;
+        renderer.particle_bindings->bindSceneColor(renderer.distortion->view());
+    }
     renderer.slot = static_cast<uint32_t>((this_frame - 1) % in_flight);
     FrameTargets& t = *renderer.targets;
     t.color = {frame.color.image, frame.color.view};
@@ -398,7 +414,8 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     renderer.linearize->setHostDepth(renderer.slot, frame.depth.view);
     recordHost(renderer, frame, view, batches, any_oit);
     stats = frameStats(renderer, totals, batches.size(), view.lights);
-    stats.distortion_not_drawn = totals.distortion_batches;
+    stats.distortion_batches = renderer.frame_distortion ? totals.distortion_batches : 0u;
+    stats.distortion_not_drawn = renderer.frame_distortion ? 0u : totals.distortion_batches;
     // Nor the line overlay: it is drawn over the offscreen frame's finished colour.
     stats.overlay_not_drawn = view.overlay.empty() ? 0u : 1u;
     renderer.scene_depth.copy.valid = renderer.frame_scene_depth;

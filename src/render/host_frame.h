@@ -39,6 +39,7 @@ struct HostImage {
     VkImageView view = VK_NULL_HANDLE;                // of the whole image, one mip level and layer
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED; // now (UNDEFINED: contents discarded)
     VkImageLayout final_layout = VK_IMAGE_LAYOUT_UNDEFINED; // to leave it in; not UNDEFINED
+    VkImageUsageFlags usage = 0; // as far as the host states it (TRANSFER_SRC: distortion)
 };
 
 struct HostFrame {

@@ -60,6 +60,9 @@ public:
     // Points every slot's frame set at the scene colour copy the distortion billboards read
     // (render/distortion_pass.h). No set may be in use by pending work.
     void bindSceneColor(VkImageView view);
+    // Forgets the scene colour bindSceneColor gave (its image is going): the next bindTargets
+    // binds the linear depth in its place.
+    void unbindSceneColor() { scene_color_bound_ = false; }
 
     // Points every slot's half-resolution frame set (bindFrame with half_res) at the half-size
     // linear depth the soft fade reads there (render/half_res_pass.h); until then those sets read

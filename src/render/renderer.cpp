@@ -856,10 +856,12 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     if (!checkBatches(renderer, batches, view.transparency, totals, diagnostics)) return false;
     any_oit = totals.oit_records + totals.oit_segments + totals.oit_device_batches > 0;
     const FrameTargets& t = *renderer.targets;
-    // Distortion reads a copy of the frame's colour: the renderer's own frame only (a host's
-    // colour image need not allow the copy; FrameStats::distortion_not_drawn counts them).
-    renderer.frame_distortion = totals.distortion_batches > 0 && !renderer.host_frame;
-    if (renderer.frame_distortion && !renderer.distortion) {
+    // Distortion reads a copy of the frame's colour: the renderer's own frame, or a host frame
+    // whose colour image allows the copy (recordHostFrame made the copy image; otherwise
+    // FrameStats::distortion_not_drawn counts them).
+    renderer.frame_distortion =
+        totals.distortion_batches > 0 && (!renderer.host_frame || renderer.host_color_copyable);
+    if (renderer.frame_distortion && !renderer.distortion && !renderer.host_frame) {
         renderer.distortion = DistortionCopy::create(*renderer.device, t.width, t.height,
                                                      t.formats.color, diagnostics);
         if (!renderer.distortion) return false;

@@ -64,7 +64,8 @@ public:
     SunShadowFit shadow_fit;
     LocalShadowFit local_shadow_fit; // this frame's point and spot light shadows (local_shadows.h)
     std::unique_ptr<OitPass> oit;    // made by the first frame that draws a batch through OIT
-    // Made by the first offscreen frame that draws a distortion billboard.
+    // Made by the first offscreen frame that draws a distortion billboard; in a host frame, by
+    // the first whose colour allows the copy (host_color_copyable), made again at a new size.
     std::unique_ptr<DistortionCopy> distortion;
     std::unique_ptr<PostPass> post; // made by the first frame that asks for HDR post
     // Made by the first offscreen frame with an overlay (FrameView::overlay).
@@ -85,8 +86,10 @@ public:
     // A host-frame renderer (render/host_frame.h) draws into the host's images: no offscreen
     // colour, depth, readback or opaque pass; the host's depth is linearised instead.
     bool host_frame = false;
-    // This frame draws its distortion batches (prepareFrame: it has some, offscreen).
+    // This frame draws its distortion batches (prepareFrame: it has some, offscreen or in a host
+    // frame whose colour image is a transfer source: host_color_copyable).
     bool frame_distortion = false;
+    bool host_color_copyable = false;
     // This frame draws motion vectors (prepareFrame: the view asks; a host frame only with the
     // host's motion image), with these settings.
     bool frame_motion = false;

@@ -134,7 +134,7 @@ render::FrameView frameViewOf(const DrawView& view, const SunDesc& sun, const Fl
 }
 
 render::HostImage hostImage(const VulkanImage& i) {
-    return {i.image, i.view, i.layout, i.final_layout};
+    return {i.image, i.view, i.layout, i.final_layout, i.usage};
 }
 
 } // namespace
@@ -240,6 +240,7 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     result.shadow_cutout_batches = stats.shadow_cutout_batches;
     result.local_shadows = stats.local_shadows;
     result.local_shadows_dropped = stats.local_shadows_dropped;
+    result.distortion_batches = stats.distortion_batches;
     result.distortion_not_drawn = stats.distortion_not_drawn;
     result.motion_batches = stats.motion_batches;
     return true;
