@@ -150,6 +150,12 @@ struct VulkanFrame {
     // WorldUpdateReceipt::depth_collisions_unfed). Null: the depth is not copied, and worlds fed
     // before keep the depth they were given until fed again or World::clearSceneDepth.
     World* collision_world = nullptr;
+    // Half-resolution particles (docs/rendering.md, "Half-resolution particles"): the billboards
+    // and strips drawn into a layer of half the width and height, tested against the nearest of
+    // each 2 x 2 block of the host's depth, then blended over its colour with a depth-aware
+    // upsample; for fill-heavy effects (smoke, large glows). Opaque meshes, distortion and OIT
+    // stay at full resolution.
+    bool half_resolution = false;
 };
 
 struct VulkanFrameResult {
@@ -179,6 +185,8 @@ struct VulkanFrameResult {
     uint32_t motion_batches = 0;
     // The frame's depth was copied and handed to VulkanFrame::collision_world.
     bool collision_depth = false;
+    // Batches drawn at half resolution (VulkanFrame::half_resolution).
+    uint32_t half_res_batches = 0;
 };
 
 class SPINDRIFT_API VulkanRenderer {

@@ -153,6 +153,10 @@ bool fitTargets(Renderer& r, VkExtent2D extent, std::vector<Diagnostic>& diagnos
         r.distortion.reset(); // made again at the new size by the next frame that allows it
         r.particle_bindings->unbindSceneColor();
     }
+    if (r.half_res) {
+        r.half_res.reset(); // made again at the new size by the next frame that asks
+        r.particle_bindings->unbindHalfResDepth();
+    }
     r.particle_bindings->bindTargets(*r.targets);
     r.oit.reset(); // made again at the new size by the first frame that needs it
     return true;
@@ -404,6 +408,13 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
         if (!renderer.distortion) return false;
         renderer.particle_bindings->bindSceneColor(renderer.distortion->view());
     }
+    // The half-resolution layer, the same way: its depth is bound in every slot's set.
+    if (view.particle_resolution == ParticleResolution::half && !renderer.half_res) {
+        if (!waitForFrame(renderer, renderer.frames_recorded, diagnostics)) return false;
+        renderer.half_res = HalfResPass::create(*renderer.device, *renderer.targets, diagnostics);
+        if (!renderer.half_res) return false;
+        renderer.particle_bindings->bindHalfResDepth(renderer.half_res->linearDepthView());
+    }
     renderer.slot = static_cast<uint32_t>((this_frame - 1) % in_flight);
     FrameTargets& t = *renderer.targets;
     t.color = {frame.color.image, frame.color.view};
@@ -415,6 +426,7 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     recordHost(renderer, frame, view, batches, any_oit);
     stats = frameStats(renderer, totals, batches.size(), view.lights);
     stats.distortion_batches = renderer.frame_distortion ? totals.distortion_batches : 0u;
+    stats.half_res_batches = countHalfResBatches(renderer, batches, view.transparency);
     stats.distortion_not_drawn = renderer.frame_distortion ? 0u : totals.distortion_batches;
     // Nor the line overlay: it is drawn over the offscreen frame's finished colour.
     stats.overlay_not_drawn = view.overlay.empty() ? 0u : 1u;

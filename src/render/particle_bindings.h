@@ -63,6 +63,9 @@ public:
     // Forgets the scene colour bindSceneColor gave (its image is going): the next bindTargets
     // binds the linear depth in its place.
     void unbindSceneColor() { scene_color_bound_ = false; }
+    // Forgets the half-resolution depth (its image is going): the next bindTargets binds the
+    // frame's linear depth in the half-resolution sets too.
+    void unbindHalfResDepth() { half_depth_ = VK_NULL_HANDLE; }
 
     // Points every slot's half-resolution frame set (bindFrame with half_res) at the half-size
     // linear depth the soft fade reads there (render/half_res_pass.h); until then those sets read

@@ -706,17 +706,6 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     return true;
 }
 
-// The drawing batches drawsAtHalfRes sends to the half-resolution layer (FrameStats).
-uint32_t countHalfResBatches(const Renderer& r, std::span<const DrawBatch> batches,
-                             Transparency transparency) {
-    uint32_t count = 0;
-    for (size_t i = 0; i < batches.size(); ++i) {
-        const bool draws = std::visit([](const auto& b) { return drawsAnything(b); }, batches[i]);
-        if (draws && drawsAtHalfRes(r, i, batches[i], transparency)) ++count;
-    }
-    return count;
-}
-
 bool anyDrawnByCompute(const FrameView& view, std::span<const DrawBatch> batches) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
@@ -745,6 +734,17 @@ void readGpuTimes(const Renderer& r, FrameStats& stats, std::vector<Diagnostic>&
 }
 
 } // namespace
+
+// The drawing batches drawsAtHalfRes sends to the half-resolution layer (FrameStats).
+uint32_t countHalfResBatches(const Renderer& r, std::span<const DrawBatch> batches,
+                             Transparency transparency) {
+    uint32_t count = 0;
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const bool draws = std::visit([](const auto& b) { return drawsAnything(b); }, batches[i]);
+        if (draws && drawsAtHalfRes(r, i, batches[i], transparency)) ++count;
+    }
+    return count;
+}
 
 void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
                           std::span<const DrawBatch> batches, Transparency transparency,
@@ -895,13 +895,13 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
             return false;
         }
     }
-    // Half-resolution particles: the renderer's own frame only.
-    renderer.frame_half_res =
-        view.particle_resolution == ParticleResolution::half && !renderer.host_frame;
+    // Half-resolution particles (a host frame's layer is made by recordHostFrame, which first
+    // lets its frames in flight finish: its sets are bound in every slot).
+    renderer.frame_half_res = view.particle_resolution == ParticleResolution::half;
     renderer.near_m = view.near_m;
     renderer.far_m = view.far_m;
     if (renderer.frame_half_res) {
-        if (!renderer.half_res) {
+        if (!renderer.half_res && !renderer.host_frame) {
             renderer.half_res = HalfResPass::create(*renderer.device, t, diagnostics);
             if (!renderer.half_res) return false;
             renderer.particle_bindings->bindHalfResDepth(renderer.half_res->linearDepthView());

@@ -169,6 +169,11 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
 void recordMotionDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                        Transparency transparency);
 
+// The batches this frame draws into the half-resolution layer (FrameStats::half_res_batches):
+// none unless it draws one; never distortion, compute-drawn or OIT batches, nor meshes.
+uint32_t countHalfResBatches(const Renderer& r, std::span<const DrawBatch> batches,
+                             Transparency transparency);
+
 // The frame's statistics from its totals and its lights (gpu_ms left 0).
 // The motion-vector counts when the frame draws them, and the shadow fits' counts too.
 FrameStats frameStats(const Renderer& r, const FrameTotals& totals, size_t batch_count,

@@ -203,6 +203,7 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
         }
         view.scene_depth = render::SceneDepthOutput::device;
     }
+    if (frame.half_resolution) view.particle_resolution = ParticleResolution::half;
     if (!render::recordHostFrame(*impl_->renderer, host, view, impl_->batches, stats, signal,
                                  diagnostics)) {
         return false;
@@ -243,6 +244,7 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     result.distortion_batches = stats.distortion_batches;
     result.distortion_not_drawn = stats.distortion_not_drawn;
     result.motion_batches = stats.motion_batches;
+    result.half_res_batches = stats.half_res_batches;
     return true;
 }
 

@@ -199,6 +199,7 @@ struct OffscreenExtras {
     const render::MotionVectorsDesc* motion_desc = nullptr;
     render::MotionImage* motion = nullptr;
     ShadowDesc shadows{false};
+    bool half_resolution = false;
 };
 
 // The offscreen renderer's image of the same list (its own device, validation on).
@@ -220,6 +221,7 @@ Image offscreenImage(const CpuScene& scene, bool order_independent = false,
     render::FrameView frame_view = offscreenView(view(order_independent));
     if (extras.motion_desc != nullptr) frame_view.motion = *extras.motion_desc;
     frame_view.shadows = extras.shadows;
+    if (extras.half_resolution) frame_view.particle_resolution = ParticleResolution::half;
     EXPECT_TRUE(
         render::renderFrame(*renderer, frame_view, batches, out, extras.motion, stats, diagnostics))
         << joined(diagnostics);
@@ -429,6 +431,40 @@ TEST_F(HostFrameTest, DistortionIsTheOffscreenFramesWhenTheColourCanBeCopied) {
     VulkanFrameResult wider;
     draw(VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, wider);
     EXPECT_EQ(wider.distortion_batches, copied.distortion_batches);
+}
+
+// Half-resolution particles in a host frame: the offscreen frame's layer and upsample, byte for
+// byte, over a wall in the host's depth (the upsample's depth-aware edge); again after a change of
+// size (the layer made again).
+TEST_F(HostFrameTest, HalfResolutionIsTheOffscreenFramesByteForByte) {
+    constexpr VkFormat kColor = VK_FORMAT_R16G16B16A16_SFLOAT;
+    const CpuScene scene;
+    OffscreenExtras extras;
+    extras.half_resolution = true;
+    const Image offscreen = offscreenImage(scene, false, extras);
+    const Image full = offscreenImage(scene);
+    ASSERT_TRUE(host->makeImages(kColor, VK_FORMAT_D32_SFLOAT, kWidth, kHeight));
+    auto renderer = makeRenderer(kColor, VK_FORMAT_D32_SFLOAT);
+    ASSERT_TRUE(renderer);
+    auto draw = [&](VulkanFrameResult& result) {
+        VulkanFrame frame = beginFrame(1.0f);
+        frame.half_resolution = true;
+        std::vector<Diagnostic> diagnostics;
+        EXPECT_TRUE(renderer->record(frame, scene.list, scene.library, result, diagnostics))
+            << joined(diagnostics);
+        EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
+        return readImage(kColor, 0);
+    };
+    VulkanFrameResult result;
+    const Image half = draw(result);
+    EXPECT_GT(result.half_res_batches, 0u);
+    ASSERT_EQ(half.rgba8.size(), offscreen.rgba8.size());
+    EXPECT_EQ(half.rgba8, offscreen.rgba8);
+    EXPECT_NE(half.rgba8, full.rgba8) << "half resolution changes the image";
+    ASSERT_TRUE(host->makeImages(kColor, VK_FORMAT_D32_SFLOAT, kWidth * 2, kHeight * 2));
+    VulkanFrameResult larger;
+    draw(larger);
+    EXPECT_EQ(larger.half_res_batches, result.half_res_batches);
 }
 
 // Rain that sticks where it meets the scene depth (depth_buffer collision), on the GPU backend,
