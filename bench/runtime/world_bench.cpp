@@ -29,6 +29,9 @@
 //                              steps, 11 checkpoints) over the same replay without, minus 1, in
 //                              fresh worlds; taking_again: the same after a change of input
 //                              dropped the first ones (median of 5 each).
+//   create/gpu_instance        a GPU world's first instance (device and pipelines: first_ms)
+//                              against later ones created and destroyed on it (later_ms) and the
+//                              same on a CPU world (cpu_ms); later_vs_first, later_vs_cpu.
 //
 // Run: build-bench/bin/world_bench (bench/README.md); results: docs/benchmarks.md.
 #include <benchmark/benchmark.h>
@@ -51,6 +54,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/simulation_device.h"
 #include "runtime/world_stepping.h"
 #include "spindrift/runtime.h"
 
@@ -437,6 +441,76 @@ BENCHMARK(BM_SeekBack)
     ->Unit(benchmark::kMillisecond)
     ->UseManualTime()
     ->Iterations(7);
+
+// ---------------------------------------------------------------------------------------------
+// GPU instance creation
+
+double medianOf(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// A world's first GPU instance opens the device and compiles the passes it records; a later one,
+// of the same or another effect, finds both made (gpu/pass_pipelines.h). Each iteration: a fresh
+// GPU world, its first instance (first_ms), then kLater instances created and destroyed one after
+// the other (later_ms: their median); cpu_ms is the same create-and-destroy in a CPU world (the
+// reference), later_vs_first = later_ms / first_ms.
+constexpr int kLater = 9;
+
+void BM_CreateGpuInstance(benchmark::State& state) {
+    const SimulationDevice device = probeSimulationDevice("");
+    if (device.kind == DeviceKind::none) {
+        state.SkipWithError(("no Vulkan device: " + device.why_none).c_str());
+        return;
+    }
+    EffectLibrary library;
+    const EffectId id = library.add(burstEffectPath());
+    InstanceDesc desc;
+    desc.effect = id;
+    std::vector<double> first_s, later_s, cpu_s;
+    for (auto _ : state) {
+        WorldConfig config;
+        config.backend = SimulationBackend::gpu;
+        World world(library, config);
+        InstanceHandle h;
+        double t0 = wallSeconds();
+        if (world.create(desc, h) != RuntimeError::none) {
+            state.SkipWithError(world.lastErrorMessage().c_str());
+            return;
+        }
+        first_s.push_back(wallSeconds() - t0);
+        std::vector<double> later;
+        for (int i = 0; i < kLater; ++i) {
+            InstanceHandle g;
+            t0 = wallSeconds();
+            world.create(desc, g);
+            world.destroy(g);
+            later.push_back(wallSeconds() - t0);
+        }
+        later_s.push_back(medianOf(later));
+        World cpu_world(library);
+        std::vector<double> cpu;
+        for (int i = 0; i < kLater; ++i) {
+            InstanceHandle c;
+            t0 = wallSeconds();
+            cpu_world.create(desc, c);
+            cpu_world.destroy(c);
+            cpu.push_back(wallSeconds() - t0);
+        }
+        cpu_s.push_back(medianOf(cpu));
+        state.SetIterationTime(first_s.back());
+    }
+    state.counters["first_ms"] = medianOf(first_s) * 1e3;
+    state.counters["later_ms"] = medianOf(later_s) * 1e3;
+    state.counters["cpu_ms"] = medianOf(cpu_s) * 1e3;
+    state.counters["later_vs_first"] = medianOf(later_s) / medianOf(first_s);
+    state.counters["later_vs_cpu"] = medianOf(later_s) / medianOf(cpu_s);
+}
+BENCHMARK(BM_CreateGpuInstance)
+    ->Name("create/gpu_instance")
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->Iterations(3);
 
 } // namespace
 } // namespace spindrift
