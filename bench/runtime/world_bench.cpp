@@ -479,25 +479,21 @@ void BM_CreateGpuInstance(benchmark::State& state) {
             return;
         }
         first_s.push_back(wallSeconds() - t0);
-        std::vector<double> later;
-        for (int i = 0; i < kLater; ++i) {
-            InstanceHandle g;
-            t0 = wallSeconds();
-            world.create(desc, g);
-            world.destroy(g);
-            later.push_back(wallSeconds() - t0);
-        }
-        later_s.push_back(medianOf(later));
+        // The median seconds of kLater creates and destroys of one instance on w.
+        auto createAndDestroy = [&](World& w) {
+            std::vector<double> seconds;
+            for (int i = 0; i < kLater; ++i) {
+                InstanceHandle g;
+                const double start = wallSeconds();
+                w.create(desc, g);
+                w.destroy(g);
+                seconds.push_back(wallSeconds() - start);
+            }
+            return medianOf(seconds);
+        };
+        later_s.push_back(createAndDestroy(world));
         World cpu_world(library);
-        std::vector<double> cpu;
-        for (int i = 0; i < kLater; ++i) {
-            InstanceHandle c;
-            t0 = wallSeconds();
-            cpu_world.create(desc, c);
-            cpu_world.destroy(c);
-            cpu.push_back(wallSeconds() - t0);
-        }
-        cpu_s.push_back(medianOf(cpu));
+        cpu_s.push_back(createAndDestroy(cpu_world));
         state.SetIterationTime(first_s.back());
     }
     state.counters["first_ms"] = medianOf(first_s) * 1e3;

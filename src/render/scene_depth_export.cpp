@@ -1,6 +1,7 @@
 #include "render/scene_depth_export.h"
 
 #include <algorithm>
+#include <numbers>
 #include <string>
 
 #include "vulkan/commands.h"
@@ -48,6 +49,19 @@ bool prepareSceneDepth(const vk::Device& device, const FrameTargets& targets, bo
         if (!buffers.host) return false;
     }
     return true;
+}
+
+SceneDepth sceneDepthOf(const SceneDepthCopy& copy) {
+    SceneDepth depth;
+    depth.samples = copy.host;
+    depth.width = copy.width;
+    depth.height = copy.height;
+    depth.eye = {copy.eye.x, copy.eye.y, copy.eye.z};
+    depth.forward = {copy.forward.x, copy.forward.y, copy.forward.z};
+    depth.up = {copy.up.x, copy.up.y, copy.up.z};
+    depth.vertical_fov_rad = copy.fov_deg * std::numbers::pi_v<float> / 180.0f;
+    depth.near_m = copy.near_m;
+    return depth;
 }
 
 void recordSceneDepthCopy(VkCommandBuffer cmd, const FrameTargets& targets, bool host,

@@ -13,6 +13,7 @@
 #include "render/frame_targets.h"
 #include "render/renderer.h"
 #include "spindrift/diagnostic.h"
+#include "spindrift/runtime.h"
 #include "vulkan/buffer.h"
 #include "vulkan/device.h"
 
@@ -47,6 +48,10 @@ enum class SceneDepthGrowth {
 bool prepareSceneDepth(const vk::Device& device, const FrameTargets& targets, bool host,
                        SceneDepthGrowth growth, SceneDepthBuffers& buffers,
                        std::vector<Diagnostic>& diagnostics);
+
+// The world's view of a copy (its camera, size and host samples; the device address is the
+// copy's), for World::setSceneDepth's rules.
+SceneDepth sceneDepthOf(const SceneDepthCopy& copy);
 
 // Records the copy of the targets' linear depth (in SHADER_READ_ONLY_OPTIMAL after the particle
 // draws; left in TRANSFER_SRC_OPTIMAL, which the next frame's first barrier discards) into the

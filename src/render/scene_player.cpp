@@ -17,6 +17,7 @@
 #include "render/draw_list_batches.h"
 #include "render/particle_lights.h"
 #include "render/progress.h"
+#include "render/scene_depth_export.h"
 #include "runtime/draw_list.h"
 #include "runtime/effect_library_impl.h"
 #include "runtime/simulation_device.h"
@@ -377,16 +378,8 @@ bool feedSceneDepth(ScenePlayer& player) {
     if (player.scene_depth == SceneDepthOutput::none) return false;
     const SceneDepthCopy& copy = lastSceneDepth(*player.config.renderer);
     if (!copy.valid) return false;
-    SceneDepth depth;
-    depth.samples = copy.host;
-    depth.width = copy.width;
-    depth.height = copy.height;
-    depth.eye = {copy.eye.x, copy.eye.y, copy.eye.z};
-    depth.forward = {copy.forward.x, copy.forward.y, copy.forward.z};
-    depth.up = {copy.up.x, copy.up.y, copy.up.z};
-    depth.vertical_fov_rad = copy.fov_deg * std::numbers::pi_v<float> / 180.0f;
-    depth.near_m = copy.near_m;
-    return setRendererSceneDepth(*player.world, depth, copy.device_address) == RuntimeError::none;
+    return setRendererSceneDepth(*player.world, sceneDepthOf(copy), copy.device_address) ==
+           RuntimeError::none;
 }
 
 } // namespace

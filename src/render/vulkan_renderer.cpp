@@ -4,7 +4,6 @@
 #include "spindrift/vulkan_renderer.h"
 
 #include <map>
-#include <numbers>
 #include <string>
 #include <utility>
 
@@ -12,6 +11,7 @@
 #include "mesh/obj_reader.h"
 #include "render/draw_list_batches.h"
 #include "render/host_frame.h"
+#include "render/scene_depth_export.h"
 #include "render/view_globals.h"
 #include "runtime/simulation_device.h"
 #include "runtime/world_access.h"
@@ -210,17 +210,9 @@ bool VulkanRenderer::record(const VulkanFrame& frame, const DrawList& list,
     }
     if (frame.collision_world != nullptr) {
         const render::SceneDepthCopy& copy = render::lastSceneDepth(*impl_->renderer);
-        SceneDepth depth;
-        depth.width = copy.width;
-        depth.height = copy.height;
-        depth.eye = {copy.eye.x, copy.eye.y, copy.eye.z};
-        depth.forward = {copy.forward.x, copy.forward.y, copy.forward.z};
-        depth.up = {copy.up.x, copy.up.y, copy.up.z};
-        depth.vertical_fov_rad = copy.fov_deg * std::numbers::pi_v<float> / 180.0f;
-        depth.near_m = copy.near_m;
         // The values are the renderer's own, checked as the frame's view was.
-        if (setRendererSceneDepth(*frame.collision_world, depth, copy.device_address) !=
-            RuntimeError::none) {
+        if (setRendererSceneDepth(*frame.collision_world, render::sceneDepthOf(copy),
+                                  copy.device_address) != RuntimeError::none) {
             diagnostics.push_back(vk::vulkanSetupError(
                 "host frame", "the collision world refused the frame's depth: " +
                                   std::string(frame.collision_world->lastErrorMessage())));

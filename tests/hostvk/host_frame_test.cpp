@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -119,12 +120,15 @@ protected:
 
     // Draws the list over the host's scene (wall_depth < 1: a wall over the left half) and reads
     // the colour back as 8-bit sRGB (RGBA16F converted as the offscreen readback does).
+    // `adjust` changes the frame before it is recorded.
     Image drawHostFrame(VulkanRenderer& r, const DrawList& list, const EffectLibrary& library,
                         VkFormat color, float wall_depth, VulkanFrameResult& result,
-                        bool order_independent = false, float eye_x = 0.0f) {
+                        bool order_independent = false, float eye_x = 0.0f,
+                        const std::function<void(VulkanFrame&)>& adjust = {}) {
         VulkanFrame frame = beginFrame(wall_depth);
         frame.view = view(order_independent, eye_x);
         frame.shadows = frame_shadows;
+        if (adjust) adjust(frame);
         std::vector<Diagnostic> diagnostics;
         EXPECT_TRUE(r.record(frame, list, library, result, diagnostics)) << joined(diagnostics);
         EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
@@ -232,6 +236,23 @@ Image offscreenImage(const CpuScene& scene, bool order_independent = false,
     return out;
 }
 
+// The depth-buffer value (Spindrift's projection, as the host's own draw would write it) of the
+// point `distance_m` along the view's forward direction from its eye.
+float depthAlongView(const DrawView& v, float distance_m) {
+    float clip_from_world[16];
+    vulkanClipFromWorld(v, kWidth, kHeight, clip_from_world);
+    const float length = std::sqrt(v.forward.x * v.forward.x + v.forward.y * v.forward.y +
+                                   v.forward.z * v.forward.z);
+    const float k = distance_m / length;
+    const float p[4] = {v.eye.x + v.forward.x * k, v.eye.y + v.forward.y * k,
+                        v.eye.z + v.forward.z * k, 1.0f};
+    float clip[4] = {0, 0, 0, 0};
+    for (int row = 0; row < 4; ++row) {
+        for (int c = 0; c < 4; ++c) clip[row] += clip_from_world[c * 4 + row] * p[c];
+    }
+    return clip[2] / clip[3];
+}
+
 // Pixels of the image that differ from the background.
 size_t particlePixels(const Image& image, uint32_t x0, uint32_t x1) {
     const uint8_t* bg = &image.rgba8[0];
@@ -327,18 +348,7 @@ TEST_F(HostFrameTest, HostDepthHidesParticlesBehindIt) {
                                      VK_FORMAT_R16G16B16A16_SFLOAT, 1.0f, result);
     // A wall 1 m in front of the eye (the fire is ~3.5 m away), its depth from Spindrift's
     // projection as the host's own draw would write it.
-    float clip_from_world[16];
-    vulkanClipFromWorld(view(), kWidth, kHeight, clip_from_world);
-    const DrawView v = view();
-    const float length = std::sqrt(v.forward.x * v.forward.x + v.forward.y * v.forward.y +
-                                   v.forward.z * v.forward.z);
-    const float p[4] = {v.eye.x + v.forward.x / length, v.eye.y + v.forward.y / length,
-                        v.eye.z + v.forward.z / length, 1.0f};
-    float clip[4] = {0, 0, 0, 0};
-    for (int row = 0; row < 4; ++row) {
-        for (int c = 0; c < 4; ++c) clip[row] += clip_from_world[c * 4 + row] * p[c];
-    }
-    const float wall_depth = clip[2] / clip[3];
+    const float wall_depth = depthAlongView(view(), 1.0f);
     ASSERT_GT(wall_depth, 0.0f);
     ASSERT_LT(wall_depth, 1.0f);
     const Image walled = drawHostFrame(*renderer, scene.list, scene.library,
@@ -402,13 +412,8 @@ TEST_F(HostFrameTest, DistortionIsTheOffscreenFramesWhenTheColourCanBeCopied) {
     auto renderer = makeRenderer(kColor, VK_FORMAT_D32_SFLOAT);
     ASSERT_TRUE(renderer);
     auto draw = [&](VkImageUsageFlags usage, VulkanFrameResult& result) {
-        VulkanFrame frame = beginFrame(1.0f);
-        frame.color.usage = usage;
-        std::vector<Diagnostic> diagnostics;
-        EXPECT_TRUE(renderer->record(frame, scene.list, scene.library, result, diagnostics))
-            << joined(diagnostics);
-        EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
-        return readImage(kColor, 0);
+        return drawHostFrame(*renderer, scene.list, scene.library, kColor, 1.0f, result, false,
+                             0.0f, [&](VulkanFrame& frame) { frame.color.usage = usage; });
     };
     VulkanFrameResult plain;
     const Image undistorted = draw(VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, plain);
@@ -447,13 +452,8 @@ TEST_F(HostFrameTest, HalfResolutionIsTheOffscreenFramesByteForByte) {
     auto renderer = makeRenderer(kColor, VK_FORMAT_D32_SFLOAT);
     ASSERT_TRUE(renderer);
     auto draw = [&](VulkanFrameResult& result) {
-        VulkanFrame frame = beginFrame(1.0f);
-        frame.half_resolution = true;
-        std::vector<Diagnostic> diagnostics;
-        EXPECT_TRUE(renderer->record(frame, scene.list, scene.library, result, diagnostics))
-            << joined(diagnostics);
-        EXPECT_TRUE(host->submitAndRead(result.signal_semaphore, result.signal_value));
-        return readImage(kColor, 0);
+        return drawHostFrame(*renderer, scene.list, scene.library, kColor, 1.0f, result, false,
+                             0.0f, [](VulkanFrame& frame) { frame.half_resolution = true; });
     };
     VulkanFrameResult result;
     const Image half = draw(result);
@@ -498,16 +498,7 @@ TEST_F(HostFrameTest, TheHostsDepthStopsGpuRainOneFrameLate) {
     camera.viewport_width = kWidth;
     camera.viewport_height = kHeight;
     camera.aspect = static_cast<float>(kWidth) / kHeight;
-    // The wall's depth: that of the point 15 / sqrt(2) m along the view.
-    float clip_from_world[16];
-    vulkanClipFromWorld(camera, kWidth, kHeight, clip_from_world);
-    const float d = 15.0f / std::sqrt(2.0f) / std::sqrt(2.0f);
-    const float point[4] = {0, 8 - d, 8 - d, 1};
-    float clip[4] = {0, 0, 0, 0};
-    for (int row = 0; row < 4; ++row) {
-        for (int c = 0; c < 4; ++c) clip[row] += clip_from_world[c * 4 + row] * point[c];
-    }
-    const float wall_depth = clip[2] / clip[3];
+    const float wall_depth = depthAlongView(camera, 15.0f / std::sqrt(2.0f));
     ASSERT_GT(wall_depth, 0.0f);
     ASSERT_LT(wall_depth, 1.0f);
 
