@@ -35,7 +35,8 @@ bool prepareAliveListSort(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
     }
     if (largest == 0) return true;
     fx.list_sort =
-        createGpuRadixSort(*fx.gpu->device, GpuRadixSortConfig{largest, false}, diagnostics);
+        createGpuRadixSort(*fx.gpu->device, GpuRadixSortConfig{largest, false}, diagnostics,
+                           fx.gpu->vulkan.get());
     return fx.list_sort.has_value();
 }
 

@@ -40,9 +40,10 @@ bool prepareDrawSorting(GpuEffect& fx, const GpuDrawRequest& request,
     }
     if (largest > (s.sort ? s.sort->max_count : 0u)) {
         const vk::Device& device = *fx.gpu->device;
-        s.sort = createGpuRadixSort(device, GpuRadixSortConfig{largest, false}, diagnostics);
+        s.sort = createGpuRadixSort(device, GpuRadixSortConfig{largest, false}, diagnostics,
+                                    fx.gpu->vulkan.get());
         if (!s.sort) return false;
-        if (!s.keys_pass) s.keys_pass = createGpuSortKeyPass(device, diagnostics);
+        if (!s.keys_pass) s.keys_pass = sharedSortKeyPass(*fx.gpu->vulkan, diagnostics);
         if (!s.keys_pass) return false;
         s.keys = vk::createBuffer(device, uint64_t{largest} * sizeof(uint32_t),
                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |

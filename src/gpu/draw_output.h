@@ -45,7 +45,7 @@ struct GpuDrawSource {
 // The sort's work space, made on first need by submitDrawOutput for the largest sorting emitter.
 struct GpuDrawSorting {
     std::optional<GpuRadixSort> sort;
-    std::optional<GpuSortKeyPass> keys_pass;
+    std::shared_ptr<const GpuSortKeyPass> keys_pass; // the device's (sharedSortKeyPass)
     vk::Buffer keys;               // shared by the emitters, sorted one after the other
     std::vector<vk::Buffer> order; // per emitter; empty for one that does not sort
 };

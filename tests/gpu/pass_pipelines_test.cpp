@@ -3,6 +3,7 @@
 // effect compiles only the passes it records, and each variant has its own set.
 #include "gpu/gpu_parity.h"
 
+#include "gpu/sort/gpu_radix_sort.h"
 #include "vulkan/context.h"
 
 namespace spindrift::gpu::test {
@@ -76,6 +77,37 @@ TEST(PassPipelines, AnEffectCompilesOnlyThePassesItRecords) {
     }
     EXPECT_GT(child_births, 0u);
     EXPECT_TRUE(validationMessages(*fireworks).empty()) << joined(validationMessages(*fireworks));
+}
+
+// The radix sorts of instances on one device (here each emitter's alive-list sort, asked of
+// every emitter) share their pipelines too: the second instance compiles none of them.
+TEST(PassPipelines, SortsOnOneDeviceShareTheirPipelines) {
+    std::shared_ptr<vk::Context> context = sharedContext();
+    ASSERT_NE(context, nullptr);
+    GpuConfig config = configOn(context);
+    config.min_sorted_list = 1;
+    auto first = create(loadSample("campfire.json"), config);
+    auto second = create(loadSample("smoke_plume.json"), config);
+    ASSERT_NE(first, nullptr);
+    ASSERT_NE(second, nullptr);
+    ASSERT_TRUE(first->list_sort.has_value());
+    ASSERT_TRUE(second->list_sort.has_value());
+    EXPECT_EQ(first->list_sort->pipelines, second->list_sort->pipelines);
+    // A sort made without the context keeps its own.
+    std::vector<Diagnostic> d;
+    const std::optional<GpuRadixSort> own =
+        createGpuRadixSort(*context->device, GpuRadixSortConfig{64, false}, d);
+    ASSERT_TRUE(own.has_value()) << joinedDiagnostics(d);
+    EXPECT_NE(own->pipelines, first->list_sort->pipelines);
+    const double dt = static_cast<double>(first->effect->effect.fixed_timestep_s);
+    for (int i = 0; i < 30; ++i) {
+        advanceFrame(*first, dt);
+        advanceFrame(*second, dt);
+    }
+    EXPECT_GT(liveCount(*first), 0u);
+    EXPECT_TRUE(first->errors.empty()) << joinedDiagnostics(first->errors);
+    EXPECT_TRUE(second->errors.empty()) << joinedDiagnostics(second->errors);
+    EXPECT_TRUE(validationMessages(*second).empty()) << joined(validationMessages(*second));
 }
 
 TEST(PassPipelines, EachVariantHasItsOwnSet) {

@@ -62,15 +62,67 @@ vk::Buffer scratchBuffer(const vk::Device& device, VkDeviceSize bytes, VkBufferU
 void dispatch(VkCommandBuffer cmd, const GpuRadixSort& sort, const vk::OwnedPipeline& pipeline,
               const RadixSortPush& push, uint32_t groups) {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.get());
-    vkCmdPushConstants(cmd, sort.layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    vkCmdPushConstants(cmd, sort.pipelines->layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       sizeof push, &push);
     vkCmdDispatch(cmd, groups, 1, 1);
+}
+
+// The pipelines of the sort's resolved configuration (ranking path, scan, look-back spins,
+// subgroup size, and the tests' forced fallback); nullptr with the reasons.
+std::shared_ptr<GpuRadixSortPipelines> makePipelines(VkDevice d, const GpuRadixSort& sort,
+                                                     bool force_fallback,
+                                                     std::vector<Diagnostic>& diagnostics) {
+    auto p = std::make_shared<GpuRadixSortPipelines>();
+    p->layout = vk::createComputeLayout(d, sizeof(RadixSortPush), "radix sort", diagnostics);
+    if (!p->layout) return nullptr;
+    const shaders::SpirvCode& downsweep = sort.subgroup_ranking
+                                              ? shaders::kSortDownsweepSubgroupComp
+                                              : shaders::kSortDownsweepPortableComp;
+    struct Stage {
+        vk::OwnedPipeline* pipeline;
+        const shaders::SpirvCode* code;
+    };
+    // Every module gets every constant; a module ignores the ones it does not declare.
+    struct SpecializationData {
+        uint32_t subgroup_size;
+        VkBool32 chained_scan;
+        uint32_t look_back_spins;
+        VkBool32 force_fallback;
+    };
+    const SpecializationData data{sort.subgroup_size, sort.chained_scan ? VK_TRUE : VK_FALSE,
+                                  sort.look_back_spins, force_fallback ? VK_TRUE : VK_FALSE};
+    const VkSpecializationMapEntry entries[] = {
+        {kSortSpecSubgroupSize, offsetof(SpecializationData, subgroup_size), sizeof(uint32_t)},
+        {kSortSpecChainedScan, offsetof(SpecializationData, chained_scan), sizeof(VkBool32)},
+        {kSortSpecLookBackSpins, offsetof(SpecializationData, look_back_spins), sizeof(uint32_t)},
+        {kSortSpecForceFallback, offsetof(SpecializationData, force_fallback), sizeof(VkBool32)}};
+    VkSpecializationInfo specialization{};
+    specialization.mapEntryCount = static_cast<uint32_t>(std::size(entries));
+    specialization.pMapEntries = entries;
+    specialization.dataSize = sizeof data;
+    specialization.pData = &data;
+    std::vector<Stage> stages = {Stage{&p->histogram, &shaders::kSortHistogramComp},
+                                 Stage{&p->downsweep, &downsweep}};
+    if (!sort.chained_scan) {
+        stages.push_back(Stage{&p->upsweep, &shaders::kSortUpsweepComp});
+        stages.push_back(Stage{&p->scan, sort.subgroup_ranking ? &shaders::kSortScanSubgroupComp
+                                                               : &shaders::kSortScanComp});
+    }
+    for (Stage stage : stages) {
+        *stage.pipeline =
+            vk::createComputePipeline(d, p->layout.get(), words(*stage.code), stage.code->source,
+                                      &specialization, diagnostics);
+        if (!*stage.pipeline) return nullptr;
+    }
+    return p;
 }
 
 } // namespace
 
 std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
                                                const GpuRadixSortConfig& config,
-                                               std::vector<Diagnostic>& diagnostics) {
+                                               std::vector<Diagnostic>& diagnostics,
+                                               vk::Context* shared) {
     if (config.max_count == 0 || config.max_count > kGpuSortMaxCount) {
         diagnostics.push_back(vk::vulkanSetupError(
             "createGpuRadixSort", "max_count " + std::to_string(config.max_count) +
@@ -97,49 +149,22 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
         sort.look_back_spins = cpu_device ? kGpuSortLookBackSpinsCpu : kGpuSortLookBackSpinsGpu;
     }
 
-    VkDevice d = device.handle();
-    sort.layout = vk::createComputeLayout(d, sizeof(RadixSortPush), "radix sort", diagnostics);
-    if (!sort.layout) return std::nullopt;
-    const shaders::SpirvCode& downsweep = sort.subgroup_ranking
-                                              ? shaders::kSortDownsweepSubgroupComp
-                                              : shaders::kSortDownsweepPortableComp;
-    struct Stage {
-        vk::OwnedPipeline* pipeline;
-        const shaders::SpirvCode* code;
+    const bool force_fallback = config.force_look_back_fallback;
+    auto make = [&]() -> std::shared_ptr<GpuRadixSortPipelines> {
+        return makePipelines(device.handle(), sort, force_fallback, diagnostics);
     };
-    // Every module gets every constant; a module ignores the ones it does not declare.
-    struct SpecializationData {
-        uint32_t subgroup_size;
-        VkBool32 chained_scan;
-        uint32_t look_back_spins;
-        VkBool32 force_fallback;
-    };
-    const SpecializationData data{sort.subgroup_size, sort.chained_scan ? VK_TRUE : VK_FALSE,
-                                  sort.look_back_spins,
-                                  config.force_look_back_fallback ? VK_TRUE : VK_FALSE};
-    const VkSpecializationMapEntry entries[] = {
-        {kSortSpecSubgroupSize, offsetof(SpecializationData, subgroup_size), sizeof(uint32_t)},
-        {kSortSpecChainedScan, offsetof(SpecializationData, chained_scan), sizeof(VkBool32)},
-        {kSortSpecLookBackSpins, offsetof(SpecializationData, look_back_spins), sizeof(uint32_t)},
-        {kSortSpecForceFallback, offsetof(SpecializationData, force_fallback), sizeof(VkBool32)}};
-    VkSpecializationInfo specialization{};
-    specialization.mapEntryCount = static_cast<uint32_t>(std::size(entries));
-    specialization.pMapEntries = entries;
-    specialization.dataSize = sizeof data;
-    specialization.pData = &data;
-    std::vector<Stage> stages = {Stage{&sort.histogram, &shaders::kSortHistogramComp},
-                                 Stage{&sort.downsweep, &downsweep}};
-    if (!sort.chained_scan) {
-        stages.push_back(Stage{&sort.upsweep, &shaders::kSortUpsweepComp});
-        stages.push_back(Stage{&sort.scan, sort.subgroup_ranking ? &shaders::kSortScanSubgroupComp
-                                                                 : &shaders::kSortScanComp});
+    if (shared != nullptr) {
+        const std::string key =
+            "gpu radix sort, ranking " + std::to_string(sort.subgroup_ranking ? 1 : 0) +
+            ", chained " + std::to_string(sort.chained_scan ? 1 : 0) + ", spins " +
+            std::to_string(sort.look_back_spins) + ", fallback " +
+            std::to_string(force_fallback ? 1 : 0) + ", subgroup " +
+            std::to_string(sort.subgroup_size);
+        sort.pipelines = vk::sharedObject<GpuRadixSortPipelines>(*shared, key, make);
+    } else {
+        sort.pipelines = make();
     }
-    for (Stage stage : stages) {
-        *stage.pipeline =
-            vk::createComputePipeline(d, sort.layout.get(), words(*stage.code), stage.code->source,
-                                      &specialization, diagnostics);
-        if (!*stage.pipeline) return std::nullopt;
-    }
+    if (!sort.pipelines) return std::nullopt;
 
     const VkDeviceSize limit = std::min(kMaxBufferBytes, subgroups.max_allocation_bytes);
     const VkDeviceSize pair_bytes = VkDeviceSize{config.max_count} * sizeof(uint32_t);
@@ -210,7 +235,7 @@ bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceA
         ++phase;
     };
     if (recorded())
-        dispatch(cmd, sort, sort.histogram, push, std::min(tiles, kSortHistogramGroups));
+        dispatch(cmd, sort, sort.pipelines->histogram, push, std::min(tiles, kSortHistogramGroups));
     endPhase();
     vk::computeBarrier(cmd);
 
@@ -225,17 +250,17 @@ bool recordGpuRadixSort(VkCommandBuffer cmd, const GpuRadixSort& sort, VkDeviceA
         push.shift = pass * kSortRadixBits;
         push.pass_index = pass;
         if (!sort.chained_scan) {
-            if (recorded()) dispatch(cmd, sort, sort.upsweep, push, tile_groups);
+            if (recorded()) dispatch(cmd, sort, sort.pipelines->upsweep, push, tile_groups);
             endPhase();
             vk::computeBarrier(cmd);
-            if (recorded()) dispatch(cmd, sort, sort.scan, push, kSortRadix);
+            if (recorded()) dispatch(cmd, sort, sort.pipelines->scan, push, kSortRadix);
             endPhase();
             vk::computeBarrier(cmd);
         } else {
             endPhase(); // no upsweep
             endPhase(); // no scan
         }
-        if (recorded()) dispatch(cmd, sort, sort.downsweep, push, tile_groups);
+        if (recorded()) dispatch(cmd, sort, sort.pipelines->downsweep, push, tile_groups);
         endPhase();
         if (pass + 1 < kSortPasses) vk::computeBarrier(cmd);
     }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "spindrift/diagnostic.h"
 #include "vulkan/buffer.h"
 #include "vulkan/commands.h"
+#include "vulkan/context.h"
 #include "vulkan/device.h"
 #include "vulkan/owned.h"
 
@@ -63,17 +65,23 @@ struct GpuRadixSortConfig {
     bool force_look_back_fallback = false;
 };
 
+// The sort's compute pipelines for one resolved configuration: the same for every sort of that
+// configuration on a device, so sorts made with a vk::Context share them (vk::sharedObject).
+struct GpuRadixSortPipelines {
+    vk::OwnedPipelineLayout layout;
+    vk::OwnedPipeline histogram;
+    vk::OwnedPipeline upsweep; // reduce-then-scan only
+    vk::OwnedPipeline scan;    // reduce-then-scan only
+    vk::OwnedPipeline downsweep;
+};
+
 struct GpuRadixSort {
     uint32_t max_count = 0;
     bool subgroup_ranking = false; // ballot ranking and subgroup scans (else the portable path)
     uint32_t subgroup_size = 0;    // the device's (VkPhysicalDeviceSubgroupProperties)
     bool chained_scan = false;     // else reduce-then-scan
     uint32_t look_back_spins = 0;  // chained scan: as resolved from the config
-    vk::OwnedPipelineLayout layout;
-    vk::OwnedPipeline histogram;
-    vk::OwnedPipeline upsweep; // reduce-then-scan only
-    vk::OwnedPipeline scan;    // reduce-then-scan only
-    vk::OwnedPipeline downsweep;
+    std::shared_ptr<const GpuRadixSortPipelines> pipelines;
     vk::Buffer alt_keys;     // max_count uints: odd passes write here
     vk::Buffer alt_payloads; // max_count uints
     vk::Buffer tile_counts;  // kSortRadix uints per tile (chained scan: twice that)
@@ -89,9 +97,13 @@ struct GpuRadixSort {
 // with an error when max_count is 0 or above kGpuSortMaxCount, look_back_spins is above
 // kGpuSortLookBackSpinsMax (and not auto), a scratch buffer exceeds the device's allocation
 // limit, or a Vulkan call fails.
+// With `shared` (the context of `device`), the pipelines are those of every other sort of the same
+// configuration made on it, compiled by the first (a GPU instance's draw-order and alive-list sorts
+// then compile nothing after the device's first); without, the sort's own.
 std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
                                                const GpuRadixSortConfig& config,
-                                               std::vector<Diagnostic>& diagnostics);
+                                               std::vector<Diagnostic>& diagnostics,
+                                               vk::Context* shared = nullptr);
 
 // Records the sort of count keys at device address `keys` with their payloads at `payloads`
 // (each count uints in buffers created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT and

@@ -23,6 +23,15 @@ std::optional<GpuSortKeyPass> createGpuSortKeyPass(const vk::Device& device,
     return pass;
 }
 
+std::shared_ptr<const GpuSortKeyPass> sharedSortKeyPass(vk::Context& context,
+                                                        std::vector<Diagnostic>& diagnostics) {
+    return vk::sharedObject<GpuSortKeyPass>(
+        context, "gpu sort key pass", [&]() -> std::shared_ptr<GpuSortKeyPass> {
+            std::optional<GpuSortKeyPass> pass = createGpuSortKeyPass(*context.device, diagnostics);
+            return pass ? std::make_shared<GpuSortKeyPass>(std::move(*pass)) : nullptr;
+        });
+}
+
 void recordSortKeys(VkCommandBuffer cmd, const GpuSortKeyPass& pass,
                     const DeviceDrawRecords& records, uint32_t count, uint32_t sort_mode, vec3 eye,
                     VkDeviceAddress keys, VkDeviceAddress payloads, VkDeviceAddress valid) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "kernels/shared_types.h"
 #include "spindrift/diagnostic.h"
+#include "vulkan/context.h"
 #include "vulkan/device.h"
 #include "vulkan/owned.h"
 
@@ -35,6 +37,11 @@ struct GpuSortKeyPass {
 
 std::optional<GpuSortKeyPass> createGpuSortKeyPass(const vk::Device& device,
                                                    std::vector<Diagnostic>& diagnostics);
+
+// The context's one key pass (vk::sharedObject), compiled by the first GPU instance on the device
+// that sorts its draw order; nullptr with the reasons.
+std::shared_ptr<const GpuSortKeyPass> sharedSortKeyPass(vk::Context& context,
+                                                        std::vector<Diagnostic>& diagnostics);
 
 // Records the key pass over the first count DrawRecords of `records`, writing count uints
 // at `keys` and at `payloads`. With `valid` (the address of a uint the device wrote, e.g. a live
