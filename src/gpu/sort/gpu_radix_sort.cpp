@@ -154,12 +154,12 @@ std::optional<GpuRadixSort> createGpuRadixSort(const vk::Device& device,
         return makePipelines(device.handle(), sort, force_fallback, diagnostics);
     };
     if (shared != nullptr) {
-        const std::string key =
-            "gpu radix sort, ranking " + std::to_string(sort.subgroup_ranking ? 1 : 0) +
-            ", chained " + std::to_string(sort.chained_scan ? 1 : 0) + ", spins " +
-            std::to_string(sort.look_back_spins) + ", fallback " +
-            std::to_string(force_fallback ? 1 : 0) + ", subgroup " +
-            std::to_string(sort.subgroup_size);
+        const std::string key = "gpu radix sort, ranking " +
+                                std::to_string(sort.subgroup_ranking ? 1 : 0) + ", chained " +
+                                std::to_string(sort.chained_scan ? 1 : 0) + ", spins " +
+                                std::to_string(sort.look_back_spins) + ", fallback " +
+                                std::to_string(force_fallback ? 1 : 0) + ", subgroup " +
+                                std::to_string(sort.subgroup_size);
         sort.pipelines = vk::sharedObject<GpuRadixSortPipelines>(*shared, key, make);
     } else {
         sort.pipelines = make();
