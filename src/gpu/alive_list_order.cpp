@@ -34,9 +34,8 @@ bool prepareAliveListSort(GpuEffect& fx, std::vector<Diagnostic>& diagnostics) {
         if (sortsAliveList(fx, e)) largest = std::max(largest, fx.layout.regions[e].capacity);
     }
     if (largest == 0) return true;
-    fx.list_sort =
-        createGpuRadixSort(*fx.gpu->device, GpuRadixSortConfig{largest, false}, diagnostics,
-                           fx.gpu->vulkan.get());
+    fx.list_sort = createGpuRadixSort(*fx.gpu->device, GpuRadixSortConfig{largest, false},
+                                      diagnostics, fx.gpu->vulkan.get());
     return fx.list_sort.has_value();
 }
 
