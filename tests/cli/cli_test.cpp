@@ -309,14 +309,16 @@ TEST(Cli, EveryUsageErrorExitsOneWithAMessage) {
 }
 
 // Every numeric option refuses what is not wholly a number of its kind in its range: exit 1, a
-// message naming the option, what it expects and what it found, and nothing run or written.
+// message naming the option, what it expects and what it found, and nothing run or written. Each
+// case is a process (slow to start under the sanitizers), so each option tries a few values that
+// show it goes through the one parser with its own range; cli_options_test tries the parser on
+// every kind of bad text in process.
 TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
     const std::string effect = source("examples/effects/campfire.json");
     const fs::path dir = scratchDir("bad_numbers");
     const std::string simulate = "simulate " + effect + " ";
     const std::string render = "render " + effect + " -o " + (dir / "out.png").string() + " ";
-    const std::vector<std::string> not_numbers = {"nan", "NaN", "inf", "-inf", "infinity", "",
-                                                  "1x",  "x1",  " 1",  "1 ",   "0x10",     "1e400"};
+    const std::vector<std::string> not_numbers = {"nan", "-inf", "", "1x"};
     struct Option {
         std::string command; // everything but the option
         std::string name;
@@ -338,7 +340,7 @@ TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
         std::vector<std::string> values = not_numbers;
         values.insert(values.end(), option.out_of_range.begin(), option.out_of_range.end());
         if (option.whole) {
-            for (const char* v : {"-1", "1.5", "1e2", "+1", "1.0"}) values.push_back(v);
+            for (const char* v : {"1.5", "+1"}) values.push_back(v);
         }
         for (const std::string& value : values) {
             const std::string args = option.command + option.name + " '" + value + "'";
@@ -359,8 +361,7 @@ TEST(Cli, EveryNumericOptionRefusesNonNumbersNonFiniteAndOutOfRangeValues) {
             }
         }
     }
-    for (const char* size : {"", "nan", "16x", "x16", "16x16x16", "16X16", "16x16 ", "-16x16",
-                             "+16x16", "15x16", "16x8193", "1e2x100", "100x100.0"}) {
+    for (const char* size : {"nan", "15x16", "16x8193"}) {
         RunResult result = run(render + "--size '" + size + "'");
         EXPECT_EQ(result.exit_code, 1) << size << "\n" << result.output;
         EXPECT_EQ(result.output.rfind("error: --size: expected WIDTHxHEIGHT", 0), 0u)
