@@ -12,9 +12,9 @@
 namespace spindrift::cli {
 namespace {
 
-const std::vector<std::string> kNotNumbers = {"nan", "NaN",  "inf", "-inf", "infinity", "",
-                                              "1x",  "x1",   " 1",  "1 ",   "0x10",     "1e400",
-                                              "+",   "1e",   ".",   "--1",  "1..2",     "\t1"};
+const std::vector<std::string> kNotNumbers = {"nan", "NaN", "inf", "-inf", "infinity", "",
+                                              "1x",  "x1",  " 1",  "1 ",   "0x10",     "1e400",
+                                              "+",   "1e",  ".",   "--1",  "1..2",     "\t1"};
 
 void expectRefused(std::string_view text, const NumberSpec& spec, const std::string& what) {
     double out = 12345;
@@ -33,8 +33,8 @@ TEST(OptionValues, ARealNumberIsWhollyAFiniteNumberInItsRange) {
     for (const char* text : {"-1", "-0.001", "86400.5", "1e9"}) {
         expectRefused(text, seconds, "a finite number of seconds in [0, 86400]");
     }
-    const std::pair<const char*, double> good[] = {
-        {"0", 0}, {"86400", 86400}, {"1e-1", 0.1}, {"0.25", 0.25}, {"1.5e2", 150}, {"-0", 0}};
+    const std::pair<const char*, double> good[] = {{"0", 0},       {"86400", 86400}, {"1e-1", 0.1},
+                                                   {"0.25", 0.25}, {"1.5e2", 150},   {"-0", 0}};
     for (const auto& [text, value] : good) {
         double out = -1;
         std::string error;
