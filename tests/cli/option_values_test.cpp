@@ -30,7 +30,7 @@ TEST(OptionValues, ARealNumberIsWhollyAFiniteNumberInItsRange) {
     for (const std::string& text : kNotNumbers) {
         expectRefused(text, seconds, "a finite number of seconds in [0, 86400]");
     }
-    for (const char* text : {"-1", "-0.001", "86400.5", "1e9"}) {
+    for (const char* text : {"-1", "-0.001", "86400.5", "1e9", "+1", "0x1p3"}) {
         expectRefused(text, seconds, "a finite number of seconds in [0, 86400]");
     }
     const std::pair<const char*, double> good[] = {{"0", 0},       {"86400", 86400}, {"1e-1", 0.1},
