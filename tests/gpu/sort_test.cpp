@@ -68,10 +68,13 @@ std::string variantName(Variant v) {
     return names[static_cast<size_t>(v)];
 }
 
-// One device and one sort per variant for the whole suite (pipelines take a while on lavapipe).
+// One device for the whole process, and one sort per variant made when a test first asks for
+// it: each test runs in a process of its own (ctest), and compiling every variant's pipelines in
+// each was most of the suite's time (lavapipe, more so under the sanitizers).
 struct Shared {
     SortContext context;
     std::optional<GpuRadixSort> sorts[kVariantCount]; // subgroup ones absent without ballot
+    bool made[kVariantCount] = {};
     std::optional<GpuSortKeyPass> keys;
     std::string error;
 };
@@ -80,29 +83,44 @@ Shared& shared() {
     static Shared s = [] {
         Shared r;
         std::vector<Diagnostic> diagnostics;
-        if (!openSortContext(true, "", r.context, diagnostics)) {
-            r.error = errors(diagnostics);
-            return r;
-        }
-        for (Variant v : kVariants) {
-            GpuRadixSortConfig config;
-            config.max_count = kMaxCount;
-            config.force_portable_ranking = portable(v);
-            config.scan = reduceThenScan(v) ? GpuSortScan::reduce_then_scan : GpuSortScan::chained;
-            if (forcedFallback(v)) {
-                config.force_look_back_fallback = true;
-                config.look_back_spins = 0;
-            }
-            std::optional<GpuRadixSort>& sort = r.sorts[static_cast<size_t>(v)];
-            sort = createGpuRadixSort(*r.context.device, config, diagnostics);
-            if (!sort) r.error = errors(diagnostics);
-            if (sort && !portable(v) && !sort->subgroup_ranking) sort.reset();
-        }
-        r.keys = createGpuSortKeyPass(*r.context.device, diagnostics);
-        if (!r.keys) r.error = errors(diagnostics);
+        if (!openSortContext(true, "", r.context, diagnostics)) r.error = errors(diagnostics);
         return r;
     }();
     return s;
+}
+
+// The variant's sort (empty for a subgroup variant on a device without ballot), made the first
+// time; a failure to make it is in shared().error.
+std::optional<GpuRadixSort>& sortFor(Variant v) {
+    Shared& s = shared();
+    const auto i = static_cast<size_t>(v);
+    if (s.made[i] || !s.error.empty()) return s.sorts[i];
+    s.made[i] = true;
+    GpuRadixSortConfig config;
+    config.max_count = kMaxCount;
+    config.force_portable_ranking = portable(v);
+    config.scan = reduceThenScan(v) ? GpuSortScan::reduce_then_scan : GpuSortScan::chained;
+    if (forcedFallback(v)) {
+        config.force_look_back_fallback = true;
+        config.look_back_spins = 0;
+    }
+    std::vector<Diagnostic> diagnostics;
+    std::optional<GpuRadixSort>& sort = s.sorts[i];
+    sort = createGpuRadixSort(*s.context.device, config, diagnostics);
+    if (!sort) s.error = errors(diagnostics);
+    if (sort && !portable(v) && !sort->subgroup_ranking) sort.reset();
+    return sort;
+}
+
+// The key pass, made the first time; null when it could not be (shared().error says why).
+const GpuSortKeyPass* keyPass() {
+    Shared& s = shared();
+    if (!s.keys && s.error.empty()) {
+        std::vector<Diagnostic> diagnostics;
+        s.keys = createGpuSortKeyPass(*s.context.device, diagnostics);
+        if (!s.keys) s.error = errors(diagnostics);
+    }
+    return s.keys ? &*s.keys : nullptr;
 }
 
 // The look-back fallbacks the last sort with `sort` ran (its counter word, read back).
@@ -134,9 +152,9 @@ protected:
     void SetUp() override {
         Shared& s = shared();
         ASSERT_TRUE(s.error.empty()) << s.error;
-        if (!s.sorts[static_cast<size_t>(GetParam())]) {
-            GTEST_SKIP() << "the device has no subgroup-ballot ranking path";
-        }
+        const bool made = sortFor(GetParam()).has_value();
+        ASSERT_TRUE(s.error.empty()) << s.error;
+        if (!made) GTEST_SKIP() << "the device has no subgroup-ballot ranking path";
         messages_before_ = s.context.instance->messages().messages().size();
     }
     void TearDown() override {
@@ -147,7 +165,7 @@ protected:
         for (size_t i = messages_before_; i < m.size(); ++i) text += m[i] + "\n";
         EXPECT_TRUE(text.empty()) << "validation messages:\n" << text;
     }
-    const GpuRadixSort& sort() const { return *shared().sorts[static_cast<size_t>(GetParam())]; }
+    const GpuRadixSort& sort() const { return *sortFor(GetParam()); }
 
     // Sorts keys with payload = input index on the device and checks the result equals
     // std::stable_sort of the pairs by key.
@@ -369,7 +387,7 @@ TEST(GpuSortCreate, PicksTheSubgroupPathWhereTheDeviceHasIt) {
     const SubgroupSupport support = querySubgroups(s.context.device->physical());
     const bool fits = support.ballot && support.arithmetic && support.size >= 8 &&
                       support.size <= 128 && (support.size & (support.size - 1)) == 0;
-    EXPECT_EQ(s.sorts[static_cast<size_t>(Variant::subgroup_chained)].has_value(), fits);
+    EXPECT_EQ(sortFor(Variant::subgroup_chained).has_value(), fits);
     if (s.context.physical.name.find("llvmpipe") != std::string::npos) {
         EXPECT_TRUE(fits);
     }
@@ -427,6 +445,9 @@ std::vector<DrawRecord> drawRecords(size_t n, uint32_t seed) {
 std::vector<uint32_t> gpuDrawOrder(const std::vector<DrawRecord>& records, uint32_t sort_mode,
                                    vec3 eye, const GpuRadixSort& sort) {
     Shared& s = shared();
+    const GpuSortKeyPass* pass = keyPass();
+    EXPECT_NE(pass, nullptr) << s.error;
+    if (pass == nullptr) return {};
     const vk::Device& device = *s.context.device;
     const uint32_t n = static_cast<uint32_t>(records.size());
     const VkDeviceSize record_bytes = records.size() * sizeof(DrawRecord);
@@ -447,7 +468,7 @@ std::vector<uint32_t> gpuDrawOrder(const std::vector<DrawRecord>& records, uint3
     bool ran = s.context.runner->run(
         "key pass + sort",
         [&](VkCommandBuffer cmd) {
-            recordSortKeys(cmd, *s.keys, {device_records.address}, n, sort_mode, eye, keys.address,
+            recordSortKeys(cmd, *pass, {device_records.address}, n, sort_mode, eye, keys.address,
                            order.address);
             recorded = recordGpuRadixSort(cmd, sort, keys.address, order.address, n, diagnostics);
             vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -494,12 +515,14 @@ TEST(GpuSortKeys, MatchTheCpuKernelBitForBit) {
     vk::Buffer payloads = vk::createBuffer(device, records.size() * 4, usage,
                                            vk::MemoryUse::readback, "payloads", diagnostics);
     ASSERT_TRUE(device_records && keys && payloads) << errors(diagnostics);
+    const GpuSortKeyPass* pass = keyPass();
+    ASSERT_NE(pass, nullptr) << s.error;
     std::memcpy(device_records.mapped, records.data(), records.size() * sizeof(DrawRecord));
     for (uint32_t mode : {kSortBackToFront, kSortFrontToBack, kSortOldestFirst, kSortNewestFirst}) {
         ASSERT_TRUE(s.context.runner->run(
             "key pass",
             [&](VkCommandBuffer cmd) {
-                recordSortKeys(cmd, *s.keys, {device_records.address},
+                recordSortKeys(cmd, *pass, {device_records.address},
                                static_cast<uint32_t>(records.size()), mode, eye, keys.address,
                                payloads.address);
                 vk::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
