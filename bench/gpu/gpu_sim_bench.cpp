@@ -407,7 +407,7 @@ void BM_GpuSim(benchmark::State& state, Churn churn, bool sort_passes) {
                  "%u groups)\n",
                  particles, static_cast<unsigned long long>(liveCount(*c.fx)),
                  c.fx->gpu->device_name.c_str(),
-                 c.fx->gpu->subgroup_append ? "subgroup" : "portable",
+                 c.fx->gpu->passes->variant.subgroup_append ? "subgroup" : "portable",
                  updateWorkgroupCap(c.fx->config.update_max_workgroups, particles));
     Times warm;
     if (!runOnce(c, warm, diagnostics)) { // warm-up: first use of each pipeline

@@ -9,26 +9,6 @@
 
 namespace spindrift::gpu {
 
-namespace {
-
-// Binds the pass's pipeline (compiled now if no instance on the device has used it), pushes the
-// constants and dispatches enough workgroups for `invocations` (at most max_groups: the passes
-// loop grid-stride); nothing for 0 invocations or a pipeline that failed to compile.
-void dispatchWith(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
-                  const GpuPushConstants& push, uint32_t invocations, uint32_t max_groups) {
-    if (invocations == 0) return;
-    const VkPipeline pipeline = passPipeline(*gpu.passes, pass, gpu.dispatch_errors);
-    if (pipeline == VK_NULL_HANDLE) return;
-    const uint32_t groups =
-        std::min((invocations + kGpuWorkgroupSize - 1) / kGpuWorkgroupSize, max_groups);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdPushConstants(cmd, gpu.passes->layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push),
-                       &push);
-    vkCmdDispatch(cmd, groups, 1, 1);
-}
-
-} // namespace
-
 std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared,
                                              const std::string& device_request, bool validation,
                                              std::vector<Diagnostic>& diagnostics,
@@ -40,13 +20,12 @@ std::unique_ptr<GpuContext> createGpuContext(std::shared_ptr<vk::Context> shared
     gpu->device = gpu->vulkan->device.get();
     gpu->device_name = gpu->vulkan->physical.name;
     const SubgroupSupport subgroups = querySubgroups(gpu->device->physical());
-    gpu->subgroup_append = !portable.append && subgroupAppendFits(subgroups);
-    gpu->subgroup_strips = !portable.strips && subgroups.arithmetic && subgroups.size != 0;
+    const PassVariant variant{!portable.append && subgroupAppendFits(subgroups),
+                              !portable.strips && subgroups.arithmetic && subgroups.size != 0};
     gpu->subgroup_size = subgroups.size;
     gpu->runner = vk::CommandRunner::create(*gpu->device, diagnostics, kGpuSubmissionsInFlight);
     if (!gpu->runner) return nullptr;
-    gpu->passes = sharedPassPipelines(*gpu->vulkan, {gpu->subgroup_append, gpu->subgroup_strips},
-                                      diagnostics);
+    gpu->passes = sharedPassPipelines(*gpu->vulkan, variant, diagnostics);
     if (!gpu->passes) return nullptr;
     return gpu;
 }
@@ -82,13 +61,23 @@ bool preparePasses(const GpuContext& gpu, std::span<const Pass> passes,
 
 void dispatchUpdate(const GpuContext& gpu, VkCommandBuffer cmd, const GpuPushConstants& push,
                     uint32_t invocations, bool light, uint32_t max_groups) {
-    dispatchWith(gpu, cmd, light ? Pass::update_light : Pass::update, push, invocations,
-                 std::clamp(max_groups, 1u, kGpuMaxWorkgroups));
+    dispatchPass(gpu, cmd, light ? Pass::update_light : Pass::update, push, invocations,
+                 max_groups);
 }
 
 void dispatchPass(const GpuContext& gpu, VkCommandBuffer cmd, Pass pass,
                   const GpuPushConstants& push, uint32_t invocations, uint32_t max_groups) {
-    dispatchWith(gpu, cmd, pass, push, invocations, std::clamp(max_groups, 1u, kGpuMaxWorkgroups));
+    if (invocations == 0) return;
+    // Compiled now if no instance on the device has used it; a failure is recorded for the
+    // submission (dispatch_errors) and nothing is dispatched.
+    const VkPipeline pipeline = passPipeline(*gpu.passes, pass, gpu.dispatch_errors);
+    if (pipeline == VK_NULL_HANDLE) return;
+    const uint32_t groups = std::min((invocations + kGpuWorkgroupSize - 1) / kGpuWorkgroupSize,
+                                     std::clamp(max_groups, 1u, kGpuMaxWorkgroups));
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdPushConstants(cmd, gpu.passes->layout.get(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push),
+                       &push);
+    vkCmdDispatch(cmd, groups, 1, 1);
 }
 
 void computeBarrier(VkCommandBuffer cmd) {

@@ -32,10 +32,9 @@ struct GpuContext {
     std::unique_ptr<vk::CommandRunner> runner;
     std::string device_name;
     // The device's pass pipelines (pass_pipelines.h), shared with every other instance on it.
+    // Its variant (passes->variant) says which shaders the update and ribbon strip passes run.
     std::shared_ptr<PassPipelines> passes;
-    bool subgroup_append = false; // passes->variant, for the passes that size their dispatches
-    bool subgroup_strips = false; // by it
-    uint32_t subgroup_size = 0;   // the device's, for sizing the subgroup strip pass
+    uint32_t subgroup_size = 0; // the device's, for sizing the subgroup strip pass
     // A pass whose pipeline could not be compiled when it was first recorded: nothing was
     // recorded for it, and the submission that held it reports these (endSubmission) and fails.
     mutable std::vector<Diagnostic> dispatch_errors;

@@ -96,7 +96,7 @@ uint32_t recordDeviceStrips(const GpuEffect& fx, VkCommandBuffer cmd, GpuPushCon
             push.params.w = kGpuStripsRibbon;
             // The subgroup variant: one subgroup per ribbon (the pass loops grid-stride over
             // ribbons by subgroup, so a capped dispatch still covers them all).
-            if (fx.gpu->subgroup_strips) {
+            if (fx.gpu->passes->variant.subgroup_strips) {
                 invocations = static_cast<uint32_t>(
                     std::min<uint64_t>(uint64_t{bound} * fx.gpu->subgroup_size, UINT32_MAX));
             }

@@ -424,10 +424,7 @@ bool recordHostFrame(Renderer& renderer, const HostFrame& frame, const FrameView
     if (!prepareFrame(renderer, view, batches, totals, any_oit, diagnostics)) return false;
     renderer.linearize->setHostDepth(renderer.slot, frame.depth.view);
     recordHost(renderer, frame, view, batches, any_oit);
-    stats = frameStats(renderer, totals, batches.size(), view.lights);
-    stats.distortion_batches = renderer.frame_distortion ? totals.distortion_batches : 0u;
-    stats.half_res_batches = countHalfResBatches(renderer, batches, view.transparency);
-    stats.distortion_not_drawn = renderer.frame_distortion ? 0u : totals.distortion_batches;
+    stats = frameStats(renderer, totals, batches, view);
     // Nor the line overlay: it is drawn over the offscreen frame's finished colour.
     stats.overlay_not_drawn = view.overlay.empty() ? 0u : 1u;
     renderer.scene_depth.copy.valid = renderer.frame_scene_depth;

@@ -706,6 +706,17 @@ bool recordFrame(const Renderer& r, VkCommandBuffer cmd, const FrameView& view,
     return true;
 }
 
+// The drawing batches drawsAtHalfRes sends to the half-resolution layer (FrameStats).
+uint32_t countHalfResBatches(const Renderer& r, std::span<const DrawBatch> batches,
+                             Transparency transparency) {
+    uint32_t count = 0;
+    for (size_t i = 0; i < batches.size(); ++i) {
+        const bool draws = std::visit([](const auto& b) { return drawsAnything(b); }, batches[i]);
+        if (draws && drawsAtHalfRes(r, i, batches[i], transparency)) ++count;
+    }
+    return count;
+}
+
 bool anyDrawnByCompute(const FrameView& view, std::span<const DrawBatch> batches) {
     for (const DrawBatch& entry : batches) {
         const BillboardBatch* b = std::get_if<BillboardBatch>(&entry);
@@ -734,17 +745,6 @@ void readGpuTimes(const Renderer& r, FrameStats& stats, std::vector<Diagnostic>&
 }
 
 } // namespace
-
-// The drawing batches drawsAtHalfRes sends to the half-resolution layer (FrameStats).
-uint32_t countHalfResBatches(const Renderer& r, std::span<const DrawBatch> batches,
-                             Transparency transparency) {
-    uint32_t count = 0;
-    for (size_t i = 0; i < batches.size(); ++i) {
-        const bool draws = std::visit([](const auto& b) { return drawsAnything(b); }, batches[i]);
-        if (draws && drawsAtHalfRes(r, i, batches[i], transparency)) ++count;
-    }
-    return count;
-}
 
 void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
                           std::span<const DrawBatch> batches, Transparency transparency,
@@ -970,8 +970,8 @@ bool prepareFrame(Renderer& renderer, const FrameView& view, std::span<const Dra
     return true;
 }
 
-FrameStats frameStats(const Renderer& r, const FrameTotals& totals, size_t batch_count,
-                      std::span<const LightDesc> lights) {
+FrameStats frameStats(const Renderer& r, const FrameTotals& totals,
+                      std::span<const DrawBatch> batches, const FrameView& view) {
     FrameStats stats;
     if (r.frame_motion) {
         stats.motion_batches = totals.motion_batches;
@@ -994,8 +994,13 @@ FrameStats frameStats(const Renderer& r, const FrameTotals& totals, size_t batch
     stats.strip_segments = totals.segments;
     stats.oit_records = totals.oit_records;
     stats.oit_segments = totals.oit_segments;
-    stats.batches = static_cast<uint32_t>(batch_count);
-    const LightCounts light_counts = frameLightCounts(lights);
+    stats.batches = static_cast<uint32_t>(batches.size());
+    // Distortion batches are drawn where the frame can copy its colour (a host frame only when
+    // the host's image allows it), else counted as left out.
+    stats.distortion_batches = r.frame_distortion ? totals.distortion_batches : 0u;
+    stats.distortion_not_drawn = r.frame_distortion ? 0u : totals.distortion_batches;
+    stats.half_res_batches = countHalfResBatches(r, batches, view.transparency);
+    const LightCounts light_counts = frameLightCounts(view.lights);
     stats.lights_drawn = light_counts.drawn;
     stats.lights_dropped = light_counts.dropped;
     return stats;
@@ -1170,9 +1175,7 @@ bool renderFrame(Renderer& renderer, const FrameView& asked, std::span<const Dra
     const auto* pixels = static_cast<const uint16_t*>(t.readback.mapped);
     convertHalfRgbaToSrgb8(std::span(pixels, size_t{t.width} * t.height * 4), t.width, t.height,
                            out);
-    stats = frameStats(renderer, totals, batches.size(), view.lights);
-    stats.distortion_batches = totals.distortion_batches;
-    stats.half_res_batches = countHalfResBatches(renderer, batches, view.transparency);
+    stats = frameStats(renderer, totals, batches, view);
     if (renderer.frame_motion) renderer.motion->read(*motion);
     readGpuTimes(renderer, stats, diagnostics);
     stats.raster_batches = raster_stats.raster_batches;

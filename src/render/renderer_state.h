@@ -169,14 +169,11 @@ void recordParticlePhases(const Renderer& r, VkCommandBuffer cmd,
 void recordMotionDraws(const Renderer& r, VkCommandBuffer cmd, std::span<const DrawBatch> batches,
                        Transparency transparency);
 
-// The batches this frame draws into the half-resolution layer (FrameStats::half_res_batches):
-// none unless it draws one; never distortion, compute-drawn or OIT batches, nor meshes.
-uint32_t countHalfResBatches(const Renderer& r, std::span<const DrawBatch> batches,
-                             Transparency transparency);
-
-// The frame's statistics from its totals and its lights (gpu_ms left 0).
-// The motion-vector counts when the frame draws them, and the shadow fits' counts too.
-FrameStats frameStats(const Renderer& r, const FrameTotals& totals, size_t batch_count,
-                      std::span<const LightDesc> lights);
+// The frame's statistics from its totals, its batches and its view's lights (gpu_ms left 0).
+// The motion-vector counts when the frame draws them, the shadow fits' counts, the distortion
+// batches drawn or left out and those drawn at half resolution too. After the frame is recorded
+// (which batches the compute rasteriser took decides the half-resolution ones).
+FrameStats frameStats(const Renderer& r, const FrameTotals& totals,
+                      std::span<const DrawBatch> batches, const FrameView& view);
 
 } // namespace spindrift::render

@@ -67,7 +67,7 @@ StripComparison expectDeviceStrips(const std::shared_ptr<const CompiledEffect>& 
     }
     // Lavapipe (CI) has subgroup arithmetic: both variants must really run there.
     if (gpu_fx->gpu->device_name.find("llvmpipe") != std::string::npos) {
-        EXPECT_EQ(gpu_fx->gpu->subgroup_strips, !portable);
+        EXPECT_EQ(gpu_fx->gpu->passes->variant.subgroup_strips, !portable);
     }
     runBoth(*cpu_fx, *gpu_fx, frames);
     if (::testing::Test::HasFailure()) return result;

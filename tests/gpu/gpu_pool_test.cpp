@@ -70,7 +70,7 @@ void expectSplit(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& 
     }
     std::printf("  %zu pool buffers, %zu draw-record chunks, %s compaction\n",
                 fx->buffers.pool.size(), fx->buffers.draw_record_chunks.size(),
-                fx->gpu->subgroup_append ? "subgroup" : "portable");
+                fx->gpu->passes->variant.subgroup_append ? "subgroup" : "portable");
 }
 
 void expectPoolParity(std::shared_ptr<const CompiledEffect> effect, const GpuConfig& config) {
@@ -98,7 +98,7 @@ TEST(GpuPool, MatchesTheCpuWithThePortableCompaction) {
     std::vector<Diagnostic> d;
     auto fx = createGpuEffect(compileOrFail(churnEffect()), config, d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
-    EXPECT_FALSE(fx->gpu->subgroup_append);
+    EXPECT_FALSE(fx->gpu->passes->variant.subgroup_append);
     expectPoolParity(compileOrFail(churnEffect()), config);
     config.max_buffer_bytes = 4000;
     expectPoolParity(compileOrFail(churnEffect()), config);
@@ -130,7 +130,8 @@ TEST(GpuPool, MatchesTheCpuWhenTheCompactionFlushesManyTimesInOneDispatch) {
     std::vector<Diagnostic> d;
     auto fx = createGpuEffect(effect, config, d);
     ASSERT_NE(fx, nullptr) << joinedDiagnostics(d);
-    ASSERT_TRUE(fx->gpu->subgroup_append) << "lavapipe and the H200 both stage per subgroup";
+    ASSERT_TRUE(fx->gpu->passes->variant.subgroup_append)
+        << "lavapipe and the H200 both stage per subgroup";
     const double dt = static_cast<double>(fx->effect->effect.fixed_timestep_s);
     for (int i = 0; i < 20; ++i) advanceFrame(*fx, dt);
     const auto live = static_cast<uint32_t>(fx->stats[0].live);
